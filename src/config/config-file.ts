@@ -1,0 +1,129 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
+import type { Diagnostic } from "../diagnostics.ts";
+
+export interface LayerDeclaration {
+  name: string;
+  /** Absolute: resolved against the config file's folder, `~` expanded. */
+  path: string;
+  priority: number;
+}
+
+/** One config file, read and checked; keys it did not have are absent. */
+export interface ConfigFile {
+  file: string;
+  layers?: LayerDeclaration[];
+  builtin?: boolean;
+  pageSize?: number;
+}
+
+export const USER_CONFIG_PATH = [".skill-central", "config.yaml"] as const;
+export const PROJECT_CONFIG_NAMES = ["skill-central.yaml", "skill-central.yml"] as const;
+
+export function userConfigPath(home: string): string | undefined {
+  for (const name of ["config.yaml", "config.yml"]) {
+    const file = join(home, USER_CONFIG_PATH[0], name);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+export function projectConfigPath(cwd: string): string | undefined {
+  return PROJECT_CONFIG_NAMES.map((name) => join(cwd, name)).find((file) => existsSync(file));
+}
+
+export function expandPath(path: string, base: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
+  return join(base, path).replace(/[\\/]+$/, "") || "/";
+}
+
+const KNOWN_KEYS = ["layers", "builtin", "pageSize"];
+const LAYER_KEYS = ["name", "path", "priority"];
+
+/**
+ * Parses a config file with a real YAML parser (positions, duplicate keys as errors) and checks
+ * every key by hand: config files are few and small, and messages here must be precise.
+ */
+export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
+  const text = await Bun.file(file).text();
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const at = (offset: number | undefined) => {
+    if (offset === undefined) return undefined;
+    const { line, col } = lines.linePos(offset);
+    return { line, column: col };
+  };
+  const warn = (message: string, offset?: number) => report({ severity: "warning", code: "config", file, position: at(offset), message });
+  const config: ConfigFile = { file };
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0]!;
+    warn(`config ignored: invalid YAML: ${error.message.split("\n")[0]}`, error.pos[0]);
+    return config;
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || data === undefined) return config;
+  /** Where a key is written (for messages about the key itself, not its value). */
+  const offsetOf = (path: (string | number)[]): number | undefined => {
+    const parent = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
+    if (isMap(parent)) {
+      const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1]);
+      if (pair && isScalar(pair.key)) return pair.key.range?.[0];
+    }
+    const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
+    return node?.range?.[0];
+  };
+  if (typeof data !== "object" || Array.isArray(data)) {
+    warn("config ignored: expected a mapping with keys like layers, builtin", 0);
+    return config;
+  }
+  const record = data as Record<string, unknown>;
+  for (const [key, value] of Object.entries(record)) {
+    const offset = offsetOf([key]);
+    if (!KNOWN_KEYS.includes(key)) {
+      warn(`unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})`, offset);
+    } else if (key === "builtin") {
+      if (typeof value === "boolean") config.builtin = value;
+      else warn(`"builtin" must be true or false; ignored`, offset);
+    } else if (key === "pageSize") {
+      if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
+      else warn(`"pageSize" must be a positive whole number; ignored`, offset);
+    } else if (key === "layers") {
+      if (value === null) config.layers = [];
+      else if (!Array.isArray(value)) warn(`"layers" must be a list of { name, path, priority }; ignored`, offset);
+      else config.layers = readLayers(value, dirname(file), home, (message, index, field) => warn(message, offsetOf(field ? ["layers", index, field] : ["layers", index])));
+    }
+  }
+  return config;
+}
+
+function readLayers(
+  entries: unknown[],
+  base: string,
+  home: string,
+  warn: (message: string, index: number, field?: string) => void,
+): LayerDeclaration[] {
+  const layers: LayerDeclaration[] = [];
+  const names = new Set<string>();
+  entries.forEach((entry, index) => {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      warn(`layer ${index + 1} must be a mapping { name, path, priority }; ignored`, index);
+      return;
+    }
+    const layer = entry as Record<string, unknown>;
+    for (const key of Object.keys(layer)) {
+      if (!LAYER_KEYS.includes(key)) warn(`unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`, index, key);
+    }
+    const { name, path, priority } = layer;
+    if (typeof name !== "string" || name.trim() === "") return warn(`layer ${index + 1} needs a "name" (a string); layer ignored`, index, "name");
+    if (typeof path !== "string" || path.trim() === "") return warn(`layer "${name}" needs a "path" (a string); layer ignored`, index, "path");
+    if (typeof priority !== "number" || !Number.isFinite(priority)) {
+      return warn(`layer "${name}" needs a numeric "priority" (higher wins); layer ignored`, index, "priority");
+    }
+    if (names.has(name)) return warn(`layer "${name}" is declared twice in this file; the second is ignored`, index, "name");
+    names.add(name);
+    layers.push({ name, path: expandPath(path, base, home), priority });
+  });
+  return layers;
+}

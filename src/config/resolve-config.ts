@@ -1,0 +1,90 @@
+import { existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { Diagnostic } from "../diagnostics.ts";
+import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
+import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
+
+export interface LayerSpec {
+  name: string;
+  dir: string;
+  priority: number;
+  /** Where it was declared: a config file, or how it was implied. */
+  origin: string;
+}
+
+export interface ConfigOptions {
+  /** Project root: where `skill-central.yaml` and `.skills/` are looked for. */
+  cwd: string;
+  /** Home folder for `~/.skill-central/config.yaml` and `~` in paths. Defaults to the user's. */
+  home?: string;
+  /** `false` forces the built-in layer off (CLI `--no-builtin`), whatever the configs say. */
+  builtin?: boolean;
+  /** Overrides the built-in skills folder (tests, embedders). */
+  builtinDir?: string;
+}
+
+export interface ResolvedConfig {
+  /** In declaration order: built-in first, then user, then project. */
+  layers: LayerSpec[];
+  /** Config files that were found and read, user first. */
+  files: string[];
+  builtin: boolean;
+  pageSize?: number;
+}
+
+export const FALLBACK_LAYER_DIR = ".skills";
+export const FALLBACK_LAYER_PRIORITY = 100;
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Project layers replace same-named user layers and take the project's place in the order. */
+function mergeLayers(user: ConfigFile | undefined, project: ConfigFile | undefined): LayerSpec[] {
+  const merged: LayerSpec[] = [];
+  for (const config of [user, project]) {
+    for (const layer of config?.layers ?? []) {
+      const existing = merged.findIndex((l) => l.name === layer.name);
+      if (existing >= 0) merged.splice(existing, 1);
+      merged.push({ name: layer.name, dir: layer.path, priority: layer.priority, origin: config!.file });
+    }
+  }
+  return merged;
+}
+
+/** Finds, reads and merges the user and project configs into the list of layers to load. */
+export async function resolveConfig(options: ConfigOptions, report: (d: Diagnostic) => void): Promise<ResolvedConfig> {
+  const home = options.home ?? homedir();
+  const userFile = userConfigPath(home);
+  const projectFile = projectConfigPath(options.cwd);
+  const [user, project] = await Promise.all([
+    userFile ? readConfigFile(userFile, home, report) : undefined,
+    projectFile ? readConfigFile(projectFile, home, report) : undefined,
+  ]);
+
+  const declared = mergeLayers(user, project);
+  const layers: LayerSpec[] = [];
+  const builtin = options.builtin === false ? false : (project?.builtin ?? user?.builtin ?? true);
+  if (builtin) {
+    layers.push({ name: BUILTIN_LAYER_NAME, dir: options.builtinDir ?? builtinSkillsDir(), priority: BUILTIN_PRIORITY, origin: "built-in" });
+  }
+  const anyDeclared = Boolean(user?.layers?.length || project?.layers?.length);
+  if (anyDeclared) {
+    layers.push(...declared);
+  } else {
+    const fallback = join(options.cwd, FALLBACK_LAYER_DIR);
+    if (isDirectory(fallback)) layers.push({ name: "project", dir: fallback, priority: FALLBACK_LAYER_PRIORITY, origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)` });
+  }
+  const pageSize = project?.pageSize ?? user?.pageSize;
+  return {
+    layers,
+    files: [userFile, projectFile].filter((f): f is string => f !== undefined && existsSync(f)),
+    builtin,
+    ...(pageSize !== undefined && { pageSize }),
+  };
+}

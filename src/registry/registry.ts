@@ -1,0 +1,163 @@
+import type { Diagnostic } from "../diagnostics.ts";
+import type { Skill, SkillType } from "../skill/skill.ts";
+
+/** A layer as the registry sees it: a name, a priority and its place in declaration order. */
+export interface LayerRef {
+  name: string;
+  priority: number;
+  /** Declaration order (built-in first, then user, then project); later wins ties. */
+  order: number;
+  /** Where it lives, for people reading provenance; the registry never opens it. */
+  location: string;
+}
+
+export interface Candidate {
+  skill: Skill;
+  layer: LayerRef;
+  /** The source the skill came from (a file path, for people). */
+  source: string;
+}
+
+export type CandidateStatus =
+  | { kind: "effective" }
+  | { kind: "shadowed"; by: Candidate }
+  | { kind: "conflicted"; with: Candidate[] };
+
+export interface Provenance {
+  candidate: Candidate;
+  status: CandidateStatus;
+}
+
+export interface Resolution {
+  id: string;
+  /** The served candidate; absent when a conflict withdraws the id. */
+  effective?: Candidate;
+  /** Every candidate, winner first, then by descending priority and declaration order. */
+  chain: Provenance[];
+}
+
+/**
+ * An immutable view of every skill the layers define: built once per load, then only read.
+ * A reload builds a new one and swaps the reference, so a request sees one set, never a mix.
+ */
+export interface Registry {
+  readonly layers: readonly LayerRef[];
+  /** Effective skills, by id. */
+  get(id: string): Candidate | undefined;
+  /** Every id that has at least one candidate, including withdrawn ones. */
+  resolution(id: string): Resolution | undefined;
+  resolutions(): readonly Resolution[];
+  /** Effective skills of a type, sorted by id. */
+  ofType(type: SkillType): readonly Candidate[];
+  /** Effective prompt skills carrying a (normalised) tag. */
+  promptsTagged(tag: string): readonly Candidate[];
+  /** Every tag of an effective prompt skill, sorted. */
+  tags(): readonly string[];
+}
+
+/** Winner first: higher priority, then later declaration, then source path for a stable order. */
+function precedence(a: Candidate, b: Candidate): number {
+  return b.layer.priority - a.layer.priority || b.layer.order - a.layer.order || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
+}
+
+function describe(c: Candidate): string {
+  return `${c.source} (layer "${c.layer.name}", priority ${c.layer.priority})`;
+}
+
+function resolve(id: string, candidates: Candidate[], diagnostics: Diagnostic[]): Resolution {
+  const sorted = [...candidates].sort(precedence);
+  const top = sorted[0]!;
+  const rivals = sorted.filter((c) => c.layer === top.layer);
+  if (rivals.length > 1) {
+    // Two files of one layer claim the id: neither is more right, and a lower layer's copy is
+    // not what anyone asked for. Serve nothing until it is fixed.
+    diagnostics.push({
+      severity: "warning",
+      code: "duplicate-id",
+      file: rivals[0]!.source,
+      message: `id "${id}" is defined ${rivals.length} times in layer "${top.layer.name}" (${rivals.map((c) => c.source).join(" and ")}); it is not served until only one remains`,
+    });
+    const chain = sorted.map<Provenance>((candidate) =>
+      rivals.includes(candidate)
+        ? { candidate, status: { kind: "conflicted", with: rivals.filter((r) => r !== candidate) } }
+        : { candidate, status: { kind: "shadowed", by: rivals[0]! } },
+    );
+    return { id, chain };
+  }
+  const runnerUp = sorted[1];
+  if (runnerUp && runnerUp.layer.priority === top.layer.priority) {
+    diagnostics.push({
+      severity: "note",
+      code: "priority-tie",
+      file: top.source,
+      message: `id "${id}" has the same priority in layers "${top.layer.name}" and "${runnerUp.layer.name}"; "${top.layer.name}" wins because it is declared later (${describe(runnerUp)} is shadowed)`,
+    });
+  }
+  for (const layer of new Set(sorted.slice(1).map((c) => c.layer))) {
+    const inLayer = sorted.filter((c) => c.layer === layer);
+    if (inLayer.length > 1) {
+      diagnostics.push({
+        severity: "warning",
+        code: "duplicate-id",
+        file: inLayer[0]!.source,
+        message: `id "${id}" is defined ${inLayer.length} times in layer "${layer.name}" (${inLayer.map((c) => c.source).join(" and ")}); harmless while ${describe(top)} overrides it`,
+      });
+    }
+  }
+  const chain = sorted.map<Provenance>((candidate, i) => ({
+    candidate,
+    status: i === 0 ? { kind: "effective" } : { kind: "shadowed", by: top },
+  }));
+  return { id, effective: top, chain };
+}
+
+/**
+ * Resolves every id once and builds the indexes requests use, so no request ever scans all
+ * skills. Findings (conflicts, ties) are returned for the caller to report.
+ */
+export function buildRegistry(layers: readonly LayerRef[], candidates: readonly Candidate[]): { registry: Registry; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const grouped = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const group = grouped.get(c.skill.id);
+    if (group) group.push(c);
+    else grouped.set(c.skill.id, [c]);
+  }
+
+  const resolutions = new Map<string, Resolution>();
+  const effective = new Map<string, Candidate>();
+  const prompts: Candidate[] = [];
+  const tools: Candidate[] = [];
+  const tagIndex = new Map<string, Candidate[]>();
+  // Walking ids in sorted order leaves every list below sorted by id without a sort of its own.
+  for (const id of [...grouped.keys()].sort()) {
+    const resolution = resolve(id, grouped.get(id)!, diagnostics);
+    resolutions.set(id, resolution);
+    const winner = resolution.effective;
+    if (!winner) continue;
+    effective.set(id, winner);
+    if (winner.skill.type === "tool") {
+      tools.push(winner);
+      continue;
+    }
+    prompts.push(winner);
+    for (const tag of winner.skill.tags) {
+      const tagged = tagIndex.get(tag);
+      if (tagged) tagged.push(winner);
+      else tagIndex.set(tag, [winner]);
+    }
+  }
+  const allResolutions = [...resolutions.values()];
+  const tags = [...tagIndex.keys()].sort();
+
+  const registry: Registry = {
+    layers,
+    get: (id) => effective.get(id),
+    resolution: (id) => resolutions.get(id),
+    resolutions: () => allResolutions,
+    ofType: (type) => (type === "prompt" ? prompts : tools),
+    promptsTagged: (tag) => tagIndex.get(tag) ?? [],
+    tags: () => tags,
+  };
+  return { registry, diagnostics };
+}

@@ -1,0 +1,44 @@
+import { SkillCentralError } from "../errors.ts";
+import type { Candidate, Registry } from "../registry/registry.ts";
+import type { PromptArguments, RenderedPrompt } from "./render-prompt.ts";
+import { renderTemplate } from "./template-cache.ts";
+
+export const COMPOSE_PROMPT_NAME = "skills:compose";
+export const COMPOSE_SEPARATOR = "\n\n---\n\n";
+
+/** `" KMP, android ,,"` → `["kmp", "android"]`: trimmed, lowercase, no blanks or repeats. */
+export function parseTags(tags: string): string[] {
+  return [...new Set(tags.split(",").map((t) => t.trim().toLowerCase()).filter((t) => t !== ""))];
+}
+
+export interface ComposedPrompt extends RenderedPrompt {
+  /** The composed skills' ids, in the order they appear. */
+  skills: string[];
+}
+
+/** Lowest priority first (foundations before specialisations), then by id. */
+function compositionOrder(a: Candidate, b: Candidate): number {
+  return a.layer.priority - b.layer.priority || (a.skill.id < b.skill.id ? -1 : 1);
+}
+
+/**
+ * Joins every effective prompt skill whose tags overlap `tags`. The other arguments are given to
+ * every template; a composed skill's required arguments are not enforced, since composition is
+ * asked for by topic, not by skill.
+ */
+export function compose(registry: Registry, tags: readonly string[], args: PromptArguments = {}): ComposedPrompt {
+  if (tags.length === 0) {
+    throw new SkillCentralError(
+      "tags-required",
+      'skills:compose needs a "tags" argument: a comma-separated list of tags, e.g. "kmp,android"',
+    );
+  }
+  const matched = new Set<Candidate>();
+  for (const tag of tags) for (const c of registry.promptsTagged(tag)) matched.add(c);
+  if (matched.size === 0) throw new SkillCentralError("no-skills-for-tags", `No skills found for tags: ${tags.join(", ")}`);
+  const ordered = [...matched].sort(compositionOrder);
+  const data = { ...args };
+  const text = ordered.map((c) => `## ${c.skill.id}\n${renderTemplate(c.skill.prompt ?? "", data).trim()}`).join(COMPOSE_SEPARATOR);
+  const count = `${ordered.length} skill${ordered.length === 1 ? "" : "s"}`;
+  return { description: `Composed prompt from tags: ${tags.join(", ")} (${count})`, text, skills: ordered.map((c) => c.skill.id) };
+}

@@ -1,0 +1,24 @@
+import { SkillCentralError } from "../errors.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { Skill } from "../skill/skill.ts";
+import { renderTemplate } from "./template-cache.ts";
+
+export type PromptArguments = Readonly<Record<string, unknown>>;
+
+export interface RenderedPrompt {
+  description: string;
+  text: string;
+}
+
+export function missingRequired(skill: Skill, args: PromptArguments): string | undefined {
+  return skill.arguments.find((a) => a.required && (args[a.name] === undefined || args[a.name] === null))?.name;
+}
+
+/** Renders a prompt skill; a declared required argument must be present. */
+export function renderPrompt(registry: Registry, id: string, args: PromptArguments = {}): RenderedPrompt {
+  const skill = registry.get(id)?.skill;
+  if (!skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${id}`);
+  const missing = missingRequired(skill, args);
+  if (missing !== undefined) throw new SkillCentralError("missing-argument", `Missing required argument: "${missing}"`);
+  return { description: skill.description, text: renderTemplate(skill.prompt ?? "", { ...args }) };
+}

@@ -1,0 +1,186 @@
+import type { SourcePosition } from "../diagnostics.ts";
+import { BLOCK_HELPERS, CONTEXT_CHANGING_HELPERS, handlebars } from "./handlebars-env.ts";
+
+type AstNode = hbs.AST.Node;
+
+/** What the load step learns from a template without compiling it. */
+export type TemplateProof =
+  | { ok: true; variables: string[] }
+  | { ok: false; message: string; position?: SourcePosition };
+
+/**
+ * A template made only of text and plain `{{name}}` / `{{a.b}}` mustaches always compiles: it
+ * needs no parse. Anything else (blocks, helpers, partials, comments, escapes, `this`, `@data`,
+ * `../`) goes through the real parser.
+ */
+const SIMPLE_MUSTACHE = /\{\{\s*([A-Za-z_$][\w$-]*)(?:\.[A-Za-z_$][\w$-]*)*\s*\}\}/g;
+const ANY_OPEN = /\{\{/g;
+const RESERVED = new Set(["else", "this", "true", "false", "null", "undefined", ...BLOCK_HELPERS]);
+
+function fastProof(template: string): TemplateProof | undefined {
+  if (template.includes("\\{{")) return undefined;
+  const opens = template.match(ANY_OPEN)?.length ?? 0;
+  if (opens === 0) return { ok: true, variables: [] };
+  const variables = new Set<string>();
+  let simple = 0;
+  for (const match of template.matchAll(SIMPLE_MUSTACHE)) {
+    const head = match[1]!;
+    if (RESERVED.has(head)) return undefined;
+    variables.add(head);
+    simple++;
+  }
+  // Every `{{` must belong to a simple mustache; `{{{` or a helper call would not be counted.
+  return simple === opens ? { ok: true, variables: [...variables] } : undefined;
+}
+
+interface Walk {
+  variables: Set<string>;
+  /** How many context-changing blocks enclose the current node. */
+  depth: number;
+}
+
+class TemplateRejection extends Error {
+  constructor(message: string, readonly position?: SourcePosition) {
+    super(message);
+  }
+}
+
+function at(node: AstNode): SourcePosition | undefined {
+  const start = node.loc?.start;
+  return start ? { line: start.line, column: start.column + 1 } : undefined;
+}
+
+function notePath(path: hbs.AST.PathExpression, walk: Walk): void {
+  if (path.data) {
+    if (path.parts[0] === "root" && path.parts[1]) walk.variables.add(path.parts[1]);
+    return;
+  }
+  if (walk.depth - path.depth === 0 && path.parts[0]) walk.variables.add(path.parts[0]);
+}
+
+function visitExpression(node: hbs.AST.Expression, walk: Walk): void {
+  if (node.type === "PathExpression") notePath(node as hbs.AST.PathExpression, walk);
+  else if (node.type === "SubExpression") {
+    const sub = node as hbs.AST.SubExpression;
+    throw new TemplateRejection(`unknown helper "${describePath(sub.path)}": only #if, #unless, #each and #with exist`, at(sub));
+  }
+}
+
+function describePath(path: hbs.AST.Expression): string {
+  return path.type === "PathExpression" ? (path as hbs.AST.PathExpression).original : path.type;
+}
+
+function visitCall(node: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, walk: Walk, isBlock: boolean): void {
+  const name = describePath(node.path);
+  const hasArguments = node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0;
+  if (isBlock && BLOCK_HELPERS.has(name)) {
+    if (node.params.length !== 1 || (node.hash?.pairs.length ?? 0) > 0) {
+      throw new TemplateRejection(`{{#${name}}} takes exactly one argument`, at(node));
+    }
+  } else if (hasArguments || BLOCK_HELPERS.has(name)) {
+    const hint = BLOCK_HELPERS.has(name) ? ` (write it as a block: {{#${name} …}}…{{/${name}}})` : "";
+    throw new TemplateRejection(`unknown helper "${name}": only #if, #unless, #each and #with exist${hint}`, at(node));
+  }
+  node.params.forEach((param) => visitExpression(param, walk));
+  // A parameterless block is a mustache section: it reads its own name from the outer context.
+  if (!hasArguments) visitExpression(node.path, walk);
+}
+
+function visit(node: AstNode, walk: Walk): void {
+  switch (node.type) {
+    case "Program":
+      (node as hbs.AST.Program).body.forEach((child) => visit(child, walk));
+      return;
+    case "ContentStatement":
+    case "CommentStatement":
+      return;
+    case "MustacheStatement":
+      visitCall(node as hbs.AST.MustacheStatement, walk, false);
+      return;
+    case "BlockStatement": {
+      const block = node as hbs.AST.BlockStatement;
+      visitCall(block, walk, true);
+      const name = describePath(block.path);
+      const changesContext = CONTEXT_CHANGING_HELPERS.has(name) || !BLOCK_HELPERS.has(name);
+      if (changesContext) walk.depth++;
+      if (block.program) visit(block.program, walk);
+      if (changesContext) walk.depth--;
+      if (block.inverse) visit(block.inverse, walk);
+      return;
+    }
+    case "PartialStatement":
+    case "PartialBlockStatement":
+      throw new TemplateRejection("partials ({{> name}}) are not supported: skills are self-contained", at(node));
+    default:
+      throw new TemplateRejection(`unsupported template construct (${node.type})`, at(node));
+  }
+}
+
+/**
+ * Handlebars reports only the line; the column is recovered from its excerpt (up to 20 characters
+ * before the error, then a caret), when that text can be found on the reported line.
+ */
+function parseErrorPosition(message: string, template: string): SourcePosition | undefined {
+  const lineMatch = /on line (\d+)/.exec(message);
+  if (!lineMatch) return undefined;
+  const line = Number(lineMatch[1]);
+  const [, excerpt = "", caret = ""] = message.split("\n");
+  const before = excerpt.slice(0, Math.max(0, caret.length - 1)).replace(/^\.\.\./, "");
+  const text = template.split("\n")[line - 1] ?? "";
+  const index = before === "" ? 0 : text.lastIndexOf(before);
+  return { line, column: index < 0 ? 1 : index + before.length + 1 };
+}
+
+const BLOCK_TAG = /\{\{~?\s*([#^/])\s*([^\s}~]+)/g;
+
+/** The innermost block left open at the end of the template, to point at its opening tag. */
+function unclosedBlock(template: string): { name: string; position: SourcePosition } | undefined {
+  const open: { name: string; index: number }[] = [];
+  for (const match of template.matchAll(BLOCK_TAG)) {
+    if (match[1] === "/") open.pop();
+    else open.push({ name: match[2]!, index: match.index });
+  }
+  const last = open.pop();
+  if (!last) return undefined;
+  const before = template.slice(0, last.index).split("\n");
+  return { name: last.name, position: { line: before.length, column: before[before.length - 1]!.length + 1 } };
+}
+
+/**
+ * Proves a template can only fail by being given odd data, never by its own text: it parses,
+ * uses no helper but the built-in blocks, and no partials. Also lists the top-level variables it
+ * reads, for prompts that declare no arguments.
+ */
+export function proveTemplate(template: string): TemplateProof {
+  const fast = fastProof(template);
+  if (fast) return fast;
+  let ast: hbs.AST.Program;
+  try {
+    ast = handlebars.parse(template);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const expected = /\n(Expecting [^\n]*)$/.exec(message)?.[1];
+    if (!expected) {
+      // Mismatched blocks read "if doesn't match each - 2:3" (line:column of the opening block).
+      const loc = / - (\d+):(\d+)$/.exec(message);
+      const position = loc ? { line: Number(loc[1]), column: Number(loc[2]) + 1 } : undefined;
+      return { ok: false, message: `template does not parse: ${message.replace(/ - \d+:\d+$/, "")}`, position };
+    }
+    const near = message.split("\n")[1]?.trim();
+    const unclosed = expected.endsWith("got 'EOF'") ? unclosedBlock(template) : undefined;
+    if (unclosed) return { ok: false, message: `template does not parse: {{#${unclosed.name}}} is never closed (add {{/${unclosed.name}}})`, position: unclosed.position };
+    return {
+      ok: false,
+      message: `template does not parse: ${expected}${near ? ` (near "${near}")` : ""}`,
+      position: parseErrorPosition(message, template),
+    };
+  }
+  const walk: Walk = { variables: new Set(), depth: 0 };
+  try {
+    visit(ast, walk);
+  } catch (error) {
+    if (error instanceof TemplateRejection) return { ok: false, message: error.message, position: error.position };
+    throw error;
+  }
+  return { ok: true, variables: [...walk.variables] };
+}

@@ -1,0 +1,44 @@
+import { Type, type Static } from "typebox";
+import { Compile } from "typebox/compile";
+
+/** `review-pr`, `kmp-expert`: lowercase words joined by single hyphens. */
+export const SKILL_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const MAX_SKILL_ID_LENGTH = 64;
+
+const ArgumentDefinition = Type.Object({
+  name: Type.String({ minLength: 1, pattern: "^[A-Za-z_][A-Za-z0-9_-]*$" }),
+  description: Type.Optional(Type.String()),
+  required: Type.Optional(Type.Boolean()),
+  /** Values the argument accepts; clients complete from them. */
+  enum: Type.Optional(Type.Array(Type.String())),
+});
+
+const Example = Type.Object({
+  arguments: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  expect: Type.Optional(Type.String()),
+  contains: Type.Optional(Type.Array(Type.String())),
+  error: Type.Optional(Type.String()),
+});
+
+/** The skill file as written. `id` rules and templates are checked separately, with better messages. */
+export const SkillDocument = Type.Object({
+  id: Type.String(),
+  name: Type.Optional(Type.String()),
+  description: Type.String({ minLength: 1 }),
+  type: Type.Union([Type.Literal("prompt"), Type.Literal("tool")]),
+  tags: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  arguments: Type.Optional(Type.Array(ArgumentDefinition)),
+  prompt: Type.Optional(Type.String()),
+  inputSchema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  version: Type.Optional(Type.String()),
+  examples: Type.Optional(Type.Array(Example)),
+});
+
+export type SkillDocument = Static<typeof SkillDocument>;
+export type ArgumentDefinition = Static<typeof ArgumentDefinition>;
+export type SkillExample = Static<typeof Example>;
+
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(SkillDocument.properties));
+
+/** Compiled once per process (~1 ms), shared by every file. */
+export const skillDocumentValidator = Compile(SkillDocument);

@@ -1,0 +1,112 @@
+import Schema from "typebox/schema";
+import type { JsonSchema } from "./json-schema.ts";
+
+type Validator = ReturnType<typeof Schema.Compile>;
+type ValidationError = ReturnType<Validator["Errors"]>[1][number];
+
+/** One compiled validator per schema object, built on the first call that needs it. */
+const validators = new WeakMap<JsonSchema, Validator>();
+
+function validatorFor(schema: JsonSchema): Validator {
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = Schema.Compile(schema as Parameters<typeof Schema.Compile>[0]);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
+/** `/items/0/name` → `items[0].name`, the way a person writes an argument path. */
+function argumentPath(instancePath: string, child?: string): string {
+  const parts = instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (child !== undefined) parts.push(child);
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "");
+}
+
+const ARTICLE_TYPES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  integer: "an integer",
+  boolean: "a boolean",
+  array: "an array",
+  object: "an object",
+  null: "null",
+};
+
+function describeType(type: unknown): string {
+  const types = Array.isArray(type) ? type : [type];
+  return types.map((t) => ARTICLE_TYPES[String(t)] ?? String(t)).join(" or ");
+}
+
+function list(values: unknown): string {
+  return (Array.isArray(values) ? values : [values]).map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ");
+}
+
+/** Keyword → the rule in words, completing `Argument "x" …`. */
+function rule(error: ValidationError): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "type":
+      return `must be ${describeType(params.type)}`;
+    case "enum":
+      return `must be one of: ${list(params.allowedValues)}`;
+    case "const":
+      return `must be ${list(params.allowedValue)}`;
+    case "pattern":
+      return `must match the pattern ${String(params.pattern)}`;
+    case "format":
+      return `must be a valid ${String(params.format)}`;
+    case "minLength":
+      return `must be at least ${String(params.limit)} character${params.limit === 1 ? "" : "s"} long`;
+    case "maxLength":
+      return `must be at most ${String(params.limit)} characters long`;
+    case "minimum":
+      return `must be >= ${String(params.limit)}`;
+    case "maximum":
+      return `must be <= ${String(params.limit)}`;
+    case "exclusiveMinimum":
+      return `must be > ${String(params.limit)}`;
+    case "exclusiveMaximum":
+      return `must be < ${String(params.limit)}`;
+    case "minItems":
+      return `must have at least ${String(params.limit)} item${params.limit === 1 ? "" : "s"}`;
+    case "maxItems":
+      return `must have at most ${String(params.limit)} items`;
+    case "uniqueItems":
+      return "must not contain duplicate items";
+    case "multipleOf":
+      return `must be a multiple of ${String(params.multipleOf)}`;
+    default:
+      return error.message;
+  }
+}
+
+/** One line per problem; exact wording for a missing property is part of the wire contract. */
+function describe(error: ValidationError): string[] {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "required") {
+    const missing = Array.isArray(params.requiredProperties) ? params.requiredProperties : [];
+    return missing.map((name) => `Missing required argument: "${argumentPath(error.instancePath, String(name))}"`);
+  }
+  if (error.keyword === "additionalProperties") {
+    const extra = Array.isArray(params.additionalProperties) ? params.additionalProperties : [];
+    return extra.map((name) => `Unexpected argument "${argumentPath(error.instancePath, String(name))}": the tool does not accept it`);
+  }
+  const path = argumentPath(error.instancePath);
+  return [path === "" ? `Arguments ${rule(error)}` : `Argument "${path}" ${rule(error)}`];
+}
+
+/** Errors that only restate another one (an unexpected property also fails its `false` schema). */
+function isEcho(error: ValidationError, all: readonly ValidationError[]): boolean {
+  if (error.keyword !== "boolean") return false;
+  return all.some((other) => other.keyword === "additionalProperties");
+}
+
+/** The problems with `args` against `schema`, or none. Checking valid input costs ~1 µs. */
+export function argumentProblems(schema: JsonSchema, args: unknown): string[] {
+  const validator = validatorFor(schema);
+  if (validator.Check(args)) return [];
+  const [, errors] = validator.Errors(args);
+  const lines = errors.filter((e) => !isEcho(e, errors)).flatMap(describe);
+  return [...new Set(lines)];
+}

@@ -1,0 +1,170 @@
+import Schema from "typebox/schema";
+import { isPlainObject, type JsonSchema } from "./json-schema.ts";
+
+export type SchemaProof = { ok: true } | { ok: false; problems: string[] };
+
+const META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
+type Validator = ReturnType<typeof Schema.Compile>;
+let metaValidator: Validator | undefined;
+
+/** Compiling the meta-schema costs ~20 ms: only done once a schema needs the full check. */
+function meta(): Validator {
+  if (!metaValidator) {
+    const metaSchema = Schema.Meta[META_SCHEMA_ID as keyof typeof Schema.Meta];
+    metaValidator = Schema.Compile(metaSchema);
+  }
+  return metaValidator;
+}
+
+const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
+const isNonNegativeInteger = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0;
+const isString = (v: unknown): boolean => typeof v === "string";
+const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
+const isUniqueStrings = (v: unknown): boolean =>
+  Array.isArray(v) && v.every(isString) && new Set(v).size === v.length;
+
+/**
+ * Keywords the fast path fully understands, each with the meta-schema's own rule for its value.
+ * Sub-schema keywords are checked recursively by `isSimpleSchema`.
+ */
+const SCALAR_KEYWORDS: Record<string, (value: unknown) => boolean> = {
+  type: (v) => (isString(v) && TYPE_NAMES.has(v as string)) || (Array.isArray(v) && v.length > 0 && v.every((t) => TYPE_NAMES.has(t)) && new Set(v).size === v.length),
+  title: isString,
+  description: isString,
+  $comment: isString,
+  format: isString,
+  pattern: isString,
+  default: () => true,
+  examples: Array.isArray,
+  const: () => true,
+  enum: Array.isArray,
+  required: isUniqueStrings,
+  minLength: isNonNegativeInteger,
+  maxLength: isNonNegativeInteger,
+  minItems: isNonNegativeInteger,
+  maxItems: isNonNegativeInteger,
+  minProperties: isNonNegativeInteger,
+  maxProperties: isNonNegativeInteger,
+  uniqueItems: (v) => typeof v === "boolean",
+  minimum: isNumber,
+  maximum: isNumber,
+  exclusiveMinimum: isNumber,
+  exclusiveMaximum: isNumber,
+  multipleOf: (v) => isNumber(v) && (v as number) > 0,
+  readOnly: (v) => typeof v === "boolean",
+  writeOnly: (v) => typeof v === "boolean",
+  deprecated: (v) => typeof v === "boolean",
+};
+
+function isSimpleSchema(schema: unknown): boolean {
+  if (typeof schema === "boolean") return true;
+  if (!isPlainObject(schema)) return false;
+  for (const [keyword, value] of Object.entries(schema)) {
+    const rule = SCALAR_KEYWORDS[keyword];
+    if (rule) {
+      if (!rule(value)) return false;
+    } else if (keyword === "properties") {
+      if (!isPlainObject(value) || !Object.values(value).every(isSimpleSchema)) return false;
+    } else if (keyword === "items" || keyword === "additionalProperties") {
+      if (!isSimpleSchema(value)) return false;
+    } else return false;
+  }
+  return true;
+}
+
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
+
+interface Walked {
+  refs: string[];
+  patterns: string[];
+  anchors: Set<string>;
+  ids: Set<string>;
+}
+
+function walk(node: unknown, out: Walked): void {
+  if (Array.isArray(node)) {
+    node.forEach((item) => walk(item, out));
+    return;
+  }
+  if (!isPlainObject(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$ref" && typeof value === "string") out.refs.push(value);
+    else if (key === "pattern" && typeof value === "string") out.patterns.push(value);
+    else if ((key === "$anchor" || key === "$dynamicAnchor") && typeof value === "string") out.anchors.add(value);
+    else if (key === "$id" && typeof value === "string") out.ids.add(value);
+    // Values of these keywords are data, not schemas: a `$ref` key inside them means nothing.
+    if (!DATA_KEYWORDS.has(key)) walk(value, out);
+  }
+}
+
+function resolvePointer(root: unknown, pointer: string): boolean {
+  if (pointer === "") return true;
+  if (!pointer.startsWith("/")) return false;
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) node = node[Number(token)];
+    else if (isPlainObject(node)) node = node[token];
+    else return false;
+    if (node === undefined) return false;
+  }
+  return typeof node === "boolean" || isPlainObject(node);
+}
+
+function refProblem(schema: JsonSchema, ref: string, walked: Walked): string | undefined {
+  const hash = ref.indexOf("#");
+  const base = hash < 0 ? ref : ref.slice(0, hash);
+  const fragment = hash < 0 ? "" : ref.slice(hash + 1);
+  if (base !== "" && !walked.ids.has(base)) {
+    return `$ref "${ref}" points outside this schema; only local references ("#/$defs/…") can be resolved`;
+  }
+  if (base !== "") return undefined;
+  const resolves = fragment.startsWith("/") || fragment === "" ? resolvePointer(schema, fragment) : walked.anchors.has(fragment);
+  return resolves ? undefined : `$ref "${ref}" does not resolve to a schema in this document`;
+}
+
+function describeMetaError(error: { instancePath: string; message: string }): string {
+  const where = error.instancePath === "" ? "the schema" : `inputSchema${error.instancePath.replace(/\//g, ".")}`;
+  return `${where} ${error.message}`;
+}
+
+/**
+ * Proves a tool's `inputSchema` is a schema TypeBox will enforce as written: valid against the
+ * 2020-12 meta-schema (TypeBox compiles an invalid one silently and then accepts everything),
+ * every `$ref` resolvable, every `pattern` a valid regular expression, and `type: object`.
+ * Schemas built only from common keywords are checked by hand, in microseconds; the rest
+ * against the compiled meta-schema.
+ */
+export function proveInputSchema(schema: unknown): SchemaProof {
+  if (!isPlainObject(schema)) return { ok: false, problems: ["inputSchema must be a mapping (a JSON Schema object)"] };
+  const problems: string[] = [];
+  if (schema.type !== "object") problems.push('inputSchema must have type: object (tool arguments are a JSON object)');
+  if (!isSimpleSchema(schema)) {
+    const [valid, errors] = meta().Errors(schema);
+    if (!valid) {
+      // A bad keyword also fails every enclosing schema; report only the deepest place, once.
+      const paths = errors.map((e) => e.instancePath);
+      const seen = new Set<string>();
+      for (const error of errors) {
+        const path = error.instancePath;
+        if (seen.has(path) || paths.some((other) => other.startsWith(`${path}/`))) continue;
+        seen.add(path);
+        problems.push(describeMetaError(error));
+      }
+    }
+  }
+  const walked: Walked = { refs: [], patterns: [], anchors: new Set(), ids: new Set() };
+  walk(schema, walked);
+  for (const ref of walked.refs) {
+    const problem = refProblem(schema, ref, walked);
+    if (problem) problems.push(problem);
+  }
+  for (const pattern of walked.patterns) {
+    try {
+      new RegExp(pattern, "u");
+    } catch {
+      problems.push(`pattern "${pattern}" is not a valid regular expression`);
+    }
+  }
+  return problems.length === 0 ? { ok: true } : { ok: false, problems };
+}

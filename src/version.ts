@@ -1,0 +1,5 @@
+import pkg from "../package.json" with { type: "json" };
+
+/** The package version; the server reports exactly this in `initialize`. */
+export const VERSION: string = pkg.version;
+export const SERVER_NAME = "skill-central";
