@@ -1,4 +1,5 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { toWireError, WireError } from "./wire-error.ts";
 
@@ -26,10 +27,14 @@ function describeIssues(method: string, issues: readonly ParseIssue[]): string {
  * Registers a handler whose params are validated by us, not by the SDK: the SDK answers a
  * malformed request with -32603 and a zod dump, the protocol wants -32602 and a readable line.
  * The SDK sees a schema that accepts any params for the method; the strict schema runs here.
+ *
+ * Registered through `Protocol`'s method, not `Server`'s: the latter wraps `tools/call` in its
+ * own params check (again -32602 with a zod dump, "MCP error" prefix included) and re-validates
+ * every result, which our results satisfy by construction.
  */
 export function handle<T>(server: Server, schema: RequestSchema<T>, method: string, handler: (request: T) => unknown): void {
   const lenient = schema.pick({ method: true }).passthrough() as Parameters<Server["setRequestHandler"]>[0];
-  server.setRequestHandler(lenient, async (raw: unknown) => {
+  Protocol.prototype.setRequestHandler.call(server, lenient, async (raw: unknown) => {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw new WireError(ErrorCode.InvalidParams, describeIssues(method, parsed.error.issues));
     try {

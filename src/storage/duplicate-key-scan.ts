@@ -2,10 +2,11 @@
  * A conservative pre-check for duplicate mapping keys, so that the fast parser (`Bun.YAML.parse`,
  * ~10× quicker than the `yaml` package but "last key wins") can be used for the common case.
  *
- * It understands the block-style YAML that skill files are written in: nested mappings,
- * sequences of mappings, block scalars (`|`, `>`), comments. Whenever a line could hide a key it
- * does not model (flow mappings, anchors, aliases, merge keys, tags, complex keys, directives,
- * multiple documents, tabs) it answers `unsure`, and the caller falls back to the `yaml` package,
+ * It understands the YAML that skill files are written in: nested block mappings, sequences of
+ * mappings, block scalars (`|`, `>`), comments, and flow collections that open and close on one
+ * line (`{ name: a, required: true }`, `[a, b]`). Whenever a line could hide a key it does not
+ * model (multi-line flow collections, anchors, aliases, merge keys, tags, complex keys,
+ * directives, multiple documents, tabs) it answers `unsure`, and the caller falls back to the `yaml` package,
  * which is authoritative. A false alarm costs only speed; `clean` must never be wrong.
  */
 export type ScanVerdict = { kind: "clean" } | { kind: "unsure" } | { kind: "duplicate"; line: number; key: string };
@@ -18,7 +19,7 @@ const DOUBLE_QUOTED_KEY = /^"((?:[^"\\]|\\.)*)"[ ]*:(?=\s|$)/;
 const SINGLE_QUOTED_KEY = /^'((?:[^']|'')*)'[ ]*:(?=\s|$)/;
 const BLOCK_SCALAR = /^[|>][0-9+-]*[ ]*(?:#.*)?$/;
 /** Value openings that introduce constructs this scanner does not model. */
-const RISKY_VALUE_START = /^[{&*!?%@`]/;
+const RISKY_VALUE_START = /^[&*!?%@`]/;
 
 interface OpenMapping {
   indent: number;
@@ -31,10 +32,79 @@ function leadingSpaces(line: string): number {
   return i;
 }
 
-function isRiskyValue(value: string): boolean {
-  if (value === "" || value.startsWith("#")) return false;
-  if (RISKY_VALUE_START.test(value)) return true;
-  return value.startsWith("[") && value.includes("{");
+interface FlowContext {
+  /** Present for mappings: the keys seen so far. */
+  keys?: Set<string>;
+  expectingKey: boolean;
+  token: string;
+}
+
+/** A key's text as YAML reads it, or undefined when escapes make that uncertain. */
+function keyText(token: string): string | undefined {
+  const t = token.trim();
+  if (t.startsWith('"')) return t.includes("\\") ? undefined : t.slice(1, -1);
+  if (t.startsWith("'")) return t.slice(1, -1).replace(/''/g, "'");
+  return t;
+}
+
+/**
+ * Checks a flow collection that must close on this line (`{a: 1, b: [x, {c: 2}]}`): `clean`
+ * when no mapping in it repeats a key, `unsure` for anything it cannot read with certainty.
+ */
+function scanFlow(text: string): ScanVerdict {
+  const stack: FlowContext[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    const top = stack[stack.length - 1];
+    if (ch === "{" || ch === "[") {
+      if (top && top.token.trim() !== "") return UNSURE;
+      stack.push(ch === "{" ? { keys: new Set(), expectingKey: true, token: "" } : { expectingKey: false, token: "" });
+      continue;
+    }
+    if (!top) return UNSURE;
+    if (ch === '"' || ch === "'") {
+      const quoted = ch === '"' ? /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i)) : /^'(?:[^']|'')*'/.exec(text.slice(i));
+      if (!quoted) return UNSURE;
+      if (top.expectingKey) top.token += quoted[0];
+      i += quoted[0].length - 1;
+    } else if (ch === ":" && /[\s,\]}]/.test(text[i + 1] ?? " ")) {
+      if (!top.keys) return UNSURE; // `[a: b]` single-pair mappings: not modelled
+      if (!top.expectingKey) return UNSURE;
+      const key = keyText(top.token);
+      if (key === undefined || key === "") return UNSURE;
+      if (top.keys.has(key)) return { kind: "duplicate", line: 0, key };
+      top.keys.add(key);
+      top.expectingKey = false;
+      top.token = "";
+    } else if (ch === ",") {
+      if (top.keys && top.expectingKey && top.token.trim() !== "") return UNSURE; // `{a, b}`: implicit nulls
+      if (top.keys) top.expectingKey = true;
+      top.token = "";
+    } else if (ch === "}" || ch === "]") {
+      if ((ch === "}") !== Boolean(top.keys)) return UNSURE;
+      if (top.keys && top.expectingKey && top.token.trim() !== "") return UNSURE;
+      stack.pop();
+      if (stack.length === 0) return /^\s*(#.*)?$/.test(text.slice(i + 1)) ? CLEAN : UNSURE;
+    } else if (ch === "#" && /\s/.test(text[i - 1] ?? "")) {
+      return UNSURE;
+    } else if (top.token.trim() === "" && /[&*!?|>%@`]/.test(ch)) {
+      return UNSURE;
+    } else if (top.expectingKey) {
+      top.token += ch;
+    } else if (!/\s/.test(ch)) {
+      // A plain value: remember it only to catch a collection opening right after it.
+      top.token = "x";
+    }
+  }
+  return UNSURE; // not closed on this line
+}
+
+/** `clean` for values that cannot hide keys, the flow verdict for flow collections. */
+function scanValue(value: string): ScanVerdict {
+  if (value === "" || value.startsWith("#")) return CLEAN;
+  if (RISKY_VALUE_START.test(value)) return UNSURE;
+  if (value.startsWith("{") || value.startsWith("[")) return scanFlow(value);
+  return CLEAN;
 }
 
 export function scanDuplicateKeys(text: string): ScanVerdict {
@@ -87,13 +157,17 @@ export function scanDuplicateKeys(text: string): ScanVerdict {
     if (!match) {
       // Not a key: a scalar item or the continuation of a multi-line scalar, unless it opens
       // something that could carry keys of its own.
-      if (isRiskyValue(rest)) return UNSURE;
+      const verdict = scanValue(rest);
+      if (verdict.kind === "duplicate") return { ...verdict, line: index + 1 };
+      if (verdict.kind === "unsure") return UNSURE;
       continue;
     }
     const key = match[1]!;
-    if (key === "<<") return UNSURE;
+    if (key === "<<" || (rest.startsWith('"') && key.includes("\\"))) return UNSURE;
     const value = rest.slice(match[0].length).trim();
-    if (isRiskyValue(value)) return UNSURE;
+    const verdict = scanValue(value);
+    if (verdict.kind === "duplicate") return { ...verdict, line: index + 1 };
+    if (verdict.kind === "unsure") return UNSURE;
 
     if (startsItem) {
       // A sequence item begins a fresh mapping at the item's content column.
