@@ -1,0 +1,79 @@
+import type { Skill } from "../skill/skill.ts";
+import type { Candidate, CandidateStatus, Provenance, Registry, Resolution } from "./registry.ts";
+
+/**
+ * Plain-data views of the registry, shared by every adapter that shows provenance (the CLI's
+ * `show` and `list --json`, MCP resources, the public API), so they all say the same thing.
+ */
+export interface CandidateView {
+  layer: string;
+  priority: number;
+  source: string;
+  status: "effective" | "shadowed" | "conflicted";
+  /** For shadowed: the winner's source; for conflicted: the rival sources. */
+  shadowedBy?: string;
+  conflictsWith?: string[];
+}
+
+export interface SkillView {
+  id: string;
+  title?: string;
+  description: string;
+  type: Skill["type"];
+  tags: string[];
+  arguments: { name: string; description?: string; required: boolean; enum?: string[] }[];
+  prompt?: string;
+  inputSchema?: Record<string, unknown>;
+  version?: string;
+  layer: string;
+  priority: number;
+  source: string;
+}
+
+export interface ResolutionView {
+  id: string;
+  /** False when a conflict withdraws the id. */
+  served: boolean;
+  chain: CandidateView[];
+}
+
+function statusView(status: CandidateStatus): Pick<CandidateView, "status" | "shadowedBy" | "conflictsWith"> {
+  switch (status.kind) {
+    case "effective":
+      return { status: "effective" };
+    case "shadowed":
+      return { status: "shadowed", shadowedBy: status.by.source };
+    case "conflicted":
+      return { status: "conflicted", conflictsWith: status.with.map((c) => c.source) };
+  }
+}
+
+export function candidateView({ candidate, status }: Provenance): CandidateView {
+  return { layer: candidate.layer.name, priority: candidate.layer.priority, source: candidate.source, ...statusView(status) };
+}
+
+export function skillView({ skill, layer, source }: Candidate): SkillView {
+  return {
+    id: skill.id,
+    ...(skill.title !== undefined && { title: skill.title }),
+    description: skill.description,
+    type: skill.type,
+    tags: [...skill.tags],
+    arguments: skill.arguments.map((a) => ({ ...a, ...(a.enum && { enum: [...a.enum] }) })),
+    ...(skill.prompt !== undefined && { prompt: skill.prompt }),
+    ...(skill.inputSchema !== undefined && { inputSchema: skill.inputSchema }),
+    ...(skill.version !== undefined && { version: skill.version }),
+    layer: layer.name,
+    priority: layer.priority,
+    source,
+  };
+}
+
+export function resolutionView(resolution: Resolution): ResolutionView {
+  return { id: resolution.id, served: resolution.effective !== undefined, chain: resolution.chain.map(candidateView) };
+}
+
+/** Every id with its full chain, sorted by id. */
+export function registryView(registry: Registry): ResolutionView[] {
+  return registry.resolutions().map(resolutionView);
+}
