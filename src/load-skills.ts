@@ -2,12 +2,16 @@ import { relative } from "node:path";
 import { resolveConfig, type ConfigOptions, type ResolvedConfig } from "./config/resolve-config.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "./registry/registry.ts";
-import { parseSkill } from "./skill/parse-skill.ts";
+import { parseSkillFilesHere } from "./load/parse-file.ts";
 import { discoverSkillFiles, layerDirState } from "./storage/discover.ts";
-import { parseSkillDocument } from "./storage/parse-document.ts";
-import { readSkillFiles } from "./storage/read.ts";
 
-export type LoadOptions = ConfigOptions;
+export interface LoadOptions extends ConfigOptions {
+  /**
+   * For a reload: what each file yielded last time (`LoadResult.byFile`). A file that was good and
+   * now fails (half-saved, bad YAML, invalid schema) keeps serving that version, with a warning.
+   */
+  previous?: ReadonlyMap<string, Candidate>;
+}
 
 export interface LoadResult {
   registry: Registry;
@@ -16,6 +20,13 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Milliseconds per phase, for `--debug-timing` and the benchmarks. */
   timing: Record<string, number>;
+  /** The candidate each skill file yielded (absolute path), kept ones included: the next reload's `previous`. */
+  byFile: Map<string, Candidate>;
+}
+
+/** A broken file's diagnostic, restated for the case where its last good version stays served. */
+function keptLastGood(d: Diagnostic): Diagnostic {
+  return { ...d, severity: "warning", message: `not reloaded, still serving its last good version: ${d.message.replace(/^skipped: /, "")}` };
 }
 
 /** Paths in messages are relative to the project when they are inside it: shorter, clickable. */
@@ -59,39 +70,29 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     }),
   );
   phase("discover");
-  const reads = await Promise.all(perLayer.map(readSkillFiles));
-  phase("read");
+  const outcomes = await parseSkillFilesHere(perLayer.flat());
+  phase("read+parse");
 
   const candidates: Candidate[] = [];
-  reads.forEach((results, layerIndex) => {
+  const byFile = new Map<string, Candidate>();
+  let next = 0;
+  perLayer.forEach((files, layerIndex) => {
     const layer = layers[layerIndex]!;
-    for (const result of results) {
-      if (!result.ok) {
-        report(result.diagnostic);
-        continue;
-      }
-      const file = result.source.file;
-      const parsed = parseSkillDocument(result.source);
-      if (!parsed.ok) {
-        report(parsed.diagnostic);
-        continue;
-      }
-      const skill = parseSkill(parsed.doc.data, parsed.doc.locate);
-      if (!skill.ok) {
-        // One warning per file: the first problem, with the rest appended so nothing is hidden.
-        const [first, ...rest] = skill.errors;
-        const extra = rest.map((e) => e.message.replace(/^skipped: /, "")).join("; ");
-        report({ ...first!, file, message: rest.length > 0 ? `${first!.message}; also: ${extra}` : first!.message });
-        continue;
-      }
-      for (const warning of skill.warnings) report({ ...warning, file });
-      candidates.push({ skill: skill.skill, layer, source: displayPath(file, options.cwd) });
+    for (const outcome of outcomes.slice(next, next + files.length)) {
+      const source = displayPath(outcome.file, options.cwd);
+      const kept = outcome.ok ? undefined : options.previous?.get(outcome.file);
+      outcome.diagnostics.map(kept ? keptLastGood : (d) => d).forEach(report);
+      // A kept skill takes this load's layer: a config edit may have re-prioritised it.
+      const candidate = outcome.ok ? { skill: outcome.skill, layer, source } : kept && { skill: kept.skill, layer, source };
+      if (!candidate) continue;
+      candidates.push(candidate);
+      byFile.set(outcome.file, candidate);
     }
+    next += files.length;
   });
-  phase("parse");
 
   const built = buildRegistry(layers, candidates);
   built.diagnostics.forEach(report);
   phase("resolve");
-  return { registry: built.registry, config, diagnostics, timing };
+  return { registry: built.registry, config, diagnostics, timing, byFile };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
-import type { Diagnostic } from "../diagnostics.ts";
+import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
+import { parseYamlDocument } from "../storage/parse-document.ts";
 
 export interface LayerDeclaration {
   name: string;
@@ -43,56 +43,45 @@ const KNOWN_KEYS = ["layers", "builtin", "pageSize"];
 const LAYER_KEYS = ["name", "path", "priority"];
 
 /**
- * Parses a config file with a real YAML parser (positions, duplicate keys as errors) and checks
- * every key by hand: config files are few and small, and messages here must be precise.
+ * Reads a config file through the same YAML path as skill files (fast parse, duplicate keys are
+ * errors, positions on demand) and checks every key by hand: messages here must be precise.
  */
 export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
   const text = await Bun.file(file).text();
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
-  const at = (offset: number | undefined) => {
-    if (offset === undefined) return undefined;
-    const { line, col } = lines.linePos(offset);
-    return { line, column: col };
-  };
-  const warn = (message: string, offset?: number) => report({ severity: "warning", code: "config", file, position: at(offset), message });
+  // Positions are computed only for a warning: locating runs the slower, precise YAML parse.
+  const warn = (message: string, where?: () => SourcePosition | undefined) =>
+    report({ severity: "warning", code: "config", file, position: where?.(), message });
   const config: ConfigFile = { file };
-  if (doc.errors.length > 0) {
-    const error = doc.errors[0]!;
-    warn(`config ignored: invalid YAML: ${error.message.split("\n")[0]}`, error.pos[0]);
+  const parsed = parseYamlDocument({ file, text });
+  if (!parsed.ok) {
+    const reason = parsed.diagnostic.message.replace(/^skipped: /, "");
+    warn(`config ignored: ${reason}`, () => parsed.diagnostic.position);
     return config;
   }
-  const data: unknown = doc.toJS();
+  const { data, locateKey } = parsed.doc;
   if (data === null || data === undefined) return config;
-  /** Where a key is written (for messages about the key itself, not its value). */
-  const offsetOf = (path: (string | number)[]): number | undefined => {
-    const parent = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
-    if (isMap(parent)) {
-      const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1]);
-      if (pair && isScalar(pair.key)) return pair.key.range?.[0];
-    }
-    const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
-    return node?.range?.[0];
-  };
   if (typeof data !== "object" || Array.isArray(data)) {
-    warn("config ignored: expected a mapping with keys like layers, builtin", 0);
+    warn("config ignored: expected a mapping with keys like layers, builtin", () => ({ line: 1, column: 1 }));
     return config;
   }
-  const record = data as Record<string, unknown>;
-  for (const [key, value] of Object.entries(record)) {
-    const offset = offsetOf([key]);
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    const at = () => locateKey([key]);
     if (!KNOWN_KEYS.includes(key)) {
-      warn(`unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})`, offset);
+      warn(`unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})`, at);
     } else if (key === "builtin") {
       if (typeof value === "boolean") config.builtin = value;
-      else warn(`"builtin" must be true or false; ignored`, offset);
+      else warn(`"builtin" must be true or false; ignored`, at);
     } else if (key === "pageSize") {
       if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
-      else warn(`"pageSize" must be a positive whole number; ignored`, offset);
+      else warn(`"pageSize" must be a positive whole number; ignored`, at);
     } else if (key === "layers") {
       if (value === null) config.layers = [];
-      else if (!Array.isArray(value)) warn(`"layers" must be a list of { name, path, priority }; ignored`, offset);
-      else config.layers = readLayers(value, dirname(file), home, (message, index, field) => warn(message, offsetOf(field ? ["layers", index, field] : ["layers", index])));
+      else if (!Array.isArray(value)) warn(`"layers" must be a list of { name, path, priority }; ignored`, at);
+      else {
+        config.layers = readLayers(value, dirname(file), home, (message, index, field) =>
+          warn(message, () => (field ? locateKey(["layers", index, field]) : parsed.doc.locate(["layers", index]))),
+        );
+      }
     }
   }
   return config;

@@ -31,7 +31,8 @@ function countOpens(template: string): number {
 }
 
 function fastProof(template: string): TemplateProof | undefined {
-  if (template.includes("\\{{")) return undefined;
+  // Escapes and braces run into a tag (`{{{`, `}}}`) change how Handlebars tokenises.
+  if (template.includes("\\{{") || template.includes("{{{") || template.includes("}}}")) return undefined;
   const opens = countOpens(template);
   if (opens === 0) return { ok: true, variables: [] };
   const variables = new Set<string>();
@@ -39,17 +40,26 @@ function fastProof(template: string): TemplateProof | undefined {
   let depth = 0;
   let tags = 0;
   const note = (path: string): boolean => {
-    const head = path.split(".")[0]!;
-    if (head === "this") return true;
-    if (NOT_A_VARIABLE.has(head)) return false;
-    if (depth === 0) variables.add(head);
+    const [head, ...tail] = path.split(".");
+    // Keywords are not property names: `a.this` or `a.true` do not parse.
+    if (tail.some((segment) => NOT_A_VARIABLE.has(segment))) return false;
+    const name = head === "this" ? tail[0] : head;
+    if (name === undefined) return true;
+    if (NOT_A_VARIABLE.has(name)) return false;
+    if (depth === 0) variables.add(name);
     return true;
   };
   for (const match of template.matchAll(TAG)) {
     tags++;
     const inner = match[1]!;
     let m: RegExpExecArray | null;
-    if ((m = MUSTACHE.exec(inner))) {
+    if (ELSE.test(inner)) {
+      const top = blocks[blocks.length - 1];
+      if (!top || top.sawElse) return undefined;
+      top.sawElse = true;
+      // The else branch of #each / #with renders against the outer context.
+      if (CONTEXT_CHANGING_HELPERS.has(top.name)) depth--;
+    } else if ((m = MUSTACHE.exec(inner))) {
       if (!note(m[1]!)) return undefined;
     } else if (DATA.test(inner)) {
       continue;
@@ -57,14 +67,10 @@ function fastProof(template: string): TemplateProof | undefined {
       if (!note(m[2]!)) return undefined;
       blocks.push({ name: m[1]!, sawElse: false });
       if (CONTEXT_CHANGING_HELPERS.has(m[1]!)) depth++;
-    } else if (ELSE.test(inner)) {
-      const top = blocks[blocks.length - 1];
-      if (!top || top.sawElse) return undefined;
-      top.sawElse = true;
     } else if ((m = CLOSE_BLOCK.exec(inner))) {
       const top = blocks.pop();
       if (!top || top.name !== m[1]) return undefined;
-      if (CONTEXT_CHANGING_HELPERS.has(top.name)) depth--;
+      if (CONTEXT_CHANGING_HELPERS.has(top.name) && !top.sawElse) depth--;
     } else return undefined;
   }
   // Every `{{` must be one of the tags above; `{{{` or a stray `{{` would not have matched.

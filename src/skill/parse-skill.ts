@@ -14,6 +14,13 @@ import type { Skill, SkillArgument } from "./skill.ts";
 /** Where a field sits in its source; supplied by storage, so this module knows nothing of files. */
 export type FieldLocator = (path: readonly (string | number)[], within?: SourcePosition) => SourcePosition | undefined;
 
+export interface SourceLocators {
+  /** A field's value (or, with `within`, a position inside a string value). */
+  locate: FieldLocator;
+  /** A field's key. */
+  locateKey: (path: readonly (string | number)[]) => SourcePosition | undefined;
+}
+
 export type SkillParse =
   | { ok: true; skill: Skill; warnings: Diagnostic[] }
   | { ok: false; errors: Diagnostic[] };
@@ -82,7 +89,7 @@ function schemaFromArguments(args: readonly SkillArgument[]): JsonSchema {
  * Turns a parsed document into a servable skill, or says precisely why it cannot be served.
  * Everything that could otherwise fail at request time (id, template, schema) is proven here.
  */
-export function parseSkill(data: unknown, locate: FieldLocator): SkillParse {
+export function parseSkill(data: unknown, { locate, locateKey }: SourceLocators): SkillParse {
   if (!skillDocumentValidator.Check(data)) return { ok: false, errors: documentErrors(data, locate) };
   const doc = data;
   const errors: Diagnostic[] = [];
@@ -129,7 +136,7 @@ export function parseSkill(data: unknown, locate: FieldLocator): SkillParse {
 
   for (const key of Object.keys(doc)) {
     if (!KNOWN_FIELDS.has(key)) {
-      warnings.push({ severity: "warning", code: "unknown-field", message: `unknown field "${key}" is ignored`, position: locate([key]) });
+      warnings.push({ severity: "warning", code: "unknown-field", message: `unknown field "${key}" is ignored`, position: locateKey([key]) });
     }
   }
   if (errors.length > 0) return { ok: false, errors };

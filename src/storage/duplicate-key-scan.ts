@@ -40,11 +40,38 @@ interface FlowContext {
 }
 
 /** A key's text as YAML reads it, or undefined when escapes make that uncertain. */
+/**
+ * Plain keys whose text is their value. Anything else may resolve to a value shared with a key
+ * spelled differently (`1` and `01`, `true` and `True`, `null` and `~`), so it is not vouched for.
+ */
+const CERTAIN_PLAIN_KEY = /^-?[A-Za-z_$][\w$.:#/-]*$/;
+/** YAML 1.2 core-schema words (what Bun.YAML and the yaml package resolve); `yes`/`on` stay strings. */
+const RESOLVING_WORDS = /^(?:true|false|null)$/i;
+
+/** A key's text as YAML reads it, or undefined when that is not certain. */
 function keyText(token: string): string | undefined {
   const t = token.trim();
   if (t.startsWith('"')) return t.includes("\\") ? undefined : t.slice(1, -1);
   if (t.startsWith("'")) return t.slice(1, -1).replace(/''/g, "'");
-  return t;
+  return CERTAIN_PLAIN_KEY.test(t) && !RESOLVING_WORDS.test(t) ? t : undefined;
+}
+
+const isSpace = (code: number): boolean => code === 32 || code === 9;
+/** Characters that start a construct (anchor, alias, tag, block scalar…) this scan does not model. */
+const RISKY_CHARS = new Set(["&", "*", "!", "?", "|", ">", "%", "@", "`"]);
+
+/** Index of the quote closing the quoted scalar opened at `start`, or -1. */
+function closingQuote(text: string, start: number): number {
+  const quote = text[start];
+  for (let i = start + 1; i < text.length; i++) {
+    const ch = text[i];
+    if (quote === '"' && ch === "\\") i++;
+    else if (ch === quote) {
+      if (quote === "'" && text[i + 1] === "'") i++;
+      else return i;
+    }
+  }
+  return -1;
 }
 
 /**
@@ -63,13 +90,13 @@ function scanFlow(text: string): ScanVerdict {
     }
     if (!top) return UNSURE;
     if (ch === '"' || ch === "'") {
-      const quoted = ch === '"' ? /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i)) : /^'(?:[^']|'')*'/.exec(text.slice(i));
-      if (!quoted) return UNSURE;
-      if (top.expectingKey) top.token += quoted[0];
-      i += quoted[0].length - 1;
-    } else if (ch === ":" && /[\s,\]}]/.test(text[i + 1] ?? " ")) {
-      if (!top.keys) return UNSURE; // `[a: b]` single-pair mappings: not modelled
-      if (!top.expectingKey) return UNSURE;
+      const close = closingQuote(text, i);
+      if (close < 0) return UNSURE;
+      if (top.expectingKey) top.token += text.slice(i, close + 1);
+      else top.token = "x";
+      i = close;
+    } else if (ch === ":" && (i + 1 === text.length || isSpace(text.charCodeAt(i + 1)) || ",]}".includes(text[i + 1]!))) {
+      if (!top.keys || !top.expectingKey) return UNSURE; // `[a: b]` single-pair mappings: not modelled
       const key = keyText(top.token);
       if (key === undefined || key === "") return UNSURE;
       if (top.keys.has(key)) return { kind: "duplicate", line: 0, key };
@@ -84,14 +111,19 @@ function scanFlow(text: string): ScanVerdict {
       if ((ch === "}") !== Boolean(top.keys)) return UNSURE;
       if (top.keys && top.expectingKey && top.token.trim() !== "") return UNSURE;
       stack.pop();
-      if (stack.length === 0) return /^\s*(#.*)?$/.test(text.slice(i + 1)) ? CLEAN : UNSURE;
-    } else if (ch === "#" && /\s/.test(text[i - 1] ?? "")) {
+      if (stack.length === 0) {
+        const after = text.slice(i + 1).trim();
+        return after === "" || after.startsWith("#") ? CLEAN : UNSURE;
+      }
+    } else if (ch === "#" && i > 0 && isSpace(text.charCodeAt(i - 1))) {
       return UNSURE;
-    } else if (top.token.trim() === "" && /[&*!?|>%@`]/.test(ch)) {
+    } else if (isSpace(text.charCodeAt(i))) {
+      if (top.expectingKey && top.token !== "") top.token += ch;
+    } else if (top.token === "" && RISKY_CHARS.has(ch)) {
       return UNSURE;
     } else if (top.expectingKey) {
       top.token += ch;
-    } else if (!/\s/.test(ch)) {
+    } else {
       // A plain value: remember it only to catch a collection opening right after it.
       top.token = "x";
     }
@@ -108,7 +140,9 @@ function scanValue(value: string): ScanVerdict {
 }
 
 export function scanDuplicateKeys(text: string): ScanVerdict {
-  const lines = text.split("\n");
+  // A byte-order mark, or line breaks other than \n and \r\n, would shift what this scan
+  // calls a line from what the parser does.
+  if (text.charCodeAt(0) === 0xfeff || /\r(?!\n)/.test(text)) return UNSURE;
   const stack: OpenMapping[] = [];
   /** While >= 0, lines indented deeper than this belong to a block scalar. */
   let blockScalarParent = -1;
@@ -117,14 +151,24 @@ export function scanDuplicateKeys(text: string): ScanVerdict {
     while (stack.length > 0 && stack[stack.length - 1]!.indent > indent) stack.pop();
   };
 
-  for (let index = 0; index < lines.length; index++) {
-    let line = lines[index]!;
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    const trimmed = line.trim();
+  let index = -1;
+  for (let start = 0; start <= text.length; ) {
+    index++;
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const lineStart = start;
+    start = end + 1;
     if (blockScalarParent >= 0) {
-      if (trimmed === "" || leadingSpaces(line) > blockScalarParent) continue;
+      // Block scalar bodies are most of a skill file: skip them without slicing.
+      let i = lineStart;
+      while (i < end && text.charCodeAt(i) === 32) i++;
+      const blank = i === end || (i === end - 1 && text.charCodeAt(i) === 13);
+      if (blank || i - lineStart > blockScalarParent) continue;
       blockScalarParent = -1;
     }
+    let line = text.slice(lineStart, end);
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    const trimmed = line.trim();
     if (trimmed === "" || trimmed.startsWith("#")) continue;
     if (line.includes("\t") && /^\s*\t/.test(line)) return UNSURE;
     if (line.startsWith("---") || line.startsWith("...") || line.startsWith("%")) {
@@ -162,8 +206,8 @@ export function scanDuplicateKeys(text: string): ScanVerdict {
       if (verdict.kind === "unsure") return UNSURE;
       continue;
     }
-    const key = match[1]!;
-    if (key === "<<" || (rest.startsWith('"') && key.includes("\\"))) return UNSURE;
+    const key = keyText(rest.slice(0, match[0].length - 1));
+    if (key === undefined || key === "<<") return UNSURE;
     const value = rest.slice(match[0].length).trim();
     const verdict = scanValue(value);
     if (verdict.kind === "duplicate") return { ...verdict, line: index + 1 };

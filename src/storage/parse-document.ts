@@ -13,6 +13,8 @@ export type Locator = (path: readonly (string | number)[], within?: SourcePositi
 export interface ParsedDocument {
   data: unknown;
   locate: Locator;
+  /** Where the key of the entry at `path` is written (for messages about the key itself). */
+  locateKey: (path: readonly (string | number)[]) => SourcePosition | undefined;
 }
 
 export type ParseResult = { ok: true; doc: ParsedDocument } | { ok: false; diagnostic: Diagnostic };
@@ -51,37 +53,59 @@ function nodeAt(doc: Document.Parsed, path: readonly (string | number)[]): Node 
 
 /**
  * Positions are only needed when something is wrong, which is rare: the precise parse behind the
- * locator runs on the first question and never for a clean file.
+ * locators runs on the first question and never for a clean file.
  */
-function lazyLocator(text: string, precise?: PreciseDocument): Locator {
+function lazyLocators(text: string, precise?: PreciseDocument): Pick<ParsedDocument, "locate" | "locateKey"> {
   let cached = precise;
-  return (path, within) => {
-    cached ??= parsePrecisely(text);
-    const node = nodeAt(cached.doc, path);
+  const get = (): PreciseDocument => (cached ??= parsePrecisely(text));
+  const locate: Locator = (path, within) => {
+    const { doc, lines } = get();
+    const node = nodeAt(doc, path);
     const offset = node?.range?.[0];
     if (offset === undefined) return undefined;
-    const start = position(cached.lines, offset);
+    const start = position(lines, offset);
     if (!within || !isScalar(node)) return start;
     if (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
       // Content starts on the line after the `|` header, at the first content line's indent.
+      // The block's indentation is that of its first non-blank line; deeper lines keep the rest.
       const contentLine = start.line + within.line;
-      const lineStart = cached.lines.lineStarts[contentLine - 1];
-      const indent = lineStart === undefined ? 0 : /^ */.exec(text.slice(lineStart))![0].length;
-      return { line: contentLine, column: indent + within.column };
+      const blockStart = lines.lineStarts[start.line] ?? 0;
+      const firstContent = /^(?:[ ]*\r?\n)*([ ]*)/.exec(text.slice(blockStart))!;
+      return { line: contentLine, column: firstContent[1]!.length + within.column };
     }
+    // Folded blocks and escape sequences shift columns further; positions there are approximate.
     const quote = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" ? 1 : 0;
     return within.line === 1 ? { line: start.line, column: start.column + quote + within.column - 1 } : start;
   };
+  const locateKey = (path: readonly (string | number)[]): SourcePosition | undefined => {
+    const { doc, lines } = get();
+    const parent = path.length <= 1 ? doc.contents : nodeAt(doc, path.slice(0, -1));
+    if (isMap(parent)) {
+      const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1]);
+      const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      if (offset !== undefined) return position(lines, offset);
+    }
+    return locate(path);
+  };
+  return { locate, locateKey };
 }
 
-function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown): Diagnostic {
+/** The yaml package places a duplicate-key error after the previous value; the key is the next token. */
+function duplicateKeyOffset(text: string, offset: number): number {
+  const rest = text.slice(offset);
+  const match = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*/.exec(rest);
+  return offset + (match ? match[0].length : 0);
+}
+
+function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown, text = ""): Diagnostic {
   if (error) {
     const duplicate = error.code === "DUPLICATE_KEY";
+    const offset = duplicate ? duplicateKeyOffset(text, error.pos[0]) : error.pos[0];
     return {
       severity: "error",
       code: duplicate ? "duplicate-key" : "yaml-syntax",
       file,
-      position: position(lines, error.pos[0]),
+      position: position(lines, offset),
       message: duplicate
         ? `skipped: duplicate key in a mapping (${firstLine(error.message)}); keep one of them`
         : `skipped: invalid YAML: ${firstLine(error.message)}`,
@@ -97,16 +121,24 @@ function firstLine(message: string): string {
 function fromPrecise(source: SourceText): ParseResult {
   const precise = parsePrecisely(source.text);
   const error = precise.doc.errors[0];
-  if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "") };
-  return { ok: true, doc: { data: precise.doc.toJS({ maxAliasCount: 100 }), locate: lazyLocator(source.text, precise) } };
+  if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "", source.text) };
+  let data: unknown;
+  try {
+    data = precise.doc.toJS({ maxAliasCount: 100 });
+  } catch (failure) {
+    // Unresolved aliases and alias bombs only surface when the document is turned into data.
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    return { ok: false, diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, message: `skipped: invalid YAML: ${reason}` } };
+  }
+  return { ok: true, doc: { data, ...lazyLocators(source.text, precise) } };
 }
 
 /**
- * Parses a skill file (YAML, or JSON which is YAML's subset). Fast path: when the duplicate-key
+ * Parses a YAML file (or JSON, which is YAML's subset): skill files and config files alike. Fast path: when the duplicate-key
  * scan is sure the text has none, `Bun.YAML.parse`; anything it cannot vouch for, and every
  * error, goes through the `yaml` package for exact positions and strict key rules.
  */
-export function parseSkillDocument(source: SourceText): ParseResult {
+export function parseYamlDocument(source: SourceText): ParseResult {
   if (source.file.endsWith(".json")) return parseJson(source);
   if (scanDuplicateKeys(source.text).kind !== "clean") return fromPrecise(source);
   let data: unknown;
@@ -115,7 +147,7 @@ export function parseSkillDocument(source: SourceText): ParseResult {
   } catch {
     return fromPrecise(source);
   }
-  return { ok: true, doc: { data, locate: lazyLocator(source.text) } };
+  return { ok: true, doc: { data, ...lazyLocators(source.text) } };
 }
 
 function parseJson(source: SourceText): ParseResult {
@@ -125,12 +157,12 @@ function parseJson(source: SourceText): ParseResult {
   } catch (error) {
     const precise = parsePrecisely(source.text);
     const reason = error instanceof Error ? error.message : error;
-    const diagnostic = syntaxDiagnostic(source.file, precise.lines, precise.doc.errors[0], reason);
+    const diagnostic = syntaxDiagnostic(source.file, precise.lines, precise.doc.errors[0], reason, source.text);
     return { ok: false, diagnostic: { ...diagnostic, message: diagnostic.message.replace("invalid YAML", "invalid JSON") } };
   }
   // JSON.parse keeps the last of duplicate keys; the YAML reading of the same text reports them.
   const precise = parsePrecisely(source.text);
   const duplicate = precise.doc.errors.find((e) => e.code === "DUPLICATE_KEY");
-  if (duplicate) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, duplicate, "") };
-  return { ok: true, doc: { data, locate: lazyLocator(source.text, precise) } };
+  if (duplicate) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, duplicate, "", source.text) };
+  return { ok: true, doc: { data, ...lazyLocators(source.text, precise) } };
 }

@@ -59,7 +59,7 @@ function rule(error: ValidationError): string {
     case "minLength":
       return `must be at least ${String(params.limit)} character${params.limit === 1 ? "" : "s"} long`;
     case "maxLength":
-      return `must be at most ${String(params.limit)} characters long`;
+      return `must be at most ${String(params.limit)} character${params.limit === 1 ? "" : "s"} long`;
     case "minimum":
       return `must be >= ${String(params.limit)}`;
     case "maximum":
@@ -71,7 +71,7 @@ function rule(error: ValidationError): string {
     case "minItems":
       return `must have at least ${String(params.limit)} item${params.limit === 1 ? "" : "s"}`;
     case "maxItems":
-      return `must have at most ${String(params.limit)} items`;
+      return `must have at most ${String(params.limit)} item${params.limit === 1 ? "" : "s"}`;
     case "uniqueItems":
       return "must not contain duplicate items";
     case "multipleOf":
@@ -82,7 +82,7 @@ function rule(error: ValidationError): string {
 }
 
 /** One line per problem; exact wording for a missing property is part of the wire contract. */
-function describe(error: ValidationError): string[] {
+function describe(error: ValidationError, all: readonly ValidationError[]): string[] {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === "required") {
     const missing = Array.isArray(params.requiredProperties) ? params.requiredProperties : [];
@@ -90,7 +90,13 @@ function describe(error: ValidationError): string[] {
   }
   if (error.keyword === "additionalProperties") {
     const extra = Array.isArray(params.additionalProperties) ? params.additionalProperties : [];
-    return extra.map((name) => `Unexpected argument "${argumentPath(error.instancePath, String(name))}": the tool does not accept it`);
+    // With an `additionalProperties` schema (not `false`), extra arguments are allowed and the
+    // real problem is reported at the argument itself.
+    const explained = (name: unknown) =>
+      all.some((other) => other !== error && other.keyword !== "boolean" && other.instancePath === `${error.instancePath}/${String(name)}`);
+    return extra
+      .filter((name) => !explained(name))
+      .map((name) => `Unexpected argument "${argumentPath(error.instancePath, String(name))}": the tool does not accept it`);
   }
   const path = argumentPath(error.instancePath);
   return [path === "" ? `Arguments ${rule(error)}` : `Argument "${path}" ${rule(error)}`];
@@ -107,6 +113,6 @@ export function argumentProblems(schema: JsonSchema, args: unknown): string[] {
   const validator = validatorFor(schema);
   if (validator.Check(args)) return [];
   const [, errors] = validator.Errors(args);
-  const lines = errors.filter((e) => !isEcho(e, errors)).flatMap(describe);
+  const lines = errors.filter((e) => !isEcho(e, errors)).flatMap((e) => describe(e, errors));
   return [...new Set(lines)];
 }

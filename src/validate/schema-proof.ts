@@ -72,28 +72,34 @@ function isSimpleSchema(schema: unknown): boolean {
   return true;
 }
 
+/** Keywords whose values are data, not schemas: a `$ref` inside them means nothing. */
 const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
+/** Keywords whose value maps arbitrary names (never keywords) to schemas. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 interface Walked {
   refs: string[];
   patterns: string[];
   anchors: Set<string>;
-  ids: Set<string>;
+  /** `$id` → the schema that declares it, for references that go through it. */
+  ids: Map<string, Record<string, unknown>>;
 }
 
-function walk(node: unknown, out: Walked): void {
+/** Visits a schema, reading keys as keywords only where they are keywords. */
+function walkSchema(node: unknown, out: Walked): void {
   if (Array.isArray(node)) {
-    node.forEach((item) => walk(item, out));
+    node.forEach((item) => walkSchema(item, out));
     return;
   }
   if (!isPlainObject(node)) return;
   for (const [key, value] of Object.entries(node)) {
+    if (DATA_KEYWORDS.has(key)) continue;
     if (key === "$ref" && typeof value === "string") out.refs.push(value);
     else if (key === "pattern" && typeof value === "string") out.patterns.push(value);
     else if ((key === "$anchor" || key === "$dynamicAnchor") && typeof value === "string") out.anchors.add(value);
-    else if (key === "$id" && typeof value === "string") out.ids.add(value);
-    // Values of these keywords are data, not schemas: a `$ref` key inside them means nothing.
-    if (!DATA_KEYWORDS.has(key)) walk(value, out);
+    else if (key === "$id" && typeof value === "string") out.ids.set(value.replace(/#$/, ""), node);
+    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) Object.values(value).forEach((sub) => walkSchema(sub, out));
+    else if (typeof value === "object") walkSchema(value, out);
   }
 }
 
@@ -115,11 +121,9 @@ function refProblem(schema: JsonSchema, ref: string, walked: Walked): string | u
   const hash = ref.indexOf("#");
   const base = hash < 0 ? ref : ref.slice(0, hash);
   const fragment = hash < 0 ? "" : ref.slice(hash + 1);
-  if (base !== "" && !walked.ids.has(base)) {
-    return `$ref "${ref}" points outside this schema; only local references ("#/$defs/…") can be resolved`;
-  }
-  if (base !== "") return undefined;
-  const resolves = fragment.startsWith("/") || fragment === "" ? resolvePointer(schema, fragment) : walked.anchors.has(fragment);
+  const target = base === "" ? schema : walked.ids.get(base);
+  if (!target) return `$ref "${ref}" points outside this schema; only local references ("#/$defs/…") can be resolved`;
+  const resolves = fragment.startsWith("/") || fragment === "" ? resolvePointer(target, fragment) : walked.anchors.has(fragment);
   return resolves ? undefined : `$ref "${ref}" does not resolve to a schema in this document`;
 }
 
@@ -153,8 +157,8 @@ export function proveInputSchema(schema: unknown): SchemaProof {
       }
     }
   }
-  const walked: Walked = { refs: [], patterns: [], anchors: new Set(), ids: new Set() };
-  walk(schema, walked);
+  const walked: Walked = { refs: [], patterns: [], anchors: new Set(), ids: new Map() };
+  walkSchema(schema, walked);
   for (const ref of walked.refs) {
     const problem = refProblem(schema, ref, walked);
     if (problem) problems.push(problem);

@@ -119,7 +119,8 @@ describe("config validation", () => {
 
   test("duplicate keys in a config are an error, not last-one-wins", async () => {
     const { diagnostics, layers } = await resolve({ "skill-central.yaml": "builtin: false\nbuiltin: true\n" });
-    expect(diagnostics[0]!.message).toContain("invalid YAML");
+    expect(diagnostics[0]!.message).toContain("duplicate key");
+    expect(diagnostics[0]!.position).toEqual({ line: 2, column: 1 });
     expect(layers).toEqual(["builtin@0"]);
   });
 

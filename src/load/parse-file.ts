@@ -1,0 +1,33 @@
+import type { Diagnostic } from "../diagnostics.ts";
+import { parseSkill } from "../skill/parse-skill.ts";
+import type { Skill } from "../skill/skill.ts";
+import { parseYamlDocument } from "../storage/parse-document.ts";
+import { readSkillFiles, type ReadResult } from "../storage/read.ts";
+
+/** What one skill file yields: a skill (maybe with warnings), or why it was skipped. */
+export type FileOutcome =
+  | { file: string; ok: true; skill: Skill; diagnostics: Diagnostic[] }
+  | { file: string; ok: false; diagnostics: Diagnostic[] };
+
+/** One diagnostic per broken file: the first problem, with the rest appended so nothing is hidden. */
+function oneLine(errors: Diagnostic[]): Diagnostic {
+  const [first, ...rest] = errors;
+  if (rest.length === 0) return first!;
+  const extra = rest.map((e) => e.message.replace(/^skipped: /, "")).join("; ");
+  return { ...first!, message: `${first!.message}; also: ${extra}` };
+}
+
+function outcomeOf(read: ReadResult, file: string): FileOutcome {
+  if (!read.ok) return { file, ok: false, diagnostics: [read.diagnostic] };
+  const parsed = parseYamlDocument(read.source);
+  if (!parsed.ok) return { file, ok: false, diagnostics: [parsed.diagnostic] };
+  const result = parseSkill(parsed.doc.data, parsed.doc);
+  if (!result.ok) return { file, ok: false, diagnostics: [{ ...oneLine(result.errors), file }] };
+  return { file, ok: true, skill: result.skill, diagnostics: result.warnings.map((w) => ({ ...w, file })) };
+}
+
+/** Reads (all at once) and parses skill files on this thread, in the order given. */
+export async function parseSkillFilesHere(files: readonly string[]): Promise<FileOutcome[]> {
+  const reads = await readSkillFiles(files);
+  return reads.map((read, i) => outcomeOf(read, files[i]!));
+}
