@@ -26,8 +26,22 @@ function outcomeOf(read: ReadResult, file: string): FileOutcome {
   return { file, ok: true, skill: result.skill, diagnostics: result.warnings.map((w) => ({ ...w, file })) };
 }
 
-/** Reads (all at once) and parses skill files on this thread, in the order given. */
+/**
+ * Files are read and parsed in slices: each slice's reads run in parallel, then it is parsed and
+ * its texts become garbage before the next slice is read, which bounds peak memory; between
+ * slices the event loop runs, so requests (`initialize`) are answered meanwhile.
+ */
+const FILES_PER_SLICE = 256;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Reads and parses skill files on this thread, in the order given. */
 export async function parseSkillFilesHere(files: readonly string[]): Promise<FileOutcome[]> {
-  const reads = await readSkillFiles(files);
-  return reads.map((read, i) => outcomeOf(read, files[i]!));
+  const outcomes: FileOutcome[] = [];
+  for (let start = 0; start < files.length; start += FILES_PER_SLICE) {
+    const slice = files.slice(start, start + FILES_PER_SLICE);
+    const reads = await readSkillFiles(slice);
+    reads.forEach((read, i) => outcomes.push(outcomeOf(read, slice[i]!)));
+    await yieldToEventLoop();
+  }
+  return outcomes;
 }

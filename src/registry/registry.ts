@@ -64,7 +64,11 @@ function describe(c: Candidate): string {
   return `${c.source} (layer "${c.layer.name}", priority ${c.layer.priority})`;
 }
 
+const EFFECTIVE: CandidateStatus = { kind: "effective" };
+
 function resolve(id: string, candidates: Candidate[], diagnostics: Diagnostic[]): Resolution {
+  // Most ids have one candidate: nothing to rank.
+  if (candidates.length === 1) return { id, effective: candidates[0]!, chain: [{ candidate: candidates[0]!, status: EFFECTIVE }] };
   const sorted = [...candidates].sort(precedence);
   const top = sorted[0]!;
   const rivals = sorted.filter((c) => c.layer === top.layer);
@@ -106,7 +110,7 @@ function resolve(id: string, candidates: Candidate[], diagnostics: Diagnostic[])
   }
   const chain = sorted.map<Provenance>((candidate, i) => ({
     candidate,
-    status: i === 0 ? { kind: "effective" } : { kind: "shadowed", by: top },
+    status: i === 0 ? EFFECTIVE : { kind: "shadowed", by: top },
   }));
   return { id, effective: top, chain };
 }
