@@ -34,7 +34,7 @@ export interface CorpusInfo {
   /** What the server must expose once overrides are resolved. */
   effective: { prompts: number; tools: number; total: number };
   /** Ids defined in more than one layer, with the winning (highest-priority) definition. */
-  overrides: Array<{ id: string; layer: string; description: string }>;
+  overrides: Array<{ id: string; type: "prompt" | "tool"; layer: string; description: string }>;
   samplePrompt: {
     id: string;
     arguments: Record<string, string>;
@@ -493,7 +493,12 @@ function buildInfo(n: number, seed: number, placed: PlacedSkill[]): CorpusInfo {
     effective: { prompts, tools: effective.length - prompts, total: effective.length },
     overrides: effective
       .filter((p) => overriddenIds.has(p.skill.id))
-      .map((p) => ({ id: p.skill.id, layer: (LAYERS[p.layer] as LayerDef).name, description: p.skill.description })),
+      .map((p) => ({
+        id: p.skill.id,
+        type: p.skill.type,
+        layer: (LAYERS[p.layer] as LayerDef).name,
+        description: p.skill.description,
+      })),
     samplePrompt: samplePrompt(effective, overriddenIds),
     sampleTool: sampleTool(effective),
     tagQuery: tagQuery(effective),
