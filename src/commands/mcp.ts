@@ -1,11 +1,17 @@
 import { formatDiagnostic } from "../diagnostics.ts";
-import { loadSkills, type LoadOptions } from "../load-skills.ts";
+import type { LoadOptions, LoadResult } from "../load-skills.ts";
+import { LiveRegistry } from "../mcp/registry-source.ts";
 import { createServer } from "../mcp/server.ts";
 import { StdioTransport } from "../mcp/stdio-transport.ts";
+import { LiveSkills } from "../reload/live-skills.ts";
 
 export interface McpOptions extends LoadOptions {
   /** Print load phase timings to stderr. */
   debugTiming?: boolean;
+  /** Watch layer folders and config files and reload on change (CLI `--no-watch` turns it off). Default true. */
+  watch?: boolean;
+  /** Items per page of list results (CLI `--page-size`); overrides `pageSize:` in the config. */
+  pageSize?: number;
 }
 
 /** After stdin closes, in-flight work gets this long before the process exits regardless. */
@@ -15,32 +21,56 @@ const log = (line: string): void => {
   process.stderr.write(`[skill-central] ${line}\n`);
 };
 
+function counts(result: LoadResult): string {
+  const prompts = result.registry.ofType("prompt").length;
+  const tools = result.registry.ofType("tool").length;
+  return `${prompts} prompt${prompts === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}`;
+}
+
 /**
  * Runs the stdio MCP server. Loading starts at once and `initialize` is answered without waiting
  * for it; list and get requests wait for the first load, so the client's first real answer is
- * never a partial set.
+ * never a partial set. Then, unless `watch` is false, every change to a layer folder or config
+ * file reloads the skills and swaps them in whole.
  */
 export async function runMcp(options: McpOptions): Promise<void> {
   // Only the transport may write to stdout; anything else written there goes to stderr.
   const stdoutWrite = process.stdout.write.bind(process.stdout) as (chunk: string, cb: (error?: Error | null) => void) => boolean;
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
-  const started = performance.now();
-  const loading = loadSkills(options).then((result) => {
-    for (const d of result.diagnostics) log(formatDiagnostic(d));
-    if (options.debugTiming) {
-      const phases = Object.entries(result.timing).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(", ");
-      log(`loaded ${result.registry.resolutions().length} ids in ${(performance.now() - started).toFixed(1)} ms (${phases})`);
-    }
-    return result.registry;
+  const { debugTiming, watch = true, pageSize, ...load } = options;
+  const source = new LiveRegistry();
+  const live = new LiveSkills({
+    load,
+    watch,
+    warn: log,
+    loaded(result, previous) {
+      // On a reload, only what is new: a broken file that stays broken is not repeated per save.
+      const before = new Set(previous?.diagnostics.map(formatDiagnostic));
+      for (const line of result.diagnostics.map(formatDiagnostic)) if (!before.has(line)) log(line);
+      const ms = Object.values(result.timing).reduce((sum, phase) => sum + phase, 0).toFixed(1);
+      if (previous) log(`reloaded in ${ms} ms: ${counts(result)}`);
+      if (debugTiming) {
+        const phases = Object.entries(result.timing).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(", ");
+        log(`loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases})`);
+      }
+      source.swap(result.registry, pageSize ?? result.config.pageSize);
+    },
+    failed(error, first) {
+      log(`${first ? "loading" : "reload"} failed: ${error instanceof Error ? error.message : String(error)}${first ? "" : "; still serving the previous skills"}`);
+      if (first) source.fail(error);
+    },
   });
-  const server = createServer({ current: () => loading });
+  void live.start();
+
+  const server = createServer(source, { live: watch, warn: log });
   const transport = new StdioTransport({ input: process.stdin, write: stdoutWrite, warn: log });
 
   let exiting = false;
   const exit = async (code: number): Promise<void> => {
     if (exiting) return;
     exiting = true;
+    live.close();
     setTimeout(() => process.exit(code), DRAIN_DEADLINE_MS).unref?.();
     await transport.flush();
     process.exit(code);

@@ -1,31 +1,64 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult, type ListPromptsResult } from "@modelcontextprotocol/sdk/types.js";
+import { GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult, type ListPromptsResult, type Prompt } from "@modelcontextprotocol/sdk/types.js";
 import type { Registry } from "../registry/registry.ts";
 import { compose, COMPOSE_PROMPT_NAME, parseTags } from "../render/compose.ts";
 import { renderPrompt } from "../render/render-prompt.ts";
+import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 
-/** Built once per registry snapshot: listing is then a lookup, whatever the skill count. */
-const listings = new WeakMap<Registry, ListPromptsResult>();
+/** Enough known tags in the compose description to be useful without flooding a client's UI. */
+const TAGS_IN_DESCRIPTION = 30;
 
-export function listPrompts(registry: Registry): ListPromptsResult {
+/**
+ * `skills:compose` as a listed prompt, so clients that only show what `prompts/list` returns can
+ * find it. Its description names the known tags, for clients without completion support.
+ */
+function composePrompt(registry: Registry): Prompt {
+  const tags = registry.tags();
+  const known =
+    tags.length === 0
+      ? "No prompt skill has tags yet."
+      : `Known tags: ${tags.slice(0, TAGS_IN_DESCRIPTION).join(", ")}${tags.length > TAGS_IN_DESCRIPTION ? `, … (${tags.length} in all)` : ""}.`;
+  return {
+    name: COMPOSE_PROMPT_NAME,
+    title: "Compose skills by tags",
+    description: `Every prompt skill whose tags overlap the given tags, joined into one prompt (lowest layer priority first). ${known}`,
+    arguments: [{ name: "tags", description: 'Comma-separated tags, e.g. "kmp,android"', required: true }],
+  };
+}
+
+/** Built once per registry snapshot: listing is then a lookup, whatever the skill count. */
+const listings = new WeakMap<Registry, ListPromptsResult & { prompts: Prompt[] }>();
+
+/**
+ * Every prompt of a snapshot, sorted by name (`skills:compose` in its sorted place, so cursors,
+ * which resume after a name, work for it like for any other entry).
+ */
+export function listPrompts(registry: Registry): ListPromptsResult & { prompts: Prompt[] } {
   let listing = listings.get(registry);
   if (!listing) {
-    listing = {
-      prompts: registry.ofType("prompt").map(({ skill }) => ({
-        name: skill.id,
-        description: skill.description,
-        arguments: skill.arguments.map((a) => ({
-          name: a.name,
-          ...(a.description !== undefined && { description: a.description }),
-          required: a.required,
-        })),
+    const prompts: Prompt[] = registry.ofType("prompt").map(({ skill }) => ({
+      name: skill.id,
+      ...(skill.title !== undefined && { title: skill.title }),
+      description: skill.description,
+      arguments: skill.arguments.map((a) => ({
+        name: a.name,
+        ...(a.description !== undefined && { description: a.description }),
+        required: a.required,
       })),
-    };
+    }));
+    const at = prompts.findIndex((p) => p.name > COMPOSE_PROMPT_NAME);
+    prompts.splice(at < 0 ? prompts.length : at, 0, composePrompt(registry));
+    listing = { prompts };
     listings.set(registry, listing);
   }
   return listing;
+}
+
+export function listPromptsPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): ListPromptsResult {
+  const page = paginate(listPrompts(registry).prompts, (p) => p.name, "prompts/list", cursor, pageSize);
+  return { prompts: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
 function userMessage(description: string, text: string): GetPromptResult {
@@ -43,7 +76,9 @@ export function getPrompt(registry: Registry, name: string, args: Record<string,
 }
 
 export function registerPrompts(server: Server, source: RegistrySource): void {
-  handle(server, ListPromptsRequestSchema, "prompts/list", async () => listPrompts(await source.current()));
+  handle(server, ListPromptsRequestSchema, "prompts/list", async (request) =>
+    listPromptsPage(await source.current(), request.params?.cursor, source.pageSize()),
+  );
   handle(server, GetPromptRequestSchema, "prompts/get", async (request) =>
     getPrompt(await source.current(), request.params.name, request.params.arguments),
   );

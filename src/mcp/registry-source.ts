@@ -1,9 +1,72 @@
 import type { Registry } from "../registry/registry.ts";
 
+/** Called after a reload swapped in `next`; `previous` is the snapshot it replaced. */
+export type SwapListener = (next: Registry, previous: Registry) => void;
+
 /**
  * How MCP handlers reach the registry: the first load may still be running when `initialize`
  * arrives (it is answered without waiting), and a reload swaps in a new snapshot.
+ *
+ * A handler awaits `current()` once and works on that snapshot to the end, so a request sees
+ * the old set or the new one, never a mix.
  */
 export interface RegistrySource {
   current(): Promise<Registry>;
+  /** Items per page of `*\/list` results; undefined serves everything in one page. */
+  pageSize(): number | undefined;
+  /** Subscribes to swaps (not to the first load); returns the unsubscribe function. */
+  onSwap(listener: SwapListener): () => void;
+}
+
+/**
+ * The server's registry over its lifetime: pending until the first load, then replaced
+ * atomically (one reference assignment) by each reload.
+ */
+export class LiveRegistry implements RegistrySource {
+  private snapshot: Promise<Registry>;
+  private latest: Registry | undefined;
+  private size: number | undefined;
+  private readonly resolveFirst: (registry: Registry) => void;
+  private readonly rejectFirst: (error: unknown) => void;
+  private readonly listeners = new Set<SwapListener>();
+
+  constructor() {
+    const first = Promise.withResolvers<Registry>();
+    this.snapshot = first.promise;
+    this.resolveFirst = first.resolve;
+    this.rejectFirst = first.reject;
+    // A failed first load is reported to each request; it must not also be an unhandled rejection.
+    first.promise.catch(() => {});
+  }
+
+  current(): Promise<Registry> {
+    return this.snapshot;
+  }
+
+  pageSize(): number | undefined {
+    return this.size;
+  }
+
+  onSwap(listener: SwapListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Serves `next` from now on; the first call ends the wait of requests that came early. */
+  swap(next: Registry, pageSize?: number): void {
+    const previous = this.latest;
+    this.latest = next;
+    this.size = pageSize;
+    if (previous === undefined) {
+      this.resolveFirst(next);
+      return;
+    }
+    this.snapshot = Promise.resolve(next);
+    for (const listener of this.listeners) listener(next, previous);
+  }
+
+  /** The first load failed: requests get its error instead of waiting forever. */
+  fail(error: unknown): void {
+    if (this.latest === undefined) this.rejectFirst(error);
+  }
 }

@@ -1,25 +1,45 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Registry } from "../registry/registry.ts";
 import { callTool } from "../render/call-tool.ts";
+import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 
-const listings = new WeakMap<Registry, ListToolsResult>();
+/**
+ * A skill tool renders text from its arguments and touches nothing else: read-only, so plan
+ * modes can allow it without asking; repeatable; no outside world involved.
+ */
+export const TOOL_ANNOTATIONS: ToolAnnotations = Object.freeze({
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
 
-export function listTools(registry: Registry): ListToolsResult {
+const listings = new WeakMap<Registry, ListToolsResult & { tools: Tool[] }>();
+
+/** Every tool of a snapshot, sorted by name; built once per snapshot. */
+export function listTools(registry: Registry): ListToolsResult & { tools: Tool[] } {
   let listing = listings.get(registry);
   if (!listing) {
     listing = {
       tools: registry.ofType("tool").map(({ skill }) => ({
         name: skill.id,
+        ...(skill.title !== undefined && { title: skill.title }),
         description: skill.description,
-        inputSchema: skill.inputSchema as ListToolsResult["tools"][number]["inputSchema"],
+        inputSchema: skill.inputSchema as Tool["inputSchema"],
+        annotations: TOOL_ANNOTATIONS,
       })),
     };
     listings.set(registry, listing);
   }
   return listing;
+}
+
+export function listToolsPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): ListToolsResult {
+  const page = paginate(listTools(registry).tools, (t) => t.name, "tools/list", cursor, pageSize);
+  return { tools: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
 export function runTool(registry: Registry, name: string, args: unknown): CallToolResult {
@@ -30,7 +50,9 @@ export function runTool(registry: Registry, name: string, args: unknown): CallTo
 }
 
 export function registerTools(server: Server, source: RegistrySource): void {
-  handle(server, ListToolsRequestSchema, "tools/list", async () => listTools(await source.current()));
+  handle(server, ListToolsRequestSchema, "tools/list", async (request) =>
+    listToolsPage(await source.current(), request.params?.cursor, source.pageSize()),
+  );
   handle(server, CallToolRequestSchema, "tools/call", async (request) =>
     runTool(await source.current(), request.params.name, request.params.arguments),
   );

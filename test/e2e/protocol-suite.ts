@@ -10,6 +10,8 @@ export const PROJECT_FILES: Record<string, string> = {
   ".skills/android-expert.yaml": "id: android-expert\ndescription: Android expertise\ntype: prompt\ntags: [android]\nprompt: Follow Android guidance.\n",
   ".skills/needs-topic.yaml": "id: needs-topic\ndescription: Needs a topic\ntype: prompt\narguments:\n  - { name: topic, required: true }\nprompt: 'Topic: {{topic}}'\n",
   ".skills/broken.yaml": "id: broken\ndescription: [oops\n",
+  ".skills/explain-level.yaml":
+    "id: explain-level\nname: Explain at a level\ndescription: Explains at a chosen level\ntype: prompt\narguments:\n  - { name: level, enum: [beginner, Intermediate, expert, exec] }\nprompt: 'Level: {{level}}'\n",
 };
 
 async function wireError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
@@ -46,11 +48,24 @@ export function protocolSuite(target: ServerTarget): void {
       expect(caps?.tools).toBeDefined();
     });
 
+    test("initialize declares listChanged for prompts, tools and resources, completions, and short instructions", () => {
+      const caps = client.getServerCapabilities();
+      expect(caps?.prompts).toEqual({ listChanged: true });
+      expect(caps?.tools).toEqual({ listChanged: true });
+      expect(caps?.resources).toEqual({ listChanged: true });
+      expect(caps?.completions).toEqual({});
+      const instructions = client.getInstructions() ?? "";
+      expect(instructions).toContain('"skills:compose"');
+      expect(instructions).toContain("skill://registry");
+      expect(instructions).toContain("skill://skills/{id}");
+    });
+
     test("prompts/list lists prompt skills with their declared arguments", async () => {
       const { prompts } = await client.listPrompts();
       const review = prompts.find((p) => p.name === "review-pr");
       expect(review).toEqual({
         name: "review-pr",
+        title: "Pull Request Review",
         description: "Review pull requests against team conventions",
         arguments: [{ name: "context", description: "Additional context from the IDE", required: false }],
       });
@@ -58,6 +73,18 @@ export function protocolSuite(target: ServerTarget): void {
       expect(names).toContain("kmp-expert");
       expect(names).not.toContain("commit-conventions");
       expect(names).not.toContain("broken");
+    });
+
+    test("skills:compose is listed with a title, a description naming known tags, and its required tags argument", async () => {
+      const { prompts } = await client.listPrompts();
+      const compose = prompts.find((p) => p.name === "skills:compose")!;
+      expect(compose.title).toBe("Compose skills by tags");
+      expect(compose.arguments).toEqual([{ name: "tags", description: 'Comma-separated tags, e.g. "kmp,android"', required: true }]);
+      expect(compose.description).toContain("Known tags: ");
+      expect(compose.description).toContain("kmp");
+      // The list is sorted by name, skills:compose included (cursors resume after a name).
+      const names = prompts.map((p) => p.name);
+      expect(names).toEqual([...names].sort());
     });
 
     test("prompts/get renders the template with the given arguments", async () => {
@@ -93,6 +120,83 @@ export function protocolSuite(target: ServerTarget): void {
       expect(Object.keys(commit.inputSchema.properties ?? {})).toEqual(["type", "scope", "summary", "body"]);
       expect(commit.inputSchema.required).toEqual(["type", "summary"]);
       expect(tools.map((t) => t.name)).not.toContain("review-pr");
+    });
+
+    test("tools carry the skill's name as title and read-only, idempotent, closed-world annotations", async () => {
+      const { tools } = await client.listTools();
+      const commit = tools.find((t) => t.name === "commit-conventions")!;
+      expect(commit.title).toBe("Conventional Commit Message");
+      for (const tool of tools) {
+        expect(tool.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      }
+    });
+
+    test("resources/list has skill://registry and one skill://skills/<id> per served skill", async () => {
+      const { resources } = await client.listResources();
+      expect(resources[0]).toEqual({
+        uri: "skill://registry",
+        name: "registry",
+        title: "Skill registry",
+        description: expect.stringContaining("provenance"),
+        mimeType: "application/json",
+      });
+      expect(resources.find((r) => r.uri === "skill://skills/review-pr")).toEqual({
+        uri: "skill://skills/review-pr",
+        name: "review-pr",
+        title: "Pull Request Review",
+        description: "Review pull requests against team conventions",
+        mimeType: "application/json",
+      });
+      const uris = resources.map((r) => r.uri);
+      expect(uris).toContain("skill://skills/commit-conventions");
+      expect(uris).not.toContain("skill://skills/broken");
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["skill://skills/{id}"]);
+    });
+
+    test("skill://registry reads as JSON: every id with every candidate's layer, priority, source and status", async () => {
+      const { contents } = await client.readResource({ uri: "skill://registry" });
+      expect(contents[0]!.mimeType).toBe("application/json");
+      const view = JSON.parse((contents[0] as { text: string }).text) as { id: string; served: boolean; chain: { layer: string; priority: number; source: string; status: string }[] }[];
+      expect(view.find((v) => v.id === "kmp-expert")).toEqual({
+        id: "kmp-expert",
+        served: true,
+        chain: [{ layer: "project", priority: 100, source: ".skills/kmp-expert.yaml", status: "effective" }],
+      });
+      expect(view.find((v) => v.id === "review-pr")?.chain[0]).toMatchObject({ layer: "builtin", priority: 0, status: "effective" });
+    });
+
+    test("skill://skills/{id} reads as the normalised effective skill with its resolution chain", async () => {
+      const { contents } = await client.readResource({ uri: "skill://skills/needs-topic" });
+      const body = JSON.parse((contents[0] as { text: string }).text) as { id: string; served: boolean; skill: Record<string, unknown>; chain: unknown[] };
+      expect(body.id).toBe("needs-topic");
+      expect(body.served).toBe(true);
+      expect(body.skill).toMatchObject({ id: "needs-topic", type: "prompt", tags: [], arguments: [{ name: "topic", required: true }], layer: "project", source: ".skills/needs-topic.yaml" });
+      expect(body.chain).toEqual([{ layer: "project", priority: 100, source: ".skills/needs-topic.yaml", status: "effective" }]);
+    });
+
+    test("completion/complete offers a prompt argument's enum values by prefix, and tags for skills:compose", async () => {
+      const level = await client.complete({ ref: { type: "ref/prompt", name: "explain-level" }, argument: { name: "level", value: "ex" } });
+      expect(level.completion.values).toEqual(["expert", "exec"]);
+      const anyCase = await client.complete({ ref: { type: "ref/prompt", name: "explain-level" }, argument: { name: "level", value: "inter" } });
+      expect(anyCase.completion.values).toEqual(["Intermediate"]);
+      const tags = await client.complete({ ref: { type: "ref/prompt", name: "skills:compose" }, argument: { name: "tags", value: "kmp, and" } });
+      expect(tags.completion.values).toEqual(["kmp, android"]);
+      const ids = await client.complete({ ref: { type: "ref/resource", uri: "skill://skills/{id}" }, argument: { name: "id", value: "review" } });
+      expect(ids.completion.values).toEqual(["review-pr"]);
+    });
+
+    test("resources/read of an unknown URI and a list with a made-up cursor are -32602", async () => {
+      expect(await wireError(client.readResource({ uri: "skill://skills/nope" }))).toEqual({
+        code: -32602,
+        message: 'MCP error -32602: Unknown resource: skill://skills/nope (no skill has the id "nope")',
+      });
+      const other = await wireError(client.readResource({ uri: "file:///etc/passwd" }));
+      expect(other.code).toBe(-32602);
+      expect(other.message).toContain("Unknown resource: file:///etc/passwd");
+      const cursor = await wireError(client.listPrompts({ cursor: "not-a-cursor" }));
+      expect(cursor.code).toBe(-32602);
+      expect(cursor.message).toContain("Invalid cursor for prompts/list");
     });
 
     test("tools/call renders the tool's result", async () => {

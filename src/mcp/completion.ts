@@ -1,0 +1,82 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CompleteRequestSchema, type CompleteResult } from "@modelcontextprotocol/sdk/types.js";
+import { SkillCentralError } from "../errors.ts";
+import type { Registry } from "../registry/registry.ts";
+import { COMPOSE_PROMPT_NAME, parseTags } from "../render/compose.ts";
+import type { RegistrySource } from "./registry-source.ts";
+import { handle } from "./request-handler.ts";
+import { listResources, SKILL_URI_TEMPLATE } from "./resources.ts";
+
+/** The protocol's cap on values per completion response. */
+export const MAX_COMPLETION_VALUES = 100;
+
+function result(values: readonly string[]): CompleteResult {
+  return {
+    completion: {
+      values: values.slice(0, MAX_COMPLETION_VALUES),
+      total: values.length,
+      hasMore: values.length > MAX_COMPLETION_VALUES,
+    },
+  };
+}
+
+/** The entries of a sorted list that start with `prefix`: one contiguous run, found by binary search. */
+export function withPrefix(sorted: readonly string[], prefix: string): readonly string[] {
+  if (prefix === "") return sorted;
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < prefix) low = mid + 1;
+    else high = mid;
+  }
+  let end = low;
+  while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+  return sorted.slice(low, end);
+}
+
+/**
+ * `tags` of `skills:compose`: completes the segment after the last comma from the known tags
+ * (minus those already typed), and offers the whole argument value with that segment filled
+ * in, since clients replace the value with the completion: `"kmp, and"` → `"kmp, android"`.
+ */
+export function completeTags(knownTags: readonly string[], value: string): string[] {
+  const comma = value.lastIndexOf(",");
+  const segment = value.slice(comma + 1);
+  const head = value.slice(0, comma + 1) + /^\s*/.exec(segment)![0];
+  const chosen = new Set(parseTags(value.slice(0, comma + 1)));
+  return withPrefix(knownTags, segment.trim().toLowerCase())
+    .filter((tag) => !chosen.has(tag))
+    .map((tag) => head + tag);
+}
+
+/** A prompt argument's declared `enum:` values that start with what is typed (any case). */
+export function completeEnum(values: readonly string[], value: string): string[] {
+  const prefix = value.toLowerCase();
+  return values.filter((v) => v.toLowerCase().startsWith(prefix));
+}
+
+export function completePromptArgument(registry: Registry, prompt: string, argument: string, value: string): CompleteResult {
+  if (prompt === COMPOSE_PROMPT_NAME) return result(argument === "tags" ? completeTags(registry.tags(), value) : []);
+  const skill = registry.get(prompt)?.skill;
+  if (!skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${prompt}`);
+  const declared = skill.arguments.find((a) => a.name === argument);
+  return result(declared?.enum ? completeEnum(declared.enum, value) : []);
+}
+
+export function completeResourceArgument(registry: Registry, uriTemplate: string, argument: string, value: string): CompleteResult {
+  if (uriTemplate !== SKILL_URI_TEMPLATE) {
+    throw new SkillCentralError("invalid-params", `Unknown resource template: ${uriTemplate} (this server has ${SKILL_URI_TEMPLATE})`);
+  }
+  return result(argument === "id" ? withPrefix(listResources(registry).ids, value.toLowerCase()) : []);
+}
+
+export function registerCompletion(server: Server, source: RegistrySource): void {
+  handle(server, CompleteRequestSchema, "completion/complete", async (request) => {
+    const registry = await source.current();
+    const { ref, argument } = request.params;
+    return ref.type === "ref/prompt"
+      ? completePromptArgument(registry, ref.name, argument.name, argument.value)
+      : completeResourceArgument(registry, ref.uri, argument.name, argument.value);
+  });
+}

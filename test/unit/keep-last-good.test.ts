@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { formatDiagnostic } from "../../src/diagnostics.ts";
+import { loadSkills } from "../../src/load-skills.ts";
+import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
+
+let fixture: Fixture;
+afterEach(() => fixture?.cleanup());
+
+const CONFIG = (priority: number) => `builtin: false\nlayers:\n  - { name: main, path: ./skills, priority: ${priority} }\n`;
+
+describe("a reload keeps the last good version of a file that broke", () => {
+  test("a broken file that was good keeps serving its previous skill, with a warning naming file:line:col", async () => {
+    fixture = makeFixture({ "skill-central.yaml": CONFIG(10), "skills/a.yaml": promptSkill("a", { description: "good" }) });
+    const first = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
+    fixture.write("skills/a.yaml", "id: a\ndescription: [half saved\n");
+    const second = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: first.byFile });
+    expect(second.registry.get("a")?.skill.description).toBe("good");
+    expect(second.diagnostics.map(formatDiagnostic)).toEqual([expect.stringMatching(/^skills\/a\.yaml:\d+:\d+: warning: not reloaded, still serving its last good version: invalid YAML/)]);
+    // Still broken at the next reload: still the last good version.
+    const third = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: second.byFile });
+    expect(third.registry.get("a")?.skill.description).toBe("good");
+  });
+
+  test("without a previous load (startup, CLI) a broken file is skipped as before", async () => {
+    fixture = makeFixture({ "skill-central.yaml": CONFIG(10), "skills/a.yaml": "id: a\ndescription: [half saved\n" });
+    const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
+    expect(result.registry.get("a")).toBeUndefined();
+    expect(result.diagnostics.map(formatDiagnostic)[0]).toMatch(/error: skipped: invalid YAML/);
+    expect(result.byFile.size).toBe(0);
+  });
+
+  test("a deleted file is gone, whatever the previous load had", async () => {
+    fixture = makeFixture({ "skill-central.yaml": CONFIG(10), "skills/a.yaml": promptSkill("a") });
+    const first = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
+    fixture.remove("skills/a.yaml");
+    const second = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: first.byFile });
+    expect(second.registry.resolutions()).toEqual([]);
+  });
+
+  test("a kept skill takes its layer's new priority when the config changed too", async () => {
+    fixture = makeFixture({ "skill-central.yaml": CONFIG(10), "skills/a.yaml": promptSkill("a") });
+    const first = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
+    fixture.write("skills/a.yaml", "id: a\ntype: prompt\n");
+    fixture.write("skill-central.yaml", CONFIG(70));
+    const second = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: first.byFile });
+    expect(second.registry.get("a")?.layer.priority).toBe(70);
+    expect(second.diagnostics[0]?.message).toStartWith("not reloaded, still serving its last good version: ");
+  });
+});
