@@ -1,47 +1,211 @@
 #!/usr/bin/env bun
 import "./stdio-guard.ts";
-import { runMcp } from "./commands/mcp.ts";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
+import { didYouMean } from "./cli-output/suggest.ts";
+import { EXIT_USAGE, UsageError, type CommandContext, type CommandSpec, type OptionValue } from "./commands/support/command.ts";
 import { VERSION } from "./version.ts";
 
-const HELP = `skill-central ${VERSION}: serves your team's skills (YAML prompts and tools) over MCP
+/** Accepted by every command. `--no-builtin` is the negation of `builtin`. */
+const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
+  cwd: { type: "string" },
+  builtin: { type: "boolean" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+};
 
-Usage: skill-central [command] [options]
+const GLOBAL_HELP: readonly (readonly [string, string])[] = [
+  ["--cwd <dir>", "Project root, where skill-central.yaml and .skills/ are (default: the current folder)"],
+  ["--no-builtin", "Do not load the built-in skills"],
+  ["--json", "Machine-readable output"],
+  ["-h, --help", "Show help"],
+  ["-v, --version", "Print the version"],
+];
 
-Commands:
-  mcp        Run the stdio MCP server (the default when no command is given)
+/** Booleans whose `--no-` form is documented (suggestions offer it). */
+const NEGATABLE = new Set(["builtin", "watch"]);
 
-Options:
-  --cwd <dir>     Project root (default: the current directory)
-  --no-builtin    Do not load the built-in skills
-  --debug-timing  Print load timings to stderr
-  --version       Print the version
-  --help          Show this help
-`;
+/**
+ * The server is the default command. Its module is owned elsewhere; this is only its argv shape.
+ * It is imported when run, so other commands never load the MCP SDK.
+ */
+const MCP: CommandSpec = {
+  name: "mcp",
+  summary: "Run the stdio MCP server (the default when no command is given)",
+  usage: "mcp [--no-watch] [--page-size <n>] [--debug-timing]",
+  description: "Serves the skills over MCP on stdin/stdout (JSON-RPC only on stdout; logs on stderr).",
+  options: { "debug-timing": { type: "boolean" }, watch: { type: "boolean" }, "page-size": { type: "string" } },
+  optionHelp: [
+    ["--no-watch", "Do not reload when skill or config files change"],
+    ["--page-size <n>", "Page size for list requests (a positive whole number)"],
+    ["--debug-timing", "Print load timings to stderr"],
+  ],
+  examples: ["skill-central mcp", "skill-central mcp --cwd /path/to/project --no-builtin"],
+  positionals: { min: 0, max: 0 },
+  async run(ctx) {
+    const rawPageSize = ctx.options["page-size"];
+    let pageSize: number | undefined;
+    if (typeof rawPageSize === "string") {
+      pageSize = Number(rawPageSize);
+      if (!/^\d+$/.test(rawPageSize) || !Number.isSafeInteger(pageSize) || pageSize < 1) {
+        throw new UsageError(`--page-size must be a positive whole number, not "${rawPageSize}"`);
+      }
+    }
+    const { runMcp } = await import("./commands/mcp.ts");
+    await runMcp({
+      cwd: ctx.cwd,
+      ...(ctx.builtin === false && { builtin: false }),
+      debugTiming: ctx.options["debug-timing"] === true,
+      watch: ctx.options.watch !== false,
+      ...(pageSize !== undefined && { pageSize }),
+    });
+    return -1;
+  },
+};
+
+const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
+  mcp: async () => MCP,
+  list: async () => (await import("./commands/list.ts")).spec,
+  show: async () => (await import("./commands/show.ts")).spec,
+  render: async () => (await import("./commands/render.ts")).spec,
+  test: async () => (await import("./commands/test.ts")).spec,
+  validate: async () => (await import("./commands/validate.ts")).spec,
+  doctor: async () => (await import("./commands/doctor.ts")).spec,
+  init: async () => (await import("./commands/init.ts")).spec,
+  new: async () => (await import("./commands/new.ts")).spec,
+};
+const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
+
+function optionLines(lines: readonly (readonly [string, string])[]): string {
+  const width = Math.max(...lines.map(([flag]) => flag.length));
+  return lines.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}\n`).join("");
+}
+
+function commandHelp(spec: CommandSpec, colours: Palette): string {
+  let text = `${colours.bold("Usage:")} skill-central ${spec.usage}\n\n${spec.summary}.\n`;
+  if (spec.description) text += `\n${spec.description}\n`;
+  if (spec.optionHelp.length > 0) text += `\n${colours.bold("Options:")}\n${optionLines(spec.optionHelp)}`;
+  text += `\n${colours.bold("Global options:")}\n${optionLines(GLOBAL_HELP)}`;
+  if (spec.examples?.length) text += `\n${colours.bold("Examples:")}\n${spec.examples.map((e) => `  ${e}\n`).join("")}`;
+  return text;
+}
+
+async function mainHelp(colours: Palette): Promise<string> {
+  const specs = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const width = Math.max(...specs.map((s) => s.name.length));
+  let text = `skill-central ${VERSION}: serves your team's skills (YAML prompts and tools) over MCP\n\n`;
+  text += `${colours.bold("Usage:")} skill-central [command] [options]\n\n${colours.bold("Commands:")}\n`;
+  text += specs.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}\n`).join("");
+  text += `  ${"help".padEnd(width)}  Show help for a command\n`;
+  text += `\n${colours.bold("Global options:")}\n${optionLines(GLOBAL_HELP)}`;
+  text += "\nRun `skill-central <command> --help` for a command's options.\n";
+  return text;
+}
+
+/** parseArgs' errors, restated as one line that names the command and suggests a fix. */
+function usageMessage(error: unknown, spec: CommandSpec): string {
+  const e = error as { code?: string; message?: string };
+  const message = e.message ?? String(error);
+  const quoted = /'([^']+)'/.exec(message)?.[1] ?? "";
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const options = { ...GLOBAL_OPTIONS, ...spec.options };
+    const flags = Object.keys(options).flatMap((name) => [`--${name}`, ...(NEGATABLE.has(name) ? [`--no-${name}`] : [])]);
+    const flag = quoted.split("=")[0]!;
+    return `unknown option "${flag}"${didYouMean(flag, flags) || ` (see skill-central ${spec.name} --help)`}`;
+  }
+  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `unexpected argument "${quoted}" (usage: skill-central ${spec.usage})`;
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const flag = quoted.split(" ")[0]!;
+    return message.includes("argument missing") ? `option ${flag} needs a value` : message.charAt(0).toLowerCase() + message.slice(1);
+  }
+  return message;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
-  const args = [...argv];
-  if (args.includes("--version") || args.includes("-v")) {
+  const colours = palette(colourEnabled(process.stdout.isTTY, process.env));
+  const errColours = palette(colourEnabled(process.stderr.isTTY, process.env));
+  const fail = (where: string, message: string): number => {
+    process.stderr.write(`${where}: ${errColours.red("error")}: ${message}\n`);
+    return EXIT_USAGE;
+  };
+
+  // The command is the first positional argument. Global options (and the default command's)
+  // may come before it, so a lenient pass that knows which of them take values finds it.
+  const { tokens } = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...MCP.options }, strict: false, allowPositionals: true, allowNegative: true, tokens: true });
+  const commandToken = tokens.find((t) => t.kind === "positional");
+  const rest = commandToken ? argv.filter((_, i) => i !== commandToken.index) : argv;
+  let name = commandToken?.value ?? "mcp";
+  let helpFor: string | undefined;
+  if (name === "help") {
+    helpFor = rest.find((a) => !a.startsWith("-"));
+    if (helpFor === undefined) {
+      process.stdout.write(await mainHelp(colours));
+      return 0;
+    }
+    name = helpFor;
+  }
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) return fail("skill-central", `unknown command "${name}"${didYouMean(name, COMMAND_NAMES)}; see skill-central --help`);
+  const spec = await load();
+  if (helpFor !== undefined) {
+    process.stdout.write(commandHelp(spec, colours));
+    return 0;
+  }
+
+  let parsed: { values: Record<string, OptionValue>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...spec.options }, strict: true, allowPositionals: spec.positionals.max > 0, allowNegative: true });
+  } catch (error) {
+    return fail(`skill-central ${spec.name}`, usageMessage(error, spec));
+  }
+  const { values, positionals } = parsed;
+  if (values.version === true) {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (args.includes("--help") || args.includes("-h")) {
-    process.stdout.write(HELP);
+  if (values.help === true) {
+    process.stdout.write(commandToken ? commandHelp(spec, colours) : await mainHelp(colours));
     return 0;
   }
-  const command = args[0] && !args[0].startsWith("-") ? args.shift()! : "mcp";
-  if (command !== "mcp") {
-    process.stderr.write(`skill-central: unknown command "${command}" (try --help)\n`);
-    return 2;
+  if (positionals.length < spec.positionals.min) {
+    return fail(`skill-central ${spec.name}`, `missing argument (usage: skill-central ${spec.usage})`);
   }
-  const cwdIndex = args.indexOf("--cwd");
-  const cwd = cwdIndex >= 0 ? args[cwdIndex + 1] : undefined;
-  await runMcp({
-    cwd: cwd ?? process.cwd(),
-    ...(args.includes("--no-builtin") && { builtin: false }),
-    debugTiming: args.includes("--debug-timing"),
-  });
-  return -1;
+  if (positionals.length > spec.positionals.max) {
+    return fail(`skill-central ${spec.name}`, `unexpected argument "${positionals[spec.positionals.max]}" (usage: skill-central ${spec.usage})`);
+  }
+  const cwd = resolve(process.cwd(), typeof values.cwd === "string" ? values.cwd : ".");
+  if (spec !== MCP && !isDirectory(cwd)) return fail(`skill-central ${spec.name}`, `--cwd: "${values.cwd}" is not a folder`);
+
+  const ctx: CommandContext = {
+    cwd,
+    ...(values.builtin === false && { builtin: false }),
+    json: values.json === true,
+    args: positionals,
+    options: values,
+    colours,
+    ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+  };
+  try {
+    return await spec.run({ ...ctx, colours: ctx.json ? palette(false) : colours });
+  } catch (error) {
+    if (error instanceof UsageError) return fail(`skill-central ${spec.name}`, error.message);
+    throw error;
+  }
 }
 
 const code = await main(process.argv.slice(2));
-if (code >= 0) process.exit(code);
+// Commands end by themselves once their output is written; the server (-1) manages its own exit.
+if (code >= 0) process.exitCode = code;

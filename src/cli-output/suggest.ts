@@ -1,0 +1,41 @@
+/** Optimal string alignment distance: edits, with a swap of neighbours counted as one. */
+export function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidate a typo most likely meant, or nothing when none is close: within a third of the
+ * input's length in edits (at least 1, at most 3), or a candidate that starts with the input.
+ */
+export function closest(input: string, candidates: Iterable<string>): string | undefined {
+  const needle = input.toLowerCase();
+  const list = [...candidates];
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of list) {
+    const distance = editDistance(needle, candidate.toLowerCase());
+    if (!best || distance < best.distance) best = { candidate, distance };
+  }
+  if (!best) return undefined;
+  const limit = Math.min(3, Math.max(1, Math.floor(needle.length / 3)));
+  if (best.distance <= limit) return best.candidate;
+  for (const candidate of list) if (needle.length >= 2 && candidate.toLowerCase().startsWith(needle)) return candidate;
+  return undefined;
+}
+
+/** ` (did you mean "x"?)`, or nothing. */
+export function didYouMean(input: string, candidates: Iterable<string>, quote = true): string {
+  const match = closest(input, candidates);
+  if (match === undefined) return "";
+  return quote ? ` (did you mean "${match}"?)` : ` (did you mean ${match}?)`;
+}

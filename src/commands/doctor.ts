@@ -1,0 +1,173 @@
+import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
+import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
+import { discoverSkillFiles, layerDirState, type LayerDirState } from "../storage/discover.ts";
+import { colourDiagnostic } from "../cli-output/colour.ts";
+import { formatTable } from "../cli-output/table.ts";
+import { displayPath } from "./support/check-file.ts";
+import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
+
+export interface LayerReport {
+  name: string;
+  priority: number;
+  dir: string;
+  origin: string;
+  state: LayerDirState;
+  /** Skill files found in the folder (names starting with `_` or `.` excluded). */
+  files: number;
+  /** Skills of this layer the server serves (the others are shadowed, conflicted or broken). */
+  served: number;
+}
+
+export interface ShadowReport {
+  id: string;
+  effective: { layer: string; priority: number; source: string };
+  shadowed: { layer: string; priority: number; source: string }[];
+}
+
+export interface DuplicateReport {
+  id: string;
+  layer: string;
+  sources: string[];
+  /** True when the duplicate is in the winning layer: the id is not served at all. */
+  withdrawn: boolean;
+}
+
+/** Same-id files within one layer, from the registry's chains (both files named). */
+function duplicates(resolution: Resolution): DuplicateReport[] {
+  const byLayer = new Map<string, string[]>();
+  for (const { candidate } of resolution.chain) {
+    const list = byLayer.get(candidate.layer.name) ?? [];
+    list.push(candidate.source);
+    byLayer.set(candidate.layer.name, list);
+  }
+  const top = resolution.chain[0]?.candidate.layer.name;
+  return [...byLayer].filter(([, sources]) => sources.length > 1).map(([layer, sources]) => ({ id: resolution.id, layer, sources, withdrawn: !resolution.effective && layer === top }));
+}
+
+/**
+ * "Composes with nothing": `skills:compose` joins prompt skills that share a tag, so a prompt
+ * skill whose every tag is on no other served prompt skill only ever composes with itself. Tools
+ * never compose, and built-in skills are left out (nobody in the project can change them), though
+ * their tags count as partners.
+ */
+export function lonelyPrompts(registry: Registry, builtin?: LayerRef): { id: string; source: string; tags: string[] }[] {
+  return registry
+    .ofType("prompt")
+    .filter((c) => c.layer !== builtin)
+    .filter((c) => c.skill.tags.length > 0 && c.skill.tags.every((tag) => registry.promptsTagged(tag).length === 1))
+    .map((c) => ({ id: c.skill.id, source: c.source, tags: [...c.skill.tags] }));
+}
+
+export const spec: CommandSpec = {
+  name: "doctor",
+  summary: "Check configuration and layers: files, shadowing, conflicts, lonely tags",
+  usage: "doctor [--json]",
+  description:
+    "Reports the config files found and merged, each layer (folder state, skill files, skills served),\n" +
+    "unknown or ill-typed config keys, broken skill files, ids shadowed by a higher layer and ids\n" +
+    "defined twice in one layer (both files named), and prompt skills whose tags no other prompt skill\n" +
+    "shares (skills:compose by those tags returns only that skill). Exit 1 on errors (a broken file, an\n" +
+    "id withdrawn by a conflict), 0 when there are only warnings.",
+  options: {},
+  optionHelp: [],
+  examples: ["skill-central doctor", "skill-central doctor --json"],
+  positionals: { min: 0, max: 0 },
+  async run(ctx) {
+    const { registry, config, diagnostics } = await load(ctx);
+    const servedPerLayer = new Map<string, number>();
+    for (const c of [...registry.ofType("prompt"), ...registry.ofType("tool")]) servedPerLayer.set(c.layer.name, (servedPerLayer.get(c.layer.name) ?? 0) + 1);
+    const layers: LayerReport[] = await Promise.all(
+      config.layers.map(async (spec) => {
+        const state = await layerDirState(spec.dir);
+        const files = state === "ok" ? (await discoverSkillFiles(spec.dir)).length : 0;
+        return { name: spec.name, priority: spec.priority, dir: displayPath(spec.dir, ctx.cwd), origin: spec.origin, state, files, served: servedPerLayer.get(spec.name) ?? 0 };
+      }),
+    );
+
+    const shadowed: ShadowReport[] = [];
+    const dupes: DuplicateReport[] = [];
+    for (const resolution of registry.resolutions()) {
+      dupes.push(...duplicates(resolution));
+      const winner = resolution.effective;
+      if (!winner || resolution.chain.length < 2) continue;
+      const place = (c: typeof winner) => ({ layer: c.layer.name, priority: c.layer.priority, source: c.source });
+      shadowed.push({ id: resolution.id, effective: place(winner), shadowed: resolution.chain.slice(1).map((p) => place(p.candidate)) });
+    }
+
+    // The loader reports duplicates as warnings; doctor reports them itself, a withdrawn id as an error.
+    const problems: Diagnostic[] = diagnostics.filter((d) => d.code !== "duplicate-id");
+    for (const d of dupes) {
+      problems.push({
+        severity: d.withdrawn ? "error" : "warning",
+        code: "duplicate-id",
+        file: d.sources[0]!,
+        message: d.withdrawn
+          ? `id "${d.id}" is not served: defined ${d.sources.length} times in layer "${d.layer}" (${d.sources.join(" and ")}); keep one`
+          : `id "${d.id}" is defined ${d.sources.length} times in layer "${d.layer}" (${d.sources.join(" and ")}); harmless while a higher layer overrides it`,
+      });
+    }
+    for (const layer of layers) {
+      if (layer.state === "ok" && layer.files === 0) {
+        problems.push({ severity: "warning", code: "layer-empty", file: layer.dir, message: `layer "${layer.name}" (${layer.origin}): folder has no skill files` });
+      }
+    }
+    // Registry layers are the config's layers, in the same order.
+    const builtinLayer = registry.layers[config.layers.findIndex((l) => l.origin === "built-in")];
+    for (const lonely of lonelyPrompts(registry, builtinLayer)) {
+      problems.push({
+        severity: "warning",
+        code: "tags-compose-with-nothing",
+        file: lonely.source,
+        message: `prompt "${lonely.id}": no other prompt skill has its tag${lonely.tags.length === 1 ? "" : "s"} (${lonely.tags.join(", ")}), so skills:compose with ${lonely.tags.length === 1 ? "it" : "them"} returns only this skill`,
+      });
+    }
+    const errors = problems.filter((d) => d.severity === "error").length;
+    const warnings = problems.filter((d) => d.severity === "warning").length;
+    const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
+
+    if (ctx.json) {
+      json(ctx, {
+        ok: errors === 0,
+        configFiles: config.files.map((f) => displayPath(f, ctx.cwd)),
+        builtin: config.builtin,
+        ...(config.pageSize !== undefined && { pageSize: config.pageSize }),
+        layers,
+        shadowed,
+        duplicates: dupes,
+        errors,
+        warnings,
+        problems,
+      });
+      return exit;
+    }
+
+    const { bold, dim, red, yellow, green } = ctx.colours;
+    let text = `${bold("Config files")} ${dim("(user first; the project's settings win)")}\n`;
+    text += config.files.length > 0 ? config.files.map((f) => `  ${displayPath(f, ctx.cwd)}\n`).join("") : "  none (built-in skills, plus .skills/ when it exists)\n";
+    text += `  built-in skills: ${config.builtin ? "on" : "off"}${config.pageSize !== undefined ? `; pageSize: ${config.pageSize}` : ""}\n`;
+
+    text += `\n${bold("Layers")} ${dim("(declaration order; higher priority wins, ties go to the later one)")}\n`;
+    if (layers.length === 0) text += "  none\n";
+    else {
+      const state = (l: LayerReport) => (l.state === "ok" ? `${plural(l.files, "file")}, ${l.served} served` : l.state === "missing" ? "missing" : "not a folder");
+      text += formatTable([["NAME", "PRIORITY", "FOLDER", "STATE", "FROM"], ...layers.map((l) => [l.name, String(l.priority), l.dir, state(l), displayPath(l.origin, ctx.cwd)])])
+        .split("\n")
+        .map((line) => (line === "" ? "" : `  ${line}`))
+        .join("\n");
+    }
+
+    text += `\n${bold("Shadowed ids")}\n`;
+    text += shadowed.length === 0
+      ? "  none\n"
+      : shadowed
+          .map((s) => `  ${s.id}: ${s.effective.source} (${s.effective.layer}, ${s.effective.priority}) shadows ${s.shadowed.map((o) => `${o.source} (${o.layer}, ${o.priority})`).join(", ")}\n`)
+          .join("");
+
+    text += `\n${bold("Problems")}\n`;
+    text += problems.length === 0 ? "  none\n" : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d), ctx.colours)}\n`).join("");
+    const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
+    text += `\n${verdict}, ${plural(warnings, "warning")}\n`;
+    ctx.out(text);
+    return exit;
+  },
+};

@@ -1,0 +1,76 @@
+import { invokePrompt, invokeTool } from "../examples/invoke.ts";
+import { COMPOSE_PROMPT_NAME } from "../render/compose.ts";
+import type { Skill } from "../skill/skill.ts";
+import { isPlainObject } from "../validate/json-schema.ts";
+import { didYouMean } from "../cli-output/suggest.ts";
+import { coerceArgument } from "./support/arguments.ts";
+import { EXIT_FAILURE, EXIT_OK, json, load, reportDiagnostics, stringOption, stringsOption, UsageError, type CommandSpec } from "./support/command.ts";
+
+/** `--args-json` first, then each `--arg k=v` on top of it. */
+export function collectArguments(skill: Skill | undefined, argsJson: string | undefined, pairs: readonly string[]): Record<string, unknown> {
+  let args: Record<string, unknown> = {};
+  if (argsJson !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(argsJson);
+    } catch (error) {
+      throw new UsageError(`--args-json is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!isPlainObject(parsed)) throw new UsageError("--args-json must be a JSON object, e.g. '{\"summary\": \"x\"}'");
+    args = { ...parsed };
+  }
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--arg takes name=value, got "${pair}"`);
+    const name = pair.slice(0, eq);
+    args[name] = coerceArgument(skill, name, pair.slice(eq + 1));
+  }
+  return args;
+}
+
+export const spec: CommandSpec = {
+  name: "render",
+  summary: "Print exactly what prompts/get or tools/call would return",
+  usage: "render <id> [--arg name=value]… [--args-json '{…}'] [--json]",
+  description:
+    "Renders a prompt skill (as prompts/get) or calls a tool skill (as tools/call) through the server's own\n" +
+    "code and prints the text. `render skills:compose --arg tags=a,b` composes prompts by tag.\n" +
+    "--arg values are text, except for a tool property whose schema type is not string (number, integer,\n" +
+    "boolean, array, object): there the value is read as JSON. --args-json passes values as given.\n" +
+    "Validation errors go to stderr, one per line, and exit 1.",
+  options: { arg: { type: "string", multiple: true }, "args-json": { type: "string" } },
+  optionHelp: [
+    ["--arg name=value", "An argument (repeatable); overrides the same name in --args-json"],
+    ["--args-json <json>", "All arguments as one JSON object"],
+  ],
+  examples: [
+    "skill-central render review-pr --arg context='a small fix'",
+    "skill-central render commit-conventions --arg type=fix --arg summary='handle empty input'",
+    "skill-central render skills:compose --arg tags=review,security",
+  ],
+  positionals: { min: 1, max: 1 },
+  async run(ctx) {
+    const id = ctx.args[0]!;
+    const { registry, diagnostics } = await load(ctx);
+    reportDiagnostics(ctx, diagnostics);
+    const skill = registry.get(id)?.skill;
+    if (!skill && id !== COMPOSE_PROMPT_NAME) {
+      const known = [...registry.resolutions().filter((r) => r.effective).map((r) => r.id), COMPOSE_PROMPT_NAME];
+      const withdrawn = registry.resolution(id) ? " (it is not served: its files conflict; see `skill-central show`)" : didYouMean(id, known);
+      ctx.err(`error: unknown skill "${id}"${withdrawn}\n`);
+      return EXIT_FAILURE;
+    }
+    const args = collectArguments(skill, stringOption(ctx, "args-json"), stringsOption(ctx, "arg"));
+    const result = skill?.type === "tool" ? invokeTool(registry, id, args) : invokePrompt(registry, id, args);
+    if (ctx.json) {
+      json(ctx, result.ok ? { id, text: result.text } : { id, error: { code: result.error.code, message: result.error.message, problems: result.error.problems } });
+      return result.ok ? EXIT_OK : EXIT_FAILURE;
+    }
+    if (!result.ok) {
+      for (const problem of result.error.problems) ctx.err(`${ctx.colours.red("error")}: ${problem}\n`);
+      return EXIT_FAILURE;
+    }
+    ctx.out(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+    return EXIT_OK;
+  },
+};

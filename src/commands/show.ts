@@ -1,0 +1,92 @@
+import { resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
+import { COMPOSE_PROMPT_NAME } from "../render/compose.ts";
+import { didYouMean } from "../cli-output/suggest.ts";
+import { formatTable } from "../cli-output/table.ts";
+import { argumentLines, type ArgumentLine } from "./support/arguments.ts";
+import { EXIT_FAILURE, EXIT_OK, json, load, reportDiagnostics, type CommandContext, type CommandSpec } from "./support/command.ts";
+
+export function statusText(c: CandidateView): string {
+  if (c.status === "shadowed") return `shadowed by ${c.shadowedBy}`;
+  if (c.status === "conflicted") return `conflicted with ${(c.conflictsWith ?? []).join(", ")}`;
+  return "effective";
+}
+
+function argumentRows(lines: readonly ArgumentLine[]): string[][] {
+  return lines.map((a) => {
+    const kind = [a.type, a.enum && `one of: ${a.enum.join(", ")}`].filter(Boolean).join(", ");
+    return [a.name, a.required ? "required" : "optional", kind, a.description ?? ""];
+  });
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((line) => (line === "" ? "" : `  ${line}`)).join("\n");
+}
+
+function showCompose(ctx: CommandContext, tags: readonly string[]): number {
+  if (ctx.json) {
+    json(ctx, { id: COMPOSE_PROMPT_NAME, served: true, builtin: true, tags });
+    return EXIT_OK;
+  }
+  ctx.out(
+    `${ctx.colours.bold(COMPOSE_PROMPT_NAME)}  prompt (provided by the server)\n` +
+      "Joins every prompt skill whose tags overlap the \"tags\" argument (comma-separated), lowest priority first.\n\n" +
+      `${ctx.colours.bold("Arguments")}\n  tags  required  comma-separated tags; other arguments reach every composed template\n\n` +
+      `${ctx.colours.bold("Tags of prompt skills")}\n  ${tags.join(", ") || "(none)"}\n`,
+  );
+  return EXIT_OK;
+}
+
+export const spec: CommandSpec = {
+  name: "show",
+  summary: "Show a skill, its arguments and its full resolution chain",
+  usage: "show <id> [--json]",
+  description:
+    "Prints the resolved skill (layer, file, tags, template), the arguments the server checks, and every\ncandidate for the id: layer, file, priority and status (effective / shadowed by X / conflicted with Y).\nAn id withdrawn by a conflict is shown with its chain and exits 1.",
+  options: {},
+  optionHelp: [],
+  examples: ["skill-central show review-pr", "skill-central show commit-conventions --json"],
+  positionals: { min: 1, max: 1 },
+  async run(ctx) {
+    const id = ctx.args[0]!;
+    const { registry, diagnostics } = await load(ctx);
+    reportDiagnostics(ctx, diagnostics);
+    if (id === COMPOSE_PROMPT_NAME) return showCompose(ctx, registry.tags());
+    const resolution = registry.resolution(id);
+    if (!resolution) {
+      ctx.err(`error: unknown skill "${id}"${didYouMean(id, [...registry.resolutions().map((r) => r.id), COMPOSE_PROMPT_NAME])}\n`);
+      return EXIT_FAILURE;
+    }
+    const view = resolutionView(resolution);
+    const effective = resolution.effective;
+    const args = effective ? argumentLines(effective.skill) : [];
+    if (ctx.json) {
+      json(ctx, { id, served: view.served, ...(effective && { skill: skillView(effective), arguments: args }), chain: view.chain });
+      return effective ? EXIT_OK : EXIT_FAILURE;
+    }
+    const { bold, dim, red } = ctx.colours;
+    let text = "";
+    if (effective) {
+      const { skill } = effective;
+      text += `${bold(skill.id)}  ${skill.type}${skill.title ? `  ${dim(skill.title)}` : ""}\n${skill.description}\n\n`;
+      const facts = [
+        ["layer", `${effective.layer.name} (priority ${effective.layer.priority})`],
+        ["file", effective.source],
+        ["tags", skill.tags.join(", ") || "(none)"],
+        ...(skill.version !== undefined ? [["version", skill.version]] : []),
+        ...(skill.examples.length > 0 ? [["examples", String(skill.examples.length)]] : []),
+      ];
+      text += indent(formatTable(facts));
+      text += `\n${bold("Arguments")}${skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0 ? dim(" (from the template's variables)") : ""}\n`;
+      text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
+      if (skill.prompt !== undefined) text += `\n${bold("Template")}\n${indent(skill.prompt.trimEnd())}\n`;
+      else if (skill.type === "tool") text += `\n${bold("Template")}\n  (none: the tool returns its arguments as JSON)\n`;
+    } else {
+      text += `${bold(id)}  ${red("not served")}: the files below conflict in their layer; fix or remove one\n`;
+    }
+    text += `\n${bold("Resolution")} ${dim(`(${view.chain.length} candidate${view.chain.length === 1 ? "" : "s"}, winner first)`)}\n`;
+    const rows = [["LAYER", "PRIORITY", "FILE", "STATUS"], ...view.chain.map((c) => [c.layer, String(c.priority), c.source, statusText(c)])];
+    text += indent(formatTable(rows));
+    ctx.out(text);
+    return effective ? EXIT_OK : EXIT_FAILURE;
+  },
+};

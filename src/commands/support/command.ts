@@ -1,0 +1,84 @@
+import type { ParseArgsOptionsConfig } from "node:util";
+import { formatDiagnostic, type Diagnostic } from "../../diagnostics.ts";
+import { loadSkills, type LoadResult } from "../../load-skills.ts";
+import { colourDiagnostic, type Palette } from "../../cli-output/colour.ts";
+
+export type OptionValue = string | boolean | (string | boolean)[] | undefined;
+
+/** Everything a command gets from the entry point; commands never read `process.argv`. */
+export interface CommandContext {
+  /** Absolute project root (`--cwd`, else the working directory). */
+  cwd: string;
+  /** `false` with `--no-builtin`; otherwise the configs decide. */
+  builtin?: false;
+  json: boolean;
+  /** Positional arguments after the command name. */
+  args: string[];
+  options: Readonly<Record<string, OptionValue>>;
+  colours: Palette;
+  /** Terminal width when stdout is a terminal; tables are cut to it. */
+  columns?: number;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** `list [--type prompt|tool] …`, without the program name. */
+  usage: string;
+  /** Paragraphs shown by `--help` after the usage line. */
+  description?: string;
+  /** The command's own options (global ones are added by the entry point). */
+  options: ParseArgsOptionsConfig;
+  /** `[flag, what it does]` lines for `--help`. */
+  optionHelp: readonly (readonly [string, string])[];
+  /** Examples shown by `--help`. */
+  examples?: readonly string[];
+  /** How many positional arguments the command takes. */
+  positionals: { min: number; max: number };
+  run(ctx: CommandContext): Promise<number>;
+}
+
+/** Bad input from the command line: one line on stderr, exit status 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export function stringOption(ctx: CommandContext, name: string): string | undefined {
+  const value = ctx.options[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+export function stringsOption(ctx: CommandContext, name: string): string[] {
+  const value = ctx.options[name];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return typeof value === "string" ? [value] : [];
+}
+
+export function flagOption(ctx: CommandContext, name: string): boolean {
+  return ctx.options[name] === true;
+}
+
+/** The server's own loading pipeline, with the command line's options. */
+export function load(ctx: CommandContext): Promise<LoadResult> {
+  return loadSkills({ cwd: ctx.cwd, ...(ctx.builtin === false && { builtin: false }) });
+}
+
+/** Load findings go to stderr, as the server logs them, so stdout stays the command's output. */
+export function reportDiagnostics(ctx: CommandContext, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) ctx.err(`${colourDiagnostic(formatDiagnostic(d), ctx.colours)}\n`);
+}
+
+export function json(ctx: CommandContext, value: unknown): void {
+  ctx.out(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
+}

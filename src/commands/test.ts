@@ -1,0 +1,64 @@
+import type { Candidate } from "../registry/registry.ts";
+import { runExamples } from "../examples/run.ts";
+import { exampleFailureDetail, exampleLocation } from "../cli-output/example-report.ts";
+import { didYouMean } from "../cli-output/suggest.ts";
+import { EXIT_FAILURE, EXIT_OK, json, load, plural, reportDiagnostics, type CommandSpec } from "./support/command.ts";
+
+export const spec: CommandSpec = {
+  name: "test",
+  summary: "Run the skills' inline examples",
+  usage: "test [ids…] [--json]",
+  description:
+    "Runs each served skill's `examples:` through the server's own prompts/get and tools/call code and\n" +
+    "reports pass or fail, with a diff for a wrong `expect`. Without ids, every served skill's examples.\nExit 1 when any example fails.",
+  options: {},
+  optionHelp: [],
+  examples: ["skill-central test", "skill-central test commit-conventions review-pr", "skill-central test --json"],
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY },
+  async run(ctx) {
+    const { registry, diagnostics } = await load(ctx);
+    reportDiagnostics(ctx, diagnostics);
+    const served = [...registry.ofType("prompt"), ...registry.ofType("tool")].sort((a, b) => (a.skill.id < b.skill.id ? -1 : 1));
+    let candidates: Candidate[] = served;
+    if (ctx.args.length > 0) {
+      candidates = [];
+      let unknown = false;
+      for (const id of new Set(ctx.args)) {
+        const candidate = registry.get(id);
+        if (candidate) {
+          candidates.push(candidate);
+          if (candidate.skill.examples.length === 0) ctx.err(`note: "${id}" has no examples\n`);
+          continue;
+        }
+        unknown = true;
+        const why = registry.resolution(id) ? " (not served: its files conflict)" : didYouMean(id, served.map((c) => c.skill.id));
+        ctx.err(`error: unknown skill "${id}"${why}\n`);
+      }
+      if (unknown) return EXIT_FAILURE;
+    }
+    const results = await runExamples(registry, candidates, { cwd: ctx.cwd });
+    const failed = results.filter((r) => !r.pass).length;
+    const passed = results.length - failed;
+    if (ctx.json) {
+      json(ctx, { passed, failed, results });
+      return failed > 0 ? EXIT_FAILURE : EXIT_OK;
+    }
+    if (results.length === 0) {
+      ctx.err("no examples to run (add `examples:` to a skill file; see `skill-central new --help`)\n");
+      return EXIT_OK;
+    }
+    const { green, red, bold } = ctx.colours;
+    let text = "";
+    for (const result of results) {
+      if (result.pass) {
+        text += `${green("pass")}  ${result.id} example ${result.number}\n`;
+        continue;
+      }
+      text += `${red(bold("FAIL"))}  ${result.id} example ${result.number}  ${exampleLocation(result)}\n`;
+      text += exampleFailureDetail(result, ctx.colours).map((line) => `      ${line}`.trimEnd()).join("\n") + "\n";
+    }
+    text += `\n${plural(results.length, "example")}: ${passed} passed, ${failed > 0 ? red(`${failed} failed`) : "0 failed"}\n`;
+    ctx.out(text);
+    return failed > 0 ? EXIT_FAILURE : EXIT_OK;
+  },
+};

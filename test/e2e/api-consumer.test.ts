@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { openSkills, SkillCentralError, type Skills } from "../../src/api.ts";
+import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { REPO_ROOT } from "../helpers/server.ts";
+
+const GREETING = `id: greeting
+description: Greets someone
+type: prompt
+tags: [hello]
+arguments:
+  - { name: who, required: true }
+prompt: "Hello, {{who}}!"
+examples:
+  - arguments: { who: Ada }
+    expect: Hello, Ada!
+`;
+
+describe("openSkills, in process", () => {
+  let fixture: Fixture;
+  let skills: Skills;
+  beforeAll(async () => {
+    fixture = makeFixture({
+      "skill-central.yaml": "layers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n",
+      ".skills/greeting.yaml": GREETING,
+      "team/greeting.yaml": "id: greeting\ndescription: Team greeting\ntype: prompt\ntags: [hello]\nprompt: Hey\n",
+      "team/wave.yaml": "id: wave\ndescription: Waves\ntype: prompt\ntags: [hello, hand]\nprompt: 'Wave{{#if who}} at {{who}}{{/if}}'\nexamples:\n  - { contains: [Wave at] }\n",
+      "team/broken.yaml": "id: broken\ndescription: [\n",
+    });
+    skills = await openSkills({ cwd: fixture.cwd, home: fixture.home });
+  });
+  afterAll(() => fixture.cleanup());
+
+  test("loads as the server does: built-in skills, layers, resolution, diagnostics", () => {
+    expect(skills.list({ type: "tool" }).map((s) => s.id)).toContain("commit-conventions");
+    expect(skills.list({ layer: "team" }).map((s) => s.id)).toEqual(["wave"]);
+    expect(skills.list({ tag: "HELLO" }).map((s) => s.id)).toEqual(["greeting", "wave"]);
+    expect(skills.diagnostics.map((d) => [d.file, d.severity])).toEqual([["team/broken.yaml", "error"]]);
+  });
+
+  test("get gives a served skill with its provenance chain; an unknown id gives undefined", () => {
+    const greeting = skills.get("greeting")!;
+    expect(greeting).toMatchObject({ id: "greeting", layer: "project", priority: 100, source: ".skills/greeting.yaml" });
+    expect(greeting.chain).toEqual([
+      { layer: "project", priority: 100, source: ".skills/greeting.yaml", status: "effective" },
+      { layer: "team", priority: 50, source: "team/greeting.yaml", status: "shadowed", shadowedBy: ".skills/greeting.yaml" },
+    ]);
+    expect(skills.get("nope")).toBeUndefined();
+    expect(skills.resolution("greeting")?.served).toBe(true);
+  });
+
+  test("renderPrompt, callTool and compose return the server's text", async () => {
+    expect(await skills.renderPrompt("greeting", { who: "Ada" })).toBe("Hello, Ada!");
+    expect(await skills.callTool("commit-conventions", { type: "fix", summary: "x" })).toBe("fix: x");
+    expect(await skills.compose(["hand"], { who: "Bo" })).toBe("## wave\nWave at Bo");
+    expect(await skills.renderPrompt("skills:compose", { tags: "hand" })).toBe("## wave\nWave");
+  });
+
+  test("invalid tool arguments throw a SkillCentralError carrying every problem", async () => {
+    const error = await skills.callTool("commit-conventions", { type: "nope" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SkillCentralError);
+    expect(error).toMatchObject({
+      code: "invalid-arguments",
+      problems: ['Missing required argument: "summary"', 'Argument "type" must be one of: feat, fix, docs, style, refactor, perf, test, build, ci, chore, revert'],
+    });
+    await expect(skills.renderPrompt("greeting")).rejects.toMatchObject({ code: "missing-argument", message: 'Missing required argument: "who"' });
+    await expect(skills.callTool("greeting")).rejects.toMatchObject({ code: "unknown-tool" });
+    await expect(skills.compose("nothing-has-this")).rejects.toMatchObject({ code: "no-skills-for-tags" });
+  });
+
+  test("runExamples runs the served skills' inline examples, or the ids asked for", async () => {
+    const all = await skills.runExamples();
+    expect(all.map((r) => [r.id, r.pass])).toEqual([
+      ["greeting", true],
+      ["wave", false],
+    ]);
+    expect(all[1]).toMatchObject({ failure: "text-missing", missing: ["Wave at"], actual: "Wave", source: "team/wave.yaml", position: { line: 7, column: 5 } });
+    expect((await skills.runExamples(["greeting"])).map((r) => r.id)).toEqual(["greeting"]);
+    await expect(skills.runExamples(["nope"])).rejects.toThrow("Unknown skill: nope");
+  });
+});
+
+async function run(command: string[], cwd: string, env: Record<string, string | undefined> = process.env): Promise<{ code: number; output: string }> {
+  const proc = Bun.spawn(command, { cwd, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, output: stdout + stderr };
+}
+
+/** The issue's example, word for word, plus the API's other calls, as a skill author writes them. */
+const CONSUMER_TEST = `import { test, expect } from "bun:test";
+import { openSkills, SkillCentralError, type ExampleResult } from "skill-central";
+const skills = await openSkills({ cwd: import.meta.dir });
+test("commit message", async () => {
+  expect(await skills.callTool("commit-conventions", { type: "fix", summary: "x" })).toBe("fix: x");
+});
+test("own prompt", async () => {
+  expect(await skills.renderPrompt("greeting", { who: "Ada" })).toBe("Hello, Ada!");
+});
+test("invalid arguments", async () => {
+  const error = await skills.callTool("commit-conventions", { type: "fix" }).catch((e) => e);
+  expect(error).toBeInstanceOf(SkillCentralError);
+  expect(error.problems).toEqual(['Missing required argument: "summary"']);
+});
+test("inline examples", async () => {
+  const results: ExampleResult[] = await skills.runExamples();
+  expect(results.length).toBeGreaterThan(0);
+  expect(results.filter((r) => !r.pass)).toEqual([]);
+});
+`;
+
+const WRONG_TEST = `import { test, expect } from "bun:test";
+import { openSkills } from "skill-central";
+const skills = await openSkills({ cwd: import.meta.dir });
+test("a deliberately wrong expectation", async () => {
+  expect(await skills.callTool("commit-conventions", { type: "fix", summary: "x" })).toBe("fix: not what it returns");
+});
+`;
+
+describe("the packed package, in a consumer project's bun test", () => {
+  let fixture: Fixture;
+  beforeAll(async () => {
+    fixture = makeFixture({
+      "package.json": JSON.stringify({ name: "skills-consumer", private: true }),
+      ".skills/greeting.yaml": GREETING,
+      "skills.test.ts": CONSUMER_TEST,
+    });
+    const packed = await run([process.execPath, "pm", "pack", "--destination", fixture.root, "--quiet"], REPO_ROOT);
+    expect(packed.code).toBe(0);
+    const tarball = readdirSync(fixture.root).find((f) => f.endsWith(".tgz"));
+    expect(tarball).toBe(`${pkg.name}-${pkg.version}.tgz`);
+    // The machine's package cache serves the dependencies: no network after the repo's own install.
+    const added = await run([process.execPath, "add", "--prefer-offline", join(fixture.root, tarball!)], fixture.cwd);
+    expect(added.code).toBe(0);
+  }, 120_000);
+  afterAll(() => fixture?.cleanup());
+
+  const bunTest = (...args: string[]) => run([process.execPath, "test", ...args], fixture.cwd, { PATH: process.env.PATH, HOME: fixture.home, NO_COLOR: "1" });
+
+  test("the author's tests pass against the installed package", async () => {
+    const { code, output } = await bunTest("skills.test.ts");
+    expect(output).toContain(" 4 pass");
+    expect(output).toContain(" 0 fail");
+    expect(code).toBe(0);
+  }, 60_000);
+
+  test("a wrong expectation fails the run", async () => {
+    fixture.write("wrong.test.ts", WRONG_TEST);
+    const { code, output } = await bunTest("wrong.test.ts");
+    expect(code).toBe(1);
+    expect(output).toContain(" 1 fail");
+    expect(output).toContain('"fix: not what it returns"');
+  }, 60_000);
+});

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Diagnostic } from "../../src/diagnostics.ts";
+import type { ExampleResult } from "../../src/examples/run.ts";
+import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { runCli, runCliJson } from "./cli-run.ts";
+
+const FILES: Record<string, string> = {
+  ".skills/ok.yaml": 'id: ok\ndescription: Fine\ntype: prompt\nprompt: "Hello {{who}}"\nexamples:\n  - arguments: { who: Ada }\n    expect: Hello Ada\n',
+  ".skills/two-problems.yaml": "id: Two_Problems\ndescription: Two things wrong\ntype: prompt\nprompt: |\n  Fine line\n  {{uppercase name}}\n",
+  ".skills/bad-schema.yaml": "id: bad-schema\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { type: strnig }\n",
+  ".skills/bad-yaml.yaml": "id: bad-yaml\ndescription: [oops\n",
+  ".skills/fails.yaml": [
+    "id: fails",
+    "description: Its examples are wrong",
+    "type: tool",
+    "inputSchema:",
+    "  type: object",
+    "  properties: { n: { type: integer } }",
+    "  required: [n]",
+    'prompt: "n={{n}}"',
+    "examples:",
+    "  - arguments: { n: 1 }",
+    "    expect: n=1",
+    "  - arguments: { n: 2 }",
+    "    expect: |",
+    "      n=3",
+    "      and more",
+    "  - arguments: { n: 1 }",
+    "    error: must be",
+    "",
+  ].join("\n"),
+  ".skills/unknown-field.yaml": "id: unknown-field\ndescription: d\ntype: prompt\ncolour: red\nprompt: x\n",
+};
+
+let fixture: Fixture;
+beforeAll(() => {
+  fixture = makeFixture(FILES);
+});
+afterAll(() => fixture.cleanup());
+
+const cli = (...args: string[]) => runCli(args, fixture.cwd, fixture.home);
+
+describe("validate", () => {
+  test("one compiler-style line per problem, every broken file and failed example, exit 1", async () => {
+    const { code, stdout, stderr } = await cli("validate", "--no-builtin");
+    expect(code).toBe(1);
+    const lines = stdout.trimEnd().split("\n");
+    for (const line of lines) expect(line).toMatch(/^\.skills\/[a-z-]+\.yaml:\d+:\d+: (error|warning): /);
+    expect(lines.map((l) => l.replace(/: (error|warning): .*/, ": $1"))).toEqual([
+      ".skills/bad-schema.yaml:5:3: error",
+      ".skills/bad-yaml.yaml:3:1: error",
+      ".skills/fails.yaml:12:5: error",
+      ".skills/fails.yaml:16:5: error",
+      // The server logs one line for this file; validate gives each problem its own line and place.
+      ".skills/two-problems.yaml:1:5: error",
+      ".skills/two-problems.yaml:6:3: error",
+      ".skills/unknown-field.yaml:4:1: warning",
+    ]);
+    expect(lines[2]).toBe('.skills/fails.yaml:12:5: error: example 2 of "fails": output differs from "expect" (run `skill-central test fails` for details)');
+    expect(lines[5]).toContain('unknown helper "uppercase"');
+    expect(stderr).toBe("6 errors, 1 warning in 6 files; 4 examples run, 2 failed\n");
+  });
+
+  test("named files are checked on their own; warnings alone exit 0; a missing path is an error", async () => {
+    const [good, warned, missing] = await Promise.all([cli("validate", ".skills/ok.yaml"), cli("validate", ".skills/ok.yaml", ".skills/unknown-field.yaml"), cli("validate", "nope.yaml")]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toBe("");
+    expect(good.stderr).toBe("no errors, 0 warnings in 1 file; 1 example run, 0 failed\n");
+    expect(warned.code).toBe(0);
+    expect(warned.stdout).toBe('.skills/unknown-field.yaml:4:1: warning: unknown field "colour" is ignored\n');
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe("nope.yaml: error: no such file or folder\n");
+  });
+
+  test("--json reports the counts and every problem as data", async () => {
+    const { code, json } = await runCliJson<{ ok: boolean; files: number; errors: number; warnings: number; examples: { passed: number; failed: number }; problems: Diagnostic[] }>(
+      ["validate", ".skills/fails.yaml", ".skills/two-problems.yaml"],
+      fixture.cwd,
+      fixture.home,
+    );
+    expect(code).toBe(1);
+    expect(json).toMatchObject({ ok: false, files: 2, errors: 4, warnings: 0, examples: { passed: 1, failed: 2 } });
+    expect(json.problems[0]).toEqual({
+      severity: "error",
+      code: "example-failed",
+      file: ".skills/fails.yaml",
+      position: { line: 12, column: 5 },
+      message: 'example 2 of "fails": output differs from "expect" (run `skill-central test fails` for details)',
+    });
+  });
+});
+
+describe("test", () => {
+  test("pass and fail per example, a diff for a wrong expect, exit 1 on any failure", async () => {
+    const { code, stdout } = await cli("test", "--no-builtin");
+    expect(code).toBe(1);
+    expect(stdout).toBe(
+      [
+        "pass  fails example 1",
+        "FAIL  fails example 2  .skills/fails.yaml:12:5",
+        '      output differs from "expect"',
+        '      arguments: {"n":2}',
+        "      --- expect  +++ actual",
+        "      - n=3",
+        "      - and more",
+        "      + n=2",
+        "FAIL  fails example 3  .skills/fails.yaml:16:5",
+        '      expected the call to fail with "must be", but it succeeded',
+        '      arguments: {"n":1}',
+        "      actual:",
+        "        n=1",
+        "pass  ok example 1",
+        "",
+        "4 examples: 2 passed, 2 failed",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("ids pick skills; all passing exits 0; an unknown id exits 1 with a suggestion", async () => {
+    const [ok, unknown] = await Promise.all([cli("test", "ok"), cli("test", "fials")]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe("pass  ok example 1\n\n1 example: 1 passed, 0 failed\n");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('error: unknown skill "fials" (did you mean "fails"?)');
+  });
+
+  test("--json has the counts and one result per example", async () => {
+    const { code, json } = await runCliJson<{ passed: number; failed: number; results: ExampleResult[] }>(["test", "fails"], fixture.cwd, fixture.home);
+    expect(code).toBe(1);
+    expect(json.passed).toBe(1);
+    expect(json.failed).toBe(2);
+    expect(json.results[0]).toEqual({ id: "fails", number: 1, source: ".skills/fails.yaml", arguments: { n: 1 }, pass: true });
+    expect(json.results[1]).toMatchObject({ number: 2, pass: false, failure: "text-differs", expected: "n=3\nand more", actual: "n=2", position: { line: 12, column: 5 } });
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, test } from "bun:test";
+import { colourDiagnostic, colourEnabled, palette } from "../../src/cli-output/colour.ts";
+import { closest, didYouMean } from "../../src/cli-output/suggest.ts";
+import { formatTable, truncate } from "../../src/cli-output/table.ts";
+import { coerceArgument } from "../../src/commands/support/arguments.ts";
+import { defaultLayer } from "../../src/commands/new.ts";
+import type { Skill } from "../../src/skill/skill.ts";
+
+describe("colour", () => {
+  test("only on a terminal, and never with NO_COLOR set to anything", () => {
+    expect(colourEnabled(true, {})).toBe(true);
+    expect(colourEnabled(false, {})).toBe(false);
+    expect(colourEnabled(undefined, {})).toBe(false);
+    expect(colourEnabled(true, { NO_COLOR: "1" })).toBe(false);
+    // no-color.org: an empty NO_COLOR does not count.
+    expect(colourEnabled(true, { NO_COLOR: "" })).toBe(true);
+  });
+
+  test("a disabled palette returns text unchanged; an enabled one paints only the severity word", () => {
+    const line = "a.yaml:1:2: error: skipped: error in text";
+    expect(colourDiagnostic(line, palette(false))).toBe(line);
+    expect(colourDiagnostic(line, palette(true))).toBe("a.yaml:1:2: \x1b[31merror\x1b[39m: skipped: error in text");
+  });
+});
+
+describe("suggestions", () => {
+  test("a typo finds its command or flag; something unrelated finds nothing", () => {
+    expect(closest("lsit", ["list", "show", "test"])).toBe("list");
+    expect(closest("--tyep", ["--type", "--tag", "--layer"])).toBe("--type");
+    expect(closest("valdiate", ["validate", "render"])).toBe("validate");
+    expect(closest("ren", ["render", "list"])).toBe("render");
+    expect(closest("xyzzy", ["list", "show"])).toBeUndefined();
+    expect(didYouMean("shwo", ["show"])).toBe(' (did you mean "show"?)');
+    expect(didYouMean("zzz", ["show"])).toBe("");
+  });
+});
+
+describe("tables", () => {
+  test("columns are padded to the widest cell, with no trailing spaces", () => {
+    expect(formatTable([["ID", "TYPE"], ["review-pr", "prompt"], ["x", ""]])).toBe("ID         TYPE\nreview-pr  prompt\nx\n");
+  });
+
+  test("the last column is cut to the terminal width", () => {
+    const out = formatTable([["a", "a long description here"]], { maxWidth: 12 });
+    expect(out).toBe("a  a long d…\n");
+    expect(truncate("abc", 3)).toBe("abc");
+  });
+});
+
+describe("--arg values", () => {
+  const tool = {
+    type: "tool",
+    inputSchema: { type: "object", properties: { n: { type: "integer" }, flag: { type: "boolean" }, name: { type: "string" }, either: { type: ["string", "null"] } } },
+  } as unknown as Skill;
+
+  test("are JSON for a tool property whose type is not a string, text otherwise", () => {
+    expect(coerceArgument(tool, "n", "3")).toBe(3);
+    expect(coerceArgument(tool, "flag", "true")).toBe(true);
+    expect(coerceArgument(tool, "n", "three")).toBe("three");
+    expect(coerceArgument(tool, "name", "3")).toBe("3");
+    expect(coerceArgument(tool, "either", "null")).toBe("null");
+    expect(coerceArgument(tool, "unknown", "3")).toBe("3");
+    expect(coerceArgument({ ...tool, type: "prompt" } as Skill, "n", "3")).toBe("3");
+  });
+});
+
+describe("where `new` writes without --layer", () => {
+  const layer = (name: string, priority: number, origin = "skill-central.yaml") => ({ name, dir: `/p/${name}`, priority, origin });
+
+  test("the highest-priority layer, the later one on a tie, never the built-in one", () => {
+    expect(defaultLayer([layer("builtin", 0, "built-in"), layer("team", 50), layer("project", 100)], "/p").name).toBe("project");
+    expect(defaultLayer([layer("a", 10), layer("b", 10)], "/p").name).toBe("b");
+    expect(defaultLayer([layer("builtin", 0, "built-in")], "/p")).toMatchObject({ name: "project", dir: "/p/.skills", priority: 100 });
+  });
+});
