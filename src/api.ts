@@ -170,7 +170,7 @@ export async function openSkills(options: OpenSkillsOptions): Promise<Skills> {
       let candidates = served();
       if (ids !== undefined) {
         const unknown = ids.filter((id) => !registry.get(id));
-        if (unknown.length > 0) throw new SkillCentralError("invalid-params", `Unknown skill: ${unknown.join(", ")}`);
+        if (unknown.length > 0) throw new SkillCentralError("unknown-skill", `Unknown skill: ${unknown.join(", ")}`);
         candidates = [...new Set(ids)].map((id) => registry.get(id)!);
       }
       return runInlineExamples(registry, candidates, { cwd: options.cwd });

@@ -7,6 +7,7 @@ import type { SourcePosition } from "./diagnostics.ts";
 export type ErrorCode =
   | "unknown-prompt"
   | "unknown-tool"
+  | "unknown-skill"
   | "missing-argument"
   | "invalid-arguments"
   | "invalid-params"

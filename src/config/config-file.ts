@@ -18,12 +18,13 @@ export interface ConfigFile {
   pageSize?: number;
 }
 
-export const USER_CONFIG_PATH = [".skill-central", "config.yaml"] as const;
+export const USER_CONFIG_DIR = ".skill-central";
+export const USER_CONFIG_NAMES = ["config.yaml", "config.yml"] as const;
 export const PROJECT_CONFIG_NAMES = ["skill-central.yaml", "skill-central.yml"] as const;
 
 export function userConfigPath(home: string): string | undefined {
-  for (const name of ["config.yaml", "config.yml"]) {
-    const file = join(home, USER_CONFIG_PATH[0], name);
+  for (const name of USER_CONFIG_NAMES) {
+    const file = join(home, USER_CONFIG_DIR, name);
     if (existsSync(file)) return file;
   }
   return undefined;

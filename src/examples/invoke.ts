@@ -1,8 +1,7 @@
 import { SkillCentralError } from "../errors.ts";
 import type { Registry } from "../registry/registry.ts";
 import { callTool } from "../render/call-tool.ts";
-import { compose, COMPOSE_PROMPT_NAME, parseTags } from "../render/compose.ts";
-import { renderPrompt } from "../render/render-prompt.ts";
+import { getPrompt } from "../render/get-prompt.ts";
 
 /**
  * Calling a skill the way the server does (`prompts/get`, `tools/call`), through the same render
@@ -30,11 +29,7 @@ export function invokePrompt(registry: Registry, name: string, args: Readonly<Re
   }
   const strings = args as Readonly<Record<string, string>>;
   try {
-    if (name === COMPOSE_PROMPT_NAME) {
-      const { tags = "", ...rest } = strings;
-      return { ok: true, text: compose(registry, parseTags(tags), rest).text };
-    }
-    return { ok: true, text: renderPrompt(registry, name, strings).text };
+    return { ok: true, text: getPrompt(registry, name, strings).text };
   } catch (error) {
     return failure(error);
   }

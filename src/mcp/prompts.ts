@@ -1,8 +1,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult, type ListPromptsResult, type Prompt } from "@modelcontextprotocol/sdk/types.js";
 import type { Registry } from "../registry/registry.ts";
-import { compose, COMPOSE_PROMPT_NAME, parseTags } from "../render/compose.ts";
-import { renderPrompt } from "../render/render-prompt.ts";
+import { COMPOSE_PROMPT_NAME } from "../render/compose.ts";
+import { getPrompt } from "../render/get-prompt.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
@@ -65,13 +65,8 @@ function userMessage(description: string, text: string): GetPromptResult {
   return { description, messages: [{ role: "user", content: { type: "text", text } }] };
 }
 
-export function getPrompt(registry: Registry, name: string, args: Record<string, string> = {}): GetPromptResult {
-  if (name === COMPOSE_PROMPT_NAME) {
-    const { tags = "", ...rest } = args;
-    const composed = compose(registry, parseTags(tags), rest);
-    return userMessage(composed.description, composed.text);
-  }
-  const rendered = renderPrompt(registry, name, args);
+export function getPromptResult(registry: Registry, name: string, args: Record<string, string> = {}): GetPromptResult {
+  const rendered = getPrompt(registry, name, args);
   return userMessage(rendered.description, rendered.text);
 }
 
@@ -80,6 +75,6 @@ export function registerPrompts(server: Server, source: RegistrySource): void {
     listPromptsPage(await source.current(), request.params?.cursor, source.pageSize()),
   );
   handle(server, GetPromptRequestSchema, "prompts/get", async (request) =>
-    getPrompt(await source.current(), request.params.name, request.params.arguments),
+    getPromptResult(await source.current(), request.params.name, request.params.arguments),
   );
 }

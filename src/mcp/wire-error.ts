@@ -14,6 +14,7 @@ export class WireError extends Error {
 const WIRE_CODES: Record<LocalCode, number> = {
   "unknown-prompt": ErrorCode.InvalidParams,
   "unknown-tool": ErrorCode.InvalidParams,
+  "unknown-skill": ErrorCode.InvalidParams,
   "missing-argument": ErrorCode.InvalidParams,
   "invalid-arguments": ErrorCode.InvalidParams,
   "invalid-params": ErrorCode.InvalidParams,

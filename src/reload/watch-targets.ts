@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { PROJECT_CONFIG_NAMES, USER_CONFIG_PATH } from "../config/config-file.ts";
+import { PROJECT_CONFIG_NAMES, USER_CONFIG_DIR, USER_CONFIG_NAMES } from "../config/config-file.ts";
 import { FALLBACK_LAYER_DIR, type ResolvedConfig } from "../config/resolve-config.ts";
 
 /** Something whose change means a reload: a folder of skills (at any depth) or one config file. */
@@ -8,12 +8,6 @@ export interface WatchTarget {
   path: string;
   kind: "tree" | "file";
 }
-
-/**
- * Both spellings `userConfigPath` accepts (config-file.ts knows only the first as a constant).
- * TODO(config): export the candidate list from config-file.ts and use it here.
- */
-const USER_CONFIG_NAMES = [USER_CONFIG_PATH[1], "config.yml"] as const;
 
 /** The built-in layer inside a compiled binary lives in the embedded, read-only file system. */
 function isEmbedded(path: string): boolean {
@@ -35,7 +29,7 @@ export function watchTargets(config: ResolvedConfig, where: { cwd: string; home:
   };
   for (const layer of config.layers) add(layer.dir, "tree");
   add(join(where.cwd, FALLBACK_LAYER_DIR), "tree");
-  for (const name of USER_CONFIG_NAMES) add(join(where.home, USER_CONFIG_PATH[0], name), "file");
+  for (const name of USER_CONFIG_NAMES) add(join(where.home, USER_CONFIG_DIR, name), "file");
   for (const name of PROJECT_CONFIG_NAMES) add(join(where.cwd, name), "file");
   return targets;
 }

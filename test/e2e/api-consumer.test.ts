@@ -79,6 +79,7 @@ describe("openSkills, in process", () => {
     expect(all[1]).toMatchObject({ failure: "text-missing", missing: ["Wave at"], actual: "Wave", source: "team/wave.yaml", position: { line: 7, column: 5 } });
     expect((await skills.runExamples(["greeting"])).map((r) => r.id)).toEqual(["greeting"]);
     await expect(skills.runExamples(["nope"])).rejects.toThrow("Unknown skill: nope");
+    await expect(skills.runExamples(["nope"])).rejects.toMatchObject({ code: "unknown-skill" });
   });
 });
 
