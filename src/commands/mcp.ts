@@ -2,7 +2,7 @@ import { formatDiagnostic } from "../diagnostics.ts";
 import type { LoadOptions, LoadResult } from "../load-skills.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
 import { createServer } from "../mcp/server.ts";
-import { StdioTransport } from "../mcp/stdio-transport.ts";
+import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
 
 export interface McpOptions extends LoadOptions {
@@ -35,8 +35,9 @@ function counts(result: LoadResult): string {
  */
 export async function runMcp(options: McpOptions): Promise<void> {
   // Only the transport may write to stdout; anything else written there goes to stderr.
-  const stdoutWrite = process.stdout.write.bind(process.stdout) as (chunk: string, cb: (error?: Error | null) => void) => boolean;
+  const stdoutWrite = process.stdout.write.bind(process.stdout) as FrameOutput["write"];
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  const output: FrameOutput = { write: stdoutWrite, once: (event, listener) => process.stdout.once(event, listener) };
 
   const { debugTiming, watch = true, pageSize, ...load } = options;
   const source = new LiveRegistry();
@@ -64,7 +65,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
   void live.start();
 
   const server = createServer(source, { live: watch, warn: log });
-  const transport = new StdioTransport({ input: process.stdin, write: stdoutWrite, warn: log });
+  const transport = new StdioTransport({ input: process.stdin, output, warn: log });
 
   let exiting = false;
   const exit = async (code: number): Promise<void> => {

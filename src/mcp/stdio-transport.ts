@@ -6,12 +6,16 @@ export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 /** Enough of an oversized frame to find its `id`. */
 const OVERSIZED_HEAD_BYTES = 64 * 1024;
 
-type Write = (chunk: string, callback: (error?: Error | null) => void) => boolean;
+/** The real stdout; everything else that writes to stdout is routed to stderr. */
+export interface FrameOutput {
+  /** False when the stream's buffer is full: wait for `drain` before writing more. */
+  write(chunk: string, callback?: (error?: Error | null) => void): boolean;
+  once(event: "drain", listener: () => void): unknown;
+}
 
 export interface StdioStreams {
   input: NodeJS.ReadableStream;
-  /** The real stdout; everything else that writes to stdout is routed to stderr. */
-  write: Write;
+  output: FrameOutput;
   warn: (message: string) => void;
 }
 
@@ -62,7 +66,8 @@ export class StdioTransport implements Transport {
   private buffered = 0;
   /** While discarding an oversized frame: its head, for the id. */
   private oversizedHead: string | undefined;
-  private readonly pendingWrites = new Set<Promise<void>>();
+  /** Set while the output pushes back; frames written meanwhile resolve with it. */
+  private drained: Promise<void> | undefined;
   private readonly unanswered = new Set<string | number>();
   private ended = false;
   private closed = false;
@@ -148,17 +153,23 @@ export class StdioTransport implements Transport {
     this.onmessage?.(message);
   }
 
+  /**
+   * Writes one frame. Resolves at once while the stream accepts data, after `drain` when it
+   * pushes back. A write callback per frame would be the simplest proof of delivery, but in Bun
+   * it costs more than the rest of a `tools/call` together; `flush` gives that proof once, when
+   * it matters (before exiting).
+   */
   send(message: JSONRPCMessage): Promise<void> {
     if ("id" in message && !("method" in message) && message.id !== undefined) this.unanswered.delete(message.id);
-    const written = new Promise<void>((resolve) => {
-      this.streams.write(`${JSON.stringify(message)}\n`, () => resolve());
-    });
-    this.pendingWrites.add(written);
-    void written.then(() => {
-      this.pendingWrites.delete(written);
-      this.checkDrained();
-    });
-    return written;
+    const accepted = this.streams.output.write(`${JSON.stringify(message)}\n`);
+    if (!accepted && !this.drained) {
+      this.drained = new Promise<void>((resolve) => this.streams.output.once("drain", resolve)).finally(() => {
+        this.drained = undefined;
+      });
+    }
+    const sent = this.drained ?? Promise.resolve();
+    if (this.ended) void sent.then(() => this.checkDrained());
+    return sent;
   }
 
   private endOfInput(): void {
@@ -169,16 +180,21 @@ export class StdioTransport implements Transport {
   }
 
   private checkDrained(): void {
-    if (!this.ended || this.unanswered.size > 0 || this.pendingWrites.size > 0) return;
+    if (!this.ended || this.unanswered.size > 0) return;
     // Let any response scheduled in this tick reach `send` before declaring the stream drained.
     setImmediate(() => {
-      if (this.unanswered.size === 0 && this.pendingWrites.size === 0) this.onDrained?.();
+      if (this.unanswered.size === 0) void this.flush().then(() => this.onDrained?.());
     });
   }
 
-  /** Resolves when every write so far has been flushed. */
+  /**
+   * Resolves once every frame written so far has been handed to the OS: after the pending
+   * `drain` (a frame larger than the pipe's buffer is still being written until then), then
+   * after an empty write's callback, which runs behind every earlier write.
+   */
   async flush(): Promise<void> {
-    while (this.pendingWrites.size > 0) await Promise.all([...this.pendingWrites]);
+    while (this.drained) await this.drained;
+    await new Promise<void>((resolve) => this.streams.output.write("", () => resolve()));
   }
 
   async close(): Promise<void> {
