@@ -2,10 +2,13 @@ import { relative } from "node:path";
 import { resolveConfig, type ConfigOptions, type ResolvedConfig } from "./config/resolve-config.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "./registry/registry.ts";
+import type { ParseCache } from "./load/parse-cache.ts";
 import { parseSkillFilesHere } from "./load/parse-file.ts";
 import { discoverSkillFiles, layerDirState } from "./storage/discover.ts";
 
 export interface LoadOptions extends ConfigOptions {
+  /** Outcomes of unchanged files from an earlier load or process (see src/load/parse-cache.ts). */
+  parseCache?: ParseCache;
   /**
    * For a reload: what each file yielded last time (`LoadResult.byFile`). A file that was good and
    * now fails (half-saved, bad YAML, invalid schema) keeps serving that version, with a warning.
@@ -70,7 +73,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     }),
   );
   phase("discover");
-  const outcomes = await parseSkillFilesHere(perLayer.flat());
+  const outcomes = await parseSkillFilesHere(perLayer.flat(), options.parseCache);
   phase("read+parse");
 
   const candidates: Candidate[] = [];

@@ -4,6 +4,7 @@ import { LiveRegistry } from "../mcp/registry-source.ts";
 import { createServer } from "../mcp/server.ts";
 import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
+import { ParseCache, parseCacheEnabled, parseCachePath } from "../load/parse-cache.ts";
 
 export interface McpOptions extends LoadOptions {
   /** Print load phase timings to stderr. */
@@ -13,6 +14,8 @@ export interface McpOptions extends LoadOptions {
   /** Items per page of list results (CLI `--page-size`); overrides `pageSize:` in the config. */
   pageSize?: number;
 }
+
+const CACHE_SAVE_DELAY_MS = 250;
 
 /** After stdin closes, in-flight work gets this long before the process exits regardless. */
 const DRAIN_DEADLINE_MS = 900;
@@ -41,8 +44,33 @@ export async function runMcp(options: McpOptions): Promise<void> {
 
   const { debugTiming, watch = true, pageSize, ...load } = options;
   const source = new LiveRegistry();
-  const live = new LiveSkills({
-    load,
+  const server = createServer(source, { live: watch, warn: log });
+  const transport = new StdioTransport({ input: process.stdin, output, warn: log });
+  let live: LiveSkills | undefined;
+  let parseCache: ParseCache | undefined;
+
+  let exiting = false;
+  const exit = async (code: number): Promise<void> => {
+    if (exiting) return;
+    exiting = true;
+    live?.close();
+    setTimeout(() => process.exit(code), DRAIN_DEADLINE_MS).unref?.();
+    await transport.flush();
+    // A short session may end before the delayed save: write the cache now (within the deadline).
+    await parseCache?.save();
+    process.exit(code);
+  };
+  transport.onDrained = () => void exit(0);
+  process.on("SIGINT", () => void exit(0));
+  process.on("SIGTERM", () => void exit(0));
+  process.stdout.on?.("error", () => void exit(0));
+  // Connected first, so `initialize` is answered while the cache is read and the skills load.
+  await server.connect(transport);
+
+  const cachePath = parseCacheEnabled() ? parseCachePath(load.cwd, load.home) : undefined;
+  parseCache = cachePath ? await ParseCache.open(cachePath) : undefined;
+  live = new LiveSkills({
+    load: { ...load, ...(parseCache && { parseCache }) },
     watch,
     warn: log,
     loaded(result, previous) {
@@ -56,30 +84,15 @@ export async function runMcp(options: McpOptions): Promise<void> {
         log(`loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases})`);
       }
       source.swap(result.registry, pageSize ?? result.config.pageSize);
+      // Written after the first answers have gone out: serialising a large cache takes a while.
+      const cache = parseCache;
+      if (cache) setTimeout(() => void cache.save(), CACHE_SAVE_DELAY_MS);
     },
     failed(error, first) {
       log(`${first ? "loading" : "reload"} failed: ${error instanceof Error ? error.message : String(error)}${first ? "" : "; still serving the previous skills"}`);
       if (first) source.fail(error);
     },
   });
-  void live.start();
-
-  const server = createServer(source, { live: watch, warn: log });
-  const transport = new StdioTransport({ input: process.stdin, output, warn: log });
-
-  let exiting = false;
-  const exit = async (code: number): Promise<void> => {
-    if (exiting) return;
-    exiting = true;
-    live.close();
-    setTimeout(() => process.exit(code), DRAIN_DEADLINE_MS).unref?.();
-    await transport.flush();
-    process.exit(code);
-  };
-  transport.onDrained = () => void exit(0);
-  process.on("SIGINT", () => void exit(0));
-  process.on("SIGTERM", () => void exit(0));
-  process.stdout.on?.("error", () => void exit(0));
-
-  await server.connect(transport);
+  if (exiting) return;
+  await live.start();
 }

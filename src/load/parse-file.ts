@@ -3,6 +3,7 @@ import { parseSkill } from "../skill/parse-skill.ts";
 import type { Skill } from "../skill/skill.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { readSkillFiles, type ReadResult } from "../storage/read.ts";
+import { stampOf, type ParseCache } from "./parse-cache.ts";
 
 /** What one skill file yields: a skill (maybe with warnings), or why it was skipped. */
 export type FileOutcome =
@@ -34,14 +35,34 @@ function outcomeOf(read: ReadResult, file: string): FileOutcome {
 const FILES_PER_SLICE = 256;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Reads and parses skill files on this thread, in the order given. */
-export async function parseSkillFilesHere(files: readonly string[]): Promise<FileOutcome[]> {
+/** Reads and parses skill files on this thread, in the order given; unchanged files come from `cache`. */
+export async function parseSkillFilesHere(files: readonly string[], cache?: ParseCache): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = [];
   for (let start = 0; start < files.length; start += FILES_PER_SLICE) {
     const slice = files.slice(start, start + FILES_PER_SLICE);
-    const reads = await readSkillFiles(slice);
-    reads.forEach((read, i) => outcomes.push(outcomeOf(read, slice[i]!)));
+    outcomes.push(...(cache ? await parseSliceWithCache(slice, cache) : await parseSlice(slice)));
     await yieldToEventLoop();
   }
+  cache?.retainOnly(new Set(files));
   return outcomes;
+}
+
+async function parseSlice(slice: readonly string[]): Promise<FileOutcome[]> {
+  const reads = await readSkillFiles(slice);
+  return reads.map((read, i) => outcomeOf(read, slice[i]!));
+}
+
+async function parseSliceWithCache(slice: readonly string[], cache: ParseCache): Promise<FileOutcome[]> {
+  const stamps = await Promise.all(slice.map(stampOf));
+  const cached = slice.map((file, i) => (stamps[i] ? cache.get(file, stamps[i]!) : undefined));
+  const missing = slice.filter((_, i) => cached[i] === undefined);
+  const parsed = await parseSlice(missing);
+  let next = 0;
+  return slice.map((file, i) => {
+    const hit = cached[i];
+    if (hit) return hit;
+    const outcome = parsed[next++]!;
+    if (stamps[i]) cache.set(file, stamps[i]!, outcome);
+    return outcome;
+  });
 }
