@@ -37,6 +37,7 @@ function counts(result: LoadResult): string {
  * file reloads the skills and swaps them in whole.
  */
 export async function runMcp(options: McpOptions): Promise<void> {
+  const startedAt = performance.now();
   // Only the transport may write to stdout; anything else written there goes to stderr.
   const stdoutWrite = process.stdout.write.bind(process.stdout) as FrameOutput["write"];
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
@@ -69,6 +70,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
 
   const cachePath = parseCacheEnabled() ? parseCachePath(load.cwd, load.home) : undefined;
   parseCache = cachePath ? await ParseCache.open(cachePath) : undefined;
+  const cacheOpenedAt = performance.now();
   live = new LiveSkills({
     load: { ...load, ...(parseCache && { parseCache }) },
     watch,
@@ -82,6 +84,8 @@ export async function runMcp(options: McpOptions): Promise<void> {
       if (debugTiming) {
         const phases = Object.entries(result.timing).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(", ");
         log(`loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases})`);
+        // Milestones since the process started, for finding what delays the first answer.
+        if (!previous) log(`since process start: mcp command ${startedAt.toFixed(1)} ms, cache opened ${cacheOpenedAt.toFixed(1)} ms, first load done ${performance.now().toFixed(1)} ms`);
       }
       source.swap(result.registry, pageSize ?? result.config.pageSize);
       // Written after the first answers have gone out: serialising a large cache takes a while.
