@@ -6,6 +6,7 @@ import { getPrompt } from "../render/get-prompt.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
+import { perSnapshot } from "../registry/per-snapshot.ts";
 
 /** Enough known tags in the compose description to be useful without flooding a client's UI. */
 const TAGS_IN_DESCRIPTION = 30;
@@ -29,32 +30,25 @@ function composePrompt(registry: Registry): Prompt {
 }
 
 /** Built once per registry snapshot: listing is then a lookup, whatever the skill count. */
-const listings = new WeakMap<Registry, ListPromptsResult & { prompts: Prompt[] }>();
-
 /**
  * Every prompt of a snapshot, sorted by name (`skills:compose` in its sorted place, so cursors,
  * which resume after a name, work for it like for any other entry).
  */
-export function listPrompts(registry: Registry): ListPromptsResult & { prompts: Prompt[] } {
-  let listing = listings.get(registry);
-  if (!listing) {
-    const prompts: Prompt[] = registry.ofType("prompt").map(({ skill }) => ({
-      name: skill.id,
-      ...(skill.title !== undefined && { title: skill.title }),
-      description: skill.description,
-      arguments: skill.arguments.map((a) => ({
-        name: a.name,
-        ...(a.description !== undefined && { description: a.description }),
-        required: a.required,
-      })),
-    }));
-    const at = prompts.findIndex((p) => p.name > COMPOSE_PROMPT_NAME);
-    prompts.splice(at < 0 ? prompts.length : at, 0, composePrompt(registry));
-    listing = { prompts };
-    listings.set(registry, listing);
-  }
-  return listing;
-}
+export const listPrompts = perSnapshot((registry: Registry): ListPromptsResult & { prompts: Prompt[] } => {
+  const prompts: Prompt[] = registry.ofType("prompt").map(({ skill }) => ({
+    name: skill.id,
+    ...(skill.title !== undefined && { title: skill.title }),
+    description: skill.description,
+    arguments: skill.arguments.map((a) => ({
+      name: a.name,
+      ...(a.description !== undefined && { description: a.description }),
+      required: a.required,
+    })),
+  }));
+  const at = prompts.findIndex((p) => p.name > COMPOSE_PROMPT_NAME);
+  prompts.splice(at < 0 ? prompts.length : at, 0, composePrompt(registry));
+  return { prompts };
+});
 
 export function listPromptsPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): ListPromptsResult {
   const page = paginate(listPrompts(registry).prompts, (p) => p.name, "prompts/list", cursor, pageSize);

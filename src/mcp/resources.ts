@@ -14,6 +14,7 @@ import type { Registry } from "../registry/registry.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
+import { perSnapshot } from "../registry/per-snapshot.ts";
 
 export const REGISTRY_URI = "skill://registry";
 export const SKILL_URI_PREFIX = "skill://skills/";
@@ -58,30 +59,24 @@ interface ResourceListing {
   ids: string[];
 }
 
-const listings = new WeakMap<Registry, ResourceListing>();
-
 /** The registry resource, then one per served skill; sorted by URI (the cursor key). */
-export function listResources(registry: Registry): ResourceListing {
-  let listing = listings.get(registry);
-  if (!listing) {
-    const served = registry.resolutions().flatMap((r) => (r.effective ? [r.effective] : []));
-    listing = {
-      resources: [
-        REGISTRY_RESOURCE,
-        ...served.map(({ skill }) => ({
-          uri: skillUri(skill.id),
-          name: skill.id,
-          ...(skill.title !== undefined && { title: skill.title }),
-          description: skill.description,
-          mimeType: JSON_MIME,
-        })),
-      ],
-      ids: served.map((c) => c.skill.id),
-    };
-    listings.set(registry, listing);
-  }
+export const listResources = perSnapshot((registry: Registry): ResourceListing => {
+  const served = registry.resolutions().flatMap((r) => (r.effective ? [r.effective] : []));
+  const listing: ResourceListing = {
+    resources: [
+      REGISTRY_RESOURCE,
+      ...served.map(({ skill }) => ({
+        uri: skillUri(skill.id),
+        name: skill.id,
+        ...(skill.title !== undefined && { title: skill.title }),
+        description: skill.description,
+        mimeType: JSON_MIME,
+      })),
+    ],
+    ids: served.map((c) => c.skill.id),
+  };
   return listing;
-}
+});
 
 export function listResourcesPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): ListResourcesResult {
   const page = paginate(listResources(registry).resources, (r) => r.uri, "resources/list", cursor, pageSize);
@@ -111,11 +106,10 @@ function resourceText(registry: Registry, uri: string): string {
 }
 
 /** Rendered once per snapshot and URI. */
-const texts = new WeakMap<Registry, Map<string, string>>();
+const textsOf = perSnapshot(() => new Map<string, string>());
 
 export function readResource(registry: Registry, uri: string): ReadResourceResult {
-  let cache = texts.get(registry);
-  if (!cache) texts.set(registry, (cache = new Map()));
+  const cache = textsOf(registry);
   let text = cache.get(uri);
   if (text === undefined) {
     text = resourceText(registry, uri);

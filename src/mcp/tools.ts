@@ -5,6 +5,7 @@ import { callTool } from "../render/call-tool.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
+import { perSnapshot } from "../registry/per-snapshot.ts";
 
 /**
  * A skill tool renders text from its arguments and touches nothing else: read-only, so plan
@@ -17,25 +18,19 @@ export const TOOL_ANNOTATIONS: ToolAnnotations = Object.freeze({
   openWorldHint: false,
 });
 
-const listings = new WeakMap<Registry, ListToolsResult & { tools: Tool[] }>();
-
 /** Every tool of a snapshot, sorted by name; built once per snapshot. */
-export function listTools(registry: Registry): ListToolsResult & { tools: Tool[] } {
-  let listing = listings.get(registry);
-  if (!listing) {
-    listing = {
-      tools: registry.ofType("tool").map(({ skill }) => ({
-        name: skill.id,
-        ...(skill.title !== undefined && { title: skill.title }),
-        description: skill.description,
-        inputSchema: skill.inputSchema as Tool["inputSchema"],
-        annotations: TOOL_ANNOTATIONS,
-      })),
-    };
-    listings.set(registry, listing);
-  }
+export const listTools = perSnapshot((registry: Registry): ListToolsResult & { tools: Tool[] } => {
+  const listing: ListToolsResult & { tools: Tool[] } = {
+    tools: registry.ofType("tool").map(({ skill }) => ({
+      name: skill.id,
+      ...(skill.title !== undefined && { title: skill.title }),
+      description: skill.description,
+      inputSchema: skill.inputSchema as Tool["inputSchema"],
+      annotations: TOOL_ANNOTATIONS,
+    })),
+  };
   return listing;
-}
+});
 
 export function listToolsPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): ListToolsResult {
   const page = paginate(listTools(registry).tools, (t) => t.name, "tools/list", cursor, pageSize);

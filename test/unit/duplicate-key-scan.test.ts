@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LineCounter, isScalar, parseDocument, visit, type Node } from "yaml";
 import { scanDuplicateKeys, type ScanVerdict } from "../../src/storage/duplicate-key-scan.ts";
+import { mulberry32 } from "../helpers/random.ts";
 
 /** The authority: does the `yaml` package report a duplicate key anywhere in `text`? */
 function yamlFindsDuplicate(text: string): boolean {
@@ -283,16 +284,6 @@ describe("keys that resolve to the same value are never clean", () => {
 // ---------------------------------------------------------------------------------------------
 // Property: over many generated documents, `clean` never hides a duplicate the yaml package sees.
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Gen {
   private anchors = 0;

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { COMPILE_OPTIONS, handlebars } from "../../src/render/handlebars-env.ts";
 import { proveTemplate, type TemplateProof } from "../../src/render/template-proof.ts";
+import { mulberry32 } from "../helpers/random.ts";
 
 /**
  * A Handlebars comment is invisible to rendering and to the variable list, but it is not a
@@ -239,16 +240,6 @@ describe("templates that are rejected", () => {
 
 // ---------------------------------------------------------------------------------------------
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random templates made of the constructs the fast path claims to understand. */
 function simpleTemplates(count: number, seed: number): string[] {
