@@ -1,9 +1,9 @@
-import { relative } from "node:path";
 import { resolveConfig, type ConfigOptions, type ResolvedConfig } from "./config/resolve-config.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "./registry/registry.ts";
 import type { ParseCache } from "./load/parse-cache.ts";
 import { parseSkillFilesHere } from "./load/parse-file.ts";
+import { displayPath } from "./storage/display-path.ts";
 import { discoverSkillFiles, layerDirState } from "./storage/discover.ts";
 
 export interface LoadOptions extends ConfigOptions {
@@ -30,12 +30,6 @@ export interface LoadResult {
 /** A broken file's diagnostic, restated for the case where its last good version stays served. */
 function keptLastGood(d: Diagnostic): Diagnostic {
   return { ...d, severity: "warning", message: `not reloaded, still serving its last good version: ${d.message.replace(/^skipped: /, "")}` };
-}
-
-/** Paths in messages are relative to the project when they are inside it: shorter, clickable. */
-function displayPath(file: string, cwd: string): string {
-  const rel = relative(cwd, file);
-  return rel.startsWith("..") || rel === "" ? file : rel;
 }
 
 /**

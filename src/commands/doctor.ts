@@ -3,7 +3,7 @@ import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
 import { discoverSkillFiles, layerDirState, type LayerDirState } from "../storage/discover.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
-import { displayPath } from "./support/check-file.ts";
+import { displayPath } from "../storage/display-path.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
 
 export interface LayerReport {

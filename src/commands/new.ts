@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { FALLBACK_LAYER_DIR, FALLBACK_LAYER_PRIORITY, type LayerSpec } from "../config/resolve-config.ts";
 import { MAX_SKILL_ID_LENGTH, SKILL_ID_PATTERN } from "../skill/document-schema.ts";
 import { didYouMean } from "../cli-output/suggest.ts";
-import { displayPath } from "./support/check-file.ts";
+import { displayPath } from "../storage/display-path.ts";
 import { createFile, promptTemplate, toolTemplate } from "./support/scaffold.ts";
 import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
 

@@ -8,7 +8,8 @@ import type { Locator } from "../storage/parse-document.ts";
 import { discoverSkillFiles, layerDirState } from "../storage/discover.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { exampleDiagnostic } from "../cli-output/example-report.ts";
-import { checkSkillFile, displayPath, type FileCheck } from "./support/check-file.ts";
+import { displayPath } from "../storage/display-path.ts";
+import { checkSkillFile, type FileCheck } from "./support/check-file.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandContext, type CommandSpec } from "./support/command.ts";
 
 interface Checked {

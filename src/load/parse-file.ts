@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostics.ts";
 import { parseSkill } from "../skill/parse-skill.ts";
 import type { Skill } from "../skill/skill.ts";
-import { parseYamlDocument } from "../storage/parse-document.ts";
+import { parseYamlDocument, type Locator } from "../storage/parse-document.ts";
 import { readSkillFiles, type ReadResult } from "../storage/read.ts";
 import { stampOf, type ParseCache } from "./parse-cache.ts";
 
@@ -9,6 +9,26 @@ import { stampOf, type ParseCache } from "./parse-cache.ts";
 export type FileOutcome =
   | { file: string; ok: true; skill: Skill; diagnostics: Diagnostic[] }
   | { file: string; ok: false; diagnostics: Diagnostic[] };
+
+/** One skill file's result with every problem kept apart (what `validate` prints, one per line). */
+export interface FileCheck {
+  skill?: Skill;
+  /** Problems (errors) and warnings, each with its own position. */
+  diagnostics: Diagnostic[];
+  /** Present once the file parsed as YAML: where its fields are, for example failures. */
+  locate?: Locator;
+}
+
+/** The loader's own steps for one file: read result → YAML/JSON → skill. */
+export function checkSource(read: ReadResult, file: string): FileCheck {
+  if (!read.ok) return { diagnostics: [{ ...read.diagnostic, file }] };
+  const parsed = parseYamlDocument({ file, text: read.source.text });
+  if (!parsed.ok) return { diagnostics: [{ ...parsed.diagnostic, file }] };
+  const { locate } = parsed.doc;
+  const result = parseSkill(parsed.doc.data, parsed.doc);
+  if (!result.ok) return { diagnostics: result.errors.map((d) => ({ ...d, file })), locate };
+  return { skill: result.skill, diagnostics: result.warnings.map((d) => ({ ...d, file })), locate };
+}
 
 /** One diagnostic per broken file: the first problem, with the rest appended so nothing is hidden. */
 function oneLine(errors: Diagnostic[]): Diagnostic {
@@ -19,12 +39,9 @@ function oneLine(errors: Diagnostic[]): Diagnostic {
 }
 
 function outcomeOf(read: ReadResult, file: string): FileOutcome {
-  if (!read.ok) return { file, ok: false, diagnostics: [read.diagnostic] };
-  const parsed = parseYamlDocument(read.source);
-  if (!parsed.ok) return { file, ok: false, diagnostics: [parsed.diagnostic] };
-  const result = parseSkill(parsed.doc.data, parsed.doc);
-  if (!result.ok) return { file, ok: false, diagnostics: [{ ...oneLine(result.errors), file }] };
-  return { file, ok: true, skill: result.skill, diagnostics: result.warnings.map((w) => ({ ...w, file })) };
+  const check = checkSource(read, file);
+  if (check.skill) return { file, ok: true, skill: check.skill, diagnostics: check.diagnostics };
+  return { file, ok: false, diagnostics: [oneLine(check.diagnostics)] };
 }
 
 /**

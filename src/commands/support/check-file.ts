@@ -1,23 +1,10 @@
-import { relative } from "node:path";
-import type { Diagnostic } from "../../diagnostics.ts";
-import type { Skill } from "../../skill/skill.ts";
-import { parseSkill } from "../../skill/parse-skill.ts";
-import { parseYamlDocument, type Locator } from "../../storage/parse-document.ts";
+import { checkSource, type FileCheck as SourceCheck } from "../../load/parse-file.ts";
+import { displayPath } from "../../storage/display-path.ts";
 import { readSkillFile } from "../../storage/read.ts";
 
-/** Paths inside the project are shown relative to it, as the loader shows them. */
-export function displayPath(file: string, cwd: string): string {
-  const rel = relative(cwd, file);
-  return rel.startsWith("..") || rel === "" ? file : rel;
-}
-
-export interface FileCheck {
+export interface FileCheck extends SourceCheck {
   /** As shown in messages (relative to the project when inside it). */
   source: string;
-  /** Every problem on its own line, each with its position: what `validate` prints. */
-  diagnostics: Diagnostic[];
-  skill?: Skill;
-  locate?: Locator;
 }
 
 /**
@@ -26,12 +13,5 @@ export interface FileCheck {
  */
 export async function checkSkillFile(file: string, cwd: string): Promise<FileCheck> {
   const source = displayPath(file, cwd);
-  const read = await readSkillFile(file);
-  if (!read.ok) return { source, diagnostics: [{ ...read.diagnostic, file: source }] };
-  const parsed = parseYamlDocument({ file: source, text: read.source.text });
-  if (!parsed.ok) return { source, diagnostics: [{ ...parsed.diagnostic, file: source }] };
-  const { locate } = parsed.doc;
-  const result = parseSkill(parsed.doc.data, parsed.doc);
-  if (!result.ok) return { source, diagnostics: result.errors.map((d) => ({ ...d, file: source })), locate };
-  return { source, diagnostics: result.warnings.map((d) => ({ ...d, file: source })), skill: result.skill, locate };
+  return { source, ...checkSource(await readSkillFile(file), source) };
 }
