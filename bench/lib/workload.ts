@@ -42,28 +42,33 @@ export const requestOptions = { timeout: REQUEST_TIMEOUT_MS };
 // ---------------------------------------------------------------------------
 // Requests
 
-export async function listAllPrompts(client: Client): Promise<Prompt[]> {
-  const all: Prompt[] = [];
+/** Follows `nextCursor` until the last page (bounded), so paged servers are measured whole. */
+async function listAll<T>(fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const all: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.listPrompts(cursor === undefined ? undefined : { cursor }, requestOptions);
-    all.push(...result.prompts);
+    const result = await fetch(cursor);
+    all.push(...result.items);
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }
   return all;
 }
 
-async function listAllTools(client: Client): Promise<Tool[]> {
-  const all: Tool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, requestOptions);
-    all.push(...result.tools);
-    cursor = result.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return all;
+const pageParams = (cursor: string | undefined) => (cursor === undefined ? undefined : { cursor });
+
+export function listAllPrompts(client: Client): Promise<Prompt[]> {
+  return listAll(async (cursor) => {
+    const { prompts, nextCursor } = await client.listPrompts(pageParams(cursor), requestOptions);
+    return { items: prompts, ...(nextCursor !== undefined && { nextCursor }) };
+  });
+}
+
+function listAllTools(client: Client): Promise<Tool[]> {
+  return listAll(async (cursor) => {
+    const { tools, nextCursor } = await client.listTools(pageParams(cursor), requestOptions);
+    return { items: tools, ...(nextCursor !== undefined && { nextCursor }) };
+  });
 }
 
 function getPrompt(name: string, args: Record<string, string>): (client: Client) => Promise<unknown> {

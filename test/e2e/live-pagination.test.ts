@@ -1,21 +1,12 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
-import { connect, SOURCE_TARGET, type Connected } from "../helpers/server.ts";
+import { connect, SOURCE_TARGET, type Connected, wireError } from "../helpers/server.ts";
 import { eventually, ListChanges } from "./live-session.ts";
 
 const CONFIG = (pageSize: number) => `builtin: false\npageSize: ${pageSize}\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n`;
 const TOOL = (id: string) => `id: ${id}\ndescription: Tool ${id}\ntype: tool\n`;
 
-async function wireError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const e = error as { code: number; message: string };
-    return { code: e.code, message: e.message };
-  }
-  throw new Error("expected the request to fail");
-}
 
 /** Follows nextCursor to the end; returns every page's names. */
 async function allPages(list: (cursor?: string) => Promise<{ names: string[]; nextCursor?: string }>): Promise<string[][]> {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
-import { connect, initializeLine, rawSession, SOURCE_TARGET, type Connected } from "../helpers/server.ts";
+import { connect, initializeLine, rawSession, SOURCE_TARGET, type Connected, wireError } from "../helpers/server.ts";
 import { eventually, ListChanges, textOf } from "./live-session.ts";
 
 const CONFIG = (extraLayers = "") =>
@@ -15,15 +15,6 @@ const HAMMER = (description: string) =>
 const SAW = (description: string, body: string) =>
   `id: saw\ndescription: ${description}\ntype: tool\ninputSchema: { type: object, properties: { board: { type: string } } }\nprompt: '${body} {{board}}'\n`;
 
-async function wireError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const e = error as { code: number; message: string };
-    return { code: e.code, message: e.message };
-  }
-  throw new Error("expected the request to fail");
-}
 
 /** How editors save: write a temporary file beside it, then rename it over the original. */
 function saveAtomically(fixture: Fixture, path: string, text: string): void {

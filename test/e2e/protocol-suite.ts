@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
-import { connect, initializeLine, rawSession, requestLine, type Connected, type ServerTarget } from "../helpers/server.ts";
+import { connect, initializeLine, rawSession, requestLine, type Connected, type ServerTarget, wireError } from "../helpers/server.ts";
 
 /** Project skills that exercise composition across layers, plus one broken file. */
 export const PROJECT_FILES: Record<string, string> = {
@@ -14,15 +14,6 @@ export const PROJECT_FILES: Record<string, string> = {
     "id: explain-level\nname: Explain at a level\ndescription: Explains at a chosen level\ntype: prompt\narguments:\n  - { name: level, enum: [beginner, Intermediate, expert, exec] }\nprompt: 'Level: {{level}}'\n",
 };
 
-async function wireError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const e = error as { code: number; message: string };
-    return { code: e.code, message: e.message };
-  }
-  throw new Error("expected the request to fail");
-}
 
 /** The protocol reference, example by example and error row by error row, over real stdio. */
 export function protocolSuite(target: ServerTarget): void {

@@ -110,3 +110,14 @@ export function initializeLine(id: number | string = 0): string {
 export function requestLine(id: number | string, method: string, params: unknown = {}): string {
   return JSON.stringify({ jsonrpc: "2.0", id, method, params });
 }
+
+/** The JSON-RPC error a request failed with, as the SDK client reports it. */
+export async function wireError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { code: number; message: string };
+    return { code: e.code, message: e.message };
+  }
+  throw new Error("expected the request to fail");
+}
