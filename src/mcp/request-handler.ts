@@ -32,9 +32,26 @@ function describeIssues(method: string, issues: readonly ParseIssue[]): string {
  * own params check (again -32602 with a zod dump, "MCP error" prefix included) and re-validates
  * every result, which our results satisfy by construction.
  */
+/**
+ * Requests allocate briefly (params, results, frames) and the engine lets its heap grow in
+ * proportion to the live set (every skill and template) before collecting: a session of a few
+ * thousand calls over 1,000 skills grew peak RSS by ~27 MB. A young-generation collection every
+ * this-many requests (well under a millisecond each) halves that growth; pipelined throughput
+ * stays within noise (~22,000 calls/s).
+ */
+const REQUESTS_PER_COLLECTION = 128;
+let requestsSinceCollection = 0;
+
+function collectNowAndThen(): void {
+  if (++requestsSinceCollection < REQUESTS_PER_COLLECTION) return;
+  requestsSinceCollection = 0;
+  Bun.gc(false);
+}
+
 export function handle<T>(server: Server, schema: RequestSchema<T>, method: string, handler: (request: T) => unknown): void {
   const lenient = schema.pick({ method: true }).passthrough() as Parameters<Server["setRequestHandler"]>[0];
   Protocol.prototype.setRequestHandler.call(server, lenient, async (raw: unknown) => {
+    collectNowAndThen();
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw new WireError(ErrorCode.InvalidParams, describeIssues(method, parsed.error.issues));
     try {

@@ -15,14 +15,14 @@ export type TemplateProof =
  * (~150 µs a template). Any other construct — helpers, partials, comments, escapes, `~`, `../`,
  * triple-stash — returns undefined and goes through the real parser.
  */
-const TAG = /\{\{([^{}]*)\}\}/g;
+export const TAG = /\{\{([^{}]*)\}\}/g;
 const PATH = "[A-Za-z_$][\\w$-]*(?:\\.[A-Za-z_$][\\w$-]*)*";
-const MUSTACHE = new RegExp(`^\\s*(${PATH})\\s*$`);
+export const MUSTACHE = new RegExp(`^\\s*(${PATH})\\s*$`);
 const DATA = /^\s*@(?:index|key|first|last)\s*$/;
 const OPEN_BLOCK = new RegExp(`^#(if|unless|each|with) +(${PATH})\\s*$`);
 const CLOSE_BLOCK = /^\/(if|unless|each|with)\s*$/;
 const ELSE = /^\s*else\s*$/;
-const NOT_A_VARIABLE = new Set(["this", "else", "true", "false", "null", "undefined", ...BLOCK_HELPERS]);
+export const NOT_A_VARIABLE = new Set(["this", "else", "true", "false", "null", "undefined", ...BLOCK_HELPERS]);
 
 function countOpens(template: string): number {
   let count = 0;

@@ -1,0 +1,84 @@
+import { describe, expect, test } from "bun:test";
+import { COMPILE_OPTIONS, handlebars } from "../../src/render/handlebars-env.ts";
+import { compilePlain, type PlainRenderer } from "../../src/render/plain-template.ts";
+import { renderTemplate } from "../../src/render/template-cache.ts";
+import { mulberry32 } from "../helpers/random.ts";
+
+const viaHandlebars = (template: string): PlainRenderer => handlebars.compile(template, COMPILE_OPTIONS);
+const plain = (template: string) => compilePlain(template, () => viaHandlebars(template));
+
+describe("which templates are plain", () => {
+  test("text and plain placeholders (with or without inner spaces, with dotted paths) are plain", () => {
+    for (const t of ["no tags at all", "Hi {{name}}", "{{ a }} and {{b.c.d}}", "a-b: {{my-arg}} {{$x}} {{_y}}"]) expect(plain(t)).toBeDefined();
+  });
+
+  test("anything else goes to Handlebars", () => {
+    for (const t of [
+      "{{#if a}}x{{/if}}",
+      "{{this}}",
+      "{{this.a}}",
+      "{{@index}}",
+      "{{!-- note --}}",
+      "{{{raw}}}",
+      "\\{{escaped}}",
+      "{{~a~}}",
+      "{{a.this}}",
+      "{{else}}",
+      "{{helper arg}}",
+      "{{> partial}}",
+      "unclosed {{a",
+      'JSON {"k": {{v}}}',
+    ]) {
+      expect(plain(t)).toBeUndefined();
+    }
+  });
+});
+
+describe("the plain renderer renders exactly what Handlebars renders", () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ["Hello {{name}}!", { name: "Ada" }],
+    ["{{missing}}|{{a.b.c}}|{{n}}|{{z}}|{{f}}|{{t}}", { n: 0, z: null, f: false, t: true, a: { b: null } }],
+    ["{{list}} / {{obj}} / {{num}}", { list: ["a", "b", 3], obj: { x: 1 }, num: 2.5 }],
+    ["{{s.length}} {{arr.length}} {{o.toString}} {{o.constructor}} {{__proto__}}", { s: "abcd", arr: [1, 2], o: {} }],
+    ["{{a.b}}", { a: "string" }],
+    ["{{x}}", { x: "{{y}} stays text" }],
+    ["<b>{{html}}</b> &amp;", { html: "<i>&</i>" }],
+    ["line\n  {{a}}\n\n{{ b }}  ", { a: 1, b: "two" }],
+  ];
+  for (const [template, data] of cases) {
+    test(JSON.stringify(template), () => {
+      expect(plain(template)).toBeDefined();
+      expect(plain(template)!(data)).toBe(viaHandlebars(template)(data));
+    });
+  }
+
+  test("on 2,000 generated templates and data sets", () => {
+    const random = mulberry32(7);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const names = ["a", "b", "c", "length", "constructor", "toString", "__proto__", "valueOf", "x-y"];
+    const values: unknown[] = ["text", "", 0, 1.5, -2, true, false, null, undefined, [1, "two"], [], { a: "nested" }, { b: { c: 3 } }, "{{a}}"];
+    const randomValue = (depth: number): unknown => (depth > 0 && random() < 0.3 ? Object.fromEntries(names.slice(0, 3).map((n) => [n, randomValue(depth - 1)])) : pick(values));
+    for (let i = 0; i < 2000; i++) {
+      const parts: string[] = [];
+      for (let j = 0, n = 1 + Math.floor(random() * 5); j < n; j++) {
+        const path = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(names)).join(".");
+        parts.push(pick(["", " ", "text ", "\n", "- "]), random() < 0.5 ? `{{${path}}}` : `{{ ${path} }}`);
+      }
+      const template = parts.join("");
+      const data = Object.fromEntries(names.map((n) => [n, randomValue(2)]));
+      const renderer = plain(template);
+      expect(renderer).toBeDefined();
+      expect(renderer!(data)).toBe(viaHandlebars(template)(data));
+    }
+  });
+
+  test("data with a function in it is rendered by Handlebars (which calls it)", () => {
+    const data = { greet: () => "hi" };
+    expect(plain("{{greet}}!")!(data)).toBe(viaHandlebars("{{greet}}!")(data));
+  });
+
+  test("the template cache renders plain and block templates alike, trimming the end", () => {
+    expect(renderTemplate("plain {{a}}\n\n", { a: 1 })).toBe("plain 1");
+    expect(renderTemplate("{{#if a}}yes{{/if}}\n", { a: 1 })).toBe("yes");
+  });
+});
