@@ -40,5 +40,13 @@ export type SkillExample = Static<typeof Example>;
 
 export const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(SkillDocument.properties));
 
-/** Compiled once per process (~1 ms), shared by every file. */
-export const skillDocumentValidator = Compile(SkillDocument);
+let validator: ReturnType<typeof Compile<typeof SkillDocument>> | undefined;
+
+/**
+ * Compiled on first use, once per process, shared by every file. Not at import: a start where
+ * every file comes from the parse cache never needs it, and compiling is a few milliseconds on
+ * the path to the first answer.
+ */
+export function skillDocumentValidator(): ReturnType<typeof Compile<typeof SkillDocument>> {
+  return (validator ??= Compile(SkillDocument));
+}

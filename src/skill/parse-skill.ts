@@ -42,7 +42,7 @@ function describeField(instancePath: string): string {
 
 function documentErrors(data: unknown, locate: FieldLocator): Diagnostic[] {
   if (!isPlainObject(data)) return [problem("not-a-mapping", "a skill file must be a mapping with id, description and type", locate([]))];
-  const errors = skillDocumentValidator.Errors(data);
+  const errors = skillDocumentValidator().Errors(data);
   const deepest = errors.filter((e) => !errors.some((o) => o !== e && o.instancePath.startsWith(`${e.instancePath}/`)));
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
@@ -90,7 +90,7 @@ function schemaFromArguments(args: readonly SkillArgument[]): JsonSchema {
  * Everything that could otherwise fail at request time (id, template, schema) is proven here.
  */
 export function parseSkill(data: unknown, { locate, locateKey }: SourceLocators): SkillParse {
-  if (!skillDocumentValidator.Check(data)) return { ok: false, errors: documentErrors(data, locate) };
+  if (!skillDocumentValidator().Check(data)) return { ok: false, errors: documentErrors(data, locate) };
   const doc = data;
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
