@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
@@ -83,7 +83,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
   const pageSize = project?.pageSize ?? user?.pageSize;
   return {
     layers,
-    files: [userFile, projectFile].filter((f): f is string => f !== undefined && existsSync(f)),
+    files: [userFile, projectFile].filter((f): f is string => f !== undefined),
     builtin,
     ...(pageSize !== undefined && { pageSize }),
   };
