@@ -67,7 +67,7 @@ async function build(options: BenchOptions): Promise<{ floor?: Built; ours?: Bui
   const built: { floor?: Built; ours?: Built } = {};
   if (options.targets.includes("floor")) {
     log("compiling the floor…");
-    built.floor = buildFloor();
+    built.floor = await buildFloor();
   }
   if (options.targets.includes("binary")) {
     if (options.binary) built.ours = { path: options.binary, how: `given with --binary ${options.binary}` };

@@ -6,7 +6,7 @@
  *   bun bench/spawn-initialize.ts 20 -- dist/skill-central mcp
  *   bun bench/spawn-initialize.ts 20 -- bun src/cli.ts mcp
  *
- * Without a command it builds the host binary (src/build.ts) into a temporary folder first.
+ * Without a command it builds the host binary (script/build.ts) into a temporary folder first.
  * Each run starts the server in an empty folder with an empty HOME, so only the built-in skills
  * load. "initialize" is the time `client.connect()` takes (spawn, runtime start, module
  * evaluation, the handshake); "prompts/list" is the first list answer after that, which waits
@@ -17,7 +17,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildForTests } from "../src/build.ts";
+import { buildForTests } from "../script/build.ts";
 
 interface Sample {
   initializeMs: number;

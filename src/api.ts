@@ -13,14 +13,15 @@
  */
 import type { Diagnostic, Severity, SourcePosition } from "./diagnostics.ts";
 import { SkillCentralError, type ErrorCode } from "./errors.ts";
-import { invokePrompt, invokeTool, type Invocation } from "./examples/invoke.ts";
+import { invokePrompt, invokeTool, type Invocation } from "./invoke/invoke.ts";
 import { runExamples as runInlineExamples, type ExampleResult } from "./examples/run.ts";
 import type { FailureKind } from "./examples/verdict.ts";
-import { loadSkills } from "./load-skills.ts";
+import { loadSkills } from "./load/load-skills.ts";
 import { resolutionView, skillView, type CandidateView, type ResolutionView, type SkillView } from "./registry/describe.ts";
 import type { Candidate } from "./registry/registry.ts";
-import { COMPOSE_PROMPT_NAME } from "./render/compose.ts";
+import { COMPOSE_PROMPT_NAME } from "./invoke/compose.ts";
 import type { SkillType } from "./skill/skill.ts";
+import { normaliseTag } from "./skill/tags.ts";
 
 export { SkillCentralError };
 export type { CandidateView, Diagnostic, ErrorCode, ExampleResult, FailureKind, ResolutionView, Severity, SkillType, SkillView, SourcePosition };
@@ -136,12 +137,12 @@ export async function openSkills(options: OpenSkillsOptions): Promise<Skills> {
     ...(options.home !== undefined && { home: options.home }),
     ...(options.builtin === false && { builtin: false }),
   });
-  const served = (): Candidate[] => [...registry.ofType("prompt"), ...registry.ofType("tool")].sort((a, b) => (a.skill.id < b.skill.id ? -1 : 1));
+  const served = (): readonly Candidate[] => registry.served();
 
   return {
     diagnostics,
     list(filter = {}) {
-      const tag = filter.tag?.trim().toLowerCase();
+      const tag = filter.tag === undefined ? undefined : normaliseTag(filter.tag);
       return served()
         .filter((c) => (filter.type === undefined || c.skill.type === filter.type) && (tag === undefined || c.skill.tags.includes(tag)) && (filter.layer === undefined || c.layer.name === filter.layer))
         .map(skillView);

@@ -1,11 +1,11 @@
 #!/usr/bin/env bun
 import "./stdio-guard.ts";
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
 import { didYouMean } from "./cli-output/suggest.ts";
 import { EXIT_USAGE, UsageError, type CommandContext, type CommandSpec, type OptionValue } from "./commands/support/command.ts";
+import { isDirectory } from "./storage/fs-state.ts";
 import { VERSION } from "./version.ts";
 
 /** Accepted by every command. `--no-builtin` is the negation of `builtin`. */
@@ -122,14 +122,6 @@ function usageMessage(error: unknown, spec: CommandSpec): string {
     return message.includes("argument missing") ? `option ${flag} needs a value` : message.charAt(0).toLowerCase() + message.slice(1);
   }
   return message;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 async function main(argv: string[]): Promise<number> {

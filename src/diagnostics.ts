@@ -26,5 +26,3 @@ export function formatDiagnostic(d: Diagnostic): string {
   const where = d.file ? `${d.file}${d.position ? `:${d.position.line}:${d.position.column}` : ""}: ` : "";
   return `${where}${d.severity}: ${d.message}`;
 }
-
-export type DiagnosticSink = (d: Diagnostic) => void;

@@ -1,5 +1,3 @@
-import type { SourcePosition } from "./diagnostics.ts";
-
 /**
  * The one error class of the library. `code` is ours (stable, documented); adapters map it:
  * the MCP layer to a JSON-RPC code, the CLI to an exit status.
@@ -22,7 +20,6 @@ export class SkillCentralError extends Error {
     message: string,
     /** Human-readable problems, one per line, e.g. each failed argument rule. */
     readonly problems: readonly string[] = [message],
-    readonly position?: SourcePosition,
   ) {
     super(message);
   }

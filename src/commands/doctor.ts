@@ -1,6 +1,7 @@
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
-import { discoverSkillFiles, layerDirState, type LayerDirState } from "../storage/discover.ts";
+import { discoverSkillFiles } from "../storage/discover.ts";
+import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { displayPath } from "../storage/display-path.ts";
@@ -75,7 +76,7 @@ export const spec: CommandSpec = {
   async run(ctx) {
     const { registry, config, diagnostics } = await load(ctx);
     const servedPerLayer = new Map<string, number>();
-    for (const c of [...registry.ofType("prompt"), ...registry.ofType("tool")]) servedPerLayer.set(c.layer.name, (servedPerLayer.get(c.layer.name) ?? 0) + 1);
+    for (const c of registry.served()) servedPerLayer.set(c.layer.name, (servedPerLayer.get(c.layer.name) ?? 0) + 1);
     const layers: LayerReport[] = await Promise.all(
       config.layers.map(async (spec) => {
         const state = await layerDirState(spec.dir);

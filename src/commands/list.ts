@@ -1,3 +1,4 @@
+import { normaliseTag } from "../skill/tags.ts";
 import { skillView } from "../registry/describe.ts";
 import type { Candidate } from "../registry/registry.ts";
 import { didYouMean } from "../cli-output/suggest.ts";
@@ -22,7 +23,8 @@ export const spec: CommandSpec = {
     if (type !== undefined && type !== "prompt" && type !== "tool") {
       throw new UsageError(`--type must be "prompt" or "tool", not "${type}"${didYouMean(type, ["prompt", "tool"])}`);
     }
-    const tag = stringOption(ctx, "tag")?.trim().toLowerCase();
+    const tagOption = stringOption(ctx, "tag");
+    const tag = tagOption === undefined ? undefined : normaliseTag(tagOption);
     const layer = stringOption(ctx, "layer");
     const { registry, diagnostics } = await load(ctx);
     reportDiagnostics(ctx, diagnostics);
@@ -30,7 +32,7 @@ export const spec: CommandSpec = {
       const names = registry.layers.map((l) => l.name);
       throw new UsageError(`no layer named "${layer}"${didYouMean(layer, names)}; layers: ${names.join(", ") || "none"}`);
     }
-    const effective: Candidate[] = [...registry.ofType("prompt"), ...registry.ofType("tool")].sort((a, b) => (a.skill.id < b.skill.id ? -1 : 1));
+    const effective = registry.served();
     const shown = effective.filter(
       (c) => (type === undefined || c.skill.type === type) && (tag === undefined || c.skill.tags.includes(tag)) && (layer === undefined || c.layer.name === layer),
     );

@@ -1,5 +1,5 @@
 import { formatDiagnostic } from "../diagnostics.ts";
-import type { LoadOptions, LoadResult } from "../load-skills.ts";
+import type { LoadOptions, LoadResult } from "../load/load-skills.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
 import { createServer } from "../mcp/server.ts";
 import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { FALLBACK_LAYER_DIR, FALLBACK_LAYER_PRIORITY, type LayerSpec } from "../config/resolve-config.ts";
-import { MAX_SKILL_ID_LENGTH, SKILL_ID_PATTERN } from "../skill/document-schema.ts";
+import { skillIdProblem } from "../skill/id.ts";
 import { didYouMean } from "../cli-output/suggest.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { createFile, promptTemplate, toolTemplate } from "./support/scaffold.ts";
@@ -40,9 +40,8 @@ export const spec: CommandSpec = {
     const type = stringOption(ctx, "type");
     if (type === undefined) throw new UsageError("--type is required: --type prompt or --type tool");
     if (type !== "prompt" && type !== "tool") throw new UsageError(`--type must be "prompt" or "tool", not "${type}"${didYouMean(type, ["prompt", "tool"])}`);
-    if (!SKILL_ID_PATTERN.test(id) || id.length > MAX_SKILL_ID_LENGTH) {
-      throw new UsageError(`"${id}" is not a valid id: lowercase letters and digits in words joined by single hyphens (e.g. "review-pr"), at most ${MAX_SKILL_ID_LENGTH} characters`);
-    }
+    const idProblem = skillIdProblem(id);
+    if (idProblem) throw new UsageError(idProblem);
     const force = flagOption(ctx, "force");
     const { registry, config } = await load(ctx);
 

@@ -1,7 +1,7 @@
-import { invokePrompt, invokeTool } from "../examples/invoke.ts";
-import { COMPOSE_PROMPT_NAME } from "../render/compose.ts";
+import { invokePrompt, invokeTool } from "../invoke/invoke.ts";
+import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import type { Skill } from "../skill/skill.ts";
-import { isPlainObject } from "../validate/json-schema.ts";
+import { isPlainObject } from "../skill/json-schema.ts";
 import { didYouMean } from "../cli-output/suggest.ts";
 import { coerceArgument } from "./support/arguments.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, reportDiagnostics, stringOption, stringsOption, UsageError, type CommandSpec } from "./support/command.ts";

@@ -1,5 +1,5 @@
 import { resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
-import { COMPOSE_PROMPT_NAME } from "../render/compose.ts";
+import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { didYouMean } from "../cli-output/suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { argumentLines, type ArgumentLine } from "./support/arguments.ts";

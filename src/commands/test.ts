@@ -18,15 +18,16 @@ export const spec: CommandSpec = {
   async run(ctx) {
     const { registry, diagnostics } = await load(ctx);
     reportDiagnostics(ctx, diagnostics);
-    const served = [...registry.ofType("prompt"), ...registry.ofType("tool")].sort((a, b) => (a.skill.id < b.skill.id ? -1 : 1));
-    let candidates: Candidate[] = served;
+    const served = registry.served();
+    let candidates: readonly Candidate[] = served;
     if (ctx.args.length > 0) {
-      candidates = [];
+      const named: Candidate[] = [];
+      candidates = named;
       let unknown = false;
       for (const id of new Set(ctx.args)) {
         const candidate = registry.get(id);
         if (candidate) {
-          candidates.push(candidate);
+          named.push(candidate);
           if (candidate.skill.examples.length === 0) ctx.err(`note: "${id}" has no examples\n`);
           continue;
         }

@@ -5,7 +5,8 @@ import { runExamples } from "../examples/run.ts";
 import type { Candidate, LayerRef, Registry } from "../registry/registry.ts";
 import { buildRegistry } from "../registry/registry.ts";
 import type { Locator } from "../storage/parse-document.ts";
-import { discoverSkillFiles, layerDirState } from "../storage/discover.ts";
+import { discoverSkillFiles } from "../storage/discover.ts";
+import { layerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { exampleDiagnostic } from "../cli-output/example-report.ts";
 import { displayPath } from "../storage/display-path.ts";
@@ -33,7 +34,7 @@ async function checkPaths(ctx: CommandContext, paths: readonly string[]): Promis
     else general.push({ severity: "error", code: "no-such-file", file: displayPath(full, ctx.cwd), message: "no such file or folder" });
   }
   const checks = await Promise.all([...new Set(files)].map((file) => checkSkillFile(file, ctx.cwd)));
-  const layer: LayerRef = { name: "paths", priority: 0, order: 0, location: ctx.cwd };
+  const layer: LayerRef = { name: "paths", priority: 0, order: 0 };
   const candidates = checks.flatMap((c) => (c.skill ? [{ skill: c.skill, layer, source: c.source }] : []));
   // Each file stands alone: two named files sharing an id are not a conflict here.
   return { general, files: checks, registry: buildRegistry([layer], []).registry, candidates };

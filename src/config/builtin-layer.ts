@@ -5,7 +5,7 @@ import { join } from "node:path";
  *
  * - From source or an installed package (`bunx skill-central`, `node_modules/skill-central`):
  *   the `skills/` folder beside `src/`, two levels up from this file (`src/config/`).
- * - Inside a compiled binary: `src/build.ts` embeds the folder with `compile.assets`, which puts
+ * - Inside a compiled binary: `script/build.ts` embeds the folder with `compile.assets`, which puts
  *   it at `import.meta.dir + "/skills"`. In a binary every bundled module's `import.meta.dir` is
  *   the embedded root (`/$bunfs/root` here; a different root on Windows), and Bun serves it to
  *   `Bun.Glob.scan`, `node:fs` and `Bun.file()` like a real folder, so discovery and reading need

@@ -1,7 +1,7 @@
-import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
+import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
 
@@ -35,14 +35,6 @@ export interface ResolvedConfig {
 
 export const FALLBACK_LAYER_DIR = ".skills";
 export const FALLBACK_LAYER_PRIORITY = 100;
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** Project layers replace same-named user layers and take the project's place in the order. */
 function mergeLayers(user: ConfigFile | undefined, project: ConfigFile | undefined): LayerSpec[] {

@@ -3,7 +3,7 @@ import type { SourcePosition } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type Registry } from "../registry/registry.ts";
 import { parseYamlDocument, type Locator } from "../storage/parse-document.ts";
 import { readSkillFile } from "../storage/read.ts";
-import { invokeSkill } from "./invoke.ts";
+import { invokeSkill } from "../invoke/invoke.ts";
 import { judge, type FailureKind, type Verdict } from "./verdict.ts";
 
 /** One inline example, run. */

@@ -1,15 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdir, rename, stat } from "node:fs/promises";
+import { mkdir, rename } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { VERSION } from "../version.ts";
-import type { FileOutcome } from "./parse-file.ts";
-
-/** What identifies a file's content without reading it. */
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-}
+import type { FileStamp } from "../storage/stamp.ts";
+import type { FileOutcome, OutcomeCache } from "./parse-file.ts";
 
 interface Entry extends FileStamp {
   outcome: FileOutcome;
@@ -30,21 +25,12 @@ const FORMAT = 1;
  */
 const RACY_WINDOW_MS = 2000;
 
-export async function stampOf(file: string): Promise<FileStamp | undefined> {
-  try {
-    const info = await stat(file);
-    return { size: info.size, mtimeMs: info.mtimeMs };
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * What each skill file parsed to, keyed by path and stamp, so a start where few files changed
  * reads and parses only those. Outcomes depend only on the file's bytes and on this version of
  * skill-central, which keys the whole cache. Any problem with the cache file means an empty cache.
  */
-export class ParseCache {
+export class ParseCache implements OutcomeCache {
   private dirty = false;
 
   private constructor(

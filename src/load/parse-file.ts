@@ -3,12 +3,19 @@ import { parseSkill } from "../skill/parse-skill.ts";
 import type { Skill } from "../skill/skill.ts";
 import { parseYamlDocument, type Locator } from "../storage/parse-document.ts";
 import { readSkillFiles, type ReadResult } from "../storage/read.ts";
-import { stampOf, type ParseCache } from "./parse-cache.ts";
+import { stampOf, type FileStamp } from "../storage/stamp.ts";
 
 /** What one skill file yields: a skill (maybe with warnings), or why it was skipped. */
 export type FileOutcome =
   | { file: string; ok: true; skill: Skill; diagnostics: Diagnostic[] }
   | { file: string; ok: false; diagnostics: Diagnostic[] };
+
+/** Outcomes of unchanged files, by path and stamp (see parse-cache.ts). */
+export interface OutcomeCache {
+  get(file: string, stamp: FileStamp): FileOutcome | undefined;
+  set(file: string, stamp: FileStamp, outcome: FileOutcome): void;
+  retainOnly(files: ReadonlySet<string>): void;
+}
 
 /** One skill file's result with every problem kept apart (what `validate` prints, one per line). */
 export interface FileCheck {
@@ -53,7 +60,7 @@ const FILES_PER_SLICE = 256;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reads and parses skill files on this thread, in the order given; unchanged files come from `cache`. */
-export async function parseSkillFilesHere(files: readonly string[], cache?: ParseCache): Promise<FileOutcome[]> {
+export async function parseSkillFilesHere(files: readonly string[], cache?: OutcomeCache): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = [];
   for (let start = 0; start < files.length; start += FILES_PER_SLICE) {
     const slice = files.slice(start, start + FILES_PER_SLICE);
@@ -73,7 +80,7 @@ async function parseSlice(slice: readonly string[]): Promise<FileOutcome[]> {
   return reads.map((read, i) => outcomeOf(read, slice[i]!));
 }
 
-async function parseSliceWithCache(slice: readonly string[], cache: ParseCache): Promise<FileOutcome[]> {
+async function parseSliceWithCache(slice: readonly string[], cache: OutcomeCache): Promise<FileOutcome[]> {
   const stamps = await Promise.all(slice.map(stampOf));
   const cached = slice.map((file, i) => (stamps[i] ? cache.get(file, stamps[i]!) : undefined));
   const missing = slice.filter((_, i) => cached[i] === undefined);

@@ -2,7 +2,8 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CompleteRequestSchema, type CompleteResult } from "@modelcontextprotocol/sdk/types.js";
 import { SkillCentralError } from "../errors.ts";
 import type { Registry } from "../registry/registry.ts";
-import { COMPOSE_PROMPT_NAME, parseTags } from "../render/compose.ts";
+import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
+import { normaliseTag, parseTagList } from "../skill/tags.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 import { listResources, SKILL_URI_TEMPLATE } from "./resources.ts";
@@ -44,8 +45,8 @@ export function completeTags(knownTags: readonly string[], value: string): strin
   const comma = value.lastIndexOf(",");
   const segment = value.slice(comma + 1);
   const head = value.slice(0, comma + 1) + /^\s*/.exec(segment)![0];
-  const chosen = new Set(parseTags(value.slice(0, comma + 1)));
-  return withPrefix(knownTags, segment.trim().toLowerCase())
+  const chosen = new Set(parseTagList(value.slice(0, comma + 1)));
+  return withPrefix(knownTags, normaliseTag(segment))
     .filter((tag) => !chosen.has(tag))
     .map((tag) => head + tag);
 }

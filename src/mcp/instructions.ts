@@ -1,4 +1,4 @@
-import { COMPOSE_PROMPT_NAME } from "../render/compose.ts";
+import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { REGISTRY_URI, SKILL_URI_TEMPLATE } from "./resources.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult, type ListPromptsResult, type Prompt } from "@modelcontextprotocol/sdk/types.js";
 import type { Registry } from "../registry/registry.ts";
-import { COMPOSE_PROMPT_NAME } from "../render/compose.ts";
-import { getPrompt } from "../render/get-prompt.ts";
+import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
+import { getPrompt } from "../invoke/get-prompt.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";

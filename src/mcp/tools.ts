@@ -1,7 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Registry } from "../registry/registry.ts";
-import { callTool } from "../render/call-tool.ts";
+import { callTool } from "../invoke/call-tool.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";

@@ -7,8 +7,6 @@ export interface LayerRef {
   priority: number;
   /** Declaration order (built-in first, then user, then project); later wins ties. */
   order: number;
-  /** Where it lives, for people reading provenance; the registry never opens it. */
-  location: string;
 }
 
 export interface Candidate {
@@ -47,6 +45,8 @@ export interface Registry {
   /** Every id that has at least one candidate, including withdrawn ones. */
   resolution(id: string): Resolution | undefined;
   resolutions(): readonly Resolution[];
+  /** Every effective skill, prompts and tools, sorted by id. */
+  served(): readonly Candidate[];
   /** Effective skills of a type, sorted by id. */
   ofType(type: SkillType): readonly Candidate[];
   /** Effective prompt skills carrying a (normalised) tag. */
@@ -130,6 +130,7 @@ export function buildRegistry(layers: readonly LayerRef[], candidates: readonly 
 
   const resolutions = new Map<string, Resolution>();
   const effective = new Map<string, Candidate>();
+  const served: Candidate[] = [];
   const prompts: Candidate[] = [];
   const tools: Candidate[] = [];
   const tagIndex = new Map<string, Candidate[]>();
@@ -140,6 +141,7 @@ export function buildRegistry(layers: readonly LayerRef[], candidates: readonly 
     const winner = resolution.effective;
     if (!winner) continue;
     effective.set(id, winner);
+    served.push(winner);
     if (winner.skill.type === "tool") {
       tools.push(winner);
       continue;
@@ -159,6 +161,7 @@ export function buildRegistry(layers: readonly LayerRef[], candidates: readonly 
     get: (id) => effective.get(id),
     resolution: (id) => resolutions.get(id),
     resolutions: () => allResolutions,
+    served: () => served,
     ofType: (type) => (type === "prompt" ? prompts : tools),
     promptsTagged: (tag) => tagIndex.get(tag) ?? [],
     tags: () => tags,

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { loadSkills, type LoadOptions, type LoadResult } from "../load-skills.ts";
+import { loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
 import { Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";

@@ -1,7 +1,7 @@
-import { statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { PROJECT_CONFIG_NAMES, USER_CONFIG_DIR, USER_CONFIG_NAMES } from "../config/config-file.ts";
 import { FALLBACK_LAYER_DIR, type ResolvedConfig } from "../config/resolve-config.ts";
+import { isDirectory } from "../storage/fs-state.ts";
 
 /** Something whose change means a reload: a folder of skills (at any depth) or one config file. */
 export interface WatchTarget {
@@ -43,14 +43,6 @@ export interface WatchPoint {
   recursive: boolean;
   /** Undefined: any change under `dir` counts. */
   names?: ReadonlySet<string>;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The nearest folder above `path` that exists, and the next path segment below it. */

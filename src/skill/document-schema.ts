@@ -1,10 +1,6 @@
 import { Type, type Static } from "typebox";
 import { Compile } from "typebox/compile";
 
-/** `review-pr`, `kmp-expert`: lowercase words joined by single hyphens. */
-export const SKILL_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const MAX_SKILL_ID_LENGTH = 64;
-
 const ArgumentDefinition = Type.Object({
   name: Type.String({ minLength: 1, pattern: "^[A-Za-z_][A-Za-z0-9_-]*$" }),
   description: Type.Optional(Type.String()),

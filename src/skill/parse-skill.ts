@@ -1,15 +1,15 @@
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
-import { proveTemplate } from "../render/template-proof.ts";
-import { isPlainObject, type JsonSchema } from "../validate/json-schema.ts";
-import { proveInputSchema } from "../validate/schema-proof.ts";
+import { proveTemplate } from "./template-proof.ts";
+import { isPlainObject, type JsonSchema } from "./json-schema.ts";
+import { proveInputSchema } from "./schema-proof.ts";
 import {
   KNOWN_FIELDS,
-  MAX_SKILL_ID_LENGTH,
-  SKILL_ID_PATTERN,
   skillDocumentValidator,
   type SkillDocument,
 } from "./document-schema.ts";
+import { skillIdProblem } from "./id.ts";
 import type { Skill, SkillArgument } from "./skill.ts";
+import { normaliseTags } from "./tags.ts";
 
 /** Where a field sits in its source; supplied by storage, so this module knows nothing of files. */
 export type FieldLocator = (path: readonly (string | number)[], within?: SourcePosition) => SourcePosition | undefined;
@@ -61,10 +61,6 @@ function documentErrors(data: unknown, locate: FieldLocator): Diagnostic[] {
   return out.length > 0 ? out : [problem("invalid-skill", "the skill does not match the skill format", locate([]))];
 }
 
-function normaliseTags(tags: SkillDocument["tags"]): string[] {
-  const list = tags === undefined ? [] : typeof tags === "string" ? [tags] : tags;
-  return [...new Set(list.map((t) => t.trim().toLowerCase()).filter((t) => t !== ""))];
-}
 
 function declaredArguments(doc: SkillDocument): SkillArgument[] {
   return (doc.arguments ?? []).map((a) => ({
@@ -95,15 +91,8 @@ export function parseSkill(data: unknown, { locate, locateKey }: SourceLocators)
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
 
-  if (!SKILL_ID_PATTERN.test(doc.id) || doc.id.length > MAX_SKILL_ID_LENGTH) {
-    errors.push(
-      problem(
-        "invalid-id",
-        `id "${doc.id}" must be lowercase letters and digits in words joined by single hyphens (e.g. "review-pr"), at most ${MAX_SKILL_ID_LENGTH} characters`,
-        locate(["id"]),
-      ),
-    );
-  }
+  const idProblem = skillIdProblem(doc.id);
+  if (idProblem) errors.push(problem("invalid-id", `id ${idProblem.replace(" is not a valid id:", " must be")}`, locate(["id"])));
   if (doc.type === "prompt" && doc.prompt === undefined) {
     errors.push(problem("missing-prompt", 'a prompt skill needs a "prompt" template', locate([])));
   }
@@ -147,7 +136,7 @@ export function parseSkill(data: unknown, { locate, locateKey }: SourceLocators)
     ...(doc.name !== undefined && { title: doc.name }),
     description: doc.description,
     type: doc.type,
-    tags: normaliseTags(doc.tags),
+    tags: normaliseTags(doc.tags === undefined ? [] : typeof doc.tags === "string" ? [doc.tags] : doc.tags),
     arguments: argumentsDeclared ? declaredArguments(doc) : variables.map((name) => ({ name, required: false })),
     argumentsDeclared,
     ...(doc.prompt !== undefined && { prompt: doc.prompt }),

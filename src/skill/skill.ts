@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../validate/json-schema.ts";
+import type { JsonSchema } from "./json-schema.ts";
 import type { SkillExample } from "./document-schema.ts";
 
 export type SkillType = "prompt" | "tool";

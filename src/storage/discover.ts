@@ -1,5 +1,4 @@
 import { Glob } from "bun";
-import { stat } from "node:fs/promises";
 import { join, sep } from "node:path";
 
 /** Skill files: YAML or JSON, at any depth. */
@@ -8,16 +7,6 @@ const SKILL_FILES = new Glob("**/*.{yaml,yml,json}");
 /** `_template.yaml`, `.draft.yaml` and anything inside `_drafts/` or `.git/` are not skills. */
 function isIgnored(relativePath: string): boolean {
   return relativePath.split(/[\\/]/).some((part) => part.startsWith("_") || part.startsWith("."));
-}
-
-export type LayerDirState = "ok" | "missing" | "not-a-directory";
-
-export async function layerDirState(dir: string): Promise<LayerDirState> {
-  try {
-    return (await stat(dir)).isDirectory() ? "ok" : "not-a-directory";
-  } catch {
-    return "missing";
-  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { buildAll, buildForTests, releaseFileName, releaseTarget, RELEASE_TARGETS } from "../../src/build.ts";
+import { buildAll, buildForTests, releaseFileName, releaseTarget, RELEASE_TARGETS } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connect, initializeLine, rawSession, REPO_ROOT, requestLine, SOURCE_ENTRY, type ServerTarget } from "../helpers/server.ts";
 

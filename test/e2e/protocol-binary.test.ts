@@ -1,5 +1,5 @@
 import { beforeAll } from "bun:test";
-import { buildForTests } from "../../src/build.ts";
+import { buildForTests } from "../../script/build.ts";
 import type { ServerTarget } from "../helpers/server.ts";
 import { protocolSuite } from "./protocol-suite.ts";
 

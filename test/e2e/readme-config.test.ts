@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { buildForTests } from "../../src/build.ts";
+import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connect, REPO_ROOT, SOURCE_ENTRY } from "../helpers/server.ts";
 

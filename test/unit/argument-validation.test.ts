@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { argumentProblems } from "../../src/validate/arguments.ts";
-import type { JsonSchema } from "../../src/validate/json-schema.ts";
+import { argumentProblems } from "../../src/invoke/arguments.ts";
+import type { JsonSchema } from "../../src/skill/json-schema.ts";
 
 const tool: JsonSchema = {
   type: "object",

@@ -3,7 +3,7 @@ import { completeEnum, completePromptArgument, completeResourceArgument, complet
 import { buildRegistry, type Candidate, type LayerRef } from "../../src/registry/registry.ts";
 import type { Skill } from "../../src/skill/skill.ts";
 
-const layer: LayerRef = { name: "team", priority: 10, order: 0, location: "/team" };
+const layer: LayerRef = { name: "team", priority: 10, order: 0 };
 function skill(id: string, extra: Partial<Skill> = {}): Candidate {
   return {
     skill: { id, description: id, type: "prompt", tags: [], arguments: [], argumentsDeclared: false, prompt: id, examples: [], ...extra },

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { formatDiff, lineDiff } from "../../src/examples/diff.ts";
-import { invokePrompt, invokeSkill, invokeTool } from "../../src/examples/invoke.ts";
+import { invokePrompt, invokeSkill, invokeTool } from "../../src/invoke/invoke.ts";
 import { runExamples } from "../../src/examples/run.ts";
 import { judge } from "../../src/examples/verdict.ts";
-import { loadSkills } from "../../src/load-skills.ts";
+import { loadSkills } from "../../src/load/load-skills.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 
 describe("judging an example against its call's outcome", () => {

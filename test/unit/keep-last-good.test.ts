@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { formatDiagnostic } from "../../src/diagnostics.ts";
-import { loadSkills } from "../../src/load-skills.ts";
+import { loadSkills } from "../../src/load/load-skills.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 
 let fixture: Fixture;

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
-import { ParseCache, parseCachePath, stampOf } from "../../src/load/parse-cache.ts";
+import { ParseCache, parseCachePath } from "../../src/load/parse-cache.ts";
+import { stampOf } from "../../src/storage/stamp.ts";
 import type { FileOutcome } from "../../src/load/parse-file.ts";
-import { loadSkills } from "../../src/load-skills.ts";
+import { loadSkills } from "../../src/load/load-skills.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 
 let fixture: Fixture;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { COMPILE_OPTIONS, handlebars } from "../../src/render/handlebars-env.ts";
-import { compilePlain, type PlainRenderer } from "../../src/render/plain-template.ts";
-import { renderTemplate } from "../../src/render/template-cache.ts";
+import { COMPILE_OPTIONS, handlebars } from "../../src/skill/handlebars-env.ts";
+import { compilePlain, type PlainRenderer } from "../../src/invoke/plain-template.ts";
+import { renderTemplate } from "../../src/invoke/template-cache.ts";
 import { mulberry32 } from "../helpers/random.ts";
 
 const viaHandlebars = (template: string): PlainRenderer => handlebars.compile(template, COMPILE_OPTIONS);

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SkillCentralError } from "../../src/errors.ts";
-import { loadSkills } from "../../src/load-skills.ts";
+import { loadSkills } from "../../src/load/load-skills.ts";
 import type { Registry } from "../../src/registry/registry.ts";
-import { callTool } from "../../src/render/call-tool.ts";
-import { compose, parseTags } from "../../src/render/compose.ts";
-import { renderPrompt } from "../../src/render/render-prompt.ts";
+import { callTool } from "../../src/invoke/call-tool.ts";
+import { compose } from "../../src/invoke/compose.ts";
+import { parseTagList as parseTags } from "../../src/skill/tags.ts";
+import { renderPrompt } from "../../src/invoke/render-prompt.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 
 let fixture: Fixture;

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { buildRegistry, type Candidate, type LayerRef } from "../../src/registry/registry.ts";
 import type { Skill } from "../../src/skill/skill.ts";
-import { loadSkills } from "../../src/load-skills.ts";
+import { loadSkills } from "../../src/load/load-skills.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 
 function layer(name: string, priority: number, order: number): LayerRef {
-  return { name, priority, order, location: `/${name}` };
+  return { name, priority, order };
 }
 
 function skill(id: string, extra: Partial<Skill> = {}): Skill {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import Schema from "typebox/schema";
-import { argumentProblems } from "../../src/validate/arguments.ts";
-import { proveInputSchema } from "../../src/validate/schema-proof.ts";
+import { argumentProblems } from "../../src/invoke/arguments.ts";
+import { proveInputSchema } from "../../src/skill/schema-proof.ts";
 
 const META = Schema.Meta["https://json-schema.org/draft/2020-12/schema" as keyof typeof Schema.Meta];
 const metaValidator = Schema.Compile(META);

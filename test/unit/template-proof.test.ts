@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { COMPILE_OPTIONS, handlebars } from "../../src/render/handlebars-env.ts";
-import { proveTemplate, type TemplateProof } from "../../src/render/template-proof.ts";
+import { COMPILE_OPTIONS, handlebars } from "../../src/skill/handlebars-env.ts";
+import { proveTemplate, type TemplateProof } from "../../src/skill/template-proof.ts";
 import { mulberry32 } from "../helpers/random.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { Skill } from "../../skill/skill.ts";
-import { isPlainObject } from "../../validate/json-schema.ts";
+import { isPlainObject } from "../../skill/json-schema.ts";
 
 /** An argument as a person reads it in `show`: what the server checks, not just what was declared. */
 export interface ArgumentLine {

@@ -1,6 +1,6 @@
 import type { ParseArgsOptionsConfig } from "node:util";
 import { formatDiagnostic, type Diagnostic } from "../../diagnostics.ts";
-import { loadSkills, type LoadResult } from "../../load-skills.ts";
+import { loadSkills, type LoadResult } from "../../load/load-skills.ts";
 import { colourDiagnostic, type Palette } from "../../cli-output/colour.ts";
 
 export type OptionValue = string | boolean | (string | boolean)[] | undefined;

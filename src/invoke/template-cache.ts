@@ -1,4 +1,4 @@
-import { COMPILE_OPTIONS, handlebars } from "./handlebars-env.ts";
+import { COMPILE_OPTIONS, handlebars } from "../skill/handlebars-env.ts";
 import { compilePlain } from "./plain-template.ts";
 
 type Renderer = (data: Record<string, unknown>) => string;

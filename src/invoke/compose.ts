@@ -6,10 +6,6 @@ import { renderTemplate } from "./template-cache.ts";
 export const COMPOSE_PROMPT_NAME = "skills:compose";
 export const COMPOSE_SEPARATOR = "\n\n---\n\n";
 
-/** `" KMP, android ,,"` → `["kmp", "android"]`: trimmed, lowercase, no blanks or repeats. */
-export function parseTags(tags: string): string[] {
-  return [...new Set(tags.split(",").map((t) => t.trim().toLowerCase()).filter((t) => t !== ""))];
-}
 
 export interface ComposedPrompt extends RenderedPrompt {
   /** The composed skills' ids, in the order they appear. */

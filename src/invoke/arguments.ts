@@ -1,5 +1,5 @@
 import Schema from "typebox/schema";
-import type { JsonSchema } from "./json-schema.ts";
+import type { JsonSchema } from "../skill/json-schema.ts";
 
 type Validator = ReturnType<typeof Schema.Compile>;
 type ValidationError = ReturnType<Validator["Errors"]>[1][number];

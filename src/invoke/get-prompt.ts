@@ -1,5 +1,6 @@
 import type { Registry } from "../registry/registry.ts";
-import { compose, COMPOSE_PROMPT_NAME, parseTags } from "./compose.ts";
+import { parseTagList } from "../skill/tags.ts";
+import { compose, COMPOSE_PROMPT_NAME } from "./compose.ts";
 import { renderPrompt, type RenderedPrompt } from "./render-prompt.ts";
 
 /**
@@ -10,5 +11,5 @@ import { renderPrompt, type RenderedPrompt } from "./render-prompt.ts";
 export function getPrompt(registry: Registry, name: string, args: Readonly<Record<string, string>> = {}): RenderedPrompt {
   if (name !== COMPOSE_PROMPT_NAME) return renderPrompt(registry, name, args);
   const { tags = "", ...rest } = args;
-  return compose(registry, parseTags(tags), rest);
+  return compose(registry, parseTagList(tags), rest);
 }

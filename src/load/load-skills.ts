@@ -1,10 +1,11 @@
-import { resolveConfig, type ConfigOptions, type ResolvedConfig } from "./config/resolve-config.ts";
-import type { Diagnostic } from "./diagnostics.ts";
-import { buildRegistry, type Candidate, type LayerRef, type Registry } from "./registry/registry.ts";
-import type { ParseCache } from "./load/parse-cache.ts";
-import { parseSkillFilesHere } from "./load/parse-file.ts";
-import { displayPath } from "./storage/display-path.ts";
-import { discoverSkillFiles, layerDirState } from "./storage/discover.ts";
+import { resolveConfig, type ConfigOptions, type ResolvedConfig } from "../config/resolve-config.ts";
+import type { Diagnostic } from "../diagnostics.ts";
+import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
+import type { ParseCache } from "./parse-cache.ts";
+import { parseSkillFilesHere } from "./parse-file.ts";
+import { displayPath } from "../storage/display-path.ts";
+import { discoverSkillFiles } from "../storage/discover.ts";
+import { layerDirState } from "../storage/fs-state.ts";
 
 export interface LoadOptions extends ConfigOptions {
   /** Outcomes of unchanged files from an earlier load or process (see src/load/parse-cache.ts). */
@@ -49,7 +50,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
 
   const config = await resolveConfig(options, report);
   phase("config");
-  const layers: LayerRef[] = config.layers.map((spec, order) => ({ name: spec.name, priority: spec.priority, order, location: spec.dir }));
+  const layers: LayerRef[] = config.layers.map((spec, order) => ({ name: spec.name, priority: spec.priority, order}));
 
   const perLayer = await Promise.all(
     config.layers.map(async (spec) => {

@@ -1,7 +1,7 @@
 import { SkillCentralError } from "../errors.ts";
 import type { Registry } from "../registry/registry.ts";
-import { callTool } from "../render/call-tool.ts";
-import { getPrompt } from "../render/get-prompt.ts";
+import { callTool } from "./call-tool.ts";
+import { getPrompt } from "./get-prompt.ts";
 
 /**
  * Calling a skill the way the server does (`prompts/get`, `tools/call`), through the same render

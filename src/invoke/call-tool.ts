@@ -1,6 +1,6 @@
 import { SkillCentralError } from "../errors.ts";
 import type { Registry } from "../registry/registry.ts";
-import { argumentProblems } from "../validate/arguments.ts";
+import { argumentProblems } from "./arguments.ts";
 import { renderTemplate } from "./template-cache.ts";
 
 export type ToolOutcome = { ok: true; text: string } | { ok: false; problems: string[] };

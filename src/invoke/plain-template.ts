@@ -1,4 +1,4 @@
-import { MUSTACHE, NOT_A_VARIABLE, TAG } from "./template-proof.ts";
+import { MUSTACHE, NOT_A_VARIABLE, TAG } from "../skill/template-proof.ts";
 
 /** A template of text and plain `{{name}}` / `{{a.b}}` tags, split once into its pieces. */
 type Piece = string | readonly string[];

@@ -2,8 +2,8 @@
 /**
  * Builds the standalone executable: the one place that knows the release targets and the flags.
  *
- *   bun src/build.ts          dist/skill-central, for this machine
- *   bun src/build.ts --all    dist/skill-central-<os>-<arch>[.exe] for every release target,
+ *   bun script/build.ts          dist/skill-central, for this machine
+ *   bun script/build.ts --all    dist/skill-central-<os>-<arch>[.exe] for every release target,
  *                             plus dist/SHA256SUMS (`sha256sum -c SHA256SUMS` format)
  *
  * Cross-compiling fetches each target's Bun runtime from the npm registry once (~2 s) and keeps
@@ -12,12 +12,11 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { BUILTIN_ASSET_DIR } from "./config/builtin-layer.ts";
+import { BUILTIN_ASSET_DIR } from "../src/config/builtin-layer.ts";
 
 export const REPO_ROOT = join(import.meta.dir, "..");
 export const DIST_DIR = join(REPO_ROOT, "dist");
-const SRC_DIR = join(REPO_ROOT, "src");
-const ENTRY = join(SRC_DIR, "cli.ts");
+const ENTRY = join(REPO_ROOT, "src", "cli.ts");
 const BUILTIN_SKILLS = join(REPO_ROOT, BUILTIN_ASSET_DIR);
 export const BINARY_NAME = "skill-central";
 
@@ -61,20 +60,25 @@ export interface BuildResult {
   ms: number;
 }
 
+export interface ExecutableOptions extends BuildOptions {
+  entry: string;
+  /** Folders embedded in the executable, found at runtime under `import.meta.dir`. */
+  assets?: string[];
+}
+
 /**
- * One executable. The flags, and why:
+ * One executable from any entry, with the release flags (the bench builds its floor through
+ * this too, so both sides of a comparison are compiled alike). The flags, and why:
  * - `bytecode` (which needs `format: "esm"`, as the entry has top-level await): parsing moves to
  *   build time, roughly halving spawn→initialize.
  * - `minify`: smaller embedded source, a little less to load.
- * - `assets`: the built-in skills, found at runtime by `builtinSkillsDir()`.
  * - `autoloadBunfig` / `autoloadDotenv` off: the server runs in the user's project folder, and a
  *   `bunfig.toml` there (a `preload` script, say) or a `.env` must not change how it behaves.
  */
-export async function buildBinary(options: BuildOptions): Promise<BuildResult> {
+export async function compileExecutable(options: ExecutableOptions): Promise<BuildResult> {
   const started = performance.now();
   const output = await Bun.build({
-    entrypoints: [ENTRY],
-    root: SRC_DIR,
+    entrypoints: [options.entry],
     target: "bun",
     format: "esm",
     minify: true,
@@ -82,7 +86,7 @@ export async function buildBinary(options: BuildOptions): Promise<BuildResult> {
     compile: {
       outfile: options.outfile,
       ...(options.target && { target: options.target.bunTarget }),
-      assets: [BUILTIN_SKILLS],
+      ...(options.assets && { assets: options.assets }),
       autoloadBunfig: false,
       autoloadDotenv: false,
     },
@@ -93,6 +97,11 @@ export async function buildBinary(options: BuildOptions): Promise<BuildResult> {
   }
   const outfile = output.outputs[0]?.path ?? options.outfile;
   return { outfile, target: options.target?.name ?? "host", bytes: Bun.file(outfile).size, ms: performance.now() - started };
+}
+
+/** skill-central itself: the CLI entry with the built-in skills embedded (see `builtinSkillsDir()`). */
+export function buildBinary(options: BuildOptions): Promise<BuildResult> {
+  return compileExecutable({ ...options, entry: ENTRY, assets: [BUILTIN_SKILLS] });
 }
 
 /** The executable for this machine at `dist/skill-central` (`bun run build`). */

@@ -1,0 +1,97 @@
+import { describe, expect, test } from "bun:test";
+import { Glob } from "bun";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/**
+ * Imports point one way: each stage may import its own modules and those of lower stages, never
+ * a higher stage nor a peer at the same rank. Storage knows nothing of MCP; the registry knows
+ * nothing of files or transports; the adapters (MCP, CLI commands, the API) sit on top.
+ */
+const STAGES: readonly (readonly string[])[] = [
+  ["base"], // diagnostics.ts, errors.ts, version.ts, stdio-guard.ts
+  ["storage"],
+  ["config"],
+  ["skill"],
+  ["registry"],
+  ["load"],
+  ["invoke"],
+  ["examples"],
+  ["reload"],
+  ["mcp", "cli-output"],
+  ["commands", "api"],
+  ["cli"],
+];
+
+const SRC = join(import.meta.dir, "..", "..", "src");
+
+function stageOf(file: string): string {
+  const rel = relative(SRC, file);
+  const top = rel.split("/")[0]!;
+  if (rel === "cli.ts") return "cli";
+  if (rel === "api.ts") return "api";
+  if (!rel.includes("/")) return "base";
+  return top;
+}
+
+function rankOf(stage: string): number {
+  const rank = STAGES.findIndex((s) => s.includes(stage));
+  if (rank < 0) throw new Error(`src/${stage}/ has no place in the stage order of this test: add it`);
+  return rank;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  // Only modules: `../package.json` (the version) is data.
+  return [...text.matchAll(IMPORT)].map((m) => resolve(dirname(file), (m[1] ?? m[2])!)).filter((t) => t.endsWith(".ts"));
+}
+
+const files = [...new Glob("**/*.ts").scanSync({ cwd: SRC })].map((f) => join(SRC, f)).sort();
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+describe("source architecture", () => {
+  test("every import from src/ names a file that exists inside src/", () => {
+    const broken = [...graph].flatMap(([file, targets]) => targets.filter((t) => !graph.has(t)).map((t) => `${relative(SRC, file)} → ${relative(SRC, t)}`));
+    expect(broken).toEqual([]);
+  });
+
+  test("no module imports from a higher stage or from a peer stage", () => {
+    const upward: string[] = [];
+    for (const [file, targets] of graph) {
+      const from = stageOf(file);
+      for (const target of targets) {
+        const to = stageOf(target);
+        if (to === from) continue;
+        if (rankOf(to) >= rankOf(from)) upward.push(`${relative(SRC, file)} (${from}) → ${relative(SRC, target)} (${to})`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  test("the import graph has no cycle", () => {
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const visit = (file: string): void => {
+      state.set(file, "open");
+      stack.push(file);
+      for (const next of graph.get(file) ?? []) {
+        if (!graph.has(next)) continue;
+        if (state.get(next) === "open") cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(SRC, f)).join(" → "));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(file, "done");
+    };
+    for (const file of files) if (!state.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  test("the stage rule can fail: an upward import is detected", () => {
+    expect(rankOf(stageOf(join(SRC, "storage", "x.ts")))).toBeLessThan(rankOf(stageOf(join(SRC, "mcp", "y.ts"))));
+    expect(stageOf(join(SRC, "cli.ts"))).toBe("cli");
+    expect(stageOf(join(SRC, "errors.ts"))).toBe("base");
+  });
+});
