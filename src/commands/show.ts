@@ -79,7 +79,7 @@ export const spec: CommandSpec = {
       text += indent(formatTable(facts));
       text += `\n${bold("Arguments")}${skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0 ? dim(" (from the template's variables)") : ""}\n`;
       text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
-      const { template } = effective.content();
+      const { template } = effective.content.read();
       if (template !== undefined) text += `\n${bold("Template")}\n${indent(template.trimEnd())}\n`;
       else if (skill.type === "tool") text += `\n${bold("Template")}\n  (none: the tool returns its arguments as JSON)\n`;
     } else {

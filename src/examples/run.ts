@@ -50,7 +50,7 @@ export function runExamples(registry: Registry, candidates: readonly Candidate[]
   for (const candidate of candidates) {
     if (candidate.skill.exampleCount === 0) continue;
     const target = registryFor(registry, candidate);
-    candidate.content().examples.forEach((example, index) => {
+    candidate.content.read().examples.forEach((example, index) => {
       const args = { ...(example.arguments ?? {}) };
       const invocation = invokeSkill(target, candidate.skill.id, args);
       const verdict: Verdict = judge(example, invocation.ok ? invocation : { ok: false, message: invocation.error.message });

@@ -17,7 +17,7 @@ export function callTool(registry: Registry, id: string, args: unknown = {}): To
   const problems = argumentProblems(skill.inputSchema, args);
   if (problems.length > 0) return { ok: false, problems };
   const data = args as Record<string, unknown>;
-  const { template } = candidate.content();
+  const { template } = candidate.content.read();
   const text = template === undefined ? JSON.stringify(data, null, 2) : renderTemplate(template, data);
   return { ok: true, text };
 }

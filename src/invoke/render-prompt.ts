@@ -21,5 +21,5 @@ export function renderPrompt(registry: Registry, id: string, args: PromptArgumen
   if (!candidate || !skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${id}`);
   const missing = missingRequired(skill, args);
   if (missing !== undefined) throw new SkillCentralError("missing-argument", `Missing required argument: "${missing}"`);
-  return { description: skill.description, text: renderTemplate(candidate.content().template ?? "", { ...args }) };
+  return { description: skill.description, text: renderTemplate(candidate.content.read().template ?? "", { ...args }) };
 }

@@ -60,7 +60,7 @@ export function skillView({ skill, layer, source, content }: Candidate, withTemp
   let template: string | undefined;
   if (withTemplate) {
     try {
-      template = content().template;
+      template = content.read().template;
     } catch {
       // Content that can no longer be read is reported where it is used, not here.
     }

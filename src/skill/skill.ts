@@ -48,9 +48,11 @@ export interface SkillContent {
   examples: readonly SkillExample[];
 }
 
-/**
- * Reads a skill's content on first use (from memory, the start-up index or the file). Throws
- * `SkillCentralError("content-unavailable")` when it can no longer be had (the file changed
- * and broke before it was ever read).
- */
-export type ContentSource = () => SkillContent;
+/** Where a skill's content is read from on use (memory, the start-up index or the file). */
+export interface ContentSource {
+  /**
+   * The content. Throws `SkillCentralError("content-unavailable")` when it can no longer be had
+   * (the file changed and broke before it was ever read).
+   */
+  read(): SkillContent;
+}

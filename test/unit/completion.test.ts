@@ -10,7 +10,7 @@ function skill(id: string, extra: Partial<Skill> = {}): Candidate {
     layer,
     path: `/${id}.yaml`,
     source: `${id}.yaml`,
-    content: () => ({ template: id, examples: [] }),
+    content: { read: () => ({ template: id, examples: [] }) },
   };
 }
 

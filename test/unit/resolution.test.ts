@@ -13,7 +13,7 @@ function skill(id: string, extra: Partial<Skill> = {}): Skill {
 }
 
 function candidate(id: string, l: LayerRef, source = `${l.name}/${id}.yaml`, extra: Partial<Skill> = {}): Candidate {
-  return { skill: skill(id, extra), layer: l, path: `/${source}`, source, content: () => ({ template: id, examples: [] }) };
+  return { skill: skill(id, extra), layer: l, path: `/${source}`, source, content: { read: () => ({ template: id, examples: [] }) } };
 }
 
 describe("resolution by priority", () => {
