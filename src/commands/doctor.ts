@@ -6,6 +6,7 @@ import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
+import { clientReport, formatClientStatuses } from "./support/install-output.ts";
 
 export interface LayerReport {
   name: string;
@@ -125,6 +126,7 @@ export const spec: CommandSpec = {
     const errors = problems.filter((d) => d.severity === "error").length;
     const warnings = problems.filter((d) => d.severity === "warning").length;
     const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
+    const clients = await clientReport(ctx.cwd);
 
     if (ctx.json) {
       json(ctx, {
@@ -138,6 +140,7 @@ export const spec: CommandSpec = {
         errors,
         warnings,
         problems,
+        clients,
       });
       return exit;
     }
@@ -166,6 +169,7 @@ export const spec: CommandSpec = {
 
     text += `\n${bold("Problems")}\n`;
     text += problems.length === 0 ? "  none\n" : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d), ctx.colours)}\n`).join("");
+    text += `\n${formatClientStatuses(clients, ctx.colours)}`;
     const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
     text += `\n${verdict}, ${plural(warnings, "warning")}\n`;
     ctx.out(text);
