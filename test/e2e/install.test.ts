@@ -3,7 +3,7 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { buildForTests } from "../../script/build.ts";
-import { connect, SOURCE_ENTRY } from "../helpers/server.ts";
+import { connect, REPO_ROOT, SOURCE_ENTRY } from "../helpers/server.ts";
 import { runCli, type CliRun } from "./cli-run.ts";
 
 /**
@@ -577,4 +577,15 @@ describe("the compiled binary registers itself", () => {
     const cursor = (JSON.parse(fromSource.stdout) as { clients: { id: string; entries: { state: string; detail: string }[] }[] }).clients.find((c) => c.id === "cursor")!;
     expect(cursor.entries[0]).toMatchObject({ state: "other", detail: expect.stringMatching(/^another install: .* \(version \d+\.\d+\.\d+\)$/) });
   }, 120_000);
+});
+
+test("the README's IDE section starts with skill-central install and links the page that documents every client", async () => {
+  const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
+  const section = readme.slice(readme.indexOf("## IDE configuration"));
+  const firstBlock = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  expect(section.indexOf("```sh")).toBeLessThan(section.indexOf("### "));
+  expect(firstBlock).toStartWith("skill-central install");
+  expect(section.slice(0, section.indexOf("### "))).toContain("[docs/install-ides.md](docs/install-ides.md)");
+  const page = await Bun.file(join(REPO_ROOT, "docs", "install-ides.md")).text();
+  for (const id of ALL) expect(page).toContain(`\`${id}\``);
 });
