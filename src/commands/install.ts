@@ -1,4 +1,4 @@
-import { applyInstall } from "../install/apply.ts";
+import { applyInstall, type Outcome } from "../install/apply.ts";
 import { clientById, CLIENTS } from "../install/clients/index.ts";
 import { CLIENT_IDS, type ClientSpec } from "../install/clients/client.ts";
 import { detectClients } from "../install/detect.ts";
@@ -124,28 +124,25 @@ export const spec: CommandSpec = {
     }
     const actionable = plans.filter((p) => p.action === "create" || p.action === "add" || p.action === "update" || p.action === "unchanged");
     const blocked = plans.filter((p) => p.action === "error" || p.action === "differs");
+    const entry = http ?? { kind: launch.kind, command: launch.command, args: [...launch.prefix, "mcp"] };
 
     if (dryRun || actionable.length === 0 || !(await mayApply(ctx, named, `Install skill-central in ${plural(actionable.length, "client")}?`, "install"))) {
-      if (ctx.json) json(ctx, { dryRun: true, scope, project: ctx.cwd, entry: http ?? { command: launch.command, prefix: launch.prefix, kind: launch.kind }, clients: plans.map((p) => planJson(p)) });
+      if (ctx.json) json(ctx, { dryRun: true, scope, project: ctx.cwd, entry, clients: plans.map((p) => planJson(p)) });
       else if (dryRun) ctx.out("\nDry run: nothing was written.\n");
       return blocked.length > 0 ? EXIT_FAILURE : EXIT_OK;
     }
 
     if (!ctx.json) ctx.out("\n");
     const verify = verifier(timeoutMs, http?.tokenEnv);
-    const results = [];
-    for (const plan of plans) {
-      if (!actionable.includes(plan)) {
-        results.push(planJson(plan));
-        continue;
-      }
+    const outcomes = new Map<Plan, Outcome>();
+    for (const plan of actionable) {
       const outcome = await applyInstall(plan, verify);
+      outcomes.set(plan, outcome);
       if (!ctx.json) (outcome.ok ? ctx.out : ctx.err)(describeOutcome(plan, outcome, ctx.colours));
-      results.push(planJson(plan, outcome));
     }
-    const failed = results.filter((r) => (r.result as { ok?: boolean } | undefined)?.ok === false).length + blocked.length;
-    const done = results.filter((r) => (r.result as { ok?: boolean } | undefined)?.ok === true).length;
-    if (ctx.json) json(ctx, { dryRun: false, scope, project: ctx.cwd, entry: http ?? { command: launch.command, prefix: launch.prefix, kind: launch.kind }, clients: results });
+    const done = [...outcomes.values()].filter((o) => o.ok).length;
+    const failed = outcomes.size - done + blocked.length;
+    if (ctx.json) json(ctx, { dryRun: false, scope, project: ctx.cwd, entry, clients: plans.map((p) => planJson(p, outcomes.get(p))) });
     else ctx.out(`\n${done > 0 ? `Installed in ${plural(done, "client")}` : "Nothing installed"}${failed > 0 ? `; ${plural(failed, "client")} not (see above)` : ""}. Restart the IDEs (or reload their MCP servers) to pick it up.\n`);
     return failed > 0 ? EXIT_FAILURE : EXIT_OK;
   },

@@ -1,4 +1,4 @@
-import { applyUninstall } from "../install/apply.ts";
+import { applyUninstall, type Outcome } from "../install/apply.ts";
 import { clientById, CLIENTS } from "../install/clients/index.ts";
 import { CLIENT_IDS } from "../install/clients/client.ts";
 import { hostFromEnv } from "../install/host.ts";
@@ -53,21 +53,15 @@ export const spec: CommandSpec = {
       return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
     }
     if (!ctx.json) ctx.out("\n");
-    const results = [];
-    let failed = errors.length;
-    let done = 0;
-    for (const plan of plans) {
-      if (plan.action !== "remove") {
-        results.push(planJson(plan));
-        continue;
-      }
+    const outcomes = new Map<Plan, Outcome>();
+    for (const plan of removable) {
       const outcome = await applyUninstall(plan);
-      if (outcome.ok) done++;
-      else failed++;
+      outcomes.set(plan, outcome);
       if (!ctx.json) (outcome.ok ? ctx.out : ctx.err)(describeOutcome(plan, outcome, ctx.colours));
-      results.push(planJson(plan, outcome));
     }
-    if (ctx.json) json(ctx, { dryRun: false, scope, clients: results });
+    const done = [...outcomes.values()].filter((o) => o.ok).length;
+    const failed = outcomes.size - done + errors.length;
+    if (ctx.json) json(ctx, { dryRun: false, scope, clients: plans.map((p) => planJson(p, outcomes.get(p))) });
     else ctx.out(`\n${done > 0 ? `Removed from ${plural(done, "client")}` : "Nothing removed"}${failed > 0 ? `; ${plural(failed, "client")} not (see above)` : ""}.\n`);
     return failed > 0 ? EXIT_FAILURE : EXIT_OK;
   },

@@ -452,6 +452,25 @@ describe("usage errors", () => {
   });
 });
 
+describe("--json", () => {
+  let box: Sandbox;
+  beforeAll(() => {
+    box = sandbox();
+  });
+  afterAll(() => box.cleanup());
+
+  test("plans and results as data, dry run or not", async () => {
+    type Report = { dryRun: boolean; scope: string; entry: { kind: string; command: string; args: string[] }; clients: { client: string; file: string; action: string; diff: string; result?: { ok: boolean; message: string } }[] };
+    const dry = JSON.parse((await cli(box, ["install", "gemini", "--dry-run", "--json"])).stdout) as Report;
+    expect(dry).toMatchObject({ dryRun: true, scope: "user", entry: { kind: "source", command: process.execPath, args: [SOURCE_ENTRY, "mcp"] } });
+    expect(dry.clients).toEqual([{ client: "gemini", scope: "user", file: box.file("gemini"), action: "create", diff: expect.stringMatching(/^--- \/dev\/null\n/) }] as never);
+    const run = await cli(box, ["install", "gemini", "--json"]);
+    const report = JSON.parse(run.stdout) as Report;
+    expect(run.code).toBe(0);
+    expect(report.clients[0]).toMatchObject({ client: "gemini", action: "create", result: { ok: true, message: expect.stringContaining("answered initialize") } });
+  }, 60_000);
+});
+
 describe("--http entries (checked against a fixture Streamable HTTP server: the real HTTP mode is built separately)", () => {
   let box: Sandbox;
   let server: ReturnType<typeof Bun.serve>;
