@@ -60,7 +60,8 @@ export const spec: CommandSpec = {
   summary: "Register the server in your IDEs' MCP configs (diff, backup, verify)",
   usage: "install [client…] [--scope user|project] [--dry-run] [--force] [--yes] [--http <url> [--token-env <VAR>]]",
   description:
-    `Adds an entry named skill-central to each client's MCP config: ${CLIENT_IDS.join(", ")}.\n` +
+    "Adds an entry named skill-central to each client's MCP config. Clients:\n" +
+    `${CLIENT_IDS.join(", ")}.\n` +
     "With no client named, it finds the clients on this machine (config folder or command), shows\n" +
     "the changes and asks first (--yes to skip the question; with no terminal it only shows them).\n" +
     "The entry starts this install: this binary, `bunx skill-central`, or this checkout. Every change\n" +

@@ -15,7 +15,8 @@ export const spec: CommandSpec = {
     "Removes only the entry named skill-central; everything else in each file stays byte for byte,\n" +
     "a backup is kept beside it, and the file is replaced atomically. With no client named, every\n" +
     "client whose config has the entry is listed and you are asked first (--yes to skip the\n" +
-    `question; with no terminal it only shows the changes). Clients: ${CLIENT_IDS.join(", ")}.`,
+    "question; with no terminal it only shows the changes). Clients:\n" +
+    `${CLIENT_IDS.join(", ")}.`,
   options: { scope: { type: "string" }, "dry-run": { type: "boolean" }, yes: { type: "boolean", short: "y" } },
   optionHelp: [
     ["--scope user|project", "The client's user config (default), or the project's file"],
