@@ -4,6 +4,7 @@ import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
+import { clientReport, formatClientStatuses } from "./support/install-output.ts";
 
 export interface LayerReport {
   name: string;
@@ -118,6 +119,7 @@ export const spec: CommandSpec = {
     const errors = problems.filter((d) => d.severity === "error").length;
     const warnings = problems.filter((d) => d.severity === "warning").length;
     const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
+    const clients = await clientReport(ctx.cwd);
 
     if (ctx.json) {
       json(ctx, {
@@ -131,6 +133,7 @@ export const spec: CommandSpec = {
         errors,
         warnings,
         problems: problems.map((d) => ({ ...d, ...(d.file !== undefined && { file: display(d.file) }) })),
+        clients,
       });
       return exit;
     }
@@ -159,6 +162,7 @@ export const spec: CommandSpec = {
 
     text += `\n${bold("Problems")}\n`;
     text += problems.length === 0 ? "  none\n" : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
+    text += `\n${formatClientStatuses(clients, ctx.colours)}`;
     const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
     text += `\n${verdict}, ${plural(warnings, "warning")}\n`;
     ctx.out(text);
