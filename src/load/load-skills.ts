@@ -2,12 +2,12 @@ import { resolveConfig, type ConfigOptions, type ResolvedConfig } from "../confi
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
 import { discoverSkillFiles } from "../storage/discover.ts";
-import { displayPath } from "../storage/display-path.ts";
+import { displayPath, type DisplayPlaces } from "../storage/display-path.ts";
 import { layerDirState } from "../storage/fs-state.ts";
 import type { Locator } from "../storage/parse-document.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { ContentStore } from "./content-store.ts";
-import { parseSkillFile } from "./parse-file.ts";
+import { parseSkillFile, type FileParse } from "./parse-file.ts";
 import type { SkillRecord } from "./record.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
@@ -73,6 +73,18 @@ export function referencedVersions(result: LoadResult): { path: string; stamp: F
   return out;
 }
 
+/*
+ * Functions a result keeps are made out here: a closure made inside loadSkills would keep that
+ * call's whole scope alive, `options.previous` included, and so every earlier load in a chain.
+ */
+function displayFor(places: DisplayPlaces): (path: string) => string {
+  return (path) => displayPath(path, places);
+}
+
+function reparse(path: string): FileParse {
+  return parseSkillFile(path);
+}
+
 /**
  * The one loading pipeline, shared by the server, the CLI and the public API:
  * config → layers → files → records (from the previous load, the index, or a fresh parse) → registry.
@@ -87,10 +99,9 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     mark = now;
   };
 
-  const config = await resolveConfig(options, (d) => diagnostics.push(d));
+  const config = await resolveConfig({ ...options, ...(options.previous && { previousConfig: options.previous.config }) }, (d) => diagnostics.push(d));
   const builtinDir = config.layers.find((l) => l.origin === "built-in")?.dir;
-  const places = { cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) };
-  const display = (path: string) => displayPath(path, places);
+  const display = displayFor({ cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) });
   options.onConfig?.(config);
   phase("config");
 
@@ -114,7 +125,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   phase("discover");
 
   const previous = new Map(options.previous?.records.map((r) => [r.path, r]));
-  const store = options.previous?.store ?? new ContentStore(options.index, (path) => parseSkillFile(path), options.onContentLost);
+  const store = options.previous?.store ?? new ContentStore(options.index, reparse, options.onContentLost);
   const { index } = options;
   const records: SkillRecord[] = [];
   const unindexed: IndexEntry[] = [];

@@ -94,7 +94,7 @@ function resourceText(registry: Registry, uri: string): string {
   }
   const id = uri.slice(SKILL_URI_PREFIX.length);
   const resolution = registry.resolution(id);
-  if (!resolution) throw unknownResource(uri, `no skill has the id "${id}"`);
+  if (!resolution) throw unknownResource(uri, `no skill has the id "${quoted(id)}"`);
   const view = resolutionView(resolution);
   const body: SkillResource = {
     id,

@@ -47,4 +47,26 @@ describe("a reload keeps the last good version of a file that broke", () => {
     expect(second.records[0]?.outcome).toBe("kept");
     expect(loadReport(second)[0]).toContain("warning: not reloaded, still serving its last good version: ");
   });
+
+  test("a config file made invalid keeps its last good version: its layers keep serving, with a warning", async () => {
+    fixture = makeFixture({ "skill-central.yaml": CONFIG(10), "skills/a.yaml": promptSkill("a") });
+    const first = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
+    fixture.write("skill-central.yaml", "layers:\n  - { name: main, path: ./skills\n");
+    const second = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: first });
+    expect(second.registry.get("a")?.layer.name).toBe("main");
+    expect(second.config.builtin).toBe(false);
+    expect(loadReport(second)).toEqual([expect.stringMatching(/^skill-central\.yaml:\d+:\d+: warning: config not reloaded, still using its last good version: invalid YAML/)]);
+    // Fixed: its new contents apply.
+    fixture.write("skill-central.yaml", CONFIG(70));
+    const third = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: second });
+    expect(third.registry.get("a")?.layer.priority).toBe(70);
+    expect(loadReport(third)).toEqual([]);
+  });
+
+  test("without a last good version (a first start), an invalid config is an error and is ignored", async () => {
+    fixture = makeFixture({ "skill-central.yaml": "layers: [\n", "skills/a.yaml": promptSkill("a") });
+    const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home, builtin: false });
+    expect(result.registry.resolutions()).toEqual([]);
+    expect(loadReport(result)[0]).toMatch(/skill-central\.yaml:\d+:\d+: error: config ignored: invalid YAML/);
+  });
 });
