@@ -38,9 +38,25 @@ describe("stats", () => {
 });
 
 describe("load timing", () => {
-  test("reads the phases as the server prints them", () => {
+  test("reads the phases, the files parsed and the milestones as the server prints them", () => {
+    const stderr = [
+      "noise",
+      "[skill-central] loaded 950 ids in 110.4 ms (config 54.3 ms, discover 8.3 ms, read+parse 32.9 ms, resolve 14.9 ms; 0 files parsed)",
+      "[skill-central] since process start: mcp command 93.0 ms, index opened 143.4 ms, first load done 258.9 ms (cpu 82.8 ms)",
+      "[skill-central] reloaded in 12.0 ms: 950 skills",
+    ].join("\n");
+    expect(parseLoadTiming(stderr)).toEqual({
+      ids: 950,
+      totalMs: 110.4,
+      phases: { config: 54.3, discover: 8.3, "read+parse": 32.9, resolve: 14.9 },
+      filesParsed: 0,
+      sinceStart: { "mcp command": 93.0, "index opened": 143.4, "first load done": 258.9, cpu: 82.8 },
+    });
+  });
+
+  test("an older server's line (no counts, no milestones) still parses; anything else is no timing", () => {
     const line = "[skill-central] loaded 950 ids in 120.5 ms (config 6.1 ms, read+parse 96.4 ms, resolve 5.7 ms)\n";
-    expect(parseLoadTiming(`noise\n${line}`)).toEqual({ ids: 950, totalMs: 120.5, phases: { config: 6.1, "read+parse": 96.4, resolve: 5.7 } });
+    expect(parseLoadTiming(`noise\n${line}`)).toEqual({ ids: 950, totalMs: 120.5, phases: { config: 6.1, "read+parse": 96.4, resolve: 5.7 }, sinceStart: {} });
     expect(parseLoadTiming("[skill-central] something else")).toBeUndefined();
   });
 });
