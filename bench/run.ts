@@ -3,9 +3,9 @@
  * The benchmark: skill-central (source entry and compiled binary), cold and warm, against a bare
  * SDK server (the floor), on generated corpora, in one interleaved run. `bun run bench --help`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, totalmem } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { buildFloor, buildOurs, OUT_DIR, REPO_ROOT, type Built } from "./lib/build.ts";
 import { ensureCorpus, waitUntilSettled, type Corpus } from "./lib/corpora.ts";
 import { Homes, indexIn } from "./lib/homes.ts";
@@ -80,7 +80,8 @@ async function build(options: BenchOptions): Promise<{ floor?: Built; ours?: Bui
     built.floor = await buildFloor();
   }
   if (options.targets.includes("binary")) {
-    if (options.binary) built.ours = { path: options.binary, how: `given with --binary ${options.binary}` };
+    // Servers start in the corpus folder, so a relative path would name a file there.
+    if (options.binary) built.ours = { path: resolve(options.binary), how: `given with --binary ${options.binary}` };
     else {
       log("compiling skill-central…");
       built.ours = await buildOurs();
@@ -244,6 +245,10 @@ async function main(argv: string[]): Promise<number> {
   if (!options) {
     process.stdout.write(USAGE);
     return 0;
+  }
+  if (options.binary !== undefined && !existsSync(resolve(options.binary))) {
+    process.stderr.write(`bench: --binary: no such file ${resolve(options.binary)}\n`);
+    return 2;
   }
   const started = performance.now();
   const loadBefore = loadLabel();
