@@ -48,22 +48,14 @@ interface Variant {
 // ---------------------------------------------------------------------------
 // Setup
 
-/** Whether a command's --help mentions --no-watch (the flag exists only once file watching does). */
-function supportsNoWatch(command: string, baseArgs: string[]): boolean {
-  const help = Bun.spawnSync([command, ...baseArgs.filter((a) => a !== "mcp"), "--help"], { stdout: "pipe", stderr: "pipe", timeout: 10_000 });
-  return help.stdout.toString().includes("--no-watch");
-}
-
 /** Every HOME the servers get (cold ones per session, warm ones per target and corpus); all removed at the end. */
 const homes = new Homes();
 
 function makeTarget(name: TargetName, built: { floor?: Built; ours?: Built }, options: BenchOptions): Target {
   if (name === "floor") return { name, command: built.floor!.path, baseArgs: [], extraArgs: [], env: {} };
   const [command, baseArgs] = name === "source" ? [process.execPath, [SOURCE_ENTRY, "mcp"]] : [built.ours!.path, ["mcp"]];
-  const extraArgs = [
-    ...(supportsNoWatch(command, baseArgs) ? ["--no-watch"] : []),
-    ...(options.debugTiming ? ["--debug-timing"] : []),
-  ];
+  // Served as an IDE runs it: watching the layers, which costs start-up time too.
+  const extraArgs = options.debugTiming ? ["--debug-timing"] : [];
   return { name, command, baseArgs, extraArgs, env: name === "source" ? SOURCE_ENV : {} };
 }
 
