@@ -76,6 +76,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   doctor: async () => (await import("./commands/doctor.ts")).spec,
   init: async () => (await import("./commands/init.ts")).spec,
   new: async () => (await import("./commands/new.ts")).spec,
+  sync: async () => (await import("./commands/sync.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 

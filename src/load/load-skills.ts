@@ -1,4 +1,4 @@
-import { resolveConfig, type ConfigOptions, type ResolvedConfig } from "../config/resolve-config.ts";
+import type { ConfigOptions, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
 import type { ParseCache } from "./parse-cache.ts";
@@ -6,6 +6,7 @@ import { parseSkillFilesHere } from "./parse-file.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { discoverSkillFiles } from "../storage/discover.ts";
 import { layerDirState } from "../storage/fs-state.ts";
+import { resolveLayers } from "../sources/resolve-layers.ts";
 
 export interface LoadOptions extends ConfigOptions {
   /** Outcomes of unchanged files from an earlier load or process (see src/load/parse-cache.ts). */
@@ -48,12 +49,15 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     mark = now;
   };
 
-  const config = await resolveConfig(options, report);
+  // The config's layers, git layers resolved to their verified copies (no git, no network).
+  const config = await resolveLayers(options, report);
   phase("config");
   const layers: LayerRef[] = config.layers.map((spec, order) => ({ name: spec.name, priority: spec.priority, order}));
 
   const perLayer = await Promise.all(
     config.layers.map(async (spec) => {
+      // Its reason was reported where it was decided.
+      if (spec.unavailable !== undefined) return [];
       const state = await layerDirState(spec.dir);
       if (state !== "ok") {
         report({
