@@ -18,10 +18,10 @@ export function classifyGitUrl(url: string): { kind: GitUrlKind } | { problem: s
     const kind = SCHEMES[scheme];
     return kind ? { kind } : { problem: `uses "${scheme.slice(0, -1)}://"; only https, http, ssh, git and file URLs are fetched` };
   }
-  if (url.startsWith("/")) return { kind: "local" };
+  if (url.startsWith("/") || /^[A-Za-z]:[\\/]/.test(url)) return { kind: "local" };
   // scp-like: `host:path` where the part before the first colon has no slash (git's own rule).
   const colon = url.indexOf(":");
-  if (colon > 0 && !url.slice(0, colon).includes("/")) return { kind: "scp" };
+  if (colon > 0 && colon < url.length - 1 && !url.slice(0, colon).includes("/")) return { kind: "scp" };
   return { problem: "is not a repository URL (use https://…, ssh://…, user@host:path, or file:///path)" };
 }
 

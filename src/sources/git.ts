@@ -171,9 +171,14 @@ export async function git(what: string, args: readonly string[], options: GitOpt
   throw new GitError(`${what}: ${reason}`, run.stderr, timedOut);
 }
 
-/** The lines of git's stderr worth showing: its `fatal:`/`error:` lines, else the last line. */
+/**
+ * The lines of git's stderr worth showing: its first `error:` lines (the cause, e.g. which fsck
+ * check an object failed) and its last `fatal:` line, else the last line.
+ */
 function lastLines(stderr: string): string {
   const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
-  const important = lines.filter((l) => /^(fatal|error|remote):/i.test(l));
-  return (important.length > 0 ? important.slice(-2) : lines.slice(-1)).join("; ");
+  const errors = lines.filter((l) => /^(error|remote):/i.test(l)).slice(0, 2);
+  const fatal = lines.filter((l) => /^fatal:/i.test(l)).slice(-1);
+  const important = [...errors, ...fatal];
+  return (important.length > 0 ? important : lines.slice(-1)).join("; ");
 }
