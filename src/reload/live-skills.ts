@@ -1,12 +1,13 @@
 import { homedir } from "node:os";
 import { loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
+import { BackgroundRefresh } from "../sources/refresh.ts";
 import { Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";
 
 export interface LiveSkillsOptions {
   load: LoadOptions;
-  /** Watch layer folders and config files, and reload on change. */
+  /** Watch layer folders and config files, and reload on change; git layers with `refresh` are fetched in the background. */
   watch: boolean;
   /** Every completed load, in order: the startup load (`previous` undefined), then each reload. */
   loaded: (result: LoadResult, previous: LoadResult | undefined) => void;
@@ -25,6 +26,7 @@ export class LiveSkills {
   private last: LoadResult | undefined;
   private readonly watcher: SkillWatcher | undefined;
   private readonly reloader: Reloader;
+  private readonly refresh: BackgroundRefresh | undefined;
   private readonly home: string;
   private closed = false;
 
@@ -32,6 +34,9 @@ export class LiveSkills {
     this.home = options.load.home ?? homedir();
     this.reloader = new Reloader(() => this.load());
     this.watcher = options.watch ? new SkillWatcher(() => this.reloader.schedule(), options.warn) : undefined;
+    this.refresh = options.watch
+      ? new BackgroundRefresh({ cwd: options.load.cwd, home: this.home, changed: () => this.reloader.schedule(), log: options.warn })
+      : undefined;
   }
 
   /** The startup load; watching starts before its result is handed on. */
@@ -54,6 +59,8 @@ export class LiveSkills {
     // Watch before anyone sees the result: a client that has its first answer can edit at once.
     const added = this.watcher?.update(watchTargets(result.config, { cwd: this.options.load.cwd, home: this.home })) ?? false;
     this.options.loaded(result, previous);
+    // After the answer is out: background fetches of git layers that follow a ref.
+    this.refresh?.update(result.config.layers).catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
     // A watch that began after this load read the files may have missed a change in between.
     // (At startup that window is the few milliseconds before the first answer; not worth a load.)
     if (added && previous) this.reloader.schedule();
@@ -64,5 +71,6 @@ export class LiveSkills {
     this.closed = true;
     this.reloader.close();
     this.watcher?.close();
+    this.refresh?.close();
   }
 }
