@@ -5,6 +5,7 @@ import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { displayPath } from "../storage/display-path.ts";
+import { gitLayerProblems, gitLayerRows, gitLayerStatuses } from "../sources/report.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
 
 export interface LayerReport {
@@ -85,6 +86,8 @@ export const spec: CommandSpec = {
       }),
     );
 
+    const git = await gitLayerStatuses(config.layers, { cwd: ctx.cwd });
+
     const shadowed: ShadowReport[] = [];
     const dupes: DuplicateReport[] = [];
     for (const resolution of registry.resolutions()) {
@@ -112,6 +115,7 @@ export const spec: CommandSpec = {
         problems.push({ severity: "warning", code: "layer-empty", file: layer.dir, message: `layer "${layer.name}" (${layer.origin}): folder has no skill files` });
       }
     }
+    problems.push(...gitLayerProblems(git).map((d) => ({ ...d, ...(d.file && { file: displayPath(d.file, ctx.cwd) }) })));
     // Registry layers are the config's layers, in the same order.
     const builtinLayer = registry.layers[config.layers.findIndex((l) => l.origin === "built-in")];
     for (const lonely of lonelyPrompts(registry, builtinLayer)) {
@@ -133,6 +137,7 @@ export const spec: CommandSpec = {
         builtin: config.builtin,
         ...(config.pageSize !== undefined && { pageSize: config.pageSize }),
         layers,
+        ...(git.length > 0 && { git: git.map((g) => ({ ...g, origin: displayPath(g.origin, ctx.cwd) })) }),
         shadowed,
         duplicates: dupes,
         errors,
@@ -156,6 +161,8 @@ export const spec: CommandSpec = {
         .map((line) => (line === "" ? "" : `  ${line}`))
         .join("\n");
     }
+
+    if (git.length > 0) text += `\n${bold("Git layers")}\n${formatTable(gitLayerRows(git)).split("\n").map((line) => (line === "" ? "" : `  ${line}`)).join("\n")}`;
 
     text += `\n${bold("Shadowed ids")}\n`;
     text += shadowed.length === 0

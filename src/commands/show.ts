@@ -2,6 +2,7 @@ import { resolutionView, skillView, type CandidateView } from "../registry/descr
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { didYouMean } from "../cli-output/suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
+import { gitOrigin } from "../sources/report.ts";
 import { argumentLines, type ArgumentLine } from "./support/arguments.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, reportDiagnostics, type CommandContext, type CommandSpec } from "./support/command.ts";
 
@@ -48,7 +49,7 @@ export const spec: CommandSpec = {
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const id = ctx.args[0]!;
-    const { registry, diagnostics } = await load(ctx);
+    const { registry, config, diagnostics } = await load(ctx);
     reportDiagnostics(ctx, diagnostics);
     if (id === COMPOSE_PROMPT_NAME) return showCompose(ctx, registry.tags());
     const resolution = registry.resolution(id);
@@ -59,8 +60,10 @@ export const spec: CommandSpec = {
     const view = resolutionView(resolution);
     const effective = resolution.effective;
     const args = effective ? argumentLines(effective.skill) : [];
+    // A skill from a git layer: the repository, commit and path it was copied from.
+    const git = effective && gitOrigin(config.layers, effective.layer.name, effective.source, ctx.cwd);
     if (ctx.json) {
-      json(ctx, { id, served: view.served, ...(effective && { skill: skillView(effective), arguments: args }), chain: view.chain });
+      json(ctx, { id, served: view.served, ...(effective && { skill: skillView(effective), arguments: args }), ...(git && { git }), chain: view.chain });
       return effective ? EXIT_OK : EXIT_FAILURE;
     }
     const { bold, dim, red } = ctx.colours;
@@ -71,6 +74,7 @@ export const spec: CommandSpec = {
       const facts = [
         ["layer", `${effective.layer.name} (priority ${effective.layer.priority})`],
         ["file", effective.source],
+        ...(git ? [["commit", git.commit], ["in repository", `${git.url} ${git.path}`]] : []),
         ["tags", skill.tags.join(", ") || "(none)"],
         ...(skill.version !== undefined ? [["version", skill.version]] : []),
         ...(skill.examples.length > 0 ? [["examples", String(skill.examples.length)]] : []),
