@@ -162,13 +162,18 @@ export async function runGit(args: readonly string[], options: GitOptions = {}):
   return { code: timedOut ? -1 : code, stdout, stderr: redactText(stderr, options.url).trim() + (timedOut ? "\n(timed out)" : "") };
 }
 
+/** git's ways of saying the remote wants credentials it did not get. */
+const AUTH_FAILURE = /could not read (Username|Password)|Authentication failed|terminal prompts disabled|Permission denied \(publickey|Host key verification failed/i;
+const AUTH_HINT = " (skill-central never prompts: give git a credential helper or an SSH key for this remote; see docs/git-layers.md)";
+
 /** Like `runGit`, but a non-zero exit throws a `GitError` saying `what` failed, with git's reason. */
 export async function git(what: string, args: readonly string[], options: GitOptions = {}): Promise<Uint8Array> {
   const run = await runGit(args, options);
   if (run.code === 0) return run.stdout;
   const timedOut = run.code === -1;
   const reason = timedOut ? `timed out after ${Math.round((options.timeoutMs ?? GIT_TIMEOUT_MS) / 1000)} s` : lastLines(run.stderr) || `git exited with status ${run.code}`;
-  throw new GitError(`${what}: ${reason}`, run.stderr, timedOut);
+  const hint = AUTH_FAILURE.test(run.stderr) ? AUTH_HINT : "";
+  throw new GitError(`${what}: ${reason}${hint}`, run.stderr, timedOut);
 }
 
 /**

@@ -200,8 +200,10 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
   const locked = ctx.lockable ? ctx.entries.get(spec.name) : undefined;
   const matches = locked !== undefined && sameSource(locked, { url: canonical, ref: source.ref, path: source.path });
   const current = ctx.lockable ? undefined : await entry.current(source.ref, source.path);
-  const served = matches ? locked.commit : current?.commit;
-  result.before = ctx.history.get(spec.name, canonical, source.path) ?? served;
+  // What this machine served before: its last sync of this project, else the lock or current copy.
+  const previous = ctx.history.get(spec.name, canonical, source.path);
+  const before = previous ?? (matches ? locked.commit : current?.commit);
+  if (before !== undefined) result.before = before;
   const moving = mode === "update" && (ctx.request.layer === undefined || ctx.request.layer === spec.name);
 
   if (mode === "check") return checkLayer(result, { entry, source, lockable: ctx.lockable, locked, matches, current });
@@ -230,7 +232,13 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
           return fail("failed", gone ? orphanedProblem(commit, spec.name, false) : error.message);
         }
         await materialise(entry, commit, source.path, { expect: contentHash, ...(ctx.request.limits && { limits: ctx.request.limits }) });
-        result.outcome = result.before === commit ? "restored" : "updated";
+        if (previous === undefined) {
+          // A machine that never served this layer: a first fetch, every skill new to it.
+          delete result.before;
+          result.outcome = "fetched";
+        } else {
+          result.outcome = previous === commit ? "restored" : "updated";
+        }
       } else if (result.before !== undefined && result.before !== commit) {
         result.outcome = "updated";
       }

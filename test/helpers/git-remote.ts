@@ -81,6 +81,19 @@ export class Remote {
     return commit;
   }
 
+  /**
+   * Commits many plain files at once (one `git fast-import`, not a process per file): `files`
+   * is the whole new tree of `branch`.
+   */
+  bulkCommit(files: Record<string, string>, branch = "main"): string {
+    const parent = this.tip(branch);
+    const encoder = new TextEncoder();
+    const parts: string[] = [`commit refs/heads/${branch}`, "committer Test <test@example.com> 1704067200 +0000", "data 4", "bulk", ...(parent ? [`from ${parent}`] : []), "deleteall"];
+    for (const [path, text] of Object.entries(files)) parts.push(`M 100644 inline ${path}`, `data ${encoder.encode(text).length}`, text);
+    gitSync(["fast-import", "--quiet"], { cwd: this.dir, stdin: `${parts.join("\n")}\n\n` });
+    return this.tip(branch)!;
+  }
+
   tip(branch = "main"): string | undefined {
     try {
       return gitSync(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { cwd: this.dir });
