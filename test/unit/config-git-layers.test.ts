@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseDuration, repoPathOrProblem } from "../../src/config/config-file.ts";
 import { resolveConfig } from "../../src/config/resolve-config.ts";
@@ -103,5 +104,22 @@ describe("git layer key syntax", () => {
     expect(repoPathOrProblem("a/../b")).toHaveProperty("problem");
     expect(repoPathOrProblem("/etc")).toHaveProperty("problem");
     expect(repoPathOrProblem("x/.GIT/hooks")).toHaveProperty("problem");
+  });
+});
+
+describe("the documented examples", () => {
+  const REPO = join(import.meta.dir, "..", "..");
+  const yamlBlocks = (file: string) => [...readFileSync(join(REPO, file), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+  test("every git layer example in docs/git-layers.md and the README's team section is a valid config", async () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const team = readme.slice(readme.indexOf("## Sharing skills across a team"), readme.indexOf("## Command line"));
+    const blocks = [...yamlBlocks("docs/git-layers.md"), ...[...team.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!)];
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    for (const block of blocks) {
+      const { config, diagnostics } = await resolve({ "skill-central.yaml": block });
+      expect(diagnostics).toEqual([]);
+      expect(config.layers.some((l) => l.git)).toBe(true);
+    }
   });
 });
