@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 
@@ -53,7 +53,8 @@ export function projectConfigPath(cwd: string): string | undefined {
 export function expandPath(path: string, base: string, home: string): string {
   if (path === "~") return home;
   if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
-  return join(base, path).replace(/[\\/]+$/, "") || "/";
+  // `resolve`, not `join`: an absolute path is taken as written, not appended to `base`.
+  return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
 const KNOWN_KEYS = ["layers", "builtin", "pageSize"];
