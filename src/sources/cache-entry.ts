@@ -15,6 +15,7 @@ import { removeTree } from "./remove-tree.ts";
  *       lock            held while anything below is written (see entry-lock.ts)
  *       repo.git/       a bare repository: shallow fetches of the commits we use
  *       copies/<commit>[-<path hash>]/   verified, read-only copies of one folder of one commit
+ *       seals/<copy>.json   a copy's contentHash and its files' stamps when it was last hashed
  *       current.json    for layers without a lock entry: the commit each ref+path serves now
  *       fetch.json      when the remote was last reached, the last failure, orphaned commits
  *
@@ -45,8 +46,8 @@ export function gitCacheRoot(home?: string): string {
   return join(cacheRoot(home), "git");
 }
 
-function shortHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 12);
+function copyName(commit: string, path: string): string {
+  return path === "" ? commit : `${commit}-${createHash("sha256").update(path).digest("hex").slice(0, 12)}`;
 }
 
 async function readJson<T>(file: string, fallback: T): Promise<T> {
@@ -103,7 +104,12 @@ export class CacheEntry {
 
   /** Where the copy of `path` at `commit` lives (whether or not it exists yet). */
   copyDir(commit: string, path: string): string {
-    return join(this.copies, path === "" ? commit : `${commit}-${shortHash(path)}`);
+    return join(this.copies, copyName(commit, path));
+  }
+
+  /** Where the seal of that copy lives (see verify-copy.ts). */
+  sealFile(commit: string, path: string): string {
+    return join(this.dir, "seals", `${copyName(commit, path)}.json`);
   }
 
   // ---- reading: no lock needed (every file is replaced whole) ----
@@ -169,6 +175,8 @@ export class CacheEntry {
   async removeLeftovers(): Promise<void> {
     const names = await readdir(this.copies).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => n.startsWith(".tmp-")).map((n) => removeTree(join(this.copies, n))));
+    const seals = join(this.dir, "seals");
+    for (const name of await readdir(seals).catch(() => [] as string[])) if (name.endsWith(".tmp")) await rm(join(seals, name), { force: true });
     for (const name of await readdir(this.dir).catch(() => [] as string[])) {
       if (/^(repo|probe)\.git\.tmp-/.test(name) || name === "probe.git") await rm(join(this.dir, name), { recursive: true, force: true });
     }

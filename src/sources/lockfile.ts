@@ -62,24 +62,35 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
     report({ severity: "error", code: "lockfile", file, message: `cannot read the lockfile (${String(error)}); its git layers are treated as not synced` });
     return { ...lock, readable: false };
   }
-  const parsed = parseYamlDocument({ file, text });
+  // JSON.parse on the start-up path (~0.1 ms); the precise parser only to place a message.
+  let data: { lockfileVersion?: unknown; layers?: unknown } | null;
+  const precise = () => parseYamlDocument({ file, text });
+  const locate = (path: (string | number)[], key = false) => {
+    const parsed = precise();
+    return parsed.ok ? (key ? parsed.doc.locateKey(path) : parsed.doc.locate(path)) : undefined;
+  };
   const fail = (message: string, position?: Diagnostic["position"]): Lockfile => {
     report({ severity: "error", code: "lockfile", file, ...(position && { position }), message: `${message}; its git layers are treated as not synced (fix it, or delete it and run skill-central sync)` });
     return { ...lock, readable: false };
   };
-  if (!parsed.ok) return fail(`the lockfile is not valid JSON: ${parsed.diagnostic.message.replace(/^skipped: /, "")}`, parsed.diagnostic.position);
-  const data = parsed.doc.data as { lockfileVersion?: unknown; layers?: unknown } | null;
+  try {
+    data = JSON.parse(text) as typeof data;
+  } catch (error) {
+    const parsed = precise();
+    const reason = parsed.ok ? String((error as Error).message) : parsed.diagnostic.message.replace(/^skipped: /, "");
+    return fail(`the lockfile is not valid JSON: ${reason}`, parsed.ok ? undefined : parsed.diagnostic.position);
+  }
   if (!data || typeof data !== "object" || Array.isArray(data)) return fail("the lockfile must be a JSON object", { line: 1, column: 1 });
   if (data.lockfileVersion !== LOCKFILE_VERSION) {
-    return fail(`lockfileVersion ${JSON.stringify(data.lockfileVersion)} is not one this version reads (${LOCKFILE_VERSION})`, parsed.doc.locate(["lockfileVersion"]));
+    return fail(`lockfileVersion ${JSON.stringify(data.lockfileVersion)} is not one this version reads (${LOCKFILE_VERSION})`, locate(["lockfileVersion"]));
   }
   const layers = data.layers ?? {};
-  if (typeof layers !== "object" || Array.isArray(layers) || layers === null) return fail(`"layers" must be an object`, parsed.doc.locate(["layers"]));
+  if (typeof layers !== "object" || Array.isArray(layers) || layers === null) return fail(`"layers" must be an object`, locate(["layers"]));
   for (const [name, value] of Object.entries(layers as Record<string, unknown>)) {
     const entry = value as Record<string, unknown> | null;
     const bad = !entry || typeof entry !== "object" ? "must be an object" : FIELDS.find((f) => typeof entry[f] !== "string") ? `needs ${FIELDS.join(", ")} (strings)` : !COMMIT.test(entry.commit as string) ? "has a commit that is not a full hex object id" : !CONTENT_HASH_PATTERN.test(entry.contentHash as string) ? "has a contentHash that is not sha256:<64 hex digits>" : undefined;
     if (bad) {
-      report({ severity: "error", code: "lockfile", file, position: parsed.doc.locateKey(["layers", name]), message: `entry "${name}" ${bad}; ignored` });
+      report({ severity: "error", code: "lockfile", file, position: locate(["layers", name], true), message: `entry "${name}" ${bad}; ignored` });
       continue;
     }
     const e = entry as Record<(typeof FIELDS)[number], string>;

@@ -3,10 +3,11 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { CacheEntry } from "./cache-entry.ts";
-import { contentHash, hashCopy } from "./content-hash.ts";
+import { contentHash } from "./content-hash.ts";
 import { git } from "./git.ts";
 import { removeTree } from "./remove-tree.ts";
 import { checkTree, DEFAULT_LIMITS, type TreeFile, type TreeLimits } from "./tree-entries.ts";
+import { forgetCopy, sealCopy, verifyCopy } from "./verify-copy.ts";
 
 /**
  * Turns one folder of one commit into a verified, read-only copy on disk, without a checkout:
@@ -31,31 +32,6 @@ export class CopyRefused extends Error {
 export interface Copy {
   dir: string;
   contentHash: string;
-}
-
-/** Copies verified in this process. Copies are immutable, so each is hashed once per process. */
-const verified = new Map<string, string>();
-
-export type CopyState = { state: "ok"; contentHash: string } | { state: "missing" } | { state: "mismatch"; contentHash?: string };
-
-/** Whether the copy at `dir` exists and hashes to `expected` (when given). */
-export async function verifyCopy(dir: string, expected?: string): Promise<CopyState> {
-  let actual = verified.get(dir);
-  if (actual === undefined) {
-    if (!existsSync(dir)) return { state: "missing" };
-    try {
-      actual = await hashCopy(dir);
-    } catch {
-      return { state: "mismatch" };
-    }
-    verified.set(dir, actual);
-  }
-  return expected === undefined || actual === expected ? { state: "ok", contentHash: actual } : { state: "mismatch", contentHash: actual };
-}
-
-/** Forgets a copy's verification (it is about to be removed). */
-function forget(dir: string): void {
-  verified.delete(dir);
 }
 
 /** The regular files of `path` at `commit`, checked; throws `CopyRefused` when the tree breaks a rule. */
@@ -116,7 +92,8 @@ export interface MaterialiseOptions {
  */
 export async function materialise(entry: CacheEntry, commit: string, path: string, options: MaterialiseOptions = {}): Promise<Copy> {
   const dir = entry.copyDir(commit, path);
-  const existing = await verifyCopy(dir, options.expect);
+  const seal = entry.sealFile(commit, path);
+  const existing = await verifyCopy(dir, seal, options.expect);
   // With an expected hash, a copy that matches it is all we need; without one, the commit's own
   // files decide, so a copy damaged on disk is never taken as the truth.
   if (existing.state === "ok" && options.expect !== undefined) return { dir, contentHash: existing.contentHash };
@@ -131,7 +108,7 @@ export async function materialise(entry: CacheEntry, commit: string, path: strin
   if (existing.state === "ok" && existing.contentHash === hash) return { dir, contentHash: hash };
   if (existing.state !== "missing") {
     // On disk, but not what this commit holds: damaged after it was written.
-    forget(dir);
+    forgetCopy(dir);
     await removeTree(dir);
   }
 
@@ -143,9 +120,10 @@ export async function materialise(entry: CacheEntry, commit: string, path: strin
   } catch (error) {
     await removeTree(temporary);
     // Another writer (without our lock: a lock judged stale) finished the same copy first.
-    if (existsSync(dir) && (await verifyCopy(dir, hash)).state === "ok") return { dir, contentHash: hash };
+    if (existsSync(dir) && (await verifyCopy(dir, seal, hash)).state === "ok") return { dir, contentHash: hash };
     throw error;
   }
-  verified.set(dir, hash);
+  // Hashed from git's own bytes just now: sealed with the stamps the files have on disk.
+  await sealCopy(dir, seal, hash);
   return { dir, contentHash: hash };
 }

@@ -6,7 +6,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import { CacheEntry } from "./cache-entry.ts";
 import { canonicalUrl, classifyGitUrl, redactUrl } from "./git-url.ts";
 import { lockfilePath, readLockfile, sameSource } from "./lockfile.ts";
-import { verifyCopy } from "./materialise.ts";
+import { verifyCopy } from "./verify-copy.ts";
 import { isLockable } from "./resolve-layers.ts";
 
 /** What `doctor` says about one git layer. */
@@ -70,7 +70,7 @@ export async function gitLayerStatuses(layers: readonly LayerSpec[], where: { cw
         target = await entry.current(source.ref, source.path);
       }
       if (!target) return { ...base, ...fetched, copy: "not-synced" };
-      const copy = await verifyCopy(entry.copyDir(target.commit, source.path), target.contentHash);
+      const copy = await verifyCopy(entry.copyDir(target.commit, source.path), entry.sealFile(target.commit, source.path), target.contentHash);
       return {
         ...base,
         ...fetched,

@@ -5,7 +5,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import { CacheEntry } from "./cache-entry.ts";
 import { canonicalUrl, classifyGitUrl, redactUrl } from "./git-url.ts";
 import { lockfilePath, readLockfile, sameSource, type Lockfile } from "./lockfile.ts";
-import { verifyCopy } from "./materialise.ts";
+import { verifyCopy } from "./verify-copy.ts";
 
 /**
  * Config resolution for the loader: the config's layers, with each git layer turned into a
@@ -78,7 +78,7 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
     ({ commit, contentHash: expected } = current);
   }
   const dir = entry.copyDir(commit, source.path);
-  const copy = await verifyCopy(dir, expected);
+  const copy = await verifyCopy(dir, entry.sealFile(commit, source.path), expected);
   if (copy.state === "missing") return unavailable("git-copy-missing", `no local copy of commit ${commit.slice(0, 12)}; run \`skill-central sync\``, dir);
   if (copy.state === "mismatch") {
     return unavailable("git-copy-mismatch", `the local copy of commit ${commit.slice(0, 12)} does not match its contentHash and is not served; run \`skill-central sync\` to restore it`, dir, "error");

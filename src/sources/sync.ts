@@ -10,7 +10,8 @@ import { CacheEntry, gitCacheRoot, isGoneError, writeFileAtomically } from "./ca
 import { GitError } from "./git.ts";
 import { canonicalUrl, classifyGitUrl, redactText, redactUrl } from "./git-url.ts";
 import { lockfilePath, readLockfile, sameSource, writeLockfile, type LockEntry } from "./lockfile.ts";
-import { CopyRefused, materialise, verifyCopy } from "./materialise.ts";
+import { CopyRefused, materialise } from "./materialise.ts";
+import { verifyCopy } from "./verify-copy.ts";
 import { isLockable } from "./resolve-layers.ts";
 import { skillChanges, type SkillChanges } from "./skill-changes.ts";
 import type { TreeLimits } from "./tree-entries.ts";
@@ -221,7 +222,7 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
     if (matches && !moving) {
       // Keep the locked commit: fetch it only when the cache lacks it.
       ({ commit, contentHash } = locked);
-      const had = (await verifyCopy(entry.copyDir(commit, source.path), contentHash)).state === "ok";
+      const had = (await verifyCopy(entry.copyDir(commit, source.path), entry.sealFile(commit, source.path), contentHash)).state === "ok";
       if (!had) {
         try {
           if ((await entry.fetchCommit(commit, timeoutMs)) === "fetched") await entry.recordFetch({ ok: true }, { commit, gone: false });
@@ -327,7 +328,7 @@ async function checkLayer(
     target = facts.current;
   }
   result.after = target.commit;
-  const copy = await verifyCopy(entry.copyDir(target.commit, source.path), target.contentHash);
+  const copy = await verifyCopy(entry.copyDir(target.commit, source.path), entry.sealFile(target.commit, source.path), target.contentHash);
   if (copy.state === "missing") return fail(`no local copy of ${target.commit.slice(0, 12)}; run skill-central sync`);
   if (copy.state === "mismatch") return fail(`the local copy of ${target.commit.slice(0, 12)} does not match its contentHash; run skill-central sync`);
   const orphanedAt = (await entry.fetchRecord()).orphaned?.[target.commit];

@@ -195,7 +195,7 @@ describe("failure modes", () => {
     const [entry] = readdirSync(cache).filter((n) => n !== "projects");
     expect(readdirSync(join(cache, entry!, "copies"))).toHaveLength(1);
     // No lock left held, no half-written copy or repository.
-    expect(readdirSync(join(cache, entry!)).sort()).toEqual(["copies", "fetch.json", "repo.git"]);
+    expect(readdirSync(join(cache, entry!)).sort()).toEqual(["copies", "fetch.json", "repo.git", "seals"]);
     const list = await runCli(["list", "--json"], carol.cwd, carol.home);
     expect(JSON.parse(list.stdout)).toHaveLength(400);
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../../src/diagnostics.ts";
 import { loadSkills } from "../../src/load/load-skills.ts";
@@ -208,14 +208,19 @@ describe("update and check", () => {
 });
 
 describe("verification", () => {
-  test("a copy changed on disk is never served, and sync restores it", async () => {
+  test("a copy changed on disk is never served, even with its size and time kept, and sync restores it", async () => {
     remote.commit({ "skills/alpha.yaml": skill("alpha"), "skills/beta.yaml": skill("beta") });
     projectConfig();
     await sync();
     const dir = (await resolveLayers({ cwd: fixture.cwd, home: fixture.home }, () => {})).layers[0]!.dir;
+    // Same size, and the modification time put back: only the change time tells.
+    const file = join(dir, "alpha.yaml");
+    const { mtime, size } = statSync(file);
     chmodSync(dir, 0o755);
-    chmodSync(join(dir, "alpha.yaml"), 0o644);
-    writeFileSync(join(dir, "alpha.yaml"), skill("alpha", "tampered"));
+    chmodSync(file, 0o644);
+    writeFileSync(file, skill("alpha", "Body of alphX"));
+    utimesSync(file, mtime, mtime);
+    expect(statSync(file).size).toBe(size);
 
     // A fresh process: nothing verified yet. (This one has verified the copy; the loader in a
     // new process would hash it again, which is what the e2e tests exercise.)
@@ -225,6 +230,9 @@ describe("verification", () => {
     const restore = Bun.spawnSync([process.execPath, "-e", `const { syncLayers } = await import(${JSON.stringify(join(import.meta.dir, "../../src/sources/sync.ts"))}); const r = await syncLayers({ cwd: ${JSON.stringify(fixture.cwd)}, home: ${JSON.stringify(fixture.home)}, mode: "sync" }, () => {}); console.error(JSON.stringify(r.layers.map((l) => l.outcome)));`], { env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
     expect(JSON.parse(restore.stderr.toString())).toEqual(["restored"]);
     expect(readFileSync(join(dir, "alpha.yaml"), "utf8")).toBe(skill("alpha"));
+    // The restored copy is sealed again: a new process trusts it without hashing every file.
+    const seal = JSON.parse(readFileSync(new CacheEntry(remote.url, fixture.home).sealFile(lockfile().layers.team!.commit, "skills"), "utf8"));
+    expect(seal.contentHash).toBe(lockfile().layers.team!.contentHash);
   });
 
   test("a lock whose contentHash does not match the commit's files is refused; nothing is written", async () => {
