@@ -120,6 +120,13 @@ export class CacheEntry {
     return entry && typeof entry.commit === "string" && typeof entry.contentHash === "string" ? entry : undefined;
   }
 
+  /** The copy folders `current.json` names (for every ref and path). */
+  async currentDirs(): Promise<string[]> {
+    const all = await readJson<Record<string, CurrentCopy>>(this.currentFile, {});
+    // Refs cannot contain ":" (checked in the config), so the first one ends the ref.
+    return Object.entries(all).map(([key, copy]) => this.copyDir(copy.commit, key.slice(key.indexOf(":") + 1)));
+  }
+
   fetchRecord(): Promise<FetchRecord> {
     return readJson<FetchRecord>(this.fetchFile, {});
   }

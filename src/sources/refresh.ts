@@ -6,6 +6,7 @@ import { GitError } from "./git.ts";
 import { redactText, redactUrl } from "./git-url.ts";
 import { lockfilePath, readLockfile } from "./lockfile.ts";
 import { CopyRefused, materialise } from "./materialise.ts";
+import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
 
 /** The first background fetch waits this long after the first load: start-up is not slowed. */
@@ -109,6 +110,7 @@ export class BackgroundRefresh {
       if (commit !== before) {
         const copy = await materialise(entry, commit, git.path);
         await entry.setCurrent(git.ref, git.path, { commit, contentHash: copy.contentHash });
+        await pruneCopies(entry, [copy.dir]).catch(() => {});
         this.options.log(`git layer "${name}" (${url} ${git.ref}): ${before ? `${before.slice(0, 12)} → ` : "fetched "}${commit.slice(0, 12)}; reloading`);
         if (!this.closed) this.options.changed();
       }

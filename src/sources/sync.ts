@@ -12,6 +12,7 @@ import { canonicalUrl, classifyGitUrl, redactText, redactUrl } from "./git-url.t
 import { lockfilePath, readLockfile, sameSource, writeLockfile, type LockEntry } from "./lockfile.ts";
 import { CopyRefused, materialise } from "./materialise.ts";
 import { verifyCopy } from "./verify-copy.ts";
+import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
 import { skillChanges, type SkillChanges } from "./skill-changes.ts";
 import type { TreeLimits } from "./tree-entries.ts";
@@ -157,11 +158,21 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   const history = new ProjectHistory(request.cwd, home);
   await history.read();
   const layers: LayerSyncReport[] = [];
+  const used = new Map<string, { entry: CacheEntry; dirs: Set<string> }>();
   for (const spec of gitLayers) {
     const lockable = isLockable(spec, projectFile);
-    layers.push(await syncLayer(spec, { request, home, lockable, entries, history }));
+    layers.push(await syncLayer(spec, { request, home, lockable, entries, history, used }));
   }
   await history.save().catch(() => {});
+  // Copies nobody served for a month go; never one this sync made or checked, nor a current one.
+  if (request.mode !== "check") {
+    for (const { entry, dirs } of used.values()) {
+      const held = await entry.lock({ timeoutMs: 0 });
+      if (!held) continue;
+      await pruneCopies(entry, dirs).catch(() => {});
+      await held.release();
+    }
+  }
 
   const declared = new Set(gitLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
   const stale = [...entries.keys()].filter((name) => !declared.has(name)).sort();
@@ -186,6 +197,8 @@ interface LayerContext {
   /** The lockfile's entries, updated in place. */
   entries: Map<string, LockEntry>;
   history: ProjectHistory;
+  /** Per cache entry, the copies this sync made or kept (never pruned). */
+  used: Map<string, { entry: CacheEntry; dirs: Set<string> }>;
 }
 
 async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncReport> {
@@ -261,6 +274,9 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
     }
     result.after = commit;
     ctx.history.set(spec.name, canonical, source.path, commit);
+    const used = ctx.used.get(entry.dir) ?? { entry, dirs: new Set<string>() };
+    used.dirs.add(entry.copyDir(commit, source.path));
+    ctx.used.set(entry.dir, used);
     if (result.before !== commit) {
       const beforeDir = result.before ? entry.copyDir(result.before, source.path) : undefined;
       result.changes = await skillChanges(beforeDir && existsSync(beforeDir) ? beforeDir : undefined, entry.copyDir(commit, source.path));

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, utimes } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeFileAtomically } from "./cache-entry.ts";
 import { hashCopy } from "./content-hash.ts";
@@ -25,6 +25,20 @@ interface Seal {
 
 /** Verified in this process: copies are immutable, so each is checked once per process. */
 const verified = new Map<string, string>();
+
+/**
+ * A seal's modification time says when its copy was last served (see prune.ts): touched when a
+ * copy is verified, at most once a day per process, without waiting for it.
+ */
+const USE_MARK_INTERVAL_MS = 86_400_000;
+const marked = new Map<string, number>();
+
+function markUsed(sealFile: string): void {
+  const now = Date.now();
+  if (now - (marked.get(sealFile) ?? 0) < USE_MARK_INTERVAL_MS) return;
+  marked.set(sealFile, now);
+  utimes(sealFile, now / 1000, now / 1000).catch(() => {});
+}
 
 /**
  * One hash over every file's path and stamp; throws for anything but files and folders.
@@ -85,6 +99,7 @@ export async function verifyCopy(dir: string, sealFile: string, expected?: strin
     }
     verified.set(dir, actual);
   }
+  markUsed(sealFile);
   return expected === undefined || actual === expected ? { state: "ok", contentHash: actual } : { state: "mismatch", contentHash: actual };
 }
 

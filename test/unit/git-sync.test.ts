@@ -252,6 +252,33 @@ describe("verification", () => {
   });
 });
 
+describe("old copies", () => {
+  test("a sync removes copies unused for 30 days, never one it serves or one a ref follows", async () => {
+    const a = remote.commit({ "skills/a.yaml": skill("a") });
+    projectConfig();
+    await sync();
+    const b = remote.commit({ "skills/b.yaml": skill("b") });
+    await sync("update");
+    // A user layer of the same repository, following main from the root: its copy is current.
+    fixture.write("~/.skill-central/config.yaml", `layers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main }\n`);
+    await sync();
+    const c = remote.commit({ "skills/c.yaml": skill("c") });
+    const entry = new CacheEntry(remote.url, fixture.home);
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    for (const [commit, path] of [[a, "skills"], [b, "skills"], [b, ""]] as const) utimesSync(entry.sealFile(commit, path), old, old);
+    fixture.write("~/.skill-central/config.yaml", "layers: []\n");
+
+    const report = await sync("update", "team");
+    expect(report.layers[0]).toMatchObject({ before: b, after: c });
+    const copies = readdirSync(entry.copies).sort();
+    // a: unused for 40 days, gone. b (skills): the copy just left, unused for 40 days, gone.
+    // b (root): current for the user layer's ref, kept though old. c: the one served now.
+    expect(copies).toEqual([entry.copyDir(b, ""), entry.copyDir(c, "skills")].map((d) => d.split("/").pop()!).sort());
+    expect(existsSync(entry.sealFile(a, "skills"))).toBe(false);
+    expect((await served()).ids).toEqual(["c"]);
+  });
+});
+
 describe("offline and orphaned", () => {
   test("with the remote gone, the copy keeps serving; sync says it could not ask the remote", async () => {
     remote.commit({ "skills/alpha.yaml": skill("alpha") });
