@@ -48,8 +48,12 @@ export const spec: CommandSpec = {
 
     const layerName = stringOption(ctx, "layer");
     let layer: LayerSpec;
-    if (layerName === undefined) layer = defaultLayer(config.layers, ctx.cwd);
-    else {
+    if (layerName === undefined) {
+      if (config.layers.some((l) => l.git) && !config.layers.some((l) => l.origin !== "built-in" && !l.git)) {
+        throw new UsageError("every layer comes from git (a read-only copy); add the skill in its repository, or declare a folder layer for local skills");
+      }
+      layer = defaultLayer(config.layers, ctx.cwd);
+    } else {
       const named = config.layers.find((l) => l.name === layerName);
       if (!named) {
         const names = config.layers.filter((l) => l.origin !== "built-in").map((l) => l.name);

@@ -265,6 +265,37 @@ describe("failure modes", () => {
   });
 });
 
+describe("without git", () => {
+  test("the server never runs git to start: with no git on PATH it serves the synced copy; sync says git is missing", async () => {
+    remote.commit({ "skills/review.yaml": skill("review") });
+    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`);
+    expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
+    const noGit = { HOME: fixture.home, PATH: join(fixture.root, "empty-bin"), NO_COLOR: "1" };
+    const server = await RawClient.start(SOURCE_TARGET, fixture.cwd, noGit);
+    expect(await promptNames(server)).toEqual(["review"]);
+    await server.close();
+    expect(server.stderr).toBe("");
+
+    const proc = Bun.spawn([process.execPath, SOURCE_ENTRY, "sync", "--update"], { cwd: fixture.cwd, env: noGit, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(1);
+    expect(out).toContain("failed: git is not installed (or not on PATH); git layers need it");
+    expect(err).toContain("git is not installed");
+  });
+
+  test("new never writes into a git layer's read-only copy", async () => {
+    remote.commit({ "skills/review.yaml": skill("review") });
+    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`);
+    expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
+    const named = await runCli(["new", "idea", "--type", "prompt", "--layer", "team"], fixture.cwd, fixture.home);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('layer "team" is a read-only copy of a git repository');
+    const unnamed = await runCli(["new", "idea", "--type", "prompt"], fixture.cwd, fixture.home);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain("every layer comes from git");
+  });
+});
+
 describe("a user layer that follows a branch", () => {
   test("refresh: the server fetches it in the background after start and announces it with list_changed", async () => {
     remote.commit({ "mine.yaml": skill("mine") });
