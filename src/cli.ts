@@ -3,7 +3,7 @@ import "./stdio-guard.ts";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
-import { didYouMean } from "./cli-output/suggest.ts";
+import { didYouMean } from "./suggest.ts";
 import { EXIT_USAGE, UsageError, type CommandContext, type CommandSpec, type OptionValue } from "./commands/support/command.ts";
 import { isDirectory } from "./storage/fs-state.ts";
 import { VERSION } from "./version.ts";

@@ -11,7 +11,8 @@ export type ErrorCode =
   | "invalid-params"
   | "no-skills-for-tags"
   | "tags-required"
-  | "render-failed";
+  | "render-failed"
+  | "content-unavailable";
 
 export class SkillCentralError extends Error {
   override readonly name = "SkillCentralError";

@@ -1,4 +1,4 @@
-import { formatDiagnostic } from "../diagnostics.ts";
+import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { gitVersion } from "../sources/git.ts";
@@ -64,7 +64,7 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
   }
   const lock = report.lockfile;
   if (lock) {
-    const name = displayPath(lock.file, ctx.cwd);
+    const name = displayPath(lock.file, { cwd: ctx.cwd });
     if (lock.written) text += `\n${name} written\n`;
     if (lock.stale.length > 0) {
       text += lock.written ? `  removed entries of layers no longer declared: ${lock.stale.join(", ")}\n` : `${red(name)}: entries for layers no longer declared: ${lock.stale.join(", ")}; run skill-central sync\n`;
@@ -102,7 +102,8 @@ export const spec: CommandSpec = {
     if (ctx.args.length > 0 && !update) throw new UsageError(`a layer name is taken only with --update (skill-central sync --update ${ctx.args[0]})`);
     const mode: SyncMode = update ? "update" : check ? "check" : frozen ? "frozen" : "sync";
 
-    const warn = (d: Parameters<typeof formatDiagnostic>[0]) => ctx.err(`${colourDiagnostic(formatDiagnostic({ ...d, ...(d.file && { file: displayPath(d.file, ctx.cwd) }) }), ctx.colours)}\n`);
+    const display = (file: string) => displayPath(file, { cwd: ctx.cwd });
+    const warn = (d: Diagnostic) => ctx.err(`${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`);
     let report: SyncReport;
     try {
       report = await syncLayers(
@@ -118,7 +119,7 @@ export const spec: CommandSpec = {
       ctx.err("error: git is not installed (or not on PATH); git layers need it\n");
     }
     if (ctx.json) {
-      json(ctx, { ...report, ...(report.lockfile && { lockfile: { ...report.lockfile, file: displayPath(report.lockfile.file, ctx.cwd) } }) });
+      json(ctx, { ...report, ...(report.lockfile && { lockfile: { ...report.lockfile, file: displayPath(report.lockfile.file, { cwd: ctx.cwd }) } }) });
     } else {
       ctx.out(formatReport(report, ctx));
     }

@@ -11,11 +11,13 @@ export type ToolOutcome = { ok: true; text: string } | { ok: false; problems: st
  * exception: MCP reports them as a tool result with `isError`.
  */
 export function callTool(registry: Registry, id: string, args: unknown = {}): ToolOutcome {
-  const skill = registry.get(id)?.skill;
-  if (!skill || skill.type !== "tool" || !skill.inputSchema) throw new SkillCentralError("unknown-tool", `Unknown tool: ${id}`);
+  const candidate = registry.get(id);
+  const skill = candidate?.skill;
+  if (!candidate || !skill || skill.type !== "tool" || !skill.inputSchema) throw new SkillCentralError("unknown-tool", `Unknown tool: ${id}`);
   const problems = argumentProblems(skill.inputSchema, args);
   if (problems.length > 0) return { ok: false, problems };
   const data = args as Record<string, unknown>;
-  const text = skill.prompt === undefined ? JSON.stringify(data, null, 2) : renderTemplate(skill.prompt, data);
+  const { template } = candidate.content.read();
+  const text = template === undefined ? JSON.stringify(data, null, 2) : renderTemplate(template, data);
   return { ok: true, text };
 }

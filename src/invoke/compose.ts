@@ -34,7 +34,7 @@ export function compose(registry: Registry, tags: readonly string[], args: Promp
   if (matched.size === 0) throw new SkillCentralError("no-skills-for-tags", `No skills found for tags: ${tags.join(", ")}`);
   const ordered = [...matched].sort(compositionOrder);
   const data = { ...args };
-  const text = ordered.map((c) => `## ${c.skill.id}\n${renderTemplate(c.skill.prompt ?? "", data).trim()}`).join(COMPOSE_SEPARATOR);
+  const text = ordered.map((c) => `## ${c.skill.id}\n${renderTemplate(c.content.read().template ?? "", data).trim()}`).join(COMPOSE_SEPARATOR);
   const count = `${ordered.length} skill${ordered.length === 1 ? "" : "s"}`;
   return { description: `Composed prompt from tags: ${tags.join(", ")} (${count})`, text, skills: ordered.map((c) => c.skill.id) };
 }

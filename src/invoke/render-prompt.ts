@@ -16,9 +16,10 @@ export function missingRequired(skill: Skill, args: PromptArguments): string | u
 
 /** Renders a prompt skill; a declared required argument must be present. */
 export function renderPrompt(registry: Registry, id: string, args: PromptArguments = {}): RenderedPrompt {
-  const skill = registry.get(id)?.skill;
-  if (!skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${id}`);
+  const candidate = registry.get(id);
+  const skill = candidate?.skill;
+  if (!candidate || !skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${id}`);
   const missing = missingRequired(skill, args);
   if (missing !== undefined) throw new SkillCentralError("missing-argument", `Missing required argument: "${missing}"`);
-  return { description: skill.description, text: renderTemplate(skill.prompt ?? "", { ...args }) };
+  return { description: skill.description, text: renderTemplate(candidate.content.read().template ?? "", { ...args }) };
 }

@@ -15,7 +15,7 @@ export function renderTemplate(template: string, data: Record<string, unknown>):
   let render = compiled.get(template);
   if (!render) {
     let viaHandlebars: Renderer | undefined;
-    const handlebarsRenderer = () => (viaHandlebars ??= handlebars.compile(template, COMPILE_OPTIONS));
+    const handlebarsRenderer = () => (viaHandlebars ??= handlebars().compile(template, COMPILE_OPTIONS));
     render = compilePlain(template, handlebarsRenderer) ?? handlebarsRenderer();
     compiled.set(template, render);
   }

@@ -21,6 +21,7 @@ const WIRE_CODES: Record<LocalCode, number> = {
   "no-skills-for-tags": ErrorCode.InvalidParams,
   "tags-required": ErrorCode.InvalidParams,
   "render-failed": ErrorCode.InternalError,
+  "content-unavailable": ErrorCode.InternalError,
 };
 
 /** Maps our errors to their JSON-RPC form; anything unexpected becomes an internal error. */

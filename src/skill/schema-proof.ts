@@ -1,15 +1,25 @@
-import Schema from "typebox/schema";
+import type SchemaModule from "typebox/schema";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
 
-export type SchemaProof = { ok: true } | { ok: false; problems: string[] };
+/** A problem and where it is, as a path inside the schema (for a position in the file). */
+export interface SchemaProblem {
+  message: string;
+  path: (string | number)[];
+}
+
+export type SchemaProof = { ok: true } | { ok: false; problems: SchemaProblem[] };
 
 const META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-type Validator = ReturnType<typeof Schema.Compile>;
+type Validator = ReturnType<typeof SchemaModule.Compile>;
 let metaValidator: Validator | undefined;
 
-/** Compiling the meta-schema costs ~20 ms: only done once a schema needs the full check. */
+/**
+ * Compiling the meta-schema costs ~20 ms and loading TypeBox's schema module a few more: both
+ * happen only once a schema needs the full check, never for the common keywords below.
+ */
 function meta(): Validator {
   if (!metaValidator) {
+    const Schema = (require("typebox/schema") as { default: typeof SchemaModule }).default;
     const metaSchema = Schema.Meta[META_SCHEMA_ID as keyof typeof Schema.Meta];
     metaValidator = Schema.Compile(metaSchema);
   }
@@ -78,28 +88,28 @@ const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 interface Walked {
-  refs: string[];
-  patterns: string[];
+  refs: { ref: string; path: (string | number)[] }[];
+  patterns: { pattern: string; path: (string | number)[] }[];
   anchors: Set<string>;
   /** `$id` → the schema that declares it, for references that go through it. */
   ids: Map<string, Record<string, unknown>>;
 }
 
 /** Visits a schema, reading keys as keywords only where they are keywords. */
-function walkSchema(node: unknown, out: Walked): void {
+function walkSchema(node: unknown, out: Walked, path: (string | number)[]): void {
   if (Array.isArray(node)) {
-    node.forEach((item) => walkSchema(item, out));
+    node.forEach((item, i) => walkSchema(item, out, [...path, i]));
     return;
   }
   if (!isPlainObject(node)) return;
   for (const [key, value] of Object.entries(node)) {
     if (DATA_KEYWORDS.has(key)) continue;
-    if (key === "$ref" && typeof value === "string") out.refs.push(value);
-    else if (key === "pattern" && typeof value === "string") out.patterns.push(value);
+    if (key === "$ref" && typeof value === "string") out.refs.push({ ref: value, path: [...path, key] });
+    else if (key === "pattern" && typeof value === "string") out.patterns.push({ pattern: value, path: [...path, key] });
     else if ((key === "$anchor" || key === "$dynamicAnchor") && typeof value === "string") out.anchors.add(value);
     else if (key === "$id" && typeof value === "string") out.ids.set(value.replace(/#$/, ""), node);
-    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) Object.values(value).forEach((sub) => walkSchema(sub, out));
-    else if (typeof value === "object") walkSchema(value, out);
+    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) Object.entries(value).forEach(([name, sub]) => walkSchema(sub, out, [...path, key, name]));
+    else if (typeof value === "object") walkSchema(value, out, [...path, key]);
   }
 }
 
@@ -127,9 +137,13 @@ function refProblem(schema: JsonSchema, ref: string, walked: Walked): string | u
   return resolves ? undefined : `$ref "${ref}" does not resolve to a schema in this document`;
 }
 
-function describeMetaError(error: { instancePath: string; message: string }): string {
+function pointerPath(pointer: string): (string | number)[] {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}
+
+function describeMetaError(error: { instancePath: string; message: string }): SchemaProblem {
   const where = error.instancePath === "" ? "the schema" : `inputSchema${error.instancePath.replace(/\//g, ".")}`;
-  return `${where} ${error.message}`;
+  return { message: `${where} ${error.message}`, path: pointerPath(error.instancePath) };
 }
 
 /**
@@ -140,9 +154,9 @@ function describeMetaError(error: { instancePath: string; message: string }): st
  * against the compiled meta-schema.
  */
 export function proveInputSchema(schema: unknown): SchemaProof {
-  if (!isPlainObject(schema)) return { ok: false, problems: ["inputSchema must be a mapping (a JSON Schema object)"] };
-  const problems: string[] = [];
-  if (schema.type !== "object") problems.push('inputSchema must have type: object (tool arguments are a JSON object)');
+  if (!isPlainObject(schema)) return { ok: false, problems: [{ message: "inputSchema must be a mapping (a JSON Schema object)", path: [] }] };
+  const problems: SchemaProblem[] = [];
+  if (schema.type !== "object") problems.push({ message: "inputSchema must have type: object (tool arguments are a JSON object)", path: schema.type === undefined ? [] : ["type"] });
   if (!isSimpleSchema(schema)) {
     const [valid, errors] = meta().Errors(schema);
     if (!valid) {
@@ -158,16 +172,16 @@ export function proveInputSchema(schema: unknown): SchemaProof {
     }
   }
   const walked: Walked = { refs: [], patterns: [], anchors: new Set(), ids: new Map() };
-  walkSchema(schema, walked);
-  for (const ref of walked.refs) {
+  walkSchema(schema, walked, []);
+  for (const { ref, path } of walked.refs) {
     const problem = refProblem(schema, ref, walked);
-    if (problem) problems.push(problem);
+    if (problem) problems.push({ message: problem, path });
   }
-  for (const pattern of walked.patterns) {
+  for (const { pattern, path } of walked.patterns) {
     try {
       new RegExp(pattern, "u");
     } catch {
-      problems.push(`pattern "${pattern}" is not a valid regular expression`);
+      problems.push({ message: `pattern "${pattern}" is not a valid regular expression`, path });
     }
   }
   return problems.length === 0 ? { ok: true } : { ok: false, problems };

@@ -59,7 +59,7 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    report({ severity: "error", code: "lockfile", file, message: `cannot read the lockfile (${String(error)}); its git layers are treated as not synced` });
+    report({ severity: "error", code: "lockfile", file, message: `cannot read the lockfile (${String(error)})`, hint: "until it can be read, its git layers are not served" });
     return { ...lock, readable: false };
   }
   // JSON.parse on the start-up path (~0.1 ms); the precise parser only to place a message.
@@ -70,7 +70,7 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
     return parsed.ok ? (key ? parsed.doc.locateKey(path) : parsed.doc.locate(path)) : undefined;
   };
   const fail = (message: string, position?: Diagnostic["position"]): Lockfile => {
-    report({ severity: "error", code: "lockfile", file, ...(position && { position }), message: `${message}; its git layers are treated as not synced (fix it, or delete it and run skill-central sync)` });
+    report({ severity: "error", code: "lockfile", file, ...(position && { position }), message, hint: "fix it (a merge conflict?) or delete it and run skill-central sync; until then its git layers are not served" });
     return { ...lock, readable: false };
   };
   try {
@@ -90,7 +90,7 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
     const entry = value as Record<string, unknown> | null;
     const bad = !entry || typeof entry !== "object" ? "must be an object" : FIELDS.find((f) => typeof entry[f] !== "string") ? `needs ${FIELDS.join(", ")} (strings)` : !COMMIT.test(entry.commit as string) ? "has a commit that is not a full hex object id" : !CONTENT_HASH_PATTERN.test(entry.contentHash as string) ? "has a contentHash that is not sha256:<64 hex digits>" : undefined;
     if (bad) {
-      report({ severity: "error", code: "lockfile", file, position: locate(["layers", name], true), message: `entry "${name}" ${bad}; ignored` });
+      report({ severity: "error", code: "lockfile", file, position: locate(["layers", name], true), message: `entry "${name}" ${bad}`, hint: "the entry is ignored: run skill-central sync to write it again" });
       continue;
     }
     const e = entry as Record<(typeof FIELDS)[number], string>;

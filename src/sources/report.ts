@@ -112,15 +112,21 @@ export function gitLayerProblems(statuses: readonly GitLayerStatus[]): Diagnosti
   for (const s of statuses) {
     const at = { file: s.origin };
     if (s.orphaned) {
-      problems.push({ severity: "warning", code: "git-orphaned", ...at, message: `git layer "${s.name}": commit ${s.commit!.slice(0, 12)} is no longer on the remote (history rewritten); it is served from this machine's copy, but a new machine cannot fetch it. \`skill-central sync --update ${s.name}\` locks the ref's current commit` });
+      problems.push({
+        severity: "warning",
+        code: "git-orphaned",
+        ...at,
+        message: `git layer "${s.name}": commit ${s.commit!.slice(0, 12)} is no longer on the remote (its history was rewritten); this machine serves its cached copy, but a new machine cannot fetch it`,
+        hint: `\`skill-central sync --update ${s.name}\` locks the ref's current commit`,
+      });
     }
     if (s.lastError) problems.push({ severity: "warning", code: "git-fetch-failed", ...at, message: `git layer "${s.name}": the last fetch failed: ${s.lastError}` });
     if (s.locked && s.refreshMs !== undefined) {
-      problems.push({ severity: "note", code: "git-refresh-locked", ...at, message: `git layer "${s.name}": "refresh" is ignored while skill-central.lock pins the layer (\`skill-central sync --update ${s.name}\` moves it)` });
+      problems.push({ severity: "note", code: "git-refresh-locked", ...at, message: `git layer "${s.name}": "refresh" is ignored while skill-central.lock pins the layer`, hint: `\`skill-central sync --update ${s.name}\` moves it` });
     }
     const host = /^http:\/\/(?:[^@/]*@)?([^/:]+)/i.exec(s.url)?.[1];
     if (host && !["localhost", "127.0.0.1", "[::1]"].includes(host)) {
-      problems.push({ severity: "warning", code: "git-insecure-url", ...at, message: `git layer "${s.name}" is fetched over plain http: anyone on the network path can change what is fetched; use https` });
+      problems.push({ severity: "warning", code: "git-insecure-url", ...at, message: `git layer "${s.name}" is fetched over plain http: anyone on the network path can change what is fetched`, hint: "use an https:// or ssh URL" });
     }
   }
   return problems;

@@ -4,7 +4,7 @@ import { resolveConfig, type ConfigOptions, type LayerSpec, type ResolvedConfig 
 import type { Diagnostic } from "../diagnostics.ts";
 import { CacheEntry } from "./cache-entry.ts";
 import { canonicalUrl, classifyGitUrl, redactUrl } from "./git-url.ts";
-import { lockfilePath, readLockfile, sameSource, type Lockfile } from "./lockfile.ts";
+import { LOCKFILE_NAME, lockfilePath, readLockfile, sameSource, type Lockfile } from "./lockfile.ts";
 import { verifyCopy } from "./verify-copy.ts";
 
 /**
@@ -50,12 +50,21 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
   const source = spec.git!;
   const url = redactUrl(source.url);
   const label = `git layer "${spec.name}" (${url}${source.ref === "HEAD" ? "" : ` ${source.ref}`}${source.path ? `, ${source.path}/` : ""})`;
-  const unavailable = (code: string, message: string, dir = "", severity: Diagnostic["severity"] = "warning", file = spec.origin): LayerSpec => {
-    ctx.report({ severity, code, file, message: `${label}: ${message}` });
+  interface Why {
+    code: string;
+    message: string;
+    hint: string;
+    dir?: string;
+    severity?: Diagnostic["severity"];
+  }
+  // The layer contributes nothing; `dir`, when known, is where its copy will appear (watched).
+  const unavailable = ({ code, message, hint, dir = "", severity = "warning" }: Why): LayerSpec => {
+    ctx.report({ severity, code, file: spec.origin, message: `${label}: ${message}, so it contributes no skills`, hint });
     return { ...spec, dir, unavailable: message };
   };
+  const SYNC = "run `skill-central sync`";
   const kind = classifyGitUrl(source.url);
-  if ("problem" in kind) return unavailable("git-url", `the URL ${kind.problem}; the layer contributes no skills`);
+  if ("problem" in kind) return unavailable({ code: "git-url", message: `the URL ${kind.problem}`, hint: "use an https://, ssh://, git://, file:// or user@host:path URL" });
 
   const entry = new CacheEntry(source.url, ctx.home);
   const locked = isLockable(spec, ctx.projectFile) ? ctx.lock?.entries.get(spec.name) : undefined;
@@ -63,25 +72,26 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
   let expected: string;
   if (locked) {
     if (!sameSource(locked, { url: canonicalUrl(source.url), ref: source.ref, path: source.path })) {
-      return unavailable("git-lock-outdated", `${ctx.lock!.file.split(/[\\/]/).pop()} locks ${locked.url} ${locked.ref}${locked.path ? ` ${locked.path}/` : ""}, not what the config now says; run \`skill-central sync\` to lock it`);
+      const was = `${locked.url} ${locked.ref}${locked.path ? ` ${locked.path}/` : ""}`;
+      return unavailable({ code: "git-lock-outdated", message: `${LOCKFILE_NAME} locks ${was}, not what the config says`, hint: `${SYNC} to lock what the config says` });
     }
     ({ commit, contentHash: expected } = locked);
   } else if (isLockable(spec, ctx.projectFile) && source.refreshMs === undefined) {
-    return unavailable("git-not-synced", "not in skill-central.lock yet; run `skill-central sync` to fetch it and lock its commit");
+    return unavailable({ code: "git-not-synced", message: `it is not in ${LOCKFILE_NAME} yet`, hint: `${SYNC} to fetch it and lock its commit` });
   } else {
     ctx.inputs.add(entry.currentFile);
     const current = await entry.current(source.ref, source.path);
     if (!current) {
-      const hint = source.refreshMs !== undefined ? " (or wait: the server fetches it in the background)" : "";
-      return unavailable("git-not-synced", `not synced on this machine yet; run \`skill-central sync\`${hint}`);
+      const wait = source.refreshMs !== undefined ? " (or wait: the server fetches it in the background)" : "";
+      return unavailable({ code: "git-not-synced", message: "it has not been fetched on this machine", hint: `${SYNC}${wait}` });
     }
     ({ commit, contentHash: expected } = current);
   }
   const dir = entry.copyDir(commit, source.path);
   const copy = await verifyCopy(dir, entry.sealFile(commit, source.path), expected);
-  if (copy.state === "missing") return unavailable("git-copy-missing", `no local copy of commit ${commit.slice(0, 12)}; run \`skill-central sync\``, dir);
+  if (copy.state === "missing") return unavailable({ code: "git-copy-missing", message: `there is no local copy of commit ${commit.slice(0, 12)}`, hint: SYNC, dir });
   if (copy.state === "mismatch") {
-    return unavailable("git-copy-mismatch", `the local copy of commit ${commit.slice(0, 12)} does not match its contentHash and is not served; run \`skill-central sync\` to restore it`, dir, "error");
+    return unavailable({ code: "git-copy-mismatch", message: `the local copy of commit ${commit.slice(0, 12)} does not match its contentHash`, hint: `${SYNC} to restore it`, dir, severity: "error" });
   }
   return { ...spec, dir, provenance: { url, commit, path: source.path } };
 }

@@ -19,7 +19,7 @@ export interface SkillChanges {
 
 async function skillFiles(dir: string | undefined): Promise<Map<string, string>> {
   if (!dir || !existsSync(dir)) return new Map();
-  const files = await discoverSkillFiles(dir);
+  const { files } = discoverSkillFiles(dir);
   return new Map(files.map((file) => [relative(dir, file).split(sep).join("/"), file]));
 }
 

@@ -182,7 +182,7 @@ describe("the lockfile", () => {
       const found: Diagnostic[] = [];
       const lock = await readLockfile(file, (d) => found.push(d));
       expect([...lock.entries.keys()]).toEqual(["good"]);
-      expect(found.map((d) => [d.position?.line, d.message])).toEqual([[4, 'entry "bad" has a commit that is not a full hex object id; ignored']]);
+      expect(found.map((d) => [d.position?.line, d.message])).toEqual([[4, 'entry "bad" has a commit that is not a full hex object id']]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

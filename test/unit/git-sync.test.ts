@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../../src/diagnostics.ts";
-import { loadSkills } from "../../src/load/load-skills.ts";
+import { allDiagnostics, loadSkills } from "../../src/load/load-skills.ts";
 import { CacheEntry } from "../../src/sources/cache-entry.ts";
 import { contentHash } from "../../src/sources/content-hash.ts";
 import { resolveLayers } from "../../src/sources/resolve-layers.ts";
@@ -35,7 +35,7 @@ async function sync(mode: SyncMode = "sync", layer?: string, home = fixture.home
 
 async function served(home = fixture.home): Promise<{ ids: string[]; diagnostics: Diagnostic[] }> {
   const result = await loadSkills({ cwd: fixture.cwd, home });
-  return { ids: result.registry.served().map((c) => c.skill.id), diagnostics: result.diagnostics };
+  return { ids: result.registry.served().map((c) => c.skill.id), diagnostics: allDiagnostics(result) };
 }
 
 function lockfile(): { layers: Record<string, { url: string; ref: string; path: string; commit: string; contentHash: string }> } {

@@ -4,7 +4,7 @@ import { compilePlain, type PlainRenderer } from "../../src/invoke/plain-templat
 import { renderTemplate } from "../../src/invoke/template-cache.ts";
 import { mulberry32 } from "../helpers/random.ts";
 
-const viaHandlebars = (template: string): PlainRenderer => handlebars.compile(template, COMPILE_OPTIONS);
+const viaHandlebars = (template: string): PlainRenderer => handlebars().compile(template, COMPILE_OPTIONS);
 const plain = (template: string) => compilePlain(template, () => viaHandlebars(template));
 
 describe("which templates are plain", () => {
