@@ -155,8 +155,12 @@ export async function runGit(args: readonly string[], options: GitOptions = {}):
     throw new GitError(missing ? "git is not installed (or not on PATH); git layers need it" : `could not run git: ${String(error)}`, "");
   }
   const output = Promise.all([new Response(proc.stdout).bytes(), new Response(proc.stderr).text()]);
-  if (options.stdin) proc.stdin.write(options.stdin);
-  await proc.stdin.end();
+  try {
+    if (options.stdin) proc.stdin.write(options.stdin);
+    await proc.stdin.end();
+  } catch {
+    // git exited before reading all of its input (an error it reports on stderr).
+  }
   const [[stdout, stderr], code] = await Promise.all([output, proc.exited]);
   const timedOut = proc.signalCode === "SIGKILL";
   return { code: timedOut ? -1 : code, stdout, stderr: redactText(stderr, options.url).trim() + (timedOut ? "\n(timed out)" : "") };
