@@ -134,7 +134,8 @@ export function checkTree(output: Uint8Array, limits: TreeLimits = DEFAULT_LIMIT
       const seen = spellings.get(key);
       if (seen === undefined) spellings.set(key, spelling);
       else if (seen !== spelling || i === segments.length) {
-        problem(`${shown}: collides with ${seen} on a case-insensitive or Unicode-normalising file system`);
+        const how = seen.normalize("NFC") === spelling.normalize("NFC") ? "the same name in another Unicode normal form (NFC/NFD)" : "on a case-insensitive file system";
+        problem(`${shown}: collides with ${seen}, ${how}`);
         collided = true;
         break;
       }

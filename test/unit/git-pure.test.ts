@@ -103,9 +103,9 @@ describe("tree checks", () => {
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.problems).toEqual([
-      "review.yaml: collides with Review.yaml on a case-insensitive or Unicode-normalising file system",
-      `${nfd}: collides with ${nfc} on a case-insensitive or Unicode-normalising file system`,
-      "dir/b.yaml: collides with Dir on a case-insensitive or Unicode-normalising file system",
+      "review.yaml: collides with Review.yaml, on a case-insensitive file system",
+      `${nfd}: collides with ${nfc}, the same name in another Unicode normal form (NFC/NFD)`,
+      "dir/b.yaml: collides with Dir, on a case-insensitive file system",
     ]);
   });
 

@@ -352,6 +352,9 @@ describe("hostile repositories", () => {
 
   test("names that collide by case", () => refused({ "skills/Review.yaml": skill("review"), "skills/review.yaml": skill("review2") }, "review.yaml: collides with Review.yaml"));
 
+  test("names that collide by Unicode normalisation (NFC and NFD)", () =>
+    refused({ "skills/caf\u00e9.yaml": skill("cafe1"), "skills/cafe\u0301.yaml": skill("cafe2") }, "the same name in another Unicode normal form"));
+
   test("a huge file", () => refused({ "skills/good.yaml": skill("good"), "skills/huge.bin": new Uint8Array(5 * 1024 * 1024) }, "huge.bin: 5242880 bytes is over the limit"));
 
   test("a YAML alias bomb is copied like any file and skipped by the loader; the rest is served", async () => {
