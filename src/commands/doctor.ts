@@ -5,6 +5,7 @@ import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { gitLayerProblems, gitLayerRows, gitLayerStatuses } from "../sources/report.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
+import { clientReport, formatClientStatuses } from "./support/install-output.ts";
 
 export interface LayerReport {
   name: string;
@@ -121,6 +122,7 @@ export const spec: CommandSpec = {
     const errors = problems.filter((d) => d.severity === "error").length;
     const warnings = problems.filter((d) => d.severity === "warning").length;
     const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
+    const clients = await clientReport(ctx.cwd);
 
     if (ctx.json) {
       json(ctx, {
@@ -135,6 +137,7 @@ export const spec: CommandSpec = {
         warnings,
         problems: problems.map((d) => ({ ...d, ...(d.file !== undefined && { file: display(d.file) }) })),
         ...(git.length > 0 && { git: git.map((g) => ({ ...g, origin: display(g.origin) })) }),
+        clients,
       });
       return exit;
     }
@@ -165,6 +168,7 @@ export const spec: CommandSpec = {
 
     text += `\n${bold("Problems")}\n`;
     text += problems.length === 0 ? "  none\n" : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
+    text += `\n${formatClientStatuses(clients, ctx.colours)}`;
     const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
     text += `\n${verdict}, ${plural(warnings, "warning")}\n`;
     ctx.out(text);

@@ -1,4 +1,5 @@
-import { SkillCentralError } from "../errors.ts";
+import { quoted, SkillCentralError } from "../errors.ts";
+import { checkPromptArguments, checkResult, ownArguments } from "./limits.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Skill } from "../skill/skill.ts";
 import { renderTemplate } from "./template-cache.ts";
@@ -18,8 +19,10 @@ export function missingRequired(skill: Skill, args: PromptArguments): string | u
 export function renderPrompt(registry: Registry, id: string, args: PromptArguments = {}): RenderedPrompt {
   const candidate = registry.get(id);
   const skill = candidate?.skill;
-  if (!candidate || !skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${id}`);
-  const missing = missingRequired(skill, args);
+  if (!candidate || !skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${quoted(id)}`);
+  checkPromptArguments(args);
+  const own = ownArguments(args);
+  const missing = missingRequired(skill, own);
   if (missing !== undefined) throw new SkillCentralError("missing-argument", `Missing required argument: "${missing}"`);
-  return { description: skill.description, text: renderTemplate(candidate.content.read().template ?? "", { ...args }) };
+  return { description: skill.description, text: checkResult(renderTemplate(candidate.content.read(), own)) };
 }

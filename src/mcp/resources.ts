@@ -8,7 +8,7 @@ import {
   type Resource,
   type ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
-import { SkillCentralError } from "../errors.ts";
+import { quoted, SkillCentralError } from "../errors.ts";
 import { registryView, resolutionView, skillView, type CandidateView, type SkillView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";
 import { paginate } from "./pagination.ts";
@@ -84,7 +84,7 @@ export function listResourcesPage(registry: Registry, cursor: string | undefined
 }
 
 function unknownResource(uri: string, why: string): SkillCentralError {
-  return new SkillCentralError("invalid-params", `Unknown resource: ${uri} (${why})`);
+  return new SkillCentralError("invalid-params", `Unknown resource: ${quoted(uri)} (${why})`);
 }
 
 function resourceText(registry: Registry, uri: string): string {

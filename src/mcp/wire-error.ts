@@ -22,6 +22,7 @@ const WIRE_CODES: Record<LocalCode, number> = {
   "tags-required": ErrorCode.InvalidParams,
   "render-failed": ErrorCode.InternalError,
   "content-unavailable": ErrorCode.InternalError,
+  "limit-exceeded": ErrorCode.InvalidParams,
 };
 
 /** Maps our errors to their JSON-RPC form; anything unexpected becomes an internal error. */

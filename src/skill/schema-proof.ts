@@ -90,7 +90,9 @@ const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "defini
 interface Walked {
   refs: { ref: string; path: (string | number)[] }[];
   patterns: { pattern: string; path: (string | number)[] }[];
-  anchors: Set<string>;
+  anchors: Map<string, Record<string, unknown>>;
+  /** Where each schema object sits, for messages about it. */
+  places: Map<Record<string, unknown>, (string | number)[]>;
   /** `$id` → the schema that declares it, for references that go through it. */
   ids: Map<string, Record<string, unknown>>;
 }
@@ -102,39 +104,99 @@ function walkSchema(node: unknown, out: Walked, path: (string | number)[]): void
     return;
   }
   if (!isPlainObject(node)) return;
+  if (!out.places.has(node)) out.places.set(node, path);
   for (const [key, value] of Object.entries(node)) {
     if (DATA_KEYWORDS.has(key)) continue;
     if (key === "$ref" && typeof value === "string") out.refs.push({ ref: value, path: [...path, key] });
     else if (key === "pattern" && typeof value === "string") out.patterns.push({ pattern: value, path: [...path, key] });
-    else if ((key === "$anchor" || key === "$dynamicAnchor") && typeof value === "string") out.anchors.add(value);
+    else if ((key === "$anchor" || key === "$dynamicAnchor") && typeof value === "string") out.anchors.set(value, node);
     else if (key === "$id" && typeof value === "string") out.ids.set(value.replace(/#$/, ""), node);
     else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) Object.entries(value).forEach(([name, sub]) => walkSchema(sub, out, [...path, key, name]));
     else if (typeof value === "object") walkSchema(value, out, [...path, key]);
   }
 }
 
-function resolvePointer(root: unknown, pointer: string): boolean {
-  if (pointer === "") return true;
-  if (!pointer.startsWith("/")) return false;
+/** The schema a JSON pointer names inside `root` (true/false schemas included), or undefined. */
+function resolvePointer(root: unknown, pointer: string): unknown {
+  if (pointer === "") return root;
+  if (!pointer.startsWith("/")) return undefined;
   let node: unknown = root;
   for (const raw of pointer.slice(1).split("/")) {
-    const token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return undefined;
+    }
     if (Array.isArray(node)) node = node[Number(token)];
-    else if (isPlainObject(node)) node = node[token];
-    else return false;
-    if (node === undefined) return false;
+    else if (isPlainObject(node)) node = Object.hasOwn(node, token) ? node[token] : undefined;
+    else return undefined;
+    if (node === undefined) return undefined;
   }
-  return typeof node === "boolean" || isPlainObject(node);
+  return typeof node === "boolean" || isPlainObject(node) ? node : undefined;
 }
 
-function refProblem(schema: JsonSchema, ref: string, walked: Walked): string | undefined {
+/** What a local `$ref` points at, or why it points at nothing. */
+function resolveRef(schema: JsonSchema, ref: string, walked: Walked): { target: unknown } | { problem: string } {
   const hash = ref.indexOf("#");
   const base = hash < 0 ? ref : ref.slice(0, hash);
   const fragment = hash < 0 ? "" : ref.slice(hash + 1);
-  const target = base === "" ? schema : walked.ids.get(base);
-  if (!target) return `$ref "${ref}" points outside this schema; only local references ("#/$defs/…") can be resolved`;
-  const resolves = fragment.startsWith("/") || fragment === "" ? resolvePointer(target, fragment) : walked.anchors.has(fragment);
-  return resolves ? undefined : `$ref "${ref}" does not resolve to a schema in this document`;
+  const root = base === "" ? schema : walked.ids.get(base);
+  if (!root) return { problem: `$ref "${ref}" points outside this schema; only local references ("#/$defs/…") can be resolved` };
+  const target = fragment.startsWith("/") || fragment === "" ? resolvePointer(root, fragment) : walked.anchors.get(fragment);
+  return target === undefined ? { problem: `$ref "${ref}" does not resolve to a schema in this document` } : { target };
+}
+
+/** Keywords that apply a subschema to the same value (nothing of the input is read on the way). */
+const IN_PLACE_LISTS = ["allOf", "anyOf", "oneOf"];
+const IN_PLACE_SINGLE = ["not", "if", "then", "else"];
+
+/**
+ * A `$ref` chain that comes back to where it started without descending into the value
+ * (`$ref: "#"` at the root, two `$defs` that name each other) makes validation recurse forever.
+ * Recursion through `properties` or `items` is fine: each step reads a smaller part of the input.
+ * Returns the `$ref` that closes the first such loop.
+ */
+function endlessRef(schema: JsonSchema, walked: Walked): { ref: string; path: (string | number)[] } | undefined {
+  const edges = (node: Record<string, unknown>): { next: unknown; ref?: string }[] => {
+    const out: { next: unknown; ref?: string }[] = [];
+    for (const key of IN_PLACE_LISTS) if (Array.isArray(node[key])) for (const sub of node[key] as unknown[]) out.push({ next: sub });
+    for (const key of IN_PLACE_SINGLE) if (node[key] !== undefined) out.push({ next: node[key] });
+    if (isPlainObject(node.dependentSchemas)) for (const sub of Object.values(node.dependentSchemas)) out.push({ next: sub });
+    if (typeof node.$ref === "string") {
+      const resolved = resolveRef(schema, node.$ref, walked);
+      if ("target" in resolved) out.push({ next: resolved.target, ref: node.$ref });
+    }
+    return out;
+  };
+  const state = new Map<unknown, "open" | "done">();
+  // Iterative depth-first search: the schema's size, not its shape, bounds the work.
+  for (const start of walked.places.keys()) {
+    if (state.has(start)) continue;
+    const stack: { node: Record<string, unknown>; next: { next: unknown; ref?: string }[] }[] = [{ node: start, next: edges(start) }];
+    state.set(start, "open");
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const edge = top.next.pop();
+      if (!edge) {
+        state.set(top.node, "done");
+        stack.pop();
+        continue;
+      }
+      if (!isPlainObject(edge.next)) continue;
+      const seen = state.get(edge.next);
+      if (seen === "open") {
+        if (edge.ref !== undefined) return { ref: edge.ref, path: [...(walked.places.get(top.node) ?? []), "$ref"] };
+        // A loop closed by an in-place keyword needs a $ref somewhere on it; report that one.
+        const closing = stack.find((frame) => typeof frame.node.$ref === "string");
+        return { ref: String(closing?.node.$ref ?? "#"), path: [...(walked.places.get(closing?.node ?? top.node) ?? []), "$ref"] };
+      }
+      if (seen === "done") continue;
+      state.set(edge.next, "open");
+      stack.push({ node: edge.next, next: edges(edge.next) });
+    }
+  }
+  return undefined;
 }
 
 function pointerPath(pointer: string): (string | number)[] {
@@ -171,11 +233,15 @@ export function proveInputSchema(schema: unknown): SchemaProof {
       }
     }
   }
-  const walked: Walked = { refs: [], patterns: [], anchors: new Set(), ids: new Map() };
+  const walked: Walked = { refs: [], patterns: [], anchors: new Map(), places: new Map(), ids: new Map() };
   walkSchema(schema, walked, []);
   for (const { ref, path } of walked.refs) {
-    const problem = refProblem(schema, ref, walked);
-    if (problem) problems.push({ message: problem, path });
+    const resolved = resolveRef(schema, ref, walked);
+    if ("problem" in resolved) problems.push({ message: resolved.problem, path });
+  }
+  if (walked.refs.length > 0) {
+    const loop = endlessRef(schema, walked);
+    if (loop) problems.push({ message: `$ref "${loop.ref}" leads back to itself without reading any part of the arguments, so checking them would never end`, path: loop.path });
   }
   for (const { pattern, path } of walked.patterns) {
     try {

@@ -258,15 +258,19 @@ function readFlowPlain(text: string, p: number, end: number): [string, number] {
   return [raw, q];
 }
 
-function readFlowNode(text: string, p: number, end: number): [unknown, number] {
+/** Deeper nesting is left to `yaml` (and the loader's depth limit): no recursion here is unbounded. */
+const MAX_DEPTH = 64;
+
+function readFlowNode(text: string, p: number, end: number, depth: number): [unknown, number] {
   const c = text.charCodeAt(p);
-  if (c === 91 || c === 123) return readFlowCollection(text, p, end);
+  if (c === 91 || c === 123) return readFlowCollection(text, p, end, depth + 1);
   if (c === DQUOTE || c === SQUOTE) return readQuoted(text, p, end);
   const [raw, q] = readFlowPlain(text, p, end);
   return [resolvePlain(raw), q];
 }
 
-function readFlowCollection(text: string, p: number, end: number): [unknown, number] {
+function readFlowCollection(text: string, p: number, end: number, depth: number): [unknown, number] {
+  if (depth > MAX_DEPTH) throw BAIL;
   const isMap = text.charCodeAt(p) === 123;
   const close = isMap ? 125 : 93;
   const map: Record<string, unknown> = {};
@@ -288,11 +292,11 @@ function readFlowCollection(text: string, p: number, end: number): [unknown, num
       if (q + 1 >= end || text.charCodeAt(q) !== COLON || text.charCodeAt(q + 1) !== SPACE) throw BAIL;
       q = skipSpaces(text, q + 1, end);
       let value: unknown;
-      [value, q] = readFlowNode(text, q, end);
+      [value, q] = readFlowNode(text, q, end, depth);
       setKey(map, key, value);
     } else {
       let value: unknown;
-      [value, q] = readFlowNode(text, q, end);
+      [value, q] = readFlowNode(text, q, end, depth);
       list.push(value);
     }
     q = skipSpaces(text, q, end);
@@ -312,6 +316,8 @@ interface Reader {
   lines: Lines;
   /** The next line to read. */
   i: number;
+  /** How many block collections enclose the one being read. */
+  depth: number;
 }
 
 /**
@@ -400,7 +406,7 @@ function readInlineValue(r: Reader, line: number, p: number, parentIndent: numbe
     return readLiteral(r, parentIndent, chomp);
   }
   if (c === 91 || c === 123) {
-    const [value, q] = readFlowCollection(text, p, end);
+    const [value, q] = readFlowCollection(text, p, end, r.depth + 1);
     expectLineEnd(text, q, end);
     checkNoContinuation(r, parentIndent);
     return value;
@@ -489,6 +495,15 @@ function readNestedNode(r: Reader, ownerIndent: number, compactSequenceAllowed: 
  * `- `) at `firstKeyAt`.
  */
 function readMapping(r: Reader, indent: number, firstKeyAt: number): Record<string, unknown> {
+  if (++r.depth > MAX_DEPTH) throw BAIL;
+  try {
+    return readMappingEntries(r, indent, firstKeyAt);
+  } finally {
+    r.depth--;
+  }
+}
+
+function readMappingEntries(r: Reader, indent: number, firstKeyAt: number): Record<string, unknown> {
   const { lines } = r;
   const { text } = lines;
   const map: Record<string, unknown> = {};
@@ -533,6 +548,15 @@ function readMapping(r: Reader, indent: number, firstKeyAt: number): Record<stri
 
 /** A block sequence whose `-` entries sit at column `indent`; starts at line `r.i`. */
 function readSequence(r: Reader, indent: number): unknown[] {
+  if (++r.depth > MAX_DEPTH) throw BAIL;
+  try {
+    return readSequenceItems(r, indent);
+  } finally {
+    r.depth--;
+  }
+}
+
+function readSequenceItems(r: Reader, indent: number): unknown[] {
   const { lines } = r;
   const { text } = lines;
   const list: unknown[] = [];
@@ -577,7 +601,7 @@ export function fastParseYaml(text: string): { data: unknown } | undefined {
   try {
     if (text.charCodeAt(0) === 0xfeff) return undefined;
     const lines = splitLines(text);
-    const r: Reader = { lines, i: 0 };
+    const r: Reader = { lines, i: 0, depth: 0 };
     let line = nextContentLine(lines, 0);
     if (line < lines.starts.length && text.startsWith("---", lines.starts[line]!)) {
       const start = lines.starts[line]!;
