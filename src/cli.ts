@@ -78,6 +78,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   new: async () => (await import("./commands/new.ts")).spec,
   install: async () => (await import("./commands/install.ts")).spec,
   uninstall: async () => (await import("./commands/uninstall.ts")).spec,
+  sync: async () => (await import("./commands/sync.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 

@@ -3,6 +3,7 @@ import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
 import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
+import { gitLayerProblems, gitLayerRows, gitLayerStatuses } from "../sources/report.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
 import { clientReport, formatClientStatuses } from "./support/install-output.ts";
 
@@ -101,6 +102,8 @@ export const spec: CommandSpec = {
 
     // The same findings as `validate` (so the two agree), then what only a whole-project view shows.
     const problems: Diagnostic[] = [...loaded.records.flatMap((r) => r.diagnostics), ...loaded.diagnostics];
+    const git = await gitLayerStatuses(config.layers, { cwd: ctx.cwd });
+    problems.push(...gitLayerProblems(git));
     for (const layer of layers) {
       if (layer.state === "ok" && layer.files === 0) {
         problems.push({ severity: "warning", code: "layer-empty", file: config.layers.find((l) => l.name === layer.name)!.dir, message: `layer "${layer.name}" (${layer.origin}): the folder has no skill files` });
@@ -133,6 +136,7 @@ export const spec: CommandSpec = {
         errors,
         warnings,
         problems: problems.map((d) => ({ ...d, ...(d.file !== undefined && { file: display(d.file) }) })),
+        ...(git.length > 0 && { git: git.map((g) => ({ ...g, origin: display(g.origin) })) }),
         clients,
       });
       return exit;
@@ -152,6 +156,8 @@ export const spec: CommandSpec = {
         .map((line) => (line === "" ? "" : `  ${line}`))
         .join("\n");
     }
+
+    if (git.length > 0) text += `\n${bold("Git layers")}\n${formatTable(gitLayerRows(git)).split("\n").map((line) => (line === "" ? "" : `  ${line}`)).join("\n")}`;
 
     text += `\n${bold("Shadowed ids")}\n`;
     text += shadowed.length === 0

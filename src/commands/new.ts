@@ -12,7 +12,8 @@ import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, stringOption, UsageError
  * the `.skills/` folder the server falls back to.
  */
 export function defaultLayer(layers: readonly LayerSpec[], cwd: string): LayerSpec {
-  const writable = layers.filter((l) => l.origin !== "built-in");
+  // A git layer's folder is a read-only copy of a commit: new skills go into its repository.
+  const writable = layers.filter((l) => l.origin !== "built-in" && !l.git);
   const best = writable.reduce<LayerSpec | undefined>((top, l) => (!top || l.priority >= top.priority ? l : top), undefined);
   return best ?? { name: "project", dir: join(cwd, FALLBACK_LAYER_DIR), priority: FALLBACK_LAYER_PRIORITY, origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)` };
 }
@@ -45,8 +46,12 @@ export const spec: CommandSpec = {
 
     const layerName = stringOption(ctx, "layer");
     let layer: LayerSpec;
-    if (layerName === undefined) layer = defaultLayer(config.layers, ctx.cwd);
-    else {
+    if (layerName === undefined) {
+      if (config.layers.some((l) => l.git) && !config.layers.some((l) => l.origin !== "built-in" && !l.git)) {
+        throw new UsageError("every layer comes from git (a read-only copy); add the skill in its repository, or declare a folder layer for local skills");
+      }
+      layer = defaultLayer(config.layers, ctx.cwd);
+    } else {
       const named = config.layers.find((l) => l.name === layerName);
       if (!named) {
         const names = config.layers.filter((l) => l.origin !== "built-in").map((l) => l.name);
@@ -55,6 +60,7 @@ export const spec: CommandSpec = {
       if (named.origin === "built-in") {
         throw new UsageError("the built-in layer ships with skill-central; write into one of your layers");
       }
+      if (named.git) throw new UsageError(`layer "${layerName}" is a read-only copy of a git repository; add the skill there, commit it, and run skill-central sync --update ${layerName}`);
       layer = named;
     }
 

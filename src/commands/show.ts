@@ -2,6 +2,7 @@ import { resolutionView, skillView, type CandidateView } from "../registry/descr
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
+import { gitOrigin } from "../sources/report.ts";
 import { argumentLines, type ArgumentLine } from "./support/arguments.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, reportLoad, type CommandContext, type CommandSpec } from "./support/command.ts";
 
@@ -60,8 +61,10 @@ export const spec: CommandSpec = {
     const view = resolutionView(resolution);
     const effective = resolution.effective;
     const args = effective ? argumentLines(effective.skill) : [];
+    // A skill from a git layer: the repository, commit and path it was copied from.
+    const git = effective && gitOrigin(loaded.config.layers, effective.layer.name, effective.path, ctx.cwd);
     if (ctx.json) {
-      json(ctx, { id, served: view.served, ...(effective && { skill: skillView(effective, true), arguments: args }), chain: view.chain });
+      json(ctx, { id, served: view.served, ...(effective && { skill: skillView(effective, true), arguments: args }), ...(git && { git }), chain: view.chain });
       return effective ? EXIT_OK : EXIT_FAILURE;
     }
     const { bold, dim, red } = ctx.colours;
@@ -72,6 +75,7 @@ export const spec: CommandSpec = {
       const facts = [
         ["layer", `${effective.layer.name} (priority ${effective.layer.priority})`],
         ["file", effective.source],
+        ...(git ? [["commit", git.commit], ["in repository", `${git.url} ${git.path}`]] : []),
         ["tags", skill.tags.join(", ") || "(none)"],
         ...(skill.version !== undefined ? [["version", skill.version]] : []),
         ...(skill.exampleCount > 0 ? [["examples", String(skill.exampleCount)]] : []),

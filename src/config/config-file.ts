@@ -1,14 +1,30 @@
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 
+/**
+ * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
+ * carry credentials: never print it (src/sources/git-url.ts redacts).
+ */
+export interface GitSource {
+  url: string;
+  /** A branch, tag or commit; `HEAD` (the remote's default branch) when not given. */
+  ref: string;
+  /** A folder inside the repository, `/`-separated, no leading `./` or trailing `/`; "" is the root. */
+  path: string;
+  /** Fetch in the background this often (milliseconds), for a layer without a lock entry. */
+  refreshMs?: number;
+}
+
 export interface LayerDeclaration {
   name: string;
-  /** Absolute: resolved against the config file's folder, `~` expanded. */
+  /** Absolute: resolved against the config file's folder, `~` expanded. Empty for a git layer. */
   path: string;
   priority: number;
+  /** Set for a layer whose files come from a git repository instead of a folder. */
+  git?: GitSource;
 }
 
 /** One config file, read and checked; keys it did not have are absent. */
@@ -41,11 +57,41 @@ export function projectConfigPath(cwd: string): string | undefined {
 export function expandPath(path: string, base: string, home: string): string {
   if (path === "~") return home;
   if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
-  return join(base, path).replace(/[\\/]+$/, "") || "/";
+  // `resolve`, not `join`: an absolute path is taken as written, not appended to `base`.
+  return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
 const KNOWN_KEYS = ["layers", "builtin", "pageSize"];
-const LAYER_KEYS = ["name", "path", "priority"];
+const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh"];
+const GIT_ONLY_KEYS = ["ref", "refresh"];
+
+/** The smallest background refresh interval: a shared remote is not polled more often. */
+export const MIN_REFRESH_MS = 60_000;
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `30m`, `1h`, `2d` → milliseconds; undefined for anything else. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^\s*(\d+)\s*([smhd])\s*$/.exec(text);
+  return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : undefined;
+}
+
+/**
+ * A folder inside a repository, normalised (`./skills/` → `skills`), or a reason it is not one.
+ * Only the syntax is checked here; whether it exists is known once a commit is fetched.
+ */
+export function repoPathOrProblem(path: string): { path: string } | { problem: string } {
+  const parts = path.replace(/\\/g, "/").split("/").filter((p) => p !== "" && p !== ".");
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return { problem: "must be a folder inside the repository (relative, like skills/team)" };
+  if (parts.some((p) => p === ".." || p.toLowerCase() === ".git")) return { problem: 'must stay inside the repository (no ".." or ".git")' };
+  return { path: parts.join("/") };
+}
+
+/** Refs that git would read as an option, a refspec or a revision expression are refused. */
+function refProblem(ref: string): string | undefined {
+  if (ref.startsWith("-")) return "must not start with \"-\"";
+  if (/[\s:^~?*[\\\x00-\x1f\x7f]|\.\.|@\{|\/\/|\.lock$|^\/|\/$/.test(ref)) return "is not a valid branch, tag or commit name";
+  return undefined;
+}
 
 /**
  * Reads a config file through the same YAML path as skill files (fast parse, duplicate keys are
@@ -112,15 +158,58 @@ function readLayers(
     for (const key of Object.keys(layer)) {
       if (!LAYER_KEYS.includes(key)) warn(`unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`, index, key);
     }
-    const { name, path, priority } = layer;
+    const { name, path, priority, git } = layer;
     if (typeof name !== "string" || name.trim() === "") return warn(`layer ${index + 1} needs a "name" (a string); layer ignored`, index, "name");
-    if (typeof path !== "string" || path.trim() === "") return warn(`layer "${name}" needs a "path" (a string); layer ignored`, index, "path");
+    if (git === undefined) {
+      for (const key of GIT_ONLY_KEYS) if (key in layer) warn(`layer "${name}": "${key}" applies only to a git layer (one with "git: <url>"); ignored`, index, key);
+    }
+    if (git === undefined && (typeof path !== "string" || path.trim() === "")) {
+      return warn(`layer "${name}" needs a "path" (a folder) or "git" (a repository URL); layer ignored`, index, "path");
+    }
     if (typeof priority !== "number" || !Number.isFinite(priority)) {
       return warn(`layer "${name}" needs a numeric "priority" (higher wins); layer ignored`, index, "priority");
     }
     if (names.has(name)) return warn(`layer "${name}" is declared twice in this file; the second is ignored`, index, "name");
+    if (git !== undefined) {
+      const source = readGitSource(layer, name, (message, field) => warn(message, index, field));
+      if (!source) return;
+      names.add(name);
+      layers.push({ name, path: "", priority, git: source });
+      return;
+    }
     names.add(name);
-    layers.push({ name, path: expandPath(path, base, home), priority });
+    layers.push({ name, path: expandPath(path as string, base, home), priority });
   });
   return layers;
+}
+
+/**
+ * The git keys of one layer. The URL is never echoed in a message: it may carry a token. Which
+ * transports are allowed is decided where the URL is used (src/sources/git-url.ts).
+ */
+function readGitSource(layer: Record<string, unknown>, name: string, warn: (message: string, field: string) => void): GitSource | undefined {
+  const { git, ref, path, refresh } = layer;
+  if (typeof git !== "string" || git.trim() === "") return void warn(`layer "${name}": "git" must be a repository URL (a string); layer ignored`, "git");
+  if (git.trim().startsWith("-") || /[\s\x00-\x1f\x7f]/.test(git.trim())) return void warn(`layer "${name}": "git" is not a repository URL; layer ignored`, "git");
+  const source: GitSource = { url: git.trim(), ref: "HEAD", path: "" };
+  if (ref !== undefined) {
+    const refText = typeof ref === "number" ? String(ref) : ref;
+    if (typeof refText !== "string" || refText.trim() === "") return void warn(`layer "${name}": "ref" must be a branch, tag or commit (a string); layer ignored`, "ref");
+    const problem = refProblem(refText.trim());
+    if (problem) return void warn(`layer "${name}": "ref" ${problem}; layer ignored`, "ref");
+    source.ref = refText.trim();
+  }
+  if (path !== undefined) {
+    if (typeof path !== "string") return void warn(`layer "${name}": "path" must be a folder inside the repository (a string); layer ignored`, "path");
+    const checked = repoPathOrProblem(path.trim());
+    if ("problem" in checked) return void warn(`layer "${name}": "path" ${checked.problem}; layer ignored`, "path");
+    source.path = checked.path;
+  }
+  if (refresh !== undefined && refresh !== false) {
+    const ms = typeof refresh === "string" ? parseDuration(refresh) : undefined;
+    if (ms === undefined) warn(`layer "${name}": "refresh" must be a duration like 30m, 1h or 1d (or false); ignored`, "refresh");
+    else if (ms < MIN_REFRESH_MS) warn(`layer "${name}": "refresh" must be at least 1m (a shared remote is not polled more often); ignored`, "refresh");
+    else source.refreshMs = ms;
+  }
+  return source;
 }

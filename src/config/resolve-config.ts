@@ -3,14 +3,30 @@ import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
-import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
+import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
+
+/** Where a served git layer's files came from, for people (`show`, `doctor`). */
+export interface LayerProvenance {
+  /** The repository URL with any credentials redacted. */
+  url: string;
+  commit: string;
+  /** The layer's folder inside the repository ("" for the root). */
+  path: string;
+}
 
 export interface LayerSpec {
   name: string;
+  /** The folder the layer's files are read from. For a git layer, set by src/sources/. */
   dir: string;
   priority: number;
   /** Where it was declared: a config file, or how it was implied. */
   origin: string;
+  /** A git layer as declared; src/sources/ turns it into `dir` (a verified copy of one commit). */
+  git?: GitSource;
+  /** Set by src/sources/ when `dir` is a verified copy of a commit. */
+  provenance?: LayerProvenance;
+  /** The layer contributes nothing, for this reason (already reported as a diagnostic). */
+  unavailable?: string;
 }
 
 export interface ConfigOptions {
@@ -35,6 +51,8 @@ export interface ResolvedConfig {
   parsed: ConfigFile[];
   builtin: boolean;
   pageSize?: number;
+  /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
+  inputs?: string[];
 }
 
 export const FALLBACK_LAYER_DIR = ".skills";
@@ -47,7 +65,7 @@ function mergeLayers(user: ConfigFile | undefined, project: ConfigFile | undefin
     for (const layer of config?.layers ?? []) {
       const existing = merged.findIndex((l) => l.name === layer.name);
       if (existing >= 0) merged.splice(existing, 1);
-      merged.push({ name: layer.name, dir: layer.path, priority: layer.priority, origin: config!.file });
+      merged.push({ name: layer.name, dir: layer.path, priority: layer.priority, origin: config!.file, ...(layer.git && { git: layer.git }) });
     }
   }
   return merged;

@@ -1,9 +1,10 @@
-import { resolveConfig, type ConfigOptions, type ResolvedConfig } from "../config/resolve-config.ts";
+import type { ConfigOptions, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
 import { discoverSkillFiles } from "../storage/discover.ts";
 import { displayPath, type DisplayPlaces } from "../storage/display-path.ts";
 import { layerDirState } from "../storage/fs-state.ts";
+import { resolveLayers } from "../sources/resolve-layers.ts";
 import type { Locator } from "../storage/parse-document.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { ContentStore } from "./content-store.ts";
@@ -99,7 +100,8 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     mark = now;
   };
 
-  const config = await resolveConfig({ ...options, ...(options.previous && { previousConfig: options.previous.config }) }, (d) => diagnostics.push(d));
+  // The config's layers, git layers resolved to their verified copies (no git, no network).
+  const config = await resolveLayers({ ...options, ...(options.previous && { previousConfig: options.previous.config }) }, (d) => diagnostics.push(d));
   const builtinDir = config.layers.find((l) => l.origin === "built-in")?.dir;
   const display = displayFor({ cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) });
   options.onConfig?.(config);
@@ -107,6 +109,8 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
 
   const layers: LayerRef[] = config.layers.map((spec, order) => ({ name: spec.name, priority: spec.priority, order }));
   const perLayer = config.layers.map((spec, i) => {
+    // Its reason was reported where it was decided.
+    if (spec.unavailable !== undefined) return { layer: layers[i]!, files: [] as string[] };
     const state = layerDirState(spec.dir);
     if (state !== "ok") {
       diagnostics.push({

@@ -1,13 +1,14 @@
 import { homedir } from "node:os";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import { loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
+import { BackgroundRefresh } from "../sources/refresh.ts";
 import { Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";
 
 export interface LiveSkillsOptions {
   load: Omit<LoadOptions, "previous" | "onConfig" | "onContentLost">;
-  /** Watch layer folders and config files, and reload on change. */
+  /** Watch layer folders and config files, and reload on change; git layers with `refresh` are fetched in the background. */
   watch: boolean;
   /** Every completed load, in order: the startup load (`previous` undefined), then each reload. */
   loaded: (result: LoadResult, previous: LoadResult | undefined) => void;
@@ -28,6 +29,7 @@ export class LiveSkills {
   private last: LoadResult | undefined;
   private readonly watcher: SkillWatcher | undefined;
   private readonly reloader: Reloader;
+  private readonly refresh: BackgroundRefresh | undefined;
   private readonly home: string;
   private closed = false;
 
@@ -35,6 +37,7 @@ export class LiveSkills {
     this.home = options.load.home ?? homedir();
     this.reloader = new Reloader(() => this.load());
     this.watcher = options.watch ? new SkillWatcher(() => this.reloader.schedule(), options.warn) : undefined;
+    this.refresh = options.watch ? new BackgroundRefresh({ cwd: options.load.cwd, home: this.home, changed: () => this.reload(), log: options.warn }) : undefined;
   }
 
   /** The startup load. */
@@ -70,6 +73,8 @@ export class LiveSkills {
     if (this.closed) return;
     this.last = result;
     this.options.loaded(result, previous);
+    // After the answer is out: background fetches of git layers that follow a ref.
+    this.refresh?.update(result.config.layers).catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
   }
 
   /** Stops watching; a load in flight is discarded. */
@@ -77,5 +82,6 @@ export class LiveSkills {
     this.closed = true;
     this.reloader.close();
     this.watcher?.close();
+    this.refresh?.close();
   }
 }

@@ -10,9 +10,9 @@ export interface WatchTarget {
 }
 
 /**
- * Everything a reload depends on: every layer folder, the `.skills/` fallback, and every config
+ * Everything a reload depends on: every layer folder, the `.skills/` fallback, every config
  * file the config step would read, including the ones that do not exist yet (creating one is a
- * change too).
+ * change too), and the other files resolution read (the lockfile, the cache's current commits).
  */
 export function watchTargets(config: ResolvedConfig, where: { cwd: string; home: string }): WatchTarget[] {
   const targets: WatchTarget[] = [];
@@ -22,7 +22,8 @@ export function watchTargets(config: ResolvedConfig, where: { cwd: string; home:
     seen.add(path);
     targets.push({ path, kind });
   };
-  for (const layer of config.layers) add(layer.dir, "tree");
+  for (const layer of config.layers) if (layer.dir !== "") add(layer.dir, "tree");
+  for (const input of config.inputs ?? []) add(input, "file");
   add(join(where.cwd, FALLBACK_LAYER_DIR), "tree");
   for (const name of USER_CONFIG_NAMES) add(join(where.home, USER_CONFIG_DIR, name), "file");
   for (const name of PROJECT_CONFIG_NAMES) add(join(where.cwd, name), "file");

@@ -1,4 +1,5 @@
 import type { Subprocess } from "bun";
+import type { ServerTarget } from "./server.ts";
 
 /**
  * A client that speaks newline-delimited JSON-RPC to a spawned server with nothing in between:
@@ -20,6 +21,8 @@ export class RawClient {
   private readonly messages: RawMessage[] = [];
   private readonly waiters: { test: (m: RawMessage) => boolean; resolve: (m: RawMessage) => void }[] = [];
   private stderrText = "";
+  /** Every stdout line, in order. */
+  readonly lines: string[] = [];
   /** Every stdout line that was not JSON: must stay empty (stdout is the protocol channel). */
   readonly garbage: string[] = [];
   /** Characters of the longest stdout line seen. */
@@ -34,6 +37,13 @@ export class RawClient {
     return new RawClient(Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" }));
   }
 
+  /** Spawns a target and completes the handshake. */
+  static async start(target: ServerTarget, cwd: string, env: Record<string, string>): Promise<RawClient> {
+    const client = RawClient.spawn([target.command, ...target.args], { cwd, env });
+    await client.initialize();
+    return client;
+  }
+
   private async pump(): Promise<void> {
     const decoder = new TextDecoder();
     for await (const chunk of this.proc.stdout) {
@@ -42,6 +52,8 @@ export class RawClient {
       while ((newline = this.buffer.indexOf("\n")) >= 0) {
         const line = this.buffer.slice(0, newline);
         this.buffer = this.buffer.slice(newline + 1);
+        if (line === "") continue;
+        this.lines.push(line);
         this.longestLine = Math.max(this.longestLine, line.length);
         let message: RawMessage;
         try {
@@ -97,6 +109,25 @@ export class RawClient {
     const id = this.nextId++;
     this.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
     return this.waitFor((m) => m.id === id, timeoutMs, `the answer to ${method}`);
+  }
+
+  /** The result of `method`, or throws with the JSON-RPC error. */
+  async call<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, timeoutMs = 15_000): Promise<T> {
+    const answer = await this.request(method, params, timeoutMs);
+    if (answer.error) throw new Error(`${method}: ${answer.error.code} ${answer.error.message}`);
+    return answer.result as T;
+  }
+
+  /** Resolves once `method` has been notified `count` times in all. */
+  async notified(method: string, count = 1, timeoutMs = 15_000): Promise<void> {
+    const seen = () => this.messages.filter((m) => m.method === method && m.id === undefined).length;
+    const deadline = Date.now() + timeoutMs;
+    while (seen() < count) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`no ${method} #${count} within ${timeoutMs} ms; stderr:\n${this.stderrText.slice(-2000)}`);
+      await this.waitFor((m) => m.method === method, remaining, method).catch(() => undefined);
+      if (seen() < count) await Bun.sleep(10);
+    }
   }
 
   notify(method: string, params: Record<string, unknown> = {}): void {

@@ -12,6 +12,7 @@ const STAGES: readonly (readonly string[])[] = [
   ["base"], // diagnostics.ts, errors.ts, version.ts, stdio-guard.ts
   ["storage"],
   ["config"],
+  ["sources"], // where a layer's files come from: git layers fetched, verified and copied
   ["skill"],
   ["registry"],
   ["load"],

@@ -62,6 +62,11 @@ describe("config merging", () => {
     expect(config.layers[2]!.dir).toBe(join(fixture.cwd, "override"));
   });
 
+  test("an absolute layer path is taken as written, not appended to the config's folder", async () => {
+    const { config } = await resolve({ "skill-central.yaml": "layers:\n  - { name: abs, path: /srv/team-skills/, priority: 5 }\n" });
+    expect(config.layers[1]!.dir).toBe("/srv/team-skills");
+  });
+
   test("builtin: false in the user config turns the built-in layer off", async () => {
     const { layers } = await resolve({ "~/.skill-central/config.yaml": "builtin: false\n" });
     expect(layers).toEqual([]);

@@ -1,0 +1,128 @@
+import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
+import { colourDiagnostic } from "../cli-output/colour.ts";
+import { displayPath } from "../storage/display-path.ts";
+import { gitVersion } from "../sources/git.ts";
+import type { SkillChange, SkillChanges } from "../sources/skill-changes.ts";
+import { syncLayers, SyncRefused, type LayerSyncReport, type SyncMode, type SyncReport } from "../sources/sync.ts";
+import { EXIT_FAILURE, EXIT_OK, flagOption, json, UsageError, type CommandContext, type CommandSpec } from "./support/command.ts";
+
+/** Changes listed per kind before the rest is counted. */
+const MAX_LISTED = 20;
+
+function short(commit: string | undefined): string {
+  return commit ? commit.slice(0, 12) : "?";
+}
+
+function headline(layer: LayerSyncReport, ctx: CommandContext): string {
+  const { green, yellow, red, dim } = ctx.colours;
+  switch (layer.outcome) {
+    case "unchanged":
+      return `up to date at ${short(layer.after)}`;
+    case "locked":
+      return green(`locked at ${short(layer.after)}`) + (layer.before && layer.before !== layer.after ? dim(` (was ${short(layer.before)})`) : "");
+    case "updated":
+      return green(`${short(layer.before)} → ${short(layer.after)}`);
+    case "restored":
+      return green(`copy of ${short(layer.after)} restored`);
+    case "fetched":
+      return green(`fetched ${short(layer.after)}`);
+    case "out-of-date":
+      return yellow(`out of date: ${layer.problem}`);
+    case "failed":
+      return red(`failed: ${layer.problem}`);
+  }
+}
+
+function changeLines(changes: SkillChanges | undefined, ctx: CommandContext): string {
+  if (!changes) return "";
+  const { green, red, yellow } = ctx.colours;
+  const kinds: [SkillChange[], string, (s: string) => string][] = [
+    [changes.added, "+", green],
+    [changes.changed, "~", yellow],
+    [changes.removed, "-", red],
+  ];
+  let text = "";
+  for (const [list, sign, colour] of kinds) {
+    for (const change of list.slice(0, MAX_LISTED)) text += `  ${colour(sign)} ${change.id}  ${ctx.colours.dim(change.file)}\n`;
+    if (list.length > MAX_LISTED) text += `  ${colour(sign)} … and ${list.length - MAX_LISTED} more\n`;
+  }
+  return text;
+}
+
+function formatReport(report: SyncReport, ctx: CommandContext): string {
+  const { bold, yellow, red } = ctx.colours;
+  if (report.layers.length === 0 && !report.lockfile?.stale.length) {
+    return "No git layers in the config (a layer with `git: <url>`; see docs/git-layers.md).\n";
+  }
+  let text = "";
+  for (const layer of report.layers) {
+    const where = [layer.ref === "HEAD" ? "" : layer.ref, layer.path ? `${layer.path}/` : ""].filter(Boolean).join(", ");
+    text += `${bold(layer.name)}  ${layer.url}${where ? ` ${where}` : ""}${layer.locked ? "" : ctx.colours.dim(" (not locked: follows its ref)")}\n`;
+    text += `  ${headline(layer, ctx)}\n`;
+    text += changeLines(layer.changes, ctx);
+    for (const note of layer.notes) text += `  ${yellow("note")}: ${note}\n`;
+  }
+  const lock = report.lockfile;
+  if (lock) {
+    const name = displayPath(lock.file, { cwd: ctx.cwd });
+    if (lock.written) text += `\n${name} written\n`;
+    if (lock.stale.length > 0) {
+      text += lock.written ? `  removed entries of layers no longer declared: ${lock.stale.join(", ")}\n` : `${red(name)}: entries for layers no longer declared: ${lock.stale.join(", ")}; run skill-central sync\n`;
+    }
+  }
+  return text;
+}
+
+export const spec: CommandSpec = {
+  name: "sync",
+  summary: "Fetch git layers and make their local copies match skill-central.lock",
+  usage: "sync [--update [layer]] [--check] [--frozen] [--json]",
+  description:
+    "Makes each git layer's local copy match the lock: a locked layer gets its locked commit (fetched only\n" +
+    "when missing from the cache), a project layer not locked yet is fetched at its ref and written to\n" +
+    "skill-central.lock, a user layer moves to its ref's current commit. Prints what changed per layer\n" +
+    "(old → new commit; skills added, changed, removed). Exit 1 when a layer fails.\n\n" +
+    "--update moves one layer (or all) to its ref's current commit and rewrites the lock.\n" +
+    "--check fetches and writes nothing: exit 1 when the lock does not match the config, or a copy is\n" +
+    "missing or damaged (a pre-commit hook). --frozen syncs without ever writing the lock: exit 1 when\n" +
+    "the lock is out of date (CI).",
+  options: { update: { type: "boolean" }, check: { type: "boolean" }, frozen: { type: "boolean" } },
+  optionHelp: [
+    ["--update [layer]", "Move a layer (default: all) to its ref's current commit and rewrite the lock"],
+    ["--check", "Change nothing; exit 1 when a copy or the lock is out of date"],
+    ["--frozen", "Sync, but never write the lock; exit 1 when it would change (CI)"],
+  ],
+  examples: ["skill-central sync", "skill-central sync --update team", "skill-central sync --check", "skill-central sync --frozen --json"],
+  positionals: { min: 0, max: 1 },
+  async run(ctx) {
+    const update = flagOption(ctx, "update");
+    const check = flagOption(ctx, "check");
+    const frozen = flagOption(ctx, "frozen");
+    if ([update, check, frozen].filter(Boolean).length > 1) throw new UsageError("--update, --check and --frozen cannot be combined");
+    if (ctx.args.length > 0 && !update) throw new UsageError(`a layer name is taken only with --update (skill-central sync --update ${ctx.args[0]})`);
+    const mode: SyncMode = update ? "update" : check ? "check" : frozen ? "frozen" : "sync";
+
+    const display = (file: string) => displayPath(file, { cwd: ctx.cwd });
+    const warn = (d: Diagnostic) => ctx.err(`${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`);
+    let report: SyncReport;
+    try {
+      report = await syncLayers(
+        { cwd: ctx.cwd, mode, ...(ctx.args[0] !== undefined && { layer: ctx.args[0] }), note: (message) => ctx.err(`${message}\n`) },
+        warn,
+      );
+    } catch (error) {
+      if (!(error instanceof SyncRefused)) throw error;
+      ctx.err(`error: ${error.message}\n`);
+      return EXIT_FAILURE;
+    }
+    if (mode !== "check" && report.layers.some((l) => l.outcome === "failed") && (await gitVersion()) === undefined) {
+      ctx.err("error: git is not installed (or not on PATH); git layers need it\n");
+    }
+    if (ctx.json) {
+      json(ctx, { ...report, ...(report.lockfile && { lockfile: { ...report.lockfile, file: displayPath(report.lockfile.file, { cwd: ctx.cwd }) } }) });
+    } else {
+      ctx.out(formatReport(report, ctx));
+    }
+    return report.ok ? EXIT_OK : EXIT_FAILURE;
+  },
+};

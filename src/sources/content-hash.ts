@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import { lstat, readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+/**
+ * `contentHash`: what a layer's copy must contain, independent of git and of the file system.
+ *
+ * SHA-256 over the files sorted by path (compared as UTF-8 bytes), each framed as
+ *
+ *     <path as UTF-8> 0x00 <byte length in decimal ASCII> 0x00 <the file's bytes>
+ *
+ * with `path` relative to the layer's folder and `/`-separated. The length makes the framing
+ * unambiguous (no file can end where another's path begins). File modes, timestamps and empty
+ * folders are not part of it. Written `sha256:<64 lowercase hex digits>`.
+ */
+export const CONTENT_HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+const encoder = new TextEncoder();
+
+export interface HashedFile {
+  path: string;
+  bytes: Uint8Array;
+}
+
+function byUtf8(a: { key: Uint8Array }, b: { key: Uint8Array }): number {
+  return Buffer.compare(a.key, b.key);
+}
+
+/** The hash of a set of files given in any order. */
+export function contentHash(files: readonly HashedFile[]): string {
+  const sorted = files.map((f) => ({ key: encoder.encode(f.path), bytes: f.bytes })).sort(byUtf8);
+  const hash = createHash("sha256");
+  for (const { key, bytes } of sorted) {
+    hash.update(key);
+    hash.update(`\0${bytes.length}\0`);
+    hash.update(bytes);
+  }
+  return `sha256:${hash.digest("hex")}`;
+}
+
+/** Every file under `dir`, relative and `/`-separated; throws on anything but files and folders. */
+export async function listCopy(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile()) files.push(path);
+      else throw new Error(`${path} is not a regular file`);
+    }
+  };
+  if (!(await lstat(dir)).isDirectory()) throw new Error(`${dir} is not a folder`);
+  await walk("");
+  return files;
+}
+
+/** The content hash of a copy on disk, read in parallel. */
+export async function hashCopy(dir: string): Promise<string> {
+  const paths = await listCopy(dir);
+  const files = await Promise.all(paths.map(async (path) => ({ path, bytes: await Bun.file(join(dir, path)).bytes() })));
+  return contentHash(files);
+}

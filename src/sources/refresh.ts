@@ -1,0 +1,137 @@
+import { homedir } from "node:os";
+import { projectConfigPath } from "../config/config-file.ts";
+import type { LayerSpec } from "../config/resolve-config.ts";
+import { CacheEntry } from "./cache-entry.ts";
+import { GitError } from "./git.ts";
+import { redactText, redactUrl } from "./git-url.ts";
+import { lockfilePath, readLockfile } from "./lockfile.ts";
+import { CopyRefused, materialise } from "./materialise.ts";
+import { pruneCopies } from "./prune.ts";
+import { isLockable } from "./resolve-layers.ts";
+
+/** The first background fetch waits this long after the first load: start-up is not slowed. */
+export const FIRST_REFRESH_DELAY_MS = 3_000;
+/** A busy cache (another process is syncing it) is tried again after this long. */
+const BUSY_RETRY_MS = 60_000;
+
+export interface RefreshOptions {
+  cwd: string;
+  home?: string;
+  /** A newer verified copy became current: the layers should be loaded again. */
+  changed: () => void;
+  /** One line for stderr. */
+  log: (message: string) => void;
+  firstDelayMs?: number;
+}
+
+interface Plan {
+  key: string;
+  spec: LayerSpec;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Keeps git layers that follow a ref (`refresh: 1h`, no lock entry) up to date while the server
+ * runs: in the background, one fetch at a time, never before the first answer. Each round
+ * fetches the ref; a new commit is materialised and verified, made current in one atomic write,
+ * and only then are the layers reloaded (which sends `list_changed` when the lists differ). A
+ * failure is logged and the copy being served stays; a cache busy with another process's sync is
+ * tried again later rather than waited for.
+ */
+export class BackgroundRefresh {
+  private readonly plans = new Map<string, Plan>();
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly home: string;
+
+  constructor(private readonly options: RefreshOptions) {
+    this.home = options.home ?? homedir();
+  }
+
+  /** Re-plans from the layers of the latest load (config edits add, change and remove them). */
+  async update(layers: readonly LayerSpec[]): Promise<void> {
+    const candidates = layers.filter((l) => l.git?.refreshMs !== undefined);
+    const projectFile = candidates.length > 0 ? projectConfigPath(this.options.cwd) : undefined;
+    const lock = projectFile ? await readLockfile(lockfilePath(projectFile)) : undefined;
+    const wanted = new Map<string, LayerSpec>();
+    for (const spec of candidates) {
+      if (isLockable(spec, projectFile) && lock?.entries.has(spec.name)) continue;
+      const git = spec.git!;
+      wanted.set([spec.name, git.url, git.ref, git.path, git.refreshMs].join("\0"), spec);
+    }
+    if (this.closed) return;
+    for (const [key, plan] of this.plans) {
+      if (!wanted.has(key)) {
+        clearTimeout(plan.timer);
+        this.plans.delete(key);
+      }
+    }
+    for (const [key, spec] of wanted) {
+      if (this.plans.has(key)) continue;
+      const plan: Plan = { key, spec };
+      this.plans.set(key, plan);
+      this.schedule(plan, await this.firstDelay(spec));
+    }
+  }
+
+  /** Soon after start when the layer has no copy or its last fetch is older than its interval. */
+  private async firstDelay(spec: LayerSpec): Promise<number> {
+    const git = spec.git!;
+    const floor = this.options.firstDelayMs ?? FIRST_REFRESH_DELAY_MS;
+    const entry = new CacheEntry(git.url, this.home);
+    if (!(await entry.current(git.ref, git.path))) return floor;
+    const last = (await entry.fetchRecord()).lastSuccess ?? 0;
+    return Math.max(floor, last + git.refreshMs! - Date.now());
+  }
+
+  private schedule(plan: Plan, delayMs: number): void {
+    if (this.closed || this.plans.get(plan.key) !== plan) return;
+    clearTimeout(plan.timer);
+    plan.timer = setTimeout(() => {
+      this.queue = this.queue.then(() => this.run(plan));
+    }, delayMs);
+    // Pending refreshes never keep the process alive.
+    plan.timer.unref?.();
+  }
+
+  private async run(plan: Plan): Promise<void> {
+    if (this.closed || this.plans.get(plan.key) !== plan) return;
+    const { name, git } = { name: plan.spec.name, git: plan.spec.git! };
+    const entry = new CacheEntry(git.url, this.home);
+    const url = redactUrl(git.url);
+    const held = await entry.lock({ timeoutMs: 0 });
+    if (!held) return this.schedule(plan, Math.min(BUSY_RETRY_MS, git.refreshMs!));
+    let before: string | undefined;
+    try {
+      await entry.removeLeftovers();
+      before = (await entry.current(git.ref, git.path))?.commit;
+      const commit = await entry.fetchRef(git.ref);
+      await entry.recordFetch({ ok: true });
+      if (commit !== before) {
+        const copy = await materialise(entry, commit, git.path);
+        await entry.setCurrent(git.ref, git.path, { commit, contentHash: copy.contentHash });
+        await pruneCopies(entry, [copy.dir]).catch(() => {});
+        this.options.log(`git layer "${name}" (${url} ${git.ref}): ${before ? `${before.slice(0, 12)} → ` : "fetched "}${commit.slice(0, 12)}; reloading`);
+        if (!this.closed) this.options.changed();
+      }
+    } catch (error) {
+      const message = error instanceof GitError || error instanceof CopyRefused ? error.message : redactText(String(error), git.url);
+      await entry.recordFetch({ ok: false, error: message }).catch(() => {});
+      this.options.log(`background refresh of git layer "${name}" (${url}) failed: ${message}${before ? `; still serving ${before.slice(0, 12)}` : ""}`);
+    } finally {
+      await held.release();
+    }
+    this.schedule(plan, git.refreshMs!);
+  }
+
+  /** Resolves when no refresh is running (for tests and an orderly exit). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const plan of this.plans.values()) clearTimeout(plan.timer);
+    this.plans.clear();
+  }
+}

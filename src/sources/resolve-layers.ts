@@ -1,0 +1,97 @@
+import { homedir } from "node:os";
+import { projectConfigPath } from "../config/config-file.ts";
+import { resolveConfig, type ConfigOptions, type LayerSpec, type ResolvedConfig } from "../config/resolve-config.ts";
+import type { Diagnostic } from "../diagnostics.ts";
+import { CacheEntry } from "./cache-entry.ts";
+import { canonicalUrl, classifyGitUrl, redactUrl } from "./git-url.ts";
+import { LOCKFILE_NAME, lockfilePath, readLockfile, sameSource, type Lockfile } from "./lockfile.ts";
+import { verifyCopy } from "./verify-copy.ts";
+
+/**
+ * Config resolution for the loader: the config's layers, with each git layer turned into a
+ * folder, the verified copy of the commit it serves. This runs on the path to the first answer,
+ * so it never runs git and never touches the network: it reads the lockfile and the cache, and
+ * hashes the copy (once per process). A layer with nothing verified to serve contributes nothing,
+ * with a warning that names the command to run.
+ *
+ * Which commit a git layer serves:
+ * - a layer of the project config with a lock entry for its url, ref and path: the locked commit;
+ * - any other git layer (a user layer, or one not synced yet): the commit `skill-central sync` or
+ *   the background refresh last made current for its ref (the cache's `current.json`).
+ */
+export async function resolveLayers(options: ConfigOptions, report: (d: Diagnostic) => void): Promise<ResolvedConfig> {
+  const config = await resolveConfig(options, report);
+  if (!config.layers.some((l) => l.git)) return config;
+  const home = options.home ?? homedir();
+  const projectFile = projectConfigPath(options.cwd);
+  const lock = projectFile ? await readLockfile(lockfilePath(projectFile), report) : undefined;
+  const inputs = new Set<string>(lock ? [lock.file] : []);
+  const layers = await Promise.all(
+    config.layers.map((spec) => (spec.git ? resolveGitLayer(spec, { home, lock, projectFile, inputs, report }) : spec)),
+  );
+  return { ...config, layers, inputs: [...(config.inputs ?? []), ...inputs] };
+}
+
+interface Context {
+  home: string;
+  lock: Lockfile | undefined;
+  projectFile: string | undefined;
+  /** Files whose change should reload the layers. */
+  inputs: Set<string>;
+  report: (d: Diagnostic) => void;
+}
+
+/** Whether `spec` is locked by the project's lockfile (declared in the project config). */
+export function isLockable(spec: LayerSpec, projectFile: string | undefined): boolean {
+  return projectFile !== undefined && spec.origin === projectFile;
+}
+
+async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec> {
+  const source = spec.git!;
+  const url = redactUrl(source.url);
+  const label = `git layer "${spec.name}" (${url}${source.ref === "HEAD" ? "" : ` ${source.ref}`}${source.path ? `, ${source.path}/` : ""})`;
+  interface Why {
+    code: string;
+    message: string;
+    hint: string;
+    dir?: string;
+    severity?: Diagnostic["severity"];
+  }
+  // The layer contributes nothing; `dir`, when known, is where its copy will appear (watched).
+  const unavailable = ({ code, message, hint, dir = "", severity = "warning" }: Why): LayerSpec => {
+    ctx.report({ severity, code, file: spec.origin, message: `${label}: ${message}, so it contributes no skills`, hint });
+    return { ...spec, dir, unavailable: message };
+  };
+  const SYNC = "run `skill-central sync`";
+  const kind = classifyGitUrl(source.url);
+  if ("problem" in kind) return unavailable({ code: "git-url", message: `the URL ${kind.problem}`, hint: "use an https://, ssh://, git://, file:// or user@host:path URL" });
+
+  const entry = new CacheEntry(source.url, ctx.home);
+  const locked = isLockable(spec, ctx.projectFile) ? ctx.lock?.entries.get(spec.name) : undefined;
+  let commit: string;
+  let expected: string;
+  if (locked) {
+    if (!sameSource(locked, { url: canonicalUrl(source.url), ref: source.ref, path: source.path })) {
+      const was = `${locked.url} ${locked.ref}${locked.path ? ` ${locked.path}/` : ""}`;
+      return unavailable({ code: "git-lock-outdated", message: `${LOCKFILE_NAME} locks ${was}, not what the config says`, hint: `${SYNC} to lock what the config says` });
+    }
+    ({ commit, contentHash: expected } = locked);
+  } else if (isLockable(spec, ctx.projectFile) && source.refreshMs === undefined) {
+    return unavailable({ code: "git-not-synced", message: `it is not in ${LOCKFILE_NAME} yet`, hint: `${SYNC} to fetch it and lock its commit` });
+  } else {
+    ctx.inputs.add(entry.currentFile);
+    const current = await entry.current(source.ref, source.path);
+    if (!current) {
+      const wait = source.refreshMs !== undefined ? " (or wait: the server fetches it in the background)" : "";
+      return unavailable({ code: "git-not-synced", message: "it has not been fetched on this machine", hint: `${SYNC}${wait}` });
+    }
+    ({ commit, contentHash: expected } = current);
+  }
+  const dir = entry.copyDir(commit, source.path);
+  const copy = await verifyCopy(dir, entry.sealFile(commit, source.path), expected);
+  if (copy.state === "missing") return unavailable({ code: "git-copy-missing", message: `there is no local copy of commit ${commit.slice(0, 12)}`, hint: SYNC, dir });
+  if (copy.state === "mismatch") {
+    return unavailable({ code: "git-copy-mismatch", message: `the local copy of commit ${commit.slice(0, 12)} does not match its contentHash`, hint: `${SYNC} to restore it`, dir, severity: "error" });
+  }
+  return { ...spec, dir, provenance: { url, commit, path: source.path } };
+}

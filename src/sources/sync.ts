@@ -1,0 +1,353 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { projectConfigPath } from "../config/config-file.ts";
+import { resolveConfig, type ConfigOptions, type LayerSpec } from "../config/resolve-config.ts";
+import type { Diagnostic } from "../diagnostics.ts";
+import { CacheEntry, gitCacheRoot, isGoneError, writeFileAtomically } from "./cache-entry.ts";
+import { GitError } from "./git.ts";
+import { canonicalUrl, classifyGitUrl, redactText, redactUrl } from "./git-url.ts";
+import { lockfilePath, readLockfile, sameSource, writeLockfile, type LockEntry } from "./lockfile.ts";
+import { CopyRefused, materialise } from "./materialise.ts";
+import { verifyCopy } from "./verify-copy.ts";
+import { pruneCopies } from "./prune.ts";
+import { isLockable } from "./resolve-layers.ts";
+import { skillChanges, type SkillChanges } from "./skill-changes.ts";
+import type { TreeLimits } from "./tree-entries.ts";
+
+/**
+ * `skill-central sync`: makes each git layer's local copy match what it should serve.
+ *
+ * - `sync`: a locked layer gets a copy of its locked commit (fetched only if the cache lacks it);
+ *   a project layer not yet locked, or whose lock entry no longer matches the config, is fetched
+ *   at its ref and locked; a user layer (never locked) moves to its ref's current commit. For
+ *   locked layers the remote is then asked (cheaply, without fetching) whether the ref moved and
+ *   whether the locked commit still exists there; failure to ask is only a note.
+ * - `update`: the named layer (or every layer) moves to its ref's current commit; the lock follows.
+ * - `frozen`: like `sync`, but the lockfile is never written: a lock that would change is a failure.
+ * - `check`: nothing is fetched or written; reports whether anything is out of date.
+ */
+export type SyncMode = "sync" | "update" | "frozen" | "check";
+
+export interface SyncRequest extends ConfigOptions {
+  mode: SyncMode;
+  /** With `update`: the one layer to move (the others are synced to the lock). */
+  layer?: string;
+  /** Things a person waiting should know (another process holds the cache), for stderr. */
+  note?: (message: string) => void;
+  limits?: TreeLimits;
+  /** Per git process. */
+  timeoutMs?: number;
+}
+
+export type LayerOutcome =
+  /** Already what it should be. */
+  | "unchanged"
+  /** A project layer locked for the first time (or again, after its source changed). */
+  | "locked"
+  /** Moved from one commit to another. */
+  | "updated"
+  /** The right commit, but its copy was missing or damaged and is made again. */
+  | "restored"
+  /** A layer without a lock entry, fetched for the first time on this machine. */
+  | "fetched"
+  /** `check` / `frozen`: not what it should be. */
+  | "out-of-date"
+  | "failed";
+
+export interface LayerSyncReport {
+  name: string;
+  /** Redacted. */
+  url: string;
+  ref: string;
+  path: string;
+  /** Pinned by the project's lockfile (a project layer); user layers follow their ref. */
+  locked: boolean;
+  outcome: LayerOutcome;
+  /** The commit served before (as far as this machine knows) and after. */
+  before?: string;
+  after?: string;
+  /** Skill files added, removed and changed between `before` and `after`. */
+  changes?: SkillChanges;
+  /** Worth knowing, not failures (the ref moved on; the remote could not be asked). */
+  notes: string[];
+  /** Why it failed or is out of date. */
+  problem?: string;
+}
+
+export interface SyncReport {
+  layers: LayerSyncReport[];
+  /** Absent without a project config. */
+  lockfile?: {
+    file: string;
+    written: boolean;
+    /** Entries of layers no longer declared (removed, or in `check`/`frozen` reported). */
+    stale: string[];
+  };
+  ok: boolean;
+}
+
+/** A request that cannot be carried out at all (no such layer, an unreadable lockfile). */
+export class SyncRefused extends Error {
+  override readonly name = "SyncRefused";
+}
+
+/**
+ * What this project last synced, per layer, on this machine: so that a sync after pulling a new
+ * lockfile can say what changed since the copy this machine served.
+ */
+class ProjectHistory {
+  private readonly file: string;
+  private data: Record<string, { url: string; path: string; commit: string }> = {};
+  private dirty = false;
+
+  constructor(cwd: string, home: string) {
+    this.file = join(gitCacheRoot(home), "projects", `${createHash("sha256").update(cwd).digest("hex").slice(0, 16)}.json`);
+  }
+
+  async read(): Promise<void> {
+    try {
+      this.data = JSON.parse(await readFile(this.file, "utf8")) as typeof this.data;
+    } catch {
+      this.data = {};
+    }
+  }
+
+  get(name: string, url: string, path: string): string | undefined {
+    const entry = this.data[name];
+    return entry && entry.url === url && entry.path === path ? entry.commit : undefined;
+  }
+
+  set(name: string, url: string, path: string, commit: string): void {
+    if (this.get(name, url, path) === commit) return;
+    this.data[name] = { url, path, commit };
+    this.dirty = true;
+  }
+
+  async save(): Promise<void> {
+    if (!this.dirty) return;
+    await mkdir(join(this.file, ".."), { recursive: true });
+    await writeFileAtomically(this.file, `${JSON.stringify(this.data, null, 2)}\n`);
+  }
+}
+
+function describeError(error: unknown, url: string): string {
+  if (error instanceof CopyRefused || error instanceof GitError) return error.message;
+  return redactText(error instanceof Error ? error.message : String(error), url);
+}
+
+/** Brings every git layer in line (see `SyncMode`); config warnings go to `report`. */
+export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) => void): Promise<SyncReport> {
+  const home = request.home ?? homedir();
+  const config = await resolveConfig(request, report);
+  const projectFile = projectConfigPath(request.cwd);
+  const lock = projectFile ? await readLockfile(lockfilePath(projectFile), report) : undefined;
+  if (lock && !lock.readable && request.mode !== "check") {
+    throw new SyncRefused(`${lock.file} cannot be read (see above); fix it (a merge conflict?) or delete it, then run skill-central sync again`);
+  }
+  const gitLayers = config.layers.filter((l) => l.git);
+  if (request.layer !== undefined) {
+    const named = config.layers.find((l) => l.name === request.layer);
+    if (!named) throw new SyncRefused(`no layer named "${request.layer}"; git layers: ${gitLayers.map((l) => l.name).join(", ") || "none"}`);
+    if (!named.git) throw new SyncRefused(`layer "${request.layer}" is a folder, not a git layer; nothing to update`);
+  }
+
+  const entries = new Map(lock?.entries ?? []);
+  const history = new ProjectHistory(request.cwd, home);
+  await history.read();
+  const layers: LayerSyncReport[] = [];
+  const used = new Map<string, { entry: CacheEntry; dirs: Set<string> }>();
+  for (const spec of gitLayers) {
+    const lockable = isLockable(spec, projectFile);
+    layers.push(await syncLayer(spec, { request, home, lockable, entries, history, used }));
+  }
+  await history.save().catch(() => {});
+  // Copies nobody served for a month go; never one this sync made or checked, nor a current one.
+  if (request.mode !== "check") {
+    for (const { entry, dirs } of used.values()) {
+      const held = await entry.lock({ timeoutMs: 0 });
+      if (!held) continue;
+      await pruneCopies(entry, dirs).catch(() => {});
+      await held.release();
+    }
+  }
+
+  const declared = new Set(gitLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
+  const stale = [...entries.keys()].filter((name) => !declared.has(name)).sort();
+  const readOnly = request.mode === "check" || request.mode === "frozen";
+  let written = false;
+  if (lock && !readOnly) {
+    for (const name of stale) entries.delete(name);
+    if (entries.size > 0 || existsSync(lock.file)) written = await writeLockfile(lock.file, entries);
+  }
+  const lockOk = !readOnly || stale.length === 0;
+  return {
+    layers,
+    ...(lock && { lockfile: { file: lock.file, written, stale } }),
+    ok: lockOk && layers.every((l) => l.outcome !== "failed" && l.outcome !== "out-of-date"),
+  };
+}
+
+interface LayerContext {
+  request: SyncRequest;
+  home: string;
+  lockable: boolean;
+  /** The lockfile's entries, updated in place. */
+  entries: Map<string, LockEntry>;
+  history: ProjectHistory;
+  /** Per cache entry, the copies this sync made or kept (never pruned). */
+  used: Map<string, { entry: CacheEntry; dirs: Set<string> }>;
+}
+
+async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncReport> {
+  const source = spec.git!;
+  const { mode } = ctx.request;
+  const canonical = canonicalUrl(source.url);
+  const result: LayerSyncReport = { name: spec.name, url: redactUrl(source.url), ref: source.ref, path: source.path, locked: ctx.lockable, outcome: "unchanged", notes: [] };
+  const fail = (outcome: "failed" | "out-of-date", problem: string): LayerSyncReport => Object.assign(result, { outcome, problem });
+  const kind = classifyGitUrl(source.url);
+  if ("problem" in kind) return fail("failed", `the URL ${kind.problem}`);
+
+  const entry = new CacheEntry(source.url, ctx.home);
+  const locked = ctx.lockable ? ctx.entries.get(spec.name) : undefined;
+  const matches = locked !== undefined && sameSource(locked, { url: canonical, ref: source.ref, path: source.path });
+  const current = ctx.lockable ? undefined : await entry.current(source.ref, source.path);
+  // What this machine served before: its last sync of this project, else the lock or current copy.
+  const previous = ctx.history.get(spec.name, canonical, source.path);
+  const before = previous ?? (matches ? locked.commit : current?.commit);
+  if (before !== undefined) result.before = before;
+  const moving = mode === "update" && (ctx.request.layer === undefined || ctx.request.layer === spec.name);
+
+  if (mode === "check") return checkLayer(result, { entry, source, lockable: ctx.lockable, locked, matches, current });
+  if (ctx.lockable && !matches && mode === "frozen") {
+    return fail("out-of-date", locked ? "the lock entry is for another url, ref or path than the config says" : "not in the lockfile");
+  }
+
+  const timeoutMs = ctx.request.timeoutMs;
+  const held = await entry.lock({ onWait: (pid) => ctx.request.note?.(`waiting for another skill-central process (pid ${pid}) using the cache of ${result.url}`) });
+  if (!held) return fail("failed", "another skill-central process kept the cache busy for too long");
+  try {
+    await entry.removeLeftovers();
+    let commit: string;
+    let contentHash: string;
+    if (matches && !moving) {
+      // Keep the locked commit: fetch it only when the cache lacks it.
+      ({ commit, contentHash } = locked);
+      const had = (await verifyCopy(entry.copyDir(commit, source.path), entry.sealFile(commit, source.path), contentHash)).state === "ok";
+      if (!had) {
+        try {
+          if ((await entry.fetchCommit(commit, timeoutMs)) === "fetched") await entry.recordFetch({ ok: true }, { commit, gone: false });
+        } catch (error) {
+          if (!(error instanceof GitError)) throw error;
+          const gone = isGoneError(error.detail);
+          await entry.recordFetch({ ok: false, error: error.message }, gone ? { commit, gone } : undefined);
+          return fail("failed", gone ? orphanedProblem(commit, spec.name, false) : error.message);
+        }
+        await materialise(entry, commit, source.path, { expect: contentHash, ...(ctx.request.limits && { limits: ctx.request.limits }) });
+        if (previous === undefined) {
+          // A machine that never served this layer: a first fetch, every skill new to it.
+          delete result.before;
+          result.outcome = "fetched";
+        } else {
+          result.outcome = previous === commit ? "restored" : "updated";
+        }
+      } else if (result.before !== undefined && result.before !== commit) {
+        result.outcome = "updated";
+      }
+      if (mode === "sync" && ctx.request.layer === undefined) await checkRemote(result, entry, commit, source.ref, timeoutMs);
+    } else {
+      try {
+        commit = await entry.fetchRef(source.ref, timeoutMs);
+      } catch (error) {
+        if (!(error instanceof GitError)) throw error;
+        await entry.recordFetch({ ok: false, error: error.message });
+        return fail("failed", error.message);
+      }
+      await entry.recordFetch({ ok: true });
+      ({ contentHash } = await materialise(entry, commit, source.path, ctx.request.limits ? { limits: ctx.request.limits } : {}));
+      if (ctx.lockable) ctx.entries.set(spec.name, { url: canonical, ref: source.ref, path: source.path, commit, contentHash });
+      else await entry.setCurrent(source.ref, source.path, { commit, contentHash });
+      const first = ctx.lockable ? !matches : current === undefined;
+      result.outcome = result.before === commit ? (first && ctx.lockable ? "locked" : "unchanged") : first ? (ctx.lockable ? "locked" : "fetched") : "updated";
+    }
+    result.after = commit;
+    ctx.history.set(spec.name, canonical, source.path, commit);
+    const used = ctx.used.get(entry.dir) ?? { entry, dirs: new Set<string>() };
+    used.dirs.add(entry.copyDir(commit, source.path));
+    ctx.used.set(entry.dir, used);
+    if (result.before !== commit) {
+      const beforeDir = result.before ? entry.copyDir(result.before, source.path) : undefined;
+      result.changes = await skillChanges(beforeDir && existsSync(beforeDir) ? beforeDir : undefined, entry.copyDir(commit, source.path));
+      if (result.before && !(beforeDir && existsSync(beforeDir))) result.notes.push(`no copy of ${result.before.slice(0, 12)} on this machine to compare with: every skill is listed as added`);
+    }
+    return result;
+  } catch (error) {
+    return fail("failed", describeError(error, source.url));
+  } finally {
+    await held.release();
+  }
+}
+
+function orphanedProblem(commit: string, layer: string, served: boolean): string {
+  return (
+    `the locked commit ${commit.slice(0, 12)} is no longer on the remote (its history was rewritten: a force-push?)` +
+    (served ? "; still served from the local copy" : " and is not in this machine's cache") +
+    `; \`skill-central sync --update ${layer}\` locks the ref's current commit`
+  );
+}
+
+/**
+ * Asks the remote, without fetching, whether the locked commit is still the ref's tip, and if not
+ * whether the remote still has it at all ("orphaned"). Each answer is a note; not being able to
+ * ask is one too (offline is normal).
+ */
+async function checkRemote(result: LayerSyncReport, entry: CacheEntry, commit: string, ref: string, timeoutMs?: number): Promise<void> {
+  let tip: string | undefined;
+  try {
+    tip = /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(ref) ? undefined : await entry.remoteCommit(ref, timeoutMs);
+  } catch (error) {
+    const message = error instanceof GitError ? error.message : String(error);
+    await entry.recordFetch({ ok: false, error: message });
+    result.notes.push(`${message}; the local copy was verified, the remote was not asked`);
+    return;
+  }
+  if (tip === commit) {
+    await entry.recordFetch({ ok: true }, { commit, gone: false });
+    return;
+  }
+  const probe = await entry.probeCommit(commit, timeoutMs);
+  if (probe === "gone") {
+    await entry.recordFetch({ ok: true }, { commit, gone: true });
+    result.notes.push(orphanedProblem(commit, result.name, true));
+  } else {
+    await entry.recordFetch({ ok: true }, probe === "present" ? { commit, gone: false } : undefined);
+  }
+  if (tip !== undefined) result.notes.push(`${ref} is now at ${tip.slice(0, 12)}; \`skill-central sync --update ${result.name}\` moves the lock there`);
+  else if (!/^[0-9a-f]{40}/.test(ref)) result.notes.push(`the remote has no ref "${ref}" any more`);
+}
+
+async function checkLayer(
+  result: LayerSyncReport,
+  facts: { entry: CacheEntry; source: NonNullable<LayerSpec["git"]>; lockable: boolean; locked?: LockEntry; matches: boolean; current?: { commit: string; contentHash: string } },
+): Promise<LayerSyncReport> {
+  const fail = (problem: string): LayerSyncReport => Object.assign(result, { outcome: "out-of-date", problem });
+  const { entry, source } = facts;
+  let target: { commit: string; contentHash: string };
+  if (facts.lockable) {
+    if (!facts.locked) return fail("not in the lockfile; run skill-central sync");
+    if (!facts.matches) return fail("the lock entry is for another url, ref or path than the config says; run skill-central sync");
+    target = facts.locked;
+  } else {
+    if (!facts.current) return fail("not synced on this machine; run skill-central sync");
+    target = facts.current;
+  }
+  result.after = target.commit;
+  const copy = await verifyCopy(entry.copyDir(target.commit, source.path), entry.sealFile(target.commit, source.path), target.contentHash);
+  if (copy.state === "missing") return fail(`no local copy of ${target.commit.slice(0, 12)}; run skill-central sync`);
+  if (copy.state === "mismatch") return fail(`the local copy of ${target.commit.slice(0, 12)} does not match its contentHash; run skill-central sync`);
+  const orphanedAt = (await entry.fetchRecord()).orphaned?.[target.commit];
+  if (facts.lockable && orphanedAt !== undefined) return fail(orphanedProblem(target.commit, result.name, true));
+  return result;
+}

@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseDuration, repoPathOrProblem } from "../../src/config/config-file.ts";
+import { resolveConfig } from "../../src/config/resolve-config.ts";
+import type { Diagnostic } from "../../src/diagnostics.ts";
+import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+
+let fixture: Fixture;
+afterEach(() => fixture?.cleanup());
+
+async function resolve(files: Record<string, string>) {
+  fixture = makeFixture(files);
+  const diagnostics: Diagnostic[] = [];
+  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtin: false }, (d) => diagnostics.push(d));
+  return { config, diagnostics, messages: diagnostics.map((d) => d.message) };
+}
+
+describe("git layers in the config files", () => {
+  test("a project layer names a repository, a ref and a folder inside it", async () => {
+    const { config, diagnostics } = await resolve({
+      "skill-central.yaml": "layers:\n  - { name: team, priority: 50, git: https://example.com/skills.git, ref: main, path: ./skills/team/ }\n",
+    });
+    expect(diagnostics).toEqual([]);
+    expect(config.layers).toHaveLength(1);
+    const [team] = config.layers;
+    expect(team!.git).toEqual({ url: "https://example.com/skills.git", ref: "main", path: "skills/team" });
+    expect(team!.origin).toBe(join(fixture.cwd, "skill-central.yaml"));
+  });
+
+  test("a user layer may follow a branch with a background refresh; ref defaults to HEAD, path to the root", async () => {
+    const { config, diagnostics } = await resolve({
+      "~/.skill-central/config.yaml": "layers:\n  - name: mine\n    priority: 70\n    git: git@example.com:me/skills.git\n    refresh: 1h\n",
+    });
+    expect(diagnostics).toEqual([]);
+    expect(config.layers[0]!.git).toEqual({ url: "git@example.com:me/skills.git", ref: "HEAD", path: "", refreshMs: 3_600_000 });
+  });
+
+  test("a project git layer replaces a same-named user folder layer", async () => {
+    const { config } = await resolve({
+      "~/.skill-central/config.yaml": "layers:\n  - { name: team, path: ./team, priority: 10 }\n",
+      "skill-central.yaml": "layers:\n  - { name: team, priority: 50, git: file:///srv/skills.git }\n",
+    });
+    expect(config.layers.map((l) => [l.name, l.priority, l.git?.url])).toEqual([["team", 50, "file:///srv/skills.git"]]);
+  });
+
+  test("ill-typed git keys are reported at their position; the layer is ignored when it cannot be fetched", async () => {
+    const { config, diagnostics } = await resolve({
+      "skill-central.yaml": [
+        "layers:",
+        "  - { name: a, priority: 1, git: 42 }",
+        "  - { name: b, priority: 1, git: https://x/y.git, ref: ../evil }",
+        "  - { name: c, priority: 1, git: https://x/y.git, path: ../../etc }",
+        "  - { name: d, priority: 1, git: https://x/y.git, refresh: often }",
+        "  - { name: e, priority: 1, git: https://x/y.git, refresh: 10s }",
+        "  - { name: f, priority: 1, git: --upload-pack=touch }",
+        "  - { name: g, priority: 1, path: ./g, ref: main }",
+        "",
+      ].join("\n"),
+    });
+    expect(diagnostics.map((d) => [d.position?.line, d.message])).toEqual([
+      [2, 'layer "a": "git" must be a repository URL (a string); layer ignored'],
+      [3, 'layer "b": "ref" is not a valid branch, tag or commit name; layer ignored'],
+      [4, 'layer "c": "path" must stay inside the repository (no ".." or ".git"); layer ignored'],
+      [5, 'layer "d": "refresh" must be a duration like 30m, 1h or 1d (or false); ignored'],
+      [6, 'layer "e": "refresh" must be at least 1m (a shared remote is not polled more often); ignored'],
+      [7, 'layer "f": "git" is not a repository URL; layer ignored'],
+      [8, 'layer "g": "ref" applies only to a git layer (one with "git: <url>"); ignored'],
+    ]);
+    // d and e keep their layer (only the refresh is dropped); g is a folder layer.
+    expect(config.layers.map((l) => [l.name, l.git?.refreshMs])).toEqual([
+      ["d", undefined],
+      ["e", undefined],
+      ["g", undefined],
+    ]);
+  });
+
+  test("a git URL with credentials is never echoed in a config warning", async () => {
+    const { messages } = await resolve({
+      "skill-central.yaml": "layers:\n  - { name: t, priority: 1, git: 'https://user:s3cret-token@example.com/x.git', ref: 'a b' }\n",
+    });
+    expect(messages).toHaveLength(1);
+    expect(messages.join("\n")).not.toContain("s3cret");
+  });
+
+  test("unknown layer keys name the git keys among the known ones", async () => {
+    const { messages } = await resolve({ "skill-central.yaml": "layers:\n  - { name: t, priority: 1, git: https://x/y.git, branch: main }\n" });
+    expect(messages).toEqual(['unknown layer key "branch" is ignored (known: name, path, priority, git, ref, refresh)']);
+  });
+});
+
+describe("git layer key syntax", () => {
+  test("durations", () => {
+    expect(parseDuration("90s")).toBe(90_000);
+    expect(parseDuration("30m")).toBe(1_800_000);
+    expect(parseDuration(" 2d ")).toBe(172_800_000);
+    expect(parseDuration("1h30m")).toBeUndefined();
+    expect(parseDuration("1")).toBeUndefined();
+  });
+
+  test("repository paths are normalised and kept inside the repository", () => {
+    expect(repoPathOrProblem("./skills//team/")).toEqual({ path: "skills/team" });
+    expect(repoPathOrProblem(".")).toEqual({ path: "" });
+    expect(repoPathOrProblem("a/../b")).toHaveProperty("problem");
+    expect(repoPathOrProblem("/etc")).toHaveProperty("problem");
+    expect(repoPathOrProblem("x/.GIT/hooks")).toHaveProperty("problem");
+  });
+});
+
+describe("the documented examples", () => {
+  const REPO = join(import.meta.dir, "..", "..");
+  const yamlBlocks = (file: string) => [...readFileSync(join(REPO, file), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+  test("every git layer example in docs/git-layers.md and the README's team section is a valid config", async () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const team = readme.slice(readme.indexOf("## Sharing skills across a team"), readme.indexOf("## Command line"));
+    const blocks = [...yamlBlocks("docs/git-layers.md"), ...[...team.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!)];
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    for (const block of blocks) {
+      const { config, diagnostics } = await resolve({ "skill-central.yaml": block });
+      expect(diagnostics).toEqual([]);
+      expect(config.layers.some((l) => l.git)).toBe(true);
+    }
+  });
+});

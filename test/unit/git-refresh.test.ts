@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { renameSync } from "node:fs";
+import type { LayerSpec } from "../../src/config/resolve-config.ts";
+import { loadSkills } from "../../src/load/load-skills.ts";
+import { CacheEntry } from "../../src/sources/cache-entry.ts";
+import { BackgroundRefresh } from "../../src/sources/refresh.ts";
+import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { makeRemote, skill, type Remote } from "../helpers/git-remote.ts";
+
+delete process.env.XDG_CACHE_HOME;
+delete process.env.SKILL_CENTRAL_CACHE_DIR;
+
+let fixture: Fixture;
+let remote: Remote;
+let refresh: BackgroundRefresh | undefined;
+
+beforeEach(() => {
+  fixture = makeFixture();
+  remote = makeRemote(fixture.root);
+});
+afterEach(() => {
+  refresh?.close();
+  fixture.cleanup();
+});
+
+/** A user layer following `main`, refreshed every `refreshMs` (the config's minimum does not apply here). */
+function layer(refreshMs: number): LayerSpec {
+  return { name: "mine", dir: "", priority: 70, origin: "user config", git: { url: remote.url, ref: "main", path: "", refreshMs } };
+}
+
+function changes(): { count: number; next: () => Promise<void>; logs: string[]; changed: () => void; log: (m: string) => void } {
+  const state = {
+    count: 0,
+    logs: [] as string[],
+    waiters: [] as (() => void)[],
+    changed() {
+      state.count++;
+      state.waiters.splice(0).forEach((w) => w());
+    },
+    log(message: string) {
+      state.logs.push(message);
+    },
+    next: () => new Promise<void>((resolve) => state.waiters.push(resolve)),
+  };
+  return state;
+}
+
+describe("background refresh of a layer that follows a ref", () => {
+  test("fetches soon after start, then each interval; a new commit becomes current and asks for a reload", async () => {
+    const a = remote.commit({ "a.yaml": skill("a") });
+    const seen = changes();
+    refresh = new BackgroundRefresh({ cwd: fixture.cwd, home: fixture.home, changed: seen.changed, log: seen.log, firstDelayMs: 10 });
+    const first = seen.next();
+    await refresh.update([layer(150)]);
+    await first;
+    const entry = new CacheEntry(remote.url, fixture.home);
+    expect((await entry.current("main", ""))?.commit).toBe(a);
+    expect(seen.logs).toEqual([`git layer "mine" (${remote.url} main): fetched ${a.slice(0, 12)}; reloading`]);
+
+    const b = remote.commit({ "a.yaml": skill("a"), "b.yaml": skill("b") });
+    await seen.next();
+    expect((await entry.current("main", ""))?.commit).toBe(b);
+    expect(seen.count).toBe(2);
+
+    // The loader serves the new copy (a user layer: no lock entry).
+    fixture.write("~/.skill-central/config.yaml", `builtin: false\nlayers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main, refresh: 1h }\n`);
+    const loaded = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
+    expect(loaded.diagnostics).toEqual([]);
+    expect(loaded.registry.served().map((c) => c.skill.id)).toEqual(["a", "b"]);
+    expect(loaded.config.layers[0]!.provenance?.commit).toBe(b);
+  });
+
+  test("an unchanged ref asks for nothing; a failing remote is logged and the copy stays current", async () => {
+    const a = remote.commit({ "a.yaml": skill("a") });
+    const seen = changes();
+    refresh = new BackgroundRefresh({ cwd: fixture.cwd, home: fixture.home, changed: seen.changed, log: seen.log, firstDelayMs: 10 });
+    const first = seen.next();
+    await refresh.update([layer(100)]);
+    await first;
+    renameSync(remote.dir, `${remote.dir}.away`);
+    const deadline = Date.now() + 4000;
+    while (!seen.logs.some((l) => l.includes("failed")) && Date.now() < deadline) await Bun.sleep(20);
+    await refresh.idle();
+    expect(seen.count).toBe(1);
+    expect(seen.logs.find((l) => l.includes("failed"))).toContain(`still serving ${a.slice(0, 12)}`);
+    const entry = new CacheEntry(remote.url, fixture.home);
+    expect((await entry.current("main", ""))?.commit).toBe(a);
+    expect((await entry.fetchRecord()).lastError).toContain("cannot fetch");
+  });
+
+  test("a layer pinned by the project's lock is never refreshed; a removed layer stops being refreshed", async () => {
+    remote.commit({ "a.yaml": skill("a") });
+    const projectFile = fixture.write("skill-central.yaml", "layers: []\n");
+    fixture.write("skill-central.lock", JSON.stringify({ lockfileVersion: 1, layers: { mine: { url: remote.url, ref: "main", path: "", commit: "a".repeat(40), contentHash: `sha256:${"0".repeat(64)}` } } }));
+    const seen = changes();
+    refresh = new BackgroundRefresh({ cwd: fixture.cwd, home: fixture.home, changed: seen.changed, log: seen.log, firstDelayMs: 10 });
+    await refresh.update([{ ...layer(50), origin: projectFile }]);
+    await refresh.update([]);
+    await Bun.sleep(200);
+    await refresh.idle();
+    expect(seen.count).toBe(0);
+    expect(seen.logs).toEqual([]);
+  });
+
+  test("a cache busy with another process is not waited for", async () => {
+    remote.commit({ "a.yaml": skill("a") });
+    const entry = new CacheEntry(remote.url, fixture.home);
+    const held = (await entry.lock())!;
+    const seen = changes();
+    refresh = new BackgroundRefresh({ cwd: fixture.cwd, home: fixture.home, changed: seen.changed, log: seen.log, firstDelayMs: 10 });
+    await refresh.update([layer(60_000)]);
+    await Bun.sleep(100);
+    await refresh.idle();
+    expect(seen.count).toBe(0);
+    expect(await entry.current("main", "")).toBeUndefined();
+    await held.release();
+  });
+});
