@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Skill, SkillContent, SkillExample } from "../skill/skill.ts";
+import { cacheRoot } from "../storage/cache-dir.ts";
 import type { FileStamp } from "../storage/stamp.ts";
 import { VERSION } from "../version.ts";
 
@@ -214,12 +215,8 @@ export function startupIndexEnabled(): boolean {
   return Bun.isStandaloneExecutable || import.meta.dir.includes(`${sep}node_modules${sep}`);
 }
 
-/**
- * One index per project folder, under `$XDG_CACHE_HOME/skill-central` (default
- * `~/.cache/skill-central`), or `$SKILL_CENTRAL_CACHE_DIR`.
- */
+/** One index per project folder, in skill-central's cache folder (see `cacheRoot`). */
 export function startupIndexPath(cwd: string, home = homedir()): string {
-  const base = process.env.SKILL_CENTRAL_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(home, ".cache"), "skill-central");
   const hash = createHash("sha256").update(cwd).digest("hex").slice(0, 16);
-  return join(base, `${hash}.index.sqlite`);
+  return join(cacheRoot(home), `${hash}.index.sqlite`);
 }
