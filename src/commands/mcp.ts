@@ -68,6 +68,9 @@ export async function runMcp(options: McpOptions): Promise<void> {
   process.stdout.on?.("error", () => void exit(0));
   // Connected first, so `initialize` is answered while the cache is read and the skills load.
   await server.connect(transport);
+  // A client writes initialize as soon as it spawns us: one turn of the event loop reads and
+  // answers it before the index and the first load keep this thread busy.
+  await new Promise<void>((resolve) => setImmediate(resolve));
 
   index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
   // The listing's JSON text is garbage now; a young collection (well under a millisecond)
