@@ -17,6 +17,8 @@ import { BUILTIN_ASSET_DIR } from "../src/config/builtin-layer.ts";
 export const REPO_ROOT = join(import.meta.dir, "..");
 export const DIST_DIR = join(REPO_ROOT, "dist");
 const ENTRY = join(REPO_ROOT, "src", "cli.ts");
+/** Argument checks whose patterns may backtrack run on this worker (src/invoke/guarded-validation.ts). */
+const WORKERS = [join(REPO_ROOT, "src", "invoke", "validation-worker.ts")];
 const BUILTIN_SKILLS = join(REPO_ROOT, BUILTIN_ASSET_DIR);
 export const BINARY_NAME = "skill-central";
 
@@ -62,6 +64,8 @@ export interface BuildResult {
 
 export interface ExecutableOptions extends BuildOptions {
   entry: string;
+  /** Worker scripts the entry starts (`new Worker(new URL("./x.ts", import.meta.url))`): each must be an entrypoint too. */
+  workers?: string[];
   /** Folders embedded in the executable, found at runtime under `import.meta.dir`. */
   assets?: string[];
 }
@@ -78,7 +82,7 @@ export interface ExecutableOptions extends BuildOptions {
 export async function compileExecutable(options: ExecutableOptions): Promise<BuildResult> {
   const started = performance.now();
   const output = await Bun.build({
-    entrypoints: [options.entry],
+    entrypoints: [options.entry, ...(options.workers ?? [])],
     target: "bun",
     format: "esm",
     minify: true,
@@ -101,7 +105,7 @@ export async function compileExecutable(options: ExecutableOptions): Promise<Bui
 
 /** skill-central itself: the CLI entry with the built-in skills embedded (see `builtinSkillsDir()`). */
 export function buildBinary(options: BuildOptions): Promise<BuildResult> {
-  return compileExecutable({ ...options, entry: ENTRY, assets: [BUILTIN_SKILLS] });
+  return compileExecutable({ ...options, entry: ENTRY, workers: WORKERS, assets: [BUILTIN_SKILLS] });
 }
 
 /** The executable for this machine at `dist/skill-central` (`bun run build`). */

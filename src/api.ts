@@ -164,7 +164,7 @@ export async function openSkills(options: OpenSkillsOptions): Promise<Skills> {
       return textOf(invokePrompt(registry, id, args));
     },
     async callTool(id, args = {}) {
-      return textOf(invokeTool(registry, id, args));
+      return textOf(await invokeTool(registry, id, args));
     },
     async compose(tags, args = {}) {
       const list = typeof tags === "string" ? tags : tags.join(",");

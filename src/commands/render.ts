@@ -62,7 +62,7 @@ export const spec: CommandSpec = {
       return EXIT_FAILURE;
     }
     const args = collectArguments(skill, stringOption(ctx, "args-json"), stringsOption(ctx, "arg"));
-    const result = skill?.type === "tool" ? invokeTool(registry, id, args) : invokePrompt(registry, id, args);
+    const result = skill?.type === "tool" ? await invokeTool(registry, id, args) : invokePrompt(registry, id, args);
     if (ctx.json) {
       json(ctx, result.ok ? { id, text: result.text } : { id, error: { code: result.error.code, message: result.error.message, problems: result.error.problems } });
       return result.ok ? EXIT_OK : EXIT_FAILURE;

@@ -39,7 +39,7 @@ export const spec: CommandSpec = {
       }
       if (unknown) return EXIT_FAILURE;
     }
-    const results = runExamples(registry, candidates, { locate: locatorsOf(loaded) });
+    const results = await runExamples(registry, candidates, { locate: locatorsOf(loaded) });
     const failed = results.filter((r) => !r.pass).length;
     const passed = results.length - failed;
     if (ctx.json) {

@@ -59,7 +59,7 @@ export const spec: CommandSpec = {
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
     const checked = ctx.args.length > 0 ? checkPaths(ctx, ctx.args) : await checkProject(ctx);
-    const examples = runExamples(checked.registry, checked.candidates, { locate: checked.locate });
+    const examples = await runExamples(checked.registry, checked.candidates, { locate: checked.locate });
     const problems = [...checked.general, ...checked.records.flatMap((r) => r.diagnostics), ...examples.filter((r) => !r.pass).map(exampleDiagnostic)].sort(byPlace);
     const errors = problems.filter((d) => d.severity === "error").length;
     const warnings = problems.filter((d) => d.severity === "warning").length;

@@ -45,24 +45,24 @@ function registryFor(registry: Registry, candidate: Candidate): Registry {
  * Runs every inline example of `candidates` through the same calls the server answers
  * (`prompts/get` for prompts, `tools/call` for tools), in candidate then file order.
  */
-export function runExamples(registry: Registry, candidates: readonly Candidate[], options: RunExamplesOptions = {}): ExampleResult[] {
+export async function runExamples(registry: Registry, candidates: readonly Candidate[], options: RunExamplesOptions = {}): Promise<ExampleResult[]> {
   const results: ExampleResult[] = [];
   for (const candidate of candidates) {
     if (candidate.skill.exampleCount === 0) continue;
     const target = registryFor(registry, candidate);
-    candidate.content.read().examples.forEach((example, index) => {
+    for (const [index, example] of candidate.content.read().examples.entries()) {
       const args = { ...(example.arguments ?? {}) };
-      const invocation = invokeSkill(target, candidate.skill.id, args);
+      const invocation = await invokeSkill(target, candidate.skill.id, args);
       const verdict: Verdict = judge(example, invocation.ok ? invocation : { ok: false, message: invocation.error.message });
       const base = { id: candidate.skill.id, number: index + 1, path: candidate.path, source: candidate.source, arguments: args };
       if (verdict.pass) {
         results.push({ ...base, pass: true });
-        return;
+        continue;
       }
       const { pass: _, ...detail } = verdict;
       const position = options.locate?.(candidate.path)?.(["examples", index]);
       results.push({ ...base, pass: false, ...detail, ...(position && { position }) });
-    });
+    }
   }
   return results;
 }

@@ -1,6 +1,8 @@
 import { quoted, SkillCentralError } from "../errors.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
+import { guardedArgumentProblems } from "./guarded-validation.ts";
 import { checkArguments, checkResult, LIMITS, ownArguments } from "./limits.ts";
+import { needsGuard } from "./pattern-safety.ts";
 import type { Registry } from "../registry/registry.ts";
 import { argumentProblems } from "./arguments.ts";
 import { renderTemplate } from "./template-cache.ts";
@@ -11,17 +13,25 @@ export type ToolOutcome = { ok: true; text: string } | { ok: false; problems: st
  * Validates arguments against the tool's schema, then renders its template (or, for a tool
  * without one, echoes the validated arguments as JSON). Invalid arguments are an outcome, not an
  * exception: MCP reports them as a tool result with `isError`.
+ *
+ * Synchronous unless the schema has a pattern that must be checked on the worker thread
+ * (guarded-validation.ts): the common call costs no extra turn of the event loop, and answers
+ * keep the order requests came in.
  */
-export function callTool(registry: Registry, id: string, args: unknown = {}): ToolOutcome {
+export function callTool(registry: Registry, id: string, args: unknown = {}): ToolOutcome | Promise<ToolOutcome> {
   const candidate = registry.get(id);
   const skill = candidate?.skill;
   if (!candidate || !skill || skill.type !== "tool" || !skill.inputSchema) throw new SkillCentralError("unknown-tool", `Unknown tool: ${quoted(id)}`);
   const chars = checkArguments(args);
   const data = isPlainObject(args) ? ownArguments(args) : args;
-  const problems = argumentProblems(skill.inputSchema, data);
-  if (problems.length > 0) return { ok: false, problems };
-  const content = candidate.content.read();
-  // Indentation grows with depth: large arguments are echoed compact, so a reply stays linear in them.
-  const text = content.template === undefined ? JSON.stringify(data, null, chars <= LIMITS.prettyEchoChars ? 2 : undefined) : renderTemplate(content, data as Record<string, unknown>);
-  return { ok: true, text: checkResult(text) };
+  const finish = (problems: string[]): ToolOutcome => {
+    if (problems.length > 0) return { ok: false, problems };
+    const content = candidate.content.read();
+    // Indentation grows with depth: large arguments are echoed compact, so a reply stays linear in them.
+    const text = content.template === undefined ? JSON.stringify(data, null, chars <= LIMITS.prettyEchoChars ? 2 : undefined) : renderTemplate(content, data as Record<string, unknown>);
+    return { ok: true, text: checkResult(text) };
+  };
+  // A pattern that may backtrack catastrophically is run where a time limit can stop it.
+  if (needsGuard(skill.inputSchema)) return guardedArgumentProblems(skill.inputSchema, data).then(finish);
+  return finish(argumentProblems(skill.inputSchema, data));
 }

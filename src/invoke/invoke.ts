@@ -36,9 +36,9 @@ export function invokePrompt(registry: Registry, name: string, args: Readonly<Re
 }
 
 /** `tools/call`: validation problems become one error whose message is the result's text. */
-export function invokeTool(registry: Registry, id: string, args: unknown = {}): Invocation {
+export async function invokeTool(registry: Registry, id: string, args: unknown = {}): Promise<Invocation> {
   try {
-    const outcome = callTool(registry, id, args);
+    const outcome = await callTool(registry, id, args);
     if (outcome.ok) return { ok: true, text: outcome.text };
     return failure(new SkillCentralError("invalid-arguments", outcome.problems.join("\n"), outcome.problems));
   } catch (error) {
@@ -47,6 +47,6 @@ export function invokeTool(registry: Registry, id: string, args: unknown = {}): 
 }
 
 /** Whichever of the two the id names; `skills:compose` is a prompt. */
-export function invokeSkill(registry: Registry, id: string, args: Readonly<Record<string, unknown>> = {}): Invocation {
+export async function invokeSkill(registry: Registry, id: string, args: Readonly<Record<string, unknown>> = {}): Promise<Invocation> {
   return registry.get(id)?.skill.type === "tool" ? invokeTool(registry, id, args) : invokePrompt(registry, id, args);
 }

@@ -1,7 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Registry } from "../registry/registry.ts";
-import { callTool } from "../invoke/call-tool.ts";
+import { callTool, type ToolOutcome } from "../invoke/call-tool.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
@@ -37,11 +37,15 @@ export function listToolsPage(registry: Registry, cursor: string | undefined, pa
   return { tools: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
-export function runTool(registry: Registry, name: string, args: unknown): CallToolResult {
-  const outcome = callTool(registry, name, args ?? {});
+function toolResult(outcome: ToolOutcome): CallToolResult {
   return outcome.ok
     ? { content: [{ type: "text", text: outcome.text }] }
     : { content: [{ type: "text", text: outcome.problems.join("\n") }], isError: true };
+}
+
+export function runTool(registry: Registry, name: string, args: unknown): CallToolResult | Promise<CallToolResult> {
+  const outcome = callTool(registry, name, args ?? {});
+  return outcome instanceof Promise ? outcome.then(toolResult) : toolResult(outcome);
 }
 
 export function registerTools(server: Server, source: RegistrySource): void {

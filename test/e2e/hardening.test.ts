@@ -103,6 +103,29 @@ for (const target of TARGETS) {
       expect(answer.error?.message).toContain("Unknown resource");
     });
 
+    test("6. a pattern that backtracks catastrophically costs its call 100 ms at most, and nothing else", async () => {
+      const c = await start(target, {
+        "skills/bad.yaml": 'id: bad\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties: { s: { type: string, pattern: "^(a+)+$" } }\nprompt: "ok {{s}}"\n',
+        "skills/good.yaml": 'id: good\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties: { s: { type: string, pattern: "^[a-z]+(-[a-z]+)*$" } }\nprompt: "ok {{s}}"\n',
+      });
+      const started = performance.now();
+      const slow = c.request("tools/call", { name: "bad", arguments: { s: `${"a".repeat(30)}!` } });
+      // Sent after the slow call, answered before it: the server kept answering while it ran.
+      const list = await c.request("tools/list");
+      const refused = await slow;
+      expect(names(list, "tools")).toEqual(["bad", "good"]);
+      const order = c.received().map((m) => m.id);
+      expect(order.indexOf(list.id)).toBeLessThan(order.indexOf(refused.id));
+      expect(refused.error?.message).toStartWith("Checking the arguments took over 100 ms (the limit): a pattern in the tool's inputSchema backtracks too much");
+      // Seconds of backtracking (run unguarded it takes ~2 s) are cut short: generous bound for a busy CI machine.
+      expect(performance.now() - started).toBeLessThan(1500);
+      // The same tool still answers inputs that do not trigger the backtracking, and proven-safe patterns are checked as usual.
+      const fine = await c.request("tools/call", { name: "bad", arguments: { s: "aaa" } });
+      expect((fine.result?.content as { text: string }[])[0]!.text).toBe("ok aaa");
+      const wrong = await c.request("tools/call", { name: "good", arguments: { s: "Not-Valid" } });
+      expect((wrong.result?.content as { text: string }[])[0]!.text).toBe('Argument "s" must match the pattern ^[a-z]+(-[a-z]+)*$');
+    });
+
     test("7. an echoed argument nested deeper than the limit is refused, naming it, in a small reply", async () => {
       const c = await start(target, { "skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n" });
       let nested: unknown = "x";

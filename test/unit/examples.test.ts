@@ -114,7 +114,7 @@ examples:
 describe("running inline examples through the server's calls", () => {
   test("prompt and tool examples pass or fail as the server would answer", async () => {
     const { registry, locate } = await project({ "high/greet.yaml": GREET, "high/count.yaml": COUNT });
-    const results = runExamples(registry, [registry.get("greet")!, registry.get("count")!], { locate });
+    const results = await runExamples(registry, [registry.get("greet")!, registry.get("count")!], { locate });
     expect(results.map((r) => [r.id, r.number, r.pass])).toEqual([
       ["greet", 1, true],
       ["greet", 2, false],
@@ -130,7 +130,7 @@ describe("running inline examples through the server's calls", () => {
 
   test("a failed example points at the line where it is written", async () => {
     const { registry, locate } = await project({ "high/greet.yaml": GREET });
-    const results = runExamples(registry, [registry.get("greet")!], { locate });
+    const results = await runExamples(registry, [registry.get("greet")!], { locate });
     expect(results[1]!.position).toEqual({ line: 12, column: 5 });
     expect(results[0]!.position).toBeUndefined();
   });
@@ -140,7 +140,7 @@ describe("running inline examples through the server's calls", () => {
     const high = "id: same\ndescription: high\ntype: prompt\nprompt: high\nexamples:\n  - { expect: high }\n";
     const { registry, locate } = await project({ "low/same.yaml": low, "high/same.yaml": high });
     const candidates = registry.resolution("same")!.chain.map((p) => p.candidate);
-    const results = runExamples(registry, candidates, { locate });
+    const results = await runExamples(registry, candidates, { locate });
     expect(results.map((r) => [r.source, r.pass])).toEqual([
       ["high/same.yaml", true],
       ["low/same.yaml", true],
@@ -151,7 +151,7 @@ describe("running inline examples through the server's calls", () => {
 describe("invoking skills as prompts/get and tools/call do", () => {
   test("tool validation problems become one error whose message is the tool result's text", async () => {
     const { registry } = await project({ "high/count.yaml": COUNT });
-    const result = invokeTool(registry, "count", { n: "x", extra: 1 });
+    const result = await invokeTool(registry, "count", { n: "x", extra: 1 });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.code).toBe("invalid-arguments");
@@ -165,9 +165,9 @@ describe("invoking skills as prompts/get and tools/call do", () => {
       "high/b.yaml": "id: b\ndescription: b\ntype: prompt\ntags: [t]\nprompt: B\n",
     });
     expect(invokePrompt(registry, "skills:compose", { tags: "T", x: "1" })).toEqual({ ok: true, text: "## a\nA 1\n\n---\n\n## b\nB" });
-    const unknown = invokeSkill(registry, "nope", {});
+    const unknown = await invokeSkill(registry, "nope", {});
     expect(unknown.ok === false && unknown.error.message).toBe("Unknown prompt skill: nope");
-    const tool = invokeTool(registry, "a", {});
+    const tool = await invokeTool(registry, "a", {});
     expect(tool.ok === false && tool.error.message).toBe("Unknown tool: a");
   });
 });

@@ -120,16 +120,16 @@ describe("compose", () => {
 });
 
 describe("tool calls", () => {
-  test("valid arguments render the template", () => {
-    expect(callTool(registry, "typed", { count: 2, items: ["a", "b"] })).toEqual({ ok: true, text: "count=2 items=[a][b]" });
+  test("valid arguments render the template", async () => {
+    expect(await callTool(registry, "typed", { count: 2, items: ["a", "b"] })).toEqual({ ok: true, text: "count=2 items=[a][b]" });
   });
 
-  test("a tool without a template returns its arguments as pretty JSON", () => {
-    expect(callTool(registry, "json-tool", { n: 3 })).toEqual({ ok: true, text: '{\n  "n": 3\n}' });
+  test("a tool without a template returns its arguments as pretty JSON", async () => {
+    expect(await callTool(registry, "json-tool", { n: 3 })).toEqual({ ok: true, text: '{\n  "n": 3\n}' });
   });
 
-  test("every problem gets its own line, naming the argument and the rule", () => {
-    const outcome = callTool(registry, "typed", { count: 0.5, level: "mid", code: "abc", owner: {}, extra: true });
+  test("every problem gets its own line, naming the argument and the rule", async () => {
+    const outcome = await callTool(registry, "typed", { count: 0.5, level: "mid", code: "abc", owner: {}, extra: true });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.problems).toEqual(
@@ -143,11 +143,11 @@ describe("tool calls", () => {
     );
   });
 
-  test("a missing required property reads exactly as the protocol says", () => {
-    expect(callTool(registry, "typed", {})).toEqual({ ok: false, problems: ['Missing required argument: "count"'] });
+  test("a missing required property reads exactly as the protocol says", async () => {
+    expect(await callTool(registry, "typed", {})).toEqual({ ok: false, problems: ['Missing required argument: "count"'] });
   });
 
-  test("an unknown tool, or a prompt asked for as a tool, is unknown", () => {
+  test("an unknown tool, or a prompt asked for as a tool, is unknown", async () => {
     expect(thrown(() => callTool(registry, "greet", {})).message).toBe("Unknown tool: greet");
     expect(thrown(() => callTool(registry, "ghost", {})).code).toBe("unknown-tool");
   });
@@ -165,12 +165,12 @@ describe("built-in skills", () => {
     expect(result.registry.resolutions().length).toBeGreaterThanOrEqual(6);
   });
 
-  test("commit-conventions formats a Conventional Commits message exactly", () => {
+  test("commit-conventions formats a Conventional Commits message exactly", async () => {
     const call = (args: Record<string, string>) => callTool(builtin, "commit-conventions", args);
-    expect(call({ type: "feat", scope: "cli", summary: "add list and show subcommands" })).toEqual({ ok: true, text: "feat(cli): add list and show subcommands" });
-    expect(call({ type: "feat", summary: "add list and show subcommands" })).toEqual({ ok: true, text: "feat: add list and show subcommands" });
-    expect(call({ type: "fix", summary: "x", body: "Longer.\n\nCloses #1" })).toEqual({ ok: true, text: "fix: x\n\nLonger.\n\nCloses #1" });
-    expect(call({ type: "feat" })).toEqual({ ok: false, problems: ['Missing required argument: "summary"'] });
+    expect(await call({ type: "feat", scope: "cli", summary: "add list and show subcommands" })).toEqual({ ok: true, text: "feat(cli): add list and show subcommands" });
+    expect(await call({ type: "feat", summary: "add list and show subcommands" })).toEqual({ ok: true, text: "feat: add list and show subcommands" });
+    expect(await call({ type: "fix", summary: "x", body: "Longer.\n\nCloses #1" })).toEqual({ ok: true, text: "fix: x\n\nLonger.\n\nCloses #1" });
+    expect(await call({ type: "feat" })).toEqual({ ok: false, problems: ['Missing required argument: "summary"'] });
   });
 
   test("review-pr takes an optional context", () => {
