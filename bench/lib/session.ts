@@ -3,8 +3,8 @@
  * first complete prompts/list, each request kind, sequential tools/call throughput, and read the
  * child's peak RSS before closing it.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { readFileSync } from "node:fs";
 import { parseLoadTiming, type LoadTiming } from "./load-timing.ts";
 import { median } from "./stats.ts";

@@ -1,7 +1,7 @@
 import { formatDiagnostic } from "../diagnostics.ts";
 import type { LoadOptions, LoadResult } from "../load/load-skills.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
-import { createServer } from "../mcp/server.ts";
+import { serveMcpOverStdio } from "../mcp/stdio.ts";
 import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
 import { ParseCache, parseCacheEnabled, parseCachePath } from "../load/parse-cache.ts";
@@ -17,7 +17,7 @@ export interface McpOptions extends LoadOptions {
 
 const CACHE_SAVE_DELAY_MS = 250;
 
-/** After stdin closes, in-flight work gets this long before the process exits regardless. */
+/** After stdin closes or a signal, in-flight work gets this long before the process exits regardless. */
 const DRAIN_DEADLINE_MS = 900;
 
 const log = (line: string): void => {
@@ -45,7 +45,6 @@ export async function runMcp(options: McpOptions): Promise<void> {
 
   const { debugTiming, watch = true, pageSize, ...load } = options;
   const source = new LiveRegistry();
-  const server = createServer(source, { live: watch, warn: log });
   const transport = new StdioTransport({ input: process.stdin, output, warn: log });
   let live: LiveSkills | undefined;
   let parseCache: ParseCache | undefined;
@@ -56,17 +55,24 @@ export async function runMcp(options: McpOptions): Promise<void> {
     exiting = true;
     live?.close();
     setTimeout(() => process.exit(code), DRAIN_DEADLINE_MS).unref?.();
+    // Ends open subscriptions/listen streams with their closing result, then flushes stdout.
+    await serving.close();
     await transport.flush();
     // A short session may end before the delayed save: write the cache now (within the deadline).
     await parseCache?.save();
     process.exit(code);
   };
   transport.onDrained = () => void exit(0);
-  process.on("SIGINT", () => void exit(0));
-  process.on("SIGTERM", () => void exit(0));
+  // A signal stops reading; what was read is answered, then the process exits (within the deadline).
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      setTimeout(() => process.exit(0), DRAIN_DEADLINE_MS).unref?.();
+      transport.stopReading();
+    });
+  }
   process.stdout.on?.("error", () => void exit(0));
-  // Connected first, so `initialize` is answered while the cache is read and the skills load.
-  await server.connect(transport);
+  // Served first, so `initialize` is answered while the cache is read and the skills load.
+  const serving = serveMcpOverStdio(source, transport, { live: watch, warn: log });
 
   const cachePath = parseCacheEnabled() ? parseCachePath(load.cwd, load.home) : undefined;
   parseCache = cachePath ? await ParseCache.open(cachePath) : undefined;

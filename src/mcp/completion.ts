@@ -1,12 +1,14 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CompleteRequestSchema, type CompleteResult } from "@modelcontextprotocol/sdk/types.js";
+import { CompleteRequestParamsSchema } from "@modelcontextprotocol/core";
+import type { CompleteResult } from "@modelcontextprotocol/server";
 import { SkillCentralError } from "../errors.ts";
 import type { Registry } from "../registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { normaliseTag, parseTagList } from "../skill/tags.ts";
+import type { Feature } from "./feature.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 import { listResources, SKILL_URI_TEMPLATE } from "./resources.ts";
+import { excerpt } from "./wire-error.ts";
 
 /** The protocol's cap on values per completion response. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -60,24 +62,28 @@ export function completeEnum(values: readonly string[], value: string): string[]
 export function completePromptArgument(registry: Registry, prompt: string, argument: string, value: string): CompleteResult {
   if (prompt === COMPOSE_PROMPT_NAME) return result(argument === "tags" ? completeTags(registry.tags(), value) : []);
   const skill = registry.get(prompt)?.skill;
-  if (!skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${prompt}`);
+  if (!skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${excerpt(prompt)}`);
   const declared = skill.arguments.find((a) => a.name === argument);
   return result(declared?.enum ? completeEnum(declared.enum, value) : []);
 }
 
 export function completeResourceArgument(registry: Registry, uriTemplate: string, argument: string, value: string): CompleteResult {
   if (uriTemplate !== SKILL_URI_TEMPLATE) {
-    throw new SkillCentralError("invalid-params", `Unknown resource template: ${uriTemplate} (this server has ${SKILL_URI_TEMPLATE})`);
+    throw new SkillCentralError("invalid-params", `Unknown resource template: ${excerpt(uriTemplate)} (this server has ${SKILL_URI_TEMPLATE})`);
   }
   return result(argument === "id" ? withPrefix(listResources(registry).ids, value.toLowerCase()) : []);
 }
 
-export function registerCompletion(server: Server, source: RegistrySource): void {
-  handle(server, CompleteRequestSchema, "completion/complete", async (request) => {
-    const registry = await source.current();
-    const { ref, argument } = request.params;
-    return ref.type === "ref/prompt"
-      ? completePromptArgument(registry, ref.name, argument.name, argument.value)
-      : completeResourceArgument(registry, ref.uri, argument.name, argument.value);
-  });
-}
+export const completionFeature: Feature = {
+  name: "completions",
+  capabilities: () => ({ completions: {} }),
+  register(server, source: RegistrySource) {
+    handle(server, "completion/complete", CompleteRequestParamsSchema, async (params) => {
+      const registry = await source.current();
+      const { ref, argument } = params;
+      return ref.type === "ref/prompt"
+        ? completePromptArgument(registry, ref.name, argument.name, argument.value)
+        : completeResourceArgument(registry, ref.uri, argument.name, argument.value);
+    });
+  },
+};
