@@ -76,12 +76,16 @@ export function listResourcesPage(registry: Registry, cursor: string | undefined
   return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
+/** Longest URI echoed whole in an error's `data`; a longer one is not echoed at all. */
+const MAX_ECHOED_URI_CHARS = 2048;
+
 /**
- * -32602 with the URI in `data` (SEP-2164). The message quotes the URI once, capped: a client
- * may send a megabyte of it.
+ * -32602 with the URI in `data` (SEP-2164), so a client can match the error to its request. The
+ * message quotes the URI once, capped, and `data` leaves out a URI too long to be a real one: a
+ * client may send a megabyte of it.
  */
 function unknownResource(uri: string, why: string): WireError {
-  return new WireError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${excerpt(uri)} (${why})`, { uri });
+  return new WireError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${excerpt(uri)} (${why})`, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
 }
 
 function resourceText(registry: Registry, uri: string): string {

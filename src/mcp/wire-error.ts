@@ -19,7 +19,7 @@ export class WireError extends Error {
 /** Longest stretch of client-supplied text an error message quotes. */
 export const MAX_QUOTED_CHARS = 200;
 /** Longest error message sent at all: a backstop for messages that quote input we did not cap. */
-export const MAX_MESSAGE_CHARS = 1_000;
+export const MAX_MESSAGE_CHARS = 500;
 
 /**
  * Client input as an error message quotes it: whole when short, else its first
