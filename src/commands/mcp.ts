@@ -20,7 +20,7 @@ const CACHE_SAVE_DELAY_MS = 250;
 /** After stdin closes or a signal, in-flight work gets this long before the process exits regardless. */
 const DRAIN_DEADLINE_MS = 900;
 
-const log = (line: string): void => {
+export const log = (line: string): void => {
   process.stderr.write(`[skill-central] ${line}\n`);
 };
 
@@ -43,7 +43,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   const output: FrameOutput = { write: stdoutWrite, once: (event, listener) => process.stdout.once(event, listener) };
 
-  const { debugTiming, watch = true, pageSize, ...load } = options;
+  const watch = options.watch ?? true;
   const source = new LiveRegistry();
   const transport = new StdioTransport({ input: process.stdin, output, warn: log });
   let live: LiveSkills | undefined;
@@ -74,10 +74,24 @@ export async function runMcp(options: McpOptions): Promise<void> {
   // Served first, so `initialize` is answered while the cache is read and the skills load.
   const serving = serveMcpOverStdio(source, transport, { live: watch, warn: log });
 
+  const skills = await openSkills(options, source, startedAt);
+  parseCache = skills.parseCache;
+  live = skills.live;
+  if (exiting) return;
+  await live.start();
+}
+
+/**
+ * The skills behind either transport: the parse cache, then the live set (loaded, and reloaded
+ * on change unless `watch` is false), each load swapped into `source` whole. Call `live.start()`
+ * to run the first load.
+ */
+export async function openSkills(options: McpOptions, source: LiveRegistry, startedAt: number): Promise<{ live: LiveSkills; parseCache: ParseCache | undefined }> {
+  const { debugTiming, watch = true, pageSize, ...load } = options;
   const cachePath = parseCacheEnabled() ? parseCachePath(load.cwd, load.home) : undefined;
-  parseCache = cachePath ? await ParseCache.open(cachePath) : undefined;
+  const parseCache = cachePath ? await ParseCache.open(cachePath) : undefined;
   const cacheOpenedAt = performance.now();
-  live = new LiveSkills({
+  const live = new LiveSkills({
     load: { ...load, ...(parseCache && { parseCache }) },
     watch,
     warn: log,
@@ -95,14 +109,12 @@ export async function runMcp(options: McpOptions): Promise<void> {
       }
       source.swap(result.registry, pageSize ?? result.config.pageSize);
       // Written after the first answers have gone out: serialising a large cache takes a while.
-      const cache = parseCache;
-      if (cache) setTimeout(() => void cache.save(), CACHE_SAVE_DELAY_MS);
+      if (parseCache) setTimeout(() => void parseCache.save(), CACHE_SAVE_DELAY_MS);
     },
     failed(error, first) {
       log(`${first ? "loading" : "reload"} failed: ${error instanceof Error ? error.message : String(error)}${first ? "" : "; still serving the previous skills"}`);
       if (first) source.fail(error);
     },
   });
-  if (exiting) return;
-  await live.start();
+  return { live, parseCache };
 }

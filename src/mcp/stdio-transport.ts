@@ -1,6 +1,6 @@
-import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import { ProtocolErrorCode, type JSONRPCMessage, type RequestId, type Transport } from "@modelcontextprotocol/server";
 import { FrameIdScanner } from "./frame-id.ts";
+import { classifyIncoming } from "./incoming.ts";
 
 /** Frames above this are refused with an error instead of closing the stream (the SDK's reader dies at 10 MiB). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -16,31 +16,6 @@ export interface StdioStreams {
   input: NodeJS.ReadableStream;
   output: FrameOutput;
   warn: (message: string) => void;
-}
-
-/** What a line of input turned out to be, before it reaches the SDK. */
-type Incoming = { kind: "message"; message: JSONRPCMessage } | { kind: "refuse"; id: RequestId | null; message: string } | { kind: "skip"; why: string };
-
-const isRequestId = (id: unknown): id is RequestId => typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
-
-/**
- * Sorts a parsed line. JSON-RPC 2.0 answers an Invalid Request with id null when its id cannot
- * be read; MCP (since 2025-06-18) has no batches, and a request id is a string or an integer,
- * never null. Without these checks the SDK's schema reads `{"id": null, "method": …}` as a
- * notification (the id is stripped) and the sender waits forever.
- */
-export function classifyLine(json: unknown, line: string): Incoming {
-  if (Array.isArray(json)) return { kind: "refuse", id: null, message: "Invalid Request: JSON-RPC batches are not supported (MCP has none since 2025-06-18); send one message per line" };
-  if (typeof json !== "object" || json === null) return { kind: "skip", why: `a line on stdin that is not a JSON-RPC message: ${line.slice(0, 80)}` };
-  const fields = json as { id?: unknown; method?: unknown };
-  const hasId = Object.hasOwn(fields, "id");
-  if (hasId && !isRequestId(fields.id) && (typeof fields.method === "string" || fields.id !== null)) {
-    return { kind: "refuse", id: null, message: "Invalid Request: id must be a string or an integer" };
-  }
-  const parsed = JSONRPCMessageSchema.safeParse(json);
-  if (parsed.success) return { kind: "message", message: parsed.data as JSONRPCMessage };
-  if (hasId && isRequestId(fields.id)) return { kind: "refuse", id: fields.id, message: "Invalid Request: not a JSON-RPC 2.0 message" };
-  return { kind: "skip", why: `a line on stdin that is not a JSON-RPC message: ${line.slice(0, 80)}` };
 }
 
 /**
@@ -145,8 +120,8 @@ export class StdioTransport implements Transport {
       this.streams.warn(`ignored a line on stdin that is not JSON: ${line.slice(0, 80)}`);
       return;
     }
-    const incoming = classifyLine(json, line);
-    if (incoming.kind === "skip") return this.streams.warn(`ignored ${incoming.why}`);
+    const incoming = classifyIncoming(json);
+    if (incoming.kind === "skip") return this.streams.warn(`ignored a line on stdin that is not a JSON-RPC message: ${line.slice(0, 80)}`);
     if (incoming.kind === "refuse") return this.refuse(incoming.id, incoming.message);
     const message = incoming.message;
     // A subscriptions/listen request stays open for the whole connection; it is answered when the connection closes.

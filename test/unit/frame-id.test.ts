@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { frameId, FrameIdScanner, MAX_ID_BYTES } from "../../src/mcp/frame-id.ts";
-import { classifyLine } from "../../src/mcp/stdio-transport.ts";
+import { classifyIncoming } from "../../src/mcp/incoming.ts";
 import { mulberry32 } from "../helpers/random.ts";
 
 describe("the top-level id of a frame, found while it streams past", () => {
@@ -53,15 +53,15 @@ describe("the top-level id of a frame, found while it streams past", () => {
 
 describe("sorting a parsed stdin line", () => {
   test("messages pass; batches and unusable ids are refused with id null; a readable id is echoed", () => {
-    expect(classifyLine({ jsonrpc: "2.0", id: 1, method: "ping" }, "").kind).toBe("message");
-    expect(classifyLine({ jsonrpc: "2.0", method: "notifications/initialized" }, "").kind).toBe("message");
-    expect(classifyLine([], "")).toMatchObject({ kind: "refuse", id: null });
-    expect(classifyLine({ jsonrpc: "2.0", id: null, method: "ping" }, "")).toMatchObject({ kind: "refuse", id: null });
-    expect(classifyLine({ jsonrpc: "2.0", id: { a: 1 }, method: "ping" }, "")).toMatchObject({ kind: "refuse", id: null });
-    expect(classifyLine({ id: 7, hello: "world" }, "")).toMatchObject({ kind: "refuse", id: 7 });
-    expect(classifyLine({ jsonrpc: "2.0" }, "").kind).toBe("skip");
-    expect(classifyLine(42, "42").kind).toBe("skip");
+    expect(classifyIncoming({ jsonrpc: "2.0", id: 1, method: "ping" }).kind).toBe("message");
+    expect(classifyIncoming({ jsonrpc: "2.0", method: "notifications/initialized" }).kind).toBe("message");
+    expect(classifyIncoming([])).toMatchObject({ kind: "refuse", id: null });
+    expect(classifyIncoming({ jsonrpc: "2.0", id: null, method: "ping" })).toMatchObject({ kind: "refuse", id: null });
+    expect(classifyIncoming({ jsonrpc: "2.0", id: { a: 1 }, method: "ping" })).toMatchObject({ kind: "refuse", id: null });
+    expect(classifyIncoming({ id: 7, hello: "world" })).toMatchObject({ kind: "refuse", id: 7 });
+    expect(classifyIncoming({ jsonrpc: "2.0" }).kind).toBe("skip");
+    expect(classifyIncoming(42).kind).toBe("skip");
     // An error response with id null is a client's answer, not a request: nothing to reply to.
-    expect(classifyLine({ jsonrpc: "2.0", id: null, error: { code: 1, message: "m" } }, "").kind).toBe("skip");
+    expect(classifyIncoming({ jsonrpc: "2.0", id: null, error: { code: 1, message: "m" } }).kind).toBe("skip");
   });
 });
