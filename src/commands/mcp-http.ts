@@ -46,10 +46,13 @@ export async function runMcpHttp(options: McpOptions, http: HttpCliOptions): Pro
       exiting = true;
       setTimeout(() => process.exit(0), EXIT_DEADLINE_MS).unref?.();
       log(`${signal}: finishing requests in flight, then stopping`);
-      skills.live.close();
+      // The skills stay live until the requests are answered: some may be waiting for a load.
       void serving
         .stop()
-        .then(() => skills.parseCache?.save())
+        .then(() => {
+          skills.live.close();
+          return skills.parseCache?.save();
+        })
         .finally(() => process.exit(0));
     });
   }

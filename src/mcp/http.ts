@@ -148,11 +148,13 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
   const server = Bun.serve({
     hostname: options.host,
     port: options.port,
-    // Bun ends a connection silent for this long; SSE keep-alives are sent well within it.
+    // Bun closes a connection idle for two keep-alive intervals: a slow or stuck client holds
+    // no socket for long. Bun counts it from the request even while a response streams (writes
+    // do not reset it), so SSE responses are exempted below.
     idleTimeout: Math.min(255, Math.ceil((2 * options.keepAliveMs) / 1000) + 1),
     // Bodies are measured and refused (413) by us; Bun's own cap only stops the absurd.
     maxRequestBodySize: 4 * MAX_BODY_BYTES,
-    async fetch(request) {
+    async fetch(request, bun) {
       const started = performance.now();
       const url = new URL(request.url);
       const exchange: Exchange = {};
@@ -166,6 +168,12 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
       } finally {
         inFlight--;
         if (inFlight === 0) drained?.();
+      }
+      // A notification stream stays open as long as its client listens. Its keep-alive comments
+      // keep proxies from closing it, and a write to a client that vanished ends it.
+      if (response.body !== null && response.headers.get("content-type")?.startsWith("text/event-stream")) {
+        bun.timeout(request, 0);
+        response = opened(response);
       }
       // The path only: a query string may hold what a careless client put there.
       const fields = [request.method, url.pathname, String(response.status), `${(performance.now() - started).toFixed(1)}ms`];
@@ -208,6 +216,31 @@ function announceModern(handler: McpHttpHandler, kinds: readonly ListKind[]): vo
     else if (kind === "tools") handler.notify.toolsChanged();
     else handler.notify.resourcesChanged();
   }
+}
+
+const OPENING_COMMENT = new TextEncoder().encode(": stream open\n\n");
+
+/**
+ * The stream with an SSE comment first. Bun sends a streaming response's headers with its first
+ * chunk, and a session's GET stream may have nothing to say for a long time: without this the
+ * client waits that long for the stream to open.
+ */
+function opened(response: Response): Response {
+  const source = response.body!.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(OPENING_COMMENT);
+    },
+    async pull(controller) {
+      const next = await source.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel(reason) {
+      return source.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
