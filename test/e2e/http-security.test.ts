@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { accessLog, connectHttp, INITIALIZE, postJson, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { SOURCE_TARGET } from "../helpers/server.ts";
+import { eventually } from "./live-session.ts";
 
 const target = SOURCE_TARGET;
 const ALICE = "alice-token-0123456789abcdef";
@@ -58,10 +59,13 @@ describe("bearer tokens", () => {
     expect((await modern.client.listTools()).tools.map((t) => t.name)).toContain("echo");
     await modern.client.close();
 
-    const log = accessLog(server.stderr());
-    expect(log.some((l) => /POST \/mcp 200 .* token=bob$/.test(l))).toBe(true);
-    expect(log.some((l) => /POST \/mcp 200 .* token=alice$/.test(l))).toBe(true);
-    expect(log.some((l) => /POST \/mcp 401 /.test(l))).toBe(true);
+    // The access log reaches us through the server's stderr pipe, a moment after the answers.
+    await eventually(() => {
+      const log = accessLog(server.stderr());
+      expect(log.some((l) => /POST \/mcp 200 .* token=bob$/.test(l))).toBe(true);
+      expect(log.some((l) => /POST \/mcp 200 .* token=alice$/.test(l))).toBe(true);
+      expect(log.some((l) => /POST \/mcp 401 /.test(l))).toBe(true);
+    });
     expect(server.stderr()).not.toContain(ALICE);
     expect(server.stderr()).not.toContain(BOB);
   });
@@ -78,7 +82,7 @@ describe("bearer tokens", () => {
     const server = await start([], { SKILL_CENTRAL_TOKEN: ENV_TOKEN });
     expect((await postJson(server.url, INITIALIZE)).status).toBe(401);
     expect((await postJson(server.url, INITIALIZE, { Authorization: `Bearer ${ENV_TOKEN}` })).status).toBe(200);
-    expect(accessLog(server.stderr()).at(-1)).toMatch(/ token=env$/);
+    await eventually(() => expect(accessLog(server.stderr()).at(-1)).toMatch(/ token=env$/));
   });
 
   test("a token in the query string is refused (400) and appears nowhere in the log", async () => {
@@ -88,7 +92,7 @@ describe("bearer tokens", () => {
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { message: string } }).error.message).toContain("Authorization: Bearer");
     }
-    expect(accessLog(server.stderr()).filter((l) => l.includes("POST /mcp 400"))).toHaveLength(3);
+    await eventually(() => expect(accessLog(server.stderr()).filter((l) => l.includes("POST /mcp 400"))).toHaveLength(3));
     expect(server.stderr()).not.toContain(ALICE);
   });
 

@@ -118,10 +118,12 @@ export function httpSuite(target: ServerTarget): void {
     test("every request is one access-log line: method, path, status, time, JSON-RPC method and session", async () => {
       const { transport } = await connect("legacy");
       const short = transport.sessionId!.slice(0, 8);
-      const lines = accessLog(server.stderr());
-      expect(lines.some((l) => new RegExp(`^\\[skill-central\\] http POST /mcp 200 \\d+\\.\\dms rpc=initialize session=${short}$`).test(l))).toBe(true);
-      expect(lines.some((l) => /^\[skill-central\] http POST \/mcp 200 \d+\.\dms rpc=tools\/call$/.test(l))).toBe(true);
-      expect(lines.some((l) => /^\[skill-central\] http POST \/mcp 404 /.test(l))).toBe(true);
+      await eventually(() => {
+        const lines = accessLog(server.stderr());
+        expect(lines.some((l) => new RegExp(`^\\[skill-central\\] http POST /mcp 200 \\d+\\.\\dms rpc=initialize session=${short}$`).test(l))).toBe(true);
+        expect(lines.some((l) => /^\[skill-central\] http POST \/mcp 200 \d+\.\dms rpc=tools\/call$/.test(l))).toBe(true);
+        expect(lines.some((l) => /^\[skill-central\] http POST \/mcp 404 /.test(l))).toBe(true);
+      });
     });
 
     test("GET /healthz is alive and GET /readyz reports the loaded skills", async () => {

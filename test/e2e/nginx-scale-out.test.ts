@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { accessLog, connectHttp, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { REPO_ROOT, SOURCE_TARGET } from "../helpers/server.ts";
+import { eventually } from "./live-session.ts";
 
 /**
  * Two `--stateless` replicas behind a real nginx (the Debian package; .ci/run installs it),
@@ -101,8 +102,12 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
         const result = await client.callTool({ name: "echo", arguments: { n } });
         expect(result.content).toEqual([{ type: "text", text: `n=${n}` }]);
       }
-      const served = replicas.map((r, i) => callsOn(r) - before[i]!);
-      expect(served[0]! + served[1]!).toBe(20);
+      // The replicas' access logs arrive on their stderr pipes a moment after the answers.
+      const served = await eventually(() => {
+        const counts = replicas.map((r, i) => callsOn(r) - before[i]!);
+        expect(counts[0]! + counts[1]!).toBe(20);
+        return counts;
+      });
       // Round-robin: each replica takes half, give or take one.
       expect(Math.abs(served[0]! - served[1]!)).toBeLessThanOrEqual(2);
     }
