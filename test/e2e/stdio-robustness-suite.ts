@@ -28,7 +28,8 @@ export function stdioRobustnessSuite(target: ServerTarget): void {
     });
     afterAll(() => fixture?.cleanup());
 
-    test("an oversized frame whose id comes after params (the SDK's key order) is answered with that id", async () => {
+    // Writing and scanning 16 MiB takes a while on a loaded two-core machine.
+    test("an oversized frame whose id comes after params (the SDK's key order) is answered with that id", { timeout: 30_000 }, async () => {
       // A nested "id" inside params must not be taken for the frame's.
       const huge = `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"id":"inner","x":"${"y".repeat(MAX_FRAME_BYTES + 10)}"}},"id":"late"}`;
       const raw = await rawSession(target, fixture.cwd, fixture.home, [initializeLine(1), huge, requestLine(2, "tools/list")], 3, { timeoutMs: 25_000 });
@@ -38,7 +39,7 @@ export function stdioRobustnessSuite(target: ServerTarget): void {
       expect(replies.some((r) => r.id === 2 && r.result !== undefined)).toBe(true);
     });
 
-    test("an oversized frame with an unusable id (null) is answered with id null", async () => {
+    test("an oversized frame with an unusable id (null) is answered with id null", { timeout: 30_000 }, async () => {
       const huge = `{"jsonrpc":"2.0","method":"ping","params":{"x":"${"y".repeat(MAX_FRAME_BYTES + 10)}"},"id":null}`;
       const raw = await rawSession(target, fixture.cwd, fixture.home, [initializeLine(1), huge, requestLine(2, "ping")], 3, { timeoutMs: 25_000 });
       const replies = parse(raw.stdout);
@@ -73,7 +74,7 @@ export function stdioRobustnessSuite(target: ServerTarget): void {
       expect(replies.find((r) => r.id === 2)?.result).toEqual({});
     });
 
-    test("error replies quote client input once, capped with an ellipsis", async () => {
+    test("error replies quote client input once, capped with an ellipsis", { timeout: 15_000 }, async () => {
       const long = "n".repeat(1_000_000);
       const uri = `skill://skills/${long}`;
       const raw = await rawSession(
@@ -106,7 +107,7 @@ export function stdioRobustnessSuite(target: ServerTarget): void {
     });
 
     for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-      test(`${signal}: a request already read is answered, then the process exits 0 within a second`, async () => {
+      test(`${signal}: a request already read is answered, then the process exits 0 within a second`, { timeout: 15_000 }, async () => {
         const proc = Bun.spawn([target.command, ...target.args], { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "" }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
         // One write: initialize is answered at once, prompts/list waits for the first load.
         proc.stdin.write(`${initializeLine(1)}\n${requestLine(2, "prompts/list")}\n`);
