@@ -16,7 +16,7 @@ import { SkillCentralError, type ErrorCode } from "./errors.ts";
 import { invokePrompt, invokeTool, type Invocation } from "./invoke/invoke.ts";
 import { runExamples as runInlineExamples, type ExampleResult } from "./examples/run.ts";
 import type { FailureKind } from "./examples/verdict.ts";
-import { loadSkills } from "./load/load-skills.ts";
+import { allDiagnostics, loadSkills, locatorsOf } from "./load/load-skills.ts";
 import { resolutionView, skillView, type CandidateView, type ResolutionView, type SkillView } from "./registry/describe.ts";
 import type { Candidate } from "./registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "./invoke/compose.ts";
@@ -132,11 +132,14 @@ function textOf(invocation: Invocation): string {
  * const skills = await openSkills({ cwd: import.meta.dir, builtin: false });
  */
 export async function openSkills(options: OpenSkillsOptions): Promise<Skills> {
-  const { registry, diagnostics } = await loadSkills({
+  const loaded = await loadSkills({
     cwd: options.cwd,
     ...(options.home !== undefined && { home: options.home }),
     ...(options.builtin === false && { builtin: false }),
+    keepLocators: true,
   });
+  const { registry, display } = loaded;
+  const diagnostics = allDiagnostics(loaded).map((d) => (d.file === undefined ? d : { ...d, file: display(d.file) }));
   const served = (): readonly Candidate[] => registry.served();
 
   return {
@@ -145,13 +148,13 @@ export async function openSkills(options: OpenSkillsOptions): Promise<Skills> {
       const tag = filter.tag === undefined ? undefined : normaliseTag(filter.tag);
       return served()
         .filter((c) => (filter.type === undefined || c.skill.type === filter.type) && (tag === undefined || c.skill.tags.includes(tag)) && (filter.layer === undefined || c.layer.name === filter.layer))
-        .map(skillView);
+        .map((c) => skillView(c, true));
     },
     get(id) {
       const candidate = registry.get(id);
       const resolution = registry.resolution(id);
       if (!candidate || !resolution) return undefined;
-      return { ...skillView(candidate), chain: resolutionView(resolution).chain };
+      return { ...skillView(candidate, true), chain: resolutionView(resolution).chain };
     },
     resolution(id) {
       const resolution = registry.resolution(id);
@@ -174,7 +177,7 @@ export async function openSkills(options: OpenSkillsOptions): Promise<Skills> {
         if (unknown.length > 0) throw new SkillCentralError("unknown-skill", `Unknown skill: ${unknown.join(", ")}`);
         candidates = [...new Set(ids)].map((id) => registry.get(id)!);
       }
-      return runInlineExamples(registry, candidates, { cwd: options.cwd });
+      return runInlineExamples(registry, candidates, { locate: locatorsOf(loaded) });
     },
   };
 }

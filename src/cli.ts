@@ -3,7 +3,7 @@ import "./stdio-guard.ts";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
-import { didYouMean } from "./cli-output/suggest.ts";
+import { didYouMean } from "./suggest.ts";
 import { EXIT_USAGE, UsageError, type CommandContext, type CommandSpec, type OptionValue } from "./commands/support/command.ts";
 import { isDirectory } from "./storage/fs-state.ts";
 import { VERSION } from "./version.ts";
@@ -143,6 +143,8 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   doctor: async () => (await import("./commands/doctor.ts")).spec,
   init: async () => (await import("./commands/init.ts")).spec,
   new: async () => (await import("./commands/new.ts")).spec,
+  install: async () => (await import("./commands/install.ts")).spec,
+  uninstall: async () => (await import("./commands/uninstall.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 

@@ -2,6 +2,10 @@
  * Load-time findings (a broken file, a shadowed id, an unknown config key) are data, not
  * exceptions: loading collects them and each adapter decides how to show them (stderr lines in
  * `mcp` mode, compiler-style lines in the CLI, an array in the public API).
+ *
+ * One severity model everywhere: an `error` is something that stops a skill (or a config
+ * setting) from being used; a `warning` is served anyway but probably not what the author meant;
+ * a `note` explains a decision (which layer won a tie).
  */
 export type Severity = "error" | "warning" | "note";
 
@@ -14,15 +18,31 @@ export interface SourcePosition {
 
 export interface Diagnostic {
   severity: Severity;
-  /** Stable machine-readable kind, e.g. `yaml-syntax`, `duplicate-id`. */
+  /** Stable machine-readable rule id, e.g. `yaml-syntax`, `duplicate-id`. */
   code: string;
+  /** What is wrong, without policy (not "skipped: …": whoever reports it knows what happened). */
   message: string;
+  /** How to fix it, when there is something to say. */
+  hint?: string;
+  /** The file it is about: an absolute path (adapters display it relative to the project). */
   file?: string;
   position?: SourcePosition;
 }
 
-/** `file:line:col: severity: message`, the form editors jump to. */
-export function formatDiagnostic(d: Diagnostic): string {
-  const where = d.file ? `${d.file}${d.position ? `:${d.position.line}:${d.position.column}` : ""}: ` : "";
-  return `${where}${d.severity}: ${d.message}`;
+export interface FormatOptions {
+  /** How to show `file` (e.g. relative to the project); as written when absent. */
+  display?: (file: string) => string;
+  /** Words put before the message, e.g. "skipped: " for a file the server does not serve. */
+  prefix?: string;
+}
+
+/** `file:line:col: severity: message — hint`, the form editors jump to. */
+export function formatDiagnostic(d: Diagnostic, options: FormatOptions = {}): string {
+  const file = d.file === undefined ? undefined : (options.display?.(d.file) ?? d.file);
+  const where = file ? `${file}${d.position ? `:${d.position.line}:${d.position.column}` : ""}: ` : "";
+  return `${where}${d.severity}: ${options.prefix ?? ""}${d.message}${d.hint ? ` — ${d.hint}` : ""}`;
+}
+
+export function isError(d: Diagnostic): boolean {
+  return d.severity === "error";
 }

@@ -11,7 +11,20 @@ export type ErrorCode =
   | "invalid-params"
   | "no-skills-for-tags"
   | "tags-required"
-  | "render-failed";
+  | "render-failed"
+  | "content-unavailable"
+  | "limit-exceeded";
+
+/** Longest stretch of a caller's own input quoted back in a message. */
+export const MAX_QUOTED_CHARS = 200;
+
+/**
+ * A caller's input as a message quotes it: at most `MAX_QUOTED_CHARS`, then an ellipsis with
+ * the full length, so an error reply never grows with the request that caused it.
+ */
+export function quoted(text: string): string {
+  return text.length <= MAX_QUOTED_CHARS ? text : `${text.slice(0, MAX_QUOTED_CHARS)}… (${text.length} characters)`;
+}
 
 export class SkillCentralError extends Error {
   override readonly name = "SkillCentralError";

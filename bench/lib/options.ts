@@ -3,15 +3,22 @@
 export const TARGET_NAMES = ["source", "binary", "floor"] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
+/** cold: each session gets a new empty HOME (no start-up index); warm: a HOME whose index an earlier session wrote. */
+export const MODES = ["cold", "warm"] as const;
+export type Mode = (typeof MODES)[number];
+
 export interface BenchOptions {
   sizes: number[];
   /** Measured sessions per (size, target); one extra warm-up session is never recorded. */
   runs: number;
   seed: number;
   targets: TargetName[];
+  modes: Mode[];
   /** Requests of each kind per session: the first is "first", the rest are "warm". */
   reps: number;
-  /** Sequential tools/call throughput: at most this many calls… */
+  /** Sequential tools/call right after the first list: exactly this many, timed as one block. */
+  firstCalls: number;
+  /** Steady-state sequential tools/call throughput: at most this many calls… */
   calls: number;
   /** …or this long, whichever ends first. */
   callSeconds: number;
@@ -24,11 +31,13 @@ export interface BenchOptions {
 const USAGE = `usage: bun bench/run.ts [options]
 
   --sizes 100,1000,10000   corpus sizes (skill files), default all three
-  --runs N                 measured sessions per size and target (default 15; --quick: 3)
+  --runs N                 measured sessions per size, target and mode (default 15; --quick: 3)
   --seed N                 corpus seed (default 42)
   --targets a,b,c          any of source,binary,floor (default all)
+  --modes a,b              cold (fresh HOME), warm (start-up index reused), or both (default)
+  --first-calls N          tools/call right after the first list, timed as a block (default 3000)
   --reps N                 requests of each kind per session (default 5; --quick: 3)
-  --calls N                tools/call throughput: at most N calls (default 2000; --quick: 300)
+  --calls N                steady tools/call throughput: at most N calls (default 2000; --quick: 300)
   --call-seconds S         ... or S seconds, whichever ends first (default 2; --quick: 1)
   --binary PATH            benchmark this compiled binary instead of building one
   --debug-timing           pass --debug-timing to our server and summarise its load phases
@@ -56,6 +65,14 @@ function sizeList(value: string | undefined): number[] {
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
+function modeList(value: string | undefined): Mode[] {
+  const names = (value ?? "").split(",").map((s) => s.trim());
+  for (const name of names) {
+    if (!(MODES as readonly string[]).includes(name)) throw new UsageError(`--modes: unknown mode "${name}" (choose from ${MODES.join(", ")})`);
+  }
+  return MODES.filter((m) => names.includes(m));
+}
+
 function targetList(value: string | undefined): TargetName[] {
   const names = (value ?? "").split(",").map((s) => s.trim());
   for (const name of names) {
@@ -79,7 +96,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
       else flags.set(arg, argv[++i]);
     } else throw new UsageError(`unexpected argument "${arg}"`);
   }
-  const known = ["--sizes", "--runs", "--seed", "--targets", "--reps", "--calls", "--call-seconds", "--binary", "--debug-timing", "--quick"];
+  const known = ["--sizes", "--runs", "--seed", "--targets", "--modes", "--first-calls", "--reps", "--calls", "--call-seconds", "--binary", "--debug-timing", "--quick"];
   for (const flag of flags.keys()) if (!known.includes(flag)) throw new UsageError(`unknown flag ${flag}`);
 
   const quick = flags.has("--quick");
@@ -92,6 +109,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     runs: flags.has("--runs") ? positiveInt("--runs", get("--runs")) : quick ? 3 : 15,
     seed: seed === undefined ? 42 : Number.isInteger(Number(seed)) ? Number(seed) : positiveInt("--seed", seed),
     targets: flags.has("--targets") ? targetList(get("--targets")) : [...TARGET_NAMES],
+    modes: flags.has("--modes") ? modeList(get("--modes")) : [...MODES],
+    firstCalls: flags.has("--first-calls") ? positiveInt("--first-calls", get("--first-calls")) : 3000,
     reps: flags.has("--reps") ? Math.max(2, positiveInt("--reps", get("--reps"))) : quick ? 3 : 5,
     calls: flags.has("--calls") ? positiveInt("--calls", get("--calls")) : quick ? 300 : 2000,
     callSeconds: flags.has("--call-seconds") ? positiveNumber("--call-seconds", get("--call-seconds")) : quick ? 1 : 2,

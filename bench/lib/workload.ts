@@ -196,8 +196,21 @@ export function corpusWorkload(info: CorpusInfo): Workload {
   };
 }
 
-/** The floor (bench/floor/server.ts): one prompt, one tool. It has no compose; it answers its prompts/get there. */
-export function floorWorkload(): Workload {
+/**
+ * What the floor's `echo` is sent in a corpus: our sample tool's expected answer itself, so the
+ * floor answers exactly as many characters (and the same ones, with the same JSON escaping) as our
+ * tools/call does there. An echo of a short word would make the floor's per-call cost unfairly low.
+ */
+export function floorEchoText(info: Pick<CorpusInfo, "sampleTool">): string {
+  return info.sampleTool.expectedText;
+}
+
+/**
+ * The floor (bench/floor/server.ts) beside a corpus: one prompt, one tool. It has no compose; it
+ * answers its prompts/get there.
+ */
+export function floorWorkload(info: Pick<CorpusInfo, "sampleTool">): Workload {
+  const echoText = floorEchoText(info);
   const checkPrompts = (prompts: Prompt[]): Problem =>
     prompts.length === 1 && prompts[0]?.name === "hello" ? null : `floor prompts/list: ${excerpt(JSON.stringify(prompts))}`;
   const hello: Omit<Op, "name"> = { run: getPrompt("hello", { name: "bench" }), check: checkExactPrompt("Hello, bench!") };
@@ -212,7 +225,7 @@ export function floorWorkload(): Workload {
       },
       "prompts/get": { name: "prompts/get", ...hello },
       "skills:compose": { name: "skills:compose", ...hello },
-      "tools/call valid": { name: "tools/call valid", run: callTool("echo", { text: "ping" }), check: checkToolOk("ping") },
+      "tools/call valid": { name: "tools/call valid", run: callTool("echo", { text: echoText }), check: checkToolOk(echoText) },
       "tools/call invalid": { name: "tools/call invalid", run: callTool("echo", {}), check: checkToolRejects("text must be a string") },
     },
   };

@@ -33,8 +33,9 @@ export function exampleDiagnostic(result: ExampleResult): Diagnostic {
   return {
     severity: "error",
     code: "example-failed",
-    file: result.source,
+    file: result.path,
     ...(result.position && { position: result.position }),
-    message: `example ${result.number} of "${result.id}": ${result.reason ?? "failed"} (run \`skill-central test ${result.id}\` for details)`,
+    message: `example ${result.number} of "${result.id}": ${result.reason ?? "failed"}`,
+    hint: `run \`skill-central test ${result.id}\` for the details`,
   };
 }

@@ -1,11 +1,10 @@
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
-import { discoverSkillFiles } from "../storage/discover.ts";
 import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
-import { displayPath } from "../storage/display-path.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
+import { clientReport, formatClientStatuses } from "./support/install-output.ts";
 
 export interface LayerReport {
   name: string;
@@ -51,12 +50,12 @@ function duplicates(resolution: Resolution): DuplicateReport[] {
  * never compose, and built-in skills are left out (nobody in the project can change them), though
  * their tags count as partners.
  */
-export function lonelyPrompts(registry: Registry, builtin?: LayerRef): { id: string; source: string; tags: string[] }[] {
+export function lonelyPrompts(registry: Registry, builtin?: LayerRef): { id: string; path: string; tags: string[] }[] {
   return registry
     .ofType("prompt")
     .filter((c) => c.layer !== builtin)
     .filter((c) => c.skill.tags.length > 0 && c.skill.tags.every((tag) => registry.promptsTagged(tag).length === 1))
-    .map((c) => ({ id: c.skill.id, source: c.source, tags: [...c.skill.tags] }));
+    .map((c) => ({ id: c.skill.id, path: c.path, tags: [...c.skill.tags] }));
 }
 
 export const spec: CommandSpec = {
@@ -74,16 +73,21 @@ export const spec: CommandSpec = {
   examples: ["skill-central doctor", "skill-central doctor --json"],
   positionals: { min: 0, max: 0 },
   async run(ctx) {
-    const { registry, config, diagnostics } = await load(ctx);
+    const loaded = await load(ctx);
+    const { registry, config, display } = loaded;
     const servedPerLayer = new Map<string, number>();
     for (const c of registry.served()) servedPerLayer.set(c.layer.name, (servedPerLayer.get(c.layer.name) ?? 0) + 1);
-    const layers: LayerReport[] = await Promise.all(
-      config.layers.map(async (spec) => {
-        const state = await layerDirState(spec.dir);
-        const files = state === "ok" ? (await discoverSkillFiles(spec.dir)).length : 0;
-        return { name: spec.name, priority: spec.priority, dir: displayPath(spec.dir, ctx.cwd), origin: spec.origin, state, files, served: servedPerLayer.get(spec.name) ?? 0 };
-      }),
-    );
+    const filesPerLayer = new Map<string, number>();
+    for (const r of loaded.records) filesPerLayer.set(r.layer.name, (filesPerLayer.get(r.layer.name) ?? 0) + 1);
+    const layers: LayerReport[] = config.layers.map((spec) => ({
+      name: spec.name,
+      priority: spec.priority,
+      dir: display(spec.dir),
+      origin: spec.origin,
+      state: layerDirState(spec.dir),
+      files: filesPerLayer.get(spec.name) ?? 0,
+      served: servedPerLayer.get(spec.name) ?? 0,
+    }));
 
     const shadowed: ShadowReport[] = [];
     const dupes: DuplicateReport[] = [];
@@ -95,21 +99,11 @@ export const spec: CommandSpec = {
       shadowed.push({ id: resolution.id, effective: place(winner), shadowed: resolution.chain.slice(1).map((p) => place(p.candidate)) });
     }
 
-    // The loader reports duplicates as warnings; doctor reports them itself, a withdrawn id as an error.
-    const problems: Diagnostic[] = diagnostics.filter((d) => d.code !== "duplicate-id");
-    for (const d of dupes) {
-      problems.push({
-        severity: d.withdrawn ? "error" : "warning",
-        code: "duplicate-id",
-        file: d.sources[0]!,
-        message: d.withdrawn
-          ? `id "${d.id}" is not served: defined ${d.sources.length} times in layer "${d.layer}" (${d.sources.join(" and ")}); keep one`
-          : `id "${d.id}" is defined ${d.sources.length} times in layer "${d.layer}" (${d.sources.join(" and ")}); harmless while a higher layer overrides it`,
-      });
-    }
+    // The same findings as `validate` (so the two agree), then what only a whole-project view shows.
+    const problems: Diagnostic[] = [...loaded.records.flatMap((r) => r.diagnostics), ...loaded.diagnostics];
     for (const layer of layers) {
       if (layer.state === "ok" && layer.files === 0) {
-        problems.push({ severity: "warning", code: "layer-empty", file: layer.dir, message: `layer "${layer.name}" (${layer.origin}): folder has no skill files` });
+        problems.push({ severity: "warning", code: "layer-empty", file: config.layers.find((l) => l.name === layer.name)!.dir, message: `layer "${layer.name}" (${layer.origin}): the folder has no skill files` });
       }
     }
     // Registry layers are the config's layers, in the same order.
@@ -118,18 +112,19 @@ export const spec: CommandSpec = {
       problems.push({
         severity: "warning",
         code: "tags-compose-with-nothing",
-        file: lonely.source,
+        file: lonely.path,
         message: `prompt "${lonely.id}": no other prompt skill has its tag${lonely.tags.length === 1 ? "" : "s"} (${lonely.tags.join(", ")}), so skills:compose with ${lonely.tags.length === 1 ? "it" : "them"} returns only this skill`,
       });
     }
     const errors = problems.filter((d) => d.severity === "error").length;
     const warnings = problems.filter((d) => d.severity === "warning").length;
     const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
+    const clients = await clientReport(ctx.cwd);
 
     if (ctx.json) {
       json(ctx, {
         ok: errors === 0,
-        configFiles: config.files.map((f) => displayPath(f, ctx.cwd)),
+        configFiles: config.files.map(display),
         builtin: config.builtin,
         ...(config.pageSize !== undefined && { pageSize: config.pageSize }),
         layers,
@@ -137,21 +132,22 @@ export const spec: CommandSpec = {
         duplicates: dupes,
         errors,
         warnings,
-        problems,
+        problems: problems.map((d) => ({ ...d, ...(d.file !== undefined && { file: display(d.file) }) })),
+        clients,
       });
       return exit;
     }
 
     const { bold, dim, red, yellow, green } = ctx.colours;
     let text = `${bold("Config files")} ${dim("(user first; the project's settings win)")}\n`;
-    text += config.files.length > 0 ? config.files.map((f) => `  ${displayPath(f, ctx.cwd)}\n`).join("") : "  none (built-in skills, plus .skills/ when it exists)\n";
+    text += config.files.length > 0 ? config.files.map((f) => `  ${display(f)}\n`).join("") : "  none (built-in skills, plus .skills/ when it exists)\n";
     text += `  built-in skills: ${config.builtin ? "on" : "off"}${config.pageSize !== undefined ? `; pageSize: ${config.pageSize}` : ""}\n`;
 
     text += `\n${bold("Layers")} ${dim("(declaration order; higher priority wins, ties go to the later one)")}\n`;
     if (layers.length === 0) text += "  none\n";
     else {
       const state = (l: LayerReport) => (l.state === "ok" ? `${plural(l.files, "file")}, ${l.served} served` : l.state === "missing" ? "missing" : "not a folder");
-      text += formatTable([["NAME", "PRIORITY", "FOLDER", "STATE", "FROM"], ...layers.map((l) => [l.name, String(l.priority), l.dir, state(l), displayPath(l.origin, ctx.cwd)])])
+      text += formatTable([["NAME", "PRIORITY", "FOLDER", "STATE", "FROM"], ...layers.map((l) => [l.name, String(l.priority), l.dir, state(l), display(l.origin)])])
         .split("\n")
         .map((line) => (line === "" ? "" : `  ${line}`))
         .join("\n");
@@ -165,7 +161,8 @@ export const spec: CommandSpec = {
           .join("");
 
     text += `\n${bold("Problems")}\n`;
-    text += problems.length === 0 ? "  none\n" : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d), ctx.colours)}\n`).join("");
+    text += problems.length === 0 ? "  none\n" : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
+    text += `\n${formatClientStatuses(clients, ctx.colours)}`;
     const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
     text += `\n${verdict}, ${plural(warnings, "warning")}\n`;
     ctx.out(text);

@@ -1,9 +1,9 @@
 import { normaliseTag } from "../skill/tags.ts";
 import { skillView } from "../registry/describe.ts";
 import type { Candidate } from "../registry/registry.ts";
-import { didYouMean } from "../cli-output/suggest.ts";
+import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
-import { EXIT_OK, json, load, reportDiagnostics, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
+import { EXIT_OK, json, load, reportLoad, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
 
 export const spec: CommandSpec = {
   name: "list",
@@ -26,8 +26,9 @@ export const spec: CommandSpec = {
     const tagOption = stringOption(ctx, "tag");
     const tag = tagOption === undefined ? undefined : normaliseTag(tagOption);
     const layer = stringOption(ctx, "layer");
-    const { registry, diagnostics } = await load(ctx);
-    reportDiagnostics(ctx, diagnostics);
+    const loaded = await load(ctx);
+    reportLoad(ctx, loaded);
+    const { registry } = loaded;
     if (layer !== undefined && !registry.layers.some((l) => l.name === layer)) {
       const names = registry.layers.map((l) => l.name);
       throw new UsageError(`no layer named "${layer}"${didYouMean(layer, names)}; layers: ${names.join(", ") || "none"}`);
@@ -37,7 +38,7 @@ export const spec: CommandSpec = {
       (c) => (type === undefined || c.skill.type === type) && (tag === undefined || c.skill.tags.includes(tag)) && (layer === undefined || c.layer.name === layer),
     );
     if (ctx.json) {
-      json(ctx, shown.map(skillView));
+      json(ctx, shown.map((c) => skillView(c, true)));
       return EXIT_OK;
     }
     if (shown.length === 0) {

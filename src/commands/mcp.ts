@@ -1,10 +1,11 @@
-import { formatDiagnostic } from "../diagnostics.ts";
-import type { LoadOptions, LoadResult } from "../load/load-skills.ts";
+import { IndexWriter } from "../load/index-writer.ts";
+import { referencedVersions, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
+import { loadReport } from "../load/report.ts";
+import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
 import { serveMcpOverStdio } from "../mcp/stdio.ts";
 import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
-import { ParseCache, parseCacheEnabled, parseCachePath } from "../load/parse-cache.ts";
 
 export interface McpOptions extends LoadOptions {
   /** Print load phase timings to stderr. */
@@ -14,8 +15,6 @@ export interface McpOptions extends LoadOptions {
   /** Items per page of list results (CLI `--page-size`); overrides `pageSize:` in the config. */
   pageSize?: number;
 }
-
-const CACHE_SAVE_DELAY_MS = 250;
 
 /** After stdin closes or a signal, in-flight work gets this long before the process exits regardless. */
 const DRAIN_DEADLINE_MS = 900;
@@ -46,20 +45,18 @@ export async function runMcp(options: McpOptions): Promise<void> {
   const watch = options.watch ?? true;
   const source = new LiveRegistry();
   const transport = new StdioTransport({ input: process.stdin, output, warn: log });
-  let live: LiveSkills | undefined;
-  let parseCache: ParseCache | undefined;
+  let skills: OpenSkills | undefined;
 
   let exiting = false;
   const exit = async (code: number): Promise<void> => {
     if (exiting) return;
     exiting = true;
-    live?.close();
+    skills?.live.close();
     setTimeout(() => process.exit(code), DRAIN_DEADLINE_MS).unref?.();
     // Ends open subscriptions/listen streams with their closing result, then flushes stdout.
     await serving.close();
     await transport.flush();
-    // A short session may end before the delayed save: write the cache now (within the deadline).
-    await parseCache?.save();
+    skills?.close();
     process.exit(code);
   };
   transport.onDrained = () => void exit(0);
@@ -74,47 +71,70 @@ export async function runMcp(options: McpOptions): Promise<void> {
   // Served first, so `initialize` is answered while the cache is read and the skills load.
   const serving = serveMcpOverStdio(source, transport, { live: watch, warn: log });
 
-  const skills = await openSkills(options, source, startedAt);
-  parseCache = skills.parseCache;
-  live = skills.live;
+  skills = openSkills(options, source, startedAt);
   if (exiting) return;
-  await live.start();
+  await skills.live.start();
+}
+
+export interface OpenSkills {
+  live: LiveSkills;
+  /** Writes what the start-up index still lacks and closes it: call once, when the process ends. */
+  close(): void;
 }
 
 /**
- * The skills behind either transport: the parse cache, then the live set (loaded, and reloaded
- * on change unless `watch` is false), each load swapped into `source` whole. Call `live.start()`
- * to run the first load.
+ * The skills behind either transport: the start-up index, then the live set (loaded, and
+ * reloaded on change unless `watch` is false), each load swapped into `source` whole. Call
+ * `live.start()` to run the first load.
  */
-export async function openSkills(options: McpOptions, source: LiveRegistry, startedAt: number): Promise<{ live: LiveSkills; parseCache: ParseCache | undefined }> {
+export function openSkills(options: McpOptions, source: LiveRegistry, startedAt: number): OpenSkills {
   const { debugTiming, watch = true, pageSize, ...load } = options;
-  const cachePath = parseCacheEnabled() ? parseCachePath(load.cwd, load.home) : undefined;
-  const parseCache = cachePath ? await ParseCache.open(cachePath) : undefined;
-  const cacheOpenedAt = performance.now();
+  const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
+  let writer: IndexWriter | undefined;
+  // The listing's JSON text is garbage now; a young collection (well under a millisecond)
+  // frees it before the load allocates, which keeps the heap, and so peak RSS, small.
+  Bun.gc(false);
+  const indexOpenedAt = performance.now();
+  const rssAtIndex = debugTiming ? process.memoryUsage.rss() : 0;
   const live = new LiveSkills({
-    load: { ...load, ...(parseCache && { parseCache }) },
+    load: { ...load, ...(index && { index }) },
     watch,
     warn: log,
     loaded(result, previous) {
       // On a reload, only what is new: a broken file that stays broken is not repeated per save.
-      const before = new Set(previous?.diagnostics.map(formatDiagnostic));
-      for (const line of result.diagnostics.map(formatDiagnostic)) if (!before.has(line)) log(line);
+      const before = new Set(previous && loadReport(previous));
+      for (const line of loadReport(result)) if (!before.has(line)) log(line);
       const ms = Object.values(result.timing).reduce((sum, phase) => sum + phase, 0).toFixed(1);
       if (previous) log(`reloaded in ${ms} ms: ${counts(result)}`);
       if (debugTiming) {
         const phases = Object.entries(result.timing).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(", ");
-        log(`loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases})`);
+        log(`loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases}; ${result.unindexed.length} files parsed)`);
         // Milestones since the process started, for finding what delays the first answer.
-        if (!previous) log(`since process start: mcp command ${startedAt.toFixed(1)} ms, cache opened ${cacheOpenedAt.toFixed(1)} ms, first load done ${performance.now().toFixed(1)} ms`);
+        if (!previous) {
+          const cpu = process.cpuUsage();
+          const mb = (bytes: number) => (bytes / 1048576).toFixed(1);
+          log(`since process start: mcp command ${startedAt.toFixed(1)} ms, index opened ${indexOpenedAt.toFixed(1)} ms, first load done ${performance.now().toFixed(1)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms; rss ${mb(rssAtIndex)} MB at index, ${mb(process.memoryUsage.rss())} MB at load)`);
+        }
       }
+      // The same after a load: what it read and threw away goes before the first answers allocate.
+      Bun.gc(false);
       source.swap(result.registry, pageSize ?? result.config.pageSize);
-      // Written after the first answers have gone out: serialising a large cache takes a while.
-      if (parseCache) setTimeout(() => void parseCache.save(), CACHE_SAVE_DELAY_MS);
+      if (index) {
+        writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);
+        writer.enqueue(result.unindexed, referencedVersions(result));
+      }
     },
     failed(error, first) {
       log(`${first ? "loading" : "reload"} failed: ${error instanceof Error ? error.message : String(error)}${first ? "" : "; still serving the previous skills"}`);
       if (first) source.fail(error);
     },
   });
-  return { live, parseCache };
+  return {
+    live,
+    close() {
+      // A short session may end before the index was written while idle: write it now.
+      writer?.flush();
+      index?.close();
+    },
+  };
 }

@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { FALLBACK_LAYER_DIR, FALLBACK_LAYER_PRIORITY, type LayerSpec } from "../config/resolve-config.ts";
-import { skillIdProblem } from "../skill/id.ts";
-import { didYouMean } from "../cli-output/suggest.ts";
-import { displayPath } from "../storage/display-path.ts";
+import { isValidSkillId, SKILL_ID_RULE } from "../skill/id.ts";
+import { didYouMean } from "../suggest.ts";
 import { createFile, promptTemplate, toolTemplate } from "./support/scaffold.ts";
 import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
 
@@ -40,10 +39,9 @@ export const spec: CommandSpec = {
     const type = stringOption(ctx, "type");
     if (type === undefined) throw new UsageError("--type is required: --type prompt or --type tool");
     if (type !== "prompt" && type !== "tool") throw new UsageError(`--type must be "prompt" or "tool", not "${type}"${didYouMean(type, ["prompt", "tool"])}`);
-    const idProblem = skillIdProblem(id);
-    if (idProblem) throw new UsageError(idProblem);
+    if (!isValidSkillId(id)) throw new UsageError(`"${id}" is not a valid id: use ${SKILL_ID_RULE}`);
     const force = flagOption(ctx, "force");
-    const { registry, config } = await load(ctx);
+    const { registry, config, display } = await load(ctx);
 
     const layerName = stringOption(ctx, "layer");
     let layer: LayerSpec;
@@ -61,8 +59,8 @@ export const spec: CommandSpec = {
     }
 
     const file = join(layer.dir, `${id}.yaml`);
-    const shown = displayPath(file, ctx.cwd);
-    const others = (registry.resolution(id)?.chain ?? []).map((p) => p.candidate).filter((c) => c.source !== shown);
+    const shown = display(file);
+    const others = (registry.resolution(id)?.chain ?? []).map((p) => p.candidate).filter((c) => c.path !== file);
     const sameLayer = others.find((c) => c.layer.name === layer.name);
     const refuse = (message: string) => {
       if (ctx.json) json(ctx, { created: false, error: message });

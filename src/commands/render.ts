@@ -2,9 +2,9 @@ import { invokePrompt, invokeTool } from "../invoke/invoke.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import type { Skill } from "../skill/skill.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
-import { didYouMean } from "../cli-output/suggest.ts";
+import { didYouMean } from "../suggest.ts";
 import { coerceArgument } from "./support/arguments.ts";
-import { EXIT_FAILURE, EXIT_OK, json, load, reportDiagnostics, stringOption, stringsOption, UsageError, type CommandSpec } from "./support/command.ts";
+import { EXIT_FAILURE, EXIT_OK, json, load, reportLoad, stringOption, stringsOption, UsageError, type CommandSpec } from "./support/command.ts";
 
 /** `--args-json` first, then each `--arg k=v` on top of it. */
 export function collectArguments(skill: Skill | undefined, argsJson: string | undefined, pairs: readonly string[]): Record<string, unknown> {
@@ -51,8 +51,9 @@ export const spec: CommandSpec = {
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const id = ctx.args[0]!;
-    const { registry, diagnostics } = await load(ctx);
-    reportDiagnostics(ctx, diagnostics);
+    const loaded = await load(ctx);
+    reportLoad(ctx, loaded);
+    const { registry } = loaded;
     const skill = registry.get(id)?.skill;
     if (!skill && id !== COMPOSE_PROMPT_NAME) {
       const known = [...registry.resolutions().filter((r) => r.effective).map((r) => r.id), COMPOSE_PROMPT_NAME];

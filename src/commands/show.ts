@@ -1,9 +1,9 @@
 import { resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
-import { didYouMean } from "../cli-output/suggest.ts";
+import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { argumentLines, type ArgumentLine } from "./support/arguments.ts";
-import { EXIT_FAILURE, EXIT_OK, json, load, reportDiagnostics, type CommandContext, type CommandSpec } from "./support/command.ts";
+import { EXIT_FAILURE, EXIT_OK, json, load, reportLoad, type CommandContext, type CommandSpec } from "./support/command.ts";
 
 export function statusText(c: CandidateView): string {
   if (c.status === "shadowed") return `shadowed by ${c.shadowedBy}`;
@@ -48,8 +48,9 @@ export const spec: CommandSpec = {
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const id = ctx.args[0]!;
-    const { registry, diagnostics } = await load(ctx);
-    reportDiagnostics(ctx, diagnostics);
+    const loaded = await load(ctx);
+    reportLoad(ctx, loaded);
+    const { registry } = loaded;
     if (id === COMPOSE_PROMPT_NAME) return showCompose(ctx, registry.tags());
     const resolution = registry.resolution(id);
     if (!resolution) {
@@ -60,7 +61,7 @@ export const spec: CommandSpec = {
     const effective = resolution.effective;
     const args = effective ? argumentLines(effective.skill) : [];
     if (ctx.json) {
-      json(ctx, { id, served: view.served, ...(effective && { skill: skillView(effective), arguments: args }), chain: view.chain });
+      json(ctx, { id, served: view.served, ...(effective && { skill: skillView(effective, true), arguments: args }), chain: view.chain });
       return effective ? EXIT_OK : EXIT_FAILURE;
     }
     const { bold, dim, red } = ctx.colours;
@@ -73,12 +74,13 @@ export const spec: CommandSpec = {
         ["file", effective.source],
         ["tags", skill.tags.join(", ") || "(none)"],
         ...(skill.version !== undefined ? [["version", skill.version]] : []),
-        ...(skill.examples.length > 0 ? [["examples", String(skill.examples.length)]] : []),
+        ...(skill.exampleCount > 0 ? [["examples", String(skill.exampleCount)]] : []),
       ];
       text += indent(formatTable(facts));
       text += `\n${bold("Arguments")}${skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0 ? dim(" (from the template's variables)") : ""}\n`;
       text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
-      if (skill.prompt !== undefined) text += `\n${bold("Template")}\n${indent(skill.prompt.trimEnd())}\n`;
+      const { template } = effective.content.read();
+      if (template !== undefined) text += `\n${bold("Template")}\n${indent(template.trimEnd())}\n`;
       else if (skill.type === "tool") text += `\n${bold("Template")}\n  (none: the tool returns its arguments as JSON)\n`;
     } else {
       text += `${bold(id)}  ${red("not served")}: the files below conflict in their layer; fix or remove one\n`;

@@ -1,8 +1,9 @@
 import type { Candidate } from "../registry/registry.ts";
+import { locatorsOf } from "../load/load-skills.ts";
 import { runExamples } from "../examples/run.ts";
 import { exampleFailureDetail, exampleLocation } from "../cli-output/example-report.ts";
-import { didYouMean } from "../cli-output/suggest.ts";
-import { EXIT_FAILURE, EXIT_OK, json, load, plural, reportDiagnostics, type CommandSpec } from "./support/command.ts";
+import { didYouMean } from "../suggest.ts";
+import { EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad, type CommandSpec } from "./support/command.ts";
 
 export const spec: CommandSpec = {
   name: "test",
@@ -16,8 +17,9 @@ export const spec: CommandSpec = {
   examples: ["skill-central test", "skill-central test commit-conventions review-pr", "skill-central test --json"],
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
-    const { registry, diagnostics } = await load(ctx);
-    reportDiagnostics(ctx, diagnostics);
+    const loaded = await load(ctx);
+    reportLoad(ctx, loaded);
+    const { registry } = loaded;
     const served = registry.served();
     let candidates: readonly Candidate[] = served;
     if (ctx.args.length > 0) {
@@ -28,7 +30,7 @@ export const spec: CommandSpec = {
         const candidate = registry.get(id);
         if (candidate) {
           named.push(candidate);
-          if (candidate.skill.examples.length === 0) ctx.err(`note: "${id}" has no examples\n`);
+          if (candidate.skill.exampleCount === 0) ctx.err(`note: "${id}" has no examples\n`);
           continue;
         }
         unknown = true;
@@ -37,7 +39,7 @@ export const spec: CommandSpec = {
       }
       if (unknown) return EXIT_FAILURE;
     }
-    const results = await runExamples(registry, candidates, { cwd: ctx.cwd });
+    const results = runExamples(registry, candidates, { locate: locatorsOf(loaded) });
     const failed = results.filter((r) => !r.pass).length;
     const passed = results.length - failed;
     if (ctx.json) {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
+import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 
 export interface LayerDeclaration {
@@ -13,6 +14,9 @@ export interface LayerDeclaration {
 /** One config file, read and checked; keys it did not have are absent. */
 export interface ConfigFile {
   file: string;
+  /** Set when the whole file was ignored (unreadable, invalid YAML, not a mapping): why. */
+  broken?: string;
+  brokenAt?: SourcePosition;
   layers?: LayerDeclaration[];
   builtin?: boolean;
   pageSize?: number;
@@ -48,22 +52,25 @@ const LAYER_KEYS = ["name", "path", "priority"];
  * errors, positions on demand) and checks every key by hand: messages here must be precise.
  */
 export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
-  const text = await Bun.file(file).text();
   // Positions are computed only for a warning: locating runs the slower, precise YAML parse.
   const warn = (message: string, where?: () => SourcePosition | undefined) =>
     report({ severity: "warning", code: "config", file, position: where?.(), message });
   const config: ConfigFile = { file };
+  let text: string;
+  try {
+    text = await Bun.file(file).text();
+  } catch (error) {
+    return { file, broken: `cannot read it: ${describeFsError(error)}` };
+  }
   const parsed = parseYamlDocument({ file, text });
   if (!parsed.ok) {
-    const reason = parsed.diagnostic.message.replace(/^skipped: /, "");
-    warn(`config ignored: ${reason}`, () => parsed.diagnostic.position);
-    return config;
+    const broken = { file, broken: parsed.diagnostic.message };
+    return parsed.diagnostic.position ? { ...broken, brokenAt: parsed.diagnostic.position } : broken;
   }
   const { data, locateKey } = parsed.doc;
   if (data === null || data === undefined) return config;
   if (typeof data !== "object" || Array.isArray(data)) {
-    warn("config ignored: expected a mapping with keys like layers, builtin", () => ({ line: 1, column: 1 }));
-    return config;
+    return { file, broken: "expected a mapping with keys like layers, builtin", brokenAt: { line: 1, column: 1 } };
   }
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     const at = () => locateKey([key]);

@@ -22,6 +22,8 @@ export interface ConfigOptions {
   builtin?: boolean;
   /** Overrides the built-in skills folder (tests, embedders). */
   builtinDir?: string;
+  /** The config of the previous load in this process: a config file that breaks keeps its last good version. */
+  previousConfig?: ResolvedConfig;
 }
 
 export interface ResolvedConfig {
@@ -29,6 +31,8 @@ export interface ResolvedConfig {
   layers: LayerSpec[];
   /** Config files that were found and read, user first. */
   files: string[];
+  /** What each config file said, as last read successfully: a later broken read falls back to it. */
+  parsed: ConfigFile[];
   builtin: boolean;
   pageSize?: number;
 }
@@ -54,10 +58,22 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
   const home = options.home ?? homedir();
   const userFile = userConfigPath(home);
   const projectFile = projectConfigPath(options.cwd);
-  const [user, project] = await Promise.all([
-    userFile ? readConfigFile(userFile, home, report) : undefined,
-    projectFile ? readConfigFile(projectFile, home, report) : undefined,
-  ]);
+  const lastGood = (read: ConfigFile): ConfigFile => {
+    if (read.broken === undefined) return read;
+    const before = options.previousConfig?.parsed.find((c) => c.file === read.file);
+    const reason = read.broken;
+    report({
+      severity: before ? "warning" : "error",
+      code: "config-invalid",
+      file: read.file,
+      ...(read.brokenAt && { position: read.brokenAt }),
+      message: before ? `config not reloaded, still using its last good version: ${reason}` : `config ignored: ${reason}`,
+      hint: "fix the file; its layers and settings apply again once it reads",
+    });
+    return before ?? { file: read.file };
+  };
+  const read = async (file: string | undefined) => (file ? lastGood(await readConfigFile(file, home, report)) : undefined);
+  const [user, project] = await Promise.all([read(userFile), read(projectFile)]);
 
   const declared = mergeLayers(user, project);
   const layers: LayerSpec[] = [];
@@ -76,6 +92,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
   return {
     layers,
     files: [userFile, projectFile].filter((f): f is string => f !== undefined),
+    parsed: [user, project].filter((c): c is ConfigFile => c !== undefined && c.broken === undefined),
     builtin,
     ...(pageSize !== undefined && { pageSize }),
   };

@@ -1,9 +1,7 @@
-import { isAbsolute, join } from "node:path";
 import type { SourcePosition } from "../diagnostics.ts";
-import { buildRegistry, type Candidate, type Registry } from "../registry/registry.ts";
-import { parseYamlDocument, type Locator } from "../storage/parse-document.ts";
-import { readSkillFile } from "../storage/read.ts";
 import { invokeSkill } from "../invoke/invoke.ts";
+import { buildRegistry, type Candidate, type Registry } from "../registry/registry.ts";
+import type { Locator } from "../storage/parse-document.ts";
 import { judge, type FailureKind, type Verdict } from "./verdict.ts";
 
 /** One inline example, run. */
@@ -11,9 +9,11 @@ export interface ExampleResult {
   id: string;
   /** 1-based position among the skill's examples, as messages say it ("example 2"). */
   number: number;
-  /** The skill's file, as the loader names it. */
+  /** The skill's file, absolute. */
+  path: string;
+  /** The same, as people read it. */
   source: string;
-  /** Where the example is written; looked up only for failures. */
+  /** Where the example is written, when the load kept the file's locator. */
   position?: SourcePosition;
   arguments: Record<string, unknown>;
   pass: boolean;
@@ -25,10 +25,8 @@ export interface ExampleResult {
 }
 
 export interface RunExamplesOptions {
-  /** Project root: sources relative to it are resolved against it to find positions. */
-  cwd: string;
-  /** Locators the caller already has (e.g. `validate` parsed the files), by source. */
-  locators?: ReadonlyMap<string, Locator>;
+  /** Where each file's fields are written, by absolute path (from the load's records). */
+  locate?: (path: string) => Locator | undefined;
 }
 
 /** A shadowed or conflicted candidate is run on its own, as the server would serve it if it won. */
@@ -43,49 +41,28 @@ function registryFor(registry: Registry, candidate: Candidate): Registry {
   return solo;
 }
 
-async function locatorFor(source: string, cwd: string): Promise<Locator | undefined> {
-  const read = await readSkillFile(isAbsolute(source) ? source : join(cwd, source));
-  if (!read.ok) return undefined;
-  const parsed = parseYamlDocument(read.source);
-  return parsed.ok ? parsed.doc.locate : undefined;
-}
-
 /**
  * Runs every inline example of `candidates` through the same calls the server answers
  * (`prompts/get` for prompts, `tools/call` for tools), in candidate then file order.
  */
-export async function runExamples(registry: Registry, candidates: readonly Candidate[], options: RunExamplesOptions): Promise<ExampleResult[]> {
+export function runExamples(registry: Registry, candidates: readonly Candidate[], options: RunExamplesOptions = {}): ExampleResult[] {
   const results: ExampleResult[] = [];
-  const failedSources = new Set<string>();
   for (const candidate of candidates) {
+    if (candidate.skill.exampleCount === 0) continue;
     const target = registryFor(registry, candidate);
-    candidate.skill.examples.forEach((example, index) => {
+    candidate.content.read().examples.forEach((example, index) => {
       const args = { ...(example.arguments ?? {}) };
       const invocation = invokeSkill(target, candidate.skill.id, args);
       const verdict: Verdict = judge(example, invocation.ok ? invocation : { ok: false, message: invocation.error.message });
-      const base = { id: candidate.skill.id, number: index + 1, source: candidate.source, arguments: args };
+      const base = { id: candidate.skill.id, number: index + 1, path: candidate.path, source: candidate.source, arguments: args };
       if (verdict.pass) {
         results.push({ ...base, pass: true });
-      } else {
-        const { pass: _, ...detail } = verdict;
-        results.push({ ...base, pass: false, ...detail });
-        failedSources.add(candidate.source);
+        return;
       }
+      const { pass: _, ...detail } = verdict;
+      const position = options.locate?.(candidate.path)?.(["examples", index]);
+      results.push({ ...base, pass: false, ...detail, ...(position && { position }) });
     });
-  }
-  if (failedSources.size > 0) {
-    const locators = new Map(options.locators);
-    await Promise.all(
-      [...failedSources].filter((s) => !locators.has(s)).map(async (source) => {
-        const locate = await locatorFor(source, options.cwd);
-        if (locate) locators.set(source, locate);
-      }),
-    );
-    for (const result of results) {
-      if (result.pass) continue;
-      const position = locators.get(result.source)?.(["examples", result.number - 1]);
-      if (position) result.position = position;
-    }
   }
   return results;
 }

@@ -1,4 +1,4 @@
-import type { SkillExample } from "../skill/document-schema.ts";
+import type { SkillExample } from "../skill/skill.ts";
 
 /** What a call produced: the text the server would send, or the message it would fail with. */
 export type Outcome = { ok: true; text: string } | { ok: false; message: string };

@@ -1,7 +1,8 @@
-import Schema from "typebox/schema";
+import type SchemaModule from "typebox/schema";
+import { quoted } from "../errors.ts";
 import type { JsonSchema } from "../skill/json-schema.ts";
 
-type Validator = ReturnType<typeof Schema.Compile>;
+type Validator = ReturnType<typeof SchemaModule.Compile>;
 type ValidationError = ReturnType<Validator["Errors"]>[1][number];
 
 /** One compiled validator per schema object, built on the first call that needs it. */
@@ -10,7 +11,9 @@ const validators = new WeakMap<JsonSchema, Validator>();
 function validatorFor(schema: JsonSchema): Validator {
   let validator = validators.get(schema);
   if (!validator) {
-    validator = Schema.Compile(schema as Parameters<typeof Schema.Compile>[0]);
+    // TypeBox's schema module loads on the first call that validates, not at start-up.
+    const Schema = (require("typebox/schema") as { default: typeof SchemaModule }).default;
+    validator = Schema.Compile(schema as Parameters<typeof SchemaModule.Compile>[0]);
     validators.set(schema, validator);
   }
   return validator;
@@ -96,7 +99,7 @@ function describe(error: ValidationError, all: readonly ValidationError[]): stri
       all.some((other) => other !== error && other.keyword !== "boolean" && other.instancePath === `${error.instancePath}/${String(name)}`);
     return extra
       .filter((name) => !explained(name))
-      .map((name) => `Unexpected argument "${argumentPath(error.instancePath, String(name))}": the tool does not accept it`);
+      .map((name) => `Unexpected argument "${quoted(argumentPath(error.instancePath, String(name)))}": the tool does not accept it`);
   }
   const path = argumentPath(error.instancePath);
   return [path === "" ? `Arguments ${rule(error)}` : `Argument "${path}" ${rule(error)}`];

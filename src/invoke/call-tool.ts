@@ -1,4 +1,6 @@
-import { SkillCentralError } from "../errors.ts";
+import { quoted, SkillCentralError } from "../errors.ts";
+import { isPlainObject } from "../skill/json-schema.ts";
+import { checkArguments, checkResult, LIMITS, ownArguments } from "./limits.ts";
 import type { Registry } from "../registry/registry.ts";
 import { argumentProblems } from "./arguments.ts";
 import { renderTemplate } from "./template-cache.ts";
@@ -11,11 +13,15 @@ export type ToolOutcome = { ok: true; text: string } | { ok: false; problems: st
  * exception: MCP reports them as a tool result with `isError`.
  */
 export function callTool(registry: Registry, id: string, args: unknown = {}): ToolOutcome {
-  const skill = registry.get(id)?.skill;
-  if (!skill || skill.type !== "tool" || !skill.inputSchema) throw new SkillCentralError("unknown-tool", `Unknown tool: ${id}`);
-  const problems = argumentProblems(skill.inputSchema, args);
+  const candidate = registry.get(id);
+  const skill = candidate?.skill;
+  if (!candidate || !skill || skill.type !== "tool" || !skill.inputSchema) throw new SkillCentralError("unknown-tool", `Unknown tool: ${quoted(id)}`);
+  const chars = checkArguments(args);
+  const data = isPlainObject(args) ? ownArguments(args) : args;
+  const problems = argumentProblems(skill.inputSchema, data);
   if (problems.length > 0) return { ok: false, problems };
-  const data = args as Record<string, unknown>;
-  const text = skill.prompt === undefined ? JSON.stringify(data, null, 2) : renderTemplate(skill.prompt, data);
-  return { ok: true, text };
+  const content = candidate.content.read();
+  // Indentation grows with depth: large arguments are echoed compact, so a reply stays linear in them.
+  const text = content.template === undefined ? JSON.stringify(data, null, chars <= LIMITS.prettyEchoChars ? 2 : undefined) : renderTemplate(content, data as Record<string, unknown>);
+  return { ok: true, text: checkResult(text) };
 }

@@ -1,4 +1,5 @@
-import { SkillCentralError } from "../errors.ts";
+import { quoted, SkillCentralError } from "../errors.ts";
+import { checkPromptArguments, LIMITS, ownArguments, resultTooLarge } from "./limits.ts";
 import type { Candidate, Registry } from "../registry/registry.ts";
 import type { PromptArguments, RenderedPrompt } from "./render-prompt.ts";
 import { renderTemplate } from "./template-cache.ts";
@@ -31,10 +32,19 @@ export function compose(registry: Registry, tags: readonly string[], args: Promp
   }
   const matched = new Set<Candidate>();
   for (const tag of tags) for (const c of registry.promptsTagged(tag)) matched.add(c);
-  if (matched.size === 0) throw new SkillCentralError("no-skills-for-tags", `No skills found for tags: ${tags.join(", ")}`);
+  if (matched.size === 0) throw new SkillCentralError("no-skills-for-tags", `No skills found for tags: ${quoted(tags.join(", "))}`);
   const ordered = [...matched].sort(compositionOrder);
-  const data = { ...args };
-  const text = ordered.map((c) => `## ${c.skill.id}\n${renderTemplate(c.skill.prompt ?? "", data).trim()}`).join(COMPOSE_SEPARATOR);
+  checkPromptArguments(args);
+  const data = ownArguments(args);
+  const sections: string[] = [];
+  let chars = 0;
+  for (const c of ordered) {
+    const section = `## ${c.skill.id}\n${renderTemplate(c.content.read(), data).trim()}`;
+    chars += section.length + COMPOSE_SEPARATOR.length;
+    if (chars > LIMITS.resultChars) throw resultTooLarge(chars);
+    sections.push(section);
+  }
+  const text = sections.join(COMPOSE_SEPARATOR);
   const count = `${ordered.length} skill${ordered.length === 1 ? "" : "s"}`;
   return { description: `Composed prompt from tags: ${tags.join(", ")} (${count})`, text, skills: ordered.map((c) => c.skill.id) };
 }

@@ -1,4 +1,5 @@
 import { MUSTACHE, NOT_A_VARIABLE, TAG } from "../skill/template-proof.ts";
+import { LIMITS, resultTooLarge } from "./limits.ts";
 
 /** A template of text and plain `{{name}}` / `{{a.b}}` tags, split once into its pieces. */
 type Piece = string | readonly string[];
@@ -55,6 +56,8 @@ export function compilePlain(template: string, handlebarsRenderer: () => PlainRe
         if (typeof value === "function") return handlebarsRenderer()(data);
         if (value !== null && value !== undefined) out += String(value);
       }
+      // A template that repeats a large argument many times stops at the limit, not at memory's end.
+      if (out.length > LIMITS.resultChars) throw resultTooLarge(out.length);
     }
     return out;
   };

@@ -1,4 +1,5 @@
-import { SkillCentralError } from "../errors.ts";
+import { quoted, SkillCentralError } from "../errors.ts";
+import { checkPromptArguments, checkResult, ownArguments } from "./limits.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Skill } from "../skill/skill.ts";
 import { renderTemplate } from "./template-cache.ts";
@@ -16,9 +17,12 @@ export function missingRequired(skill: Skill, args: PromptArguments): string | u
 
 /** Renders a prompt skill; a declared required argument must be present. */
 export function renderPrompt(registry: Registry, id: string, args: PromptArguments = {}): RenderedPrompt {
-  const skill = registry.get(id)?.skill;
-  if (!skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${id}`);
-  const missing = missingRequired(skill, args);
+  const candidate = registry.get(id);
+  const skill = candidate?.skill;
+  if (!candidate || !skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${quoted(id)}`);
+  checkPromptArguments(args);
+  const own = ownArguments(args);
+  const missing = missingRequired(skill, own);
   if (missing !== undefined) throw new SkillCentralError("missing-argument", `Missing required argument: "${missing}"`);
-  return { description: skill.description, text: renderTemplate(skill.prompt ?? "", { ...args }) };
+  return { description: skill.description, text: checkResult(renderTemplate(candidate.content.read(), own)) };
 }

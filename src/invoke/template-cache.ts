@@ -1,4 +1,5 @@
 import { COMPILE_OPTIONS, handlebars } from "../skill/handlebars-env.ts";
+import type { SkillContent } from "../skill/skill.ts";
 import { compilePlain } from "./plain-template.ts";
 
 type Renderer = (data: Record<string, unknown>) => string;
@@ -6,18 +7,24 @@ type Renderer = (data: Record<string, unknown>) => string;
 /**
  * Compiling is the expensive part (~1 ms a Handlebars template), so it happens on a template's
  * first render and never again; plain templates skip Handlebars altogether (plain-template.ts).
- * Keyed by text: identical templates in different skills (or in the old and new registry after
- * a reload) share one renderer.
+ * Keyed by the content object of one file version: when a reload (or the content cache) lets go
+ * of that version, its renderer goes with it, so memory stays flat however often files change.
  */
-const compiled = new Map<string, Renderer>();
+const compiled = new WeakMap<SkillContent, Renderer>();
 
-export function renderTemplate(template: string, data: Record<string, unknown>): string {
-  let render = compiled.get(template);
+function compile(template: string): Renderer {
+  let viaHandlebars: Renderer | undefined;
+  const handlebarsRenderer = () => (viaHandlebars ??= handlebars().compile(template, COMPILE_OPTIONS));
+  return compilePlain(template, handlebarsRenderer) ?? handlebarsRenderer();
+}
+
+/** A skill's template rendered with `data`; trailing whitespace trimmed. A skill without one renders empty. */
+export function renderTemplate(content: SkillContent, data: Record<string, unknown>): string {
+  if (content.template === undefined) return "";
+  let render = compiled.get(content);
   if (!render) {
-    let viaHandlebars: Renderer | undefined;
-    const handlebarsRenderer = () => (viaHandlebars ??= handlebars.compile(template, COMPILE_OPTIONS));
-    render = compilePlain(template, handlebarsRenderer) ?? handlebarsRenderer();
-    compiled.set(template, render);
+    render = compile(content.template);
+    compiled.set(content, render);
   }
   // Arguments are plain data: prototype access stays off (Handlebars' default since 4.6).
   return render(data).trimEnd();

@@ -1,96 +1,186 @@
 import { resolveConfig, type ConfigOptions, type ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
-import type { ParseCache } from "./parse-cache.ts";
-import { parseSkillFilesHere } from "./parse-file.ts";
-import { displayPath } from "../storage/display-path.ts";
 import { discoverSkillFiles } from "../storage/discover.ts";
+import { displayPath, type DisplayPlaces } from "../storage/display-path.ts";
 import { layerDirState } from "../storage/fs-state.ts";
+import type { Locator } from "../storage/parse-document.ts";
+import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
+import { ContentStore } from "./content-store.ts";
+import { parseSkillFile, type FileParse } from "./parse-file.ts";
+import type { SkillRecord } from "./record.ts";
+import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
 export interface LoadOptions extends ConfigOptions {
-  /** Outcomes of unchanged files from an earlier load or process (see src/load/parse-cache.ts). */
-  parseCache?: ParseCache;
+  /** The start-up index: file versions it knows are neither read nor parsed (the server's shipped forms). */
+  index?: StartupIndex;
   /**
-   * For a reload: what each file yielded last time (`LoadResult.byFile`). A file that was good and
-   * now fails (half-saved, bad YAML, invalid schema) keeps serving that version, with a warning.
+   * The previous load in this process: unchanged files are reused as they are, and a file that
+   * was good and now fails (half-saved, bad YAML, invalid schema) keeps serving that version.
    */
-  previous?: ReadonlyMap<string, Candidate>;
+  previous?: LoadResult;
+  /** Keep each file's locator, for positions asked for after the load (failing examples). */
+  keepLocators?: boolean;
+  /** Told when a listed skill's content turns out to be gone (see ContentStore). */
+  onContentLost?: (path: string) => void;
+  /** Called with the layers before any skill file is read (the server arms its watches there). */
+  onConfig?: (config: ResolvedConfig) => void;
 }
 
 export interface LoadResult {
   registry: Registry;
   config: ResolvedConfig;
-  /** Everything worth telling a person, in the order found: broken files, conflicts, ties. */
+  /** One per skill file, in layer order, then path order. */
+  records: SkillRecord[];
+  /** Findings not about one skill file's content: config files, layer folders, resolution. */
   diagnostics: Diagnostic[];
+  /** How paths are shown to people (relative to the project, `builtin:…`). */
+  display: (path: string) => string;
+  /** Where every served skill's content comes from; shared by the next load. */
+  store: ContentStore;
+  /** What this load parsed that the index does not have yet: for the caller to write when idle. */
+  unindexed: IndexEntry[];
   /** Milliseconds per phase, for `--debug-timing` and the benchmarks. */
   timing: Record<string, number>;
-  /** The candidate each skill file yielded (absolute path), kept ones included: the next reload's `previous`. */
-  byFile: Map<string, Candidate>;
 }
 
-/** A broken file's diagnostic, restated for the case where its last good version stays served. */
-function keptLastGood(d: Diagnostic): Diagnostic {
-  return { ...d, severity: "warning", message: `not reloaded, still serving its last good version: ${d.message.replace(/^skipped: /, "")}` };
+/**
+ * Files are read and parsed in slices: between slices the event loop runs, so requests
+ * (`initialize`) are answered meanwhile, and a young-generation collection drops each slice's
+ * texts before the heap grows to hold them all.
+ */
+const FILES_PER_SLICE = 256;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Every finding of a load, per-file ones included, in order: what the API exposes. */
+export function allDiagnostics(result: LoadResult): Diagnostic[] {
+  return [...result.records.flatMap((r) => r.diagnostics), ...result.diagnostics];
+}
+
+/** Each file's locator by absolute path, for loads that kept them (`keepLocators`). */
+export function locatorsOf(result: LoadResult): (path: string) => Locator | undefined {
+  const byPath = new Map(result.records.flatMap((r) => (r.locate ? [[r.path, r.locate] as const] : [])));
+  return (path) => byPath.get(path);
+}
+
+/** The file versions a load still refers to: each file's current one, and a kept file's served one. */
+export function referencedVersions(result: LoadResult): { path: string; stamp: FileStamp }[] {
+  const out: { path: string; stamp: FileStamp }[] = [];
+  for (const r of result.records) {
+    if (r.stamp) out.push({ path: r.path, stamp: r.stamp });
+    if (r.outcome === "kept" && r.servedStamp) out.push({ path: r.path, stamp: r.servedStamp });
+  }
+  return out;
+}
+
+/*
+ * Functions a result keeps are made out here: a closure made inside loadSkills would keep that
+ * call's whole scope alive, `options.previous` included, and so every earlier load in a chain.
+ */
+function displayFor(places: DisplayPlaces): (path: string) => string {
+  return (path) => displayPath(path, places);
+}
+
+function reparse(path: string): FileParse {
+  return parseSkillFile(path);
 }
 
 /**
  * The one loading pipeline, shared by the server, the CLI and the public API:
- * config → layers → files (all read in parallel) → parsed skills → registry.
+ * config → layers → files → records (from the previous load, the index, or a fresh parse) → registry.
  */
 export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   const diagnostics: Diagnostic[] = [];
-  const report = (d: Diagnostic) => diagnostics.push(d.file ? { ...d, file: displayPath(d.file, options.cwd) } : d);
   const timing: Record<string, number> = {};
   let mark = performance.now();
   const phase = (name: string) => {
     const now = performance.now();
-    timing[name] = now - mark;
+    timing[name] = (timing[name] ?? 0) + now - mark;
     mark = now;
   };
 
-  const config = await resolveConfig(options, report);
+  const config = await resolveConfig({ ...options, ...(options.previous && { previousConfig: options.previous.config }) }, (d) => diagnostics.push(d));
+  const builtinDir = config.layers.find((l) => l.origin === "built-in")?.dir;
+  const display = displayFor({ cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) });
+  options.onConfig?.(config);
   phase("config");
-  const layers: LayerRef[] = config.layers.map((spec, order) => ({ name: spec.name, priority: spec.priority, order}));
 
-  const perLayer = await Promise.all(
-    config.layers.map(async (spec) => {
-      const state = await layerDirState(spec.dir);
-      if (state !== "ok") {
-        report({
-          severity: "warning",
-          code: "layer-missing",
-          file: spec.dir,
-          message: `layer "${spec.name}" (${spec.origin}): ${state === "missing" ? "folder does not exist" : "path is not a folder"}; it contributes no skills`,
-        });
-        return [];
-      }
-      return discoverSkillFiles(spec.dir);
-    }),
-  );
+  const layers: LayerRef[] = config.layers.map((spec, order) => ({ name: spec.name, priority: spec.priority, order }));
+  const perLayer = config.layers.map((spec, i) => {
+    const state = layerDirState(spec.dir);
+    if (state !== "ok") {
+      diagnostics.push({
+        severity: "warning",
+        code: "layer-missing",
+        file: spec.dir,
+        message: `layer "${spec.name}" (${spec.origin}): ${state === "missing" ? "the folder does not exist" : "the path is not a folder"}, so it contributes no skills`,
+        hint: state === "missing" ? "create the folder, or fix the layer's path" : "point the layer at a folder",
+      });
+      return { layer: layers[i]!, files: [] as string[] };
+    }
+    const found = discoverSkillFiles(spec.dir);
+    diagnostics.push(...found.diagnostics);
+    return { layer: layers[i]!, files: found.files };
+  });
   phase("discover");
-  const outcomes = await parseSkillFilesHere(perLayer.flat(), options.parseCache);
+
+  const previous = new Map(options.previous?.records.map((r) => [r.path, r]));
+  const store = options.previous?.store ?? new ContentStore(options.index, reparse, options.onContentLost);
+  const { index } = options;
+  const records: SkillRecord[] = [];
+  const unindexed: IndexEntry[] = [];
+  let inSlice = 0;
+  for (const { layer, files } of perLayer) {
+    for (const path of files) {
+      // Reuse what is known about this exact file version: from this process, then the index.
+      const before = previous.get(path);
+      // A file the index has never seen is read anyway: no stat first (a cold start's case).
+      const stamp = before || index?.has(path) ? statStamp(path) : undefined;
+      if (before && stamp && sameStamp(before.stamp, stamp)) {
+        records.push({ ...before, layer });
+        continue;
+      }
+      const known = stamp && index?.lookup(path, stamp);
+      if (known && stamp) {
+        records.push({
+          path,
+          layer,
+          stamp,
+          outcome: known.skill ? "served" : "skipped",
+          ...(known.skill && { skill: known.skill, content: store.indexed(path, stamp), servedStamp: stamp }),
+          diagnostics: known.diagnostics,
+        });
+        continue;
+      }
+      const parsed = parseSkillFile(path, { keepLocator: options.keepLocators === true });
+      const locate = parsed.locate && { locate: parsed.locate };
+      if (parsed.skill && parsed.content) {
+        records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp, servedStamp: parsed.stamp }), outcome: "served", skill: parsed.skill, content: store.hold(path, parsed.stamp, parsed.content), diagnostics: parsed.diagnostics, ...locate });
+      } else if (before?.skill && before.content) {
+        // Broken now, good before: keep serving the version that was good.
+        records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp }), ...(before.servedStamp && { servedStamp: before.servedStamp }), outcome: "kept", skill: before.skill, content: before.content, diagnostics: parsed.diagnostics, ...locate });
+      } else {
+        records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp }), outcome: "skipped", diagnostics: parsed.diagnostics, ...locate });
+      }
+      if (index && parsed.stamp) unindexed.push({ path, stamp: parsed.stamp, ...(parsed.skill && { skill: parsed.skill, content: parsed.content }), diagnostics: parsed.diagnostics });
+      if (++inSlice === FILES_PER_SLICE) {
+        inSlice = 0;
+        // Well under a millisecond; ~12 MB less peak RSS at 1,000 files, no measurable cost.
+        Bun.gc(false);
+        await yieldToEventLoop();
+      }
+    }
+  }
   phase("read+parse");
 
   const candidates: Candidate[] = [];
-  const byFile = new Map<string, Candidate>();
-  let next = 0;
-  perLayer.forEach((files, layerIndex) => {
-    const layer = layers[layerIndex]!;
-    for (const outcome of outcomes.slice(next, next + files.length)) {
-      const source = displayPath(outcome.file, options.cwd);
-      const kept = outcome.ok ? undefined : options.previous?.get(outcome.file);
-      outcome.diagnostics.map(kept ? keptLastGood : (d) => d).forEach(report);
-      // A kept skill takes this load's layer: a config edit may have re-prioritised it.
-      const candidate = outcome.ok ? { skill: outcome.skill, layer, source } : kept && { skill: kept.skill, layer, source };
-      if (!candidate) continue;
-      candidates.push(candidate);
-      byFile.set(outcome.file, candidate);
-    }
-    next += files.length;
-  });
-
+  for (const r of records) {
+    if (r.skill && r.content) candidates.push({ skill: r.skill, layer: r.layer, path: r.path, source: display(r.path), content: r.content });
+  }
   const built = buildRegistry(layers, candidates);
-  built.diagnostics.forEach(report);
+  diagnostics.push(...built.diagnostics);
   phase("resolve");
-  return { registry: built.registry, config, diagnostics, timing, byFile };
+  const result: LoadResult = { registry: built.registry, config, records, diagnostics, display, store, unindexed, timing };
+  store.retain(referencedVersions(result));
+  return result;
 }

@@ -1,6 +1,7 @@
 import { CompleteRequestParamsSchema } from "@modelcontextprotocol/core";
 import type { CompleteResult } from "@modelcontextprotocol/server";
-import { SkillCentralError } from "../errors.ts";
+import { quoted, SkillCentralError } from "../errors.ts";
+import { LIMITS } from "../invoke/limits.ts";
 import type { Registry } from "../registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { normaliseTag, parseTagList } from "../skill/tags.ts";
@@ -8,7 +9,6 @@ import type { Feature } from "./feature.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 import { listResources, SKILL_URI_TEMPLATE } from "./resources.ts";
-import { excerpt } from "./wire-error.ts";
 
 /** The protocol's cap on values per completion response. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -59,17 +59,26 @@ export function completeEnum(values: readonly string[], value: string): string[]
   return values.filter((v) => v.toLowerCase().startsWith(prefix));
 }
 
+/** A completion is asked for what is being typed: a value past the limit is refused, not scanned and echoed. */
+function checkValue(value: string): void {
+  if (value.length > LIMITS.completionChars) {
+    throw new SkillCentralError("limit-exceeded", `The value to complete is ${value.length} characters, over the ${LIMITS.completionChars}-character limit`);
+  }
+}
+
 export function completePromptArgument(registry: Registry, prompt: string, argument: string, value: string): CompleteResult {
+  checkValue(value);
   if (prompt === COMPOSE_PROMPT_NAME) return result(argument === "tags" ? completeTags(registry.tags(), value) : []);
   const skill = registry.get(prompt)?.skill;
-  if (!skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${excerpt(prompt)}`);
+  if (!skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${quoted(prompt)}`);
   const declared = skill.arguments.find((a) => a.name === argument);
   return result(declared?.enum ? completeEnum(declared.enum, value) : []);
 }
 
 export function completeResourceArgument(registry: Registry, uriTemplate: string, argument: string, value: string): CompleteResult {
+  checkValue(value);
   if (uriTemplate !== SKILL_URI_TEMPLATE) {
-    throw new SkillCentralError("invalid-params", `Unknown resource template: ${excerpt(uriTemplate)} (this server has ${SKILL_URI_TEMPLATE})`);
+    throw new SkillCentralError("invalid-params", `Unknown resource template: ${quoted(uriTemplate)} (this server has ${SKILL_URI_TEMPLATE})`);
   }
   return result(argument === "id" ? withPrefix(listResources(registry).ids, value.toLowerCase()) : []);
 }

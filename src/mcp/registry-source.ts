@@ -40,7 +40,11 @@ export class LiveRegistry implements RegistrySource {
     first.promise.catch(() => {});
   }
 
+  /** `performance.now()` of the latest request: background work waits for a quiet moment. */
+  lastRequestAt = 0;
+
   current(): Promise<Registry> {
+    this.lastRequestAt = performance.now();
     return this.snapshot;
   }
 

@@ -1,12 +1,13 @@
 import { PaginatedRequestParamsSchema, ReadResourceRequestParamsSchema } from "@modelcontextprotocol/core";
 import { ProtocolErrorCode, type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplateType } from "@modelcontextprotocol/server";
+import { quoted } from "../errors.ts";
 import { registryView, resolutionView, skillView, type CandidateView, type SkillView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
-import { excerpt, WireError } from "./wire-error.ts";
+import { WireError } from "./wire-error.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 
 export const REGISTRY_URI = "skill://registry";
@@ -85,7 +86,7 @@ const MAX_ECHOED_URI_CHARS = 2048;
  * client may send a megabyte of it.
  */
 function unknownResource(uri: string, why: string): WireError {
-  return new WireError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${excerpt(uri)} (${why})`, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
+  return new WireError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${quoted(uri)} (${why})`, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
 }
 
 function resourceText(registry: Registry, uri: string): string {

@@ -16,21 +16,14 @@ export class WireError extends Error {
   }
 }
 
-/** Longest stretch of client-supplied text an error message quotes. */
-export const MAX_QUOTED_CHARS = 200;
-/** Longest error message sent at all: a backstop for messages that quote input we did not cap. */
+/**
+ * Longest error message sent at all. Messages quote a caller's input through `quoted()` (at most
+ * 200 characters of it); this is the backstop for anything that did not.
+ */
 export const MAX_MESSAGE_CHARS = 500;
 
-/**
- * Client input as an error message quotes it: whole when short, else its first
- * `MAX_QUOTED_CHARS` characters and an ellipsis, so a megabyte-long name or URI costs the reply
- * nothing. Quote a value once per message.
- */
-export function excerpt(value: string, max = MAX_QUOTED_CHARS): string {
-  if (value.length <= max) return value;
-  // Never end on half of a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(value[max - 1]!) ? max - 1 : max;
-  return `${value.slice(0, end)}…`;
+function bounded(message: string): string {
+  return message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
 }
 
 const WIRE_CODES: Record<LocalCode, number> = {
@@ -43,14 +36,13 @@ const WIRE_CODES: Record<LocalCode, number> = {
   "no-skills-for-tags": ProtocolErrorCode.InvalidParams,
   "tags-required": ProtocolErrorCode.InvalidParams,
   "render-failed": ProtocolErrorCode.InternalError,
+  "content-unavailable": ProtocolErrorCode.InternalError,
+  "limit-exceeded": ProtocolErrorCode.InvalidParams,
 };
 
-/**
- * Maps our errors to their JSON-RPC form; anything unexpected becomes an internal error. Every
- * message is bounded: errors raised below this layer may quote a client's input whole.
- */
+/** Maps our errors to their JSON-RPC form; anything unexpected becomes an internal error. Every message is bounded. */
 export function toWireError(error: unknown): WireError {
-  if (error instanceof WireError) return error.message.length <= MAX_MESSAGE_CHARS ? error : new WireError(error.code, excerpt(error.message, MAX_MESSAGE_CHARS), error.data);
-  if (error instanceof SkillCentralError) return new WireError(WIRE_CODES[error.code], excerpt(error.message, MAX_MESSAGE_CHARS));
-  return new WireError(ProtocolErrorCode.InternalError, excerpt(error instanceof Error ? error.message : String(error), MAX_MESSAGE_CHARS));
+  if (error instanceof WireError) return error.message.length <= MAX_MESSAGE_CHARS ? error : new WireError(error.code, bounded(error.message), error.data);
+  if (error instanceof SkillCentralError) return new WireError(WIRE_CODES[error.code], bounded(error.message));
+  return new WireError(ProtocolErrorCode.InternalError, bounded(error instanceof Error ? error.message : String(error)));
 }

@@ -52,7 +52,19 @@ export function candidateView({ candidate, status }: Provenance): CandidateView 
   return { layer: candidate.layer.name, priority: candidate.layer.priority, source: candidate.source, ...statusView(status) };
 }
 
-export function skillView({ skill, layer, source }: Candidate): SkillView {
+/**
+ * A served skill as plain data. With `withTemplate`, its template too, read from wherever its
+ * content lives (the CLI and the API show it; listings never need it).
+ */
+export function skillView({ skill, layer, source, content }: Candidate, withTemplate = false): SkillView {
+  let template: string | undefined;
+  if (withTemplate) {
+    try {
+      template = content.read().template;
+    } catch {
+      // Content that can no longer be read is reported where it is used, not here.
+    }
+  }
   return {
     id: skill.id,
     ...(skill.title !== undefined && { title: skill.title }),
@@ -60,7 +72,7 @@ export function skillView({ skill, layer, source }: Candidate): SkillView {
     type: skill.type,
     tags: [...skill.tags],
     arguments: skill.arguments.map((a) => ({ ...a, ...(a.enum && { enum: [...a.enum] }) })),
-    ...(skill.prompt !== undefined && { prompt: skill.prompt }),
+    ...(template !== undefined && { prompt: template }),
     ...(skill.inputSchema !== undefined && { inputSchema: skill.inputSchema }),
     ...(skill.version !== undefined && { version: skill.version }),
     layer: layer.name,

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostics.ts";
-import type { Skill, SkillType } from "../skill/skill.ts";
+import type { ContentSource, Skill, SkillType } from "../skill/skill.ts";
 
 /** A layer as the registry sees it: a name, a priority and its place in declaration order. */
 export interface LayerRef {
@@ -12,8 +12,12 @@ export interface LayerRef {
 export interface Candidate {
   skill: Skill;
   layer: LayerRef;
-  /** The source the skill came from (a file path, for people). */
+  /** Where the skill came from: an absolute path (an opaque id to the registry). */
+  path: string;
+  /** The same, as people read it (relative to the project, `builtin:…`): used in messages. */
   source: string;
+  /** The template and examples, read on first use. */
+  content: ContentSource;
 }
 
 export type CandidateStatus =
@@ -57,7 +61,7 @@ export interface Registry {
 
 /** Winner first: higher priority, then later declaration, then source path for a stable order. */
 function precedence(a: Candidate, b: Candidate): number {
-  return b.layer.priority - a.layer.priority || b.layer.order - a.layer.order || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
+  return b.layer.priority - a.layer.priority || b.layer.order - a.layer.order || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 
 function describe(c: Candidate): string {
@@ -76,10 +80,11 @@ function resolve(id: string, candidates: Candidate[], diagnostics: Diagnostic[])
     // Two files of one layer claim the id: neither is more right, and a lower layer's copy is
     // not what anyone asked for. Serve nothing until it is fixed.
     diagnostics.push({
-      severity: "warning",
+      severity: "error",
       code: "duplicate-id",
-      file: rivals[0]!.source,
-      message: `id "${id}" is defined ${rivals.length} times in layer "${top.layer.name}" (${rivals.map((c) => c.source).join(" and ")}); it is not served until only one remains`,
+      file: rivals[0]!.path,
+      message: `id "${id}" is defined ${rivals.length} times in layer "${top.layer.name}" (${rivals.map((c) => c.source).join(" and ")}), so it is not served`,
+      hint: "keep one: rename or remove the others",
     });
     const chain = sorted.map<Provenance>((candidate) =>
       rivals.includes(candidate)
@@ -93,7 +98,7 @@ function resolve(id: string, candidates: Candidate[], diagnostics: Diagnostic[])
     diagnostics.push({
       severity: "note",
       code: "priority-tie",
-      file: top.source,
+      file: top.path,
       message: `id "${id}" has the same priority in layers "${top.layer.name}" and "${runnerUp.layer.name}"; "${top.layer.name}" wins because it is declared later (${describe(runnerUp)} is shadowed)`,
     });
   }
@@ -103,8 +108,9 @@ function resolve(id: string, candidates: Candidate[], diagnostics: Diagnostic[])
       diagnostics.push({
         severity: "warning",
         code: "duplicate-id",
-        file: inLayer[0]!.source,
+        file: inLayer[0]!.path,
         message: `id "${id}" is defined ${inLayer.length} times in layer "${layer.name}" (${inLayer.map((c) => c.source).join(" and ")}); harmless while ${describe(top)} overrides it`,
+        hint: "keep one of them",
       });
     }
   }

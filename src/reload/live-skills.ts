@@ -1,11 +1,12 @@
 import { homedir } from "node:os";
+import type { ResolvedConfig } from "../config/resolve-config.ts";
 import { loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
 import { Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";
 
 export interface LiveSkillsOptions {
-  load: LoadOptions;
+  load: Omit<LoadOptions, "previous" | "onConfig" | "onContentLost">;
   /** Watch layer folders and config files, and reload on change. */
   watch: boolean;
   /** Every completed load, in order: the startup load (`previous` undefined), then each reload. */
@@ -17,9 +18,11 @@ export interface LiveSkillsOptions {
 
 /**
  * The skills over the server's lifetime: loads once, then (when watching) reloads after each
- * burst of changes, off the request path. Each reload hands the previous load's files to the
- * next, so a file that was good and breaks keeps its last good version; the watches are
- * re-planned after every load, since layers come and go with config edits.
+ * burst of changes, off the request path, one load at a time. Each load hands the previous one
+ * on, so unchanged files are reused and a file that was good and breaks keeps its last good
+ * version. Watches are armed as soon as a load knows its layers, before it reads any file, so a
+ * change made while loading (the first load included) is never missed; they are re-planned on
+ * every load, since layers come and go with config edits.
  */
 export class LiveSkills {
   private last: LoadResult | undefined;
@@ -34,9 +37,19 @@ export class LiveSkills {
     this.watcher = options.watch ? new SkillWatcher(() => this.reloader.schedule(), options.warn) : undefined;
   }
 
-  /** The startup load; watching starts before its result is handed on. */
+  /** The startup load. */
   start(): Promise<void> {
-    return this.load();
+    return this.reloader.now();
+  }
+
+  /** Asks for a reload (a skill's content turned out to be gone, say). */
+  reload(): void {
+    this.reloader.schedule();
+  }
+
+  private watch(config: ResolvedConfig): void {
+    // A watch that begins now, before the files are read, sees every later change.
+    this.watcher?.update(watchTargets(config, { cwd: this.options.load.cwd, home: this.home }));
   }
 
   private async load(): Promise<void> {
@@ -44,19 +57,19 @@ export class LiveSkills {
     const previous = this.last;
     let result: LoadResult;
     try {
-      result = await loadSkills({ ...this.options.load, ...(previous && { previous: previous.byFile }) });
+      result = await loadSkills({
+        ...this.options.load,
+        ...(previous && { previous }),
+        onConfig: (config) => this.watch(config),
+        onContentLost: () => this.reloader.schedule(),
+      });
     } catch (error) {
       this.options.failed(error, previous === undefined);
       return;
     }
     if (this.closed) return;
     this.last = result;
-    // Watch before anyone sees the result: a client that has its first answer can edit at once.
-    const added = this.watcher?.update(watchTargets(result.config, { cwd: this.options.load.cwd, home: this.home })) ?? false;
     this.options.loaded(result, previous);
-    // A watch that began after this load read the files may have missed a change in between.
-    // (At startup that window is the few milliseconds before the first answer; not worth a load.)
-    if (added && previous) this.reloader.schedule();
   }
 
   /** Stops watching; a load in flight is discarded. */

@@ -28,6 +28,18 @@ export class Reloader {
     this.timer = setTimeout(() => void this.run(), this.debounceMs);
   }
 
+  /** Runs a load at once (the first one), serialised with scheduled ones like any other. */
+  async now(): Promise<void> {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.running) {
+      this.again = true;
+      return this.idle();
+    }
+    await this.run();
+  }
+
   private async run(): Promise<void> {
     this.timer = undefined;
     this.running = this.reload().catch(() => {

@@ -1,17 +1,12 @@
 import { dirname, join, relative, sep } from "node:path";
 import { PROJECT_CONFIG_NAMES, USER_CONFIG_DIR, USER_CONFIG_NAMES } from "../config/config-file.ts";
 import { FALLBACK_LAYER_DIR, type ResolvedConfig } from "../config/resolve-config.ts";
-import { isDirectory } from "../storage/fs-state.ts";
+import { isDirectory, isEmbedded } from "../storage/fs-state.ts";
 
 /** Something whose change means a reload: a folder of skills (at any depth) or one config file. */
 export interface WatchTarget {
   path: string;
   kind: "tree" | "file";
-}
-
-/** The built-in layer inside a compiled binary lives in the embedded, read-only file system. */
-function isEmbedded(path: string): boolean {
-  return path.startsWith("/$bunfs") || /^[A-Z]:[\\/]~BUN/i.test(path);
 }
 
 /**

@@ -1,13 +1,21 @@
-import Handlebars from "handlebars";
-
 /**
- * One isolated Handlebars environment for every template. Prompts are text, not HTML
- * (`noEscape`); only the built-in block helpers exist (`log` would write to stdout and
- * `lookup` is not needed), and `knownHelpersOnly` turns any other helper into a compile error.
+ * One isolated Handlebars environment for every template, created on first use: most templates
+ * are plain and never need it (see template-proof.ts and plain-template.ts), so loading the
+ * package stays off the path to the first answer. Prompts are text, not HTML (`noEscape`); only
+ * the built-in block helpers exist (`log` would write to stdout and `lookup` is not needed), and
+ * `knownHelpersOnly` turns any other helper into a compile error.
  */
-export const handlebars = Handlebars.create();
-handlebars.unregisterHelper("log");
-handlebars.unregisterHelper("lookup");
+let environment: typeof Handlebars | undefined;
+
+export function handlebars(): typeof Handlebars {
+  if (!environment) {
+    const module = require("handlebars") as typeof Handlebars;
+    environment = module.create();
+    environment.unregisterHelper("log");
+    environment.unregisterHelper("lookup");
+  }
+  return environment;
+}
 
 export const BLOCK_HELPERS: ReadonlySet<string> = new Set(["if", "unless", "each", "with"]);
 

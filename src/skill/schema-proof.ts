@@ -1,15 +1,25 @@
-import Schema from "typebox/schema";
+import type SchemaModule from "typebox/schema";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
 
-export type SchemaProof = { ok: true } | { ok: false; problems: string[] };
+/** A problem and where it is, as a path inside the schema (for a position in the file). */
+export interface SchemaProblem {
+  message: string;
+  path: (string | number)[];
+}
+
+export type SchemaProof = { ok: true } | { ok: false; problems: SchemaProblem[] };
 
 const META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-type Validator = ReturnType<typeof Schema.Compile>;
+type Validator = ReturnType<typeof SchemaModule.Compile>;
 let metaValidator: Validator | undefined;
 
-/** Compiling the meta-schema costs ~20 ms: only done once a schema needs the full check. */
+/**
+ * Compiling the meta-schema costs ~20 ms and loading TypeBox's schema module a few more: both
+ * happen only once a schema needs the full check, never for the common keywords below.
+ */
 function meta(): Validator {
   if (!metaValidator) {
+    const Schema = (require("typebox/schema") as { default: typeof SchemaModule }).default;
     const metaSchema = Schema.Meta[META_SCHEMA_ID as keyof typeof Schema.Meta];
     metaValidator = Schema.Compile(metaSchema);
   }
@@ -78,58 +88,124 @@ const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 interface Walked {
-  refs: string[];
-  patterns: string[];
-  anchors: Set<string>;
+  refs: { ref: string; path: (string | number)[] }[];
+  patterns: { pattern: string; path: (string | number)[] }[];
+  anchors: Map<string, Record<string, unknown>>;
+  /** Where each schema object sits, for messages about it. */
+  places: Map<Record<string, unknown>, (string | number)[]>;
   /** `$id` → the schema that declares it, for references that go through it. */
   ids: Map<string, Record<string, unknown>>;
 }
 
 /** Visits a schema, reading keys as keywords only where they are keywords. */
-function walkSchema(node: unknown, out: Walked): void {
+function walkSchema(node: unknown, out: Walked, path: (string | number)[]): void {
   if (Array.isArray(node)) {
-    node.forEach((item) => walkSchema(item, out));
+    node.forEach((item, i) => walkSchema(item, out, [...path, i]));
     return;
   }
   if (!isPlainObject(node)) return;
+  if (!out.places.has(node)) out.places.set(node, path);
   for (const [key, value] of Object.entries(node)) {
     if (DATA_KEYWORDS.has(key)) continue;
-    if (key === "$ref" && typeof value === "string") out.refs.push(value);
-    else if (key === "pattern" && typeof value === "string") out.patterns.push(value);
-    else if ((key === "$anchor" || key === "$dynamicAnchor") && typeof value === "string") out.anchors.add(value);
+    if (key === "$ref" && typeof value === "string") out.refs.push({ ref: value, path: [...path, key] });
+    else if (key === "pattern" && typeof value === "string") out.patterns.push({ pattern: value, path: [...path, key] });
+    else if ((key === "$anchor" || key === "$dynamicAnchor") && typeof value === "string") out.anchors.set(value, node);
     else if (key === "$id" && typeof value === "string") out.ids.set(value.replace(/#$/, ""), node);
-    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) Object.values(value).forEach((sub) => walkSchema(sub, out));
-    else if (typeof value === "object") walkSchema(value, out);
+    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) Object.entries(value).forEach(([name, sub]) => walkSchema(sub, out, [...path, key, name]));
+    else if (typeof value === "object") walkSchema(value, out, [...path, key]);
   }
 }
 
-function resolvePointer(root: unknown, pointer: string): boolean {
-  if (pointer === "") return true;
-  if (!pointer.startsWith("/")) return false;
+/** The schema a JSON pointer names inside `root` (true/false schemas included), or undefined. */
+function resolvePointer(root: unknown, pointer: string): unknown {
+  if (pointer === "") return root;
+  if (!pointer.startsWith("/")) return undefined;
   let node: unknown = root;
   for (const raw of pointer.slice(1).split("/")) {
-    const token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return undefined;
+    }
     if (Array.isArray(node)) node = node[Number(token)];
-    else if (isPlainObject(node)) node = node[token];
-    else return false;
-    if (node === undefined) return false;
+    else if (isPlainObject(node)) node = Object.hasOwn(node, token) ? node[token] : undefined;
+    else return undefined;
+    if (node === undefined) return undefined;
   }
-  return typeof node === "boolean" || isPlainObject(node);
+  return typeof node === "boolean" || isPlainObject(node) ? node : undefined;
 }
 
-function refProblem(schema: JsonSchema, ref: string, walked: Walked): string | undefined {
+/** What a local `$ref` points at, or why it points at nothing. */
+function resolveRef(schema: JsonSchema, ref: string, walked: Walked): { target: unknown } | { problem: string } {
   const hash = ref.indexOf("#");
   const base = hash < 0 ? ref : ref.slice(0, hash);
   const fragment = hash < 0 ? "" : ref.slice(hash + 1);
-  const target = base === "" ? schema : walked.ids.get(base);
-  if (!target) return `$ref "${ref}" points outside this schema; only local references ("#/$defs/…") can be resolved`;
-  const resolves = fragment.startsWith("/") || fragment === "" ? resolvePointer(target, fragment) : walked.anchors.has(fragment);
-  return resolves ? undefined : `$ref "${ref}" does not resolve to a schema in this document`;
+  const root = base === "" ? schema : walked.ids.get(base);
+  if (!root) return { problem: `$ref "${ref}" points outside this schema; only local references ("#/$defs/…") can be resolved` };
+  const target = fragment.startsWith("/") || fragment === "" ? resolvePointer(root, fragment) : walked.anchors.get(fragment);
+  return target === undefined ? { problem: `$ref "${ref}" does not resolve to a schema in this document` } : { target };
 }
 
-function describeMetaError(error: { instancePath: string; message: string }): string {
+/** Keywords that apply a subschema to the same value (nothing of the input is read on the way). */
+const IN_PLACE_LISTS = ["allOf", "anyOf", "oneOf"];
+const IN_PLACE_SINGLE = ["not", "if", "then", "else"];
+
+/**
+ * A `$ref` chain that comes back to where it started without descending into the value
+ * (`$ref: "#"` at the root, two `$defs` that name each other) makes validation recurse forever.
+ * Recursion through `properties` or `items` is fine: each step reads a smaller part of the input.
+ * Returns the `$ref` that closes the first such loop.
+ */
+function endlessRef(schema: JsonSchema, walked: Walked): { ref: string; path: (string | number)[] } | undefined {
+  const edges = (node: Record<string, unknown>): { next: unknown; ref?: string }[] => {
+    const out: { next: unknown; ref?: string }[] = [];
+    for (const key of IN_PLACE_LISTS) if (Array.isArray(node[key])) for (const sub of node[key] as unknown[]) out.push({ next: sub });
+    for (const key of IN_PLACE_SINGLE) if (node[key] !== undefined) out.push({ next: node[key] });
+    if (isPlainObject(node.dependentSchemas)) for (const sub of Object.values(node.dependentSchemas)) out.push({ next: sub });
+    if (typeof node.$ref === "string") {
+      const resolved = resolveRef(schema, node.$ref, walked);
+      if ("target" in resolved) out.push({ next: resolved.target, ref: node.$ref });
+    }
+    return out;
+  };
+  const state = new Map<unknown, "open" | "done">();
+  // Iterative depth-first search: the schema's size, not its shape, bounds the work.
+  for (const start of walked.places.keys()) {
+    if (state.has(start)) continue;
+    const stack: { node: Record<string, unknown>; next: { next: unknown; ref?: string }[] }[] = [{ node: start, next: edges(start) }];
+    state.set(start, "open");
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const edge = top.next.pop();
+      if (!edge) {
+        state.set(top.node, "done");
+        stack.pop();
+        continue;
+      }
+      if (!isPlainObject(edge.next)) continue;
+      const seen = state.get(edge.next);
+      if (seen === "open") {
+        if (edge.ref !== undefined) return { ref: edge.ref, path: [...(walked.places.get(top.node) ?? []), "$ref"] };
+        // A loop closed by an in-place keyword needs a $ref somewhere on it; report that one.
+        const closing = stack.find((frame) => typeof frame.node.$ref === "string");
+        return { ref: String(closing?.node.$ref ?? "#"), path: [...(walked.places.get(closing?.node ?? top.node) ?? []), "$ref"] };
+      }
+      if (seen === "done") continue;
+      state.set(edge.next, "open");
+      stack.push({ node: edge.next, next: edges(edge.next) });
+    }
+  }
+  return undefined;
+}
+
+function pointerPath(pointer: string): (string | number)[] {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}
+
+function describeMetaError(error: { instancePath: string; message: string }): SchemaProblem {
   const where = error.instancePath === "" ? "the schema" : `inputSchema${error.instancePath.replace(/\//g, ".")}`;
-  return `${where} ${error.message}`;
+  return { message: `${where} ${error.message}`, path: pointerPath(error.instancePath) };
 }
 
 /**
@@ -140,9 +216,9 @@ function describeMetaError(error: { instancePath: string; message: string }): st
  * against the compiled meta-schema.
  */
 export function proveInputSchema(schema: unknown): SchemaProof {
-  if (!isPlainObject(schema)) return { ok: false, problems: ["inputSchema must be a mapping (a JSON Schema object)"] };
-  const problems: string[] = [];
-  if (schema.type !== "object") problems.push('inputSchema must have type: object (tool arguments are a JSON object)');
+  if (!isPlainObject(schema)) return { ok: false, problems: [{ message: "inputSchema must be a mapping (a JSON Schema object)", path: [] }] };
+  const problems: SchemaProblem[] = [];
+  if (schema.type !== "object") problems.push({ message: "inputSchema must have type: object (tool arguments are a JSON object)", path: schema.type === undefined ? [] : ["type"] });
   if (!isSimpleSchema(schema)) {
     const [valid, errors] = meta().Errors(schema);
     if (!valid) {
@@ -157,17 +233,21 @@ export function proveInputSchema(schema: unknown): SchemaProof {
       }
     }
   }
-  const walked: Walked = { refs: [], patterns: [], anchors: new Set(), ids: new Map() };
-  walkSchema(schema, walked);
-  for (const ref of walked.refs) {
-    const problem = refProblem(schema, ref, walked);
-    if (problem) problems.push(problem);
+  const walked: Walked = { refs: [], patterns: [], anchors: new Map(), places: new Map(), ids: new Map() };
+  walkSchema(schema, walked, []);
+  for (const { ref, path } of walked.refs) {
+    const resolved = resolveRef(schema, ref, walked);
+    if ("problem" in resolved) problems.push({ message: resolved.problem, path });
   }
-  for (const pattern of walked.patterns) {
+  if (walked.refs.length > 0) {
+    const loop = endlessRef(schema, walked);
+    if (loop) problems.push({ message: `$ref "${loop.ref}" leads back to itself without reading any part of the arguments, so checking them would never end`, path: loop.path });
+  }
+  for (const { pattern, path } of walked.patterns) {
     try {
       new RegExp(pattern, "u");
     } catch {
-      problems.push(`pattern "${pattern}" is not a valid regular expression`);
+      problems.push({ message: `pattern "${pattern}" is not a valid regular expression`, path });
     }
   }
   return problems.length === 0 ? { ok: true } : { ok: false, problems };

@@ -1,5 +1,4 @@
 import type { JsonSchema } from "./json-schema.ts";
-import type { SkillExample } from "./document-schema.ts";
 
 export type SkillType = "prompt" | "tool";
 
@@ -11,7 +10,19 @@ export interface SkillArgument {
   enum?: string[];
 }
 
-/** A skill as served: validated, normalised, with everything derivable already derived. */
+/** An inline example: the arguments of one call and what it must produce. */
+export interface SkillExample {
+  arguments?: Record<string, unknown>;
+  expect?: string;
+  contains?: string[];
+  error?: string;
+}
+
+/**
+ * A skill as listed and resolved: validated, normalised, everything derivable derived. What is
+ * needed only when a skill is used (its template and examples) is its `SkillContent`, kept
+ * apart so that thousands of skills can be listed without holding every body in memory.
+ */
 export interface Skill {
   id: string;
   /** Human title (`name:` in the file); the MCP `title`. */
@@ -23,9 +34,25 @@ export interface Skill {
   /** As declared, or derived from the template's variables (all optional) when none are. */
   arguments: readonly SkillArgument[];
   argumentsDeclared: boolean;
-  prompt?: string;
   /** Tools only: as authored, or derived from `arguments` (string properties). */
   inputSchema?: JsonSchema;
   version?: string;
+  /** How many inline examples the skill has. */
+  exampleCount: number;
+}
+
+/** What using a skill needs beyond its listing. */
+export interface SkillContent {
+  /** A prompt's text, or a tool's result template (absent: the tool returns its arguments as JSON). */
+  template?: string;
   examples: readonly SkillExample[];
+}
+
+/** Where a skill's content is read from on use (memory, the start-up index or the file). */
+export interface ContentSource {
+  /**
+   * The content. Throws `SkillCentralError("content-unavailable")` when it can no longer be had
+   * (the file changed and broke before it was ever read).
+   */
+  read(): SkillContent;
 }

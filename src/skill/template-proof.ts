@@ -201,7 +201,7 @@ export function proveTemplate(template: string): TemplateProof {
   if (fast) return fast;
   let ast: hbs.AST.Program;
   try {
-    ast = handlebars.parse(template);
+    ast = handlebars().parse(template);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const expected = /\n(Expecting [^\n]*)$/.exec(message)?.[1];

@@ -1,5 +1,4 @@
 import { statSync } from "node:fs";
-import { stat } from "node:fs/promises";
 
 /** True for an existing folder; false for anything else, including a path that cannot be read. */
 export function isDirectory(path: string): boolean {
@@ -10,11 +9,20 @@ export function isDirectory(path: string): boolean {
   }
 }
 
+/**
+ * Inside a compiled binary the built-in skills live in Bun's embedded, read-only file system:
+ * it answers `stat`, `readdir` and whole-file reads, but not `open` or `realpath`, and never
+ * changes.
+ */
+export function isEmbedded(path: string): boolean {
+  return path.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/i.test(path);
+}
+
 export type LayerDirState = "ok" | "missing" | "not-a-directory";
 
-export async function layerDirState(dir: string): Promise<LayerDirState> {
+export function layerDirState(dir: string): LayerDirState {
   try {
-    return (await stat(dir)).isDirectory() ? "ok" : "not-a-directory";
+    return statSync(dir).isDirectory() ? "ok" : "not-a-directory";
   } catch {
     return "missing";
   }

@@ -1,7 +1,16 @@
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type YAMLError } from "yaml";
+import type { Document, LineCounter, Node, YAMLError } from "yaml";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { scanDuplicateKeys } from "./duplicate-key-scan.ts";
+import { fastParseYaml } from "./fast-yaml.ts";
 import type { SourceText } from "./read.ts";
+
+/**
+ * The `yaml` package, loaded on first use: it is needed only for positions (something is wrong)
+ * and for documents the fast reader leaves to it, never on the way to a first answer.
+ */
+function yaml(): typeof import("yaml") {
+  return require("yaml") as typeof import("yaml");
+}
 
 /**
  * Finds where a field of the document is written, for messages that point at it. With `within`
@@ -25,6 +34,7 @@ interface PreciseDocument {
 }
 
 function parsePrecisely(text: string): PreciseDocument {
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   return { doc, lines };
@@ -37,6 +47,7 @@ function position(lines: LineCounter, offset: number): SourcePosition {
 
 /** The deepest node along `path` that exists: a missing field points at its parent mapping. */
 function nodeAt(doc: Document.Parsed, path: readonly (string | number)[]): Node | undefined {
+  const { isMap, isSeq } = yaml();
   let node: unknown = doc.contents;
   for (const step of path) {
     if (isMap(node) || isSeq(node)) {
@@ -59,6 +70,7 @@ function lazyLocators(text: string, precise?: PreciseDocument): Pick<ParsedDocum
   let cached = precise;
   const get = (): PreciseDocument => (cached ??= parsePrecisely(text));
   const locate: Locator = (path, within) => {
+    const { isScalar } = yaml();
     const { doc, lines } = get();
     const node = nodeAt(doc, path);
     const offset = node?.range?.[0];
@@ -78,6 +90,7 @@ function lazyLocators(text: string, precise?: PreciseDocument): Pick<ParsedDocum
     return within.line === 1 ? { line: start.line, column: start.column + quote + within.column - 1 } : start;
   };
   const locateKey = (path: readonly (string | number)[]): SourcePosition | undefined => {
+    const { isMap, isScalar } = yaml();
     const { doc, lines } = get();
     const parent = path.length <= 1 ? doc.contents : nodeAt(doc, path.slice(0, -1));
     if (isMap(parent)) {
@@ -107,11 +120,12 @@ function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | u
       file,
       position: position(lines, offset),
       message: duplicate
-        ? `skipped: duplicate key in a mapping (${firstLine(error.message)}); keep one of them`
-        : `skipped: invalid YAML: ${firstLine(error.message)}`,
+        ? `duplicate key in a mapping (${firstLine(error.message)})`
+        : `invalid YAML: ${firstLine(error.message)}`,
+      ...(duplicate && { hint: "keep one of them" }),
     };
   }
-  return { severity: "error", code: "yaml-syntax", file, message: `skipped: invalid YAML: ${String(fallback)}` };
+  return { severity: "error", code: "yaml-syntax", file, message: `invalid YAML: ${String(fallback)}` };
 }
 
 function firstLine(message: string): string {
@@ -128,18 +142,21 @@ function fromPrecise(source: SourceText): ParseResult {
   } catch (failure) {
     // Unresolved aliases and alias bombs only surface when the document is turned into data.
     const reason = failure instanceof Error ? failure.message : String(failure);
-    return { ok: false, diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, message: `skipped: invalid YAML: ${reason}` } };
+    return { ok: false, diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, message: `invalid YAML: ${reason}` } };
   }
   return { ok: true, doc: { data, ...lazyLocators(source.text, precise) } };
 }
 
 /**
- * Parses a YAML file (or JSON, which is YAML's subset): skill files and config files alike. Fast path: when the duplicate-key
- * scan is sure the text has none, `Bun.YAML.parse`; anything it cannot vouch for, and every
- * error, goes through the `yaml` package for exact positions and strict key rules.
+ * Parses a YAML file (or JSON, which is YAML's subset): skill files and config files alike.
+ * Fast path: the fast reader (fast-yaml.ts), which answers only when it is sure; then, when the
+ * duplicate-key scan is sure the text has none, `Bun.YAML.parse`; anything neither can vouch
+ * for, and every error, goes through the `yaml` package for exact positions and strict key rules.
  */
 export function parseYamlDocument(source: SourceText): ParseResult {
   if (source.file.endsWith(".json")) return parseJson(source);
+  const fast = fastParseYaml(source.text);
+  if (fast) return { ok: true, doc: { data: fast.data, ...lazyLocators(source.text) } };
   if (scanDuplicateKeys(source.text).kind !== "clean") return fromPrecise(source);
   let data: unknown;
   try {

@@ -1,4 +1,8 @@
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import type { Diagnostic } from "../diagnostics.ts";
+import { describeFsError } from "./fs-errors.ts";
+import { isEmbedded } from "./fs-state.ts";
+import { stampOfStats, type FileStamp } from "./stamp.ts";
 
 /** Larger files are almost certainly not hand-written skills (a log, a dump). */
 export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
@@ -8,32 +12,56 @@ export interface SourceText {
   text: string;
 }
 
-export type ReadResult = { ok: true; source: SourceText } | { ok: false; diagnostic: Diagnostic };
+export type ReadResult = { ok: true; source: SourceText; stamp: FileStamp } | { ok: false; diagnostic: Diagnostic };
 
-export async function readSkillFile(file: string): Promise<ReadResult> {
-  const handle = Bun.file(file);
+/** Opening never waits: a FIFO that took the place of a file must not block the load. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** The built-in skills inside a binary: our own files, in a file system that cannot be opened. */
+function readEmbedded(file: string): ReadResult {
   try {
-    if (handle.size > MAX_SKILL_FILE_BYTES) {
-      return {
-        ok: false,
-        diagnostic: {
-          severity: "warning",
-          code: "file-too-large",
-          file,
-          message: `skipped: ${handle.size} bytes is over the 1 MiB limit for a skill file`,
-        },
-      };
-    }
-    return { ok: true, source: { file, text: await handle.text() } };
+    const stamp = stampOfStats(statSync(file));
+    return { ok: true, source: { file, text: readFileSync(file, "utf8") }, stamp };
   } catch (error) {
-    return {
-      ok: false,
-      diagnostic: { severity: "warning", code: "unreadable", file, message: `skipped: cannot read file (${String(error)})` },
-    };
+    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}` } };
   }
 }
 
-/** All reads in flight at once: the file system, not our loop, is the bottleneck. */
-export function readSkillFiles(files: readonly string[]): Promise<ReadResult[]> {
-  return Promise.all(files.map(readSkillFile));
+/**
+ * Reads one skill file, synchronously (a few microseconds for a skill-sized file; the loader
+ * yields between slices). Checks what it opened before reading it: a regular file, within the
+ * size limit. Every failure is the file's diagnostic, never an exception.
+ */
+export function readSkillFile(file: string, limit = MAX_SKILL_FILE_BYTES): ReadResult {
+  if (isEmbedded(file)) return readEmbedded(file);
+  let fd: number;
+  try {
+    fd = openSync(file, OPEN_FLAGS);
+  } catch (error) {
+    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}` } };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) {
+      return { ok: false, diagnostic: { severity: "error", code: "not-a-file", file, message: "not a regular file (a FIFO, socket or device); never read" } };
+    }
+    if (info.size > limit) {
+      return {
+        ok: false,
+        diagnostic: { severity: "error", code: "file-too-large", file, message: `${info.size} bytes is over the ${limit / (1024 * 1024)} MiB limit for a skill file`, hint: "split it, or move large material out of the layer" },
+      };
+    }
+    const buffer = Buffer.allocUnsafe(info.size);
+    let read = 0;
+    while (read < info.size) {
+      const n = readSync(fd, buffer, read, info.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { ok: true, source: { file, text: buffer.toString("utf8", 0, read) }, stamp: stampOfStats(info) };
+  } catch (error) {
+    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}` } };
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -62,4 +62,17 @@ describe("packed package run with bunx", () => {
       await session.close();
     }
   });
+
+  test("install run through bunx registers `bunx skill-central mcp`, and the check starts it in the project", async () => {
+    const argv = [BUNX.command, ...BUNX.args.slice(0, -1), "install", "codex"];
+    const proc = Bun.spawn(argv, { cwd: fixture.cwd, env: { ...process.env, HOME: fixture.home, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain("(the installed package, with bunx)");
+    const toml = await Bun.file(join(fixture.home, ".codex", "config.toml")).text();
+    const entry = (Bun.TOML.parse(toml) as { mcp_servers: Record<string, { command: string; args: string[] }> }).mcp_servers["skill-central"]!;
+    expect(entry.command).toMatch(/[\\/]bunx(\.exe)?$|[\\/]bun(\.exe)?$/);
+    expect(entry.args).toEqual(entry.command.match(/bunx(\.exe)?$/) ? ["skill-central", "mcp"] : ["x", "skill-central", "mcp"]);
+    expect(stdout).toMatch(/Codex: ok: created ~\/\.codex\/config\.toml; skill-central \S+ answered initialize/);
+  }, 60_000);
 });

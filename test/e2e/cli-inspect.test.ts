@@ -185,10 +185,10 @@ describe("doctor", () => {
     expect(stdout).toMatch(/empty\s+5\s+empty\s+0 files, 0 served/);
     expect(stdout).toContain("greet: .skills/greet.yaml (project, 100) shadows team/greet.yaml (team, 50)");
     expect(stdout).toContain('skill-central.yaml:2:1: warning: unknown key "colour" is ignored');
-    expect(stdout).toContain('.skills/dup-a.yaml: error: id "dup" is not served: defined 2 times in layer "project" (.skills/dup-a.yaml and .skills/dup-b.yaml)');
+    expect(stdout).toContain('.skills/dup-a.yaml: error: id "dup" is defined 2 times in layer "project" (.skills/dup-a.yaml and .skills/dup-b.yaml), so it is not served');
     expect(stdout).toContain('team/lonely.yaml: warning: prompt "lonely": no other prompt skill has its tag (solo)');
     expect(stdout).toContain("empty: warning: layer \"empty\"");
-    expect(stdout).toMatch(/\.skills\/broken\.yaml:\d+:\d+: error: skipped: invalid YAML/);
+    expect(stdout).toMatch(/\.skills\/broken\.yaml:\d+:\d+: error: invalid YAML/);
     expect(stdout).toEndWith("2 errors, 4 warnings\n");
   });
 

@@ -47,7 +47,7 @@ describe("validate", () => {
     const lines = stdout.trimEnd().split("\n");
     for (const line of lines) expect(line).toMatch(/^\.skills\/[a-z-]+\.yaml:\d+:\d+: (error|warning): /);
     expect(lines.map((l) => l.replace(/: (error|warning): .*/, ": $1"))).toEqual([
-      ".skills/bad-schema.yaml:5:3: error",
+      ".skills/bad-schema.yaml:7:16: error",
       ".skills/bad-yaml.yaml:3:1: error",
       ".skills/fails.yaml:12:5: error",
       ".skills/fails.yaml:16:5: error",
@@ -56,7 +56,7 @@ describe("validate", () => {
       ".skills/two-problems.yaml:6:3: error",
       ".skills/unknown-field.yaml:4:1: warning",
     ]);
-    expect(lines[2]).toBe('.skills/fails.yaml:12:5: error: example 2 of "fails": output differs from "expect" (run `skill-central test fails` for details)');
+    expect(lines[2]).toBe('.skills/fails.yaml:12:5: error: example 2 of "fails": output differs from "expect" — run `skill-central test fails` for the details');
     expect(lines[5]).toContain('unknown helper "uppercase"');
     expect(stderr).toBe("6 errors, 1 warning in 6 files; 4 examples run, 2 failed\n");
   });
@@ -67,13 +67,13 @@ describe("validate", () => {
     expect(good.stdout).toBe("");
     expect(good.stderr).toBe("no errors, 0 warnings in 1 file; 1 example run, 0 failed\n");
     expect(warned.code).toBe(0);
-    expect(warned.stdout).toBe('.skills/unknown-field.yaml:4:1: warning: unknown field "colour" is ignored\n');
+    expect(warned.stdout).toBe('.skills/unknown-field.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples\n');
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe("nope.yaml: error: no such file or folder\n");
   });
 
   test("--json reports the counts and every problem as data", async () => {
-    const { code, json } = await runCliJson<{ ok: boolean; files: number; errors: number; warnings: number; examples: { passed: number; failed: number }; problems: Diagnostic[] }>(
+    const { code, json } = await runCliJson<{ ok: boolean; files: number; errors: number; warnings: number; examples: { passed: number; failed: number }; problems: Record<string, unknown>[] }>(
       ["validate", ".skills/fails.yaml", ".skills/two-problems.yaml"],
       fixture.cwd,
       fixture.home,
@@ -81,11 +81,13 @@ describe("validate", () => {
     expect(code).toBe(1);
     expect(json).toMatchObject({ ok: false, files: 2, errors: 4, warnings: 0, examples: { passed: 1, failed: 2 } });
     expect(json.problems[0]).toEqual({
-      severity: "error",
-      code: "example-failed",
       file: ".skills/fails.yaml",
-      position: { line: 12, column: 5 },
-      message: 'example 2 of "fails": output differs from "expect" (run `skill-central test fails` for details)',
+      line: 12,
+      column: 5,
+      severity: "error",
+      rule: "example-failed",
+      message: 'example 2 of "fails": output differs from "expect"',
+      hint: "run `skill-central test fails` for the details",
     });
   });
 });
@@ -130,7 +132,7 @@ describe("test", () => {
     expect(code).toBe(1);
     expect(json.passed).toBe(1);
     expect(json.failed).toBe(2);
-    expect(json.results[0]).toEqual({ id: "fails", number: 1, source: ".skills/fails.yaml", arguments: { n: 1 }, pass: true });
+    expect(json.results[0]).toEqual({ id: "fails", number: 1, path: expect.stringMatching(/\.skills\/fails\.yaml$/), source: ".skills/fails.yaml", arguments: { n: 1 }, pass: true });
     expect(json.results[1]).toMatchObject({ number: 2, pass: false, failure: "text-differs", expected: "n=3\nand more", actual: "n=2", position: { line: 12, column: 5 } });
   });
 });

@@ -18,7 +18,7 @@ const STAGES: readonly (readonly string[])[] = [
   ["invoke"],
   ["examples"],
   ["reload"],
-  ["mcp", "cli-output"],
+  ["mcp", "cli-output", "install"], // install: IDE configs, beside the other adapters' helpers
   ["commands", "api"],
   ["cli"],
 ];

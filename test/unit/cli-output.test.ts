@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { colourDiagnostic, colourEnabled, palette } from "../../src/cli-output/colour.ts";
-import { closest, didYouMean } from "../../src/cli-output/suggest.ts";
+import { closest, didYouMean } from "../../src/suggest.ts";
 import { formatTable, truncate } from "../../src/cli-output/table.ts";
 import { coerceArgument } from "../../src/commands/support/arguments.ts";
 import { defaultLayer } from "../../src/commands/new.ts";

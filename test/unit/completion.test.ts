@@ -6,9 +6,11 @@ import type { Skill } from "../../src/skill/skill.ts";
 const layer: LayerRef = { name: "team", priority: 10, order: 0 };
 function skill(id: string, extra: Partial<Skill> = {}): Candidate {
   return {
-    skill: { id, description: id, type: "prompt", tags: [], arguments: [], argumentsDeclared: false, prompt: id, examples: [], ...extra },
+    skill: { id, description: id, type: "prompt", tags: [], arguments: [], argumentsDeclared: false, exampleCount: 0, ...extra },
     layer,
+    path: `/${id}.yaml`,
     source: `${id}.yaml`,
+    content: { read: () => ({ template: id, examples: [] }) },
   };
 }
 

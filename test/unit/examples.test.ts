@@ -3,7 +3,7 @@ import { formatDiff, lineDiff } from "../../src/examples/diff.ts";
 import { invokePrompt, invokeSkill, invokeTool } from "../../src/invoke/invoke.ts";
 import { runExamples } from "../../src/examples/run.ts";
 import { judge } from "../../src/examples/verdict.ts";
-import { loadSkills } from "../../src/load/load-skills.ts";
+import { loadSkills, locatorsOf } from "../../src/load/load-skills.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 
 describe("judging an example against its call's outcome", () => {
@@ -74,7 +74,8 @@ afterEach(() => fixture?.cleanup());
 
 async function project(files: Record<string, string>) {
   fixture = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: low, path: ./low, priority: 10 }\n  - { name: high, path: ./high, priority: 20 }\n", ...files });
-  return { ...(await loadSkills({ cwd: fixture.cwd, home: fixture.home })), cwd: fixture.cwd };
+  const loaded = await loadSkills({ cwd: fixture.cwd, home: fixture.home, keepLocators: true });
+  return { ...loaded, locate: locatorsOf(loaded) };
 }
 
 const GREET = `id: greet
@@ -112,8 +113,8 @@ examples:
 
 describe("running inline examples through the server's calls", () => {
   test("prompt and tool examples pass or fail as the server would answer", async () => {
-    const { registry, cwd } = await project({ "high/greet.yaml": GREET, "high/count.yaml": COUNT });
-    const results = await runExamples(registry, [registry.get("greet")!, registry.get("count")!], { cwd });
+    const { registry, locate } = await project({ "high/greet.yaml": GREET, "high/count.yaml": COUNT });
+    const results = runExamples(registry, [registry.get("greet")!, registry.get("count")!], { locate });
     expect(results.map((r) => [r.id, r.number, r.pass])).toEqual([
       ["greet", 1, true],
       ["greet", 2, false],
@@ -128,8 +129,8 @@ describe("running inline examples through the server's calls", () => {
   });
 
   test("a failed example points at the line where it is written", async () => {
-    const { registry, cwd } = await project({ "high/greet.yaml": GREET });
-    const results = await runExamples(registry, [registry.get("greet")!], { cwd });
+    const { registry, locate } = await project({ "high/greet.yaml": GREET });
+    const results = runExamples(registry, [registry.get("greet")!], { locate });
     expect(results[1]!.position).toEqual({ line: 12, column: 5 });
     expect(results[0]!.position).toBeUndefined();
   });
@@ -137,9 +138,9 @@ describe("running inline examples through the server's calls", () => {
   test("a shadowed candidate's examples run against that candidate, not the winner", async () => {
     const low = "id: same\ndescription: low\ntype: prompt\nprompt: low\nexamples:\n  - { expect: low }\n";
     const high = "id: same\ndescription: high\ntype: prompt\nprompt: high\nexamples:\n  - { expect: high }\n";
-    const { registry, cwd } = await project({ "low/same.yaml": low, "high/same.yaml": high });
+    const { registry, locate } = await project({ "low/same.yaml": low, "high/same.yaml": high });
     const candidates = registry.resolution("same")!.chain.map((p) => p.candidate);
-    const results = await runExamples(registry, candidates, { cwd });
+    const results = runExamples(registry, candidates, { locate });
     expect(results.map((r) => [r.source, r.pass])).toEqual([
       ["high/same.yaml", true],
       ["low/same.yaml", true],

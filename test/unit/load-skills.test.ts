@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { formatDiagnostic } from "../../src/diagnostics.ts";
 import { loadSkills } from "../../src/load/load-skills.ts";
+import { loadReport } from "../../src/load/report.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 
 let fixture: Fixture;
@@ -9,7 +9,7 @@ afterEach(() => fixture?.cleanup());
 async function load(files: Record<string, string>) {
   fixture = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: main, path: ./skills, priority: 10 }\n", ...files });
   const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
-  return { ...result, ids: result.registry.resolutions().map((r) => r.id), lines: result.diagnostics.map(formatDiagnostic) };
+  return { ...result, ids: result.registry.resolutions().map((r) => r.id), lines: loadReport(result) };
 }
 
 describe("discovery", () => {
@@ -38,7 +38,7 @@ describe("discovery", () => {
   test("a file over 1 MiB is skipped with a warning", async () => {
     const { ids, lines } = await load({ "skills/big.yaml": promptSkill("big", { prompt: `"${"x".repeat(1024 * 1024)}"` }), "skills/ok.yaml": promptSkill("ok") });
     expect(ids).toEqual(["ok"]);
-    expect(lines).toEqual([expect.stringMatching(/^skills\/big\.yaml: warning: skipped: \d+ bytes is over the 1 MiB limit/)]);
+    expect(lines).toEqual([expect.stringMatching(/^skills\/big\.yaml: error: skipped: \d+ bytes is over the 1 MiB limit/)]);
   });
 
   test("a missing layer folder is a warning, not a failure", async () => {
@@ -65,23 +65,23 @@ describe("broken files are skipped with one warning naming file, line and column
 
   test("a wrong field type names the field and its line", async () => {
     const { lines } = await load({ "skills/t.yaml": "id: t\ndescription: d\ntype: prompt\nprompt: p\narguments: yes\n" });
-    expect(lines).toEqual([expect.stringMatching(/^skills\/t\.yaml:5:\d+: error: skipped: field "arguments" must be array/)]);
+    expect(lines).toEqual([expect.stringMatching(/^skills\/t\.yaml:5:\d+: error: skipped: "arguments" must be a list, not text/)]);
   });
 
   test("a missing required field says which", async () => {
     const { lines } = await load({ "skills/m.yaml": "id: m\ntype: prompt\nprompt: p\n" });
-    expect(lines[0]).toContain("missing required field(s): description");
+    expect(lines[0]).toContain('"description" is missing');
   });
 
   test("an invalid type value is reported", async () => {
     const { lines } = await load({ "skills/ty.yaml": "id: ty\ndescription: d\ntype: macro\nprompt: p\n" });
-    expect(lines[0]).toMatch(/^skills\/ty\.yaml:3:\d+: error: skipped: field "type"/);
+    expect(lines[0]).toMatch(/^skills\/ty\.yaml:3:\d+: error: skipped: "type" must be prompt or tool, not "macro"/);
   });
 
   test("a bad id explains the rule", async () => {
     const { lines } = await load({ "skills/i.yaml": "id: Bad_Id\ndescription: d\ntype: prompt\nprompt: p\n", "skills/long.yaml": promptSkill("a".repeat(65)) });
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^skills\/i\.yaml:1:5: error: skipped: id "Bad_Id" must be lowercase/);
+    expect(lines[0]).toMatch(/^skills\/i\.yaml:1:5: error: skipped: id "Bad_Id" is not valid — use lowercase letters/);
     expect(lines[1]).toContain("at most 64 characters");
   });
 
@@ -105,7 +105,7 @@ describe("broken files are skipped with one warning naming file, line and column
       "skills/s.yaml": "id: s\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { type: strnig }\n",
     });
     expect(ids).toEqual([]);
-    expect(lines[0]).toMatch(/^skills\/s\.yaml:5:\d+: error: skipped: invalid inputSchema: inputSchema\.properties\.a\.type/);
+    expect(lines[0]).toMatch(/^skills\/s\.yaml:7:16: error: skipped: invalid inputSchema: inputSchema\.properties\.a\.type/);
   });
 
   test("an inputSchema with an unresolvable $ref is rejected", async () => {
@@ -118,7 +118,7 @@ describe("broken files are skipped with one warning naming file, line and column
   test("several problems in one file still make one warning, listing them all", async () => {
     const { lines } = await load({ "skills/x.yaml": "id: X\ndescription: d\ntype: prompt\nprompt: '{{> partial}}'\n" });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain("must be lowercase");
+    expect(lines[0]).toContain('id "X" is not valid');
     expect(lines[0]).toContain("also: partials");
   });
 

@@ -53,7 +53,7 @@ describe("YAML files", () => {
     const d = failure("id: a\nname: b\nid: c\n");
     expect(d).toMatchObject({ severity: "error", code: "duplicate-key", file: "skill.yaml", position: { line: 3, column: 1 } });
     expect(d.message).toContain("duplicate key");
-    expect(d.message).toStartWith("skipped:");
+    expect(d.message).toStartWith("duplicate key in a mapping");
   });
 
   test("a duplicate nested key is rejected at its indented position", () => {
@@ -85,7 +85,7 @@ describe("YAML files", () => {
       const d = failure(text);
       expect({ text, code: d.code, line: d.position?.line }).toEqual({ text, code: "yaml-syntax", line });
       expect(d.position!.column).toBeGreaterThanOrEqual(1);
-      expect(d.message).toStartWith("skipped: invalid YAML: ");
+      expect(d.message).toStartWith("invalid YAML: ");
       expect(d.message).not.toContain("\n");
     }
   });
@@ -111,7 +111,7 @@ describe("JSON files", () => {
     for (const text of ['{"a": 1,}', "{'a': 1}", "id: a", "", '{"a" 1}']) {
       const d = failure(text, "skill.json");
       expect({ text, code: d.code }).toEqual({ text, code: "yaml-syntax" });
-      expect(d.message).toStartWith("skipped: invalid JSON: ");
+      expect(d.message).toStartWith("invalid JSON: ");
       expect(d.message).not.toContain("invalid YAML");
     }
   });

@@ -4,7 +4,7 @@ import { compilePlain, type PlainRenderer } from "../../src/invoke/plain-templat
 import { renderTemplate } from "../../src/invoke/template-cache.ts";
 import { mulberry32 } from "../helpers/random.ts";
 
-const viaHandlebars = (template: string): PlainRenderer => handlebars.compile(template, COMPILE_OPTIONS);
+const viaHandlebars = (template: string): PlainRenderer => handlebars().compile(template, COMPILE_OPTIONS);
 const plain = (template: string) => compilePlain(template, () => viaHandlebars(template));
 
 describe("which templates are plain", () => {
@@ -78,7 +78,14 @@ describe("the plain renderer renders exactly what Handlebars renders", () => {
   });
 
   test("the template cache renders plain and block templates alike, trimming the end", () => {
-    expect(renderTemplate("plain {{a}}\n\n", { a: 1 })).toBe("plain 1");
-    expect(renderTemplate("{{#if a}}yes{{/if}}\n", { a: 1 })).toBe("yes");
+    expect(renderTemplate({ template: "plain {{a}}\n\n", examples: [] }, { a: 1 })).toBe("plain 1");
+    expect(renderTemplate({ template: "{{#if a}}yes{{/if}}\n", examples: [] }, { a: 1 })).toBe("yes");
+  });
+
+  test("renderers are kept per file version: a content object that is let go takes its renderer with it", () => {
+    const content = { template: "{{#each xs}}{{this}}{{/each}}", examples: [] };
+    expect(renderTemplate(content, { xs: [1, 2] })).toBe("12");
+    // The same text in another version (a reload) is compiled for that version, not shared forever.
+    expect(renderTemplate({ ...content }, { xs: [3] })).toBe("3");
   });
 });

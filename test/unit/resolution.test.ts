@@ -9,11 +9,11 @@ function layer(name: string, priority: number, order: number): LayerRef {
 }
 
 function skill(id: string, extra: Partial<Skill> = {}): Skill {
-  return { id, description: id, type: "prompt", tags: [], arguments: [], argumentsDeclared: true, prompt: id, examples: [], ...extra };
+  return { id, description: id, type: "prompt", tags: [], arguments: [], argumentsDeclared: true, exampleCount: 0, ...extra };
 }
 
 function candidate(id: string, l: LayerRef, source = `${l.name}/${id}.yaml`, extra: Partial<Skill> = {}): Candidate {
-  return { skill: skill(id, extra), layer: l, source };
+  return { skill: skill(id, extra), layer: l, path: `/${source}`, source, content: { read: () => ({ template: id, examples: [] }) } };
 }
 
 describe("resolution by priority", () => {

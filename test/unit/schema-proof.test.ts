@@ -12,7 +12,7 @@ const forceMetaPath = (schema: Record<string, unknown>) => ({ ...schema, "x-forc
 
 function problems(schema: unknown): string[] {
   const proof = proveInputSchema(schema);
-  return proof.ok ? [] : proof.problems;
+  return proof.ok ? [] : proof.problems.map((p) => p.message);
 }
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra });
@@ -159,7 +159,7 @@ describe("schemas that are rejected", () => {
 
   test("a non-mapping is rejected", () => {
     for (const schema of ["a string", 42, null, undefined, [], [{ type: "object" }], true]) {
-      expect(proveInputSchema(schema)).toEqual({ ok: false, problems: ["inputSchema must be a mapping (a JSON Schema object)"] });
+      expect(proveInputSchema(schema)).toEqual({ ok: false, problems: [{ message: "inputSchema must be a mapping (a JSON Schema object)", path: [] }] });
     }
   });
 });

@@ -25,23 +25,23 @@ function rejection(template: string): { message: string; position?: { line: numb
 
 /** How many times `fn` makes the shared Handlebars environment parse a template. */
 function parserCalls(fn: () => void): number {
-  const original = handlebars.parse;
+  const original = handlebars().parse;
   let calls = 0;
-  handlebars.parse = ((...args: Parameters<typeof original>) => {
+  handlebars().parse = ((...args: Parameters<typeof original>) => {
     calls++;
-    return original.apply(handlebars, args);
+    return original.apply(handlebars(), args);
   }) as typeof original;
   try {
     fn();
   } finally {
-    handlebars.parse = original;
+    handlebars().parse = original;
   }
   return calls;
 }
 
 function compilesAndRenders(template: string, data: Record<string, unknown> = {}): boolean {
   try {
-    handlebars.compile(template, COMPILE_OPTIONS)(data);
+    handlebars().compile(template, COMPILE_OPTIONS)(data);
     return true;
   } catch {
     return false;

@@ -1,6 +1,6 @@
 import type { ParseArgsOptionsConfig } from "node:util";
-import { formatDiagnostic, type Diagnostic } from "../../diagnostics.ts";
 import { loadSkills, type LoadResult } from "../../load/load-skills.ts";
+import { loadReport } from "../../load/report.ts";
 import { colourDiagnostic, type Palette } from "../../cli-output/colour.ts";
 
 export type OptionValue = string | boolean | (string | boolean)[] | undefined;
@@ -65,14 +65,17 @@ export function flagOption(ctx: CommandContext, name: string): boolean {
   return ctx.options[name] === true;
 }
 
-/** The server's own loading pipeline, with the command line's options. */
+/**
+ * The server's own loading pipeline, with the command line's options. Locators are kept: a
+ * command may point at a field after the load (a failing example) without reading the file again.
+ */
 export function load(ctx: CommandContext): Promise<LoadResult> {
-  return loadSkills({ cwd: ctx.cwd, ...(ctx.builtin === false && { builtin: false }) });
+  return loadSkills({ cwd: ctx.cwd, ...(ctx.builtin === false && { builtin: false }), keepLocators: true });
 }
 
 /** Load findings go to stderr, as the server logs them, so stdout stays the command's output. */
-export function reportDiagnostics(ctx: CommandContext, diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) ctx.err(`${colourDiagnostic(formatDiagnostic(d), ctx.colours)}\n`);
+export function reportLoad(ctx: CommandContext, result: LoadResult): void {
+  for (const line of loadReport(result)) ctx.err(`${colourDiagnostic(line, ctx.colours)}\n`);
 }
 
 export function json(ctx: CommandContext, value: unknown): void {

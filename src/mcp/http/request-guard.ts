@@ -1,5 +1,5 @@
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
-import { excerpt } from "../wire-error.ts";
+import { quoted } from "../../errors.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
 
 /** A JSON-RPC error as a complete HTTP response (id null: the request was not read). */
@@ -72,10 +72,10 @@ export class RequestGuard {
     }
     if (this.hosts !== undefined) {
       const host = validateHostHeader(request.headers.get("host"), [...this.hosts]);
-      if (!host.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${excerpt(host.message, 120)}`) };
+      if (!host.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${quoted(host.message)}`) };
     }
     const origin = validateOriginHeader(request.headers.get("origin"), [...this.originHostnames]);
-    if (!origin.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${excerpt(origin.message, 120)} (allow it with --allow-origin)`) };
+    if (!origin.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${quoted(origin.message)} (allow it with --allow-origin)`) };
     const tokens = this.options.tokens;
     if (tokens === undefined) return { ok: true, label: undefined };
     const verdict = tokens.check(request.headers.get("authorization"));

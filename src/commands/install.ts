@@ -1,0 +1,150 @@
+import { applyInstall, type Outcome } from "../install/apply.ts";
+import { clientById, CLIENTS } from "../install/clients/index.ts";
+import { CLIENT_IDS, type ClientSpec } from "../install/clients/client.ts";
+import { detectClients } from "../install/detect.ts";
+import { hostFromEnv, type Host } from "../install/host.ts";
+import { currentLaunch, type Launch } from "../install/launch.ts";
+import { planInstall, type Plan } from "../install/plan.ts";
+import { DEFAULT_VERIFY_TIMEOUT_MS, verifier } from "../install/verify.ts";
+import { confirm, stdinIsTerminal } from "./support/confirm.ts";
+import { EXIT_FAILURE, EXIT_OK, flagOption, json, plural, stringOption, UsageError, type CommandContext, type CommandSpec } from "./support/command.ts";
+import { clientIds, describeOutcome, describePlan, planJson, scopeOption, shellLine } from "./support/install-output.ts";
+
+function httpOption(ctx: CommandContext, host: Host): { url: string; tokenEnv?: string } | undefined {
+  const url = stringOption(ctx, "http");
+  const tokenEnv = stringOption(ctx, "token-env");
+  if (url === undefined) {
+    if (tokenEnv !== undefined) throw new UsageError("--token-env goes with --http <url>");
+    return undefined;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--http needs a URL such as http://127.0.0.1:8787/mcp, not "${url}"`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`--http needs an http:// or https:// URL, not "${url}"`);
+  if (tokenEnv === undefined) return { url };
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) throw new UsageError(`--token-env takes the name of an environment variable, not "${tokenEnv}"`);
+  if (!host.env[tokenEnv]) throw new UsageError(`--token-env ${tokenEnv}: the variable is not set here; set it (the entry is checked with it), then run this again`);
+  return { url, tokenEnv };
+}
+
+function timeoutOption(ctx: CommandContext): number {
+  const raw = stringOption(ctx, "verify-timeout");
+  if (raw === undefined) return DEFAULT_VERIFY_TIMEOUT_MS;
+  const seconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(seconds > 0)) throw new UsageError(`--verify-timeout must be a positive number of seconds, not "${raw}"`);
+  return seconds * 1000;
+}
+
+export function launchText(launch: Launch): string {
+  const what = launch.kind === "binary" ? "this binary" : launch.kind === "bunx" ? "the installed package, with bunx" : "this checkout, with bun";
+  return `${shellLine([launch.command, ...launch.prefix, "mcp"])} (${what})`;
+}
+
+/** Without named clients: ask on a terminal, go ahead with --yes, otherwise only show. */
+export async function mayApply(ctx: CommandContext, named: boolean, question: string, verb: string): Promise<boolean> {
+  if (named || flagOption(ctx, "yes")) return true;
+  if (ctx.json || !stdinIsTerminal()) {
+    if (!ctx.json) ctx.out(`\nNothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to ${verb}, or name the clients.\n`);
+    return false;
+  }
+  const yes = await confirm(`\n${question} [y/N] `, ctx.out);
+  if (!yes) ctx.out("Nothing was written.\n");
+  return yes;
+}
+
+export const spec: CommandSpec = {
+  name: "install",
+  summary: "Register the server in your IDEs' MCP configs (diff, backup, verify)",
+  usage: "install [client…] [--scope user|project] [--dry-run] [--force] [--yes] [--http <url> [--token-env <VAR>]]",
+  description:
+    "Adds an entry named skill-central to each client's MCP config. Clients:\n" +
+    `${CLIENT_IDS.join(", ")}.\n` +
+    "With no client named, it finds the clients on this machine (config folder or command), shows\n" +
+    "the changes and asks first (--yes to skip the question; with no terminal it only shows them).\n" +
+    "The entry starts this install: this binary, `bunx skill-central`, or this checkout. Every change\n" +
+    "is shown as a diff, a backup is kept beside the file, the file is replaced atomically with only\n" +
+    "our entry changed, and the entry is then started exactly as the client would start it\n" +
+    "(initialize + tools/list); if that fails the file is put back. An existing skill-central entry\n" +
+    "that differs is replaced only with --force. Details: docs/install-ides.md.",
+  options: {
+    scope: { type: "string" },
+    "dry-run": { type: "boolean" },
+    force: { type: "boolean" },
+    yes: { type: "boolean", short: "y" },
+    http: { type: "string" },
+    "token-env": { type: "string" },
+    "verify-timeout": { type: "string" },
+  },
+  optionHelp: [
+    ["--scope user|project", "The client's user config (default), or the project's file where the client has one"],
+    ["--dry-run", "Show the diffs and write nothing"],
+    ["--force", "Replace an existing skill-central entry that differs"],
+    ["-y, --yes", "Do not ask before changing the detected clients"],
+    ["--http <url>", "Register a running HTTP server instead of starting one per client"],
+    ["--token-env <VAR>", "With --http: the environment variable that holds the bearer token"],
+    ["--verify-timeout <s>", `How long the check waits for the server (default ${DEFAULT_VERIFY_TIMEOUT_MS / 1000})`],
+  ],
+  examples: ["skill-central install", "skill-central install cursor vscode --dry-run", "skill-central install claude-code --scope project", "skill-central install codex --http https://skills.example.com/mcp --token-env SKILLS_TOKEN"],
+  positionals: { min: 0, max: CLIENT_IDS.length },
+  async run(ctx) {
+    const host = hostFromEnv();
+    const ids = clientIds(ctx.args);
+    const scope = scopeOption(ctx);
+    const http = httpOption(ctx, host);
+    const timeoutMs = timeoutOption(ctx);
+    const dryRun = flagOption(ctx, "dry-run");
+    const launch = currentLaunch(host);
+    const named = ids.length > 0;
+    const { bold } = ctx.colours;
+
+    let clients: ClientSpec[];
+    let skipped: string[] = [];
+    if (named) clients = ids.map(clientById);
+    else {
+      const detected = detectClients(host);
+      if (detected.length === 0) {
+        ctx.err(`skill-central install: no MCP client found on this machine (looked for ${CLIENTS.map((c) => c.name).join(", ")}); name one, e.g. skill-central install cursor\n`);
+        return EXIT_FAILURE;
+      }
+      const usable = detected.filter((d) => d.client.file({ host, project: ctx.cwd, scope }) !== undefined);
+      skipped = detected.filter((d) => !usable.includes(d)).map((d) => d.client.name);
+      clients = usable.map((d) => d.client);
+      if (!ctx.json) {
+        ctx.out(`${bold("Found")} ${detected.map((d) => `${d.client.name} (${d.reason})`).join(", ")}\n`);
+        if (skipped.length > 0) ctx.out(`Skipped (no project config file; use --scope user): ${skipped.join(", ")}\n`);
+      }
+    }
+
+    const plans: Plan[] = clients.map((client) => planInstall(client, { scope, project: ctx.cwd, host, force: flagOption(ctx, "force") }, launch, http));
+    if (!ctx.json) {
+      ctx.out(`${bold("Entry")}: ${http ? `${http.url}${http.tokenEnv ? ` (token from ${http.tokenEnv})` : ""}` : launchText(launch)}\n\n`);
+      for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(describePlan(plan, ctx.colours) + "\n");
+    }
+    const actionable = plans.filter((p) => p.action === "create" || p.action === "add" || p.action === "update" || p.action === "unchanged");
+    const blocked = plans.filter((p) => p.action === "error" || p.action === "differs");
+    const entry = http ?? { kind: launch.kind, command: launch.command, args: [...launch.prefix, "mcp"] };
+
+    if (dryRun || actionable.length === 0 || !(await mayApply(ctx, named, `Install skill-central in ${plural(actionable.length, "client")}?`, "install"))) {
+      if (ctx.json) json(ctx, { dryRun: true, scope, project: ctx.cwd, entry, clients: plans.map((p) => planJson(p)) });
+      else if (dryRun) ctx.out("\nDry run: nothing was written.\n");
+      return blocked.length > 0 ? EXIT_FAILURE : EXIT_OK;
+    }
+
+    if (!ctx.json) ctx.out("\n");
+    const verify = verifier(timeoutMs, http?.tokenEnv);
+    const outcomes = new Map<Plan, Outcome>();
+    for (const plan of actionable) {
+      const outcome = await applyInstall(plan, verify);
+      outcomes.set(plan, outcome);
+      if (!ctx.json) (outcome.ok ? ctx.out : ctx.err)(describeOutcome(plan, outcome, ctx.colours));
+    }
+    const done = [...outcomes.values()].filter((o) => o.ok).length;
+    const failed = outcomes.size - done + blocked.length;
+    if (ctx.json) json(ctx, { dryRun: false, scope, project: ctx.cwd, entry, clients: plans.map((p) => planJson(p, outcomes.get(p))) });
+    else ctx.out(`\n${done > 0 ? `Installed in ${plural(done, "client")}` : "Nothing installed"}${failed > 0 ? `; ${plural(failed, "client")} not (see above)` : ""}. Restart the IDEs (or reload their MCP servers) to pick it up.\n`);
+    return failed > 0 ? EXIT_FAILURE : EXIT_OK;
+  },
+};

@@ -1,0 +1,116 @@
+import type { Palette } from "../../cli-output/colour.ts";
+import { didYouMean } from "../../suggest.ts";
+import { formatTable } from "../../cli-output/table.ts";
+import { CLIENT_IDS, type ClientId } from "../../install/clients/client.ts";
+import { SCOPES, type Scope } from "../../install/entry.ts";
+import type { Outcome } from "../../install/apply.ts";
+import type { Plan } from "../../install/plan.ts";
+import { hostFromEnv } from "../../install/host.ts";
+import { currentLaunch } from "../../install/launch.ts";
+import { clientStatuses, type ClientStatus } from "../../install/status.ts";
+import { UsageError, type CommandContext } from "./command.ts";
+
+/** Shared by `install`, `uninstall` and `doctor`: reading their arguments and showing plans. */
+
+export function clientIds(names: readonly string[]): ClientId[] {
+  const ids: ClientId[] = [];
+  for (const name of names) {
+    if (!(CLIENT_IDS as readonly string[]).includes(name)) {
+      throw new UsageError(`unknown client "${name}"${didYouMean(name, CLIENT_IDS) || ` (known: ${CLIENT_IDS.join(", ")})`}`);
+    }
+    if (!ids.includes(name as ClientId)) ids.push(name as ClientId);
+  }
+  return ids;
+}
+
+export function scopeOption(ctx: CommandContext): Scope {
+  const value = ctx.options.scope;
+  if (value === undefined) return "user";
+  if (typeof value === "string" && (SCOPES as readonly string[]).includes(value)) return value as Scope;
+  throw new UsageError(`--scope must be user or project, not "${String(value)}"`);
+}
+
+export function colourDiff(diff: string, colours: Palette): string {
+  if (!colours.enabled) return diff;
+  return diff
+    .split("\n")
+    .map((line) => (line.startsWith("+++") || line.startsWith("---") ? colours.bold(line) : line.startsWith("@@") ? colours.cyan(line) : line.startsWith("+") ? colours.green(line) : line.startsWith("-") ? colours.red(line) : line))
+    .join("\n");
+}
+
+/** `claude mcp add …` as one shell line (quoted where needed), for the plan. */
+export function shellLine(argv: readonly string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");
+}
+
+const VERB: Partial<Record<Plan["action"], string>> = {
+  create: "create",
+  add: "add to",
+  update: "replace the entry in",
+  remove: "remove the entry from",
+};
+
+/** A plan as the user reads it before anything is written. */
+export function describePlan(plan: Plan, colours: Palette): string {
+  const head = colours.bold(plan.client.name);
+  switch (plan.action) {
+    case "error":
+      return `${head}: ${colours.red("error")}: ${plan.message}\n`;
+    case "unchanged":
+      return `${head}: already installed in ${plan.shown}\n`;
+    case "absent":
+      return `${head}: no skill-central entry in ${plan.shown}\n`;
+    case "differs":
+      return `${head}: ${colours.yellow("differs")}: ${plan.message}\n${colourDiff(plan.diff, colours)}`;
+    default: {
+      const via = plan.commands ? ` with ${plan.commands.map((argv) => `\`${shellLine(["claude", ...argv.slice(1)])}\``).join(" then ")}` : "";
+      return `${head}: ${VERB[plan.action]} ${plan.shown}${via}\n${colourDiff(plan.diff, colours)}`;
+    }
+  }
+}
+
+export function describeOutcome(plan: Plan, outcome: Outcome, colours: Palette): string {
+  const head = colours.bold(plan.client.name);
+  if (!outcome.ok) return `${head}: ${colours.red("error")}: ${outcome.message}\n`;
+  return `${head}: ${colours.green("ok")}: ${outcome.message}${outcome.backup ? `\n  backup: ${outcome.backup}` : ""}\n`;
+}
+
+/** Plans and outcomes as data for `--json`. */
+export function planJson(plan: Plan, outcome?: Outcome): Record<string, unknown> {
+  return {
+    client: plan.client.id,
+    scope: plan.ctx.scope,
+    file: plan.path || null,
+    action: plan.action,
+    ...(plan.message && { message: plan.message }),
+    diff: plan.diff,
+    ...(plan.commands && { commands: plan.commands.map((argv) => ["claude", ...argv.slice(1)]) }),
+    ...(outcome && { result: { ok: outcome.ok, message: outcome.message, ...(outcome.backup && { backup: outcome.backup }) } }),
+  };
+}
+
+const STATE_TEXT: Record<string, string> = { none: "no entry", current: "installed", "this-install": "installed", other: "other", http: "HTTP entry", broken: "cannot read" };
+
+/** For `doctor`: every client on this machine and its skill-central entry, if any. */
+export function clientReport(project: string): Promise<ClientStatus[]> {
+  const host = hostFromEnv();
+  return clientStatuses(host, project, currentLaunch(host));
+}
+
+/** The `doctor` section: one line per client and config file. */
+export function formatClientStatuses(statuses: readonly ClientStatus[], colours: Palette): string {
+  const rows: string[][] = [["CLIENT", "FOUND", "FILE", "ENTRY"]];
+  for (const s of statuses) {
+    const found = s.detected ? "yes" : "no";
+    if (s.entries.length === 0) rows.push([s.name, found, "-", "-"]);
+    s.entries.forEach((e, i) => {
+      const state = STATE_TEXT[e.state] ?? e.state;
+      const paint = e.state === "current" ? colours.green : e.state === "broken" || e.state === "other" || e.state === "this-install" ? colours.yellow : (t: string) => t;
+      rows.push([i === 0 ? s.name : "", i === 0 ? found : "", e.file, paint(`${state}${e.detail ? `: ${e.detail}` : ""}`)]);
+    });
+  }
+  return `${colours.bold("IDE clients")} ${colours.dim("(skill-central install registers the server; see docs/install-ides.md)")}\n${formatTable(rows)
+    .split("\n")
+    .map((line) => (line === "" ? "" : `  ${line}`))
+    .join("\n")}`;
+}

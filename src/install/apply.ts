@@ -1,0 +1,128 @@
+import { rmSync } from "node:fs";
+import { isRefusal } from "./clients/client.ts";
+import { isConfigDocument, openConfig } from "./config-document.ts";
+import { backUp, FileProblem, readConfigFile, undo, writeAtomically, type WriteResult } from "./config-file.ts";
+import type { Reach } from "./entry.ts";
+import { tildePath } from "./host.ts";
+import { sameEntry, type Plan } from "./plan.ts";
+import type { CheckResult } from "./stdio-check.ts";
+
+/**
+ * Carries out a plan: backup, write (or `claude mcp …`), read back, verify by starting the entry
+ * exactly as the client would, and on any failure put the file back as it was.
+ */
+
+export interface Outcome {
+  ok: boolean;
+  /** One line: what happened, or why not. */
+  message: string;
+  /** The backup beside the file, when one was kept. */
+  backup?: string;
+  check?: CheckResult;
+}
+
+export type Verify = (reach: Reach) => Promise<CheckResult>;
+
+/** Runs `claude mcp …`; its output becomes the error message when it fails. */
+export type RunCommand = (argv: readonly string[], cwd: string) => Promise<{ code: number; output: string }>;
+
+export const runCommand: RunCommand = async (argv, cwd) => {
+  const proc = Bun.spawn([...argv], { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => proc.kill(), 60_000);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  return { code, output: `${stdout}${stderr}`.trim() };
+};
+
+/** The entry as the file now holds it, started or called the way the client would. */
+function reachOfFile(plan: Plan): Reach | string {
+  const file = readConfigFile(plan.path);
+  const doc = openConfig(plan.client.format, file.text);
+  if (!isConfigDocument(doc)) return `${plan.shown} no longer parses (${doc.line}:${doc.column}: ${doc.message})`;
+  const entry = doc.get(plan.client.entryPath(doc.data));
+  if (entry === undefined) return `${plan.shown} has no skill-central entry after the change`;
+  if (plan.shaped && !sameEntry(entry, plan.shaped)) return `${plan.shown} holds a different skill-central entry than intended`;
+  const reach = plan.client.reach(entry, plan.ctx);
+  return isRefusal(reach) ? reach.refused : reach;
+}
+
+export function describeCheck(check: CheckResult & { ok: true }): string {
+  return `${check.serverName} ${check.serverVersion} answered initialize and listed ${check.tools} tool${check.tools === 1 ? "" : "s"}`;
+}
+
+export async function applyInstall(plan: Plan, verify: Verify, run: RunCommand = runCommand): Promise<Outcome> {
+  if (plan.action === "unchanged") {
+    const reach = reachOfFile(plan);
+    if (typeof reach === "string") return { ok: false, message: reach };
+    const check = await verify(reach);
+    return check.ok ? { ok: true, message: `already installed; ${describeCheck(check)}`, check } : { ok: false, message: `already installed, but it does not start: ${check.reason}`, check };
+  }
+  if (plan.action !== "create" && plan.action !== "add" && plan.action !== "update") return { ok: false, message: plan.message ?? "nothing to do" };
+  const file = plan.file!;
+  let backup: string | undefined;
+  let written: WriteResult = {};
+  try {
+    if (file.exists) backup = backUp(file);
+    if (plan.commands) {
+      for (const argv of plan.commands) {
+        const { code, output } = await run(argv, plan.ctx.project);
+        if (code !== 0) {
+          undo(file, backup, {});
+          return { ok: false, message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${plan.shown} is as it was` };
+        }
+      }
+    } else {
+      written = writeAtomically(file, plan.after);
+    }
+  } catch (error) {
+    if (error instanceof FileProblem) {
+      if (backup) rmBackup(backup);
+      return { ok: false, message: error.message };
+    }
+    throw error;
+  }
+
+  const reach = reachOfFile(plan);
+  const check = typeof reach === "string" ? ({ ok: false, reason: reach } as const) : await verify(reach);
+  if (!check.ok) {
+    undo(file, backup, written);
+    return { ok: false, message: `verification failed: ${check.reason}\n  ${plan.shown} was restored as it was${file.exists ? " (from its backup)" : " (removed: it did not exist before)"}`, check };
+  }
+  const how = plan.commands ? `added with \`claude mcp add\` to ${plan.shown}` : `${plan.action === "create" ? "created" : plan.action === "update" ? "updated" : "added to"} ${plan.shown}`;
+  return { ok: true, message: `${how}; ${describeCheck(check)}`, ...(backup && { backup: tildePath(backup, plan.ctx.host) }), check };
+}
+
+function rmBackup(backup: string): void {
+  rmSync(backup, { force: true });
+}
+
+export async function applyUninstall(plan: Plan, run: RunCommand = runCommand): Promise<Outcome> {
+  if (plan.action !== "remove") return { ok: plan.action === "absent", message: plan.action === "absent" ? "no skill-central entry" : (plan.message ?? "nothing to do") };
+  const file = plan.file!;
+  const backup = backUp(file);
+  try {
+    if (plan.commands) {
+      for (const argv of plan.commands) {
+        const { code, output } = await run(argv, plan.ctx.project);
+        if (code !== 0) {
+          undo(file, backup, {});
+          return { ok: false, message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${plan.shown} is as it was` };
+        }
+      }
+    } else {
+      writeAtomically(file, plan.after);
+    }
+  } catch (error) {
+    if (error instanceof FileProblem) {
+      rmBackup(backup);
+      return { ok: false, message: error.message };
+    }
+    throw error;
+  }
+  const after = openConfig(plan.client.format, readConfigFile(plan.path).text);
+  if (!isConfigDocument(after) || after.get(plan.entryPath) !== undefined) {
+    undo(file, backup, {});
+    return { ok: false, message: `${plan.shown} still had the entry after removing it; restored as it was` };
+  }
+  return { ok: true, message: `removed from ${plan.shown}`, backup: tildePath(backup, plan.ctx.host) };
+}

@@ -1,0 +1,81 @@
+import type { ContentStore } from "./content-store.ts";
+import { StartupIndex, type IndexEntry } from "./startup-index.ts";
+
+/** A request this recent means the server is busy: writing waits. */
+const QUIET_MS = 40;
+/** How long one slice of writing may keep the thread (requests arriving meanwhile wait this long at most). */
+const SLICE_MS = 4;
+const POLL_MS = 25;
+
+/**
+ * Writes what a load parsed into the start-up index when the server has nothing else to do, in
+ * slices of a few milliseconds, so a session's first requests never queue behind it; content
+ * leaves memory as its rows are written. Whatever is left at exit is written then.
+ */
+export class IndexWriter {
+  private queue: IndexEntry[] = [];
+  private keep: ReadonlyArray<{ path: string; stamp: IndexEntry["stamp"] }> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly index: StartupIndex,
+    private readonly store: ContentStore,
+    /** `performance.now()` of the latest request. */
+    private readonly lastActivity: () => number,
+  ) {}
+
+  /** Queues a load's new rows; `keep` is every file version that load refers to (the rest are dropped). */
+  enqueue(entries: readonly IndexEntry[], keep: ReadonlyArray<{ path: string; stamp: IndexEntry["stamp"] }>): void {
+    if (this.closed) return;
+    // A later load supersedes the rows of an earlier one that were not written yet.
+    const fresh = new Set(entries.map((e) => e.path));
+    this.queue = [...this.queue.filter((e) => !fresh.has(e.path)), ...entries];
+    this.keep = keep;
+    this.schedule(0);
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.tick();
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private tick(): void {
+    if (performance.now() - this.lastActivity() < QUIET_MS) return this.schedule(POLL_MS);
+    const started = performance.now();
+    while (this.queue.length > 0 && performance.now() - started < SLICE_MS) {
+      const batch = this.queue.splice(0, 32);
+      if (!this.write(batch)) {
+        // Busy (another process writes) or broken: try again later; content stays in memory.
+        this.queue.unshift(...batch);
+        return this.schedule(POLL_MS * 8);
+      }
+    }
+    if (this.queue.length > 0) return this.schedule(1);
+    if (this.keep && this.index.saveListing(this.keep)) this.keep = undefined;
+  }
+
+  private write(batch: IndexEntry[]): boolean {
+    if (!this.index.write(batch)) return false;
+    for (const e of batch) if (StartupIndex.indexable(e.stamp)) this.store.persisted(e.path, e.stamp);
+    return true;
+  }
+
+  /** Writes everything still queued, now (at exit). */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.queue.length > 0 && this.write(this.queue)) this.queue = [];
+    if (this.keep) this.index.saveListing(this.keep);
+    this.keep = undefined;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,51 @@
+import { isAbsolute, join } from "node:path";
+import type { Diagnostic } from "../diagnostics.ts";
+import type { Candidate, LayerRef } from "../registry/registry.ts";
+import { discoverSkillFiles } from "../storage/discover.ts";
+import { displayPath } from "../storage/display-path.ts";
+import { layerDirState } from "../storage/fs-state.ts";
+import { ContentStore } from "./content-store.ts";
+import { parseSkillFile } from "./parse-file.ts";
+import type { SkillRecord } from "./record.ts";
+
+export interface FilesResult {
+  records: SkillRecord[];
+  /** Each file's skill on its own: two named files sharing an id are not a conflict here. */
+  candidates: Candidate[];
+  diagnostics: Diagnostic[];
+  display: (path: string) => string;
+}
+
+/**
+ * Skill files named on a command line (folders are searched like a layer), each judged on its
+ * own through the loader's per-file steps, for `validate <paths…>`.
+ */
+export function loadFiles(paths: readonly string[], cwd: string): FilesResult {
+  const display = (path: string) => displayPath(path, { cwd });
+  const diagnostics: Diagnostic[] = [];
+  const files: string[] = [];
+  for (const path of paths) {
+    const full = isAbsolute(path) ? path : join(cwd, path);
+    const state = layerDirState(full);
+    if (state === "ok") {
+      const found = discoverSkillFiles(full);
+      files.push(...found.files);
+      diagnostics.push(...found.diagnostics);
+    } else if (state === "not-a-directory") files.push(full);
+    else diagnostics.push({ severity: "error", code: "no-such-file", file: full, message: "no such file or folder" });
+  }
+  const layer: LayerRef = { name: "paths", priority: 0, order: 0 };
+  const store = new ContentStore(undefined, (path) => parseSkillFile(path));
+  const records: SkillRecord[] = [];
+  const candidates: Candidate[] = [];
+  for (const path of new Set(files)) {
+    const parsed = parseSkillFile(path, { keepLocator: true });
+    const base = { path, layer, ...(parsed.stamp && { stamp: parsed.stamp }), diagnostics: parsed.diagnostics, ...(parsed.locate && { locate: parsed.locate }) };
+    if (parsed.skill && parsed.content) {
+      const content = store.hold(path, parsed.stamp, parsed.content);
+      records.push({ ...base, outcome: "served", skill: parsed.skill, content });
+      candidates.push({ skill: parsed.skill, layer, path, source: display(path), content });
+    } else records.push({ ...base, outcome: "skipped" });
+  }
+  return { records, candidates, diagnostics, display };
+}

@@ -1,0 +1,322 @@
+import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
+import { closest } from "../suggest.ts";
+import { isValidSkillId, SKILL_ID_RULE } from "./id.ts";
+import { isPlainObject, type JsonSchema } from "./json-schema.ts";
+import { unknownSchemaKeywords } from "./schema-keywords.ts";
+import { proveInputSchema } from "./schema-proof.ts";
+import type { Skill, SkillArgument, SkillContent, SkillExample, SkillType } from "./skill.ts";
+import { normaliseTags } from "./tags.ts";
+import { proveTemplate } from "./template-proof.ts";
+
+type Path = readonly (string | number)[];
+
+/** Where fields are written; supplied by storage, so this module knows nothing of files. */
+export interface SourceLocators {
+  /** A field's value (or, with `within`, a position inside a string value). */
+  locate: (path: Path, within?: SourcePosition) => SourcePosition | undefined;
+  /** A field's key. */
+  locateKey: (path: Path) => SourcePosition | undefined;
+}
+
+/** A skill file's verdict: a skill and its content when it can be served, and every finding. */
+export interface SkillParse {
+  skill?: Skill;
+  content?: SkillContent;
+  diagnostics: Diagnostic[];
+}
+
+const FIELDS = ["id", "name", "description", "type", "tags", "arguments", "prompt", "inputSchema", "version", "examples"] as const;
+const ARGUMENT_FIELDS = ["name", "description", "required", "enum"] as const;
+const EXAMPLE_FIELDS = ["arguments", "expect", "contains", "error"] as const;
+const TYPES: readonly SkillType[] = ["prompt", "tool"];
+const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** Collects findings with their positions; `error` ones stop the skill from being served. */
+class Findings {
+  readonly list: Diagnostic[] = [];
+  constructor(private readonly at: SourceLocators) {}
+
+  error(code: string, message: string, hint: string | undefined, where: SourcePosition | undefined): void {
+    this.list.push({ severity: "error", code, message, ...(hint && { hint }), ...(where && { position: where }) });
+  }
+
+  warning(code: string, message: string, hint: string | undefined, where: SourcePosition | undefined): void {
+    this.list.push({ severity: "warning", code, message, ...(hint && { hint }), ...(where && { position: where }) });
+  }
+
+  value(path: Path, within?: SourcePosition): SourcePosition | undefined {
+    return this.at.locate(path, within);
+  }
+
+  key(path: Path): SourcePosition | undefined {
+    return this.at.locateKey(path);
+  }
+
+  get failed(): boolean {
+    return this.list.some((d) => d.severity === "error");
+  }
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "empty";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return "text";
+  return `a ${typeof value}`;
+}
+
+function dotted(path: Path): string {
+  return path.reduce<string>((out, p) => (typeof p === "number" ? `${out}[${p}]` : out ? `${out}.${p}` : p), "");
+}
+
+/** Unknown keys of a mapping: a warning each, with the known key it most likely meant. */
+function unknownKeys(f: Findings, map: Record<string, unknown>, known: readonly string[], path: Path, what: string): void {
+  for (const key of Object.keys(map)) {
+    if (known.includes(key)) continue;
+    const meant = closest(key, known);
+    f.warning(
+      "unknown-field",
+      `unknown field "${key}"${what} is ignored`,
+      meant ? `did you mean "${meant}"?` : `known fields: ${known.join(", ")}`,
+      f.key([...path, key]),
+    );
+  }
+}
+
+/** A required top-level field that is absent: pointed at a misspelling of it when there is one. */
+function missing(f: Findings, doc: Record<string, unknown>, field: string, example: string): void {
+  const typo = Object.keys(doc).find((key) => !(FIELDS as readonly string[]).includes(key) && closest(key, [field]) === field);
+  if (typo) {
+    f.error("missing-field", `"${field}" is missing; "${typo}" looks like a misspelling of it`, `rename "${typo}" to "${field}"`, f.key([typo]));
+  } else {
+    f.error("missing-field", `"${field}" is missing`, `add a line such as \`${example}\``, { line: 1, column: 1 });
+  }
+}
+
+function stringField(f: Findings, doc: Record<string, unknown>, field: string, hint: string): string | undefined {
+  const value = doc[field];
+  if (value === undefined) return undefined;
+  if (typeof value === "string") return value;
+  f.error("field-type", `"${field}" must be text, not ${kindOf(value)}`, hint, f.value([field]));
+  return undefined;
+}
+
+function readArguments(f: Findings, value: unknown): SkillArgument[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return [];
+  if (!Array.isArray(value)) {
+    f.error("field-type", `"arguments" must be a list, not ${kindOf(value)}`, "write one `- name: …` item per argument", f.value(["arguments"]));
+    return undefined;
+  }
+  const args: SkillArgument[] = [];
+  const names = new Set<string>();
+  value.forEach((item, i) => {
+    const path = ["arguments", i];
+    if (!isPlainObject(item)) {
+      f.error("field-type", `argument ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- name: <name>` with optional description, required and enum", f.value(path));
+      return;
+    }
+    unknownKeys(f, item, ARGUMENT_FIELDS, path, ` in argument ${i + 1}`);
+    const { name, description, required } = item;
+    if (typeof name !== "string" || name === "") {
+      f.error("argument-name", `argument ${i + 1} has no "name"`, "add `name: <name>` (letters, digits, _ and -)", f.value(path));
+      return;
+    }
+    if (!ARGUMENT_NAME.test(name)) {
+      f.error("argument-name", `argument name "${name}" is not valid`, "start with a letter or _, then letters, digits, _ or -", f.value([...path, "name"]));
+      return;
+    }
+    if (names.has(name)) {
+      f.error("duplicate-argument", `argument "${name}" is declared twice`, "keep one of the two declarations", f.value([...path, "name"]));
+      return;
+    }
+    names.add(name);
+    if (description !== undefined && typeof description !== "string") {
+      f.error("field-type", `"description" of argument "${name}" must be text, not ${kindOf(description)}`, undefined, f.value([...path, "description"]));
+    }
+    if (required !== undefined && typeof required !== "boolean") {
+      f.error("field-type", `"required" of argument "${name}" must be true or false, not ${kindOf(required)}`, undefined, f.value([...path, "required"]));
+    }
+    let values: string[] | undefined;
+    if (item.enum !== undefined) {
+      if (Array.isArray(item.enum) && item.enum.every((v) => typeof v === "string")) values = item.enum as string[];
+      else f.error("field-type", `"enum" of argument "${name}" must be a list of text values`, 'quote values YAML would read otherwise, e.g. "yes", "1.0"', f.value([...path, "enum"]));
+    }
+    args.push({
+      name,
+      ...(typeof description === "string" && { description }),
+      required: required === true,
+      ...(values && { enum: values }),
+    });
+  });
+  return args;
+}
+
+function readExamples(f: Findings, value: unknown): SkillExample[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    f.error("field-type", `"examples" must be a list, not ${kindOf(value)}`, "write one `- arguments: …` item per example", f.value(["examples"]));
+    return [];
+  }
+  const examples: SkillExample[] = [];
+  value.forEach((item, i) => {
+    const path = ["examples", i];
+    if (!isPlainObject(item)) {
+      f.error("field-type", `example ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- arguments: {…}` with expect, contains or error", f.value(path));
+      return;
+    }
+    unknownKeys(f, item, EXAMPLE_FIELDS, path, ` in example ${i + 1}`);
+    const example: SkillExample = {};
+    if (item.arguments !== undefined && item.arguments !== null) {
+      if (isPlainObject(item.arguments)) example.arguments = item.arguments;
+      else f.error("field-type", `"arguments" of example ${i + 1} must be a mapping of argument names to values`, undefined, f.value([...path, "arguments"]));
+    }
+    for (const key of ["expect", "error"] as const) {
+      const v = item[key];
+      if (v === undefined) continue;
+      if (typeof v === "string") example[key] = v;
+      else f.error("field-type", `"${key}" of example ${i + 1} must be text, not ${kindOf(v)}`, undefined, f.value([...path, key]));
+    }
+    if (item.contains !== undefined) {
+      if (Array.isArray(item.contains) && item.contains.every((v) => typeof v === "string")) example.contains = item.contains as string[];
+      else f.error("field-type", `"contains" of example ${i + 1} must be a list of text`, undefined, f.value([...path, "contains"]));
+    }
+    examples.push(example);
+  });
+  return examples;
+}
+
+/** Tools without a schema accept their declared arguments, as strings. */
+function schemaFromArguments(args: readonly SkillArgument[]): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const a of args) {
+    properties[a.name] = { type: "string", ...(a.description && { description: a.description }), ...(a.enum && { enum: a.enum }) };
+  }
+  const required = args.filter((a) => a.required).map((a) => a.name);
+  return { type: "object", properties, ...(required.length > 0 && { required }) };
+}
+
+function readType(f: Findings, doc: Record<string, unknown>): SkillType | undefined {
+  const value = doc.type;
+  if (value === undefined) {
+    missing(f, doc, "type", "type: prompt");
+    return undefined;
+  }
+  if (value === "prompt" || value === "tool") return value;
+  const meant = typeof value === "string" ? closest(value, TYPES) : undefined;
+  f.error("invalid-type", `"type" must be prompt or tool, not ${typeof value === "string" ? `"${value}"` : kindOf(value)}`, meant ? `did you mean "${meant}"?` : "prompt: rendered for a person; tool: called by the model", f.value(["type"]));
+  return undefined;
+}
+
+function readTags(f: Findings, value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === "string") return normaliseTags([value]);
+  if (Array.isArray(value) && value.every((t) => typeof t === "string")) return normaliseTags(value as string[]);
+  f.error("field-type", `"tags" must be text or a list of text, not ${kindOf(value)}`, "e.g. `tags: [review, security]`", f.value(["tags"]));
+  return [];
+}
+
+function readVersion(f: Findings, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  if (typeof value === "number") {
+    f.warning("version-not-text", `"version" is the number ${String(value)}, served as "${String(value)}"`, `quote it (version: "${String(value)}") so YAML keeps it as written`, f.value(["version"]));
+    return String(value);
+  }
+  f.error("field-type", `"version" must be text, not ${kindOf(value)}`, undefined, f.value(["version"]));
+  return undefined;
+}
+
+/**
+ * Turns a parsed YAML (or JSON) skill document into a servable skill, or says precisely why it
+ * cannot be served. Everything that could otherwise fail at request time (id, template, schema)
+ * is proven here; mistakes that would pass silently (unknown keys, template variables nothing
+ * declares) are warnings.
+ */
+export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillParse {
+  const f = new Findings(locators);
+  if (!isPlainObject(data)) {
+    f.error("not-a-mapping", `a skill file must be a mapping of fields, not ${kindOf(data)}`, "start with `id:`, `description:` and `type:` lines", { line: 1, column: 1 });
+    return { diagnostics: f.list };
+  }
+  const doc = data;
+  unknownKeys(f, doc, FIELDS, [], "");
+
+  const id = stringField(f, doc, "id", 'e.g. `id: review-pr`');
+  if (doc.id === undefined) missing(f, doc, "id", "id: review-pr");
+  else if (id !== undefined && !isValidSkillId(id)) f.error("invalid-id", `id "${id}" is not valid`, `use ${SKILL_ID_RULE}`, f.value(["id"]));
+  const title = stringField(f, doc, "name", 'e.g. `name: Review a pull request`');
+  const description = stringField(f, doc, "description", "one line saying what the skill does and when to use it");
+  if (doc.description === undefined) missing(f, doc, "description", "description: What the skill does");
+  else if (description !== undefined && description.trim() === "") f.error("empty-description", '"description" is empty', "say what the skill does and when to use it", f.value(["description"]));
+  const type = readType(f, doc);
+  const tags = readTags(f, doc.tags);
+  const declared = readArguments(f, doc.arguments);
+  const template = stringField(f, doc, "prompt", "write the template as a block: `prompt: |` then indented lines");
+  const version = readVersion(f, doc.version);
+  const examples = readExamples(f, doc.examples);
+
+  if (type === "prompt" && doc.prompt === undefined) f.error("missing-prompt", 'a prompt skill needs a "prompt" template', "add `prompt: |` followed by the indented text", { line: 1, column: 1 });
+  if (type === "prompt" && doc.inputSchema !== undefined) {
+    f.warning("ignored-field", '"inputSchema" is ignored on a prompt skill', 'only tools take one; declare prompt inputs under "arguments"', f.key(["inputSchema"]));
+  }
+
+  let variables: string[] = [];
+  if (template !== undefined) {
+    const proof = proveTemplate(template);
+    if (proof.ok) variables = proof.variables;
+    else f.error("invalid-template", proof.message, undefined, f.value(["prompt"], proof.position));
+  }
+
+  let inputSchema: JsonSchema | undefined;
+  if (type === "tool") {
+    if (doc.inputSchema !== undefined) {
+      const proof = proveInputSchema(doc.inputSchema);
+      if (proof.ok) inputSchema = doc.inputSchema as JsonSchema;
+      else for (const p of proof.problems) f.error("invalid-input-schema", `invalid inputSchema: ${p.message}`, undefined, f.value(["inputSchema", ...p.path]) ?? f.value(["inputSchema"]));
+      for (const u of unknownSchemaKeywords(doc.inputSchema)) {
+        f.warning("unknown-schema-keyword", `"${u.keyword}" in inputSchema is not a JSON Schema keyword and is ignored`, `did you mean "${u.meant}"?`, f.key(["inputSchema", ...u.path]));
+      }
+    } else if (declared) inputSchema = schemaFromArguments(declared);
+    else inputSchema = { type: "object", properties: {} };
+  }
+
+  // Names the template reads that nothing provides render empty: almost always a typo.
+  const provided = type === "tool" && inputSchema && isPlainObject(inputSchema.properties) ? Object.keys(inputSchema.properties) : declared?.map((a) => a.name);
+  if (provided && template !== undefined && !f.failed) {
+    for (const variable of variables) {
+      if (provided.includes(variable)) continue;
+      const meant = closest(variable, provided);
+      f.warning("undeclared-variable", `the template reads {{${variable}}}, which no argument declares, so it renders empty`, meant ? `did you mean {{${meant}}}?` : `declare an argument named "${variable}"`, f.value(["prompt"], positionOf(template, variable)));
+    }
+    if (type === "prompt") {
+      for (const [i, arg] of (declared ?? []).entries()) {
+        if (variables.includes(arg.name)) continue;
+        f.warning("unused-argument", `argument "${arg.name}" is declared but the template never uses it`, `add {{${arg.name}}} to the template, or remove the argument`, f.value(["arguments", i, "name"]));
+      }
+    }
+  }
+
+  if (f.failed || id === undefined || description === undefined || type === undefined) return { diagnostics: f.list };
+  const skill: Skill = {
+    id,
+    ...(title !== undefined && { title }),
+    description,
+    type,
+    tags,
+    arguments: declared ?? variables.map((name) => ({ name, required: false })),
+    argumentsDeclared: declared !== undefined,
+    ...(inputSchema !== undefined && { inputSchema }),
+    ...(version !== undefined && { version }),
+    exampleCount: examples.length,
+  };
+  return { skill, content: { ...(template !== undefined && { template }), examples }, diagnostics: f.list };
+}
+
+/** The 1-based position of the first `{{name` in a template, for pointing at a variable. */
+function positionOf(template: string, variable: string): SourcePosition | undefined {
+  const match = new RegExp(`\\{\\{[#^/]?\\s*(?:[a-z]+\\s+)?${variable.replace(/[$]/g, "\\$")}\\b`).exec(template);
+  if (!match) return undefined;
+  const before = template.slice(0, match.index).split("\n");
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}

@@ -1,0 +1,125 @@
+import type { Subprocess } from "bun";
+
+/**
+ * A client that speaks newline-delimited JSON-RPC to a spawned server with nothing in between:
+ * for tests whose point is the exact wire (errors, limits, notifications) or hostile input a
+ * real client library would refuse to send. Every wait is bounded.
+ */
+export interface RawMessage {
+  jsonrpc?: string;
+  id?: unknown;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export class RawClient {
+  private buffer = "";
+  private nextId = 1000;
+  private readonly messages: RawMessage[] = [];
+  private readonly waiters: { test: (m: RawMessage) => boolean; resolve: (m: RawMessage) => void }[] = [];
+  private stderrText = "";
+  /** Every stdout line that was not JSON: must stay empty (stdout is the protocol channel). */
+  readonly garbage: string[] = [];
+  /** Characters of the longest stdout line seen. */
+  longestLine = 0;
+
+  private constructor(readonly proc: Subprocess<"pipe", "pipe", "pipe">) {
+    void this.pump();
+    void this.pumpStderr();
+  }
+
+  static spawn(cmd: string[], options: { cwd: string; env: Record<string, string> }): RawClient {
+    return new RawClient(Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" }));
+  }
+
+  private async pump(): Promise<void> {
+    const decoder = new TextDecoder();
+    for await (const chunk of this.proc.stdout) {
+      this.buffer += decoder.decode(chunk, { stream: true });
+      let newline: number;
+      while ((newline = this.buffer.indexOf("\n")) >= 0) {
+        const line = this.buffer.slice(0, newline);
+        this.buffer = this.buffer.slice(newline + 1);
+        this.longestLine = Math.max(this.longestLine, line.length);
+        let message: RawMessage;
+        try {
+          message = JSON.parse(line) as RawMessage;
+        } catch {
+          this.garbage.push(line.slice(0, 200));
+          continue;
+        }
+        this.messages.push(message);
+        for (const waiter of [...this.waiters]) {
+          if (!waiter.test(message)) continue;
+          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          waiter.resolve(message);
+        }
+      }
+    }
+  }
+
+  private async pumpStderr(): Promise<void> {
+    const decoder = new TextDecoder();
+    for await (const chunk of this.proc.stderr) this.stderrText += decoder.decode(chunk, { stream: true });
+  }
+
+  stderr(): string {
+    return this.stderrText;
+  }
+
+  /** Every message received so far. */
+  received(): readonly RawMessage[] {
+    return this.messages;
+  }
+
+  send(text: string): void {
+    this.proc.stdin.write(text.endsWith("\n") ? text : `${text}\n`);
+    void this.proc.stdin.flush();
+  }
+
+  /** The first message (already received or still to come) that passes `test`. */
+  waitFor(test: (m: RawMessage) => boolean, timeoutMs = 15_000, what = "a message"): Promise<RawMessage> {
+    const seen = this.messages.find(test);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const waiter = { test, resolve: (m: RawMessage) => (clearTimeout(timer), resolve(m)) };
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr:\n${this.stderrText.slice(-2000)}`));
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  request(method: string, params: Record<string, unknown> = {}, timeoutMs = 15_000): Promise<RawMessage> {
+    const id = this.nextId++;
+    this.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    return this.waitFor((m) => m.id === id, timeoutMs, `the answer to ${method}`);
+  }
+
+  notify(method: string, params: Record<string, unknown> = {}): void {
+    this.send(JSON.stringify({ jsonrpc: "2.0", method, params }));
+  }
+
+  /** initialize + notifications/initialized, as the 2025-11-25 handshake goes. */
+  async initialize(clientName = "raw-test"): Promise<RawMessage> {
+    const answer = await this.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: clientName, version: "0" } });
+    this.notify("notifications/initialized");
+    return answer;
+  }
+
+  /** Closes stdin and waits for the process to end (killed after `timeoutMs`). */
+  async close(timeoutMs = 5000): Promise<number | null> {
+    try {
+      this.proc.stdin.end();
+    } catch {
+      // Already closed.
+    }
+    const timer = setTimeout(() => this.proc.kill("SIGKILL"), timeoutMs);
+    const code = await this.proc.exited;
+    clearTimeout(timer);
+    return code;
+  }
+}
