@@ -197,7 +197,7 @@ function commitLabel(): string {
 }
 
 function sdkVersion(): string {
-  const pkg = join(REPO_ROOT, "node_modules", "@modelcontextprotocol", "sdk", "package.json");
+  const pkg = join(REPO_ROOT, "node_modules", "@modelcontextprotocol", "server", "package.json");
   return (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version;
 }
 

@@ -34,37 +34,104 @@ const NEGATABLE = new Set(["builtin", "watch"]);
  */
 const MCP: CommandSpec = {
   name: "mcp",
-  summary: "Run the stdio MCP server (the default when no command is given)",
-  usage: "mcp [--no-watch] [--page-size <n>] [--debug-timing]",
-  description: "Serves the skills over MCP on stdin/stdout (JSON-RPC only on stdout; logs on stderr).",
-  options: { "debug-timing": { type: "boolean" }, watch: { type: "boolean" }, "page-size": { type: "string" } },
+  summary: "Run the MCP server: stdio (the default when no command is given), or HTTP for a team with --http",
+  usage: "mcp [--no-watch] [--page-size <n>] [--debug-timing] [--http [--port <n>] [--host <addr>] [--stateless] [--token-file <path>] …]",
+  description:
+    "Serves the skills over MCP on stdin/stdout (JSON-RPC only on stdout; logs on stderr).\n" +
+    "With --http, serves Streamable HTTP at /mcp instead (2025-11-25 sessions and 2026-07-28 requests on one port), with\n" +
+    "GET /healthz and /readyz; an address other than loopback needs bearer tokens (--token-file or SKILL_CENTRAL_TOKEN).",
+  options: {
+    "debug-timing": { type: "boolean" },
+    watch: { type: "boolean" },
+    "page-size": { type: "string" },
+    http: { type: "boolean" },
+    port: { type: "string" },
+    host: { type: "string" },
+    stateless: { type: "boolean" },
+    "token-file": { type: "string" },
+    "allow-origin": { type: "string", multiple: true },
+    "allow-host": { type: "string", multiple: true },
+    "max-sessions": { type: "string" },
+    "session-timeout": { type: "string" },
+    keepalive: { type: "string" },
+  },
   optionHelp: [
     ["--no-watch", "Do not reload when skill or config files change"],
     ["--page-size <n>", "Page size for list requests (a positive whole number)"],
     ["--debug-timing", "Print load timings to stderr"],
+    ["--http", "Serve Streamable HTTP at /mcp instead of stdio"],
+    ["--port <n>", "HTTP port (default 8740; 0 picks a free one)"],
+    ["--host <addr>", "HTTP address to listen on (default 127.0.0.1; others need tokens)"],
+    ["--stateless", "HTTP without sessions or per-client state, for replicas behind a load balancer"],
+    ["--token-file <path>", "Bearer tokens, one \"LABEL TOKEN\" per line (also: SKILL_CENTRAL_TOKEN)"],
+    ["--allow-origin <origin>", "A browser origin that may call the server, e.g. https://app.example.com (repeatable)"],
+    ["--allow-host <name>", "A host name the server answers to besides localhost (repeatable)"],
+    ["--max-sessions <n>", "Open HTTP sessions at most (default 1000)"],
+    ["--session-timeout <s>", "Close an HTTP session idle this many seconds (default 1800)"],
+    ["--keepalive <s>", "Seconds between SSE keep-alive comments on open streams (default 15)"],
   ],
-  examples: ["skill-central mcp", "skill-central mcp --cwd /path/to/project --no-builtin"],
+  examples: [
+    "skill-central mcp",
+    "skill-central mcp --cwd /path/to/project --no-builtin",
+    "skill-central mcp --http --port 8740",
+    "skill-central mcp --http --host 0.0.0.0 --token-file /etc/skill-central/tokens --stateless",
+  ],
   positionals: { min: 0, max: 0 },
   async run(ctx) {
-    const rawPageSize = ctx.options["page-size"];
-    let pageSize: number | undefined;
-    if (typeof rawPageSize === "string") {
-      pageSize = Number(rawPageSize);
-      if (!/^\d+$/.test(rawPageSize) || !Number.isSafeInteger(pageSize) || pageSize < 1) {
-        throw new UsageError(`--page-size must be a positive whole number, not "${rawPageSize}"`);
-      }
-    }
-    const { runMcp } = await import("./commands/mcp.ts");
-    await runMcp({
+    const pageSize = positiveInteger(ctx.options["page-size"], "--page-size");
+    const mcpOptions = {
       cwd: ctx.cwd,
-      ...(ctx.builtin === false && { builtin: false }),
+      ...(ctx.builtin === false && { builtin: false as const }),
       debugTiming: ctx.options["debug-timing"] === true,
       watch: ctx.options.watch !== false,
       ...(pageSize !== undefined && { pageSize }),
-    });
+    };
+    if (ctx.options.http === true) {
+      const [{ runMcpHttp }, http] = await Promise.all([import("./commands/mcp-http.ts"), import("./mcp/http.ts")]);
+      const port = wholeNumber(ctx.options.port, "--port", 0, 65_535) ?? http.DEFAULT_PORT;
+      const host = typeof ctx.options.host === "string" ? ctx.options.host : http.DEFAULT_HOST;
+      if (host.trim() === "") throw new UsageError("--host needs an address, e.g. 127.0.0.1 or 0.0.0.0");
+      const tokenFile = typeof ctx.options["token-file"] === "string" ? ctx.options["token-file"] : undefined;
+      await runMcpHttp(mcpOptions, {
+        host,
+        port,
+        stateless: ctx.options.stateless === true,
+        ...(tokenFile !== undefined && { tokenFile: resolve(process.cwd(), tokenFile) }),
+        allowedOrigins: strings(ctx.options["allow-origin"]),
+        allowedHosts: strings(ctx.options["allow-host"]),
+        maxSessions: positiveInteger(ctx.options["max-sessions"], "--max-sessions") ?? http.DEFAULT_MAX_SESSIONS,
+        sessionIdleMs: (positiveInteger(ctx.options["session-timeout"], "--session-timeout") ?? http.DEFAULT_SESSION_IDLE_MS / 1000) * 1000,
+        keepAliveMs: (wholeNumber(ctx.options.keepalive, "--keepalive", 1, 120) ?? http.DEFAULT_KEEPALIVE_MS / 1000) * 1000,
+      });
+      return -1;
+    }
+    const httpOnly = ["port", "host", "stateless", "token-file", "allow-origin", "allow-host", "max-sessions", "session-timeout", "keepalive"].find((name) => ctx.options[name] !== undefined);
+    if (httpOnly !== undefined) throw new UsageError(`--${httpOnly} applies to the HTTP server: add --http`);
+    const { runMcp } = await import("./commands/mcp.ts");
+    await runMcp(mcpOptions);
     return -1;
   },
 };
+
+function wholeNumber(raw: OptionValue, flag: string, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (typeof raw !== "string" || !/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${String(raw)}"`);
+  }
+  return n;
+}
+
+function positiveInteger(raw: OptionValue, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (typeof raw !== "string" || !/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive whole number, not "${String(raw)}"`);
+  return n;
+}
+
+function strings(raw: OptionValue): string[] {
+  return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v): v is string => typeof v === "string");
+}
 
 const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   mcp: async () => MCP,

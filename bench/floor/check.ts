@@ -8,8 +8,8 @@
  * and getPrompt (`hello`); every session measures spawn→initialize, i.e. the
  * time `client.connect` takes to start the process and finish the handshake.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 interface Session {
   client: Client;

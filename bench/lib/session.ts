@@ -6,8 +6,8 @@
  * (writing its start-up index) counts, the requests measured later do not. Then each request kind
  * and steady-state tools/call throughput, and peak RSS again at the end.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { readFileSync } from "node:fs";
 import { parseLoadTiming, type LoadTiming } from "./load-timing.ts";
 import { median } from "./stats.ts";

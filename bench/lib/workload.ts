@@ -3,8 +3,8 @@
  * string) or null; a session with any problem is reported FAILED, so a server that answers
  * wrongly cannot post a fast number.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Prompt, Tool } from "@modelcontextprotocol/client";
 import type { CorpusInfo } from "../corpus.ts";
 
 export const OP_NAMES = [
@@ -76,7 +76,7 @@ function getPrompt(name: string, args: Record<string, string>): (client: Client)
 }
 
 function callTool(name: string, args: Record<string, unknown>): (client: Client) => Promise<unknown> {
-  return (client) => client.callTool({ name, arguments: args }, undefined, requestOptions);
+  return (client) => client.callTool({ name, arguments: args }, requestOptions);
 }
 
 // ---------------------------------------------------------------------------

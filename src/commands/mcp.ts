@@ -3,7 +3,7 @@ import { referencedVersions, type LoadOptions, type LoadResult } from "../load/l
 import { loadReport } from "../load/report.ts";
 import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
-import { createServer } from "../mcp/server.ts";
+import { serveMcpOverStdio } from "../mcp/stdio.ts";
 import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
 
@@ -16,10 +16,10 @@ export interface McpOptions extends LoadOptions {
   pageSize?: number;
 }
 
-/** After stdin closes, in-flight work gets this long before the process exits regardless. */
+/** After stdin closes or a signal, in-flight work gets this long before the process exits regardless. */
 const DRAIN_DEADLINE_MS = 900;
 
-const log = (line: string): void => {
+export const log = (line: string): void => {
   process.stderr.write(`[skill-central] ${line}\n`);
 };
 
@@ -42,43 +42,64 @@ export async function runMcp(options: McpOptions): Promise<void> {
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   const output: FrameOutput = { write: stdoutWrite, once: (event, listener) => process.stdout.once(event, listener) };
 
-  const { debugTiming, watch = true, pageSize, ...load } = options;
+  const watch = options.watch ?? true;
   const source = new LiveRegistry();
-  const server = createServer(source, { live: watch, warn: log });
   const transport = new StdioTransport({ input: process.stdin, output, warn: log });
-  let live: LiveSkills | undefined;
-  let index: StartupIndex | undefined;
-  let writer: IndexWriter | undefined;
+  let skills: OpenSkills | undefined;
 
   let exiting = false;
   const exit = async (code: number): Promise<void> => {
     if (exiting) return;
     exiting = true;
-    live?.close();
+    skills?.live.close();
     setTimeout(() => process.exit(code), DRAIN_DEADLINE_MS).unref?.();
+    // Ends open subscriptions/listen streams with their closing result, then flushes stdout.
+    await serving.close();
     await transport.flush();
-    // A short session may end before the index was written while idle: write it now (within the deadline).
-    writer?.flush();
-    index?.close();
+    skills?.close();
     process.exit(code);
   };
   transport.onDrained = () => void exit(0);
-  process.on("SIGINT", () => void exit(0));
-  process.on("SIGTERM", () => void exit(0));
+  // A signal stops reading; what was read is answered, then the process exits (within the deadline).
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      setTimeout(() => process.exit(0), DRAIN_DEADLINE_MS).unref?.();
+      transport.stopReading();
+    });
+  }
   process.stdout.on?.("error", () => void exit(0));
-  // Connected first, so `initialize` is answered while the cache is read and the skills load.
-  await server.connect(transport);
+  // Served first, so `initialize` is answered while the cache is read and the skills load.
+  const serving = serveMcpOverStdio(source, transport, { live: watch, warn: log });
   // A client writes initialize as soon as it spawns us: one turn of the event loop reads and
   // answers it before the index and the first load keep this thread busy.
   await new Promise<void>((resolve) => setImmediate(resolve));
 
-  index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
+  skills = openSkills(options, source, startedAt);
+  if (exiting) return;
+  await skills.live.start();
+}
+
+export interface OpenSkills {
+  live: LiveSkills;
+  /** Writes what the start-up index still lacks and closes it: call once, when the process ends. */
+  close(): void;
+}
+
+/**
+ * The skills behind either transport: the start-up index, then the live set (loaded, and
+ * reloaded on change unless `watch` is false), each load swapped into `source` whole. Call
+ * `live.start()` to run the first load.
+ */
+export function openSkills(options: McpOptions, source: LiveRegistry, startedAt: number): OpenSkills {
+  const { debugTiming, watch = true, pageSize, ...load } = options;
+  const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
+  let writer: IndexWriter | undefined;
   // The listing's JSON text is garbage now; a young collection (well under a millisecond)
   // frees it before the load allocates, which keeps the heap, and so peak RSS, small.
   Bun.gc(false);
   const indexOpenedAt = performance.now();
   const rssAtIndex = debugTiming ? process.memoryUsage.rss() : 0;
-  live = new LiveSkills({
+  const live = new LiveSkills({
     load: { ...load, ...(index && { index }) },
     watch,
     warn: log,
@@ -111,6 +132,12 @@ export async function runMcp(options: McpOptions): Promise<void> {
       if (first) source.fail(error);
     },
   });
-  if (exiting) return;
-  await live.start();
+  return {
+    live,
+    close() {
+      // A short session may end before the index was written while idle: write it now.
+      writer?.flush();
+      index?.close();
+    },
+  };
 }

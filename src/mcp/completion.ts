@@ -1,10 +1,11 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CompleteRequestSchema, type CompleteResult } from "@modelcontextprotocol/sdk/types.js";
+import { CompleteRequestParamsSchema } from "@modelcontextprotocol/core";
+import type { CompleteResult } from "@modelcontextprotocol/server";
 import { quoted, SkillCentralError } from "../errors.ts";
 import { LIMITS } from "../invoke/limits.ts";
 import type { Registry } from "../registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { normaliseTag, parseTagList } from "../skill/tags.ts";
+import type { Feature } from "./feature.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 import { listResources, SKILL_URI_TEMPLATE } from "./resources.ts";
@@ -82,12 +83,16 @@ export function completeResourceArgument(registry: Registry, uriTemplate: string
   return result(argument === "id" ? withPrefix(listResources(registry).ids, value.toLowerCase()) : []);
 }
 
-export function registerCompletion(server: Server, source: RegistrySource): void {
-  handle(server, CompleteRequestSchema, "completion/complete", async (request) => {
-    const registry = await source.current();
-    const { ref, argument } = request.params;
-    return ref.type === "ref/prompt"
-      ? completePromptArgument(registry, ref.name, argument.name, argument.value)
-      : completeResourceArgument(registry, ref.uri, argument.name, argument.value);
-  });
-}
+export const completionFeature: Feature = {
+  name: "completions",
+  capabilities: () => ({ completions: {} }),
+  register(server, source: RegistrySource) {
+    handle(server, "completion/complete", CompleteRequestParamsSchema, async (params) => {
+      const registry = await source.current();
+      const { ref, argument } = params;
+      return ref.type === "ref/prompt"
+        ? completePromptArgument(registry, ref.name, argument.name, argument.value)
+        : completeResourceArgument(registry, ref.uri, argument.name, argument.value);
+    });
+  },
+};

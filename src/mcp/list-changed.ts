@@ -1,36 +1,31 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Registry } from "../registry/registry.ts";
-import { listPrompts } from "./prompts.ts";
+import type { Server } from "@modelcontextprotocol/server";
+import type { Feature, ListKind } from "./feature.ts";
 import type { RegistrySource } from "./registry-source.ts";
-import { listResources } from "./resources.ts";
-import { listTools } from "./tools.ts";
+import { FEATURES } from "./server.ts";
 
-/** The lists a client caches, each with the notification that tells it to list again. */
-const LISTS: readonly { list: (registry: Registry) => unknown; notify: (server: Server) => Promise<void> }[] = [
-  { list: (r) => listPrompts(r).prompts, notify: (s) => s.sendPromptListChanged() },
-  { list: (r) => listTools(r).tools, notify: (s) => s.sendToolListChanged() },
-  { list: (r) => listResources(r).resources, notify: (s) => s.sendResourceListChanged() },
-];
+/** Within one reload, announcements go out in this order. */
+const ORDER: readonly ListKind[] = ["prompts", "tools", "resources"];
 
 /**
- * After each reload, tells the client which lists changed: only those whose entries (names,
- * titles, descriptions, arguments, schemas) differ, so an edit to a prompt's body costs the
- * client nothing. The comparison runs on the cached listings (the new ones are built here, off
- * the request path). Nothing is sent before the client has finished initializing; it lists
- * everything afterwards anyway. Within one reload the order is prompts, tools, resources.
+ * After each reload, calls `changed` with the lists whose entries (names, titles, descriptions,
+ * arguments, schemas) differ from the previous snapshot's, so an edit to a prompt's body costs
+ * clients nothing. The comparison runs on the cached listings (the new ones are built here, off
+ * the request path), once per reload whatever the number of clients. Returns the unsubscribe
+ * function.
  */
-export function registerListChanged(server: Server, source: RegistrySource, warn: (message: string) => void): void {
-  let initialized = false;
-  const chained = server.oninitialized;
-  server.oninitialized = () => {
-    chained?.();
-    initialized = true;
-  };
-  source.onSwap((next, previous) => {
-    if (!initialized) return;
-    for (const { list, notify } of LISTS) {
-      if (Bun.deepEquals(list(previous), list(next), true)) continue;
-      notify(server).catch((error: unknown) => warn(`could not send a list_changed notification: ${String(error)}`));
-    }
+export function watchListChanges(source: RegistrySource, changed: (kinds: readonly ListKind[]) => void, features: readonly Feature[] = FEATURES): () => void {
+  const lists = features.flatMap((feature) => feature.lists ?? []);
+  return source.onSwap((next, previous) => {
+    const kinds = ORDER.filter((kind) => lists.some((list) => list.kind === kind && !Bun.deepEquals(list.entries(previous), list.entries(next), true)));
+    if (kinds.length > 0) changed(kinds);
   });
+}
+
+/** Sends one server instance's list_changed notifications (2025-11-25 connections, or a stdio listen stream). */
+export async function sendListChanged(server: Server, kinds: readonly ListKind[]): Promise<void> {
+  for (const kind of kinds) {
+    if (kind === "prompts") await server.sendPromptListChanged();
+    else if (kind === "tools") await server.sendToolListChanged();
+    else await server.sendResourceListChanged();
+  }
 }

@@ -1,8 +1,9 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult, type ListPromptsResult, type Prompt } from "@modelcontextprotocol/sdk/types.js";
+import { GetPromptRequestParamsSchema, PaginatedRequestParamsSchema } from "@modelcontextprotocol/core";
+import type { GetPromptResult, ListPromptsResult, Prompt } from "@modelcontextprotocol/server";
 import type { Registry } from "../registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { getPrompt } from "../invoke/get-prompt.ts";
+import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
@@ -64,11 +65,12 @@ export function getPromptResult(registry: Registry, name: string, args: Record<s
   return userMessage(rendered.description, rendered.text);
 }
 
-export function registerPrompts(server: Server, source: RegistrySource): void {
-  handle(server, ListPromptsRequestSchema, "prompts/list", async (request) =>
-    listPromptsPage(await source.current(), request.params?.cursor, source.pageSize()),
-  );
-  handle(server, GetPromptRequestSchema, "prompts/get", async (request) =>
-    getPromptResult(await source.current(), request.params.name, request.params.arguments),
-  );
-}
+export const promptsFeature: Feature = {
+  name: "prompts",
+  capabilities: ({ live }) => ({ prompts: { listChanged: live } }),
+  register(server, source: RegistrySource) {
+    handle(server, "prompts/list", PaginatedRequestParamsSchema, async (params) => listPromptsPage(await source.current(), params.cursor, source.pageSize()));
+    handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params) => getPromptResult(await source.current(), params.name, params.arguments));
+  },
+  lists: [{ kind: "prompts", entries: (registry) => listPrompts(registry).prompts }],
+};

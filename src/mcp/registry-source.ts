@@ -29,6 +29,7 @@ export class LiveRegistry implements RegistrySource {
   private readonly resolveFirst: (registry: Registry) => void;
   private readonly rejectFirst: (error: unknown) => void;
   private readonly listeners = new Set<SwapListener>();
+  private firstLoadFailed = false;
 
   constructor() {
     const first = Promise.withResolvers<Registry>();
@@ -71,6 +72,14 @@ export class LiveRegistry implements RegistrySource {
 
   /** The first load failed: requests get its error instead of waiting forever. */
   fail(error: unknown): void {
-    if (this.latest === undefined) this.rejectFirst(error);
+    if (this.latest !== undefined) return;
+    this.firstLoadFailed = true;
+    this.rejectFirst(error);
+  }
+
+  /** For readiness probes: the snapshot being served, once there is one. */
+  readiness(): { state: "loading" | "failed" } | { state: "ready"; registry: Registry } {
+    if (this.latest !== undefined) return { state: "ready", registry: this.latest };
+    return { state: this.firstLoadFailed ? "failed" : "loading" };
   }
 }

@@ -1,37 +1,33 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, type Server, type StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { toWireError, WireError } from "./wire-error.ts";
 
 interface ParseIssue {
-  path: PropertyKey[];
+  path: readonly PropertyKey[];
   message: string;
 }
 
-/** The SDK's zod request schemas; only what this module uses of them. */
-interface RequestSchema<T> {
-  shape: { method: unknown };
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: ParseIssue[] } };
-  pick(mask: { method: true }): { passthrough(): unknown };
+/** A params schema from `@modelcontextprotocol/core` (zod); only what this module uses of it. */
+export interface ParamsSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly ParseIssue[] } };
 }
 
 function describeIssues(method: string, issues: readonly ParseIssue[]): string {
   const parts = issues.map((i) => {
-    const path = i.path.filter((p) => p !== "params").map(String).join(".");
+    const path = i.path.map(String).join(".");
     return path ? `${path}: ${i.message}` : i.message;
   });
   return `Invalid params for ${method}: ${parts.join("; ")}`;
 }
 
 /**
- * Registers a handler whose params are validated by us, not by the SDK: the SDK answers a
- * malformed request with -32603 and a zod dump, the protocol wants -32602 and a readable line.
- * The SDK sees a schema that accepts any params for the method; the strict schema runs here.
- *
- * Registered through `Protocol`'s method, not `Server`'s: the latter wraps `tools/call` in its
- * own params check (again -32602 with a zod dump, "MCP error" prefix included) and re-validates
- * every result, which our results satisfy by construction.
+ * Accepts any params: the SDK's own check of a spec method's params answers a malformed request
+ * with -32603 and a dump of schema issues, where the protocol wants -32602 and a readable line.
+ * The strict check runs in `handle`, with our wording.
  */
+const ANY_PARAMS: StandardSchemaV1<unknown, unknown> = {
+  "~standard": { version: 1, vendor: "skill-central", validate: (value) => ({ value }) },
+};
+
 /**
  * Requests allocate briefly (params, results, frames) and the engine lets its heap grow in
  * proportion to the live set (every skill and template) before collecting: a session of a few
@@ -48,12 +44,16 @@ function collectNowAndThen(): void {
   Bun.gc(false);
 }
 
-export function handle<T>(server: Server, schema: RequestSchema<T>, method: string, handler: (request: T) => unknown): void {
-  const lenient = schema.pick({ method: true }).passthrough() as Parameters<Server["setRequestHandler"]>[0];
-  Protocol.prototype.setRequestHandler.call(server, lenient, async (raw: unknown) => {
+/**
+ * Registers a handler for `method` whose params are validated against `schema` here: invalid
+ * params are -32602 "Invalid params for <method>: <path>: <problem>", and whatever the handler
+ * throws reaches the wire through `toWireError` (exact message, bounded length, no prefix).
+ */
+export function handle<T>(server: Server, method: string, schema: ParamsSchema<T>, handler: (params: T) => unknown): void {
+  server.setRequestHandler(method, { params: ANY_PARAMS }, async (raw) => {
     collectNowAndThen();
     const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw new WireError(ErrorCode.InvalidParams, describeIssues(method, parsed.error.issues));
+    if (!parsed.success) throw toWireError(new WireError(ProtocolErrorCode.InvalidParams, describeIssues(method, parsed.error.issues)));
     try {
       return (await handler(parsed.data)) as never;
     } catch (error) {

@@ -1,19 +1,13 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  type ListResourcesResult,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-} from "@modelcontextprotocol/sdk/types.js";
-import { quoted, SkillCentralError } from "../errors.ts";
+import { PaginatedRequestParamsSchema, ReadResourceRequestParamsSchema } from "@modelcontextprotocol/core";
+import { ProtocolErrorCode, type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplateType } from "@modelcontextprotocol/server";
+import { quoted } from "../errors.ts";
 import { registryView, resolutionView, skillView, type CandidateView, type SkillView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";
+import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
+import { WireError } from "./wire-error.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 
 export const REGISTRY_URI = "skill://registry";
@@ -39,7 +33,7 @@ const REGISTRY_RESOURCE: Resource = {
   mimeType: JSON_MIME,
 };
 
-const SKILL_TEMPLATE: ResourceTemplate = {
+const SKILL_TEMPLATE: ResourceTemplateType = {
   uriTemplate: SKILL_URI_TEMPLATE,
   name: "skill",
   title: "Skill by id",
@@ -83,8 +77,16 @@ export function listResourcesPage(registry: Registry, cursor: string | undefined
   return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
-function unknownResource(uri: string, why: string): SkillCentralError {
-  return new SkillCentralError("invalid-params", `Unknown resource: ${quoted(uri)} (${why})`);
+/** Longest URI echoed whole in an error's `data`; a longer one is not echoed at all. */
+const MAX_ECHOED_URI_CHARS = 2048;
+
+/**
+ * -32602 with the URI in `data` (SEP-2164), so a client can match the error to its request. The
+ * message quotes the URI once, capped, and `data` leaves out a URI too long to be a real one: a
+ * client may send a megabyte of it.
+ */
+function unknownResource(uri: string, why: string): WireError {
+  return new WireError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${quoted(uri)} (${why})`, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
 }
 
 function resourceText(registry: Registry, uri: string): string {
@@ -94,7 +96,7 @@ function resourceText(registry: Registry, uri: string): string {
   }
   const id = uri.slice(SKILL_URI_PREFIX.length);
   const resolution = registry.resolution(id);
-  if (!resolution) throw unknownResource(uri, `no skill has the id "${quoted(id)}"`);
+  if (!resolution) throw unknownResource(uri, "no skill has that id");
   const view = resolutionView(resolution);
   const body: SkillResource = {
     id,
@@ -118,13 +120,16 @@ export function readResource(registry: Registry, uri: string): ReadResourceResul
   return { contents: [{ uri, mimeType: JSON_MIME, text }] };
 }
 
-export function registerResources(server: Server, source: RegistrySource): void {
-  handle(server, ListResourcesRequestSchema, "resources/list", async (request) =>
-    listResourcesPage(await source.current(), request.params?.cursor, source.pageSize()),
-  );
-  // One template: a single page, but a cursor from anywhere else is still refused.
-  handle(server, ListResourceTemplatesRequestSchema, "resources/templates/list", (request) => ({
-    resourceTemplates: paginate(TEMPLATES, (t) => t.uriTemplate, "resources/templates/list", request.params?.cursor, undefined).items,
-  }));
-  handle(server, ReadResourceRequestSchema, "resources/read", async (request) => readResource(await source.current(), request.params.uri));
-}
+export const resourcesFeature: Feature = {
+  name: "resources",
+  capabilities: ({ live }) => ({ resources: { listChanged: live } }),
+  register(server, source: RegistrySource) {
+    handle(server, "resources/list", PaginatedRequestParamsSchema, async (params) => listResourcesPage(await source.current(), params.cursor, source.pageSize()));
+    // One template: a single page, but a cursor from anywhere else is still refused.
+    handle(server, "resources/templates/list", PaginatedRequestParamsSchema, (params) => ({
+      resourceTemplates: paginate(TEMPLATES, (t) => t.uriTemplate, "resources/templates/list", params.cursor, undefined).items,
+    }));
+    handle(server, "resources/read", ReadResourceRequestParamsSchema, async (params) => readResource(await source.current(), params.uri));
+  },
+  lists: [{ kind: "resources", entries: (registry) => listResources(registry).resources }],
+};

@@ -1,10 +1,9 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, type JSONRPCMessage, type RequestId, type Transport } from "@modelcontextprotocol/server";
+import { FrameIdScanner } from "./frame-id.ts";
+import { classifyIncoming } from "./incoming.ts";
 
 /** Frames above this are refused with an error instead of closing the stream (the SDK's reader dies at 10 MiB). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
-/** Enough of an oversized frame to find its `id`. */
-const OVERSIZED_HEAD_BYTES = 64 * 1024;
 
 /** The real stdout; everything else that writes to stdout is routed to stderr. */
 export interface FrameOutput {
@@ -20,36 +19,6 @@ export interface StdioStreams {
 }
 
 /**
- * Finds the top-level `"id"` of a JSON-RPC frame from its first bytes, without parsing the rest:
- * enough to answer an oversized request with an error its sender can match.
- */
-export function topLevelId(head: string): string | number | undefined {
-  let depth = 0;
-  for (let i = 0; i < head.length; i++) {
-    const ch = head[i];
-    if (ch === '"') {
-      const end = skipString(head, i);
-      if (end < 0) return undefined;
-      if (depth === 1 && head.slice(i, end + 1) === '"id"') {
-        const value = /^\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(head.slice(end + 1));
-        if (value) return value[1]!.startsWith('"') ? (JSON.parse(value[1]!) as string) : Number(value[1]);
-      }
-      i = end;
-    } else if (ch === "{" || ch === "[") depth++;
-    else if (ch === "}" || ch === "]") depth--;
-  }
-  return undefined;
-}
-
-function skipString(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === '"') return i;
-  }
-  return -1;
-}
-
-/**
  * Newline-delimited JSON-RPC over stdio, written for a server that must never lose its stream:
  * garbage lines are skipped with a warning, oversized frames are refused with a JSON-RPC error,
  * `send` resolves only once the bytes are handed to the OS, and stdin EOF is reported (the SDK's
@@ -59,16 +28,16 @@ export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
-  /** Called once stdin has ended and every request read from it has been answered. */
+  /** Called once stdin has ended (or `stopReading`) and every request read from it has been answered. */
   onDrained?: () => void;
 
   private chunks: Buffer[] = [];
   private buffered = 0;
-  /** While discarding an oversized frame: its head, for the id. */
-  private oversizedHead: string | undefined;
+  /** While discarding an oversized frame: scans it for the id to answer. */
+  private oversized: FrameIdScanner | undefined;
   /** Set while the output pushes back; frames written meanwhile resolve with it. */
   private drained: Promise<void> | undefined;
-  private readonly unanswered = new Set<string | number>();
+  private readonly unanswered = new Set<RequestId>();
   private ended = false;
   private closed = false;
 
@@ -76,7 +45,9 @@ export class StdioTransport implements Transport {
 
   async start(): Promise<void> {
     const input = this.streams.input;
-    input.on("data", (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+    input.on("data", (chunk: Buffer | string) => {
+      if (!this.ended) this.receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    });
     input.on("end", () => this.endOfInput());
     input.on("close", () => this.endOfInput());
     input.on("error", (error: Error) => this.onerror?.(error));
@@ -96,9 +67,15 @@ export class StdioTransport implements Transport {
 
   private append(part: Buffer): void {
     if (part.length === 0) return;
-    if (this.oversizedHead !== undefined) return;
+    if (this.oversized) {
+      this.oversized.feed(part);
+      return;
+    }
     if (this.buffered + part.length > MAX_FRAME_BYTES) {
-      this.oversizedHead = Buffer.concat([...this.chunks, part]).subarray(0, OVERSIZED_HEAD_BYTES).toString("utf8");
+      // From here on the frame is scanned as it streams past, never held: its id may be its last field.
+      this.oversized = new FrameIdScanner();
+      for (const chunk of this.chunks) this.oversized.feed(chunk);
+      this.oversized.feed(part);
       this.chunks = [];
       this.buffered = 0;
       return;
@@ -108,10 +85,10 @@ export class StdioTransport implements Transport {
   }
 
   private finishLine(): void {
-    if (this.oversizedHead !== undefined) {
-      const head = this.oversizedHead;
-      this.oversizedHead = undefined;
-      this.refuseOversized(head);
+    if (this.oversized) {
+      const scanner = this.oversized;
+      this.oversized = undefined;
+      this.refuseOversized(scanner);
       return;
     }
     const line = Buffer.concat(this.chunks).toString("utf8").replace(/\r$/, "");
@@ -120,14 +97,19 @@ export class StdioTransport implements Transport {
     if (line.trim() !== "") this.deliver(line);
   }
 
-  private refuseOversized(head: string): void {
-    const id = topLevelId(head);
+  private refuseOversized(scanner: FrameIdScanner): void {
+    const found = scanner.result();
     const limit = `${MAX_FRAME_BYTES / (1024 * 1024)} MiB`;
-    if (id === undefined) {
+    if (found.kind === "none") {
       this.streams.warn(`ignored an incoming frame over the ${limit} limit (it had no id to answer)`);
       return;
     }
-    void this.send({ jsonrpc: "2.0", id, error: { code: -32600, message: `Request too large: frames are limited to ${limit}` } });
+    this.refuse(found.kind === "id" ? found.id : null, `Request too large: frames are limited to ${limit}`);
+  }
+
+  private refuse(id: RequestId | null, message: string): void {
+    // JSON-RPC's id null (the id could not be read) is outside the SDK's message type.
+    void this.send({ jsonrpc: "2.0", id, error: { code: ProtocolErrorCode.InvalidRequest, message } } as JSONRPCMessage);
   }
 
   private deliver(line: string): void {
@@ -138,18 +120,12 @@ export class StdioTransport implements Transport {
       this.streams.warn(`ignored a line on stdin that is not JSON: ${line.slice(0, 80)}`);
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(json);
-    if (!parsed.success) {
-      const id = typeof json === "object" && json !== null ? (json as { id?: unknown }).id : undefined;
-      if (typeof id === "string" || typeof id === "number") {
-        void this.send({ jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } });
-      } else {
-        this.streams.warn(`ignored a line on stdin that is not a JSON-RPC message: ${line.slice(0, 80)}`);
-      }
-      return;
-    }
-    const message = parsed.data;
-    if ("method" in message && "id" in message) this.unanswered.add(message.id);
+    const incoming = classifyIncoming(json);
+    if (incoming.kind === "skip") return this.streams.warn(`ignored a line on stdin that is not a JSON-RPC message: ${line.slice(0, 80)}`);
+    if (incoming.kind === "refuse") return this.refuse(incoming.id, incoming.message);
+    const message = incoming.message;
+    // A subscriptions/listen request stays open for the whole connection; it is answered when the connection closes.
+    if ("method" in message && "id" in message && message.method !== "subscriptions/listen") this.unanswered.add(message.id);
     this.onmessage?.(message);
   }
 
@@ -160,7 +136,7 @@ export class StdioTransport implements Transport {
    * it matters (before exiting).
    */
   send(message: JSONRPCMessage): Promise<void> {
-    if ("id" in message && !("method" in message) && message.id !== undefined) this.unanswered.delete(message.id);
+    if ("id" in message && !("method" in message) && message.id !== undefined && message.id !== null) this.unanswered.delete(message.id);
     const accepted = this.streams.output.write(`${JSON.stringify(message)}\n`);
     if (!accepted && !this.drained) {
       this.drained = new Promise<void>((resolve) => this.streams.output.once("drain", resolve)).finally(() => {
@@ -170,6 +146,20 @@ export class StdioTransport implements Transport {
     const sent = this.drained ?? Promise.resolve();
     if (this.ended) void sent.then(() => this.checkDrained());
     return sent;
+  }
+
+  /**
+   * Stops reading (a signal asked the process to end): what was read is still answered, a
+   * partial line is dropped, and `onDrained` follows as after stdin EOF.
+   */
+  stopReading(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.streams.input.pause();
+    this.chunks = [];
+    this.buffered = 0;
+    this.oversized = undefined;
+    this.checkDrained();
   }
 
   private endOfInput(): void {

@@ -1,7 +1,8 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestParamsSchema, PaginatedRequestParamsSchema } from "@modelcontextprotocol/core";
+import type { CallToolResult, ListToolsResult, Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Registry } from "../registry/registry.ts";
 import { callTool, type ToolOutcome } from "../invoke/call-tool.ts";
+import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
@@ -48,11 +49,12 @@ export function runTool(registry: Registry, name: string, args: unknown): CallTo
   return outcome instanceof Promise ? outcome.then(toolResult) : toolResult(outcome);
 }
 
-export function registerTools(server: Server, source: RegistrySource): void {
-  handle(server, ListToolsRequestSchema, "tools/list", async (request) =>
-    listToolsPage(await source.current(), request.params?.cursor, source.pageSize()),
-  );
-  handle(server, CallToolRequestSchema, "tools/call", async (request) =>
-    runTool(await source.current(), request.params.name, request.params.arguments),
-  );
-}
+export const toolsFeature: Feature = {
+  name: "tools",
+  capabilities: ({ live }) => ({ tools: { listChanged: live } }),
+  register(server, source: RegistrySource) {
+    handle(server, "tools/list", PaginatedRequestParamsSchema, async (params) => listToolsPage(await source.current(), params.cursor, source.pageSize()));
+    handle(server, "tools/call", CallToolRequestParamsSchema, async (params) => runTool(await source.current(), params.name, params.arguments));
+  },
+  lists: [{ kind: "tools", entries: (registry) => listTools(registry).tools }],
+};

@@ -13,8 +13,8 @@ test("--no-watch serves the startup set for good and does not declare listChange
   try {
     expect(fixed.client.getServerCapabilities()?.prompts).toEqual({ listChanged: false });
     expect(fixed.client.getInstructions()).not.toContain("watched");
-    const fixedChanges = new ListChanges(fixed);
-    const watchingChanges = new ListChanges(watching);
+    const fixedChanges = new ListChanges(fixed.client);
+    const watchingChanges = new ListChanges(watching.client);
     await fixed.client.listPrompts();
     await watching.client.listPrompts();
     fixture.write("team/b.yaml", promptSkill("b"));

@@ -1,7 +1,7 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
-import { connect, SOURCE_TARGET, type Connected, wireError } from "../helpers/server.ts";
+import { connect, listPage, SOURCE_TARGET, type Connected, wireError } from "../helpers/server.ts";
 import { eventually, ListChanges } from "./live-session.ts";
 
 const CONFIG = (pageSize: number) => `builtin: false\npageSize: ${pageSize}\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n`;
@@ -25,10 +25,7 @@ describe("pagination with pageSize in the config", () => {
   let session: Connected;
   let client: Client;
   let changes: ListChanges;
-  const prompts = async (cursor?: string) => {
-    const r = await client.listPrompts(cursor === undefined ? {} : { cursor });
-    return { names: r.prompts.map((p) => p.name), ...(r.nextCursor !== undefined && { nextCursor: r.nextCursor }) };
-  };
+  const prompts = (cursor?: string) => listPage(client, "prompts/list", cursor);
 
   beforeAll(async () => {
     fixture = makeFixture({
@@ -43,7 +40,7 @@ describe("pagination with pageSize in the config", () => {
     });
     session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
     client = session.client;
-    changes = new ListChanges(session);
+    changes = new ListChanges(session.client);
   });
   afterAll(async () => {
     await session?.close();
@@ -55,15 +52,9 @@ describe("pagination with pageSize in the config", () => {
   });
 
   test("tools/list and resources/list page the same way", async () => {
-    const tools = await allPages(async (cursor) => {
-      const r = await client.listTools(cursor === undefined ? {} : { cursor });
-      return { names: r.tools.map((t) => t.name), ...(r.nextCursor !== undefined && { nextCursor: r.nextCursor }) };
-    });
+    const tools = await allPages((cursor) => listPage(client, "tools/list", cursor));
     expect(tools).toEqual([["t1", "t2"], ["t3"]]);
-    const resources = await allPages(async (cursor) => {
-      const r = await client.listResources(cursor === undefined ? {} : { cursor });
-      return { names: r.resources.map((x) => x.uri), ...(r.nextCursor !== undefined && { nextCursor: r.nextCursor }) };
-    });
+    const resources = await allPages((cursor) => listPage(client, "resources/list", cursor));
     expect(resources.flat()).toEqual(["skill://registry", ...["a", "b", "c", "d", "t1", "t2", "t3"].map((id) => `skill://skills/${id}`)]);
     expect(resources.map((p) => p.length)).toEqual([2, 2, 2, 2]);
   });
@@ -80,7 +71,7 @@ describe("pagination with pageSize in the config", () => {
   });
 
   test("a cursor from another list, or one the server never issued, is -32602", async () => {
-    const tools = await client.listTools();
+    const tools = await listPage(client, "tools/list");
     const fromTools = await wireError(client.listPrompts({ cursor: tools.nextCursor! }));
     expect(fromTools.code).toBe(-32602);
     expect(fromTools.message).toContain("Invalid cursor for prompts/list");
@@ -100,9 +91,9 @@ describe("command-line flags", () => {
     const fixture = makeFixture({ "skill-central.yaml": CONFIG(2), "team/a.yaml": promptSkill("a"), "team/b.yaml": promptSkill("b"), "team/c.yaml": promptSkill("c") });
     const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home, ["--page-size", "3"]);
     try {
-      const first = await session.client.listPrompts();
-      expect(first.prompts.map((p) => p.name)).toEqual(["a", "b", "c"]);
-      expect((await session.client.listPrompts({ cursor: first.nextCursor! })).prompts.map((p) => p.name)).toEqual(["skills:compose"]);
+      const first = await listPage(session.client, "prompts/list");
+      expect(first.names).toEqual(["a", "b", "c"]);
+      expect((await listPage(session.client, "prompts/list", first.nextCursor!)).names).toEqual(["skills:compose"]);
     } finally {
       await session.close();
       fixture.cleanup();
@@ -113,9 +104,7 @@ describe("command-line flags", () => {
     const fixture = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n", "team/a.yaml": promptSkill("a") });
     const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
     try {
-      const result = await session.client.listPrompts();
-      expect(result.prompts.map((p) => p.name)).toEqual(["a", "skills:compose"]);
-      expect(result.nextCursor).toBeUndefined();
+      expect(await listPage(session.client, "prompts/list")).toEqual({ names: ["a", "skills:compose"] });
     } finally {
       await session.close();
       fixture.cleanup();

@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -42,7 +42,7 @@ describe("live reload under a connected client", () => {
     });
     session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
     client = session.client;
-    changes = new ListChanges(session);
+    changes = new ListChanges(session.client);
   });
   afterAll(async () => {
     await session?.close();
@@ -106,7 +106,7 @@ describe("live reload under a connected client", () => {
     fixture.remove("team/alpha.yaml");
     await changes.waitFor("prompts", 3);
     expect(await promptNames()).toEqual(["skills:compose"]);
-    expect(await wireError(client.getPrompt({ name: "alpha" }))).toEqual({ code: -32602, message: "MCP error -32602: Unknown prompt skill: alpha" });
+    expect(await wireError(client.getPrompt({ name: "alpha" }))).toEqual({ code: -32602, message: "Unknown prompt skill: alpha" });
     expect((await wireError(client.getPrompt({ name: "skills:compose", arguments: { tags: "kmp" } }))).message).toContain("No skills found for tags: kmp");
     await changes.waitFor("resources", 4);
     expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain("skill://skills/alpha");

@@ -1,9 +1,4 @@
-import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import type { Connected } from "../helpers/server.ts";
+import type { Client } from "@modelcontextprotocol/client";
 
 export type ListKind = "prompts" | "tools" | "resources";
 
@@ -18,7 +13,11 @@ export class ListChanges {
   readonly counts: Record<ListKind, number> = { prompts: 0, tools: 0, resources: 0 };
   private waiters: { kind: ListKind; count: number; resolve: () => void }[] = [];
 
-  constructor(session: Connected) {
+  /**
+   * Counts what `client` receives: unsolicited on a 2025-11-25 connection; on a 2026-07-28 one,
+   * only on a `subscriptions/listen` stream (see `listen`).
+   */
+  constructor(private readonly client: Client) {
     const bump = (kind: ListKind) => async () => {
       this.counts[kind]++;
       this.waiters = this.waiters.filter((w) => {
@@ -27,9 +26,14 @@ export class ListChanges {
         return false;
       });
     };
-    session.client.setNotificationHandler(PromptListChangedNotificationSchema, bump("prompts"));
-    session.client.setNotificationHandler(ToolListChangedNotificationSchema, bump("tools"));
-    session.client.setNotificationHandler(ResourceListChangedNotificationSchema, bump("resources"));
+    client.setNotificationHandler("notifications/prompts/list_changed", bump("prompts"));
+    client.setNotificationHandler("notifications/tools/list_changed", bump("tools"));
+    client.setNotificationHandler("notifications/resources/list_changed", bump("resources"));
+  }
+
+  /** Opens the 2026-07-28 stream that carries list_changed for all three lists; resolves once acknowledged. */
+  async listen(): Promise<{ close(): Promise<void> }> {
+    return this.client.listen({ promptsListChanged: true, toolsListChanged: true, resourcesListChanged: true });
   }
 
   /** Resolves when `kind` has been notified `count` times in all; rejects after the timeout. */

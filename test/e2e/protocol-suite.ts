@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
@@ -180,7 +180,7 @@ export function protocolSuite(target: ServerTarget): void {
     test("resources/read of an unknown URI and a list with a made-up cursor are -32602", async () => {
       expect(await wireError(client.readResource({ uri: "skill://skills/nope" }))).toEqual({
         code: -32602,
-        message: 'MCP error -32602: Unknown resource: skill://skills/nope (no skill has the id "nope")',
+        message: "Unknown resource: skill://skills/nope (no skill has that id)",
       });
       const other = await wireError(client.readResource({ uri: "file:///etc/passwd" }));
       expect(other.code).toBe(-32602);
@@ -208,18 +208,18 @@ export function protocolSuite(target: ServerTarget): void {
     });
 
     test("error rows: unknown prompt, unknown tool, no tag match, missing tags, missing required argument", async () => {
-      expect(await wireError(client.getPrompt({ name: "nope" }))).toEqual({ code: -32602, message: "MCP error -32602: Unknown prompt skill: nope" });
-      expect(await wireError(client.callTool({ name: "nope", arguments: {} }))).toEqual({ code: -32602, message: "MCP error -32602: Unknown tool: nope" });
+      expect(await wireError(client.getPrompt({ name: "nope" }))).toEqual({ code: -32602, message: "Unknown prompt skill: nope" });
+      expect(await wireError(client.callTool({ name: "nope", arguments: {} }))).toEqual({ code: -32602, message: "Unknown tool: nope" });
       expect(await wireError(client.getPrompt({ name: "skills:compose", arguments: { tags: "zzz,yyy" } }))).toEqual({
         code: -32602,
-        message: "MCP error -32602: No skills found for tags: zzz, yyy",
+        message: "No skills found for tags: zzz, yyy",
       });
       const noTags = await wireError(client.getPrompt({ name: "skills:compose", arguments: {} }));
       expect(noTags.code).toBe(-32602);
       expect(noTags.message).toContain('needs a "tags" argument');
       expect(await wireError(client.getPrompt({ name: "needs-topic", arguments: {} }))).toEqual({
         code: -32602,
-        message: 'MCP error -32602: Missing required argument: "topic"',
+        message: 'Missing required argument: "topic"',
       });
     });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { fencedBlocks, isRemote } from "../helpers/markdown.ts";
 import { connect, REPO_ROOT, SOURCE_ENTRY } from "../helpers/server.ts";
 
 /**
@@ -77,14 +78,6 @@ function launchProblem(command: string, args: string[], options: Map<string, boo
   return { kind };
 }
 
-function fencedBlocks(markdown: string): { lang: string; body: string; line: number }[] {
-  const blocks: { lang: string; body: string; line: number }[] = [];
-  for (const match of markdown.matchAll(/^```([\w-]*)[^\n]*\n([\s\S]*?)^```/gm)) {
-    blocks.push({ lang: match[1]!, body: match[2]!, line: markdown.slice(0, match.index).split("\n").length });
-  }
-  return blocks;
-}
-
 /** Every `mcpServers` JSON snippet: strict JSON, only our server, named as the IDE will show it. */
 function jsonLaunches(markdown: string, problems: string[]): Shown[] {
   const launches: Shown[] = [];
@@ -104,6 +97,8 @@ function jsonLaunches(markdown: string, problems: string[]): Shown[] {
       continue;
     }
     for (const [name, entry] of Object.entries(servers)) {
+      // Entries with a URL are remote (HTTP) configs: readme-http-config.test.ts checks those.
+      if (isRemote(entry)) continue;
       if (name !== SERVER_NAME) problems.push(`${where}: server "${name}" should be named "${SERVER_NAME}"`);
       const { command, args = [], env, type, ...unknown } = entry as Record<string, unknown>;
       if (Object.keys(unknown).length > 0) problems.push(`${where}: unknown keys ${Object.keys(unknown).join(", ")}`);
@@ -126,6 +121,8 @@ function claudeLaunches(markdown: string, problems: string[]): Shown[] {
     block.body.split("\n").forEach((text, offset) => {
       const line = text.replace(/\s+#.*$/, "").trim();
       if (!line.startsWith("claude mcp add")) return;
+      // HTTP servers (--transport http) are checked by readme-http-config.test.ts.
+      if (/\s--transport\s+(http|sse)\b/.test(line)) return;
       const where = `README.md:${block.line + 1 + offset}`;
       if (/["'`$\\]/.test(line)) return void problems.push(`${where}: keep the line free of quotes and escapes: ${line}`);
       const tokens = line.split(/\s+/);

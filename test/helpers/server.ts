@@ -1,6 +1,18 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { join } from "node:path";
+
+/** The two protocol eras: 2025-11-25 (`initialize` handshake) and 2026-07-28 (stateless, `server/discover`). */
+export type Era = "legacy" | "modern";
+export const MODERN_VERSION = "2026-07-28";
+
+/** The SDK's v2 client, speaking the given era (the default client speaks 2025-11-25). */
+export function newClient(era: Era = "legacy"): Client {
+  return new Client(
+    { name: "skill-central-tests", version: "0.0.0" },
+    era === "modern" ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {},
+  );
+}
 
 export const REPO_ROOT = join(import.meta.dir, "..", "..");
 export const SOURCE_ENTRY = join(REPO_ROOT, "src", "cli.ts");
@@ -21,7 +33,7 @@ export interface Connected {
 }
 
 /** Spawns the server in `cwd` with an isolated HOME and connects the SDK's own Client to it. */
-export async function connect(target: ServerTarget, cwd: string, home: string, extraArgs: string[] = []): Promise<Connected> {
+export async function connect(target: ServerTarget, cwd: string, home: string, extraArgs: string[] = [], era: Era = "legacy"): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: target.command,
     args: [...target.args, ...extraArgs],
@@ -33,7 +45,7 @@ export async function connect(target: ServerTarget, cwd: string, home: string, e
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = new Client({ name: "skill-central-tests", version: "0.0.0" });
+  const client = newClient(era);
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }
@@ -103,7 +115,7 @@ export function initializeLine(id: number | string = 0): string {
     jsonrpc: "2.0",
     id,
     method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
   });
 }
 
@@ -111,7 +123,7 @@ export function requestLine(id: number | string, method: string, params: unknown
   return JSON.stringify({ jsonrpc: "2.0", id, method, params });
 }
 
-/** The JSON-RPC error a request failed with, as the SDK client reports it. */
+/** The JSON-RPC error a request failed with, as the SDK client reports it (its message is the wire's, unprefixed). */
 export async function wireError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
   try {
     await promise;
@@ -120,4 +132,17 @@ export async function wireError(promise: Promise<unknown>): Promise<{ code: numb
     return { code: e.code, message: e.message };
   }
   throw new Error("expected the request to fail");
+}
+
+type ListMethod = "prompts/list" | "tools/list" | "resources/list";
+const LIST_KEYS = { "prompts/list": "prompts", "tools/list": "tools", "resources/list": "resources" } as const;
+
+/**
+ * One page of a list exactly as the server sent it. The v2 client's `listPrompts()` etc. follow
+ * every cursor themselves when called without one; pagination tests need the pages.
+ */
+export async function listPage(client: Client, method: ListMethod, cursor?: string): Promise<{ names: string[]; nextCursor?: string }> {
+  const result = (await client.request({ method, params: cursor === undefined ? {} : { cursor } })) as Record<string, unknown> & { nextCursor?: string };
+  const items = result[LIST_KEYS[method]] as { name: string; uri?: string }[];
+  return { names: items.map((item) => item.uri ?? item.name), ...(result.nextCursor !== undefined && { nextCursor: result.nextCursor }) };
 }

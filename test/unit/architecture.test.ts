@@ -96,3 +96,30 @@ describe("source architecture", () => {
     expect(stageOf(join(SRC, "errors.ts"))).toBe("base");
   });
 });
+
+describe("MCP SDK packages", () => {
+  const REPO = join(SRC, "..");
+  const SDK_IMPORT = /(?:from|import)\s*\(?\s*["'](@modelcontextprotocol\/[^"'/]+)/g;
+
+  test("only the v2 packages are imported (server and core in src/, the client in tests and the bench)", () => {
+    const offenders: string[] = [];
+    for (const folder of ["src", "test", "bench", "script"]) {
+      for (const file of new Glob("**/*.ts").scanSync({ cwd: join(REPO, folder) })) {
+        const text = readFileSync(join(REPO, folder, file), "utf8");
+        for (const [, pkg] of text.matchAll(SDK_IMPORT)) {
+          const allowed = folder === "src" ? ["@modelcontextprotocol/server", "@modelcontextprotocol/core"] : ["@modelcontextprotocol/server", "@modelcontextprotocol/core", "@modelcontextprotocol/client"];
+          if (!allowed.includes(pkg!)) offenders.push(`${folder}/${file}: ${pkg}`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test("package.json depends on the v2 packages, not on @modelcontextprotocol/sdk", async () => {
+    const pkg = (await Bun.file(join(REPO, "package.json")).json()) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(["@modelcontextprotocol/server", "@modelcontextprotocol/core"]));
+    expect(pkg.devDependencies["@modelcontextprotocol/client"]).toBeDefined();
+    expect(pkg.dependencies["@modelcontextprotocol/sdk"]).toBeUndefined();
+    expect(pkg.devDependencies["@modelcontextprotocol/sdk"]).toBeUndefined();
+  });
+});

@@ -1,0 +1,28 @@
+import type { ServerOptions } from "@modelcontextprotocol/server";
+import type { FeatureOptions } from "./feature.ts";
+
+type CacheHints = NonNullable<ServerOptions["cacheHints"]>;
+
+/**
+ * How long a 2026-07-28 client may serve a result from its cache (`ttlMs`), and whether it may
+ * share it between users (`cacheScope`). Results are the same for every caller (tokens only
+ * gate access), so they are `public`. What a reload can change (the lists, `resources/read`)
+ * is never promised fresh while the skills are watched: a client learns of a change from its
+ * `subscriptions/listen` stream, which also evicts its cache. What only a restart can change
+ * (the capabilities, the resource template, and everything under `--no-watch`) is promised
+ * for five minutes, which bounds how long a restart or a rolling deploy goes unnoticed.
+ */
+export const PROCESS_LIFETIME_TTL_MS = 5 * 60_000;
+
+export function cacheHints({ live }: FeatureOptions): CacheHints {
+  const reloadable = { ttlMs: live ? 0 : PROCESS_LIFETIME_TTL_MS, cacheScope: "public" } as const;
+  const fixed = { ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "public" } as const;
+  return {
+    "prompts/list": reloadable,
+    "tools/list": reloadable,
+    "resources/list": reloadable,
+    "resources/read": reloadable,
+    "resources/templates/list": fixed,
+    "server/discover": fixed,
+  };
+}

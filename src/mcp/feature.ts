@@ -1,0 +1,29 @@
+import type { Server, ServerCapabilities } from "@modelcontextprotocol/server";
+import type { Registry } from "../registry/registry.ts";
+import type { RegistrySource } from "./registry-source.ts";
+
+/** The lists a client caches and is told about when they change. */
+export type ListKind = "prompts" | "tools" | "resources";
+
+export interface FeatureOptions {
+  /** The skills are watched and reloaded: lists change while the server runs. */
+  live: boolean;
+}
+
+/**
+ * One MCP area of the server (prompts, tools, resources, completions, …): what it declares and
+ * the handlers that serve it. Adding an area is writing one of these and listing it in
+ * `FEATURES` (server.ts); both transports and both protocol eras then serve it.
+ */
+export interface Feature {
+  readonly name: string;
+  /** Merged into the capabilities `initialize` and `server/discover` declare. */
+  capabilities(options: FeatureOptions): ServerCapabilities;
+  /** Registers the area's request handlers on a fresh server instance (one per connection or request). */
+  register(server: Server, source: RegistrySource): void;
+  /**
+   * The entries this area contributes to a client-cached list. After a reload, a list whose
+   * entries differ from the previous snapshot's is announced (list_changed).
+   */
+  readonly lists?: readonly { kind: ListKind; entries(registry: Registry): unknown }[];
+}

@@ -1,0 +1,95 @@
+import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import { quoted } from "../../errors.ts";
+import type { BearerTokens } from "./bearer-tokens.ts";
+
+/** A JSON-RPC error as a complete HTTP response (id null: the request was not read). */
+export function errorResponse(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+}
+
+export interface GuardOptions {
+  /** The server listens on a loopback address only. */
+  loopback: boolean;
+  /** Extra host names the Host header may carry (`--allow-host`). */
+  allowedHosts: readonly string[];
+  /** Extra browser origins that may call the server (`--allow-origin`, e.g. `https://app.example.com`). */
+  allowedOrigins: readonly string[];
+  tokens: BearerTokens | undefined;
+}
+
+/** Query parameters that carry credentials by convention; all are refused. */
+const CREDENTIAL_PARAMS = new Set(["access_token", "token", "bearer", "api_key", "apikey", "key", "auth", "authorization", "password", "secret"]);
+
+/** Headers a browser client may send, and the ones it may read, in cross-origin requests. */
+const CORS_REQUEST_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
+const CORS_EXPOSED_HEADERS = "Mcp-Session-Id, WWW-Authenticate";
+
+export type Admission = { ok: true; label: string | undefined } | { ok: false; response: Response };
+
+/**
+ * What every request to /mcp passes before it reaches MCP: no credentials in the URL, a Host
+ * this server answers to and an Origin it trusts (DNS rebinding: a page on another site whose
+ * name resolves to 127.0.0.1 must not reach a local server), and a valid bearer token when
+ * tokens are configured.
+ */
+export class RequestGuard {
+  private readonly hosts: readonly string[] | undefined;
+  private readonly originHostnames: readonly string[];
+
+  constructor(private readonly options: GuardOptions) {
+    const named = options.allowedHosts.map((h) => h.toLowerCase());
+    // On a non-loopback address the Host is the deployment's own name, which we cannot know
+    // unless told (--allow-host); tokens are required there, so the token is the gate.
+    this.hosts = options.loopback || named.length > 0 ? [...localhostAllowedHostnames(), ...named] : undefined;
+    this.originHostnames = [...localhostAllowedHostnames(), ...options.allowedOrigins.map((o) => new URL(o).hostname)];
+  }
+
+  /** An Origin that may call cross-origin (it gets CORS headers), or undefined. */
+  trustedOrigin(request: Request): string | undefined {
+    const origin = request.headers.get("origin");
+    return origin !== null && origin !== "" && validateOriginHeader(origin, [...this.originHostnames]).ok ? origin : undefined;
+  }
+
+  corsHeaders(request: Request): Record<string, string> {
+    const origin = this.trustedOrigin(request);
+    if (origin === undefined) return {};
+    return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": CORS_EXPOSED_HEADERS, Vary: "Origin" };
+  }
+
+  /** The answer to a CORS preflight (OPTIONS) from a trusted origin. */
+  preflight(request: Request): Response {
+    const cors = this.corsHeaders(request);
+    if (!("Access-Control-Allow-Origin" in cors)) return errorResponse(403, -32000, "Forbidden: this origin may not call the server");
+    return new Response(null, {
+      status: 204,
+      headers: { ...cors, "Access-Control-Allow-Methods": "GET, POST, DELETE", "Access-Control-Allow-Headers": CORS_REQUEST_HEADERS, "Access-Control-Max-Age": "600" },
+    });
+  }
+
+  admit(request: Request, url: URL): Admission {
+    if (this.credentialsInUrl(url)) {
+      return { ok: false, response: errorResponse(400, -32000, "Credentials in the URL are refused: send the token in an Authorization: Bearer header", { "WWW-Authenticate": 'Bearer error="invalid_request"' }) };
+    }
+    if (this.hosts !== undefined) {
+      const host = validateHostHeader(request.headers.get("host"), [...this.hosts]);
+      if (!host.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${quoted(host.message)}`) };
+    }
+    const origin = validateOriginHeader(request.headers.get("origin"), [...this.originHostnames]);
+    if (!origin.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${quoted(origin.message)} (allow it with --allow-origin)`) };
+    const tokens = this.options.tokens;
+    if (tokens === undefined) return { ok: true, label: undefined };
+    const verdict = tokens.check(request.headers.get("authorization"));
+    if (verdict.ok) return { ok: true, label: verdict.label };
+    const challenge = verdict.reason === "missing" ? 'Bearer realm="skill-central"' : 'Bearer realm="skill-central", error="invalid_token"';
+    const why = verdict.reason === "missing" ? "a bearer token is required" : verdict.reason === "malformed" ? "the Authorization header is not \"Bearer <token>\"" : "the token is not valid";
+    return { ok: false, response: errorResponse(401, -32001, `Unauthorized: ${why}`, { "WWW-Authenticate": challenge, ...this.corsHeaders(request) }) };
+  }
+
+  private credentialsInUrl(url: URL): boolean {
+    for (const [name, value] of url.searchParams) {
+      if (CREDENTIAL_PARAMS.has(name.toLowerCase())) return true;
+      if (this.options.tokens?.matches(value)) return true;
+    }
+    return false;
+  }
+}

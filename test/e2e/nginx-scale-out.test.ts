@@ -1,0 +1,148 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Subprocess } from "bun";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { accessLog, connectHttp, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
+import { REPO_ROOT, SOURCE_TARGET } from "../helpers/server.ts";
+import { eventually } from "./live-session.ts";
+
+/**
+ * Two `--stateless` replicas behind a real nginx (the Debian package; .ci/run installs it),
+ * configured by the file the README links (docs/nginx.conf), ports swapped for free ones.
+ */
+const NGINX_CONF = join(REPO_ROOT, "docs", "nginx.conf");
+
+function nginxBinary(): string {
+  const found = [process.env.NGINX, Bun.which("nginx"), "/usr/sbin/nginx"].find((p): p is string => p !== undefined && p !== null && existsSync(p));
+  if (found === undefined) throw new Error("nginx not found: install the Debian package (apt-get install nginx; .ci/run does) or set NGINX to its path");
+  return found;
+}
+
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port!;
+  await probe.stop(true);
+  return port;
+}
+
+/** docs/nginx.conf with the replicas' and nginx's own ports replaced; fails if the file's shape changed. */
+export function configFor(template: string, replicaPorts: readonly number[], listenPort: number): string {
+  const servers = [...template.matchAll(/^\s*server 127\.0\.0\.1:(\d+)/gm)];
+  if (servers.length !== replicaPorts.length) throw new Error(`docs/nginx.conf should name ${replicaPorts.length} replicas, it names ${servers.length}`);
+  let config = template;
+  servers.forEach((match, i) => (config = config.replace(`127.0.0.1:${match[1]}`, `127.0.0.1:${replicaPorts[i]}`)));
+  if (!/^\s*listen 8740;/m.test(config)) throw new Error("docs/nginx.conf should listen on 8740");
+  return config.replace(/^(\s*)listen 8740;/m, `$1listen 127.0.0.1:${listenPort};`);
+}
+
+describe("two --stateless replicas behind nginx, configured by docs/nginx.conf", () => {
+  let fixture: Fixture;
+  let replicas: HttpServer[] = [];
+  let nginx: Subprocess<"ignore", "pipe", "pipe"> | undefined;
+  let url: string;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    fixture = makeFixture({ ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object, properties: { n: { type: integer } } }\nprompt: 'n={{n}}'\n" });
+    replicas = await Promise.all([0, 1].map(() => startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"])));
+    const listen = await freePort();
+    const prefix = join(fixture.root, "nginx");
+    mkdirSync(join(prefix, "logs"), { recursive: true });
+    const site = join(prefix, "skill-central.conf");
+    writeFileSync(site, configFor(await Bun.file(NGINX_CONF).text(), replicas.map((r) => Number(new URL(r.url).port)), listen));
+    // A minimal main config around the README's file, everything under the temporary prefix.
+    const main = join(prefix, "nginx.conf");
+    writeFileSync(
+      main,
+      [
+        `pid ${prefix}/nginx.pid;`,
+        `error_log ${prefix}/logs/error.log warn;`,
+        "worker_processes 1;",
+        "events { worker_connections 256; }",
+        "http {",
+        `  access_log ${prefix}/logs/access.log;`,
+        ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${prefix}/${t}_temp;`),
+        `  include ${site};`,
+        "}",
+      ].join("\n"),
+    );
+    nginx = Bun.spawn([nginxBinary(), "-p", prefix, "-e", `${prefix}/logs/error.log`, "-c", main, "-g", "daemon off;"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    url = `http://127.0.0.1:${listen}/mcp`;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const ready = await fetch(url.replace("/mcp", "/readyz")).catch(() => undefined);
+      if (ready?.status === 200) break;
+      if (nginx.exitCode !== null || Date.now() > deadline) throw new Error(`nginx did not come up: ${await new Response(nginx.stderr).text()} ${await Bun.file(`${prefix}/logs/error.log`).text().catch(() => "")}`);
+      await Bun.sleep(50);
+    }
+  }, 30_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    if (nginx && nginx.exitCode === null) {
+      nginx.kill("SIGQUIT");
+      const timer = setTimeout(() => nginx?.kill("SIGKILL"), 5_000);
+      await nginx.exited;
+      clearTimeout(timer);
+    }
+    await Promise.all(replicas.map((r) => r.stop("SIGKILL")));
+    fixture?.cleanup();
+  });
+
+  const callsOn = (replica: HttpServer) => accessLog(replica.stderr()).filter((l) => l.includes("rpc=tools/call")).length;
+
+  test("one client's requests alternate between the replicas, in both eras", async () => {
+    for (const era of ["modern", "legacy"] as const) {
+      const { client } = await connectHttp(url, era);
+      clients.push(client);
+      const before = replicas.map(callsOn);
+      for (let n = 0; n < 20; n++) {
+        const result = await client.callTool({ name: "echo", arguments: { n } });
+        expect(result.content).toEqual([{ type: "text", text: `n=${n}` }]);
+      }
+      // The replicas' access logs arrive on their stderr pipes a moment after the answers.
+      const served = await eventually(() => {
+        const counts = replicas.map((r, i) => callsOn(r) - before[i]!);
+        expect(counts[0]! + counts[1]!).toBe(20);
+        return counts;
+      });
+      // Round-robin: each replica takes half, give or take one.
+      expect(Math.abs(served[0]! - served[1]!)).toBeLessThanOrEqual(2);
+    }
+  });
+
+  test("stopping one replica (SIGTERM) loses no request: nginx retries on the other", async () => {
+    // Four clients calling back to back, so requests are arriving on both replicas (over nginx's
+    // kept-alive connections) while one of them drains and stops.
+    const loops = await Promise.all([0, 1, 2, 3].map(async () => (await connectHttp(url, "modern")).client));
+    clients.push(...loops);
+    const failures: unknown[] = [];
+    let done = 0;
+    let stopped = false;
+    let afterStop = 0;
+    const load = loops.map(async (client, loop) => {
+      for (let n = 0; n < 60; n++) {
+        const tag = loop * 1000 + n;
+        await client
+          .callTool({ name: "echo", arguments: { n: tag } })
+          .then((r) => {
+            if ((r.content as { text: string }[])[0]?.text !== `n=${tag}`) failures.push(r);
+            done++;
+            if (stopped) afterStop++;
+          })
+          .catch((error: unknown) => failures.push(error));
+      }
+    });
+    while (done < 40) await Bun.sleep(2);
+    const [stopping, staying] = replicas as [HttpServer, HttpServer];
+    expect(await stopping.stop("SIGTERM")).toBe(0);
+    stopped = true;
+    await Promise.all(load);
+    expect(failures).toEqual([]);
+    expect(done).toBe(240);
+    expect(afterStop).toBeGreaterThan(0);
+    expect(accessLog(staying.stderr()).length).toBeGreaterThan(0);
+  });
+});
