@@ -26,15 +26,24 @@ export interface ReleaseTarget {
   bunTarget: Bun.Build.CompileTarget;
   /** Windows executables need the `.exe` suffix to run. */
   exe: boolean;
+  /**
+   * The machine it runs on, in Node's words (`process.platform`, `process.arch`), which are also
+   * npm's `os`, `cpu` and `libc` fields: the npm release (script/release-pack.ts) sets them on
+   * each target's package so a package manager installs only the one that runs.
+   */
+  os: "linux" | "darwin" | "win32";
+  cpu: "x64" | "arm64";
+  /** Set only where it decides between two packages (glibc is the default on Linux). */
+  libc?: "musl";
 }
 
 export const RELEASE_TARGETS: readonly ReleaseTarget[] = [
-  { name: "linux-x64", bunTarget: "bun-linux-x64", exe: false },
-  { name: "linux-x64-musl", bunTarget: "bun-linux-x64-musl", exe: false },
-  { name: "linux-arm64", bunTarget: "bun-linux-arm64", exe: false },
-  { name: "darwin-x64", bunTarget: "bun-darwin-x64", exe: false },
-  { name: "darwin-arm64", bunTarget: "bun-darwin-arm64", exe: false },
-  { name: "windows-x64", bunTarget: "bun-windows-x64", exe: true },
+  { name: "linux-x64", bunTarget: "bun-linux-x64", exe: false, os: "linux", cpu: "x64" },
+  { name: "linux-x64-musl", bunTarget: "bun-linux-x64-musl", exe: false, os: "linux", cpu: "x64", libc: "musl" },
+  { name: "linux-arm64", bunTarget: "bun-linux-arm64", exe: false, os: "linux", cpu: "arm64" },
+  { name: "darwin-x64", bunTarget: "bun-darwin-x64", exe: false, os: "darwin", cpu: "x64" },
+  { name: "darwin-arm64", bunTarget: "bun-darwin-arm64", exe: false, os: "darwin", cpu: "arm64" },
+  { name: "windows-x64", bunTarget: "bun-windows-x64", exe: true, os: "win32", cpu: "x64" },
 ];
 
 export function releaseTarget(name: string): ReleaseTarget {
