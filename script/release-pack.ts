@@ -221,8 +221,8 @@ async function pack(stage: string, outDir: string): Promise<string> {
   const proc = Bun.spawn([process.execPath, "pm", "pack", "--destination", outDir, "--quiet", "--ignore-scripts"], { cwd: stage, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new ReleaseError(`bun pm pack failed in ${stage}:\n${stdout}${stderr}`);
-  const path = stdout.trim().split("\n").pop() ?? "";
-  return path.startsWith("/") || /^[A-Za-z]:\\/.test(path) ? path : join(outDir, basename(path));
+  // --quiet prints the tarball's file name (`<name>-<version>.tgz`), nothing else.
+  return join(outDir, basename(stdout.trim()));
 }
 
 /** Runs `jobs` with at most `limit` at once, keeping their order in the result. */
@@ -287,7 +287,7 @@ export async function packRelease(options: PackOptions = {}): Promise<PackResult
       const dir = join(stageRoot, name);
       const built = await buildBinary({ outfile: join(dir, binaryPathInPackage(target.os)), target });
       if (target.name === host) {
-        const reported = Bun.spawnSync([built.outfile, "--version"], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" } });
+        const reported = Bun.spawnSync([built.outfile, "--version"], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" }, timeout: 30_000 });
         const said = reported.stdout.toString().trim();
         if (reported.exitCode !== 0 || said !== version) throw new ReleaseError(`the ${target.name} binary reports version "${said}", not ${version}`);
       }

@@ -83,6 +83,7 @@ export function packReleaseForTests(): Promise<PackedRelease> {
       env: { ...process.env, NO_COLOR: "1" },
       timeoutMs: 600_000,
     });
+    process.stderr.write(`release:pack for the tests: ${(result.ms / 1000).toFixed(1)} s\n`);
     const listed = result.stdout.split("\n").filter(Boolean);
     const tarballs = new Map<string, string>();
     for (const path of listed.filter((p) => p.endsWith(".tgz"))) {
