@@ -295,6 +295,21 @@ describe.skipIf(!HAVE_VERDACCIO || HOST_TARGET === undefined)("the packed releas
     }, TEST_MS);
   });
 
+  describe("on a machine with Bun but no Node", () => {
+    let machine: Machine;
+    beforeAll(() => {
+      machine = makeMachine(root, "bun-only", ["bun", "bunx"], registry);
+    });
+
+    test("bunx skill-central mcp runs the launcher's #!/usr/bin/env node line with Bun and serves an MCP session", async () => {
+      expect(Bun.which("node", { PATH: machine.path })).toBeNull();
+      const check = await timed("bunx mcp without Node (first run: install)", () =>
+        mcpExchange(["bunx", "skill-central", "mcp"], { cwd: machine.project, env: machine.env, firstTimeoutMs: INSTALL_MS }),
+      );
+      expectServedFromRegistry(check);
+    }, TEST_MS);
+  });
+
   describe("the README's npx and bunx command lines, placeholders filled in", () => {
     let launches: Launch[];
     let machine: Machine;
