@@ -17,8 +17,13 @@ import { BUILTIN_ASSET_DIR } from "../src/config/builtin-layer.ts";
 export const REPO_ROOT = join(import.meta.dir, "..");
 export const DIST_DIR = join(REPO_ROOT, "dist");
 const ENTRY = join(REPO_ROOT, "src", "cli.ts");
-/** Argument checks whose patterns may backtrack run on this worker (src/invoke/guarded-validation.ts). */
-const WORKERS = [join(REPO_ROOT, "src", "invoke", "validation-worker.ts")];
+/**
+ * Modules started as workers (`new Worker(…)`), relative to the repository: the binary embeds each
+ * as an entrypoint of its own, and the npm package ships each with the API. Argument checks whose
+ * patterns may backtrack run on the first (src/invoke/guarded-validation.ts).
+ */
+export const WORKER_ENTRIES = ["src/invoke/validation-worker.ts"];
+const WORKERS = WORKER_ENTRIES.map((entry) => join(REPO_ROOT, entry));
 const BUILTIN_SKILLS = join(REPO_ROOT, BUILTIN_ASSET_DIR);
 export const BINARY_NAME = "skill-central";
 
@@ -28,15 +33,24 @@ export interface ReleaseTarget {
   bunTarget: Bun.Build.CompileTarget;
   /** Windows executables need the `.exe` suffix to run. */
   exe: boolean;
+  /**
+   * The machine it runs on, in Node's words (`process.platform`, `process.arch`), which are also
+   * npm's `os`, `cpu` and `libc` fields: the npm release (script/release-pack.ts) sets them on
+   * each target's package so a package manager installs only the one that runs.
+   */
+  os: "linux" | "darwin" | "win32";
+  cpu: "x64" | "arm64";
+  /** Set only where it decides between two packages (glibc is the default on Linux). */
+  libc?: "musl";
 }
 
 export const RELEASE_TARGETS: readonly ReleaseTarget[] = [
-  { name: "linux-x64", bunTarget: "bun-linux-x64", exe: false },
-  { name: "linux-x64-musl", bunTarget: "bun-linux-x64-musl", exe: false },
-  { name: "linux-arm64", bunTarget: "bun-linux-arm64", exe: false },
-  { name: "darwin-x64", bunTarget: "bun-darwin-x64", exe: false },
-  { name: "darwin-arm64", bunTarget: "bun-darwin-arm64", exe: false },
-  { name: "windows-x64", bunTarget: "bun-windows-x64", exe: true },
+  { name: "linux-x64", bunTarget: "bun-linux-x64", exe: false, os: "linux", cpu: "x64" },
+  { name: "linux-x64-musl", bunTarget: "bun-linux-x64-musl", exe: false, os: "linux", cpu: "x64", libc: "musl" },
+  { name: "linux-arm64", bunTarget: "bun-linux-arm64", exe: false, os: "linux", cpu: "arm64" },
+  { name: "darwin-x64", bunTarget: "bun-darwin-x64", exe: false, os: "darwin", cpu: "x64" },
+  { name: "darwin-arm64", bunTarget: "bun-darwin-arm64", exe: false, os: "darwin", cpu: "arm64" },
+  { name: "windows-x64", bunTarget: "bun-windows-x64", exe: true, os: "win32", cpu: "x64" },
 ];
 
 export function releaseTarget(name: string): ReleaseTarget {
