@@ -27,3 +27,14 @@ describe("Handlebars templates over arguments without a prototype (found by the 
     expect(render("{{__proto__.x}}", JSON.parse('{"__proto__": {"x": "own"}}') as Record<string, unknown>)).toBe("own");
   });
 });
+
+describe("helperMissing and blockHelperMissing are plain names (found by the fuzzer: every render threw)", () => {
+  test("as a section, an inverse section, a bracketed name or a mustache: rendered as any other name would be", () => {
+    const args = { helperMissing: "H" };
+    expect(render("{{#helperMissing}}x{{/helperMissing}}", args)).toBe("x");
+    expect(render("{{^blockHelperMissing}}empty{{/blockHelperMissing}}", args)).toBe(render("{{^other}}empty{{/other}}", args));
+    expect(render("{{^blockHelperMissing}}empty{{/blockHelperMissing}}", args)).toBe("empty");
+    expect(render("{{[helperMissing]}} {{helperMissing}}", args)).toBe("H H");
+    expect(render("{{#helperMissing}}x{{/helperMissing}}", {})).toBe("");
+  });
+});
