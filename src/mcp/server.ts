@@ -1,3 +1,4 @@
+import { InitializeRequestParamsSchema } from "@modelcontextprotocol/core";
 import { mergeCapabilities, Server, type JSONRPCRequest, type Result, type ServerCapabilities, type ServerContext } from "@modelcontextprotocol/server";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { cacheHints } from "./cache-hints.ts";
@@ -6,6 +7,7 @@ import type { Feature, FeatureOptions } from "./feature.ts";
 import { serverInstructions } from "./instructions.ts";
 import { promptsFeature } from "./prompts.ts";
 import type { RegistrySource } from "./registry-source.ts";
+import { checkParams } from "./request-handler.ts";
 import { resourcesFeature } from "./resources.ts";
 import { toolsFeature } from "./tools.ts";
 
@@ -23,10 +25,18 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
  * params first and answers a malformed call with a dump of schema issues, where every other
  * method answers "Invalid params for <method>: <path>: <problem>" (request-handler.ts). It also
  * re-validates each tool result, which ours satisfy by construction (text content only).
+ * `initialize`, which the SDK answers itself, has its params checked here first, for the same
+ * reason: the SDK's own check answers a malformed one with -32603 (an internal error) and the dump.
  */
 class SkillServer extends Server {
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
-    return method === "tools/call" ? handler : super._wrapHandler(method, handler);
+    if (method === "tools/call") return handler;
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== "initialize") return wrapped;
+    return (request, ctx) => {
+      checkParams(method, InitializeRequestParamsSchema, request.params);
+      return wrapped(request, ctx);
+    };
   }
 }
 
