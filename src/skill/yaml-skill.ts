@@ -1,4 +1,4 @@
-import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
+import type { Diagnostic, Severity, SourcePosition } from "../diagnostics.ts";
 import { closest } from "../suggest.ts";
 import { isValidSkillId, SKILL_ID_RULE } from "./id.ts";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
@@ -31,17 +31,62 @@ const EXAMPLE_FIELDS = ["arguments", "expect", "contains", "error"] as const;
 const TYPES: readonly SkillType[] = ["prompt", "tool"];
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
+/**
+ * Findings of one kind listed per file; the rest are counted in one line. A generated file can
+ * hold tens of thousands of unknown keys or undeclared variables, and locating each one walks
+ * its mapping: listing them all made one 200 KB file stall a load for seconds.
+ */
+export const MAX_FINDINGS_PER_KIND = 10;
+
+/** A position, or how to find it: found only for a finding that is listed. */
+type Where = SourcePosition | undefined | (() => SourcePosition | undefined);
+
 /** Collects findings with their positions; `error` ones stop the skill from being served. */
 class Findings {
-  readonly list: Diagnostic[] = [];
+  private readonly found: Diagnostic[] = [];
+  private readonly counts = new Map<string, { severity: Severity; count: number }>();
   constructor(private readonly at: SourceLocators) {}
 
-  error(code: string, message: string, hint: string | undefined, where: SourcePosition | undefined): void {
-    this.list.push({ severity: "error", code, message, ...(hint && { hint }), ...(where && { position: where }) });
+  error(code: string, message: string, hint: string | undefined, where: Where): void {
+    this.add("error", code, message, hint, where);
   }
 
-  warning(code: string, message: string, hint: string | undefined, where: SourcePosition | undefined): void {
-    this.list.push({ severity: "warning", code, message, ...(hint && { hint }), ...(where && { position: where }) });
+  warning(code: string, message: string, hint: string | undefined, where: Where): void {
+    this.add("warning", code, message, hint, where);
+  }
+
+  /** Whether another finding of `code` would be listed: a loop asks before the costly part of describing one. */
+  room(code: string): boolean {
+    return (this.counts.get(code)?.count ?? 0) < MAX_FINDINGS_PER_KIND;
+  }
+
+  /** Counts a finding of `code` that is not listed (its loop found no room). */
+  unlisted(severity: Severity, code: string): void {
+    this.count(severity, code);
+  }
+
+  private count(severity: Severity, code: string): number {
+    const seen = this.counts.get(code) ?? { severity, count: 0 };
+    seen.count++;
+    this.counts.set(code, seen);
+    return seen.count;
+  }
+
+  private add(severity: Severity, code: string, message: string, hint: string | undefined, where: Where): void {
+    if (this.count(severity, code) > MAX_FINDINGS_PER_KIND) return;
+    const position = typeof where === "function" ? where() : where;
+    this.found.push({ severity, code, message, ...(hint && { hint }), ...(position && { position }) });
+  }
+
+  /** Every listed finding, then one line per kind that had more. */
+  get list(): Diagnostic[] {
+    const more: Diagnostic[] = [];
+    for (const [code, { severity, count }] of this.counts) {
+      if (count <= MAX_FINDINGS_PER_KIND) continue;
+      const noun = severity === "error" ? "errors" : "warnings";
+      more.push({ severity, code, message: `${count - MAX_FINDINGS_PER_KIND} more ${noun} of this kind (${code}) are not listed; ${count} in all` });
+    }
+    return more.length === 0 ? this.found : [...this.found, ...more];
   }
 
   value(path: Path, within?: SourcePosition): SourcePosition | undefined {
@@ -53,7 +98,7 @@ class Findings {
   }
 
   get failed(): boolean {
-    return this.list.some((d) => d.severity === "error");
+    return this.found.some((d) => d.severity === "error");
   }
 }
 
@@ -78,7 +123,7 @@ function unknownKeys(f: Findings, map: Record<string, unknown>, known: readonly 
       "unknown-field",
       `unknown field "${key}"${what} is ignored`,
       meant ? `did you mean "${meant}"?` : `known fields: ${known.join(", ")}`,
-      f.key([...path, key]),
+      () => f.key([...path, key]),
     );
   }
 }
@@ -113,34 +158,34 @@ function readArguments(f: Findings, value: unknown): SkillArgument[] | undefined
   value.forEach((item, i) => {
     const path = ["arguments", i];
     if (!isPlainObject(item)) {
-      f.error("field-type", `argument ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- name: <name>` with optional description, required and enum", f.value(path));
+      f.error("field-type", `argument ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- name: <name>` with optional description, required and enum", () => f.value(path));
       return;
     }
     unknownKeys(f, item, ARGUMENT_FIELDS, path, ` in argument ${i + 1}`);
     const { name, description, required } = item;
     if (typeof name !== "string" || name === "") {
-      f.error("argument-name", `argument ${i + 1} has no "name"`, "add `name: <name>` (letters, digits, _ and -)", f.value(path));
+      f.error("argument-name", `argument ${i + 1} has no "name"`, "add `name: <name>` (letters, digits, _ and -)", () => f.value(path));
       return;
     }
     if (!ARGUMENT_NAME.test(name)) {
-      f.error("argument-name", `argument name "${name}" is not valid`, "start with a letter or _, then letters, digits, _ or -", f.value([...path, "name"]));
+      f.error("argument-name", `argument name "${name}" is not valid`, "start with a letter or _, then letters, digits, _ or -", () => f.value([...path, "name"]));
       return;
     }
     if (names.has(name)) {
-      f.error("duplicate-argument", `argument "${name}" is declared twice`, "keep one of the two declarations", f.value([...path, "name"]));
+      f.error("duplicate-argument", `argument "${name}" is declared twice`, "keep one of the two declarations", () => f.value([...path, "name"]));
       return;
     }
     names.add(name);
     if (description !== undefined && typeof description !== "string") {
-      f.error("field-type", `"description" of argument "${name}" must be text, not ${kindOf(description)}`, undefined, f.value([...path, "description"]));
+      f.error("field-type", `"description" of argument "${name}" must be text, not ${kindOf(description)}`, undefined, () => f.value([...path, "description"]));
     }
     if (required !== undefined && typeof required !== "boolean") {
-      f.error("field-type", `"required" of argument "${name}" must be true or false, not ${kindOf(required)}`, undefined, f.value([...path, "required"]));
+      f.error("field-type", `"required" of argument "${name}" must be true or false, not ${kindOf(required)}`, undefined, () => f.value([...path, "required"]));
     }
     let values: string[] | undefined;
     if (item.enum !== undefined) {
       if (Array.isArray(item.enum) && item.enum.every((v) => typeof v === "string")) values = item.enum as string[];
-      else f.error("field-type", `"enum" of argument "${name}" must be a list of text values`, 'quote values YAML would read otherwise, e.g. "yes", "1.0"', f.value([...path, "enum"]));
+      else f.error("field-type", `"enum" of argument "${name}" must be a list of text values`, 'quote values YAML would read otherwise, e.g. "yes", "1.0"', () => f.value([...path, "enum"]));
     }
     args.push({
       name,
@@ -162,24 +207,24 @@ function readExamples(f: Findings, value: unknown): SkillExample[] {
   value.forEach((item, i) => {
     const path = ["examples", i];
     if (!isPlainObject(item)) {
-      f.error("field-type", `example ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- arguments: {…}` with expect, contains or error", f.value(path));
+      f.error("field-type", `example ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- arguments: {…}` with expect, contains or error", () => f.value(path));
       return;
     }
     unknownKeys(f, item, EXAMPLE_FIELDS, path, ` in example ${i + 1}`);
     const example: SkillExample = {};
     if (item.arguments !== undefined && item.arguments !== null) {
       if (isPlainObject(item.arguments)) example.arguments = item.arguments;
-      else f.error("field-type", `"arguments" of example ${i + 1} must be a mapping of argument names to values`, undefined, f.value([...path, "arguments"]));
+      else f.error("field-type", `"arguments" of example ${i + 1} must be a mapping of argument names to values`, undefined, () => f.value([...path, "arguments"]));
     }
     for (const key of ["expect", "error"] as const) {
       const v = item[key];
       if (v === undefined) continue;
       if (typeof v === "string") example[key] = v;
-      else f.error("field-type", `"${key}" of example ${i + 1} must be text, not ${kindOf(v)}`, undefined, f.value([...path, key]));
+      else f.error("field-type", `"${key}" of example ${i + 1} must be text, not ${kindOf(v)}`, undefined, () => f.value([...path, key]));
     }
     if (item.contains !== undefined) {
       if (Array.isArray(item.contains) && item.contains.every((v) => typeof v === "string")) example.contains = item.contains as string[];
-      else f.error("field-type", `"contains" of example ${i + 1} must be a list of text`, undefined, f.value([...path, "contains"]));
+      else f.error("field-type", `"contains" of example ${i + 1} must be a list of text`, undefined, () => f.value([...path, "contains"]));
     }
     examples.push(example);
   });
@@ -273,9 +318,9 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
     if (doc.inputSchema !== undefined) {
       const proof = proveInputSchema(doc.inputSchema);
       if (proof.ok) inputSchema = doc.inputSchema as JsonSchema;
-      else for (const p of proof.problems) f.error("invalid-input-schema", `invalid inputSchema: ${p.message}`, undefined, f.value(["inputSchema", ...p.path]) ?? f.value(["inputSchema"]));
+      else for (const p of proof.problems) f.error("invalid-input-schema", `invalid inputSchema: ${p.message}`, undefined, () => f.value(["inputSchema", ...p.path]) ?? f.value(["inputSchema"]));
       for (const u of unknownSchemaKeywords(doc.inputSchema)) {
-        f.warning("unknown-schema-keyword", `"${u.keyword}" in inputSchema is not a JSON Schema keyword and is ignored`, `did you mean "${u.meant}"?`, f.key(["inputSchema", ...u.path]));
+        f.warning("unknown-schema-keyword", `"${u.keyword}" in inputSchema is not a JSON Schema keyword and is ignored`, `did you mean "${u.meant}"?`, () => f.key(["inputSchema", ...u.path]));
       }
     } else if (declared) inputSchema = schemaFromArguments(declared);
     else inputSchema = { type: "object", properties: {} };
@@ -284,15 +329,21 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
   // Names the template reads that nothing provides render empty: almost always a typo.
   const provided = type === "tool" && inputSchema && isPlainObject(inputSchema.properties) ? Object.keys(inputSchema.properties) : declared?.map((a) => a.name);
   if (provided && template !== undefined && !f.failed) {
+    const names = new Set(provided);
     for (const variable of variables) {
-      if (provided.includes(variable)) continue;
+      if (names.has(variable)) continue;
+      // The suggestion compares the variable with every name provided: only for listed findings.
+      if (!f.room("undeclared-variable")) {
+        f.unlisted("warning", "undeclared-variable");
+        continue;
+      }
       const meant = closest(variable, provided);
-      f.warning("undeclared-variable", `the template reads {{${variable}}}, which no argument declares, so it renders empty`, meant ? `did you mean {{${meant}}}?` : `declare an argument named "${variable}"`, f.value(["prompt"], positionOf(template, variable)));
+      f.warning("undeclared-variable", `the template reads {{${variable}}}, which no argument declares, so it renders empty`, meant ? `did you mean {{${meant}}}?` : `declare an argument named "${variable}"`, () => f.value(["prompt"], positionOf(template, variable)));
     }
     if (type === "prompt") {
       for (const [i, arg] of (declared ?? []).entries()) {
         if (variables.includes(arg.name)) continue;
-        f.warning("unused-argument", `argument "${arg.name}" is declared but the template never uses it`, `add {{${arg.name}}} to the template, or remove the argument`, f.value(["arguments", i, "name"]));
+        f.warning("unused-argument", `argument "${arg.name}" is declared but the template never uses it`, `add {{${arg.name}}} to the template, or remove the argument`, () => f.value(["arguments", i, "name"]));
       }
     }
   }
