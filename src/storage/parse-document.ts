@@ -36,8 +36,40 @@ interface PreciseDocument {
 function parsePrecisely(text: string): PreciseDocument {
   const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  // The package's own duplicate check (`uniqueKeys`) compares each key with every earlier one: a
+  // 20,000-key file took seconds. `firstDuplicateKey` does the same check in one pass.
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
   return { doc, lines };
+}
+
+/**
+ * Where the first repeated key of any mapping in the document is written (by position in the
+ * text), or undefined. Keys are equal as the `yaml` package's `uniqueKeys` judges them: scalars
+ * with the same value (`1` and `"1"` differ; so does NaN from itself).
+ */
+function firstDuplicateKey(doc: Document.Parsed): number | undefined {
+  const { isMap, isPair, isScalar, isCollection } = yaml();
+  let first: number | undefined;
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isPair(node)) {
+      stack.push(node.key, node.value);
+      continue;
+    }
+    if (!isCollection(node)) continue;
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = pair.key;
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (!seen.has(key.value)) seen.add(key.value);
+        else if (key.range && (first === undefined || key.range[0] < first)) first = key.range[0];
+      }
+    }
+    for (const item of node.items) stack.push(item);
+  }
+  return first;
 }
 
 function position(lines: LineCounter, offset: number): SourcePosition {
@@ -103,22 +135,14 @@ function lazyLocators(text: string, precise?: PreciseDocument): Pick<ParsedDocum
   return { locate, locateKey };
 }
 
-/** The yaml package places a duplicate-key error after the previous value; the key is the next token. */
-function duplicateKeyOffset(text: string, offset: number): number {
-  const rest = text.slice(offset);
-  const match = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*/.exec(rest);
-  return offset + (match ? match[0].length : 0);
-}
-
-function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown, text = ""): Diagnostic {
+function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown): Diagnostic {
   if (error) {
     const duplicate = error.code === "DUPLICATE_KEY";
-    const offset = duplicate ? duplicateKeyOffset(text, error.pos[0]) : error.pos[0];
     return {
       severity: "error",
       code: duplicate ? "duplicate-key" : "yaml-syntax",
       file,
-      position: position(lines, offset),
+      position: position(lines, error.pos[0]),
       message: duplicate
         ? `duplicate key in a mapping (${firstLine(error.message)})`
         : `invalid YAML: ${firstLine(error.message)}`,
@@ -132,10 +156,19 @@ function firstLine(message: string): string {
   return message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
 }
 
+/** The first problem in the text: a syntax error, or a repeated key, whichever is written first. */
+function firstError(precise: PreciseDocument): YAMLError | undefined {
+  const error = precise.doc.errors[0];
+  const duplicate = firstDuplicateKey(precise.doc);
+  if (duplicate === undefined || (error && error.pos[0] <= duplicate)) return error;
+  const { YAMLParseError } = yaml();
+  return new YAMLParseError([duplicate, duplicate + 1], "DUPLICATE_KEY", "Map keys must be unique");
+}
+
 function fromPrecise(source: SourceText): ParseResult {
   const precise = parsePrecisely(source.text);
-  const error = precise.doc.errors[0];
-  if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "", source.text) };
+  const error = firstError(precise);
+  if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "") };
   let data: unknown;
   try {
     data = precise.doc.toJS({ maxAliasCount: 100 });
@@ -174,12 +207,15 @@ function parseJson(source: SourceText): ParseResult {
   } catch (error) {
     const precise = parsePrecisely(source.text);
     const reason = error instanceof Error ? error.message : error;
-    const diagnostic = syntaxDiagnostic(source.file, precise.lines, precise.doc.errors[0], reason, source.text);
+    const diagnostic = syntaxDiagnostic(source.file, precise.lines, precise.doc.errors[0], reason);
     return { ok: false, diagnostic: { ...diagnostic, message: diagnostic.message.replace("invalid YAML", "invalid JSON") } };
   }
   // JSON.parse keeps the last of duplicate keys; the YAML reading of the same text reports them.
   const precise = parsePrecisely(source.text);
-  const duplicate = precise.doc.errors.find((e) => e.code === "DUPLICATE_KEY");
-  if (duplicate) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, duplicate, "", source.text) };
+  const duplicate = firstDuplicateKey(precise.doc);
+  if (duplicate !== undefined) {
+    const { YAMLParseError } = yaml();
+    return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, new YAMLParseError([duplicate, duplicate + 1], "DUPLICATE_KEY", "Map keys must be unique"), "") };
+  }
   return { ok: true, doc: { data, ...lazyLocators(source.text, precise) } };
 }

@@ -271,6 +271,19 @@ describe("hostile and unusual input", () => {
     expect(parseSkillDocument({ file: "s.yaml", text: bomb }).ok).toBe(false);
   });
 
+  test("a duplicate among 20,000 keys is found at its position (the yaml package's own check compared every pair)", () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`);
+    keys.push("k7: again");
+    expect(failure(`a: &x 1\n${keys.join("\n")}\n`)).toMatchObject({ code: "duplicate-key", position: { line: 20_002, column: 1 } });
+    const json = `{${Array.from({ length: 20_000 }, (_, i) => `"k${i}": ${i}`).join(",")},"k3": 0}`;
+    expect(failure(json, "skill.json")).toMatchObject({ code: "duplicate-key", position: { line: 1 } });
+  });
+
+  test("the first problem in the text wins: a duplicate before a syntax error, or a syntax error before a duplicate", () => {
+    expect(failure("a: &x 1\na: 2\nb: [\n")).toMatchObject({ code: "duplicate-key", position: { line: 2, column: 1 } });
+    expect(failure("a: &x [\nb: 1\nb: 2\n")).toMatchObject({ code: "yaml-syntax" });
+  });
+
   test("a duplicate key after an empty value is located at the duplicate, not the end of the previous line", () => {
     expect(failure("id: a\ndescription:\nid: b\n").position).toEqual({ line: 3, column: 1 });
   });
