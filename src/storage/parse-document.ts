@@ -165,13 +165,93 @@ function firstError(precise: PreciseDocument): YAMLError | undefined {
   return new YAMLParseError([duplicate, duplicate + 1], "DUPLICATE_KEY", "Map keys must be unique");
 }
 
+/**
+ * Values a document's aliases may add when expanded (each alias stands for a copy of the node
+ * it names). A "billion laughs" file of a few hundred bytes expands to 10^9 values.
+ */
+export const MAX_ALIAS_EXPANSION = 100_000;
+
+/** The nodes inside a node of the `yaml` package's tree, in document order. */
+function childrenOf(node: unknown): unknown[] {
+  const { isCollection, isPair } = yaml();
+  if (isCollection(node)) return node.items;
+  if (isPair(node)) return [node.key, node.value];
+  return [];
+}
+
+/**
+ * How many values the document's aliases add when expanded, in one pass (each anchored node is
+ * sized once), or Infinity when an alias names a node that contains it; with where the first
+ * alias is written. The `yaml` package's own guard (`maxAliasCount`) walks the whole document
+ * again for each alias it counts: a file with a bomb beside a few thousand nested keys took
+ * half a minute to refuse.
+ */
+function aliasGrowth(doc: Document.Parsed): { added: number; at: number } | undefined {
+  const { isAlias, isPair, isScalar, isCollection } = yaml();
+  // An alias names the last node anchored with its name before it, in document order.
+  const anchors = new Map<string, unknown>();
+  const targets = new Map<unknown, unknown>();
+  let first: number | undefined;
+  let plain = 0;
+  const walk: unknown[] = [doc.contents];
+  while (walk.length > 0) {
+    const node = walk.pop();
+    if (node === null || node === undefined) continue;
+    if (!isPair(node)) plain++;
+    if (isAlias(node)) {
+      targets.set(node, anchors.get(node.source));
+      first ??= node.range?.[0];
+      continue;
+    }
+    if ((isScalar(node) || isCollection(node)) && node.anchor) anchors.set(node.anchor, node);
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i--) walk.push(children[i]);
+  }
+  if (targets.size === 0) return undefined;
+  const sizes = new Map<unknown, number>();
+  const open = new Set<unknown>();
+  const stack: { node: unknown; entered: boolean }[] = [{ node: doc.contents, entered: false }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const node = frame.node;
+    const next = (isAlias(node) ? [targets.get(node)] : childrenOf(node)).filter((n) => n !== null && n !== undefined);
+    if (sizes.has(node)) {
+      stack.pop();
+    } else if (!frame.entered) {
+      frame.entered = true;
+      open.add(node);
+      for (const child of next) {
+        // Entered and not finished: an ancestor. The alias would expand forever.
+        if (open.has(child)) return { added: Infinity, at: first ?? 0 };
+        if (!sizes.has(child)) stack.push({ node: child, entered: false });
+      }
+    } else {
+      open.delete(node);
+      let total = isAlias(node) || isPair(node) ? 0 : 1;
+      for (const child of next) total += sizes.get(child)!;
+      sizes.set(node, total);
+      stack.pop();
+    }
+  }
+  return { added: (sizes.get(doc.contents) ?? 0) - plain, at: first ?? 0 };
+}
+
 function fromPrecise(source: SourceText): ParseResult {
   const precise = parsePrecisely(source.text);
   const error = firstError(precise);
   if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "") };
+  const growth = aliasGrowth(precise.doc);
+  if (growth && growth.added > MAX_ALIAS_EXPANSION) {
+    const how = growth.added === Infinity ? "an alias names a node that contains it, so it never ends" : `its aliases expand it by ${growth.added} values, over the limit of ${MAX_ALIAS_EXPANSION}`;
+    return {
+      ok: false,
+      diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, position: position(precise.lines, growth.at), message: `invalid YAML: ${how} (a guard against alias bombs, a resource exhaustion attack)`, hint: "write the repeated parts out, or use fewer aliases" },
+    };
+  }
   let data: unknown;
   try {
-    data = precise.doc.toJS({ maxAliasCount: 100 });
+    // Aliases were sized above: the package's own count (which re-walks the document per alias) is off.
+    data = precise.doc.toJS({ maxAliasCount: -1 });
   } catch (failure) {
     // Unresolved aliases and alias bombs only surface when the document is turned into data.
     const reason = failure instanceof Error ? failure.message : String(failure);
