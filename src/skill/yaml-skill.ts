@@ -1,22 +1,14 @@
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
+import { readExamples } from "./examples.ts";
+import { Findings, kindOf, unknownKeys, type SourceLocators } from "./findings.ts";
 import { closest } from "../suggest.ts";
 import { isValidSkillId, SKILL_ID_RULE } from "./id.ts";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
 import { unknownSchemaKeywords } from "./schema-keywords.ts";
 import { proveInputSchema } from "./schema-proof.ts";
-import type { Skill, SkillArgument, SkillContent, SkillExample, SkillType } from "./skill.ts";
+import type { Skill, SkillArgument, SkillContent, SkillType } from "./skill.ts";
 import { normaliseTags } from "./tags.ts";
 import { proveTemplate } from "./template-proof.ts";
-
-type Path = readonly (string | number)[];
-
-/** Where fields are written; supplied by storage, so this module knows nothing of files. */
-export interface SourceLocators {
-  /** A field's value (or, with `within`, a position inside a string value). */
-  locate: (path: Path, within?: SourcePosition) => SourcePosition | undefined;
-  /** A field's key. */
-  locateKey: (path: Path) => SourcePosition | undefined;
-}
 
 /** A skill file's verdict: a skill and its content when it can be served, and every finding. */
 export interface SkillParse {
@@ -27,61 +19,8 @@ export interface SkillParse {
 
 const FIELDS = ["id", "name", "description", "type", "tags", "arguments", "prompt", "inputSchema", "version", "examples"] as const;
 const ARGUMENT_FIELDS = ["name", "description", "required", "enum"] as const;
-const EXAMPLE_FIELDS = ["arguments", "expect", "contains", "error"] as const;
 const TYPES: readonly SkillType[] = ["prompt", "tool"];
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-
-/** Collects findings with their positions; `error` ones stop the skill from being served. */
-class Findings {
-  readonly list: Diagnostic[] = [];
-  constructor(private readonly at: SourceLocators) {}
-
-  error(code: string, message: string, hint: string | undefined, where: SourcePosition | undefined): void {
-    this.list.push({ severity: "error", code, message, ...(hint && { hint }), ...(where && { position: where }) });
-  }
-
-  warning(code: string, message: string, hint: string | undefined, where: SourcePosition | undefined): void {
-    this.list.push({ severity: "warning", code, message, ...(hint && { hint }), ...(where && { position: where }) });
-  }
-
-  value(path: Path, within?: SourcePosition): SourcePosition | undefined {
-    return this.at.locate(path, within);
-  }
-
-  key(path: Path): SourcePosition | undefined {
-    return this.at.locateKey(path);
-  }
-
-  get failed(): boolean {
-    return this.list.some((d) => d.severity === "error");
-  }
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return "empty";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return "text";
-  return `a ${typeof value}`;
-}
-
-function dotted(path: Path): string {
-  return path.reduce<string>((out, p) => (typeof p === "number" ? `${out}[${p}]` : out ? `${out}.${p}` : p), "");
-}
-
-/** Unknown keys of a mapping: a warning each, with the known key it most likely meant. */
-function unknownKeys(f: Findings, map: Record<string, unknown>, known: readonly string[], path: Path, what: string): void {
-  for (const key of Object.keys(map)) {
-    if (known.includes(key)) continue;
-    const meant = closest(key, known);
-    f.warning(
-      "unknown-field",
-      `unknown field "${key}"${what} is ignored`,
-      meant ? `did you mean "${meant}"?` : `known fields: ${known.join(", ")}`,
-      f.key([...path, key]),
-    );
-  }
-}
 
 /** A required top-level field that is absent: pointed at a misspelling of it when there is one. */
 function missing(f: Findings, doc: Record<string, unknown>, field: string, example: string): void {
@@ -150,40 +89,6 @@ function readArguments(f: Findings, value: unknown): SkillArgument[] | undefined
     });
   });
   return args;
-}
-
-function readExamples(f: Findings, value: unknown): SkillExample[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    f.error("field-type", `"examples" must be a list, not ${kindOf(value)}`, "write one `- arguments: …` item per example", f.value(["examples"]));
-    return [];
-  }
-  const examples: SkillExample[] = [];
-  value.forEach((item, i) => {
-    const path = ["examples", i];
-    if (!isPlainObject(item)) {
-      f.error("field-type", `example ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- arguments: {…}` with expect, contains or error", f.value(path));
-      return;
-    }
-    unknownKeys(f, item, EXAMPLE_FIELDS, path, ` in example ${i + 1}`);
-    const example: SkillExample = {};
-    if (item.arguments !== undefined && item.arguments !== null) {
-      if (isPlainObject(item.arguments)) example.arguments = item.arguments;
-      else f.error("field-type", `"arguments" of example ${i + 1} must be a mapping of argument names to values`, undefined, f.value([...path, "arguments"]));
-    }
-    for (const key of ["expect", "error"] as const) {
-      const v = item[key];
-      if (v === undefined) continue;
-      if (typeof v === "string") example[key] = v;
-      else f.error("field-type", `"${key}" of example ${i + 1} must be text, not ${kindOf(v)}`, undefined, f.value([...path, key]));
-    }
-    if (item.contains !== undefined) {
-      if (Array.isArray(item.contains) && item.contains.every((v) => typeof v === "string")) example.contains = item.contains as string[];
-      else f.error("field-type", `"contains" of example ${i + 1} must be a list of text`, undefined, f.value([...path, "contains"]));
-    }
-    examples.push(example);
-  });
-  return examples;
 }
 
 /** Tools without a schema accept their declared arguments, as strings. */

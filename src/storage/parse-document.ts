@@ -19,11 +19,13 @@ function yaml(): typeof import("yaml") {
  */
 export type Locator = (path: readonly (string | number)[], within?: SourcePosition) => SourcePosition | undefined;
 
+/** Where the key of the entry at `path` is written (for messages about the key itself). */
+export type KeyLocator = (path: readonly (string | number)[]) => SourcePosition | undefined;
+
 export interface ParsedDocument {
   data: unknown;
   locate: Locator;
-  /** Where the key of the entry at `path` is written (for messages about the key itself). */
-  locateKey: (path: readonly (string | number)[]) => SourcePosition | undefined;
+  locateKey: KeyLocator;
 }
 
 export type ParseResult = { ok: true; doc: ParsedDocument } | { ok: false; diagnostic: Diagnostic };

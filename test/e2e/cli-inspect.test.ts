@@ -61,6 +61,7 @@ describe("list", () => {
         arguments: [{ name: "n", required: false }],
         prompt: "n={{n}}",
         inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 1, description: "How many" } }, required: ["n"] },
+        format: "yaml",
         layer: "team",
         priority: 50,
         source: "team/count.yaml",
