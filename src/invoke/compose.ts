@@ -2,7 +2,7 @@ import { quoted, SkillCentralError } from "../errors.ts";
 import { checkPromptArguments, LIMITS, ownArguments, resultTooLarge } from "./limits.ts";
 import type { Candidate, Registry } from "../registry/registry.ts";
 import type { PromptArguments, RenderedPrompt } from "./render-prompt.ts";
-import { renderTemplate } from "./template-cache.ts";
+import { renderSkill } from "./render-prompt.ts";
 
 export const COMPOSE_PROMPT_NAME = "skills:compose";
 export const COMPOSE_SEPARATOR = "\n\n---\n\n";
@@ -39,7 +39,7 @@ export function compose(registry: Registry, tags: readonly string[], args: Promp
   const sections: string[] = [];
   let chars = 0;
   for (const c of ordered) {
-    const section = `## ${c.skill.id}\n${renderTemplate(c.content.read(), data).trim()}`;
+    const section = `## ${c.skill.id}\n${renderSkill(c, data).trim()}`;
     chars += section.length + COMPOSE_SEPARATOR.length;
     if (chars > LIMITS.resultChars) throw resultTooLarge(chars);
     sections.push(section);
