@@ -1,4 +1,6 @@
+import { basename, dirname } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
+import { agentSkillsSpecFindings } from "../skill/skill-md/strict.ts";
 import { runExamples } from "../examples/run.ts";
 import { loadFiles } from "../load/load-files.ts";
 import { locatorsOf } from "../load/load-skills.ts";
@@ -35,6 +37,19 @@ async function checkProject(ctx: CommandContext): Promise<Checked> {
   return { records: loaded.records, general: loaded.diagnostics, registry: loaded.registry, candidates, display: loaded.display, locate: locatorsOf(loaded) };
 }
 
+function specFindings(record: SkillRecord): Diagnostic[] {
+  const skill = record.skill;
+  if (skill?.format !== "skill-md" || !skill.frontmatter || !record.content) return [];
+  let body = "";
+  try {
+    body = record.content.read().template ?? "";
+  } catch {
+    // Reported where the content is used.
+  }
+  const findings = agentSkillsSpecFindings({ frontmatter: skill.frontmatter, folderName: basename(dirname(record.path)), body, ...(record.locate && { locate: record.locate }), ...(record.locateKey && { locateKey: record.locateKey }) });
+  return findings.map((d) => ({ ...d, file: record.path }));
+}
+
 function byPlace(a: Diagnostic, b: Diagnostic): number {
   const fa = a.file ?? "";
   const fb = b.file ?? "";
@@ -54,16 +69,18 @@ export const spec: CommandSpec = {
     "Exit 1 on any error (anything that stops a skill from being served, or a failing example); with\n" +
     "--strict, on any warning too.",
   options: { strict: { type: "boolean" } },
-  optionHelp: [["--strict", "Fail on warnings too (unknown fields, unused arguments, …)"]],
+  optionHelp: [["--strict", "Fail on warnings too, and hold Agent Skills (SKILL.md) to the agentskills.io specification exactly"]],
   examples: ["skill-central validate", "skill-central validate .skills/team/review.yaml", "skill-central validate --strict --json"],
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
     const checked = ctx.args.length > 0 ? checkPaths(ctx, ctx.args) : await checkProject(ctx);
     const examples = await runExamples(checked.registry, checked.candidates, { locate: checked.locate });
-    const problems = [...checked.general, ...checked.records.flatMap((r) => r.diagnostics), ...examples.filter((r) => !r.pass).map(exampleDiagnostic)].sort(byPlace);
+    const strict = flagOption(ctx, "strict");
+    // --strict holds Agent Skills to the specification exactly, for skills published elsewhere too.
+    const spec = strict ? checked.records.flatMap(specFindings) : [];
+    const problems = [...checked.general, ...checked.records.flatMap((r) => r.diagnostics), ...spec, ...examples.filter((r) => !r.pass).map(exampleDiagnostic)].sort(byPlace);
     const errors = problems.filter((d) => d.severity === "error").length;
     const warnings = problems.filter((d) => d.severity === "warning").length;
-    const strict = flagOption(ctx, "strict");
     const failed = errors > 0 || (strict && warnings > 0);
     const passed = examples.filter((r) => r.pass).length;
     const summary = { files: checked.records.length, skills: checked.candidates.length, errors, warnings, examples: { passed, failed: examples.length - passed } };
