@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { constants, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 export type WriteOutcome = "created" | "exists";
 
@@ -79,4 +79,45 @@ examples:
   - arguments: {}
     error: 'Missing required argument: "text"'
 `;
+}
+
+/**
+ * The first free backup name beside a file: `x.yaml.bak`, then `x.yaml.2.bak`, `x.yaml.3.bak`, …
+ * (every name ends in `.bak`, so no layer ever loads one as a skill).
+ */
+function backupCandidate(path: string, n: number): string {
+  return n === 1 ? `${path}.bak` : `${path}.${n}.bak`;
+}
+
+/** The backup name `replaceFileKeepingBackup` would use now, for telling the user before it runs. */
+export function nextBackupPath(path: string): string {
+  for (let n = 1; ; n++) if (!existsSync(backupCandidate(path, n))) return backupCandidate(path, n);
+}
+
+/**
+ * Replaces a file the user has, keeping its bytes first: the copy is made with an exclusive
+ * create (an earlier backup is never overwritten, even by a run at the same moment), then the new
+ * text goes to a temporary file in the same folder that is renamed over the original, so the
+ * file is always either the old one or the new one. Returns the backup's path.
+ */
+export function replaceFileKeepingBackup(path: string, text: string): string {
+  let backup: string;
+  for (let n = 1; ; n++) {
+    backup = backupCandidate(path, n);
+    try {
+      copyFileSync(path, backup, constants.COPYFILE_EXCL);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temp, text, { flag: "wx", mode: statSync(path).mode & 0o7777 });
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  return backup;
 }
