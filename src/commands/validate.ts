@@ -1,24 +1,12 @@
-import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
-import { runExamples } from "../examples/run.ts";
+import { formatDiagnostic } from "../diagnostics.ts";
 import { loadFiles } from "../load/load-files.ts";
-import { locatorsOf } from "../load/load-skills.ts";
-import type { SkillRecord } from "../load/record.ts";
-import type { Candidate, Registry } from "../registry/registry.ts";
 import { buildRegistry } from "../registry/registry.ts";
-import type { Locator } from "../storage/parse-document.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
-import { exampleDiagnostic } from "../cli-output/example-report.ts";
+import { checkFindings, countBySeverity, findingJson, projectCheck, type CheckInput } from "./support/findings.ts";
 import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, plural, type CommandContext, type CommandSpec } from "./support/command.ts";
 
-interface Checked {
-  records: readonly SkillRecord[];
-  /** Findings not about one file's content: config, layers, resolution. */
-  general: Diagnostic[];
-  registry: Registry;
-  /** Every candidate whose examples run: all that loaded, served or not. */
-  candidates: readonly Candidate[];
+interface Checked extends CheckInput {
   display: (path: string) => string;
-  locate: (path: string) => Locator | undefined;
 }
 
 /** Files named on the command line (folders are searched like a layer), each checked on its own. */
@@ -28,18 +16,9 @@ function checkPaths(ctx: CommandContext, paths: readonly string[]): Checked {
   return { records: files.records, general: files.diagnostics, registry: buildRegistry([], []).registry, candidates: files.candidates, display: files.display, locate: (p) => locators.get(p) };
 }
 
-/** Everything the server would load, through its own pipeline: the records say it all. */
 async function checkProject(ctx: CommandContext): Promise<Checked> {
   const loaded = await load(ctx);
-  const candidates = loaded.registry.resolutions().flatMap((r) => r.chain.map((p) => p.candidate));
-  return { records: loaded.records, general: loaded.diagnostics, registry: loaded.registry, candidates, display: loaded.display, locate: locatorsOf(loaded) };
-}
-
-function byPlace(a: Diagnostic, b: Diagnostic): number {
-  const fa = a.file ?? "";
-  const fb = b.file ?? "";
-  if (fa !== fb) return fa < fb ? -1 : 1;
-  return (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0);
+  return { ...projectCheck(loaded), display: loaded.display };
 }
 
 export const spec: CommandSpec = {
@@ -59,10 +38,8 @@ export const spec: CommandSpec = {
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
     const checked = ctx.args.length > 0 ? checkPaths(ctx, ctx.args) : await checkProject(ctx);
-    const examples = await runExamples(checked.registry, checked.candidates, { locate: checked.locate });
-    const problems = [...checked.general, ...checked.records.flatMap((r) => r.diagnostics), ...examples.filter((r) => !r.pass).map(exampleDiagnostic)].sort(byPlace);
-    const errors = problems.filter((d) => d.severity === "error").length;
-    const warnings = problems.filter((d) => d.severity === "warning").length;
+    const { problems, examples } = await checkFindings(checked);
+    const { errors, warnings } = countBySeverity(problems);
     const strict = flagOption(ctx, "strict");
     const failed = errors > 0 || (strict && warnings > 0);
     const passed = examples.filter((r) => r.pass).length;
@@ -71,14 +48,7 @@ export const spec: CommandSpec = {
       json(ctx, {
         ok: !failed,
         ...summary,
-        problems: problems.map((d) => ({
-          ...(d.file !== undefined && { file: checked.display(d.file) }),
-          ...(d.position && { line: d.position.line, column: d.position.column }),
-          severity: d.severity,
-          rule: d.code,
-          message: d.message,
-          ...(d.hint !== undefined && { hint: d.hint }),
-        })),
+        problems: problems.map((d) => findingJson(d, checked.display)),
       });
       return failed ? EXIT_FAILURE : EXIT_OK;
     }

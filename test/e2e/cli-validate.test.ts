@@ -94,8 +94,10 @@ describe("validate", () => {
 
 describe("test", () => {
   test("pass and fail per example, a diff for a wrong expect, exit 1 on any failure", async () => {
-    const { code, stdout } = await cli("test", "--no-builtin");
+    const { code, stdout, stderr } = await cli("test", "--no-builtin");
     expect(code).toBe(1);
+    // The broken files are reported as the server logs them, and count against a whole run.
+    expect(stderr).toEndWith("4 errors while loading (above, one line per file; `skill-central validate` lists each with its position)\n");
     expect(stdout).toBe(
       [
         "pass  fails example 1",
@@ -128,11 +130,13 @@ describe("test", () => {
   });
 
   test("--json has the counts and one result per example", async () => {
-    const { code, json } = await runCliJson<{ passed: number; failed: number; results: ExampleResult[] }>(["test", "fails"], fixture.cwd, fixture.home);
+    const { code, json } = await runCliJson<{ passed: number; failed: number; errors: number; results: Omit<ExampleResult, "path">[] }>(["test", "fails"], fixture.cwd, fixture.home);
     expect(code).toBe(1);
     expect(json.passed).toBe(1);
     expect(json.failed).toBe(2);
-    expect(json.results[0]).toEqual({ id: "fails", number: 1, path: expect.stringMatching(/\.skills\/fails\.yaml$/), source: ".skills/fails.yaml", arguments: { n: 1 }, pass: true });
+    expect(json.errors).toBe(4);
+    // Paths as people read them (no absolute path, which inside the binary is a virtual one).
+    expect(json.results[0]).toEqual({ id: "fails", number: 1, source: ".skills/fails.yaml", arguments: { n: 1 }, pass: true });
     expect(json.results[1]).toMatchObject({ number: 2, pass: false, failure: "text-differs", expected: "n=3\nand more", actual: "n=2", position: { line: 12, column: 5 } });
   });
 });
