@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
 import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
@@ -109,7 +110,13 @@ export const spec: CommandSpec = {
     problems.push(...gitLayerProblems(git));
     for (const layer of layers) {
       if (layer.state === "ok" && layer.files === 0) {
-        problems.push({ severity: "warning", code: "layer-empty", file: config.layers.find((l) => l.name === layer.name)!.dir, message: `layer "${layer.name}" (${layer.origin}): the folder has no skill files` });
+        problems.push({
+          severity: "warning",
+          code: "layer-empty",
+          file: config.layers.find((l) => l.name === layer.name)!.dir,
+          message: `layer "${layer.name}" (${isAbsolute(layer.origin) ? display(layer.origin) : layer.origin}): the folder has no skill files`,
+          hint: `add one with skill-central new <id> --type prompt --layer ${layer.name}, or remove the layer`,
+        });
       }
     }
     // Registry layers are the config's layers, in the same order.
@@ -120,6 +127,7 @@ export const spec: CommandSpec = {
         code: "tags-compose-with-nothing",
         file: lonely.path,
         message: `prompt "${lonely.id}": no other prompt skill has its tag${lonely.tags.length === 1 ? "" : "s"} (${lonely.tags.join(", ")}), so skills:compose with ${lonely.tags.length === 1 ? "it" : "them"} returns only this skill`,
+        hint: "give a related prompt skill the same tag, or drop the tag",
       });
     }
     const { errors, warnings } = countBySeverity(problems);

@@ -69,7 +69,7 @@ describe("validate", () => {
     expect(warned.code).toBe(0);
     expect(warned.stdout).toBe('.skills/unknown-field.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples\n');
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toBe("nope.yaml: error: no such file or folder\n");
+    expect(missing.stdout).toBe("nope.yaml: error: no such file or folder — check the path: a relative one is read from the project folder (--cwd)\n");
   });
 
   test("--json reports the counts and every problem as data", async () => {
