@@ -48,7 +48,7 @@ describe("validate", () => {
     for (const line of lines) expect(line).toMatch(/^\.skills\/[a-z-]+\.yaml:\d+:\d+: (error|warning): /);
     expect(lines.map((l) => l.replace(/: (error|warning): .*/, ": $1"))).toEqual([
       ".skills/bad-schema.yaml:7:16: error",
-      ".skills/bad-yaml.yaml:3:1: error",
+      ".skills/bad-yaml.yaml:2:14: error", // the [ left open
       ".skills/fails.yaml:12:5: error",
       ".skills/fails.yaml:16:5: error",
       // The server logs one line for this file; validate gives each problem its own line and place.
