@@ -17,10 +17,11 @@ import { argumentLines } from "./arguments.ts";
 export function argumentWarnings(registry: Registry, id: string, skill: Skill | undefined, args: Readonly<Record<string, unknown>>): Diagnostic[] {
   const warnings: Diagnostic[] = [];
   const warn = (code: string, message: string, hint: string) => warnings.push({ severity: "warning", code, message, hint });
-  const unknownNames = (known: readonly string[], unknown: (name: string) => string) => {
+  const unknownNames = (known: readonly string[], unknown: (name: string) => string, onlyWithSuggestion = false) => {
     for (const name of Object.keys(args)) {
       if (known.includes(name)) continue;
       const meant = closest(name, known);
+      if (onlyWithSuggestion && !meant) continue;
       warn("unknown-argument", `${unknown(name)}, so its value is not used`, meant ? `did you mean "${meant}"?` : known.length > 0 ? `the arguments: ${known.join(", ")}` : "it takes no arguments");
     }
   };
@@ -43,10 +44,12 @@ export function argumentWarnings(registry: Registry, id: string, skill: Skill | 
 
   if (skill.type === "tool") {
     // A schema that admits other names (patternProperties, an additionalProperties schema) makes
-    // any name plausible; one that forbids them reports it as an error anyway.
+    // any name plausible. One that forbids them reports the name as an error: the warning then
+    // only adds the name that was probably meant.
     const schema = skill.inputSchema;
-    const open = !schema || (schema.patternProperties === undefined && (schema.additionalProperties === undefined || schema.additionalProperties === true));
-    if (open) unknownNames(isPlainObject(schema?.properties) ? Object.keys(schema.properties) : [], notOf(`"${id}"`));
+    const names = isPlainObject(schema?.properties) ? Object.keys(schema.properties) : [];
+    if (schema?.additionalProperties === false) unknownNames(names, notOf(`"${id}"`), true);
+    else if (schema?.patternProperties === undefined && (schema?.additionalProperties === undefined || schema.additionalProperties === true)) unknownNames(names, notOf(`"${id}"`));
     return warnings;
   }
   unknownNames(argumentLines(skill).map((a) => a.name), notOf(`"${id}"`));
