@@ -63,7 +63,7 @@ export function lonelyPrompts(registry: Registry, builtin?: LayerRef): { id: str
 
 export const spec: CommandSpec = {
   name: "doctor",
-  summary: "Check configuration and layers: files, shadowing, conflicts, lonely tags",
+  summary: "Everything validate finds, plus config files, layers, shadowing, git layers and IDE clients",
   usage: "doctor [--json]",
   description:
     "Reports the config files found and merged, each layer (folder state, skill files, skills served),\n" +

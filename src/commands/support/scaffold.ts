@@ -21,7 +21,7 @@ export function createFile(path: string, text: string, overwrite = false): Write
 /** A commented prompt skill that validates, renders and passes its own examples as written. */
 export function promptTemplate(id: string): string {
   return `# ${id}: a prompt skill. IDEs list it as a prompt and render the template below.
-# Every field is described in the skill-central README ("Skills").
+# Every field is described in skill-central's docs/skills.md.
 id: ${id}
 # name: A human title some IDEs show
 description: Say in one line what this prompt is for (IDEs show it in their prompt list)
@@ -54,7 +54,7 @@ examples:
 export function toolTemplate(id: string): string {
   return `# ${id}: a tool skill. The IDE's model calls it with arguments checked against inputSchema,
 # and gets the rendered template as the tool's text result.
-# Every field is described in the skill-central README ("Skills").
+# Every field is described in skill-central's docs/skills.md.
 id: ${id}
 # name: A human title some IDEs show
 description: Say in one line what this tool returns and when to call it
