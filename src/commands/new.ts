@@ -27,7 +27,7 @@ export const spec: CommandSpec = {
     "Writes <layer folder>/<id>.yaml: a commented prompt or tool skill with inline examples that pass as\n" +
     "written. Without --layer, the highest-priority layer of the project (or .skills/ when none is\n" +
     "configured). Never overwrites a file without --force; with --force it replaces the file and keeps the\n" +
-    "old one as <file>.bak (then .2.bak, …). An id another layer already defines is refused unless --force\n" +
+    "old one as <file>.bak (then .2.bak, …). An id a lower layer already defines is refused unless --force\n" +
     "(the new file then overrides it). Always refused: an id another file of the same layer defines (they\n" +
     "would conflict), and an id a higher-priority layer defines (the new file would never be served).",
   options: { type: { type: "string" }, layer: { type: "string" }, force: { type: "boolean" } },
