@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { FALLBACK_LAYER_DIR, FALLBACK_LAYER_PRIORITY, type LayerSpec } from "../config/resolve-config.ts";
 import { isValidSkillId, SKILL_ID_RULE } from "../skill/id.ts";
 import { didYouMean } from "../suggest.ts";
-import { createFile, promptTemplate, toolTemplate } from "./support/scaffold.ts";
+import type { Candidate } from "../registry/registry.ts";
+import { createFile, promptTemplate, nextBackupPath, replaceFileKeepingBackup, toolTemplate } from "./support/scaffold.ts";
 import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
 
 /**
@@ -25,13 +26,15 @@ export const spec: CommandSpec = {
   description:
     "Writes <layer folder>/<id>.yaml: a commented prompt or tool skill with inline examples that pass as\n" +
     "written. Without --layer, the highest-priority layer of the project (or .skills/ when none is\n" +
-    "configured). Refuses an id that already exists in any layer unless --force (the new file then shadows\n" +
-    "or replaces it); an id defined by another file of the same layer is always refused (it would conflict).",
+    "configured). Never overwrites a file without --force; with --force it replaces the file and keeps the\n" +
+    "old one as <file>.bak (then .2.bak, …). An id a lower layer already defines is refused unless --force\n" +
+    "(the new file then overrides it). Always refused: an id another file of the same layer defines (they\n" +
+    "would conflict), and an id a higher-priority layer defines (the new file would never be served).",
   options: { type: { type: "string" }, layer: { type: "string" }, force: { type: "boolean" } },
   optionHelp: [
     ["--type prompt|tool", "The kind of skill (required)"],
     ["--layer <name>", "The layer to write into (default: the highest-priority one)"],
-    ["--force", "Write even if the id exists elsewhere, or the file exists"],
+    ["--force", "Replace an existing file (kept as .bak), or override a lower layer's skill"],
   ],
   examples: ["skill-central new api-review --type prompt", "skill-central new ticket-link --type tool --layer team"],
   positionals: { min: 1, max: 1 },
@@ -66,31 +69,58 @@ export const spec: CommandSpec = {
 
     const file = join(layer.dir, `${id}.yaml`);
     const shown = display(file);
-    const others = (registry.resolution(id)?.chain ?? []).map((p) => p.candidate).filter((c) => c.path !== file);
-    const sameLayer = others.find((c) => c.layer.name === layer.name);
     const refuse = (message: string) => {
       if (ctx.json) json(ctx, { created: false, error: message });
-      else ctx.err(`error: ${message}\n`);
+      else ctx.err(`${ctx.colours.red("error")}: ${message}\n`);
       return EXIT_FAILURE;
     };
-    if (sameLayer) return refuse(`id "${id}" is already defined in layer "${layer.name}" by ${sameLayer.source}; a second file would conflict with it (edit that file instead)`);
-    if (others.length > 0 && !force) {
-      const where = others.map((c) => `${c.source} (layer "${c.layer.name}", priority ${c.layer.priority})`).join(", ");
-      return refuse(`id "${id}" already exists: ${where}; pass --force to write ${shown} anyway`);
+    const where = (c: Candidate) => `${c.source} (layer "${c.layer.name}", priority ${c.layer.priority})`;
+    const others = (registry.resolution(id)?.chain ?? []).map((p) => p.candidate).filter((c) => c.path !== file);
+    const sameLayer = others.find((c) => c.layer.name === layer.name);
+    if (sameLayer) return refuse(`id "${id}" is already defined in layer "${layer.name}" by ${sameLayer.source}; a second file would conflict with it — edit that file instead`);
+    // A file the server would never serve is no use: a higher layer (or a later one at the same
+    // priority) defines the id. --force replaces files; it does not write a skill that cannot win.
+    const order = registry.layers.find((l) => l.name === layer.name)?.order ?? Number.POSITIVE_INFINITY;
+    const wins = (c: Candidate) => c.layer.priority > layer.priority || (c.layer.priority === layer.priority && c.layer.order > order);
+    const shadowing = others.find(wins);
+    if (shadowing) {
+      return refuse(
+        `id "${id}" is defined by ${where(shadowing)}, which would shadow ${shown} (layer "${layer.name}", priority ${layer.priority}), so the new file would never be served — edit that file, or write into its layer with --layer ${shadowing.layer.name}`,
+      );
     }
-    if (existsSync(file) && !force) return refuse(`${shown} already exists; pass --force to overwrite it`);
+    const exists = existsSync(file);
+    const overridden = others.filter((c) => !wins(c));
+    if (!force && (exists || overridden.length > 0)) {
+      const facts = [
+        ...(exists ? [`${shown} already exists`] : []),
+        ...(overridden.length > 0 ? [`id "${id}" is already defined by ${overridden.map(where).join(", ")}`] : []),
+      ];
+      const action = exists ? `replace it (the current one is then kept as ${display(nextBackupPath(file))})` : `write ${shown}, which would override it`;
+      return refuse(`${facts.join("; ")} — pass --force to ${action}`);
+    }
 
-    createFile(file, type === "prompt" ? promptTemplate(id) : toolTemplate(id), force);
+    const text = type === "prompt" ? promptTemplate(id) : toolTemplate(id);
+    let backup: string | undefined;
+    if (exists) backup = replaceFileKeepingBackup(file, text);
+    else if (createFile(file, text) === "exists") return refuse(`${shown} appeared while this command ran; nothing was written — run it again`);
     if (ctx.json) {
-      json(ctx, { created: true, file: shown, layer: layer.name, priority: layer.priority, type });
+      json(ctx, {
+        created: true,
+        file: shown,
+        layer: layer.name,
+        priority: layer.priority,
+        type,
+        ...(backup !== undefined && { replaced: true, backup: display(backup) }),
+        ...(overridden.length > 0 && { overrides: overridden.map((c) => c.source) }),
+      });
       return EXIT_OK;
     }
-    const higher = others.filter((c) => c.layer.priority > layer.priority);
-    let text = `${ctx.colours.green("created")} ${shown} (${type}, layer "${layer.name}", priority ${layer.priority})\n`;
-    if (higher.length > 0) text += `note: ${higher[0]!.source} (layer "${higher[0]!.layer.name}") has a higher priority and still wins\n`;
-    else if (others.length > 0) text += `note: it shadows ${others.map((c) => c.source).join(", ")}\n`;
-    text += `Next: edit it, then skill-central render ${id} and skill-central test ${id}\n`;
-    ctx.out(text);
+    const verb = backup !== undefined ? "replaced" : "created";
+    let out = `${ctx.colours.green(verb)} ${shown} (${type}, layer "${layer.name}", priority ${layer.priority})\n`;
+    if (backup !== undefined) out += `the previous file is kept as ${display(backup)}\n`;
+    if (overridden.length > 0) out += `note: it overrides ${overridden.map(where).join(", ")}\n`;
+    out += `Next: edit it, then skill-central render ${id} and skill-central test ${id}\n`;
+    ctx.out(out);
     return EXIT_OK;
   },
 };
