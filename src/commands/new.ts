@@ -4,7 +4,7 @@ import { FALLBACK_LAYER_DIR, FALLBACK_LAYER_PRIORITY, type LayerSpec } from "../
 import { isValidSkillId, SKILL_ID_RULE } from "../skill/id.ts";
 import { didYouMean } from "../suggest.ts";
 import type { Candidate } from "../registry/registry.ts";
-import { createFile, promptTemplate, nextBackupPath, replaceFileKeepingBackup, toolTemplate } from "./support/scaffold.ts";
+import { createFile, promptTemplate, nextBackupPath, replaceFileKeepingBackup, skillMdTemplate, toolTemplate } from "./support/scaffold.ts";
 import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
 
 /**
@@ -21,28 +21,34 @@ export function defaultLayer(layers: readonly LayerSpec[], cwd: string): LayerSp
 
 export const spec: CommandSpec = {
   name: "new",
-  summary: "Write a new, commented skill file into a layer",
-  usage: "new <id> --type prompt|tool [--layer <name>] [--force] [--json]",
+  summary: "Write a new, commented skill file (or Agent Skills folder) into a layer",
+  usage: "new <id> --type prompt|tool [--format yaml|skill-md] [--layer <name>] [--force] [--json]",
   description:
     "Writes <layer folder>/<id>.yaml: a commented prompt or tool skill with inline examples that pass as\n" +
-    "written. Without --layer, the highest-priority layer of the project (or .skills/ when none is\n" +
+    "written; with --format skill-md, an Agent Skills folder <layer folder>/<id>/ holding SKILL.md and its\n" +
+    "examples.yaml (a prompt: the format has no tools). Without --layer, the highest-priority layer of the project (or .skills/ when none is\n" +
     "configured). Never overwrites a file without --force; with --force it replaces the file and keeps the\n" +
     "old one as <file>.bak (then .2.bak, …). An id a lower layer already defines is refused unless --force\n" +
     "(the new file then overrides it). Always refused: an id another file of the same layer defines (they\n" +
     "would conflict), and an id a higher-priority layer defines (the new file would never be served).",
-  options: { type: { type: "string" }, layer: { type: "string" }, force: { type: "boolean" } },
+  options: { type: { type: "string" }, format: { type: "string" }, layer: { type: "string" }, force: { type: "boolean" } },
   optionHelp: [
-    ["--type prompt|tool", "The kind of skill (required)"],
+    ["--type prompt|tool", "The kind of skill (required for YAML; a SKILL.md folder is a prompt)"],
+    ["--format yaml|skill-md", "A YAML file (default) or an Agent Skills folder with SKILL.md"],
     ["--layer <name>", "The layer to write into (default: the highest-priority one)"],
     ["--force", "Replace an existing file (kept as .bak), or override a lower layer's skill"],
   ],
-  examples: ["skill-central new api-review --type prompt", "skill-central new ticket-link --type tool --layer team"],
+  examples: ["skill-central new api-review --type prompt", "skill-central new ticket-link --type tool --layer team", "skill-central new release-notes --format skill-md"],
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const id = ctx.args[0]!;
-    const type = stringOption(ctx, "type");
-    if (type === undefined) throw new UsageError("--type is required: --type prompt or --type tool");
+    const format = stringOption(ctx, "format") ?? "yaml";
+    if (format !== "yaml" && format !== "skill-md") throw new UsageError(`--format must be "yaml" or "skill-md", not "${format}"${didYouMean(format, ["yaml", "skill-md"])}`);
+    const skillMd = format === "skill-md";
+    const type = stringOption(ctx, "type") ?? (skillMd ? "prompt" : undefined);
+    if (type === undefined) throw new UsageError("--type is required: --type prompt or --type tool (or --format skill-md for an Agent Skills folder)");
     if (type !== "prompt" && type !== "tool") throw new UsageError(`--type must be "prompt" or "tool", not "${type}"${didYouMean(type, ["prompt", "tool"])}`);
+    if (skillMd && type === "tool") throw new UsageError("an Agent Skills folder (SKILL.md) is always a prompt: the format has no tools; drop --format skill-md to write a YAML tool");
     if (!isValidSkillId(id)) throw new UsageError(`"${id}" is not a valid id: use ${SKILL_ID_RULE}`);
     const force = flagOption(ctx, "force");
     const { registry, config, display } = await load(ctx);
@@ -67,7 +73,7 @@ export const spec: CommandSpec = {
       layer = named;
     }
 
-    const file = join(layer.dir, `${id}.yaml`);
+    const file = skillMd ? join(layer.dir, id, "SKILL.md") : join(layer.dir, `${id}.yaml`);
     const shown = display(file);
     const refuse = (message: string) => {
       if (ctx.json) json(ctx, { created: false, error: message });
@@ -95,14 +101,18 @@ export const spec: CommandSpec = {
         ...(exists ? [`${shown} already exists`] : []),
         ...(overridden.length > 0 ? [`id "${id}" is already defined by ${overridden.map(where).join(", ")}`] : []),
       ];
-      const action = exists ? `replace it (the current one is then kept as ${display(nextBackupPath(file))})` : `write ${shown}, which would override it`;
+      const action = exists ? `replace it (the current one is then kept as ${display(nextBackupPath(file, skillMd))})` : `write ${shown}, which would override it`;
       return refuse(`${facts.join("; ")} — pass --force to ${action}`);
     }
 
-    const text = type === "prompt" ? promptTemplate(id) : toolTemplate(id);
+    const folder = skillMd ? skillMdTemplate(id) : undefined;
+    const text = folder ? folder.skillMd : type === "prompt" ? promptTemplate(id) : toolTemplate(id);
     let backup: string | undefined;
-    if (exists) backup = replaceFileKeepingBackup(file, text);
+    if (exists) backup = replaceFileKeepingBackup(file, text, skillMd);
     else if (createFile(file, text) === "exists") return refuse(`${shown} appeared while this command ran; nothing was written — run it again`);
+    // An examples file already in the folder is the author's: it is kept as it is.
+    const examplesFile = folder && join(layer.dir, id, "examples.yaml");
+    const examplesWritten = examplesFile !== undefined && folder !== undefined && createFile(examplesFile, folder.examples) === "created";
     if (ctx.json) {
       json(ctx, {
         created: true,
@@ -110,13 +120,16 @@ export const spec: CommandSpec = {
         layer: layer.name,
         priority: layer.priority,
         type,
+        format,
+        ...(examplesWritten && { examples: display(examplesFile) }),
         ...(backup !== undefined && { replaced: true, backup: display(backup) }),
         ...(overridden.length > 0 && { overrides: overridden.map((c) => c.source) }),
       });
       return EXIT_OK;
     }
     const verb = backup !== undefined ? "replaced" : "created";
-    let out = `${ctx.colours.green(verb)} ${shown} (${type}, layer "${layer.name}", priority ${layer.priority})\n`;
+    let out = `${ctx.colours.green(verb)} ${shown} (${skillMd ? "Agent Skills folder" : type}, layer "${layer.name}", priority ${layer.priority})\n`;
+    if (examplesWritten) out += `${ctx.colours.green("created")} ${display(examplesFile)}\n`;
     if (backup !== undefined) out += `the previous file is kept as ${display(backup)}\n`;
     if (overridden.length > 0) out += `note: it overrides ${overridden.map(where).join(", ")}\n`;
     out += `Next: edit it, then skill-central render ${id} and skill-central test ${id}\n`;

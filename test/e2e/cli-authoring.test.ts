@@ -141,9 +141,55 @@ describe("init → new → render → test → validate", () => {
     ]);
     expect([badId.code, noType.code, badLayer.code, builtin.code]).toEqual([2, 2, 2, 2]);
     expect(badId.stderr).toStartWith('skill-central new: error: "Bad_Id" is not a valid id');
-    expect(noType.stderr).toBe("skill-central new: error: --type is required: --type prompt or --type tool\n");
+    expect(noType.stderr).toBe("skill-central new: error: --type is required: --type prompt or --type tool (or --format skill-md for an Agent Skills folder)\n");
     expect(badLayer.stderr).toContain('no layer named "tema" (did you mean "team"?)');
     expect(builtin.stderr).toContain("the built-in layer ships with skill-central");
+  });
+});
+
+describe("new --format skill-md", () => {
+  let project: Fixture;
+  beforeAll(() => {
+    project = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n", "team/old.yaml": "id: release-notes\ndescription: d\ntype: prompt\nprompt: p\n" });
+  });
+  afterAll(() => project.cleanup());
+  const run = (...args: string[]) => runCli(args, project.cwd, project.home);
+
+  test("writes a folder with SKILL.md and examples.yaml that validates strictly apart from argument-hint, renders, and passes its examples", async () => {
+    const created = await run("new", "draft-reply", "--format", "skill-md");
+    expect(created.code).toBe(0);
+    expect(created.stdout).toBe(
+      'created team/draft-reply/SKILL.md (Agent Skills folder, layer "team", priority 50)\ncreated team/draft-reply/examples.yaml\nNext: edit it, then skill-central render draft-reply and skill-central test draft-reply\n',
+    );
+    const [validated, tested, rendered, strict] = await Promise.all([run("validate"), run("test", "draft-reply"), run("render", "draft-reply", "--arg", "arguments=the outage email"), run("validate", "--strict")]);
+    expect(validated.code).toBe(0);
+    expect(validated.stdout).toBe("");
+    expect(tested.stdout).toEndWith("2 examples: 2 passed, 0 failed\n");
+    expect(rendered.stdout).toEndWith("Work on: the outage email\n");
+    // The scaffold shows Claude Code's argument-hint; the agentskills.io specification alone does not have it.
+    expect(strict.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^team\/draft-reply\/SKILL\.md:5:1: error: "argument-hint" is not a field of the Agent Skills specification/)]);
+  });
+
+  test("--force keeps the old SKILL.md as a hidden backup (never published as a file of the skill) and leaves examples.yaml alone", async () => {
+    const examples = join(project.cwd, "team/draft-reply/examples.yaml");
+    writeFileSync(examples, "- contains: [Work on]\n");
+    const refused = await run("new", "draft-reply", "--format", "skill-md");
+    expect(refused.stderr).toBe("error: team/draft-reply/SKILL.md already exists — pass --force to replace it (the current one is then kept as team/draft-reply/.SKILL.md.bak)\n");
+    const forced = await run("new", "draft-reply", "--format", "skill-md", "--force");
+    expect(forced.stdout).toContain("the previous file is kept as team/draft-reply/.SKILL.md.bak\n");
+    expect(readFileSync(examples, "utf8")).toBe("- contains: [Work on]\n");
+    const shown = await runCliJson<{ skill: { files: { path: string }[] } }>(["show", "draft-reply"], project.cwd, project.home);
+    expect(shown.json.skill.files.map((f) => f.path)).toEqual(["SKILL.md", "examples.yaml"]);
+  });
+
+  test("an id a YAML file of the same layer defines is refused; a tool is refused; a wrong format is a usage error", async () => {
+    const same = await run("new", "release-notes", "--format", "skill-md", "--force");
+    expect(same.stderr).toBe('error: id "release-notes" is already defined in layer "team" by team/old.yaml; a second file would conflict with it — edit that file instead\n');
+    const tool = await run("new", "x", "--format", "skill-md", "--type", "tool");
+    expect(tool.code).toBe(2);
+    expect(tool.stderr).toContain("an Agent Skills folder (SKILL.md) is always a prompt");
+    const format = await run("new", "x", "--format", "skillmd");
+    expect(format.stderr).toBe('skill-central new: error: --format must be "yaml" or "skill-md", not "skillmd" (did you mean "skill-md"?)\n');
   });
 });
 

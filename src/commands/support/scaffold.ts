@@ -83,15 +83,18 @@ examples:
 
 /**
  * The first free backup name beside a file: `x.yaml.bak`, then `x.yaml.2.bak`, `x.yaml.3.bak`, …
- * (every name ends in `.bak`, so no layer ever loads one as a skill).
+ * (every name ends in `.bak`, so no layer ever loads one as a skill; a hidden one, in a skill
+ * folder, is not published as one of its files either).
  */
-function backupCandidate(path: string, n: number): string {
-  return n === 1 ? `${path}.bak` : `${path}.${n}.bak`;
+function backupCandidate(path: string, n: number, hidden: boolean): string {
+  // Inside a skill folder every file is published, except hidden ones: there the backup is `.SKILL.md.bak`.
+  const base = hidden ? join(dirname(path), `.${basename(path)}`) : path;
+  return n === 1 ? `${base}.bak` : `${base}.${n}.bak`;
 }
 
 /** The backup name `replaceFileKeepingBackup` would use now, for telling the user before it runs. */
-export function nextBackupPath(path: string): string {
-  for (let n = 1; ; n++) if (!existsSync(backupCandidate(path, n))) return backupCandidate(path, n);
+export function nextBackupPath(path: string, hidden = false): string {
+  for (let n = 1; ; n++) if (!existsSync(backupCandidate(path, n, hidden))) return backupCandidate(path, n, hidden);
 }
 
 /**
@@ -100,10 +103,10 @@ export function nextBackupPath(path: string): string {
  * text goes to a temporary file in the same folder that is renamed over the original, so the
  * file is always either the old one or the new one. Returns the backup's path.
  */
-export function replaceFileKeepingBackup(path: string, text: string): string {
+export function replaceFileKeepingBackup(path: string, text: string, hidden = false): string {
   let backup: string;
   for (let n = 1; ; n++) {
-    backup = backupCandidate(path, n);
+    backup = backupCandidate(path, n, hidden);
     try {
       copyFileSync(path, backup, constants.COPYFILE_EXCL);
       break;
@@ -120,4 +123,35 @@ export function replaceFileKeepingBackup(path: string, text: string): string {
     throw error;
   }
   return backup;
+}
+
+/** A commented Agent Skills folder: SKILL.md that validates and renders as written, and its examples file. */
+export function skillMdTemplate(id: string): { skillMd: string; examples: string } {
+  const title = id.split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+  return {
+    skillMd: `---
+name: ${id}
+description: Say what this skill does and when to use it (hosts show this, and models pick skills by it)
+# The hint shown after the slash command; the text typed there is $ARGUMENTS in the body.
+argument-hint: "[what to work on]"
+metadata:
+  # Space-separated tags group skills for skills:compose, e.g. "release docs".
+  tags: ""
+  version: "0.1.0"
+---
+# ${title}
+
+Replace these lines with the instructions: what to do, step by step, and what good output looks
+like. Put long reference material in files under references/ and say here when to read them.
+
+Work on: $ARGUMENTS
+`,
+    examples: `# Examples for \`skill-central test\` and \`validate\`; other tools ignore this file.
+# Each has arguments and one of: expect (the exact text), contains (substrings), error (a substring).
+- arguments: { arguments: the login page }
+  contains: ["Work on: the login page"]
+- arguments: {}
+  contains: ["Work on: $ARGUMENTS"]
+`,
+  };
 }
