@@ -79,6 +79,30 @@ describe("skills and configs shown in the README and docs/skills.md", () => {
     });
   }
 
+  const skillMdBlocks = [
+    ...fencedBlocks(README).map((b) => ({ where: `README.md:${b.line}`, ...b })),
+    ...fencedBlocks(readFileSync(join(REPO_ROOT, "docs", "agent-skills.md"), "utf8")).map((b) => ({ where: `docs/agent-skills.md:${b.line}`, ...b })),
+  ].filter((b) => b.lang === "markdown" && /^---\nname: /.test(b.body));
+
+  test("there are SKILL.md examples to check", () => {
+    expect(skillMdBlocks.length).toBeGreaterThanOrEqual(2);
+  });
+
+  for (const block of skillMdBlocks) {
+    test(`${block.where}: a SKILL.md that is served with no finding at all, and renders its body`, async () => {
+      const name = /^name: ([a-z0-9-]+)/m.exec(block.body)![1]!;
+      const project = makeFixture({ [`.skills/${name}/SKILL.md`]: block.body });
+      try {
+        const result = await runCli(["validate", "--no-builtin"], project.cwd, project.home);
+        expect({ stdout: result.stdout, code: result.code }).toEqual({ stdout: "", code: 0 });
+        const rendered = await runCli(["render", name, "--no-builtin"], project.cwd, project.home);
+        expect(rendered.stdout).toBe(block.body.slice(block.body.indexOf("\n---\n", 4) + 5).replaceAll("${CLAUDE_SKILL_DIR}", join(project.cwd, ".skills", name)));
+      } finally {
+        project.cleanup();
+      }
+    });
+  }
+
   test("the README's layers config reads without a finding about the config itself", async () => {
     const config = fencedBlocks(section(README, "## Layers and sharing")).find((b) => b.lang === "yaml")!.body;
     const project = makeFixture({ "skill-central.yaml": config, "skills/team/.keep": "", "~/my-skills/.keep": "" });
