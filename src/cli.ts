@@ -143,6 +143,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   doctor: async () => (await import("./commands/doctor.ts")).spec,
   init: async () => (await import("./commands/init.ts")).spec,
   new: async () => (await import("./commands/new.ts")).spec,
+  convert: async () => (await import("./commands/convert.ts")).spec,
   install: async () => (await import("./commands/install.ts")).spec,
   uninstall: async () => (await import("./commands/uninstall.ts")).spec,
   sync: async () => (await import("./commands/sync.ts")).spec,

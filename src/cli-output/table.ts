@@ -15,8 +15,10 @@ export function truncate(text: string, width: number): string {
  * Left-aligned columns two spaces apart; the first row is the header. Lines carry no trailing
  * spaces, so the output diffs and greps cleanly.
  */
-export function formatTable(rows: readonly (readonly string[])[], options: TableOptions = {}): string {
-  if (rows.length === 0) return "";
+export function formatTable(rawRows: readonly (readonly string[])[], options: TableOptions = {}): string {
+  if (rawRows.length === 0) return "";
+  // A row is one line: a cell that holds line breaks (a long description) is folded onto it.
+  const rows = rawRows.map((row) => row.map((cell) => (/[\r\n\t]/.test(cell) ? cell.replace(/\s+/g, " ") : cell)));
   const columns = Math.max(...rows.map((r) => r.length));
   const widths = Array.from({ length: columns }, (_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
   const lines = rows.map((row, r) => {

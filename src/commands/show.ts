@@ -72,19 +72,29 @@ export const spec: CommandSpec = {
     if (effective) {
       const { skill } = effective;
       text += `${bold(skill.id)}  ${skill.type}${skill.title ? `  ${dim(skill.title)}` : ""}\n${skill.description}\n\n`;
+      const skillMd = skill.format === "skill-md";
       const facts = [
         ["layer", `${effective.layer.name} (priority ${effective.layer.priority})`],
         ["file", effective.source],
+        ...(skillMd ? [["format", "Agent Skills folder (SKILL.md)"]] : []),
+        ...(skill.hidden ? [["listed", "no (user-invocable: false): only the model invokes it"]] : []),
+        ...(skill.modelInvocable === false ? [["model", "never offered to a model (disable-model-invocation: true)"]] : []),
         ...(git ? [["commit", git.commit], ["in repository", `${git.url} ${git.path}`]] : []),
         ["tags", skill.tags.join(", ") || "(none)"],
         ...(skill.version !== undefined ? [["version", skill.version]] : []),
         ...(skill.exampleCount > 0 ? [["examples", String(skill.exampleCount)]] : []),
       ];
       text += indent(formatTable(facts));
-      text += `\n${bold("Arguments")}${skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0 ? dim(" (from the template's variables)") : ""}\n`;
+      const derived = skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0;
+      text += `\n${bold("Arguments")}${derived ? dim(skillMd ? " (one free-text argument, as typed after the command)" : " (from the template's variables)") : ""}\n`;
       text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
+      if (skill.files) {
+        text += `\n${bold("Files")} ${dim(`(${skill.files.length}, with the digest a host verifies each read against)`)}\n`;
+        text += indent(formatTable([["PATH", "SIZE", "SHA-256"], ...skill.files.map((f) => [f.path, String(f.size), f.sha256.slice(0, 16)])]));
+      }
       const { template } = effective.content.read();
-      if (template !== undefined) text += `\n${bold("Template")}\n${indent(template.trimEnd())}\n`;
+      const heading = skillMd ? "Body" : "Template";
+      if (template !== undefined) text += `\n${bold(heading)}\n${indent(template.trimEnd())}\n`;
       else if (skill.type === "tool") text += `\n${bold("Template")}\n  (none: the tool returns its arguments as JSON)\n`;
     } else {
       text += `${bold(id)}  ${red("not served")}: the files below conflict in their layer; fix or remove one\n`;

@@ -1,7 +1,10 @@
 import { quoted, SkillCentralError } from "../errors.ts";
 import { checkPromptArguments, checkResult, ownArguments } from "./limits.ts";
-import type { Registry } from "../registry/registry.ts";
+import { dirname } from "node:path";
+import { isEmbedded } from "../storage/fs-state.ts";
+import type { Candidate, Registry } from "../registry/registry.ts";
 import type { Skill } from "../skill/skill.ts";
+import { renderSkillMdBody } from "./skill-md-body.ts";
 import { renderTemplate } from "./template-cache.ts";
 
 export type PromptArguments = Readonly<Record<string, unknown>>;
@@ -24,5 +27,17 @@ export function renderPrompt(registry: Registry, id: string, args: PromptArgumen
   const own = ownArguments(args);
   const missing = missingRequired(skill, own);
   if (missing !== undefined) throw new SkillCentralError("missing-argument", `Missing required argument: "${missing}"`);
-  return { description: skill.description, text: checkResult(renderTemplate(candidate.content.read(), own)) };
+  return { description: skill.description, text: checkResult(renderSkill(candidate, own)) };
+}
+
+/** A prompt skill's text with `data`, in its own format's way (Handlebars, or an Agent Skills body). */
+export function renderSkill(candidate: Candidate, data: Record<string, unknown>): string {
+  const content = candidate.content.read();
+  if (candidate.skill.format === "skill-md") {
+    // Prompt arguments are strings (prompts/get carries nothing else).
+    // A folder inside the binary has no path a host could open: the placeholder stays as written.
+    const dir = dirname(candidate.path);
+    return renderSkillMdBody(content.template ?? "", candidate.skill, data as Record<string, string>, isEmbedded(dir) ? undefined : dir);
+  }
+  return renderTemplate(content, data);
 }

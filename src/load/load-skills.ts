@@ -1,7 +1,9 @@
+import { isAbsolute } from "node:path";
 import type { ConfigOptions, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
-import { discoverSkillFiles } from "../storage/discover.ts";
+import type { SkillFile } from "../skill/skill.ts";
+import { discoverSkillFiles, type FoundFolder } from "../storage/discover.ts";
 import { displayPath, type DisplayPlaces } from "../storage/display-path.ts";
 import { layerDirState } from "../storage/fs-state.ts";
 import { resolveLayers } from "../sources/resolve-layers.ts";
@@ -9,6 +11,7 @@ import type { Locator } from "../storage/parse-document.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { ContentStore } from "./content-store.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
+import { parseSkillFolder, parseSkillPath } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
@@ -75,6 +78,27 @@ export function referencedVersions(result: LoadResult): { path: string; stamp: F
   return out;
 }
 
+/** A skill file, or an Agent Skills folder (its path is its SKILL.md). */
+interface Unit {
+  path: string;
+  folder?: FoundFolder;
+}
+
+/** A folder's version: its SKILL.md's stamp (the other files are compared one by one). */
+function folderStamp(folder: FoundFolder): FileStamp | undefined {
+  const skillMd = folder.files.find((f) => f.abs === folder.skillFile);
+  return skillMd && { size: skillMd.size, mtimeMs: skillMd.mtimeMs, ino: skillMd.ino };
+}
+
+/** Whether a folder still holds exactly the file versions a skill was made from (a refused folder never does). */
+function sameFolderFiles(folder: FoundFolder, files: readonly SkillFile[] | undefined): boolean {
+  if (folder.filesRefused || !files || files.length !== folder.files.length) return false;
+  return folder.files.every((f, i) => {
+    const g = files[i]!;
+    return g.path === f.rel && g.size === f.size && g.mtimeMs === f.mtimeMs && g.ino === f.ino;
+  });
+}
+
 /*
  * Functions a result keeps are made out here: a closure made inside loadSkills would keep that
  * call's whole scope alive, `options.previous` included, and so every earlier load in a chain.
@@ -83,9 +107,6 @@ function displayFor(places: DisplayPlaces): (path: string) => string {
   return (path) => displayPath(path, places);
 }
 
-function reparse(path: string): FileParse {
-  return parseSkillFile(path);
-}
 
 /**
  * The one loading pipeline, shared by the server, the CLI and the public API:
@@ -109,36 +130,39 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   phase("config");
 
   const layers: LayerRef[] = config.layers.map((spec, order) => ({ name: spec.name, priority: spec.priority, order }));
-  const perLayer = config.layers.map((spec, i) => {
+  const perLayer = config.layers.map((spec, i): { layer: LayerRef; units: Unit[] } => {
     // Its reason was reported where it was decided.
-    if (spec.unavailable !== undefined) return { layer: layers[i]!, files: [] as string[] };
+    if (spec.unavailable !== undefined) return { layer: layers[i]!, units: [] };
     const state = layerDirState(spec.dir);
     if (state !== "ok") {
       diagnostics.push({
         severity: "warning",
         code: "layer-missing",
         file: spec.dir,
-        message: `layer "${spec.name}" (${spec.origin}): ${state === "missing" ? "the folder does not exist" : "the path is not a folder"}, so it contributes no skills`,
+        message: `layer "${spec.name}" (${isAbsolute(spec.origin) ? display(spec.origin) : spec.origin}): ${state === "missing" ? "the folder does not exist" : "the path is not a folder"}, so it contributes no skills`,
         hint: state === "missing" ? "create the folder, or fix the layer's path" : "point the layer at a folder",
       });
-      return { layer: layers[i]!, files: [] as string[] };
+      return { layer: layers[i]!, units: [] };
     }
     const found = discoverSkillFiles(spec.dir);
     diagnostics.push(...found.diagnostics);
-    return { layer: layers[i]!, files: found.files };
+    const units: Unit[] = [...found.files.map((path) => ({ path })), ...found.folders.map((folder) => ({ path: folder.skillFile, folder }))];
+    // One order for both formats: by path, as the file system has nothing to say about it.
+    units.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { layer: layers[i]!, units };
   });
   phase("discover");
 
   const previous = new Map(options.previous?.records.map((r) => [r.path, r]));
-  const store = options.previous?.store ?? new ContentStore(options.index, reparse, options.onContentLost);
+  const store = options.previous?.store ?? new ContentStore(options.index, (path) => parseSkillPath(path), options.onContentLost);
   const { index } = options;
   const records: SkillRecord[] = [];
   const unindexed: IndexEntry[] = [];
   let parsedSinceCollection = 0;
   let sliceStarted = performance.now();
   let counter = 0;
-  for (const { layer, files } of perLayer) {
-    for (const path of files) {
+  for (const { layer, units } of perLayer) {
+    for (const { path, folder } of units) {
       // The clock is read every 32 files: reading it per file would cost more than the check saves.
       if ((++counter & 31) === 0 && performance.now() - sliceStarted > SLICE_MS) {
         await yieldToEventLoop();
@@ -146,13 +170,16 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
       }
       // Reuse what is known about this exact file version: from this process, then the index.
       const before = previous.get(path);
-      // A file the index has never seen is read anyway: no stat first (a cold start's case).
-      const stamp = before || index?.has(path) ? statStamp(path) : undefined;
-      if (before && stamp && sameStamp(before.stamp, stamp)) {
+      // A file the index has never seen is read anyway: no stat first (a cold start's case). A
+      // folder's files were stamped by discovery; it is the same version when every one is.
+      const stamp = folder ? folderStamp(folder) : before || index?.has(path) ? statStamp(path) : undefined;
+      const same = (skillFiles: readonly SkillFile[] | undefined) => !folder || sameFolderFiles(folder, skillFiles);
+      if (before && stamp && sameStamp(before.stamp, stamp) && same(before.skill?.files)) {
         records.push({ ...before, layer });
         continue;
       }
-      const known = stamp && index?.lookup(path, stamp);
+      const indexed = stamp && index?.lookup(path, stamp);
+      const known = indexed && same(indexed.skill?.files) ? indexed : undefined;
       if (known && stamp) {
         records.push({
           path,
@@ -164,8 +191,10 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
         });
         continue;
       }
-      const parsed = parseSkillFile(path, { keepLocator: options.keepLocators === true });
-      const locate = parsed.locate && { locate: parsed.locate };
+      const parsed = folder
+        ? parseSkillFolder(folder, { keepLocator: options.keepLocators === true, ...((before?.skill?.files ?? indexed?.skill?.files) && { before: before?.skill?.files ?? indexed?.skill?.files }) })
+        : parseSkillFile(path, { keepLocator: options.keepLocators === true });
+      const locate = parsed.locate && { locate: parsed.locate, ...(parsed.locateKey && { locateKey: parsed.locateKey }) };
       if (parsed.skill && parsed.content) {
         records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp, servedStamp: parsed.stamp }), outcome: "served", skill: parsed.skill, content: store.hold(path, parsed.stamp, parsed.content), diagnostics: parsed.diagnostics, ...locate });
       } else if (before?.skill && before.content) {

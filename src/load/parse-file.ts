@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Skill, SkillContent } from "../skill/skill.ts";
 import { parseYamlSkill } from "../skill/yaml-skill.ts";
-import { parseYamlDocument, type Locator } from "../storage/parse-document.ts";
+import { parseYamlDocument, type KeyLocator, type Locator } from "../storage/parse-document.ts";
 import { nestingDepth } from "../storage/depth.ts";
 import { readSkillFile } from "../storage/read.ts";
 import type { FileStamp } from "../storage/stamp.ts";
@@ -19,6 +19,8 @@ export interface FileParse {
   content?: SkillContent;
   diagnostics: Diagnostic[];
   locate?: Locator;
+  /** Where a field's key is written (kept with `locate`, for findings about a field itself). */
+  locateKey?: KeyLocator;
 }
 
 function crashed(file: string, error: unknown): Diagnostic {

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostics.ts";
 import type { LayerRef } from "../registry/registry.ts";
 import type { ContentSource, Skill } from "../skill/skill.ts";
-import type { Locator } from "../storage/parse-document.ts";
+import type { KeyLocator, Locator } from "../storage/parse-document.ts";
 import type { FileStamp } from "../storage/stamp.ts";
 
 /**
@@ -33,4 +33,6 @@ export interface SkillRecord {
   diagnostics: readonly Diagnostic[];
   /** Where fields are written: present when the load kept sources (the CLI asks for that). */
   locate?: Locator;
+  /** Where fields' keys are written, where the parser knows (Agent Skills folders). */
+  locateKey?: KeyLocator;
 }

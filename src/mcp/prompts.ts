@@ -36,7 +36,8 @@ function composePrompt(registry: Registry): Prompt {
  * which resume after a name, work for it like for any other entry).
  */
 export const listPrompts = perSnapshot((registry: Registry): ListPromptsResult & { prompts: Prompt[] } => {
-  const prompts: Prompt[] = registry.ofType("prompt").map(({ skill }) => ({
+  // `user-invocable: false` skills are not offered to a person (prompts/get still answers them).
+  const prompts: Prompt[] = registry.ofType("prompt").filter(({ skill }) => !skill.hidden).map(({ skill }) => ({
     name: skill.id,
     ...(skill.title !== undefined && { title: skill.title }),
     description: skill.description,

@@ -1,4 +1,4 @@
-import type { Skill } from "../skill/skill.ts";
+import type { Skill, SkillFormat } from "../skill/skill.ts";
 import type { Candidate, CandidateStatus, Provenance, Registry, Resolution } from "./registry.ts";
 
 /**
@@ -25,6 +25,14 @@ export interface SkillView {
   prompt?: string;
   inputSchema?: Record<string, unknown>;
   version?: string;
+  /** How the skill is written: a YAML file, or an Agent Skills folder. */
+  format: SkillFormat;
+  /** An Agent Skills folder's files, SKILL.md first. */
+  files?: { path: string; size: number; sha256: string }[];
+  /** Not listed as a prompt (`user-invocable: false`). */
+  hidden?: true;
+  /** Never offered to a model (`disable-model-invocation: true`). */
+  modelInvocable?: false;
   layer: string;
   priority: number;
   source: string;
@@ -75,6 +83,10 @@ export function skillView({ skill, layer, source, content }: Candidate, withTemp
     ...(template !== undefined && { prompt: template }),
     ...(skill.inputSchema !== undefined && { inputSchema: skill.inputSchema }),
     ...(skill.version !== undefined && { version: skill.version }),
+    format: skill.format ?? "yaml",
+    ...(skill.files && { files: skill.files.map(({ path, size, sha256 }) => ({ path, size, sha256 })) }),
+    ...(skill.hidden && { hidden: true as const }),
+    ...(skill.modelInvocable === false && { modelInvocable: false as const }),
     layer: layer.name,
     priority: layer.priority,
     source,

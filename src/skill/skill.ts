@@ -18,6 +18,21 @@ export interface SkillExample {
   error?: string;
 }
 
+/** The two ways a skill is written: our YAML file, or an Agent Skills folder (`SKILL.md`). */
+export type SkillFormat = "yaml" | "skill-md";
+
+/** A file of a skill folder, `SKILL.md` included: what a host verifies a read against. */
+export interface SkillFile {
+  /** Relative to the skill folder, `/`-separated. */
+  path: string;
+  size: number;
+  /** Lowercase hex SHA-256 of the file's bytes. */
+  sha256: string;
+  /** Which version of the file the digest is of (a reload re-hashes only files whose stamp changed). */
+  mtimeMs: number;
+  ino: number;
+}
+
 /**
  * A skill as listed and resolved: validated, normalised, everything derivable derived. What is
  * needed only when a skill is used (its template and examples) is its `SkillContent`, kept
@@ -39,6 +54,21 @@ export interface Skill {
   version?: string;
   /** How many inline examples the skill has. */
   exampleCount: number;
+  /** Absent means "yaml". */
+  format?: SkillFormat;
+  /** Agent Skills: the frontmatter as written (YAML turned to JSON, key for key). */
+  frontmatter?: Record<string, unknown>;
+  /** Agent Skills: every file of the folder, `SKILL.md` first; absent when the folder's files were refused. */
+  files?: readonly SkillFile[];
+  /** Agent Skills: `user-invocable: false` — not listed as a prompt (still resolvable, and shown by `show`). */
+  hidden?: boolean;
+  /** Agent Skills: `disable-model-invocation: true` — only a person may invoke it; never offered to a model. */
+  modelInvocable?: boolean;
+  /**
+   * Agent Skills: whether `$N` and `$ARGUMENTS[N]` are placeholders (the skill declares
+   * `arguments` or `argument-hint`, or its body uses `$ARGUMENTS`); elsewhere they are text.
+   */
+  positional?: boolean;
 }
 
 /** What using a skill needs beyond its listing. */

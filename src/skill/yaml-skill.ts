@@ -1,22 +1,14 @@
-import type { Diagnostic, Severity, SourcePosition } from "../diagnostics.ts";
+import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
+import { readExamples } from "./examples.ts";
+import { Findings, kindOf, unknownKeys, type SourceLocators } from "./findings.ts";
 import { closest } from "../suggest.ts";
 import { isValidSkillId, SKILL_ID_RULE } from "./id.ts";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
 import { unknownSchemaKeywords } from "./schema-keywords.ts";
 import { proveInputSchema } from "./schema-proof.ts";
-import type { Skill, SkillArgument, SkillContent, SkillExample, SkillType } from "./skill.ts";
+import type { Skill, SkillArgument, SkillContent, SkillType } from "./skill.ts";
 import { normaliseTags } from "./tags.ts";
 import { proveTemplate } from "./template-proof.ts";
-
-type Path = readonly (string | number)[];
-
-/** Where fields are written; supplied by storage, so this module knows nothing of files. */
-export interface SourceLocators {
-  /** A field's value (or, with `within`, a position inside a string value). */
-  locate: (path: Path, within?: SourcePosition) => SourcePosition | undefined;
-  /** A field's key. */
-  locateKey: (path: Path) => SourcePosition | undefined;
-}
 
 /** A skill file's verdict: a skill and its content when it can be served, and every finding. */
 export interface SkillParse {
@@ -27,110 +19,19 @@ export interface SkillParse {
 
 const FIELDS = ["id", "name", "description", "type", "tags", "arguments", "prompt", "inputSchema", "version", "examples"] as const;
 const ARGUMENT_FIELDS = ["name", "description", "required", "enum"] as const;
-const EXAMPLE_FIELDS = ["arguments", "expect", "contains", "error"] as const;
 const TYPES: readonly SkillType[] = ["prompt", "tool"];
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
-/**
- * Findings of one kind listed per file; the rest are counted in one line. A generated file can
- * hold tens of thousands of unknown keys or undeclared variables, and locating each one walks
- * its mapping: listing them all made one 200 KB file stall a load for seconds.
- */
-export const MAX_FINDINGS_PER_KIND = 10;
+const REQUIRED = ["id", "description", "type"] as const;
 
-/** A position, or how to find it: found only for a finding that is listed. */
-type Where = SourcePosition | undefined | (() => SourcePosition | undefined);
-
-/** Collects findings with their positions; `error` ones stop the skill from being served. */
-class Findings {
-  private readonly found: Diagnostic[] = [];
-  private readonly counts = new Map<string, { severity: Severity; count: number }>();
-  constructor(private readonly at: SourceLocators) {}
-
-  error(code: string, message: string, hint: string | undefined, where: Where): void {
-    this.add("error", code, message, hint, where);
-  }
-
-  warning(code: string, message: string, hint: string | undefined, where: Where): void {
-    this.add("warning", code, message, hint, where);
-  }
-
-  /** Whether another finding of `code` would be listed: a loop asks before the costly part of describing one. */
-  room(code: string): boolean {
-    return (this.counts.get(code)?.count ?? 0) < MAX_FINDINGS_PER_KIND;
-  }
-
-  /** Counts a finding of `code` that is not listed (its loop found no room). */
-  unlisted(severity: Severity, code: string): void {
-    this.count(severity, code);
-  }
-
-  private count(severity: Severity, code: string): number {
-    const seen = this.counts.get(code) ?? { severity, count: 0 };
-    seen.count++;
-    this.counts.set(code, seen);
-    return seen.count;
-  }
-
-  private add(severity: Severity, code: string, message: string, hint: string | undefined, where: Where): void {
-    if (this.count(severity, code) > MAX_FINDINGS_PER_KIND) return;
-    const position = typeof where === "function" ? where() : where;
-    this.found.push({ severity, code, message, ...(hint && { hint }), ...(position && { position }) });
-  }
-
-  /** Every listed finding, then one line per kind that had more. */
-  get list(): Diagnostic[] {
-    const more: Diagnostic[] = [];
-    for (const [code, { severity, count }] of this.counts) {
-      if (count <= MAX_FINDINGS_PER_KIND) continue;
-      const noun = severity === "error" ? "errors" : "warnings";
-      more.push({ severity, code, message: `${count - MAX_FINDINGS_PER_KIND} more ${noun} of this kind (${code}) are not listed; ${count} in all` });
-    }
-    return more.length === 0 ? this.found : [...this.found, ...more];
-  }
-
-  value(path: Path, within?: SourcePosition): SourcePosition | undefined {
-    return this.at.locate(path, within);
-  }
-
-  key(path: Path): SourcePosition | undefined {
-    return this.at.locateKey(path);
-  }
-
-  get failed(): boolean {
-    return this.found.some((d) => d.severity === "error");
-  }
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return "empty";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return "text";
-  return `a ${typeof value}`;
-}
-
-function dotted(path: Path): string {
-  return path.reduce<string>((out, p) => (typeof p === "number" ? `${out}[${p}]` : out ? `${out}.${p}` : p), "");
-}
-
-/** Unknown keys of a mapping: a warning each, with the known key it most likely meant. */
-function unknownKeys(f: Findings, map: Record<string, unknown>, known: readonly string[], path: Path, what: string): void {
-  for (const key of Object.keys(map)) {
-    if (known.includes(key)) continue;
-    const meant = closest(key, known);
-    f.warning(
-      "unknown-field",
-      `unknown field "${key}"${what} is ignored`,
-      meant ? `did you mean "${meant}"?` : `known fields: ${known.join(", ")}`,
-      () => f.key([...path, key]),
-    );
-  }
+/** An unknown key that is a misspelling of a required field that is absent (`descripton`). */
+function typoOf(doc: Record<string, unknown>, field: string): string | undefined {
+  return Object.keys(doc).find((key) => !(FIELDS as readonly string[]).includes(key) && closest(key, [field]) === field);
 }
 
 /** A required top-level field that is absent: pointed at a misspelling of it when there is one. */
 function missing(f: Findings, doc: Record<string, unknown>, field: string, example: string): void {
-  const typo = Object.keys(doc).find((key) => !(FIELDS as readonly string[]).includes(key) && closest(key, [field]) === field);
+  const typo = typoOf(doc, field);
   if (typo) {
     f.error("missing-field", `"${field}" is missing; "${typo}" looks like a misspelling of it`, `rename "${typo}" to "${field}"`, f.key([typo]));
   } else {
@@ -177,10 +78,10 @@ function readArguments(f: Findings, value: unknown): SkillArgument[] | undefined
     }
     names.add(name);
     if (description !== undefined && typeof description !== "string") {
-      f.error("field-type", `"description" of argument "${name}" must be text, not ${kindOf(description)}`, undefined, () => f.value([...path, "description"]));
+      f.error("field-type", `"description" of argument "${name}" must be text, not ${kindOf(description)}`, "quote it", () => f.value([...path, "description"]));
     }
     if (required !== undefined && typeof required !== "boolean") {
-      f.error("field-type", `"required" of argument "${name}" must be true or false, not ${kindOf(required)}`, undefined, () => f.value([...path, "required"]));
+      f.error("field-type", `"required" of argument "${name}" must be true or false, not ${kindOf(required)}`, "write required: true or required: false", () => f.value([...path, "required"]));
     }
     let values: string[] | undefined;
     if (item.enum !== undefined) {
@@ -195,40 +96,6 @@ function readArguments(f: Findings, value: unknown): SkillArgument[] | undefined
     });
   });
   return args;
-}
-
-function readExamples(f: Findings, value: unknown): SkillExample[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    f.error("field-type", `"examples" must be a list, not ${kindOf(value)}`, "write one `- arguments: …` item per example", f.value(["examples"]));
-    return [];
-  }
-  const examples: SkillExample[] = [];
-  value.forEach((item, i) => {
-    const path = ["examples", i];
-    if (!isPlainObject(item)) {
-      f.error("field-type", `example ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- arguments: {…}` with expect, contains or error", () => f.value(path));
-      return;
-    }
-    unknownKeys(f, item, EXAMPLE_FIELDS, path, ` in example ${i + 1}`);
-    const example: SkillExample = {};
-    if (item.arguments !== undefined && item.arguments !== null) {
-      if (isPlainObject(item.arguments)) example.arguments = item.arguments;
-      else f.error("field-type", `"arguments" of example ${i + 1} must be a mapping of argument names to values`, undefined, () => f.value([...path, "arguments"]));
-    }
-    for (const key of ["expect", "error"] as const) {
-      const v = item[key];
-      if (v === undefined) continue;
-      if (typeof v === "string") example[key] = v;
-      else f.error("field-type", `"${key}" of example ${i + 1} must be text, not ${kindOf(v)}`, undefined, () => f.value([...path, key]));
-    }
-    if (item.contains !== undefined) {
-      if (Array.isArray(item.contains) && item.contains.every((v) => typeof v === "string")) example.contains = item.contains as string[];
-      else f.error("field-type", `"contains" of example ${i + 1} must be a list of text`, undefined, () => f.value([...path, "contains"]));
-    }
-    examples.push(example);
-  });
-  return examples;
 }
 
 /** Tools without a schema accept their declared arguments, as strings. */
@@ -268,7 +135,7 @@ function readVersion(f: Findings, value: unknown): string | undefined {
     f.warning("version-not-text", `"version" is the number ${String(value)}, served as "${String(value)}"`, `quote it (version: "${String(value)}") so YAML keeps it as written`, f.value(["version"]));
     return String(value);
   }
-  f.error("field-type", `"version" must be text, not ${kindOf(value)}`, undefined, f.value(["version"]));
+  f.error("field-type", `"version" must be text, not ${kindOf(value)}`, 'e.g. `version: "1.2.0"`', f.value(["version"]));
   return undefined;
 }
 
@@ -285,7 +152,9 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
     return { diagnostics: f.list };
   }
   const doc = data;
-  unknownKeys(f, doc, FIELDS, [], "");
+  // A misspelt required field is reported once, as the missing field it is, not also as unknown.
+  const misspelt = new Set(REQUIRED.flatMap((field) => (doc[field] === undefined ? [typoOf(doc, field)] : [])).filter((k): k is string => k !== undefined));
+  unknownKeys(f, doc, FIELDS, [], "", misspelt);
 
   const id = stringField(f, doc, "id", 'e.g. `id: review-pr`');
   if (doc.id === undefined) missing(f, doc, "id", "id: review-pr");
@@ -301,7 +170,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
   const version = readVersion(f, doc.version);
   const examples = readExamples(f, doc.examples);
 
-  if (type === "prompt" && doc.prompt === undefined) f.error("missing-prompt", 'a prompt skill needs a "prompt" template', "add `prompt: |` followed by the indented text", { line: 1, column: 1 });
+  if (type === "prompt" && doc.prompt === undefined) f.error("missing-prompt", 'a prompt skill needs a "prompt" template', "add `prompt: |` followed by the indented text", f.value(["type"]));
   if (type === "prompt" && doc.inputSchema !== undefined) {
     f.warning("ignored-field", '"inputSchema" is ignored on a prompt skill', 'only tools take one; declare prompt inputs under "arguments"', f.key(["inputSchema"]));
   }
@@ -310,7 +179,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
   if (template !== undefined) {
     const proof = proveTemplate(template);
     if (proof.ok) variables = proof.variables;
-    else f.error("invalid-template", proof.message, undefined, f.value(["prompt"], proof.position));
+    else f.error("invalid-template", proof.message, proof.hint, f.value(["prompt"], proof.position));
   }
 
   let inputSchema: JsonSchema | undefined;
@@ -318,7 +187,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
     if (doc.inputSchema !== undefined) {
       const proof = proveInputSchema(doc.inputSchema);
       if (proof.ok) inputSchema = doc.inputSchema as JsonSchema;
-      else for (const p of proof.problems) f.error("invalid-input-schema", `invalid inputSchema: ${p.message}`, undefined, () => f.value(["inputSchema", ...p.path]) ?? f.value(["inputSchema"]));
+      else for (const p of proof.problems) f.error("invalid-input-schema", `invalid inputSchema: ${p.message}`, p.hint, () => f.value(["inputSchema", ...p.path]) ?? f.value(["inputSchema"]));
       for (const u of unknownSchemaKeywords(doc.inputSchema)) {
         f.warning("unknown-schema-keyword", `"${u.keyword}" in inputSchema is not a JSON Schema keyword and is ignored`, `did you mean "${u.meant}"?`, () => f.key(["inputSchema", ...u.path]));
       }

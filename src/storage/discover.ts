@@ -3,6 +3,9 @@ import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import { describeFsError } from "./fs-errors.ts";
+import { NOT_A_FILE_HINT } from "./read.ts";
+
+const BROKEN_LINK_HINT = "point the link at a file or folder that exists, or remove it";
 
 /** Skill files: YAML or JSON, at any depth. */
 const SKILL_FILES = new Glob("*.{yaml,yml,json}");
@@ -12,11 +15,108 @@ export function isIgnoredName(name: string): boolean {
   return name.startsWith("_") || name.startsWith(".");
 }
 
+/** An Agent Skills folder: a folder holding `SKILL.md` (or `skill.md`). */
+export interface FoundFolder {
+  dir: string;
+  /** The `SKILL.md` file's absolute path. */
+  skillFile: string;
+  /** Every regular file of the folder, `SKILL.md` included, sorted by relative path. */
+  files: FolderFile[];
+  /** Links, special files and limits the folder ran into (the skill is served without those files). */
+  diagnostics: Diagnostic[];
+  /** Over the file-count or size limit: the skill is refused (see FOLDER_LIMITS). */
+  filesRefused: boolean;
+}
+
+export interface FolderFile {
+  /** Relative to the skill folder, `/`-separated. */
+  rel: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
 export interface Discovery {
-  /** Absolute paths of the skill files found (as reached, not resolved), sorted. */
+  /** Absolute paths of the YAML/JSON skill files found (as reached, not resolved), sorted. */
   files: string[];
+  /** Agent Skills folders, sorted by folder. */
+  folders: FoundFolder[];
   /** Folders that could not be read, links not followed, special files skipped. */
   diagnostics: Diagnostic[];
+}
+
+/**
+ * What a skill folder may hold: the MCP skills extension has hosts accept up to 512 files and
+ * 16 MiB per skill, so a larger folder is refused here rather than served to hosts that reject it.
+ */
+export const FOLDER_LIMITS = { files: 512, bytes: 16 * 1024 * 1024 } as const;
+
+/** The folder's SKILL.md entry; `SKILL.md` wins over `skill.md` where a file system holds both. */
+function skillMdEntry(entries: readonly Dirent[]): Dirent | undefined {
+  let lower: Dirent | undefined;
+  for (const e of entries) {
+    if (e.name === "SKILL.md" && e.isFile()) return e;
+    if (e.name === "skill.md" && e.isFile()) lower = e;
+  }
+  return lower;
+}
+
+/**
+ * The files of a skill folder, walked without following any link: a link in a skill folder could
+ * lead anywhere, and a host is told exactly which files make the skill. Links, special files and
+ * unreadable folders are left out with a warning; hidden and `_` names are skipped silently.
+ */
+function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; diagnostics: Diagnostic[]; filesRefused: boolean } {
+  const files: FolderFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const warn = (code: string, file: string, message: string, hint?: string) =>
+    diagnostics.push({ severity: "warning", code, file, message, ...(hint && { hint }) });
+  let bytes = 0;
+  const stack: { path: string; rel: string }[] = [{ path: dir, rel: "" }];
+  // Past the file limit the walk stops: the skill is refused, and a huge tree is not walked for nothing.
+  while (stack.length > 0 && files.length <= FOLDER_LIMITS.files) {
+    const { path, rel } = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path, { withFileTypes: true });
+    } catch (error) {
+      warn("unreadable-folder", path, `cannot read this folder of the skill: ${describeFsError(error)}; its files are left out`);
+      continue;
+    }
+    for (const entry of entries) {
+      const name = entry.name;
+      if (isIgnoredName(name)) continue;
+      const full = path + sep + name;
+      const relPath = rel === "" ? name : `${rel}/${name}`;
+      if (entry.isDirectory()) stack.push({ path: full, rel: relPath });
+      else if (entry.isSymbolicLink()) {
+        warn("link-in-skill-folder", full, "left out of the skill: links are not followed inside a skill folder", "copy the file into the folder instead");
+      } else if (!entry.isFile()) {
+        warn("not-a-file", full, "left out of the skill without opening it: not a regular file (a FIFO, socket or device)");
+      } else {
+        try {
+          const info = statSync(full);
+          bytes += info.size;
+          files.push({ rel: relPath, abs: full, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+        } catch (error) {
+          warn("unreadable", full, `left out of the skill: ${describeFsError(error)}`);
+        }
+      }
+    }
+  }
+  files.sort((a, b) => (a.abs === skillFile ? -1 : b.abs === skillFile ? 1 : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const filesRefused = files.length > FOLDER_LIMITS.files || bytes > FOLDER_LIMITS.bytes;
+  if (filesRefused) {
+    diagnostics.push({
+      severity: "error",
+      code: "skill-folder-too-large",
+      file: skillFile,
+      message: `skill folder over the limit of ${FOLDER_LIMITS.files} files and ${FOLDER_LIMITS.bytes / 1048576} MiB: it holds ${files.length > FOLDER_LIMITS.files ? `more than ${FOLDER_LIMITS.files} files` : `${(bytes / 1048576).toFixed(1)} MiB`}`,
+      hint: "move large assets out of the skill, or split it",
+    });
+  }
+  return { files, diagnostics, filesRefused };
 }
 
 /**
@@ -37,6 +137,20 @@ function inside(path: string, root: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== "..");
 }
 
+/** The skill folder at `dir` as discovery would find it, or undefined when it holds no SKILL.md (any more). */
+export function skillFolderAt(dir: string): FoundFolder | undefined {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const skillMd = skillMdEntry(entries);
+  if (!skillMd) return undefined;
+  const skillFile = dir + sep + skillMd.name;
+  return { dir, skillFile, ...folderFiles(dir, skillFile) };
+}
+
 /**
  * Every skill file under a layer folder, walked by hand rather than by a recursive glob so that
  * nothing the file system can do stops the walk or makes it lie:
@@ -51,6 +165,7 @@ function inside(path: string, root: string): boolean {
  */
 export function discoverSkillFiles(dir: string): Discovery {
   const files: string[] = [];
+  const folders: FoundFolder[] = [];
   const diagnostics: Diagnostic[] = [];
   const warn = (code: string, file: string, message: string, hint?: string) =>
     diagnostics.push({ severity: "warning", code, file, message, ...(hint && { hint }) });
@@ -58,8 +173,8 @@ export function discoverSkillFiles(dir: string): Discovery {
   try {
     realRoot = realpathOrSelf(dir);
   } catch (error) {
-    warn("unreadable-folder", dir, `cannot read the layer folder: ${describeFsError(error)}`);
-    return { files, diagnostics };
+    warn("unreadable-folder", dir, `cannot read the layer folder: ${describeFsError(error)}`, "fix its permissions, or point the layer at another folder");
+    return { files, folders, diagnostics };
   }
   const walkedDirs = new Map<string, string>([[realRoot, dir]]);
   // Real paths of the files found: checked only for files reached through a link (a walk
@@ -84,7 +199,7 @@ export function discoverSkillFiles(dir: string): Discovery {
     try {
       target = realpathSync(full);
     } catch (error) {
-      warn("broken-link", full, `link not followed: ${describeFsError(error)}`);
+      warn("broken-link", full, `link not followed: ${describeFsError(error)}`, BROKEN_LINK_HINT);
       return;
     }
     if (!inside(target, realRoot)) {
@@ -95,7 +210,7 @@ export function discoverSkillFiles(dir: string): Discovery {
     try {
       info = statSync(target);
     } catch (error) {
-      warn("broken-link", full, `link not followed: ${describeFsError(error)}`);
+      warn("broken-link", full, `link not followed: ${describeFsError(error)}`, BROKEN_LINK_HINT);
       return;
     }
     if (info.isDirectory()) {
@@ -129,6 +244,13 @@ export function discoverSkillFiles(dir: string): Discovery {
       warn("unreadable-folder", path, `cannot read this folder: ${describeFsError(error)}; its skills are not loaded`, "fix its permissions, or move it out of the layer");
       continue;
     }
+    // A folder holding SKILL.md is one skill: everything under it is that skill's files.
+    const skillMd = skillMdEntry(entries);
+    if (skillMd) {
+      const skillFile = path + sep + skillMd.name;
+      folders.push({ dir: path, skillFile, ...folderFiles(path, skillFile) });
+      continue;
+    }
     for (const entry of entries) {
       const name = entry.name;
       if (isIgnoredName(name)) continue;
@@ -143,10 +265,11 @@ export function discoverSkillFiles(dir: string): Discovery {
       } else if (entry.isSymbolicLink()) {
         links.push({ path: full, real, name });
       } else if (SKILL_FILES.match(name)) {
-        warn("not-a-file", full, "skipped without opening it: not a regular file (a FIFO, socket or device)");
+        warn("not-a-file", full, "skipped without opening it: not a regular file (a FIFO, socket or device)", NOT_A_FILE_HINT);
       }
     }
   }
   files.sort();
-  return { files, diagnostics };
+  folders.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+  return { files, folders, diagnostics };
 }

@@ -2,6 +2,7 @@ import type { Document, LineCounter, Node, YAMLError } from "yaml";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { scanDuplicateKeys } from "./duplicate-key-scan.ts";
 import { fastParseYaml } from "./fast-yaml.ts";
+import { jsonErrorOffset } from "./json-error.ts";
 import type { SourceText } from "./read.ts";
 
 /**
@@ -19,11 +20,13 @@ function yaml(): typeof import("yaml") {
  */
 export type Locator = (path: readonly (string | number)[], within?: SourcePosition) => SourcePosition | undefined;
 
+/** Where the key of the entry at `path` is written (for messages about the key itself). */
+export type KeyLocator = (path: readonly (string | number)[]) => SourcePosition | undefined;
+
 export interface ParsedDocument {
   data: unknown;
   locate: Locator;
-  /** Where the key of the entry at `path` is written (for messages about the key itself). */
-  locateKey: (path: readonly (string | number)[]) => SourcePosition | undefined;
+  locateKey: KeyLocator;
 }
 
 export type ParseResult = { ok: true; doc: ParsedDocument } | { ok: false; diagnostic: Diagnostic };
@@ -135,18 +138,36 @@ function lazyLocators(text: string, precise?: PreciseDocument): Pick<ParsedDocum
   return { locate, locateKey };
 }
 
-function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown): Diagnostic {
+/** What to do about the YAML errors people make by hand; the parser's own words say what is wrong. */
+function yamlHint(error: YAMLError): string {
+  if (error.code === "TAB_AS_INDENT") return "indent with spaces, not tabs";
+  const flow = /end with a ([\]}])/.exec(error.message);
+  if (flow) return `close it with ${flow[1]} (on the same line, or indented), or quote the text if it is not a ${flow[1] === "]" ? "list" : "mapping"}`;
+  if (error.code === "BAD_INDENT") return "line up the keys of one mapping, and the items of one list, at the same indentation";
+  return 'quote text that contains ": " or " #", or that starts with [ { * & ! | > % @ or `';
+}
+
+/** `id` for a duplicate key written at `offset` (plain or quoted), for naming it in the message. */
+function keyAt(text: string, offset: number): string | undefined {
+  const match = /^(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s:#][^:#\n]*?))\s*:/.exec(text.slice(offset, offset + 200));
+  return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
+}
+
+function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown, text = ""): Diagnostic {
   if (error) {
     const duplicate = error.code === "DUPLICATE_KEY";
+    let offset = error.pos[0];
+    // An unclosed [ or { is reported where the text ends; point at the bracket that is left open.
+    const flow = /end with a ([\]}])/.exec(error.message);
+    if (flow) offset = Math.max(0, text.lastIndexOf(flow[1] === "]" ? "[" : "{", offset - 1)) || offset;
+    const key = duplicate ? keyAt(text, offset) : undefined;
     return {
       severity: "error",
       code: duplicate ? "duplicate-key" : "yaml-syntax",
       file,
-      position: position(lines, error.pos[0]),
-      message: duplicate
-        ? `duplicate key in a mapping (${firstLine(error.message)})`
-        : `invalid YAML: ${firstLine(error.message)}`,
-      ...(duplicate && { hint: "keep one of them" }),
+      position: position(lines, offset),
+      message: duplicate ? `duplicate key${key === undefined ? "" : ` "${key}"`} in a mapping (${firstLine(error.message)})` : `invalid YAML: ${firstLine(error.message)}`,
+      hint: duplicate ? "keep one of them: the file is not loaded while both are there" : yamlHint(error),
     };
   }
   return { severity: "error", code: "yaml-syntax", file, message: `invalid YAML: ${String(fallback)}` };
@@ -239,7 +260,7 @@ function aliasGrowth(doc: Document.Parsed): { added: number; at: number } | unde
 function fromPrecise(source: SourceText): ParseResult {
   const precise = parsePrecisely(source.text);
   const error = firstError(precise);
-  if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "") };
+  if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "", source.text) };
   const growth = aliasGrowth(precise.doc);
   if (growth && growth.added > MAX_ALIAS_EXPANSION) {
     const how = growth.added === Infinity ? "an alias names a node that contains it, so it never ends" : `its aliases expand it by ${growth.added} values, over the limit of ${MAX_ALIAS_EXPANSION}`;
@@ -253,7 +274,7 @@ function fromPrecise(source: SourceText): ParseResult {
     // Aliases were sized above: the package's own count (which re-walks the document per alias) is off.
     data = precise.doc.toJS({ maxAliasCount: -1 });
   } catch (failure) {
-    // Unresolved aliases and alias bombs only surface when the document is turned into data.
+    // An unresolved alias only surfaces when the document is turned into data.
     const reason = failure instanceof Error ? failure.message : String(failure);
     return { ok: false, diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, message: `invalid YAML: ${reason}` } };
   }
@@ -286,16 +307,25 @@ function parseJson(source: SourceText): ParseResult {
     data = JSON.parse(source.text);
   } catch (error) {
     const precise = parsePrecisely(source.text);
-    const reason = error instanceof Error ? error.message : error;
-    const diagnostic = syntaxDiagnostic(source.file, precise.lines, precise.doc.errors[0], reason);
-    return { ok: false, diagnostic: { ...diagnostic, message: diagnostic.message.replace("invalid YAML", "invalid JSON") } };
+    const reason = error instanceof Error ? error.message.replace(/^JSON Parse error: /, "") : String(error);
+    // JSON's own grammar says where; the YAML reading accepts much that JSON does not.
+    const offset = jsonErrorOffset(source.text);
+    const diagnostic: Diagnostic = {
+      severity: "error",
+      code: "yaml-syntax",
+      file: source.file,
+      ...(offset >= 0 ? { position: position(precise.lines, offset) } : precise.doc.errors[0] && { position: position(precise.lines, precise.doc.errors[0].pos[0]) }),
+      message: `invalid JSON: ${reason}`,
+      hint: "JSON has no comments, trailing commas or single quotes; a .yaml file may be easier to write by hand",
+    };
+    return { ok: false, diagnostic };
   }
   // JSON.parse keeps the last of duplicate keys; the YAML reading of the same text reports them.
   const precise = parsePrecisely(source.text);
   const duplicate = firstDuplicateKey(precise.doc);
   if (duplicate !== undefined) {
     const { YAMLParseError } = yaml();
-    return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, new YAMLParseError([duplicate, duplicate + 1], "DUPLICATE_KEY", "Map keys must be unique"), "") };
+    return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, new YAMLParseError([duplicate, duplicate + 1], "DUPLICATE_KEY", "Map keys must be unique"), "", source.text) };
   }
   return { ok: true, doc: { data, ...lazyLocators(source.text, precise) } };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Glob } from "bun";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { buildAll, buildForTests, releaseFileName, releaseTarget, RELEASE_TARGETS } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
@@ -12,7 +12,15 @@ import { connect, initializeLine, rawSession, REPO_ROOT, requestLine, SOURCE_ENT
 async function builtinIds(): Promise<{ prompts: string[]; tools: string[] }> {
   const prompts: string[] = [];
   const tools: string[] = [];
+  // Agent Skills folders are prompts named by their frontmatter; every file inside one is its file.
+  const folders: string[] = [];
+  for await (const file of new Glob("skills/**/SKILL.md").scan(REPO_ROOT)) {
+    const text = await Bun.file(join(REPO_ROOT, file)).text();
+    prompts.push(/^name: (.+)$/m.exec(text)![1]!);
+    folders.push(`${dirname(file)}/`);
+  }
   for await (const file of new Glob("skills/**/*.{yaml,yml}").scan(REPO_ROOT)) {
+    if (folders.some((f) => file.startsWith(f))) continue;
     const doc = Bun.YAML.parse(await Bun.file(join(REPO_ROOT, file)).text()) as { id: string; type: string };
     (doc.type === "tool" ? tools : prompts).push(doc.id);
   }
@@ -61,6 +69,29 @@ describe("compiled binary (this machine)", () => {
       expect(session.stderr()).toBe("");
     } finally {
       await session.close();
+    }
+  });
+
+  test("Agent Skills folders: the built-in one renders its body as written (no folder to point at inside the binary); a project's gets its path", async () => {
+    const builtin = await Bun.file(join(REPO_ROOT, "skills/incident-postmortem/SKILL.md")).text();
+    const body = builtin.slice(builtin.indexOf("\n---\n", 4) + 5);
+    const project = makeFixture({ ".skills/local/SKILL.md": "---\nname: local\ndescription: A local folder\n---\nSee ${CLAUDE_SKILL_DIR}/notes.md for $ARGUMENTS.\n", ".skills/local/notes.md": "n\n" });
+    try {
+      const session = await connect({ name: "binary", command: binary, args: ["mcp"] }, project.cwd, project.home);
+      try {
+        const text = async (name: string, args?: Record<string, string>) => {
+          const result = await session.client.getPrompt({ name, ...(args && { arguments: args }) });
+          return (result.messages[0]!.content as { text: string }).text;
+        };
+        expect(await text("incident-postmortem")).toBe(body);
+        expect(await text("incident-postmortem", { arguments: "db failover" })).toContain("(in ${CLAUDE_SKILL_DIR})");
+        expect(await text("local", { arguments: "x" })).toBe(`See ${join(project.cwd, ".skills/local")}/notes.md for x.\n`);
+        expect(session.stderr()).toBe("");
+      } finally {
+        await session.close();
+      }
+    } finally {
+      project.cleanup();
     }
   });
 
@@ -113,6 +144,24 @@ describe("compiled binary (this machine)", () => {
       } finally {
         await session.close();
       }
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  test("every path it prints for a built-in skill reads builtin:<path>, never the binary's virtual /$bunfs/ one", async () => {
+    const project = makeFixture({ ".skills/commit-conventions.yaml": "id: commit-conventions\ndescription: Ours\ntype: tool\nprompt: ours\n" });
+    try {
+      const outputs = await Promise.all(
+        [["list", "--json"], ["show", "review-pr"], ["show", "commit-conventions", "--json"], ["doctor"], ["doctor", "--json"], ["validate", "--json"], ["test", "--json"], ["new", "commit-conventions", "--type", "tool"], ["new", "review-pr", "--type", "prompt"]].map((args) =>
+          run([binary, ...args], project.cwd, project.home),
+        ),
+      );
+      const printed = outputs.map((o) => o.stdout + o.stderr).join("\n");
+      expect(printed).not.toContain("$bunfs");
+      expect(printed).toContain("builtin:review-pr.yaml");
+      expect(printed).toContain('"source": "builtin:commit-conventions.yaml"');
+      expect(outputs[3]!.stdout).toMatch(/builtin +0 +builtin: +\d+ files, \d+ served +built-in/);
     } finally {
       project.cleanup();
     }

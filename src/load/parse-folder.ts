@@ -1,0 +1,148 @@
+import { basename, dirname } from "node:path";
+import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
+import { readExamples } from "../skill/examples.ts";
+import { Findings, type Path, type SourceLocators } from "../skill/findings.ts";
+import { isPlainObject } from "../skill/json-schema.ts";
+import type { SkillExample, SkillFile } from "../skill/skill.ts";
+import { quoteUnquotedColons, splitFrontmatter } from "../skill/skill-md/frontmatter.ts";
+import { parseSkillMd } from "../skill/skill-md/parse-skill-md.ts";
+import { nestingDepth } from "../storage/depth.ts";
+import { sha256File } from "../storage/digest.ts";
+import { skillFolderAt, type FoundFolder } from "../storage/discover.ts";
+import { describeFsError } from "../storage/fs-errors.ts";
+import { parseYamlDocument, type Locator } from "../storage/parse-document.ts";
+import { readSkillFile } from "../storage/read.ts";
+import { MAX_DOCUMENT_DEPTH, parseSkillFile, type FileParse } from "./parse-file.ts";
+
+/** Where inline examples of a skill folder live: beside SKILL.md, so other tools never see them in its frontmatter. */
+export const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
+
+/** Locators of a document that starts `lines` lines into its file. */
+function shifted(locators: SourceLocators, lines: number): SourceLocators & { locate: Locator } {
+  const shift = (p: SourcePosition | undefined) => p && { line: p.line + lines, column: p.column };
+  return { locate: (path, within) => shift(locators.locate(path, within)), locateKey: (path: Path) => shift(locators.locateKey(path)) };
+}
+
+/**
+ * Every file's digest, computed once per file version: a version the previous load (or the
+ * index) hashed keeps its digest.
+ */
+function digests(found: FoundFolder, before: readonly SkillFile[] | undefined, diagnostics: Diagnostic[]): SkillFile[] {
+  const known = new Map(before?.map((f) => [f.path, f]));
+  const files: SkillFile[] = [];
+  for (const file of found.files) {
+    const old = known.get(file.rel);
+    if (old && old.size === file.size && old.mtimeMs === file.mtimeMs && old.ino === file.ino) {
+      files.push(old);
+      continue;
+    }
+    try {
+      files.push({ path: file.rel, size: file.size, sha256: sha256File(file.abs), mtimeMs: file.mtimeMs, ino: file.ino });
+    } catch (error) {
+      diagnostics.push({ severity: "warning", code: "unreadable", file: file.abs, message: `left out of the skill: ${describeFsError(error)}` });
+    }
+  }
+  return files;
+}
+
+function readExamplesFile(found: FoundFolder, diagnostics: Diagnostic[]): SkillExample[] {
+  const file = found.files.find((f) => EXAMPLES_FILES.includes(f.rel));
+  if (!file) return [];
+  const read = readSkillFile(file.abs);
+  if (!read.ok) {
+    diagnostics.push(read.diagnostic);
+    return [];
+  }
+  const parsed = parseYamlDocument(read.source);
+  if (!parsed.ok) {
+    diagnostics.push(parsed.diagnostic);
+    return [];
+  }
+  const f = new Findings(parsed.doc);
+  const data = parsed.doc.data;
+  // The file is the list itself, or a mapping with an `examples:` list.
+  const examples = isPlainObject(data) ? readExamples(f, data.examples, ["examples"]) : readExamples(f, data, []);
+  diagnostics.push(...f.list.map((d) => ({ ...d, file: file.abs })));
+  return examples;
+}
+
+/**
+ * An Agent Skills folder, read and judged: its SKILL.md parsed, its examples file read, and every
+ * file's size and digest recorded (files are hashed, never held in memory). Never throws.
+ */
+export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: boolean; before?: readonly SkillFile[] } = {}): FileParse {
+  const file = found.skillFile;
+  const diagnostics: Diagnostic[] = [...found.diagnostics];
+  if (found.filesRefused) return { diagnostics };
+  const read = readSkillFile(file);
+  if (!read.ok) return { diagnostics: [...diagnostics, read.diagnostic] };
+  try {
+    const split = splitFrontmatter(read.source.text);
+    if (!split.ok) {
+      return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "frontmatter", file, message: split.message, hint: split.hint, position: { line: split.line, column: 1 } }] };
+    }
+    let parsed = parseYamlDocument({ file, text: split.yaml });
+    const repair = parsed.ok ? undefined : quoteUnquotedColons(split.yaml);
+    if (repair) {
+      const retried = parseYamlDocument({ file, text: repair.yaml });
+      if (retried.ok) {
+        parsed = retried;
+        for (const { key, line } of repair.quoted) {
+          diagnostics.push({
+            severity: "warning",
+            code: "unquoted-colon",
+            file,
+            message: `the value of "${key}" holds ": ", which is not valid YAML unquoted; it is read as if quoted`,
+            hint: `put it in quotes (${key}: "…"): strict hosts skip this skill`,
+            position: { line: line + split.yamlLine - 1, column: key.length + 3 },
+          });
+        }
+      }
+    }
+    if (!parsed.ok) {
+      const d = parsed.diagnostic;
+      const position = d.position && { line: d.position.line + split.yamlLine - 1, column: d.position.column };
+      return { stamp: read.stamp, diagnostics: [...diagnostics, { ...d, message: `the frontmatter is not valid YAML: ${d.message.replace(/^invalid YAML: /, "")}`, ...(position && { position }) }] };
+    }
+    if (nestingDepth(parsed.doc.data, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH) {
+      return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "too-deep", file, message: `the frontmatter nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`, position: { line: split.yamlLine, column: 1 } }] };
+    }
+    const locators = shifted(parsed.doc, split.yamlLine - 1);
+    const examples = readExamplesFile(found, diagnostics);
+    // As in a YAML skill, a broken example stops the skill: its author meant it to be checked.
+    if (diagnostics.some((d) => d.severity === "error")) return { stamp: read.stamp, diagnostics };
+    const files = digests(found, options.before, diagnostics);
+    const result = parseSkillMd({
+      frontmatter: parsed.doc.data,
+      locators,
+      body: split.body,
+      bodyLine: split.bodyLine,
+      folderName: basename(found.dir),
+      files,
+      examples,
+    });
+    return {
+      stamp: read.stamp,
+      ...(result.skill && { skill: result.skill, content: result.content }),
+      diagnostics: [...diagnostics, ...result.diagnostics.map((d) => ({ ...d, file: d.file ?? file }))],
+      ...(options.keepLocator && { locate: locators.locate, locateKey: locators.locateKey }),
+    };
+  } catch (error) {
+    return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "parse-failed", file, message: `the skill could not be checked: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
+}
+
+const SKILL_MD = /[\\/](SKILL|skill)\.md$/;
+
+/** Whether a path names an Agent Skills folder's SKILL.md (the path a folder's record has). */
+export function isSkillMdPath(path: string): boolean {
+  return SKILL_MD.test(path);
+}
+
+/** A skill by the path its record has: a YAML/JSON skill file, or a SKILL.md standing for its folder. */
+export function parseSkillPath(path: string, options: { keepLocator?: boolean } = {}): FileParse {
+  if (!isSkillMdPath(path)) return parseSkillFile(path, options);
+  const folder = skillFolderAt(dirname(path));
+  if (!folder) return { diagnostics: [{ severity: "error", code: "no-skill-md", file: path, message: "no SKILL.md here any more", hint: "the folder's skill is withdrawn until a SKILL.md is back" }] };
+  return parseSkillFolder(folder, options);
+}
