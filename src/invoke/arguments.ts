@@ -14,6 +14,11 @@ interface Validator {
 /** One compiled validator per schema object, built on the first call that needs it. */
 const validators = new WeakMap<JsonSchema, Validator>();
 
+/** Compiles the validator for `schema` now (a guarded worker does this before any call is timed). */
+export function prepareValidator(schema: JsonSchema): void {
+  validatorFor(schema);
+}
+
 function validatorFor(schema: JsonSchema): Validator {
   let validator = validators.get(schema);
   if (validator === undefined) {
