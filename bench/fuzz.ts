@@ -13,14 +13,14 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Random } from "../test/helpers/fuzz/random.ts";
 import { describeFailure, runFuzz, summarise } from "../test/helpers/fuzz/run.ts";
-import { hostileSkillFile } from "../test/helpers/fuzz/skill-files.ts";
+import { hostileSkill } from "../test/helpers/fuzz/skill-files.ts";
 
 const USAGE = `usage: bun bench/fuzz.ts [options]
 
   --cases N             cases to generate (default 20000)
   --seed S              seed (default: a random one, printed)
   --case K              run only the session that holds case K (to replay a failure)
-  --show K              print the skill file case K generates (with --seed), and stop
+  --show K              print the skill file(s) case K generates (with --seed), and stop
   --binary PATH         fuzz this compiled binary instead of the source entry
   --reply-timeout MS    a request unanswered this long is a hang (default 10000)
   --window N            requests in flight at once (default 8)
@@ -60,9 +60,11 @@ if (values.help) {
 const seed = whole("--seed", values.seed) ?? Math.floor(Math.random() * 2 ** 31);
 const show = whole("--show", values.show);
 if (show !== undefined) {
-  const file = hostileSkillFile(Random.forCase(seed, show), show);
-  process.stderr.write(`seed ${seed}, case ${show}: ${file.path} (${file.label})\n`);
-  process.stdout.write(file.content);
+  for (const file of hostileSkill(Random.forCase(seed, show), show)) {
+    process.stderr.write(`--- seed ${seed}, case ${show}: ${file.path} (${file.label})\n`);
+    process.stdout.write(file.content);
+    process.stdout.write("\n");
+  }
   process.exit(0);
 }
 const cases = whole("--cases", values.cases, 1) ?? 20_000;

@@ -13,8 +13,10 @@ export interface Expected {
   codes?: readonly number[];
   /** The reply must be a result. */
   result?: true;
-  /** The result's text (of a prompt or a tool call) must be exactly this. */
+  /** The result's text (of a prompt or a tool call) must be exactly this… */
   text?: string;
+  /** …or start with it. */
+  textIsPrefix?: boolean;
   /** The error message must start with this. */
   messageStart?: string;
 }
@@ -44,7 +46,7 @@ export interface Context {
   /** Paths of hostile files in the layer (for layer changes). */
   hostilePaths: string[];
   /** Sentinel calls (method, params, exact text), for spot checks mid-session. */
-  sentinelCalls: { method: string; params: Record<string, unknown>; text: string }[];
+  sentinelCalls: { method: string; params: Record<string, unknown>; text: string; textIsPrefix?: boolean }[];
   ids: IdSource;
   /** Generates a new hostile file for a layer change. */
   newHostileFile: (rng: Random) => { path: string; content: string | Uint8Array };
@@ -351,7 +353,7 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
     (rng, ctx) => {
       const call = rng.pick(ctx.sentinelCalls);
       const id = ctx.ids.next(rng);
-      return single(`sentinel ${call.method} ${String(call.params.name)}`, id, requestText(id, call.method, withEnvelope(ctx, call.params)), { method: call.method, result: true, text: call.text });
+      return single(`sentinel ${call.method} ${String(call.params.name)}`, id, requestText(id, call.method, withEnvelope(ctx, call.params)), { method: call.method, result: true, text: call.text, ...(call.textIsPrefix && { textIsPrefix: true }) });
     },
   ],
   "unknown-method": [

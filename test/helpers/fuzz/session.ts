@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { frameCase, IdSource, requestText, simpleRequest, withEnvelope, type Context, type Expected, type FrameCase, type RequestId } from "./frames.ts";
 import { mix, Random } from "./random.ts";
-import { hostileSkillFile, NEVER_SERVED, sentinels, writeFileSystemOddities, writeLayer, type SkillFile } from "./skill-files.ts";
+import { hostileSkill, NEVER_SERVED, sentinels, writeFileSystemOddities, writeLayer, type SkillFile } from "./skill-files.ts";
 import { checkReply, idKey, readLine, shortId, type WireMessage } from "./wire-check.ts";
 
 /** One server process and what it is fed: a generated layer, then generated frames. */
@@ -209,7 +209,9 @@ class Server {
   async write(piece: string | Uint8Array): Promise<boolean> {
     if (this.dead || this.stdinClosed) return false;
     try {
-      this.proc.stdin.write(piece);
+      // A write the pipe cannot take at once settles later: awaited here, so that a server gone
+      // meanwhile (EPIPE) is this call's failure, not an unhandled rejection.
+      await this.proc.stdin.write(piece);
       await this.proc.stdin.flush();
       return true;
     } catch {
@@ -337,7 +339,9 @@ async function checkServed(server: Server, ctx: Context, stage: string): Promise
   for (const id of NEVER_SERVED) {
     if ([...ctx.tools, ...ctx.prompts].some((entry) => entry.name === id)) server.fail({ label: stage, problem: `${id} is served: it lives in an ignored file or outside the layer` });
   }
-  for (const call of ctx.sentinelCalls) await server.request(call.method, withEnvelope(ctx, call.params), { method: call.method, result: true, text: call.text }, `sentinel ${String(call.params.name)} ${stage}`);
+  for (const call of ctx.sentinelCalls) {
+    await server.request(call.method, withEnvelope(ctx, call.params), { method: call.method, result: true, text: call.text, ...(call.textIsPrefix && { textIsPrefix: true }) }, `sentinel ${String(call.params.name)} ${stage}`);
+  }
 }
 
 /** Runs one session: a server over a generated layer, fed generated frames; every reply checked. */
@@ -358,9 +362,11 @@ export async function runSession(seed: number, plan: SessionPlan, options: Sessi
   const fileCases = new Map<string, { caseNumber: number; label: string }>();
   for (let i = 0; i < plan.files; i++) {
     const caseNumber = plan.firstCase + i;
-    const file = hostileSkillFile(Random.forCase(seed, caseNumber), caseNumber);
-    hostile.push(file);
-    fileCases.set(`h${caseNumber}`, { caseNumber, label: `skill file ${file.path}: ${file.label}` });
+    const files = hostileSkill(Random.forCase(seed, caseNumber), caseNumber);
+    hostile.push(...files);
+    const origin = { caseNumber, label: `skill file ${files[0]!.path}: ${files[0]!.label}` };
+    fileCases.set(`h${caseNumber}`, origin);
+    fileCases.set(`sm${caseNumber}`, origin);
     kinds["skill-file"] = (kinds["skill-file"] ?? 0) + 1;
   }
   writeLayer(layer, [...sentinels().map((s) => s.file), ...hostile]);
@@ -375,9 +381,9 @@ export async function runSession(seed: number, plan: SessionPlan, options: Sessi
     prompts: [],
     uris: [],
     hostilePaths: hostile.map((f) => f.path),
-    sentinelCalls: sentinels().map((s) => ({ method: s.method, params: s.params, text: s.text })),
+    sentinelCalls: sentinels().map((s) => ({ method: s.method, params: s.params, text: s.text, ...(s.textIsPrefix && { textIsPrefix: true }) })),
     ids: new IdSource(),
-    newHostileFile: (rng) => hostileSkillFile(rng, 1_000_000 + rng.int(1_000_000)),
+    newHostileFile: (rng) => hostileSkill(rng, 1_000_000 + rng.int(1_000_000))[0]!,
   };
   const settingsText = `${settings.era} era, built-in skills ${settings.builtin ? "on" : "off"}, ${settings.pageSize ? `page size ${settings.pageSize}` : "no paging"}, ${settings.watch ? "watching" : "--no-watch"}`;
   const stop = () => !options.keepGoing && server.failures.length > 0;

@@ -21,10 +21,12 @@ export interface Sentinel {
   method: "prompts/get" | "tools/call";
   params: Record<string, unknown>;
   text: string;
+  /** The text must start with `text` (the rest depends on where the layer is). */
+  textIsPrefix?: boolean;
 }
 
-/** Skills that must never be served: ignored names, and files reachable only through links out of the layer. */
-export const NEVER_SERVED = ["never-ignored", "never-outside"];
+/** Skills that must never be served: ignored names, files reachable only through links out of the layer, and files inside a skill folder. */
+export const NEVER_SERVED = ["never-ignored", "never-outside", "not-a-skill", "nested"];
 
 export function sentinels(): Sentinel[] {
   return [
@@ -65,6 +67,16 @@ export function sentinels(): Sentinel[] {
       method: "tools/call",
       params: { name: "sentinel-echo", arguments: { n: 1 } },
       text: '{\n  "n": 1\n}',
+    },
+    {
+      id: "sentinel-md",
+      kind: "prompt",
+      file: { path: "sentinel-md/SKILL.md", label: "sentinel", content: "---\nname: sentinel-md\ndescription: A valid Agent Skills folder among broken files\n---\nHello $ARGUMENTS from ${CLAUDE_SKILL_DIR}/../x {{not handlebars}}\n" },
+      method: "prompts/get",
+      params: { name: "sentinel-md", arguments: { arguments: "fuzz" } },
+      // The text names the layer's folder, which differs per session: only its start is compared.
+      text: "Hello fuzz from ",
+      textIsPrefix: true,
     },
     {
       id: "sentinel-deep",
@@ -452,7 +464,7 @@ const MUTATIONS: Record<string, Mutation> = {
 };
 
 /** A skill file: generated valid-looking, then broken in up to two ways. */
-export function hostileSkillFile(rng: Random, n: number): SkillFile {
+function hostileSkillFile(rng: Random, n: number): SkillFile {
   const fragments: RawFragments = { texts: [] };
   const data = randomSkillData(rng, n, fragments);
   const asJson = rng.chance(0.2);
@@ -470,6 +482,82 @@ export function hostileSkillFile(rng: Random, n: number): SkillFile {
   const path = `${folder}h${n}${extension}`;
   const label = `${String(data.type)} ${asJson ? "json" : "yaml"}${applied.length > 0 ? ` + ${applied.join(" + ")}` : ""}`;
   return { path, content, label };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agent Skills folders (SKILL.md)
+
+const BODY_PIECES = [
+  "Do the thing with $ARGUMENTS.",
+  "First: $0, second: $ARGUMENTS[1], missing: $ARGUMENTS[99].",
+  "Read ${CLAUDE_SKILL_DIR}/references/guide.md first.",
+  "Costs $10.00 and $5, or $1,000.",
+  "Named: $topic and $focus and $undeclared.",
+  "Run !`rm -rf /` before you start.",
+  "Literal {{handlebars}} {{#each x}} stays {{/if}}.",
+  "${CLAUDE_SESSION_ID} ${CLAUDE_EFFORT}",
+  "```sh\necho $HOME $1\n```",
+  "",
+];
+
+function frontmatterData(rng: Random, n: number): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  if (rng.chance(0.95)) data.name = rng.weighted<unknown>([[90, `sm${n}`], [3, `Sm${n}`], [2, `sm-${"x".repeat(70)}`], [2, 5], [2, `other${n}`], [1, ""]]);
+  if (rng.chance(0.95)) data.description = rng.weighted<unknown>([[85, `Fuzz folder skill ${n}`], [5, "d".repeat(2000)], [5, randomJson(rng, 1, FILE_JSON)], [3, ""], [2, "Use it for PDFs: forms and text"]]);
+  if (rng.chance(0.3)) data["argument-hint"] = rng.pick<unknown>(["[file]", "<a> <b>", 5]);
+  if (rng.chance(0.3)) data.arguments = rng.pick<unknown>([["topic", "focus"], "topic focus", ["topic", "topic"], ["1bad"], { a: 1 }, [], [null]]);
+  if (rng.chance(0.3)) data.metadata = rng.pick<unknown>([{ tags: "fuzz kmp", version: "1.0" }, { tags: ["a", "b"] }, "meta", { version: 2 }]);
+  if (rng.chance(0.1)) data["user-invocable"] = rng.pick<unknown>([false, true, "no"]);
+  if (rng.chance(0.1)) data.when_to_use = randomString(rng, { huge: false });
+  if (rng.chance(0.1)) setKey(data, rng.pick(["license", "compatibility", "allowed-tools", "model", "unknown-field", "__proto__"]), randomJson(rng, 1, FILE_JSON));
+  return data;
+}
+
+/**
+ * An Agent Skills folder: `sm<n>/SKILL.md` (YAML frontmatter, then a body of `$` placeholders),
+ * now and then with `examples.yaml`, reference files, a nested `SKILL.md` (a file of the skill,
+ * not a skill) or more files than a folder may hold; the `SKILL.md` broken in up to two ways.
+ */
+function hostileSkillFolder(rng: Random, n: number): SkillFile[] {
+  const folder = `${rng.weighted([[8, ""], [2, "sub/"]])}sm${n}`;
+  const data = frontmatterData(rng, n);
+  let frontmatter: string;
+  try {
+    frontmatter = stringify(data, { lineWidth: 0 });
+  } catch {
+    frontmatter = JSON.stringify(data);
+  }
+  const body = rng.chance(0.05) ? "line\n".repeat(600) : Array.from({ length: rng.range(1, 4) }, () => rng.pick(BODY_PIECES)).join("\n");
+  const shape = rng.weighted([[85, "normal"], [4, "no-frontmatter"], [4, "unclosed"], [4, "empty-frontmatter"], [3, "bom"]]);
+  const text = shape === "no-frontmatter" ? body : shape === "unclosed" ? `---\n${frontmatter}${body}` : shape === "empty-frontmatter" ? `---\n---\n${body}` : `${shape === "bom" ? "\ufeff" : ""}---\n${frontmatter}---\n${body}\n`;
+  const applied: string[] = [shape];
+  let content: string | Uint8Array = text;
+  for (let i = rng.weighted([[60, 0], [30, 1], [10, 2]]); i > 0; i--) {
+    const name = rng.pick(Object.keys(MUTATIONS));
+    applied.push(name);
+    content = MUTATIONS[name]!(rng, typeof content === "string" ? content : Buffer.from(content).toString("latin1"));
+  }
+  const files: SkillFile[] = [{ path: `${folder}/${rng.chance(0.9) ? "SKILL.md" : "skill.md"}`, content, label: `SKILL.md folder: ${applied.join(" + ")}` }];
+  if (rng.chance(0.3)) {
+    const examples = rng.pick([
+      "- arguments: { arguments: x }\n  contains: [x]\n",
+      "examples:\n  - arguments: {}\n",
+      "- arguments: 5\n",
+      "not: [a list\n",
+      "- { nope: 1 }\n",
+    ]);
+    files.push({ path: `${folder}/examples.yaml`, content: examples, label: "examples" });
+  }
+  if (rng.chance(0.3)) files.push({ path: `${folder}/references/guide.md`, content: "# Guide\n", label: "reference" });
+  if (rng.chance(0.1)) files.push({ path: `${folder}/assets/nested/SKILL.md`, content: "---\nname: nested\ndescription: d\n---\nnot a skill\n", label: "nested SKILL.md" });
+  if (rng.chance(0.1)) files.push({ path: `${folder}/assets/data.yaml`, content: "id: not-a-skill\ndescription: d\ntype: prompt\nprompt: p\n", label: "yaml asset" });
+  if (rng.chance(0.02)) for (let i = 0; i < 520; i++) files.push({ path: `${folder}/many/f${i}.txt`, content: "x", label: "many files" });
+  return files;
+}
+
+/** The files of one generated skill: a YAML or JSON file, or (now and then) an Agent Skills folder. */
+export function hostileSkill(rng: Random, n: number): SkillFile[] {
+  return rng.chance(0.2) ? hostileSkillFolder(rng, n) : [hostileSkillFile(rng, n)];
 }
 
 /**

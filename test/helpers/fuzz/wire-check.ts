@@ -125,7 +125,8 @@ export function checkReply(message: WireMessage, expected: Omit<Expected, "id">)
   }
   if (expected.text !== undefined && expected.method !== undefined) {
     const text = resultText(message.result, expected.method);
-    if (text !== expected.text) return `expected the text ${JSON.stringify(expected.text)}, got ${JSON.stringify(text?.slice(0, 300))}`;
+    const matches = expected.textIsPrefix ? text?.startsWith(expected.text) === true : text === expected.text;
+    if (!matches) return `expected the text ${expected.textIsPrefix ? "to start with " : ""}${JSON.stringify(expected.text)}, got ${JSON.stringify(text?.slice(0, 300))}`;
   }
   return undefined;
 }
