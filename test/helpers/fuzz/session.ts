@@ -380,7 +380,9 @@ export async function runSession(seed: number, plan: SessionPlan, options: Sessi
     tools: [],
     prompts: [],
     uris: [],
-    hostilePaths: hostile.map((f) => f.path),
+    // Not the files of skill folders: deleting a SKILL.md rightly turns its folder's files into
+    // skills of their own (a YAML asset, a nested SKILL.md), which the checks forbid.
+    hostilePaths: hostile.filter((f) => !/(^|\/)sm\d+\//.test(f.path)).map((f) => f.path),
     sentinelCalls: sentinels().map((s) => ({ method: s.method, params: s.params, text: s.text, ...(s.textIsPrefix && { textIsPrefix: true }) })),
     ids: new IdSource(),
     newHostileFile: (rng) => hostileSkill(rng, 1_000_000 + rng.int(1_000_000))[0]!,
