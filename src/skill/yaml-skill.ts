@@ -1,5 +1,6 @@
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { readExamples } from "./examples.ts";
+import { withHeadings } from "./headings.ts";
 import { Findings, kindOf, unknownKeys, type SourceLocators } from "./findings.ts";
 import { closest } from "../suggest.ts";
 import { isValidSkillId, SKILL_ID_RULE } from "./id.ts";
@@ -213,6 +214,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
     argumentsDeclared: declared !== undefined,
     ...(inputSchema !== undefined && { inputSchema }),
     ...(version !== undefined && { version }),
+    ...withHeadings(template),
     exampleCount: examples.length,
   };
   return { skill, content: { ...(template !== undefined && { template }), examples }, diagnostics: f.list };
