@@ -1,4 +1,5 @@
 import type { Server, ServerCapabilities } from "@modelcontextprotocol/server";
+import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { RegistrySource } from "./registry-source.ts";
 
@@ -23,7 +24,8 @@ export interface Feature {
   register(server: Server, source: RegistrySource): void;
   /**
    * The entries this area contributes to a client-cached list. After a reload, a list whose
-   * entries differ from the previous snapshot's is announced (list_changed).
+   * entries differ from the previous snapshot's is announced (list_changed). A list that varies
+   * by client (tools, with the catalog) returns what every kind of client would see.
    */
-  readonly lists?: readonly { kind: ListKind; entries(registry: Registry): unknown }[];
+  readonly lists?: readonly { kind: ListKind; entries(registry: Registry, catalog: CatalogSettings): unknown }[];
 }

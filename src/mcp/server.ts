@@ -3,7 +3,9 @@ import { SERVER_NAME, VERSION } from "../version.ts";
 import { cacheHints } from "./cache-hints.ts";
 import { completionFeature } from "./completion.ts";
 import type { Feature, FeatureOptions } from "./feature.ts";
-import { serverInstructions } from "./instructions.ts";
+import { rememberClient } from "./catalog-mode.ts";
+import { clientProfile } from "./client-profiles.ts";
+import { instructionsFor, serverInstructions } from "./instructions.ts";
 import { promptsFeature } from "./prompts.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { resourcesFeature } from "./resources.ts";
@@ -18,15 +20,35 @@ export function serverCapabilities(options: FeatureOptions, features: readonly F
 
 type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
+/** Who sent `initialize` (its params), or a 2026-07-28 request (its `_meta` envelope). */
+function clientOf(method: string, request: JSONRPCRequest, ctx: ServerContext) {
+  const params = (request.params ?? {}) as { clientInfo?: { name?: unknown }; capabilities?: Record<string, unknown> };
+  if (method === "initialize") return clientProfile(params.clientInfo, params.capabilities);
+  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, { name?: unknown } | Record<string, unknown> | undefined>;
+  return clientProfile(envelope["io.modelcontextprotocol/clientInfo"], envelope["io.modelcontextprotocol/clientCapabilities"] as Record<string, unknown> | undefined);
+}
+
 /**
  * The SDK's `Server`, except that `tools/call` reaches our handler unchecked: the SDK checks its
  * params first and answers a malformed call with a dump of schema issues, where every other
  * method answers "Invalid params for <method>: <path>: <problem>" (request-handler.ts). It also
- * re-validates each tool result, which ours satisfy by construction (text content only).
+ * re-validates each tool result, which ours satisfy by construction. And the instructions of
+ * `initialize` and `server/discover` are written for the client asking (instructions.ts).
  */
 class SkillServer extends Server {
+  /** Set once built; read when a client asks (the base constructor registers `initialize` before it exists). */
+  instructionsFor?: (client: ReturnType<typeof clientProfile>) => Promise<string>;
+
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
-    return method === "tools/call" ? handler : super._wrapHandler(method, handler);
+    if (method === "tools/call") return handler;
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== "initialize" && method !== "server/discover") return wrapped;
+    return async (request, ctx) => {
+      const client = clientOf(method, request, ctx);
+      if (method === "initialize") rememberClient(this, client);
+      const [result, instructions] = await Promise.all([wrapped(request, ctx), this.instructionsFor?.(client)]);
+      return instructions === undefined ? result : { ...result, instructions };
+    };
   }
 }
 
@@ -44,6 +66,7 @@ export function createServer(source: RegistrySource, options: FeatureOptions, fe
       cacheHints: cacheHints(options),
     },
   );
+  server.instructionsFor = (client) => instructionsFor(source, client, options);
   for (const feature of features) feature.register(server, source);
   return server;
 }
