@@ -35,6 +35,8 @@ const MAX_PREFIX_EXPANSIONS = 12;
 const MAX_TYPO_EXPANSIONS = 4;
 /** The query names a skill exactly: it comes first, whatever else matches. */
 const EXACT_ID_BONUS = 1000;
+/** A query is read up to here: far past what anyone asks, short of what a careless client sends. */
+export const MAX_QUERY_CHARS = 1000;
 
 interface Postings {
   docs: Uint32Array;
@@ -170,19 +172,19 @@ export function searchSkills(index: SearchIndex, options: SearchOptions = {}): S
   const limit = Math.max(0, options.limit ?? 10);
   const tags = options.tags ?? [];
   const allowed = (c: Candidate) => (options.filter ? options.filter(c) : true) && tags.every((t) => c.skill.tags.includes(t));
-  const query = (options.query ?? "").trim();
-  const qTerms = query === "" ? [] : queryTerms(query);
-  if (qTerms.length === 0) {
+  const query = (options.query ?? "").slice(0, MAX_QUERY_CHARS).trim();
+  // Coverage counts the words the person typed, once each, wherever (and however) they matched.
+  const typed = new Set(terms(query, { joined: false }));
+  if (typed.size === 0) {
     const all = index.candidates.filter(allowed);
     return { hits: all.slice(0, limit).map((candidate) => ({ candidate, score: 0 })), total: all.length };
   }
 
+  const qTerms = queryTerms(query);
   const n = index.candidates.length;
   const scores = new Float64Array(n);
   const matched = new Uint16Array(n);
   const touched: number[] = [];
-  // Coverage counts the words the person typed, once each, wherever (and however) they matched.
-  const typed = new Set(terms(query, { joined: false }));
   for (const term of qTerms) {
     const expansions = expand(index, term);
     const seen = typed.has(term) ? new Set<number>() : undefined;
