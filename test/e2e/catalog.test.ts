@@ -107,6 +107,7 @@ describe("tool skills over a capped client's budget", () => {
     expect(names).toEqual(["find_skills", "load_skill", "run_skill_tool", "tool-001"]);
     for (const name of names) expect(`mcp__skill-central__${name}`).toMatch(MODEL_TOOL_NAME);
     expect(await client.callTool({ name: "run_skill_tool", arguments: { name: long } })).toMatchObject({ content: [{ text: "long" }] });
+    expect(sessions.at(-1)!.stderr()).toContain(`warning: tool id "${long}" is 49 characters: as mcp__skill-central__${long} it is over the 64 that clients' models take`);
   });
 });
 
@@ -216,5 +217,19 @@ describe("skill-central find", () => {
   test("mcp --catalog takes auto, on or off", async () => {
     expect(await cli("mcp", "--catalog", "yes")).toMatchObject({ code: 2, stderr: 'skill-central mcp: error: --catalog must be auto, on or off, not "yes"\n' });
     expect(await cli("mcp", "--catalog", "offf")).toMatchObject({ code: 2, stderr: 'skill-central mcp: error: --catalog must be auto, on or off, not "offf" (did you mean "off"?)\n' });
+  });
+});
+
+describe("skill-central doctor", () => {
+  test("shows the catalog settings in effect, the project's over the user's", async () => {
+    const fixture = makeFixture({ "~/.skill-central/config.yaml": "toolCap: 25\n", "skill-central.yaml": "catalog: on\n" });
+    try {
+      const text = await runCli(["doctor"], fixture.cwd, fixture.home);
+      expect(text.stdout).toContain("  catalog: on; toolSkills: tools; toolCap: 25 (docs/catalog.md)\n");
+      const json = JSON.parse((await runCli(["doctor", "--json"], fixture.cwd, fixture.home)).stdout) as { catalog: unknown };
+      expect(json.catalog).toEqual({ mode: "on", toolSkills: "tools", toolCap: 25 });
+    } finally {
+      fixture.cleanup();
+    }
   });
 });

@@ -127,3 +127,11 @@ describe("catalog: on, off, and toolSkills: catalog", () => {
     expect(mergeCatalogSettings(undefined, undefined)).toEqual({ mode: "auto", toolSkills: "tools", toolCap: 40 });
   });
 });
+
+describe("the id rule and the tool-list rule agree", () => {
+  test("MAX_TOOL_ID_LENGTH is exactly what fitsAsToolName allows for a valid id", async () => {
+    const { MAX_TOOL_ID_LENGTH } = await import("../../src/skill/id.ts");
+    expect(fitsAsToolName("a".repeat(MAX_TOOL_ID_LENGTH))).toBe(true);
+    expect(fitsAsToolName("a".repeat(MAX_TOOL_ID_LENGTH + 1))).toBe(false);
+  });
+});
