@@ -52,6 +52,35 @@ function splitCase(chunk: string): string {
   return chunk.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
 }
 
+/** What one whitespace-free chunk yields: its words' terms, and its compound joined (or undefined). */
+interface ChunkTerms {
+  words: readonly string[];
+  joined: string | undefined;
+}
+
+/**
+ * Chunks repeat across skills (the same words, the same names), so each is split and stemmed
+ * once: an index of 10,000 skills reads ~170,000 chunks but only a few thousand distinct ones.
+ * Bounded, so a stream of novel queries cannot grow it without limit.
+ */
+const chunkCache = new Map<string, ChunkTerms>();
+const CHUNK_CACHE_LIMIT = 200_000;
+
+function chunkTerms(chunk: string): ChunkTerms {
+  let cached = chunkCache.get(chunk);
+  if (cached !== undefined) return cached;
+  let lower = /[a-z0-9][A-Z]|[A-Z]{2}[a-z]/.test(chunk) ? splitCase(chunk).toLowerCase() : chunk.toLowerCase();
+  // Only a chunk with `+`, `#` or a dot inside a word can hold a code word.
+  if (/[+#]|\.[a-z]/.test(lower)) for (const [pattern, replacement] of CODE_WORDS) lower = lower.replace(pattern, replacement);
+  const parts = lower.split(/[^a-z0-9]+/).filter((w) => w !== "");
+  const words = parts.filter((w) => !STOP_WORDS.has(w)).map(stem);
+  const joined = parts.length > 1 && parts.join("").length <= 40 ? stem(parts.join("")) : undefined;
+  cached = { words, joined };
+  if (chunkCache.size >= CHUNK_CACHE_LIMIT) chunkCache.clear();
+  chunkCache.set(chunk, cached);
+  return cached;
+}
+
 /**
  * The terms of a text, in order, stemmed, without stop words. Each compound chunk (`review-pr`,
  * `getUserName`) also yields its parts joined (`reviewpr`, `getusername`), so a query written
@@ -61,14 +90,9 @@ export function terms(text: string, options: { joined?: boolean } = {}): string[
   const out: string[] = [];
   for (const chunk of text.split(/\s+/)) {
     if (chunk === "") continue;
-    let lower = splitCase(chunk).toLowerCase();
-    for (const [pattern, replacement] of CODE_WORDS) lower = lower.replace(pattern, replacement);
-    const words = lower.split(/[^a-z0-9]+/).filter((w) => w !== "");
-    for (const word of words) if (!STOP_WORDS.has(word)) out.push(stem(word));
-    if (words.length > 1 && options.joined !== false) {
-      const joined = words.join("");
-      if (joined.length <= 40) out.push(stem(joined));
-    }
+    const { words, joined } = chunkTerms(chunk);
+    for (const word of words) out.push(word);
+    if (joined !== undefined && options.joined !== false) out.push(joined);
   }
   return out;
 }

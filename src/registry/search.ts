@@ -1,4 +1,3 @@
-import { editDistance } from "../suggest.ts";
 import { perSnapshot } from "./per-snapshot.ts";
 import type { Candidate, Registry } from "./registry.ts";
 import { relatedTerms, terms } from "./search-terms.ts";
@@ -115,6 +114,34 @@ function lowerBound(vocabulary: readonly string[], prefix: string): number {
   return lo;
 }
 
+/** Rows reused by `withinEdits`: a query compares against thousands of terms. */
+let previousRow = new Uint16Array(64);
+let currentRow = new Uint16Array(64);
+
+/** Whether `a` and `b` are at most `limit` edits apart (Levenshtein, with a cut-off per row). */
+function withinEdits(a: string, b: string, limit: number): number | undefined {
+  if (Math.abs(a.length - b.length) > limit) return undefined;
+  if (b.length + 1 > previousRow.length) {
+    previousRow = new Uint16Array(b.length + 1);
+    currentRow = new Uint16Array(b.length + 1);
+  }
+  for (let j = 0; j <= b.length; j++) previousRow[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    currentRow[0] = i;
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const value = Math.min(previousRow[j]! + 1, currentRow[j - 1]! + 1, previousRow[j - 1]! + cost);
+      currentRow[j] = value;
+      if (value < best) best = value;
+    }
+    if (best > limit) return undefined;
+    [previousRow, currentRow] = [currentRow, previousRow];
+  }
+  const distance = previousRow[b.length]!;
+  return distance <= limit ? distance : undefined;
+}
+
 /**
  * The terms a query term stands for, each with its weight: itself; its related words; longer
  * words it begins (`document` → `documentation`); and, when none of those exist, the nearest
@@ -141,10 +168,12 @@ function expand(index: SearchIndex, term: string): Map<string, number> {
   if (out.size === 0 && term.length >= 4) {
     const limit = term.length >= 8 ? 2 : 1;
     const near: { t: string; d: number }[] = [];
-    for (const candidate of index.vocabulary) {
-      if (Math.abs(candidate.length - term.length) > limit || candidate[0] !== term[0]) continue;
-      const d = editDistance(term, candidate);
-      if (d <= limit) near.push({ t: candidate, d });
+    // Typos rarely touch the first letter: only terms starting with it are compared.
+    const first = term[0]!;
+    for (let i = lowerBound(index.vocabulary, first); i < index.vocabulary.length && index.vocabulary[i]![0] === first; i++) {
+      const candidate = index.vocabulary[i]!;
+      const d = withinEdits(term, candidate, limit);
+      if (d !== undefined && d > 0) near.push({ t: candidate, d });
     }
     near.sort((a, b) => a.d - b.d || (a.t < b.t ? -1 : 1));
     for (const { t, d } of near.slice(0, MAX_TYPO_EXPANSIONS)) add(t, TYPO_WEIGHT / d);
@@ -162,6 +191,23 @@ function queryTerms(query: string): string[] {
 
 function byId(a: Candidate, b: Candidate): number {
   return a.skill.id < b.skill.id ? -1 : a.skill.id > b.skill.id ? 1 : 0;
+}
+
+function ranksBefore(a: SearchHit, b: SearchHit): boolean {
+  return a.score > b.score || (a.score === b.score && byId(a.candidate, b.candidate) < 0);
+}
+
+/** The `limit` best hits, best first, without sorting the thousands a common word matches. */
+function best(hits: readonly SearchHit[], limit: number): SearchHit[] {
+  const top: SearchHit[] = [];
+  for (const hit of hits) {
+    if (top.length === limit && (limit === 0 || !ranksBefore(hit, top[top.length - 1]!))) continue;
+    let at = top.length;
+    while (at > 0 && ranksBefore(hit, top[at - 1]!)) at--;
+    top.splice(at, 0, hit);
+    if (top.length > limit) top.pop();
+  }
+  return top;
 }
 
 /**
@@ -212,6 +258,5 @@ export function searchSkills(index: SearchIndex, options: SearchOptions = {}): S
     if (candidate.skill.id === exactId) score += EXACT_ID_BONUS;
     hits.push({ candidate, score });
   }
-  hits.sort((a, b) => b.score - a.score || byId(a.candidate, b.candidate));
-  return { hits: hits.slice(0, limit), total: hits.length };
+  return { hits: best(hits, limit), total: hits.length };
 }
