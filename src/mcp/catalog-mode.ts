@@ -67,7 +67,7 @@ export interface ToolsPlan {
   run: boolean;
   /** Tool skills (those whose names fit) are listed as tools of their own. */
   toolSkills: boolean;
-  /** Why, in a few words (logged, and shown in docs). */
+  /** Why, in a few words, for people reading a plan (tests, debugging). */
   why: string;
 }
 
@@ -106,7 +106,7 @@ export function planTools(settings: CatalogSettings, client: ClientProfile, coun
   const behind = (toolSkills ? 0 : counts.fitting) + counts.unfitting;
   if (counts.unfitting > 0) why = join(why, `${counts.unfitting} tool skill name${counts.unfitting === 1 ? " is" : "s are"} too long for a tool list`);
   const catalog = wanted || behind > 0;
-  return { catalog, run: catalog && behind > 0, toolSkills, why: catalog ? why : `${who} shows prompts; tool skills fit` };
+  return { catalog, run: catalog && behind > 0, toolSkills, why: catalog ? why : `no catalog for ${who}: prompts and tool skills as they are` };
 }
 
 function join(a: string, b: string): string {

@@ -135,3 +135,10 @@ describe("the id rule and the tool-list rule agree", () => {
     expect(fitsAsToolName("a".repeat(MAX_TOOL_ID_LENGTH + 1))).toBe(false);
   });
 });
+
+describe("a plan says why", () => {
+  test("when there is no catalog", () => {
+    expect(planTools(settings(), client("claude-code"), counts(3)).why).toBe('no catalog for "claude-code": prompts and tool skills as they are');
+    expect(planTools(settings({ mode: "off" }), client("windsurf-client"), counts(3)).why).toBe("catalog: off");
+  });
+});
