@@ -52,6 +52,16 @@ function asText(value: unknown): string | undefined {
   return typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `arguments` as the free text of a one-argument prompt (the usual Agent Skill, or a YAML prompt
  * with one argument), as shell-like words of an Agent Skill's declared arguments in order, or as
@@ -63,6 +73,9 @@ export function promptArguments(candidate: Candidate, args: unknown): Record<str
   if (typeof args === "string") {
     if (skill.arguments.length === 1) return { [skill.arguments[0]!.name]: args };
     if (args.trim() === "") return {};
+    // Named arguments as JSON text: what a client whose schema converter dropped the object sends.
+    const parsed = jsonObject(args);
+    if (parsed !== undefined) return promptArguments(candidate, parsed);
     if (skill.format === "skill-md" && skill.argumentsDeclared) {
       const words = shellWords(args);
       return Object.fromEntries(skill.arguments.flatMap((a, i) => (words[i] === undefined ? [] : [[a.name, words[i]!]])));

@@ -62,9 +62,10 @@ const LOAD_INPUT = {
   type: "object",
   properties: {
     name: { type: "string", maxLength: 200, description: "The skill's name, as find_skills lists it." },
+    // No `type`: text or an object. A type list or anyOf is mangled or refused by some clients'
+    // schema converters; an untyped property is taken by all of them.
     arguments: {
-      type: ["string", "object"],
-      description: "For a prompt skill: free text (its one argument, or an Agent Skill's $ARGUMENTS), or an object of named arguments.",
+      description: 'For a prompt skill: free text (its one argument, or an Agent Skill\'s $ARGUMENTS), or an object of named arguments, e.g. {"file": "src/a.ts"} (also accepted as JSON text).',
     },
     path: { type: "string", maxLength: 1000, description: "One file of a skill folder (a path the skill lists, or its skill:// URI) instead of the skill itself." },
   },

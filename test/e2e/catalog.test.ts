@@ -233,3 +233,19 @@ describe("skill-central doctor", () => {
     }
   });
 });
+
+describe("the public API's find", () => {
+  test("answers as find_skills does: best match first, tags narrowing, never a skill only people may run", async () => {
+    const { openSkills } = await import("../../src/api.ts");
+    const fixture = makeFixture(catalogFixtureFiles());
+    try {
+      const skills = await openSkills({ cwd: fixture.cwd, home: fixture.home });
+      expect(skills.find("blameless write-up after an outage")[0]).toMatchObject({ id: "incident-postmortem", layer: "project", format: "skill-md" });
+      expect(skills.find("review", { tags: ["Database"] }).map((s) => s.id)).toEqual(["sql-query-review"]);
+      expect(skills.find("", { limit: 2 }).map((s) => s.id)).toEqual(["accessibility-audit", "api-design"]);
+      expect(skills.find("deploy the service").map((s) => s.id)).not.toContain("deploy");
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});

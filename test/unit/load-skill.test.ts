@@ -53,6 +53,8 @@ describe("load_skill: a prompt skill, rendered as prompts/get renders it", () =>
     expect(loadSkill(registry, "review-pr", "the auth change")).toMatchObject({ kind: "prompt", text: expect.stringContaining("Apply review-pr to the auth change.") });
     expect(loadSkill(registry, "two-args", { file: "a.ts", focus: "naming" })).toMatchObject({ text: "Review a.ts for naming" });
     expect(loadSkill(registry, "two-args", { file: 42, focus: true })).toMatchObject({ text: "Review 42 for true" });
+    // A client whose schema converter turned the object into text.
+    expect(loadSkill(registry, "two-args", '{"file": "b.ts", "focus": "tests"}')).toMatchObject({ text: "Review b.ts for tests" });
   });
 
   test("text for a prompt with several arguments: an Agent Skill splits it into words, a YAML prompt asks for an object", () => {
