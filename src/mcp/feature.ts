@@ -9,6 +9,11 @@ export type ListKind = "prompts" | "tools" | "resources";
 export interface FeatureOptions {
   /** The skills are watched and reloaded: lists change while the server runs. */
   live: boolean;
+  /**
+   * Every request stands alone (HTTP `--stateless`): a 2025-11-25 client is not known after its
+   * `initialize`, so nothing may be promised to it by name (2026-07-28 requests name their client).
+   */
+  stateless?: boolean;
 }
 
 /**

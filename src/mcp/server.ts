@@ -37,7 +37,7 @@ function clientOf(method: string, request: JSONRPCRequest, ctx: ServerContext) {
  */
 class SkillServer extends Server {
   /** Set once built; read when a client asks (the base constructor registers `initialize` before it exists). */
-  instructionsFor?: (client: ReturnType<typeof clientProfile>) => Promise<string>;
+  instructionsFor?: (client: ReturnType<typeof clientProfile>, method: string) => Promise<string>;
 
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
     if (method === "tools/call") return handler;
@@ -46,7 +46,7 @@ class SkillServer extends Server {
     return async (request, ctx) => {
       const client = clientOf(method, request, ctx);
       if (method === "initialize") rememberClient(this, client);
-      const [result, instructions] = await Promise.all([wrapped(request, ctx), this.instructionsFor?.(client)]);
+      const [result, instructions] = await Promise.all([wrapped(request, ctx), this.instructionsFor?.(client, method)]);
       return instructions === undefined ? result : { ...result, instructions };
     };
   }
@@ -66,7 +66,10 @@ export function createServer(source: RegistrySource, options: FeatureOptions, fe
       cacheHints: cacheHints(options),
     },
   );
-  server.instructionsFor = (client) => instructionsFor(source, client, options);
+  // Stateless, the requests after a 2025-11-25 `initialize` reach other instances, which cannot
+  // know the client: its instructions promise what an unknown client gets.
+  const forgets = (method: string) => options.stateless === true && method === "initialize";
+  server.instructionsFor = (client, method) => instructionsFor(source, forgets(method) ? clientProfile(undefined, undefined) : client, options);
   for (const feature of features) feature.register(server, source);
   return server;
 }

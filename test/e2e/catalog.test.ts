@@ -178,6 +178,34 @@ describe("the catalog over HTTP", () => {
   });
 });
 
+describe("the catalog over stateless HTTP", () => {
+  let fixture: Fixture;
+  let server: HttpServer;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    fixture = makeFixture(catalogFixtureFiles());
+    server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"]);
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await server?.stop();
+    fixture?.cleanup();
+  });
+
+  test("2026-07-28 requests name their client each time: Windsurf's get the catalog", async () => {
+    const { client } = await connectHttp(server.url, "modern", {}, { name: "windsurf-client" });
+    clients.push(client);
+    expect(await toolNames(client)).toEqual([...CATALOG, ...CATALOG_TOOL_IDS].sort());
+  });
+
+  test("a 2025-11-25 client is forgotten after initialize, so it is served, and instructed, as an unknown client", async () => {
+    const { client } = await connectHttp(server.url, "legacy", {}, { name: "windsurf-client" });
+    clients.push(client);
+    expect(client.getInstructions()).toContain("prompt skills are MCP prompts");
+    expect(await toolNames(client)).toEqual([...CATALOG_TOOL_IDS].sort());
+  });
+});
+
 describe("skill-central find", () => {
   let fixture: Fixture;
   beforeAll(() => {
