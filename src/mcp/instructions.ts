@@ -99,18 +99,15 @@ export function catalogInstructions(registry: Registry, plan: ToolsPlan, client:
  * and its plan offers the catalog.
  */
 export async function instructionsFor(source: RegistrySource, client: ClientProfile, options: { live: boolean }): Promise<string> {
-  let registry: Registry | undefined;
-  const loaded = source.current().then(
-    (r) => (registry = r),
-    () => undefined,
-  );
-  if (client.prompts === "not-shown") {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([loaded, new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_LOAD_WAIT_MS)))]);
+  let registry = source.loaded();
+  if (registry === undefined && client.prompts === "not-shown") {
+    let timer: Timer | undefined;
+    const waited = await Promise.race([
+      source.current().catch(() => undefined),
+      new Promise<undefined>((resolve) => (timer = setTimeout(resolve, FIRST_LOAD_WAIT_MS))),
+    ]);
     clearTimeout(timer);
-  } else {
-    // A loaded snapshot settles before the next turn of the event loop; a pending first load does not.
-    await Promise.race([loaded, new Promise<void>((resolve) => setImmediate(resolve))]);
+    registry = waited;
   }
   if (registry === undefined) return serverInstructions(options);
   const plan = planFor(registry, source.catalogSettings(), client);

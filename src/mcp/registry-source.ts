@@ -16,6 +16,8 @@ export type SwapListener = (next: Registry, previous: Registry, catalog: { next:
  */
 export interface RegistrySource {
   current(): Promise<Registry>;
+  /** The snapshot being served, without waiting: undefined until the first load is done. */
+  loaded(): Registry | undefined;
   /** Items per page of `*\/list` results; undefined serves everything in one page. */
   pageSize(): number | undefined;
   /** How skills reach tool-only and capped clients (docs/catalog.md), as configured for the snapshot being served. */
@@ -53,6 +55,10 @@ export class LiveRegistry implements RegistrySource {
   current(): Promise<Registry> {
     this.lastRequestAt = performance.now();
     return this.snapshot;
+  }
+
+  loaded(): Registry | undefined {
+    return this.latest;
   }
 
   pageSize(): number | undefined {
