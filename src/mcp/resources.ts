@@ -10,12 +10,16 @@ import { handle } from "./request-handler.ts";
 import { WireError } from "./wire-error.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 
-export const REGISTRY_URI = "skill://registry";
-export const SKILL_URI_PREFIX = "skill://skills/";
+/**
+ * Our own JSON views, on a scheme of their own: `skill://` means a skill as the MCP skills extension
+ * publishes it (skills-extension.ts).
+ */
+export const REGISTRY_URI = "skill-central://registry";
+export const SKILL_URI_PREFIX = "skill-central://skills/";
 export const SKILL_URI_TEMPLATE = `${SKILL_URI_PREFIX}{id}`;
 const JSON_MIME = "application/json";
 
-/** What `skill://skills/{id}` reads as: the served skill, normalised, and how it won. */
+/** What `skill-central://skills/{id}` reads as: the served skill, normalised, and how it won. */
 export interface SkillResource {
   id: string;
   /** False when a conflict inside the winning layer withdraws the id. */
@@ -43,13 +47,13 @@ const SKILL_TEMPLATE: ResourceTemplateType = {
 
 const TEMPLATES = [SKILL_TEMPLATE];
 
-export function skillUri(id: string): string {
+export function skillResourceUri(id: string): string {
   return `${SKILL_URI_PREFIX}${id}`;
 }
 
 interface ResourceListing {
   resources: Resource[];
-  /** Served ids, sorted: what `skill://skills/{id}` completes to. */
+  /** Served ids, sorted: what `skill-central://skills/{id}` completes to. */
   ids: string[];
 }
 
@@ -60,7 +64,7 @@ export const listResources = perSnapshot((registry: Registry): ResourceListing =
     resources: [
       REGISTRY_RESOURCE,
       ...served.map(({ skill }) => ({
-        uri: skillUri(skill.id),
+        uri: skillResourceUri(skill.id),
         name: skill.id,
         ...(skill.title !== undefined && { title: skill.title }),
         description: skill.description,

@@ -248,7 +248,7 @@ describe("live reload of skill folders", () => {
 
   test("a changed reference file is picked up: the skill's view carries the new digest", async () => {
     const digestOf = async () => {
-      const read = await session.client.readResource({ uri: "skill://skills/alpha" });
+      const read = await session.client.readResource({ uri: "skill-central://skills/alpha" });
       const view = JSON.parse((read.contents[0] as { text: string }).text) as { skill: SkillView };
       return view.skill.files!.find((f) => f.path === "references/a.md")!.sha256;
     };

@@ -55,7 +55,7 @@ describe("pagination with pageSize in the config", () => {
     const tools = await allPages((cursor) => listPage(client, "tools/list", cursor));
     expect(tools).toEqual([["t1", "t2"], ["t3"]]);
     const resources = await allPages((cursor) => listPage(client, "resources/list", cursor));
-    expect(resources.flat()).toEqual(["skill://registry", ...["a", "b", "c", "d", "t1", "t2", "t3"].map((id) => `skill://skills/${id}`)]);
+    expect(resources.flat()).toEqual(["skill-central://registry", ...["a", "b", "c", "d", "t1", "t2", "t3"].map((id) => `skill-central://skills/${id}`)]);
     expect(resources.map((p) => p.length)).toEqual([2, 2, 2, 2]);
   });
 

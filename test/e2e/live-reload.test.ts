@@ -67,7 +67,7 @@ describe("live reload under a connected client", () => {
     await changes.waitFor("resources", 1);
     expect(changes.counts).toEqual({ prompts: 1, tools: 0, resources: 1 });
     expect((await prompt("alpha"))?.description).toBe("Alpha v2");
-    expect((await client.listResources()).resources.find((r) => r.uri === "skill://skills/alpha")?.description).toBe("Alpha v2");
+    expect((await client.listResources()).resources.find((r) => r.uri === "skill-central://skills/alpha")?.description).toBe("Alpha v2");
   });
 
   test("4. a half-saved file keeps serving its last good version, with a warning naming file:line:col", async () => {
@@ -99,7 +99,7 @@ describe("live reload under a connected client", () => {
     expect(changes.counts.prompts).toBe(2);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["hammer", "saw"]);
     expect(textOf(await client.callTool({ name: "saw", arguments: { board: "oak" } }))).toBe("Cut oak");
-    expect((await client.listResources()).resources.map((r) => r.uri)).toContain("skill://skills/saw");
+    expect((await client.listResources()).resources.map((r) => r.uri)).toContain("skill-central://skills/saw");
   });
 
   test("8. deleting a file removes its prompt, its resource and its tags", async () => {
@@ -109,8 +109,8 @@ describe("live reload under a connected client", () => {
     expect(await wireError(client.getPrompt({ name: "alpha" }))).toEqual({ code: -32602, message: "Unknown prompt skill: alpha" });
     expect((await wireError(client.getPrompt({ name: "skills:compose", arguments: { tags: "kmp" } }))).message).toContain("No skills found for tags: kmp");
     await changes.waitFor("resources", 4);
-    expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain("skill://skills/alpha");
-    expect((await wireError(client.readResource({ uri: "skill://skills/alpha" }))).code).toBe(-32602);
+    expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain("skill-central://skills/alpha");
+    expect((await wireError(client.readResource({ uri: "skill-central://skills/alpha" }))).code).toBe(-32602);
   });
 
   test("9. a layer folder that did not exist starts serving when it is created, nested folders included", async () => {
@@ -125,7 +125,7 @@ describe("live reload under a connected client", () => {
     await changes.waitFor("tools", 2);
     expect((await tool("saw"))?.description).toBe("Override saw");
     expect(textOf(await client.callTool({ name: "saw", arguments: { board: "oak" } }))).toBe("Rip oak");
-    const { contents } = await client.readResource({ uri: "skill://skills/saw" });
+    const { contents } = await client.readResource({ uri: "skill-central://skills/saw" });
     const body = JSON.parse((contents[0] as { text: string }).text) as { chain: { layer: string; status: string }[] };
     expect(body.chain.map((c) => [c.layer, c.status])).toEqual([
       ["override", "effective"],

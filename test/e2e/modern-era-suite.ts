@@ -69,7 +69,7 @@ export function modernEraSuite(target: ServerTarget): void {
       expect(textOf(await client.getPrompt({ name: "kmp-expert", arguments: { platforms: "iOS" } }))).toBe("Share code across iOS.");
       expect(await client.callTool({ name: "echo", arguments: { word: "hi" } })).toMatchObject({ content: [{ type: "text", text: "Echo hi" }] });
       expect((await client.callTool({ name: "echo", arguments: {} })).isError).toBe(true);
-      const { contents } = await client.readResource({ uri: "skill://skills/echo" });
+      const { contents } = await client.readResource({ uri: "skill-central://skills/echo" });
       expect(JSON.parse((contents[0] as { text: string }).text).id).toBe("echo");
       const tags = await client.complete({ ref: { type: "ref/prompt", name: "skills:compose" }, argument: { name: "tags", value: "km" } });
       expect(tags.completion.values).toEqual(["kmp"]);
@@ -78,9 +78,9 @@ export function modernEraSuite(target: ServerTarget): void {
     test("errors are the same exact -32602 texts, with the URI in data for a missing resource", async () => {
       expect(await wireError(client.getPrompt({ name: "nope" }))).toEqual({ code: -32602, message: "Unknown prompt skill: nope" });
       expect(await wireError(client.callTool({ name: "nope", arguments: {} }))).toEqual({ code: -32602, message: "Unknown tool: nope" });
-      const missing = (await client.request({ method: "resources/read", params: { uri: "skill://skills/nope" } }).catch((error: unknown) => error)) as { code: number; data?: unknown };
+      const missing = (await client.request({ method: "resources/read", params: { uri: "skill-central://skills/nope" } }).catch((error: unknown) => error)) as { code: number; data?: unknown };
       expect(missing.code).toBe(-32602);
-      expect(missing.data).toEqual({ uri: "skill://skills/nope" });
+      expect(missing.data).toEqual({ uri: "skill-central://skills/nope" });
     });
 
     test("after a reload, list_changed arrives on the subscriptions/listen stream", async () => {

@@ -69,7 +69,7 @@ describe("completion against a registry", () => {
   });
 
   test("the skill resource template completes served ids; another template is an error", () => {
-    expect(completeResourceArgument(registry, "skill://skills/{id}", "id", "t").completion.values).toEqual(["tagged", "tool-one"]);
-    expect(() => completeResourceArgument(registry, "skill://other/{x}", "x", "")).toThrow("Unknown resource template: skill://other/{x}");
+    expect(completeResourceArgument(registry, "skill-central://skills/{id}", "id", "t").completion.values).toEqual(["tagged", "tool-one"]);
+    expect(() => completeResourceArgument(registry, "skill-central://other/{x}", "x", "")).toThrow("Unknown resource template: skill-central://other/{x}");
   });
 });
