@@ -38,7 +38,13 @@ export function modernEraSuite(target: ServerTarget): void {
     test("connects through server/discover: the modern era, our name and version, the same capabilities", async () => {
       expect(client.getProtocolEra()).toBe("modern");
       expect(client.getServerVersion()).toEqual({ name: "skill-central", version: pkg.version });
-      expect(client.getServerCapabilities()).toEqual({ prompts: { listChanged: true }, tools: { listChanged: true }, resources: { listChanged: true }, completions: {} });
+      expect(client.getServerCapabilities()).toEqual({
+        prompts: { listChanged: true },
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        completions: {},
+        extensions: { "io.modelcontextprotocol/skills": { directoryRead: true } },
+      });
       expect(client.getInstructions()).toContain("skills:compose");
       const discovered = (await client.request({ method: "server/discover", params: {} })) as { supportedVersions: string[] } & Cached;
       expect(discovered.supportedVersions).toContain(MODERN_VERSION);

@@ -122,7 +122,7 @@ export function protocolSuite(target: ServerTarget): void {
       }
     });
 
-    test("resources/list has skill-central://registry and one skill-central://skills/<id> per served skill", async () => {
+    test("resources/list has skill-central://registry, one skill-central://skills/<id> per served skill, then each published skill's SKILL.md", async () => {
       const { resources } = await client.listResources();
       expect(resources[0]).toEqual({
         uri: "skill-central://registry",
@@ -138,11 +138,21 @@ export function protocolSuite(target: ServerTarget): void {
         description: "Review pull requests against team conventions",
         mimeType: "application/json",
       });
+      expect(resources.find((r) => r.uri === "skill://review-pr/SKILL.md")).toEqual({
+        uri: "skill://review-pr/SKILL.md",
+        name: "review-pr",
+        description: "Review pull requests against team conventions",
+        mimeType: "text/markdown",
+        size: expect.any(Number),
+      });
       const uris = resources.map((r) => r.uri);
+      expect(uris).toEqual([...uris].sort());
       expect(uris).toContain("skill-central://skills/commit-conventions");
+      // A tool stays a tool: it has no SKILL.md.
+      expect(uris).not.toContain("skill://commit-conventions/SKILL.md");
       expect(uris).not.toContain("skill-central://skills/broken");
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["skill-central://skills/{id}"]);
+      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["skill-central://skills/{id}", "skill://{name}/SKILL.md"]);
     });
 
     test("skill-central://registry reads as JSON: every id with every candidate's layer, priority, source and status", async () => {
