@@ -11,7 +11,7 @@ import {
 import { ProtocolErrorCode, type Server } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
-import { publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
+import { publicationFingerprint, publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
 import type { Registry } from "../registry/registry.ts";
 import { cacheHints } from "./cache-hints.ts";
 import type { Feature, FeatureOptions } from "./feature.ts";
@@ -113,5 +113,5 @@ export const skillsExtensionFeature: Feature = {
     }));
   },
   // An entry changes with any file's digest: a reload that changes a file announces resources/list_changed.
-  lists: [{ kind: "resources", entries: skillEntries }],
+  lists: [{ kind: "resources", entries: publicationFingerprint }],
 };

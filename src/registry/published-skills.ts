@@ -111,3 +111,31 @@ export function publishedSkill(registry: Registry, id: string): PublishedSkill |
   const candidate = registry.get(id);
   return candidate && publishedSkillOf(candidate);
 }
+
+/** A number per `Skill` object: a reload makes a new one exactly when it re-read the skill's file. */
+const versionTokens = new WeakMap<Skill, number>();
+let lastToken = 0;
+
+function versionToken(skill: Skill): number {
+  let token = versionTokens.get(skill);
+  if (token === undefined) versionTokens.set(skill, (token = ++lastToken));
+  return token;
+}
+
+/**
+ * What decides every published entry of a snapshot, without making any: a folder skill's file
+ * digests (from the loader's records), a YAML skill's version (its synthesised SKILL.md is a
+ * function of the skill, its template and its layer), and the provenance an entry carries. Two
+ * snapshots with equal fingerprints publish equal entries. A reload compares these, not the
+ * entries: by then the replaced snapshot's templates may no longer be held, and reading them
+ * would only be work.
+ */
+export const publicationFingerprint = perSnapshot((registry: Registry): unknown[] =>
+  registry.ofType("prompt").map(({ skill, layer, source }) => [
+    skill.id,
+    skill.format === "skill-md" ? (skill.files ?? []).map((f) => `${f.path}\0${f.sha256}`) : versionToken(skill),
+    layer.name,
+    layer.priority,
+    source,
+  ]),
+);
