@@ -6,6 +6,8 @@ import { dirname, join } from "node:path";
 import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connect, REPO_ROOT, SOURCE_TARGET, type Connected, type Era, type ServerTarget } from "../helpers/server.ts";
+import type { SkillView } from "../../src/registry/describe.ts";
+import { runCli, runCliJson } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
 /**
@@ -466,5 +468,45 @@ describe("skills extension in the compiled binary", () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+describe("skills extension: the CLI says where each skill is served and its digest", () => {
+  let fixture: Fixture;
+
+  beforeAll(() => {
+    fixture = skillsProject();
+  });
+  afterAll(() => fixture?.cleanup());
+
+  test("list --json and show --json give each published skill's URI and SKILL.md digest, exactly as skills/get does; a tool has none", async () => {
+    const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
+    try {
+      const listed = await runCliJson<SkillView[]>(["list"], fixture.cwd, fixture.home);
+      expect(listed.code).toBe(0);
+      for (const view of listed.json) {
+        if (view.type === "tool") {
+          expect([view.uri, view.digest]).toEqual([undefined, undefined]);
+          continue;
+        }
+        const { skill } = await raw(session.client, "skills/get", { uri: `skill://${view.id}/SKILL.md` });
+        const skillMd = (skill.resources as { uri: string; digest: string }[]).find((r) => r.uri === skill.uri)!;
+        expect({ id: view.id, uri: view.uri, digest: view.digest }).toEqual({ id: view.id, uri: skill.uri, digest: skillMd.digest });
+      }
+      const shown = await runCliJson<{ skill: SkillView }>(["show", "greet"], fixture.cwd, fixture.home);
+      expect([shown.json.skill.uri, shown.json.skill.digest]).toEqual(["skill://greet/SKILL.md", sha256(Buffer.from(GREET_SKILL_MD))]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test("show prints them too, saying when the SKILL.md is made from a YAML skill", async () => {
+    const greet = await runCli(["show", "greet"], fixture.cwd, fixture.home);
+    expect(greet.stdout).toMatch(/^\s+uri\s+skill:\/\/greet\/SKILL\.md \(a SKILL\.md made from this YAML skill\)$/m);
+    expect(greet.stdout).toMatch(new RegExp(`^\\s+digest\\s+${sha256(Buffer.from(GREET_SKILL_MD))}$`, "m"));
+    const pdf = await runCli(["show", "pdf-tools"], fixture.cwd, fixture.home);
+    expect(pdf.stdout).toMatch(/^\s+uri\s+skill:\/\/pdf-tools\/SKILL\.md$/m);
+    expect(pdf.stdout).toMatch(new RegExp(`^\\s+digest\\s+${sha256(Buffer.from(PDF_SKILL_MD))}$`, "m"));
+    expect((await runCli(["show", "echo-tool"], fixture.cwd, fixture.home)).stdout).not.toMatch(/^\s+uri\s/m);
   });
 });
