@@ -7,7 +7,7 @@ import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
-import { publishedCatalog } from "../registry/published-skills.ts";
+import { publishedHeads } from "../registry/published-skills.ts";
 import { SKILL_SCHEME } from "../skill/skill-uri.ts";
 import { unknownResource } from "./resource-errors.ts";
 import { readSkillFile } from "./skill-files.ts";
@@ -76,12 +76,12 @@ interface ResourceListing {
 /**
  * The registry resource, one `skill-central://skills/<id>` per served skill, then the `SKILL.md`
  * of every published skill (name and description from its frontmatter, as the skills extension
- * asks). Sorted by URI, the cursor key: `skill-central://` sorts before `skill://`, and each part
+ * asks; no size, which for a YAML skill would mean making its file). Sorted by URI, the cursor key: `skill-central://` sorts before `skill://`, and each part
  * is in URI order already.
  */
 export const listResources = perSnapshot((registry: Registry): ResourceListing => {
   const served = registry.resolutions().flatMap((r) => (r.effective ? [r.effective] : []));
-  const published = publishedCatalog(registry).skills;
+  const published = publishedHeads(registry);
   const listing: ResourceListing = {
     resources: [
       REGISTRY_RESOURCE,
@@ -92,16 +92,10 @@ export const listResources = perSnapshot((registry: Registry): ResourceListing =
         description: skill.description,
         mimeType: JSON_MIME,
       })),
-      ...published.map((p) => ({
-        uri: p.uri,
-        name: p.frontmatter.name,
-        description: p.frontmatter.description,
-        mimeType: MARKDOWN_MIME,
-        size: p.files.find((f) => f.uri === p.uri)!.size,
-      })),
+      ...published.map((p) => ({ ...p, mimeType: MARKDOWN_MIME })),
     ],
     ids: served.map((c) => c.skill.id),
-    names: published.map((p) => p.frontmatter.name).sort(),
+    names: published.map((p) => p.name).sort(),
   };
   return listing;
 });

@@ -106,6 +106,27 @@ export const publishedCatalog = perSnapshot((registry: Registry): PublishedCatal
   return { skills };
 });
 
+/** What `resources/list` shows of a published skill's `SKILL.md`. */
+export interface PublishedHead {
+  uri: string;
+  name: string;
+  description: string;
+}
+
+/**
+ * Every published skill's `SKILL.md` as `resources/list` shows it, known without making any file:
+ * a YAML skill's name and description are its own. So listing resources never reads a template,
+ * and comparing a replaced snapshot's listing after a reload (whose templates may be gone) is free.
+ */
+export const publishedHeads = perSnapshot((registry: Registry): PublishedHead[] => {
+  const heads = registry.ofType("prompt").flatMap((c): PublishedHead[] => {
+    if (c.skill.format !== "skill-md") return [{ uri: skillUri(c.skill.id), name: c.skill.id, description: c.skill.description }];
+    const published = publishedSkillOf(c);
+    return published ? [{ uri: published.uri, name: published.frontmatter.name, description: published.frontmatter.description }] : [];
+  });
+  return heads.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+});
+
 /** One published skill by id, without publishing the others. */
 export function publishedSkill(registry: Registry, id: string): PublishedSkill | undefined {
   const candidate = registry.get(id);

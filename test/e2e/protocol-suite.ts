@@ -143,7 +143,6 @@ export function protocolSuite(target: ServerTarget): void {
         name: "review-pr",
         description: "Review pull requests against team conventions",
         mimeType: "text/markdown",
-        size: expect.any(Number),
       });
       const uris = resources.map((r) => r.uri);
       expect(uris).toEqual([...uris].sort());

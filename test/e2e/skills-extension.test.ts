@@ -362,6 +362,28 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
   });
 }
 
+describe("skills extension: the first reload of a server nobody has listed yet", () => {
+  test("editing a YAML prompt's template is one reload and one resources/list_changed: nothing reads the replaced version's template", async () => {
+    const fixture = makeFixture({ ".skills/note.yaml": "id: note\ndescription: A note\ntype: prompt\nprompt: first\n" });
+    const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home, ["--no-builtin"]);
+    try {
+      const changes = new ListChanges(session.client);
+      // No resources/list, skills/list or read before the edit: the first snapshot's listings are made only when compared.
+      fixture.write(".skills/note.yaml", "id: note\ndescription: A note\ntype: prompt\nprompt: second\n");
+      await changes.waitFor("resources", 1);
+      const skills = new SkillsClient(session.client);
+      const { skill } = await skills.get("skill://note/SKILL.md");
+      expect((await skills.read(skill)).body).toBe("second");
+      await Bun.sleep(300);
+      expect(changes.counts).toEqual({ prompts: 0, tools: 0, resources: 1 });
+      expect(session.stderr().split("reloaded in").length - 1).toBe(1);
+    } finally {
+      await session.close();
+      fixture.cleanup();
+    }
+  });
+});
+
 describe("skills extension: what a file changed on disk without a reload becomes", () => {
   let fixture: Fixture;
   let session: Connected;
