@@ -11,6 +11,11 @@ const MAX_ECHOED_URI_CHARS = 2048;
  * client may send a megabyte of it.
  */
 export function unknownResource(uri: string, why: string): WireError {
-  return new WireError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${quoted(uri)} (${why})`, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
+  return invalidUri(`Unknown resource: ${quoted(uri)} (${why})`, uri);
+}
+
+/** -32602 about a URI the client sent, with it in `data` unless it is too long to be a real one. */
+export function invalidUri(message: string, uri: string): WireError {
+  return new WireError(ProtocolErrorCode.InvalidParams, message, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
 }
 

@@ -9,7 +9,7 @@ import { SKILL_MD, SKILL_SCHEME, skillUri } from "../skill/skill-uri.ts";
 import { readFolderFile } from "../storage/folder-file.ts";
 import { isTextual, mimeTypeOf, OCTET_STREAM, PLAIN_TEXT } from "./file-types.ts";
 import { paginate } from "./pagination.ts";
-import { unknownResource } from "./resource-errors.ts";
+import { invalidUri, unknownResource } from "./resource-errors.ts";
 import { WireError } from "./wire-error.ts";
 
 /**
@@ -109,12 +109,12 @@ function folderIndex(skill: PublishedSkill): Map<string, DirectoryResource[]> {
 
 /** `resources/directory/read`: the direct children of a skill's root or of a folder in it, paginated like `resources/list`. */
 export function readSkillFolder(registry: Registry, uri: string, cursor: string | undefined, pageSize: number | undefined): { resources: DirectoryResource[]; nextCursor?: string } {
-  if (!uri.startsWith(SKILL_SCHEME)) throw new WireError(ProtocolErrorCode.InvalidParams, `Not a directory resource: ${quoted(uri)} (the skills of this server are at skill://<name>)`, { uri });
+  if (!uri.startsWith(SKILL_SCHEME)) throw invalidUri(`Not a directory resource: ${quoted(uri)} (the skills of this server are at skill://<name>)`, uri);
   const { skill, path } = locate(registry, uri);
   const children = folderIndex(skill).get(path);
   if (!children) {
     const why = skill.byPath.has(path) ? "it is a file: read it with resources/read" : "the skill has no such folder";
-    throw new WireError(ProtocolErrorCode.InvalidParams, `Not a directory resource: ${quoted(uri)} (${why})`, { uri });
+    throw invalidUri(`Not a directory resource: ${quoted(uri)} (${why})`, uri);
   }
   const page = paginate(children, (r) => r.uri, `resources/directory/read of ${skillFolderUri(skill.frontmatter.name, path)}`, cursor, pageSize);
   return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };

@@ -8,7 +8,7 @@ import {
   SKILLS_LIST_METHOD,
   type Skill as SkillEntry,
 } from "@modelcontextprotocol/core/ext/skills";
-import { ProtocolErrorCode, type Server } from "@modelcontextprotocol/server";
+import type { Server } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 import { publicationFingerprint, publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
@@ -18,8 +18,8 @@ import type { Feature, FeatureOptions } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
+import { invalidUri } from "./resource-errors.ts";
 import { readSkillFolder, skillAtManifestUri } from "./skill-files.ts";
-import { WireError } from "./wire-error.ts";
 
 /**
  * The MCP skills extension (`io.modelcontextprotocol/skills`, SEP-2640): `skills/list`,
@@ -90,7 +90,7 @@ export function listSkillsPage(registry: Registry, cursor: string | undefined, p
 
 export function getSkill(registry: Registry, uri: string): SkillEntry {
   const skill = skillAtManifestUri(registry, uri);
-  if (!skill) throw new WireError(ProtocolErrorCode.InvalidParams, `No skill is served at ${quoted(uri)} (skills/list lists the skills of this server)`, { uri });
+  if (!skill) throw invalidUri(`No skill is served at ${quoted(uri)} (skills/list lists the skills of this server)`, uri);
   return skillEntry(skill);
 }
 

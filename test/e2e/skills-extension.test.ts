@@ -270,6 +270,13 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
         expect({ uri, code: error.code }).toEqual({ uri, code: -32602 });
         expect(error.message).toStartWith(`No skill is served at ${uri}`);
       }
+      // A megabyte of URI is neither echoed whole nor put in data.
+      const huge = `skill://${"a".repeat(1_000_000)}/SKILL.md`;
+      for (const method of ["skills/get", "resources/directory/read", "resources/read"]) {
+        const error = await refusal(raw(client, method, { uri: huge }));
+        expect({ method, code: error.code, data: error.data }).toEqual({ method, code: -32602, data: undefined });
+        expect(error.message.length).toBeLessThanOrEqual(501);
+      }
     });
 
     test("resources/directory/read lists a folder's direct children, folders as inode/directory; a file or unknown folder is -32602", async () => {
