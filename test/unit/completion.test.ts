@@ -72,4 +72,9 @@ describe("completion against a registry", () => {
     expect(completeResourceArgument(registry, "skill-central://skills/{id}", "id", "t").completion.values).toEqual(["tagged", "tool-one"]);
     expect(() => completeResourceArgument(registry, "skill-central://other/{x}", "x", "")).toThrow("Unknown resource template: skill-central://other/{x}");
   });
+
+  test("skill://{name}/SKILL.md completes published skills only: prompts, not tools", () => {
+    expect(completeResourceArgument(registry, "skill://{name}/SKILL.md", "name", "t").completion.values).toEqual(["tagged"]);
+    expect(completeResourceArgument(registry, "skill://{name}/SKILL.md", "other", "t").completion.values).toEqual([]);
+  });
 });
