@@ -75,6 +75,10 @@ function rule(error: ValidationError): string {
       return `must have at least ${String(params.limit)} item${params.limit === 1 ? "" : "s"}`;
     case "maxItems":
       return `must have at most ${String(params.limit)} item${params.limit === 1 ? "" : "s"}`;
+    case "minProperties":
+      return `must have at least ${String(params.limit)} propert${params.limit === 1 ? "y" : "ies"}`;
+    case "maxProperties":
+      return `must have at most ${String(params.limit)} propert${params.limit === 1 ? "y" : "ies"}`;
     case "uniqueItems":
       return "must not contain duplicate items";
     case "multipleOf":

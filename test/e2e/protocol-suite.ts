@@ -106,7 +106,7 @@ export function protocolSuite(target: ServerTarget): void {
     test("tools/list lists tool skills with their inputSchema as authored", async () => {
       const { tools } = await client.listTools();
       const commit = tools.find((t) => t.name === "commit-conventions")!;
-      expect(commit.description).toBe("Format a Conventional Commits message from its parts");
+      expect(commit.description).toBe("Format a Conventional Commits message from its parts; the summary is imperative, lower-case and has no final period");
       expect(commit.inputSchema.type).toBe("object");
       expect(Object.keys(commit.inputSchema.properties ?? {})).toEqual(["type", "scope", "summary", "body"]);
       expect(commit.inputSchema.required).toEqual(["type", "summary"]);
