@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
@@ -6,6 +7,7 @@ import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { gitLayerProblems, gitLayerRows, gitLayerStatuses } from "../sources/report.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
+import { checkFindings, countBySeverity, findingJson, projectCheck } from "./support/findings.ts";
 import { clientReport, formatClientStatuses } from "./support/install-output.ts";
 
 export interface LayerReport {
@@ -62,14 +64,15 @@ export function lonelyPrompts(registry: Registry, builtin?: LayerRef): { id: str
 
 export const spec: CommandSpec = {
   name: "doctor",
-  summary: "Check configuration and layers: files, shadowing, conflicts, lonely tags",
+  summary: "Everything validate finds, plus config files, layers, shadowing, git layers and IDE clients",
   usage: "doctor [--json]",
   description:
     "Reports the config files found and merged, each layer (folder state, skill files, skills served),\n" +
     "unknown or ill-typed config keys, broken skill files, ids shadowed by a higher layer and ids\n" +
     "defined twice in one layer (both files named), and prompt skills whose tags no other prompt skill\n" +
-    "shares (skills:compose by those tags returns only that skill). Exit 1 on errors (a broken file, an\n" +
-    "id withdrawn by a conflict), 0 when there are only warnings.",
+    "shares (skills:compose by those tags returns only that skill). Runs every inline example, as validate\n" +
+    "does: its findings are validate's plus these, with the same severities. Exit 1 on errors (a broken\n" +
+    "file, an id withdrawn by a conflict, a failing example), 0 when there are only warnings.",
   options: {},
   optionHelp: [],
   examples: ["skill-central doctor", "skill-central doctor --json"],
@@ -101,13 +104,20 @@ export const spec: CommandSpec = {
       shadowed.push({ id: resolution.id, effective: place(winner), shadowed: resolution.chain.slice(1).map((p) => place(p.candidate)) });
     }
 
-    // The same findings as `validate` (so the two agree), then what only a whole-project view shows.
-    const problems: Diagnostic[] = [...loaded.records.flatMap((r) => r.diagnostics), ...loaded.diagnostics];
+    // The same findings as `validate`, examples included (so the two agree), then what only a
+    // whole-project view shows: warnings and notes, never errors, so the verdicts agree too.
+    const { problems, examples } = await checkFindings(projectCheck(loaded));
     const git = await gitLayerStatuses(config.layers, { cwd: ctx.cwd });
     problems.push(...gitLayerProblems(git));
     for (const layer of layers) {
       if (layer.state === "ok" && layer.files === 0) {
-        problems.push({ severity: "warning", code: "layer-empty", file: config.layers.find((l) => l.name === layer.name)!.dir, message: `layer "${layer.name}" (${layer.origin}): the folder has no skill files` });
+        problems.push({
+          severity: "warning",
+          code: "layer-empty",
+          file: config.layers.find((l) => l.name === layer.name)!.dir,
+          message: `layer "${layer.name}" (${isAbsolute(layer.origin) ? display(layer.origin) : layer.origin}): the folder has no skill files`,
+          hint: `add one with skill-central new <id> --type prompt --layer ${layer.name}, or remove the layer`,
+        });
       }
     }
     // Registry layers are the config's layers, in the same order.
@@ -118,10 +128,11 @@ export const spec: CommandSpec = {
         code: "tags-compose-with-nothing",
         file: lonely.path,
         message: `prompt "${lonely.id}": no other prompt skill has its tag${lonely.tags.length === 1 ? "" : "s"} (${lonely.tags.join(", ")}), so skills:compose with ${lonely.tags.length === 1 ? "it" : "them"} returns only this skill`,
+        hint: "give a related prompt skill the same tag, or drop the tag",
       });
     }
-    const errors = problems.filter((d) => d.severity === "error").length;
-    const warnings = problems.filter((d) => d.severity === "warning").length;
+    const { errors, warnings } = countBySeverity(problems);
+    const examplesFailed = examples.filter((r) => !r.pass).length;
     const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
     const clients = await clientReport(ctx.cwd);
 
@@ -137,7 +148,8 @@ export const spec: CommandSpec = {
         duplicates: dupes,
         errors,
         warnings,
-        problems: problems.map((d) => ({ ...d, ...(d.file !== undefined && { file: display(d.file) }) })),
+        examples: { passed: examples.length - examplesFailed, failed: examplesFailed },
+        problems: problems.map((d) => findingJson(d, display)),
         ...(git.length > 0 && { git: git.map((g) => ({ ...g, origin: display(g.origin) })) }),
         clients,
       });
@@ -174,7 +186,7 @@ export const spec: CommandSpec = {
     text += problems.length === 0 ? "  none\n" : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
     text += `\n${formatClientStatuses(clients, ctx.colours)}`;
     const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
-    text += `\n${verdict}, ${plural(warnings, "warning")}\n`;
+    text += `\n${verdict}, ${plural(warnings, "warning")}; ${plural(examples.length, "example")} run, ${examplesFailed} failed\n`;
     ctx.out(text);
     return exit;
   },

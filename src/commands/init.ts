@@ -6,7 +6,7 @@ import { EXIT_OK, json, type CommandSpec } from "./support/command.ts";
 
 const CONFIG = `# skill-central configuration: the layers this project serves skills from.
 # Each layer is a folder of skill files; when two layers define the same id, the higher priority wins.
-# See the README, "Layers and resolution".
+# See skill-central's docs/layers.md.
 layers:
   - name: team
     path: ./.skills/team        # skills shared across the team's projects

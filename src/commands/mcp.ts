@@ -7,6 +7,7 @@ import { LiveRegistry } from "../mcp/registry-source.ts";
 import { serveMcpOverStdio } from "../mcp/stdio.ts";
 import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
+import { SERVER_NAME, VERSION } from "../version.ts";
 
 export interface McpOptions extends LoadOptions {
   /** Print load phase timings to stderr. */
@@ -77,9 +78,20 @@ export async function runMcp(options: McpOptions): Promise<void> {
   // answers it before the index and the first load keep this thread busy.
   await new Promise<void>((resolve) => setImmediate(resolve));
 
-  skills = openSkills(options, source, startedAt);
+  // A person who runs `skill-central mcp` in a terminal sees one line, not a silent wait. An IDE
+  // (stdin a pipe) gets nothing it did not ask for.
+  const firstLoad = process.stdin.isTTY === true ? (result: LoadResult) => log(terminalGreeting(result)) : undefined;
+  skills = openSkills(options, source, startedAt, firstLoad && { firstLoad });
   if (exiting) return;
   await skills.live.start();
+}
+
+/** The line for a person at a terminal: what is served, from where, and what the server waits for. */
+export function terminalGreeting(result: LoadResult): string {
+  const served = result.registry.served().length;
+  const layers = result.registry.layers.map((l) => l.name);
+  const from = layers.length === 0 ? "no layers" : `${layers.length} layer${layers.length === 1 ? "" : "s"} (${layers.join(", ")})`;
+  return `${SERVER_NAME} ${VERSION}: serving ${served} skill${served === 1 ? "" : "s"} (${counts(result)}) from ${from}; waiting for an MCP client on stdin; Ctrl-C to stop`;
 }
 
 export interface OpenSkills {
@@ -93,7 +105,7 @@ export interface OpenSkills {
  * reloaded on change unless `watch` is false), each load swapped into `source` whole. Call
  * `live.start()` to run the first load.
  */
-export function openSkills(options: McpOptions, source: LiveRegistry, startedAt: number): OpenSkills {
+export function openSkills(options: McpOptions, source: LiveRegistry, startedAt: number, hooks: { firstLoad?: (result: LoadResult) => void } = {}): OpenSkills {
   const { debugTiming, watch = true, pageSize, catalog, ...load } = options;
   const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
   let writer: IndexWriter | undefined;
@@ -125,6 +137,7 @@ export function openSkills(options: McpOptions, source: LiveRegistry, startedAt:
       // The same after a load: what it read and threw away goes before the first answers allocate.
       Bun.gc(false);
       source.swap(result.registry, pageSize ?? result.config.pageSize, mergeCatalogSettings(result.config.catalog, catalog !== undefined ? { mode: catalog } : undefined));
+      if (!previous) hooks.firstLoad?.(result);
       if (index) {
         writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);
         writer.enqueue(result.unindexed, referencedVersions(result));

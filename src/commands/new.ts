@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { FALLBACK_LAYER_DIR, FALLBACK_LAYER_PRIORITY, type LayerSpec } from "../config/resolve-config.ts";
 import { isValidSkillId, SKILL_ID_RULE } from "../skill/id.ts";
 import { didYouMean } from "../suggest.ts";
-import { createFile, promptTemplate, toolTemplate } from "./support/scaffold.ts";
+import type { Candidate } from "../registry/registry.ts";
+import { createFile, promptTemplate, nextBackupPath, replaceFileKeepingBackup, skillMdTemplate, toolTemplate } from "./support/scaffold.ts";
 import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
 
 /**
@@ -20,26 +21,34 @@ export function defaultLayer(layers: readonly LayerSpec[], cwd: string): LayerSp
 
 export const spec: CommandSpec = {
   name: "new",
-  summary: "Write a new, commented skill file into a layer",
-  usage: "new <id> --type prompt|tool [--layer <name>] [--force] [--json]",
+  summary: "Write a new, commented skill file (or Agent Skills folder) into a layer",
+  usage: "new <id> --type prompt|tool [--format yaml|skill-md] [--layer <name>] [--force] [--json]",
   description:
     "Writes <layer folder>/<id>.yaml: a commented prompt or tool skill with inline examples that pass as\n" +
-    "written. Without --layer, the highest-priority layer of the project (or .skills/ when none is\n" +
-    "configured). Refuses an id that already exists in any layer unless --force (the new file then shadows\n" +
-    "or replaces it); an id defined by another file of the same layer is always refused (it would conflict).",
-  options: { type: { type: "string" }, layer: { type: "string" }, force: { type: "boolean" } },
+    "written; with --format skill-md, an Agent Skills folder <layer folder>/<id>/ holding SKILL.md and its\n" +
+    "examples.yaml (a prompt: the format has no tools). Without --layer, the highest-priority layer of the project (or .skills/ when none is\n" +
+    "configured). Never overwrites a file without --force; with --force it replaces the file and keeps the\n" +
+    "old one as <file>.bak (then .2.bak, …). An id a lower layer already defines is refused unless --force\n" +
+    "(the new file then overrides it). Always refused: an id another file of the same layer defines (they\n" +
+    "would conflict), and an id a higher-priority layer defines (the new file would never be served).",
+  options: { type: { type: "string" }, format: { type: "string" }, layer: { type: "string" }, force: { type: "boolean" } },
   optionHelp: [
-    ["--type prompt|tool", "The kind of skill (required)"],
+    ["--type prompt|tool", "The kind of skill (required for YAML; a SKILL.md folder is a prompt)"],
+    ["--format yaml|skill-md", "A YAML file (default) or an Agent Skills folder with SKILL.md"],
     ["--layer <name>", "The layer to write into (default: the highest-priority one)"],
-    ["--force", "Write even if the id exists elsewhere, or the file exists"],
+    ["--force", "Replace an existing file (kept as .bak), or override a lower layer's skill"],
   ],
-  examples: ["skill-central new api-review --type prompt", "skill-central new ticket-link --type tool --layer team"],
+  examples: ["skill-central new api-review --type prompt", "skill-central new ticket-link --type tool --layer team", "skill-central new release-notes --format skill-md"],
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const id = ctx.args[0]!;
-    const type = stringOption(ctx, "type");
-    if (type === undefined) throw new UsageError("--type is required: --type prompt or --type tool");
+    const format = stringOption(ctx, "format") ?? "yaml";
+    if (format !== "yaml" && format !== "skill-md") throw new UsageError(`--format must be "yaml" or "skill-md", not "${format}"${didYouMean(format, ["yaml", "skill-md"])}`);
+    const skillMd = format === "skill-md";
+    const type = stringOption(ctx, "type") ?? (skillMd ? "prompt" : undefined);
+    if (type === undefined) throw new UsageError("--type is required: --type prompt or --type tool (or --format skill-md for an Agent Skills folder)");
     if (type !== "prompt" && type !== "tool") throw new UsageError(`--type must be "prompt" or "tool", not "${type}"${didYouMean(type, ["prompt", "tool"])}`);
+    if (skillMd && type === "tool") throw new UsageError("an Agent Skills folder (SKILL.md) is always a prompt: the format has no tools; drop --format skill-md to write a YAML tool");
     if (!isValidSkillId(id)) throw new UsageError(`"${id}" is not a valid id: use ${SKILL_ID_RULE}`);
     const force = flagOption(ctx, "force");
     const { registry, config, display } = await load(ctx);
@@ -64,33 +73,67 @@ export const spec: CommandSpec = {
       layer = named;
     }
 
-    const file = join(layer.dir, `${id}.yaml`);
+    const file = skillMd ? join(layer.dir, id, "SKILL.md") : join(layer.dir, `${id}.yaml`);
     const shown = display(file);
-    const others = (registry.resolution(id)?.chain ?? []).map((p) => p.candidate).filter((c) => c.path !== file);
-    const sameLayer = others.find((c) => c.layer.name === layer.name);
     const refuse = (message: string) => {
       if (ctx.json) json(ctx, { created: false, error: message });
-      else ctx.err(`error: ${message}\n`);
+      else ctx.err(`${ctx.colours.red("error")}: ${message}\n`);
       return EXIT_FAILURE;
     };
-    if (sameLayer) return refuse(`id "${id}" is already defined in layer "${layer.name}" by ${sameLayer.source}; a second file would conflict with it (edit that file instead)`);
-    if (others.length > 0 && !force) {
-      const where = others.map((c) => `${c.source} (layer "${c.layer.name}", priority ${c.layer.priority})`).join(", ");
-      return refuse(`id "${id}" already exists: ${where}; pass --force to write ${shown} anyway`);
+    const where = (c: Candidate) => `${c.source} (layer "${c.layer.name}", priority ${c.layer.priority})`;
+    const others = (registry.resolution(id)?.chain ?? []).map((p) => p.candidate).filter((c) => c.path !== file);
+    const sameLayer = others.find((c) => c.layer.name === layer.name);
+    if (sameLayer) return refuse(`id "${id}" is already defined in layer "${layer.name}" by ${sameLayer.source}; a second file would conflict with it — edit that file instead`);
+    // A file the server would never serve is no use: a higher layer (or a later one at the same
+    // priority) defines the id. --force replaces files; it does not write a skill that cannot win.
+    const order = registry.layers.find((l) => l.name === layer.name)?.order ?? Number.POSITIVE_INFINITY;
+    const wins = (c: Candidate) => c.layer.priority > layer.priority || (c.layer.priority === layer.priority && c.layer.order > order);
+    const shadowing = others.find(wins);
+    if (shadowing) {
+      return refuse(
+        `id "${id}" is defined by ${where(shadowing)}, which would shadow ${shown} (layer "${layer.name}", priority ${layer.priority}), so the new file would never be served — edit that file, or write into its layer with --layer ${shadowing.layer.name}`,
+      );
     }
-    if (existsSync(file) && !force) return refuse(`${shown} already exists; pass --force to overwrite it`);
+    const exists = existsSync(file);
+    const overridden = others.filter((c) => !wins(c));
+    if (!force && (exists || overridden.length > 0)) {
+      const facts = [
+        ...(exists ? [`${shown} already exists`] : []),
+        ...(overridden.length > 0 ? [`id "${id}" is already defined by ${overridden.map(where).join(", ")}`] : []),
+      ];
+      const action = exists ? `replace it (the current one is then kept as ${display(nextBackupPath(file, skillMd))})` : `write ${shown}, which would override it`;
+      return refuse(`${facts.join("; ")} — pass --force to ${action}`);
+    }
 
-    createFile(file, type === "prompt" ? promptTemplate(id) : toolTemplate(id), force);
+    const folder = skillMd ? skillMdTemplate(id) : undefined;
+    const text = folder ? folder.skillMd : type === "prompt" ? promptTemplate(id) : toolTemplate(id);
+    let backup: string | undefined;
+    if (exists) backup = replaceFileKeepingBackup(file, text, skillMd);
+    else if (createFile(file, text) === "exists") return refuse(`${shown} appeared while this command ran; nothing was written — run it again`);
+    // An examples file already in the folder is the author's: it is kept as it is.
+    const examplesFile = folder && join(layer.dir, id, "examples.yaml");
+    const examplesWritten = examplesFile !== undefined && folder !== undefined && createFile(examplesFile, folder.examples) === "created";
     if (ctx.json) {
-      json(ctx, { created: true, file: shown, layer: layer.name, priority: layer.priority, type });
+      json(ctx, {
+        created: true,
+        file: shown,
+        layer: layer.name,
+        priority: layer.priority,
+        type,
+        format,
+        ...(examplesWritten && { examples: display(examplesFile) }),
+        ...(backup !== undefined && { replaced: true, backup: display(backup) }),
+        ...(overridden.length > 0 && { overrides: overridden.map((c) => c.source) }),
+      });
       return EXIT_OK;
     }
-    const higher = others.filter((c) => c.layer.priority > layer.priority);
-    let text = `${ctx.colours.green("created")} ${shown} (${type}, layer "${layer.name}", priority ${layer.priority})\n`;
-    if (higher.length > 0) text += `note: ${higher[0]!.source} (layer "${higher[0]!.layer.name}") has a higher priority and still wins\n`;
-    else if (others.length > 0) text += `note: it shadows ${others.map((c) => c.source).join(", ")}\n`;
-    text += `Next: edit it, then skill-central render ${id} and skill-central test ${id}\n`;
-    ctx.out(text);
+    const verb = backup !== undefined ? "replaced" : "created";
+    let out = `${ctx.colours.green(verb)} ${shown} (${skillMd ? "Agent Skills folder" : type}, layer "${layer.name}", priority ${layer.priority})\n`;
+    if (examplesWritten) out += `${ctx.colours.green("created")} ${display(examplesFile)}\n`;
+    if (backup !== undefined) out += `the previous file is kept as ${display(backup)}\n`;
+    if (overridden.length > 0) out += `note: it overrides ${overridden.map(where).join(", ")}\n`;
+    out += `Next: edit it, then skill-central render ${id} and skill-central test ${id}\n`;
+    ctx.out(out);
     return EXIT_OK;
   },
 };

@@ -3,6 +3,9 @@ import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import type { Skill } from "../skill/skill.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { didYouMean } from "../suggest.ts";
+import { formatDiagnostic } from "../diagnostics.ts";
+import { colourDiagnostic } from "../cli-output/colour.ts";
+import { argumentWarnings } from "./support/argument-warnings.ts";
 import { coerceArgument } from "./support/arguments.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, reportLoad, stringOption, stringsOption, UsageError, type CommandSpec } from "./support/command.ts";
 
@@ -37,7 +40,9 @@ export const spec: CommandSpec = {
     "code and prints the text. `render skills:compose --arg tags=a,b` composes prompts by tag.\n" +
     "--arg values are text, except for a tool property whose schema type is not string (number, integer,\n" +
     "boolean, array, object): there the value is read as JSON. --args-json passes values as given.\n" +
-    "Validation errors go to stderr, one per line, and exit 1.",
+    "Validation errors go to stderr, one per line, and exit 1. Warnings go to stderr too and do not change the\n" +
+    "result: an argument name the skill does not have (with the closest one), a required argument given\n" +
+    "empty, and for skills:compose a required argument of a composed skill left empty (compose renders it blank).",
   options: { arg: { type: "string", multiple: true }, "args-json": { type: "string" } },
   optionHelp: [
     ["--arg name=value", "An argument (repeatable); overrides the same name in --args-json"],
@@ -62,9 +67,12 @@ export const spec: CommandSpec = {
       return EXIT_FAILURE;
     }
     const args = collectArguments(skill, stringOption(ctx, "args-json"), stringsOption(ctx, "arg"));
+    const warnings = argumentWarnings(registry, id, skill, args);
+    if (!ctx.json) for (const w of warnings) ctx.err(`${colourDiagnostic(formatDiagnostic(w), ctx.colours)}\n`);
     const result = skill?.type === "tool" ? await invokeTool(registry, id, args) : invokePrompt(registry, id, args);
     if (ctx.json) {
-      json(ctx, result.ok ? { id, text: result.text } : { id, error: { code: result.error.code, message: result.error.message, problems: result.error.problems } });
+      const warned = warnings.length > 0 ? { warnings: warnings.map((w) => ({ rule: w.code, message: w.message, ...(w.hint !== undefined && { hint: w.hint }) })) } : {};
+      json(ctx, result.ok ? { id, text: result.text, ...warned } : { id, error: { code: result.error.code, message: result.error.message, problems: result.error.problems }, ...warned });
       return result.ok ? EXIT_OK : EXIT_FAILURE;
     }
     if (!result.ok) {

@@ -1,9 +1,10 @@
 import type { Candidate } from "../registry/registry.ts";
-import { locatorsOf } from "../load/load-skills.ts";
+import { allDiagnostics, locatorsOf } from "../load/load-skills.ts";
 import { runExamples } from "../examples/run.ts";
 import { exampleFailureDetail, exampleLocation } from "../cli-output/example-report.ts";
 import { didYouMean } from "../suggest.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad, type CommandSpec } from "./support/command.ts";
+import { countBySeverity } from "./support/findings.ts";
 
 export const spec: CommandSpec = {
   name: "test",
@@ -11,7 +12,10 @@ export const spec: CommandSpec = {
   usage: "test [ids…] [--json]",
   description:
     "Runs each served skill's `examples:` through the server's own prompts/get and tools/call code and\n" +
-    "reports pass or fail, with a diff for a wrong `expect`. Without ids, every served skill's examples.\nExit 1 when any example fails.",
+    "reports pass or fail, with a diff for a wrong `expect`. Without ids, every served skill's examples.\n" +
+    "Load problems go to stderr as the server logs them. Exit 1 when any example fails, and, without ids,\n" +
+    "when the load has an error (a skill file that is not served, a conflict, a config that is ignored):\n" +
+    "its examples could not run. `skill-central validate` lists every finding with its position.",
   options: {},
   optionHelp: [],
   examples: ["skill-central test", "skill-central test commit-conventions review-pr", "skill-central test --json"],
@@ -42,13 +46,19 @@ export const spec: CommandSpec = {
     const results = await runExamples(registry, candidates, { locate: locatorsOf(loaded) });
     const failed = results.filter((r) => !r.pass).length;
     const passed = results.length - failed;
+    // Named ids ask about those skills only; a whole run is about the project, broken files included.
+    const { errors } = countBySeverity(allDiagnostics(loaded));
+    const broken = ctx.args.length === 0 && errors > 0;
+    const exit = failed > 0 || broken ? EXIT_FAILURE : EXIT_OK;
     if (ctx.json) {
-      json(ctx, { passed, failed, results });
-      return failed > 0 ? EXIT_FAILURE : EXIT_OK;
+      // `path` is absolute (a virtual one inside the binary); `source` is how people read it.
+      json(ctx, { passed, failed, errors, results: results.map(({ path: _, ...result }) => result) });
+      return exit;
     }
+    const brokenNote = broken ? `${ctx.colours.red(plural(errors, "error"))} while loading (above, one line per file; \`skill-central validate\` lists each with its position)\n` : "";
     if (results.length === 0) {
-      ctx.err("no examples to run (add `examples:` to a skill file; see `skill-central new --help`)\n");
-      return EXIT_OK;
+      ctx.err(`no examples to run (add \`examples:\` to a skill file; see \`skill-central new --help\`)\n${brokenNote}`);
+      return exit;
     }
     const { green, red, bold } = ctx.colours;
     let text = "";
@@ -62,6 +72,7 @@ export const spec: CommandSpec = {
     }
     text += `\n${plural(results.length, "example")}: ${passed} passed, ${failed > 0 ? red(`${failed} failed`) : "0 failed"}\n`;
     ctx.out(text);
-    return failed > 0 ? EXIT_FAILURE : EXIT_OK;
+    if (brokenNote) ctx.err(brokenNote);
+    return exit;
   },
 };

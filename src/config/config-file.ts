@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
+import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { isCatalogMode, isToolCap, isToolSkillsMode, TOOL_CAP_RULE, TOOL_SKILLS_MODES, type DeclaredCatalogSettings } from "./catalog-settings.ts";
@@ -102,8 +103,8 @@ function refProblem(ref: string): string | undefined {
  */
 export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
   // Positions are computed only for a warning: locating runs the slower, precise YAML parse.
-  const warn = (message: string, where?: () => SourcePosition | undefined) =>
-    report({ severity: "warning", code: "config", file, position: where?.(), message });
+  const warn = (message: string, where?: () => SourcePosition | undefined, hint?: string) =>
+    report({ severity: "warning", code: "config", file, position: where?.(), message, ...(hint !== undefined && { hint }) });
   const config: ConfigFile = { file };
   let text: string;
   try {
@@ -124,30 +125,31 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     const at = () => locateKey([key]);
     if (!KNOWN_KEYS.includes(key)) {
-      warn(`unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})`, at);
+      const meant = closest(key, KNOWN_KEYS);
+      warn(`unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})`, at, meant ? `did you mean "${meant}"?` : undefined);
     } else if (key === "builtin") {
       if (typeof value === "boolean") config.builtin = value;
-      else warn(`"builtin" must be true or false; ignored`, at);
+      else warn(`"builtin" must be true or false; ignored`, at, "write builtin: true or builtin: false");
     } else if (key === "pageSize") {
       if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
-      else warn(`"pageSize" must be a positive whole number; ignored`, at);
+      else warn(`"pageSize" must be a positive whole number; ignored`, at, "e.g. pageSize: 50");
     } else if (key === "catalog") {
       // YAML 1.1 readers (and people) write on/off as booleans.
       const mode = value === true ? "on" : value === false ? "off" : value;
       if (isCatalogMode(mode)) config.catalog = { ...config.catalog, mode };
-      else warn(`"catalog" must be auto, on or off; ignored`, at);
+      else warn(`"catalog" must be auto, on or off; ignored`, at, "auto (per client, the default), on (every client) or off (none); see docs/catalog.md");
     } else if (key === "toolSkills") {
       if (isToolSkillsMode(value)) config.catalog = { ...config.catalog, toolSkills: value };
-      else warn(`"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`, at);
+      else warn(`"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`, at, "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)");
     } else if (key === "toolCap") {
       if (isToolCap(value)) config.catalog = { ...config.catalog, toolCap: value };
-      else warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, at);
+      else warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, at, "e.g. toolCap: 40");
     } else if (key === "layers") {
       if (value === null) config.layers = [];
-      else if (!Array.isArray(value)) warn(`"layers" must be a list of { name, path, priority }; ignored`, at);
+      else if (!Array.isArray(value)) warn(`"layers" must be a list of { name, path, priority }; ignored`, at, "e.g. `- { name: team, path: ./skills, priority: 50 }` on the next line");
       else {
-        config.layers = readLayers(value, dirname(file), home, (message, index, field) =>
-          warn(message, () => (field ? locateKey(["layers", index, field]) : parsed.doc.locate(["layers", index]))),
+        config.layers = readLayers(value, dirname(file), home, (message, index, field, hint) =>
+          warn(message, () => (field ? locateKey(["layers", index, field]) : parsed.doc.locate(["layers", index])), hint),
         );
       }
     }
@@ -159,7 +161,7 @@ function readLayers(
   entries: unknown[],
   base: string,
   home: string,
-  warn: (message: string, index: number, field?: string) => void,
+  warn: (message: string, index: number, field?: string, hint?: string) => void,
 ): LayerDeclaration[] {
   const layers: LayerDeclaration[] = [];
   const names = new Set<string>();
@@ -170,7 +172,10 @@ function readLayers(
     }
     const layer = entry as Record<string, unknown>;
     for (const key of Object.keys(layer)) {
-      if (!LAYER_KEYS.includes(key)) warn(`unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`, index, key);
+      if (!LAYER_KEYS.includes(key)) {
+        const meant = closest(key, LAYER_KEYS);
+        warn(`unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`, index, key, meant ? `did you mean "${meant}"?` : undefined);
+      }
     }
     const { name, path, priority, git } = layer;
     if (typeof name !== "string" || name.trim() === "") return warn(`layer ${index + 1} needs a "name" (a string); layer ignored`, index, "name");

@@ -79,7 +79,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
   const home = options.home ?? homedir();
   const userFile = userConfigPath(home);
   const projectFile = projectConfigPath(options.cwd);
-  const lastGood = (read: ConfigFile): ConfigFile => {
+  const lastGood = (read: ConfigFile, report: (d: Diagnostic) => void): ConfigFile => {
     if (read.broken === undefined) return read;
     const before = options.previousConfig?.parsed.find((c) => c.file === read.file);
     const reason = read.broken;
@@ -93,8 +93,16 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     });
     return before ?? { file: read.file };
   };
-  const read = async (file: string | undefined) => (file ? lastGood(await readConfigFile(file, home, report)) : undefined);
-  const [user, project] = await Promise.all([read(userFile), read(projectFile)]);
+  // Read side by side, reported in one order (user, then project) whichever finishes first.
+  const read = async (file: string | undefined) => {
+    const found: Diagnostic[] = [];
+    const config = file ? lastGood(await readConfigFile(file, home, (d) => found.push(d)), (d) => found.push(d)) : undefined;
+    return { config, found };
+  };
+  const [userRead, projectRead] = await Promise.all([read(userFile), read(projectFile)]);
+  for (const d of [...userRead.found, ...projectRead.found]) report(d);
+  const user = userRead.config;
+  const project = projectRead.config;
 
   const declared = mergeLayers(user, project);
   const layers: LayerSpec[] = [];

@@ -8,6 +8,11 @@ type ValidationError = ReturnType<Validator["Errors"]>[1][number];
 /** One compiled validator per schema object, built on the first call that needs it. */
 const validators = new WeakMap<JsonSchema, Validator>();
 
+/** Compiles the validator for `schema` now (a guarded worker does this before any call is timed). */
+export function prepareValidator(schema: JsonSchema): void {
+  validatorFor(schema);
+}
+
 function validatorFor(schema: JsonSchema): Validator {
   let validator = validators.get(schema);
   if (!validator) {
@@ -75,6 +80,10 @@ function rule(error: ValidationError): string {
       return `must have at least ${String(params.limit)} item${params.limit === 1 ? "" : "s"}`;
     case "maxItems":
       return `must have at most ${String(params.limit)} item${params.limit === 1 ? "" : "s"}`;
+    case "minProperties":
+      return `must have at least ${String(params.limit)} propert${params.limit === 1 ? "y" : "ies"}`;
+    case "maxProperties":
+      return `must have at most ${String(params.limit)} propert${params.limit === 1 ? "y" : "ies"}`;
     case "uniqueItems":
       return "must not contain duplicate items";
     case "multipleOf":

@@ -1,8 +1,14 @@
 import { SkillCentralError } from "../errors.ts";
 import type { JsonSchema } from "../skill/json-schema.ts";
 
-/** How long checking one call's arguments may take before the call is refused. */
+/** How much work checking one call's arguments may take before the call is refused. */
 export const GUARDED_LIMIT_MS = 100;
+/**
+ * The limit is on work, not on the clock: on a machine busy with other processes the worker may
+ * get little CPU, and a call is not refused for that. Past this much wall time it is refused
+ * anyway.
+ */
+export const GUARDED_WALL_LIMIT_MS = 2_000;
 
 interface Pending {
   id: number;
@@ -13,6 +19,8 @@ interface Pending {
   reject: (error: unknown) => void;
   /** Set once the job is handed to a worker that is ready: the time limit runs from then. */
   timer?: ReturnType<typeof setTimeout>;
+  startedAt?: number;
+  cpuAtStart?: NodeJS.CpuUsage;
 }
 
 /**
@@ -24,8 +32,9 @@ interface Pending {
 class GuardedValidator {
   private worker: Worker | undefined;
   private ready = false;
-  /** Schemas this worker has been sent, by key. */
+  /** Schemas this worker has been sent, by key, and which of them it has compiled. */
   private sent = new Set<string>();
+  private prepared = new Set<string>();
   private readonly pending = new Map<number, Pending>();
   private readonly keys = new WeakMap<JsonSchema, string>();
   private nextId = 0;
@@ -33,12 +42,13 @@ class GuardedValidator {
 
   private spawn(): Worker {
     const worker = new Worker(workerUrl());
-    worker.onmessage = (event: MessageEvent<{ ready?: true; id: number; problems?: string[]; failure?: string }>) => {
+    worker.onmessage = (event: MessageEvent<{ ready?: true; prepared?: string; id: number; problems?: string[]; failure?: string }>) => {
       // A stopped worker may still deliver a message or an error: only the current one counts.
       if (worker !== this.worker) return;
-      if (event.data.ready) {
-        this.ready = true;
-        for (const job of this.pending.values()) this.post(job);
+      if (event.data.ready || event.data.prepared !== undefined) {
+        if (event.data.ready) this.ready = true;
+        else this.prepared.add(event.data.prepared!);
+        for (const job of this.pending.values()) if (job.timer === undefined) this.post(job);
         return;
       }
       const job = this.pending.get(event.data.id);
@@ -54,19 +64,45 @@ class GuardedValidator {
     // The server's lifetime is its stdin's; a worker must not keep the process alive after it.
     worker.unref();
     this.sent = new Set();
+    this.prepared = new Set();
     this.ready = false;
     return worker;
   }
 
-  /** Hands a job to the worker once it is ready, and starts the job's time limit then. */
+  /**
+   * Hands a job to the worker once it is ready and has compiled the job's schema, and starts the
+   * job's limit then: what is timed is the check of this call's arguments, nothing else.
+   */
   private post(job: Pending): void {
     this.worker ??= this.spawn();
     if (!this.ready) return;
-    const first = !this.sent.has(job.key);
-    this.sent.add(job.key);
-    clearTimeout(job.timer);
-    job.timer = setTimeout(() => this.expire(job), GUARDED_LIMIT_MS);
-    this.worker.postMessage({ id: job.id, key: job.key, ...(first && { schema: job.schema }), args: job.args });
+    if (!this.sent.has(job.key)) {
+      this.sent.add(job.key);
+      this.worker.postMessage({ prepare: job.key, schema: job.schema });
+    }
+    if (!this.prepared.has(job.key)) return;
+    job.startedAt = performance.now();
+    job.cpuAtStart = process.cpuUsage();
+    job.timer = setTimeout(() => this.checkLimit(job), GUARDED_LIMIT_MS);
+    this.worker.postMessage({ id: job.id, key: job.key, args: job.args });
+  }
+
+  /**
+   * At the limit: refuse the call if the process did that much work meanwhile (a backtracking
+   * pattern keeps the worker busy), or if the wall-clock cap has passed; otherwise the worker was
+   * waiting for a CPU, and the call gets more time.
+   */
+  private checkLimit(job: Pending): void {
+    if (!this.pending.has(job.id)) return;
+    const cpu = process.cpuUsage(job.cpuAtStart);
+    const workMs = (cpu.user + cpu.system) / 1000;
+    const wallMs = performance.now() - job.startedAt!;
+    if (workMs >= GUARDED_LIMIT_MS || wallMs >= GUARDED_WALL_LIMIT_MS) {
+      this.expire(job);
+      return;
+    }
+    const left = Math.min(GUARDED_LIMIT_MS - workMs, GUARDED_WALL_LIMIT_MS - wallMs);
+    job.timer = setTimeout(() => this.checkLimit(job), Math.max(10, left));
   }
 
   private expire(job: Pending): void {
@@ -84,7 +120,10 @@ class GuardedValidator {
   private restart(): void {
     this.worker?.terminate();
     this.worker = undefined;
-    for (const job of this.pending.values()) clearTimeout(job.timer);
+    for (const job of this.pending.values()) {
+      clearTimeout(job.timer);
+      job.timer = undefined;
+    }
     if (this.pending.size > 0) this.worker = this.spawn();
   }
 

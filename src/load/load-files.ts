@@ -36,7 +36,7 @@ export function loadFiles(paths: readonly string[], cwd: string): FilesResult {
       diagnostics.push(...found.diagnostics);
     } else if (state === "not-a-directory") {
       if (!units.has(full)) units.set(full, undefined);
-    } else diagnostics.push({ severity: "error", code: "no-such-file", file: full, message: "no such file or folder" });
+    } else diagnostics.push({ severity: "error", code: "no-such-file", file: full, message: "no such file or folder", hint: "check the path: a relative one is read from the project folder (--cwd)" });
   }
   const layer: LayerRef = { name: "paths", priority: 0, order: 0 };
   const store = new ContentStore(undefined, (path) => parseSkillPath(path));

@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import type { ConfigOptions, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
@@ -138,7 +139,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
         severity: "warning",
         code: "layer-missing",
         file: spec.dir,
-        message: `layer "${spec.name}" (${spec.origin}): ${state === "missing" ? "the folder does not exist" : "the path is not a folder"}, so it contributes no skills`,
+        message: `layer "${spec.name}" (${isAbsolute(spec.origin) ? display(spec.origin) : spec.origin}): ${state === "missing" ? "the folder does not exist" : "the path is not a folder"}, so it contributes no skills`,
         hint: state === "missing" ? "create the folder, or fix the layer's path" : "point the layer at a folder",
       });
       return { layer: layers[i]!, units: [] };

@@ -143,6 +143,6 @@ export function isSkillMdPath(path: string): boolean {
 export function parseSkillPath(path: string, options: { keepLocator?: boolean } = {}): FileParse {
   if (!isSkillMdPath(path)) return parseSkillFile(path, options);
   const folder = skillFolderAt(dirname(path));
-  if (!folder) return { diagnostics: [{ severity: "error", code: "no-skill-md", file: path, message: "no SKILL.md here any more" }] };
+  if (!folder) return { diagnostics: [{ severity: "error", code: "no-skill-md", file: path, message: "no SKILL.md here any more", hint: "the folder's skill is withdrawn until a SKILL.md is back" }] };
   return parseSkillFolder(folder, options);
 }

@@ -26,7 +26,7 @@ export interface Feature {
   /** Merged into the capabilities `initialize` and `server/discover` declare. */
   capabilities(options: FeatureOptions): ServerCapabilities;
   /** Registers the area's request handlers on a fresh server instance (one per connection or request). */
-  register(server: Server, source: RegistrySource): void;
+  register(server: Server, source: RegistrySource, options: FeatureOptions): void;
   /**
    * The entries this area contributes to a client-cached list. After a reload, a list whose
    * entries differ from the previous snapshot's is announced (list_changed). A list that varies

@@ -9,10 +9,11 @@ import { instructionsFor, serverInstructions } from "./instructions.ts";
 import { promptsFeature } from "./prompts.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { resourcesFeature } from "./resources.ts";
+import { skillsExtensionFeature } from "./skills-extension.ts";
 import { toolsFeature } from "./tools.ts";
 
 /** Every MCP area the server offers; each declares its capabilities and registers its handlers. */
-export const FEATURES: readonly Feature[] = [promptsFeature, toolsFeature, resourcesFeature, completionFeature];
+export const FEATURES: readonly Feature[] = [promptsFeature, toolsFeature, resourcesFeature, skillsExtensionFeature, completionFeature];
 
 export function serverCapabilities(options: FeatureOptions, features: readonly Feature[] = FEATURES): ServerCapabilities {
   return features.reduce<ServerCapabilities>((merged, feature) => mergeCapabilities(merged, feature.capabilities(options)), {});
@@ -70,6 +71,6 @@ export function createServer(source: RegistrySource, options: FeatureOptions, fe
   // know the client: its instructions promise what an unknown client gets.
   const forgets = (method: string) => options.stateless === true && method === "initialize";
   server.instructionsFor = (client, method) => instructionsFor(source, forgets(method) ? clientProfile(undefined, undefined) : client, options);
-  for (const feature of features) feature.register(server, source);
+  for (const feature of features) feature.register(server, source, options);
   return server;
 }

@@ -100,6 +100,7 @@ function resolve(id: string, candidates: Candidate[], diagnostics: Diagnostic[])
       code: "priority-tie",
       file: top.path,
       message: `id "${id}" has the same priority in layers "${top.layer.name}" and "${runnerUp.layer.name}"; "${top.layer.name}" wins because it is declared later (${describe(runnerUp)} is shadowed)`,
+      hint: "give one of the two layers a higher priority to make the choice explicit",
     });
   }
   for (const layer of new Set(sorted.slice(1).map((c) => c.layer))) {

@@ -46,9 +46,9 @@ export function kindOf(value: unknown): string {
 }
 
 /** Unknown keys of a mapping: a warning each, with the known key it most likely meant. */
-export function unknownKeys(f: Findings, map: Record<string, unknown>, known: readonly string[], path: Path, what: string): void {
+export function unknownKeys(f: Findings, map: Record<string, unknown>, known: readonly string[], path: Path, what: string, reported: ReadonlySet<string> = new Set()): void {
   for (const key of Object.keys(map)) {
-    if (known.includes(key)) continue;
+    if (known.includes(key) || reported.has(key)) continue;
     const meant = closest(key, known);
     f.warning(
       "unknown-field",

@@ -1,9 +1,12 @@
 import type SchemaModule from "typebox/schema";
+import { closest } from "../suggest.ts";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
 
 /** A problem and where it is, as a path inside the schema (for a position in the file). */
 export interface SchemaProblem {
   message: string;
+  /** How to fix it, when there is something to say. */
+  hint?: string;
   path: (string | number)[];
 }
 
@@ -147,6 +150,15 @@ function resolveRef(schema: JsonSchema, ref: string, walked: Walked): { target: 
   return target === undefined ? { problem: `$ref "${ref}" does not resolve to a schema in this document` } : { target };
 }
 
+const REF_HINT = 'point it at a schema inside this inputSchema, e.g. "#/$defs/name"';
+
+/** The value at a path inside the schema, for a hint about it. */
+function valueAt(schema: unknown, path: readonly (string | number)[]): unknown {
+  let node = schema;
+  for (const step of path) node = isPlainObject(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[step] : undefined;
+  return node;
+}
+
 /** Keywords that apply a subschema to the same value (nothing of the input is read on the way). */
 const IN_PLACE_LISTS = ["allOf", "anyOf", "oneOf"];
 const IN_PLACE_SINGLE = ["not", "if", "then", "else"];
@@ -203,9 +215,15 @@ function pointerPath(pointer: string): (string | number)[] {
   return pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 }
 
-function describeMetaError(error: { instancePath: string; message: string }): SchemaProblem {
+function describeMetaError(error: { instancePath: string; message: string }, schema: unknown): SchemaProblem {
   const where = error.instancePath === "" ? "the schema" : `inputSchema${error.instancePath.replace(/\//g, ".")}`;
-  return { message: `${where} ${error.message}`, path: pointerPath(error.instancePath) };
+  const path = pointerPath(error.instancePath);
+  // The common mistake: a misspelt type name.
+  const value = valueAt(schema, path);
+  const wrongType = path[path.length - 1] === "type" ? (Array.isArray(value) ? value : [value]).find((t) => typeof t === "string" && !TYPE_NAMES.has(t)) : undefined;
+  const meant = typeof wrongType === "string" ? closest(wrongType, [...TYPE_NAMES]) : undefined;
+  const hint = wrongType === undefined ? undefined : meant ? `did you mean "${meant}"?` : `use one of: ${[...TYPE_NAMES].join(", ")}`;
+  return { message: `${where} ${error.message}`, path, ...(hint && { hint }) };
 }
 
 /**
@@ -216,9 +234,9 @@ function describeMetaError(error: { instancePath: string; message: string }): Sc
  * against the compiled meta-schema.
  */
 export function proveInputSchema(schema: unknown): SchemaProof {
-  if (!isPlainObject(schema)) return { ok: false, problems: [{ message: "inputSchema must be a mapping (a JSON Schema object)", path: [] }] };
+  if (!isPlainObject(schema)) return { ok: false, problems: [{ message: "inputSchema must be a mapping (a JSON Schema object)", hint: "write type: object and the arguments under properties", path: [] }] };
   const problems: SchemaProblem[] = [];
-  if (schema.type !== "object") problems.push({ message: "inputSchema must have type: object (tool arguments are a JSON object)", path: schema.type === undefined ? [] : ["type"] });
+  if (schema.type !== "object") problems.push({ message: "inputSchema must have type: object", hint: "tool arguments are a JSON object: write type: object and list them under properties", path: schema.type === undefined ? [] : ["type"] });
   if (!isSimpleSchema(schema)) {
     const [valid, errors] = meta().Errors(schema);
     if (!valid) {
@@ -229,7 +247,7 @@ export function proveInputSchema(schema: unknown): SchemaProof {
         const path = error.instancePath;
         if (seen.has(path) || paths.some((other) => other.startsWith(`${path}/`))) continue;
         seen.add(path);
-        problems.push(describeMetaError(error));
+        problems.push(describeMetaError(error, schema));
       }
     }
   }
@@ -237,17 +255,19 @@ export function proveInputSchema(schema: unknown): SchemaProof {
   walkSchema(schema, walked, []);
   for (const { ref, path } of walked.refs) {
     const resolved = resolveRef(schema, ref, walked);
-    if ("problem" in resolved) problems.push({ message: resolved.problem, path });
+    if ("problem" in resolved) problems.push({ message: resolved.problem, hint: REF_HINT, path });
   }
   if (walked.refs.length > 0) {
     const loop = endlessRef(schema, walked);
-    if (loop) problems.push({ message: `$ref "${loop.ref}" leads back to itself without reading any part of the arguments, so checking them would never end`, path: loop.path });
+    if (loop) problems.push({ message: `$ref "${loop.ref}" leads back to itself without reading any part of the arguments, so checking them would never end`, hint: "let the loop pass through properties or items", path: loop.path });
   }
   for (const { pattern, path } of walked.patterns) {
     try {
       new RegExp(pattern, "u");
-    } catch {
-      problems.push({ message: `pattern "${pattern}" is not a valid regular expression`, path });
+    } catch (error) {
+      // "Invalid regular expression: /(/: missing )" → "missing )": what the engine objects to.
+      const why = error instanceof Error ? error.message.replace(/^.*: /, "") : "";
+      problems.push({ message: `pattern "${pattern}" is not a valid regular expression${why ? `: ${why}` : ""}`, hint: "patterns are JavaScript regular expressions with the u flag; escape a literal ( [ { . * + ? with \\", path });
     }
   }
   return problems.length === 0 ? { ok: true } : { ok: false, problems };

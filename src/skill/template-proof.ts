@@ -6,7 +6,7 @@ type AstNode = hbs.AST.Node;
 /** What the load step learns from a template without compiling it. */
 export type TemplateProof =
   | { ok: true; variables: string[] }
-  | { ok: false; message: string; position?: SourcePosition };
+  | { ok: false; message: string; hint?: string; position?: SourcePosition };
 
 /**
  * Most templates use only plain mustaches (`{{name}}`, `{{a.b}}`) and the built-in blocks with
@@ -85,10 +85,16 @@ interface Walk {
 }
 
 class TemplateRejection extends Error {
-  constructor(message: string, readonly position?: SourcePosition) {
+  constructor(
+    message: string,
+    readonly hint: string | undefined,
+    readonly position?: SourcePosition,
+  ) {
     super(message);
   }
 }
+
+const ONLY_BLOCKS = "only #if, #unless, #each and #with exist; put the text itself in the template";
 
 function at(node: AstNode): SourcePosition | undefined {
   const start = node.loc?.start;
@@ -107,7 +113,7 @@ function visitExpression(node: hbs.AST.Expression, walk: Walk): void {
   if (node.type === "PathExpression") notePath(node as hbs.AST.PathExpression, walk);
   else if (node.type === "SubExpression") {
     const sub = node as hbs.AST.SubExpression;
-    throw new TemplateRejection(`unknown helper "${describePath(sub.path)}": only #if, #unless, #each and #with exist`, at(sub));
+    throw new TemplateRejection(`unknown helper "${describePath(sub.path)}"`, ONLY_BLOCKS, at(sub));
   }
 }
 
@@ -120,11 +126,11 @@ function visitCall(node: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, wal
   const hasArguments = node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0;
   if (isBlock && BLOCK_HELPERS.has(name)) {
     if (node.params.length !== 1 || (node.hash?.pairs.length ?? 0) > 0) {
-      throw new TemplateRejection(`{{#${name}}} takes exactly one argument`, at(node));
+      throw new TemplateRejection(`{{#${name}}} takes exactly one argument`, `e.g. {{#${name} name}}…{{/${name}}}`, at(node));
     }
   } else if (hasArguments || BLOCK_HELPERS.has(name)) {
-    const hint = BLOCK_HELPERS.has(name) ? ` (write it as a block: {{#${name} …}}…{{/${name}}})` : "";
-    throw new TemplateRejection(`unknown helper "${name}": only #if, #unless, #each and #with exist${hint}`, at(node));
+    const hint = BLOCK_HELPERS.has(name) ? `write it as a block: {{#${name} …}}…{{/${name}}}` : ONLY_BLOCKS;
+    throw new TemplateRejection(`unknown helper "${name}"`, hint, at(node));
   }
   node.params.forEach((param) => visitExpression(param, walk));
   // A parameterless block is a mustache section: it reads its own name from the outer context.
@@ -155,9 +161,9 @@ function visit(node: AstNode, walk: Walk): void {
     }
     case "PartialStatement":
     case "PartialBlockStatement":
-      throw new TemplateRejection("partials ({{> name}}) are not supported: skills are self-contained", at(node));
+      throw new TemplateRejection("partials ({{> name}}) are not supported", "write the text into this skill: skills are self-contained", at(node));
     default:
-      throw new TemplateRejection(`unsupported template construct (${node.type})`, at(node));
+      throw new TemplateRejection(`unsupported template construct (${node.type})`, undefined, at(node));
   }
 }
 
@@ -209,14 +215,15 @@ export function proveTemplate(template: string): TemplateProof {
       // Mismatched blocks read "if doesn't match each - 2:3" (line:column of the opening block).
       const loc = / - (\d+):(\d+)$/.exec(message);
       const position = loc ? { line: Number(loc[1]), column: Number(loc[2]) + 1 } : undefined;
-      return { ok: false, message: `template does not parse: ${message.replace(/ - \d+:\d+$/, "")}`, position };
+      return { ok: false, message: `template does not parse: ${message.replace(/ - \d+:\d+$/, "")}`, hint: "close the blocks in the order they were opened", position };
     }
     const near = message.split("\n")[1]?.trim();
     const unclosed = expected.endsWith("got 'EOF'") ? unclosedBlock(template) : undefined;
-    if (unclosed) return { ok: false, message: `template does not parse: {{#${unclosed.name}}} is never closed (add {{/${unclosed.name}}})`, position: unclosed.position };
+    if (unclosed) return { ok: false, message: `template does not parse: {{#${unclosed.name}}} is never closed`, hint: `add {{/${unclosed.name}}} where the block ends`, position: unclosed.position };
     return {
       ok: false,
       message: `template does not parse: ${expected}${near ? ` (near "${near}")` : ""}`,
+      hint: 'check the braces here; a literal "{{" is written \\{{',
       position: parseErrorPosition(message, template),
     };
   }
@@ -224,7 +231,7 @@ export function proveTemplate(template: string): TemplateProof {
   try {
     visit(ast, walk);
   } catch (error) {
-    if (error instanceof TemplateRejection) return { ok: false, message: error.message, position: error.position };
+    if (error instanceof TemplateRejection) return { ok: false, message: error.message, ...(error.hint !== undefined && { hint: error.hint }), ...(error.position && { position: error.position }) };
     throw error;
   }
   return { ok: true, variables: [...walk.variables] };

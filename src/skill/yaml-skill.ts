@@ -23,9 +23,16 @@ const ARGUMENT_FIELDS = ["name", "description", "required", "enum"] as const;
 const TYPES: readonly SkillType[] = ["prompt", "tool"];
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
+const REQUIRED = ["id", "description", "type"] as const;
+
+/** An unknown key that is a misspelling of a required field that is absent (`descripton`). */
+function typoOf(doc: Record<string, unknown>, field: string): string | undefined {
+  return Object.keys(doc).find((key) => !(FIELDS as readonly string[]).includes(key) && closest(key, [field]) === field);
+}
+
 /** A required top-level field that is absent: pointed at a misspelling of it when there is one. */
 function missing(f: Findings, doc: Record<string, unknown>, field: string, example: string): void {
-  const typo = Object.keys(doc).find((key) => !(FIELDS as readonly string[]).includes(key) && closest(key, [field]) === field);
+  const typo = typoOf(doc, field);
   if (typo) {
     f.error("missing-field", `"${field}" is missing; "${typo}" looks like a misspelling of it`, `rename "${typo}" to "${field}"`, f.key([typo]));
   } else {
@@ -72,10 +79,10 @@ function readArguments(f: Findings, value: unknown): SkillArgument[] | undefined
     }
     names.add(name);
     if (description !== undefined && typeof description !== "string") {
-      f.error("field-type", `"description" of argument "${name}" must be text, not ${kindOf(description)}`, undefined, f.value([...path, "description"]));
+      f.error("field-type", `"description" of argument "${name}" must be text, not ${kindOf(description)}`, "quote it", f.value([...path, "description"]));
     }
     if (required !== undefined && typeof required !== "boolean") {
-      f.error("field-type", `"required" of argument "${name}" must be true or false, not ${kindOf(required)}`, undefined, f.value([...path, "required"]));
+      f.error("field-type", `"required" of argument "${name}" must be true or false, not ${kindOf(required)}`, "write required: true or required: false", f.value([...path, "required"]));
     }
     let values: string[] | undefined;
     if (item.enum !== undefined) {
@@ -129,7 +136,7 @@ function readVersion(f: Findings, value: unknown): string | undefined {
     f.warning("version-not-text", `"version" is the number ${String(value)}, served as "${String(value)}"`, `quote it (version: "${String(value)}") so YAML keeps it as written`, f.value(["version"]));
     return String(value);
   }
-  f.error("field-type", `"version" must be text, not ${kindOf(value)}`, undefined, f.value(["version"]));
+  f.error("field-type", `"version" must be text, not ${kindOf(value)}`, 'e.g. `version: "1.2.0"`', f.value(["version"]));
   return undefined;
 }
 
@@ -146,7 +153,9 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
     return { diagnostics: f.list };
   }
   const doc = data;
-  unknownKeys(f, doc, FIELDS, [], "");
+  // A misspelt required field is reported once, as the missing field it is, not also as unknown.
+  const misspelt = new Set(REQUIRED.flatMap((field) => (doc[field] === undefined ? [typoOf(doc, field)] : [])).filter((k): k is string => k !== undefined));
+  unknownKeys(f, doc, FIELDS, [], "", misspelt);
 
   const id = stringField(f, doc, "id", 'e.g. `id: review-pr`');
   if (doc.id === undefined) missing(f, doc, "id", "id: review-pr");
@@ -170,7 +179,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
   const version = readVersion(f, doc.version);
   const examples = readExamples(f, doc.examples);
 
-  if (type === "prompt" && doc.prompt === undefined) f.error("missing-prompt", 'a prompt skill needs a "prompt" template', "add `prompt: |` followed by the indented text", { line: 1, column: 1 });
+  if (type === "prompt" && doc.prompt === undefined) f.error("missing-prompt", 'a prompt skill needs a "prompt" template', "add `prompt: |` followed by the indented text", f.value(["type"]));
   if (type === "prompt" && doc.inputSchema !== undefined) {
     f.warning("ignored-field", '"inputSchema" is ignored on a prompt skill', 'only tools take one; declare prompt inputs under "arguments"', f.key(["inputSchema"]));
   }
@@ -179,7 +188,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
   if (template !== undefined) {
     const proof = proveTemplate(template);
     if (proof.ok) variables = proof.variables;
-    else f.error("invalid-template", proof.message, undefined, f.value(["prompt"], proof.position));
+    else f.error("invalid-template", proof.message, proof.hint, f.value(["prompt"], proof.position));
   }
 
   let inputSchema: JsonSchema | undefined;
@@ -187,7 +196,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
     if (doc.inputSchema !== undefined) {
       const proof = proveInputSchema(doc.inputSchema);
       if (proof.ok) inputSchema = doc.inputSchema as JsonSchema;
-      else for (const p of proof.problems) f.error("invalid-input-schema", `invalid inputSchema: ${p.message}`, undefined, f.value(["inputSchema", ...p.path]) ?? f.value(["inputSchema"]));
+      else for (const p of proof.problems) f.error("invalid-input-schema", `invalid inputSchema: ${p.message}`, p.hint, f.value(["inputSchema", ...p.path]) ?? f.value(["inputSchema"]));
       for (const u of unknownSchemaKeywords(doc.inputSchema)) {
         f.warning("unknown-schema-keyword", `"${u.keyword}" in inputSchema is not a JSON Schema keyword and is ignored`, `did you mean "${u.meant}"?`, f.key(["inputSchema", ...u.path]));
       }

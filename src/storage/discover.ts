@@ -3,6 +3,9 @@ import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import { describeFsError } from "./fs-errors.ts";
+import { NOT_A_FILE_HINT } from "./read.ts";
+
+const BROKEN_LINK_HINT = "point the link at a file or folder that exists, or remove it";
 
 /** Skill files: YAML or JSON, at any depth. */
 const SKILL_FILES = new Glob("*.{yaml,yml,json}");
@@ -170,7 +173,7 @@ export function discoverSkillFiles(dir: string): Discovery {
   try {
     realRoot = realpathOrSelf(dir);
   } catch (error) {
-    warn("unreadable-folder", dir, `cannot read the layer folder: ${describeFsError(error)}`);
+    warn("unreadable-folder", dir, `cannot read the layer folder: ${describeFsError(error)}`, "fix its permissions, or point the layer at another folder");
     return { files, folders, diagnostics };
   }
   const walkedDirs = new Map<string, string>([[realRoot, dir]]);
@@ -196,7 +199,7 @@ export function discoverSkillFiles(dir: string): Discovery {
     try {
       target = realpathSync(full);
     } catch (error) {
-      warn("broken-link", full, `link not followed: ${describeFsError(error)}`);
+      warn("broken-link", full, `link not followed: ${describeFsError(error)}`, BROKEN_LINK_HINT);
       return;
     }
     if (!inside(target, realRoot)) {
@@ -207,7 +210,7 @@ export function discoverSkillFiles(dir: string): Discovery {
     try {
       info = statSync(target);
     } catch (error) {
-      warn("broken-link", full, `link not followed: ${describeFsError(error)}`);
+      warn("broken-link", full, `link not followed: ${describeFsError(error)}`, BROKEN_LINK_HINT);
       return;
     }
     if (info.isDirectory()) {
@@ -262,7 +265,7 @@ export function discoverSkillFiles(dir: string): Discovery {
       } else if (entry.isSymbolicLink()) {
         links.push({ path: full, real, name });
       } else if (SKILL_FILES.match(name)) {
-        warn("not-a-file", full, "skipped without opening it: not a regular file (a FIFO, socket or device)");
+        warn("not-a-file", full, "skipped without opening it: not a regular file (a FIFO, socket or device)", NOT_A_FILE_HINT);
       }
     }
   }

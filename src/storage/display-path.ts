@@ -17,6 +17,8 @@ function within(path: string, root: string): string | undefined {
 /** How a path is shown to people, decided in one place for the CLI, the server's log and the API. */
 export function displayPath(file: string, places: DisplayPlaces): string {
   if (places.builtinDir !== undefined) {
+    // The folder itself (doctor's layer table): inside a binary its real path is a virtual one.
+    if (file === places.builtinDir) return "builtin:";
     const builtin = within(file, places.builtinDir);
     if (builtin !== undefined) return `builtin:${builtin.split(sep).join("/")}`;
   }

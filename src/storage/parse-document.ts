@@ -2,6 +2,7 @@ import type { Document, LineCounter, Node, YAMLError } from "yaml";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { scanDuplicateKeys } from "./duplicate-key-scan.ts";
 import { fastParseYaml } from "./fast-yaml.ts";
+import { jsonErrorOffset } from "./json-error.ts";
 import type { SourceText } from "./read.ts";
 
 /**
@@ -112,19 +113,36 @@ function duplicateKeyOffset(text: string, offset: number): number {
   return offset + (match ? match[0].length : 0);
 }
 
+/** What to do about the YAML errors people make by hand; the parser's own words say what is wrong. */
+function yamlHint(error: YAMLError): string {
+  if (error.code === "TAB_AS_INDENT") return "indent with spaces, not tabs";
+  const flow = /end with a ([\]}])/.exec(error.message);
+  if (flow) return `close it with ${flow[1]} (on the same line, or indented), or quote the text if it is not a ${flow[1] === "]" ? "list" : "mapping"}`;
+  if (error.code === "BAD_INDENT") return "line up the keys of one mapping, and the items of one list, at the same indentation";
+  return 'quote text that contains ": " or " #", or that starts with [ { * & ! | > % @ or `';
+}
+
+/** `id` for a duplicate key written at `offset` (plain or quoted), for naming it in the message. */
+function keyAt(text: string, offset: number): string | undefined {
+  const match = /^(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s:#][^:#\n]*?))\s*:/.exec(text.slice(offset, offset + 200));
+  return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
+}
+
 function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown, text = ""): Diagnostic {
   if (error) {
     const duplicate = error.code === "DUPLICATE_KEY";
-    const offset = duplicate ? duplicateKeyOffset(text, error.pos[0]) : error.pos[0];
+    let offset = duplicate ? duplicateKeyOffset(text, error.pos[0]) : error.pos[0];
+    // An unclosed [ or { is reported where the text ends; point at the bracket that is left open.
+    const flow = /end with a ([\]}])/.exec(error.message);
+    if (flow) offset = Math.max(0, text.lastIndexOf(flow[1] === "]" ? "[" : "{", offset - 1)) || offset;
+    const key = duplicate ? keyAt(text, offset) : undefined;
     return {
       severity: "error",
       code: duplicate ? "duplicate-key" : "yaml-syntax",
       file,
       position: position(lines, offset),
-      message: duplicate
-        ? `duplicate key in a mapping (${firstLine(error.message)})`
-        : `invalid YAML: ${firstLine(error.message)}`,
-      ...(duplicate && { hint: "keep one of them" }),
+      message: duplicate ? `duplicate key${key === undefined ? "" : ` "${key}"`} in a mapping (${firstLine(error.message)})` : `invalid YAML: ${firstLine(error.message)}`,
+      hint: duplicate ? "keep one of them: the file is not loaded while both are there" : yamlHint(error),
     };
   }
   return { severity: "error", code: "yaml-syntax", file, message: `invalid YAML: ${String(fallback)}` };
@@ -175,9 +193,18 @@ function parseJson(source: SourceText): ParseResult {
     data = JSON.parse(source.text);
   } catch (error) {
     const precise = parsePrecisely(source.text);
-    const reason = error instanceof Error ? error.message : error;
-    const diagnostic = syntaxDiagnostic(source.file, precise.lines, precise.doc.errors[0], reason, source.text);
-    return { ok: false, diagnostic: { ...diagnostic, message: diagnostic.message.replace("invalid YAML", "invalid JSON") } };
+    const reason = error instanceof Error ? error.message.replace(/^JSON Parse error: /, "") : String(error);
+    // JSON's own grammar says where; the YAML reading accepts much that JSON does not.
+    const offset = jsonErrorOffset(source.text);
+    const diagnostic: Diagnostic = {
+      severity: "error",
+      code: "yaml-syntax",
+      file: source.file,
+      ...(offset >= 0 ? { position: position(precise.lines, offset) } : precise.doc.errors[0] && { position: position(precise.lines, precise.doc.errors[0].pos[0]) }),
+      message: `invalid JSON: ${reason}`,
+      hint: "JSON has no comments, trailing commas or single quotes; a .yaml file may be easier to write by hand",
+    };
+    return { ok: false, diagnostic };
   }
   // JSON.parse keeps the last of duplicate keys; the YAML reading of the same text reports them.
   const precise = parsePrecisely(source.text);

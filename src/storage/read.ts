@@ -4,6 +4,9 @@ import { describeFsError } from "./fs-errors.ts";
 import { isEmbedded } from "./fs-state.ts";
 import { stampOfStats, type FileStamp } from "./stamp.ts";
 
+const UNREADABLE_HINT = "make it readable to you, or move it out of the layer";
+export const NOT_A_FILE_HINT = "remove it, or rename it so it does not end in .yaml, .yml or .json";
+
 /** Larger files are almost certainly not hand-written skills (a log, a dump). */
 export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 
@@ -23,7 +26,7 @@ function readEmbedded(file: string): ReadResult {
     const stamp = stampOfStats(statSync(file));
     return { ok: true, source: { file, text: readFileSync(file, "utf8") }, stamp };
   } catch (error) {
-    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}` } };
+    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}`, hint: UNREADABLE_HINT } };
   }
 }
 
@@ -38,12 +41,12 @@ export function readSkillFile(file: string, limit = MAX_SKILL_FILE_BYTES): ReadR
   try {
     fd = openSync(file, OPEN_FLAGS);
   } catch (error) {
-    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}` } };
+    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}`, hint: UNREADABLE_HINT } };
   }
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) {
-      return { ok: false, diagnostic: { severity: "error", code: "not-a-file", file, message: "not a regular file (a FIFO, socket or device); never read" } };
+      return { ok: false, diagnostic: { severity: "error", code: "not-a-file", file, message: "not a regular file (a FIFO, socket or device); never read", hint: NOT_A_FILE_HINT } };
     }
     if (info.size > limit) {
       return {
@@ -60,7 +63,7 @@ export function readSkillFile(file: string, limit = MAX_SKILL_FILE_BYTES): ReadR
     }
     return { ok: true, source: { file, text: buffer.toString("utf8", 0, read) }, stamp: stampOfStats(info) };
   } catch (error) {
-    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}` } };
+    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}`, hint: UNREADABLE_HINT } };
   } finally {
     closeSync(fd);
   }

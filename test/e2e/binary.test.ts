@@ -149,6 +149,24 @@ describe("compiled binary (this machine)", () => {
     }
   });
 
+  test("every path it prints for a built-in skill reads builtin:<path>, never the binary's virtual /$bunfs/ one", async () => {
+    const project = makeFixture({ ".skills/commit-conventions.yaml": "id: commit-conventions\ndescription: Ours\ntype: tool\nprompt: ours\n" });
+    try {
+      const outputs = await Promise.all(
+        [["list", "--json"], ["show", "review-pr"], ["show", "commit-conventions", "--json"], ["doctor"], ["doctor", "--json"], ["validate", "--json"], ["test", "--json"], ["new", "commit-conventions", "--type", "tool"], ["new", "review-pr", "--type", "prompt"]].map((args) =>
+          run([binary, ...args], project.cwd, project.home),
+        ),
+      );
+      const printed = outputs.map((o) => o.stdout + o.stderr).join("\n");
+      expect(printed).not.toContain("$bunfs");
+      expect(printed).toContain("builtin:review-pr.yaml");
+      expect(printed).toContain('"source": "builtin:commit-conventions.yaml"');
+      expect(outputs[3]!.stdout).toMatch(/builtin +0 +builtin: +\d+ files, \d+ served +built-in/);
+    } finally {
+      project.cleanup();
+    }
+  });
+
   test("a bunfig.toml in the project is not loaded: its preload script cannot write to stdout", async () => {
     const project = makeFixture({ "bunfig.toml": 'preload = ["./preload.ts"]\n', "preload.ts": 'process.stdout.write("PRELOADED\\n");\n' });
     try {

@@ -174,7 +174,7 @@ interface DoctorJson {
   duplicates: { id: string; sources: string[]; withdrawn: boolean }[];
   errors: number;
   warnings: number;
-  problems: { severity: string; code: string; file?: string; message: string }[];
+  problems: { severity: string; rule: string; file?: string; line?: number; column?: number; message: string; hint?: string }[];
 }
 
 describe("doctor", () => {
@@ -190,7 +190,7 @@ describe("doctor", () => {
     expect(stdout).toContain('team/lonely.yaml: warning: prompt "lonely": no other prompt skill has its tag (solo)');
     expect(stdout).toContain("empty: warning: layer \"empty\"");
     expect(stdout).toMatch(/\.skills\/broken\.yaml:\d+:\d+: error: invalid YAML/);
-    expect(stdout).toEndWith("2 errors, 4 warnings\n");
+    expect(stdout).toEndWith("2 errors, 4 warnings; 0 examples run, 0 failed\n");
   });
 
   test("--json has the same findings as data", async () => {
@@ -205,7 +205,7 @@ describe("doctor", () => {
     ]);
     expect(json.shadowed).toEqual([{ id: "greet", effective: { layer: "project", priority: 100, source: ".skills/greet.yaml" }, shadowed: [{ layer: "team", priority: 50, source: "team/greet.yaml" }] }] as never);
     expect(json.duplicates).toEqual([{ id: "dup", layer: "project", sources: [".skills/dup-a.yaml", ".skills/dup-b.yaml"], withdrawn: true }] as never);
-    expect(json.problems.map((p) => p.code).sort()).toEqual(["config", "duplicate-id", "layer-empty", "layer-missing", "tags-compose-with-nothing", "yaml-syntax"]);
+    expect(json.problems.map((p) => p.rule).sort()).toEqual(["config", "duplicate-id", "layer-empty", "layer-missing", "tags-compose-with-nothing", "yaml-syntax"]);
   });
 
   test("warnings alone exit 0", async () => {
@@ -214,7 +214,7 @@ describe("doctor", () => {
       const { code, stdout } = await runCli(["doctor", "--no-builtin"], clean.cwd, clean.home);
       expect(code).toBe(0);
       expect(stdout).toContain("  none (built-in skills, plus .skills/ when it exists)\n  built-in skills: off\n");
-      expect(stdout).toEndWith("no errors, 1 warning\n");
+      expect(stdout).toEndWith("no errors, 1 warning; 0 examples run, 0 failed\n");
     } finally {
       clean.cleanup();
     }

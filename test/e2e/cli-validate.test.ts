@@ -48,7 +48,7 @@ describe("validate", () => {
     for (const line of lines) expect(line).toMatch(/^\.skills\/[a-z-]+\.yaml:\d+:\d+: (error|warning): /);
     expect(lines.map((l) => l.replace(/: (error|warning): .*/, ": $1"))).toEqual([
       ".skills/bad-schema.yaml:7:16: error",
-      ".skills/bad-yaml.yaml:3:1: error",
+      ".skills/bad-yaml.yaml:2:14: error", // the [ left open
       ".skills/fails.yaml:12:5: error",
       ".skills/fails.yaml:16:5: error",
       // The server logs one line for this file; validate gives each problem its own line and place.
@@ -69,7 +69,7 @@ describe("validate", () => {
     expect(warned.code).toBe(0);
     expect(warned.stdout).toBe('.skills/unknown-field.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples\n');
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toBe("nope.yaml: error: no such file or folder\n");
+    expect(missing.stdout).toBe("nope.yaml: error: no such file or folder — check the path: a relative one is read from the project folder (--cwd)\n");
   });
 
   test("--json reports the counts and every problem as data", async () => {
@@ -94,8 +94,10 @@ describe("validate", () => {
 
 describe("test", () => {
   test("pass and fail per example, a diff for a wrong expect, exit 1 on any failure", async () => {
-    const { code, stdout } = await cli("test", "--no-builtin");
+    const { code, stdout, stderr } = await cli("test", "--no-builtin");
     expect(code).toBe(1);
+    // The broken files are reported as the server logs them, and count against a whole run.
+    expect(stderr).toEndWith("4 errors while loading (above, one line per file; `skill-central validate` lists each with its position)\n");
     expect(stdout).toBe(
       [
         "pass  fails example 1",
@@ -128,11 +130,13 @@ describe("test", () => {
   });
 
   test("--json has the counts and one result per example", async () => {
-    const { code, json } = await runCliJson<{ passed: number; failed: number; results: ExampleResult[] }>(["test", "fails"], fixture.cwd, fixture.home);
+    const { code, json } = await runCliJson<{ passed: number; failed: number; errors: number; results: Omit<ExampleResult, "path">[] }>(["test", "fails"], fixture.cwd, fixture.home);
     expect(code).toBe(1);
     expect(json.passed).toBe(1);
     expect(json.failed).toBe(2);
-    expect(json.results[0]).toEqual({ id: "fails", number: 1, path: expect.stringMatching(/\.skills\/fails\.yaml$/), source: ".skills/fails.yaml", arguments: { n: 1 }, pass: true });
+    expect(json.errors).toBe(4);
+    // Paths as people read them (no absolute path, which inside the binary is a virtual one).
+    expect(json.results[0]).toEqual({ id: "fails", number: 1, source: ".skills/fails.yaml", arguments: { n: 1 }, pass: true });
     expect(json.results[1]).toMatchObject({ number: 2, pass: false, failure: "text-differs", expected: "n=3\nand more", actual: "n=2", position: { line: 12, column: 5 } });
   });
 });

@@ -600,7 +600,9 @@ describe("the compiled binary registers itself", () => {
 
 test("the README's IDE section starts with skill-central install and links the page that documents every client", async () => {
   const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
-  const section = readme.slice(readme.indexOf("## IDE configuration"));
+  const at = readme.indexOf("\n## IDE setup\n");
+  expect(at).toBeGreaterThan(0);
+  const section = readme.slice(at);
   const firstBlock = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
   expect(section.indexOf("```sh")).toBeLessThan(section.indexOf("### "));
   expect(firstBlock).toStartWith("skill-central install");

@@ -66,9 +66,13 @@ describe("README IDE configuration", () => {
       const section = sectionOf(launch);
       if (section && !firstBySection.has(section)) firstBySection.set(section, launch);
     }
-    for (const ide of ["Claude Code", "Cursor", "Windsurf"]) expect({ ide, kind: firstBySection.get(ide)?.kind }).toEqual({ ide, kind: "npx" });
+    for (const ide of ["Claude Code", "Cursor", "Windsurf", "VS Code", "Codex"]) expect({ ide, kind: firstBySection.get(ide)?.kind }).toEqual({ ide, kind: "npx" });
+    // VS Code and Codex read their own formats; each also shows the binary.
+    for (const from of ["vscode", "toml"] as const) expect({ from, kinds: [...new Set(launches.filter((l) => l.from === from).map((l) => l.kind))].sort() }).toEqual({ from, kinds: ["binary", "npx"] });
     expect(readme).toContain(".cursor/mcp.json");
     expect(readme).toContain("~/.codeium/windsurf/mcp_config.json");
+    expect(readme).toContain(".vscode/mcp.json");
+    expect(readme).toContain("~/.codex/config.toml");
     expect(readme).toContain("skill-central --version");
   });
 

@@ -6,7 +6,7 @@ import { fencedBlocks, section } from "../helpers/markdown.ts";
 import { REPO_ROOT, SOURCE_ENTRY, SOURCE_TARGET } from "../helpers/server.ts";
 
 /**
- * The README's "Serving a team over HTTP" snippets are what people paste: each is parsed the way
+ * The "Connecting clients" snippets of docs/http.md (the README links there) are what people paste: each is parsed the way
  * its client reads it (JSON, JSON with an input prompt, TOML, a shell line), turned into the URL
  * and headers that client would send, and used to connect to a real token-protected server.
  */
@@ -47,7 +47,7 @@ function headersOf(value: unknown, where: string): Record<string, string> {
 function remoteConfigs(markdown: string, env: Record<string, string>, token: string): RemoteConfig[] {
   const configs: RemoteConfig[] = [];
   for (const block of fencedBlocks(markdown)) {
-    const where = `README.md "Serving a team over HTTP", block ${configs.length + 1} (${block.lang})`;
+    const where = `docs/http.md "Connecting clients", block ${configs.length + 1} (${block.lang})`;
     if (block.lang === "sh") {
       for (const line of block.body.split("\n").filter((l) => l.startsWith("claude mcp add"))) {
         const words = shellWords(line);
@@ -92,13 +92,13 @@ function remoteConfigs(markdown: string, env: Record<string, string>, token: str
   return configs;
 }
 
-describe(`README "Serving a team over HTTP"`, () => {
+describe(`docs/http.md "Connecting clients"`, () => {
   let text: string;
   let fixture: Fixture;
   let server: HttpServer;
 
   beforeAll(async () => {
-    text = section(await Bun.file(join(REPO_ROOT, "README.md")).text(), "## Serving a team over HTTP");
+    text = section(await Bun.file(join(REPO_ROOT, "docs", "http.md")).text(), "## Connecting clients");
     fixture = makeFixture();
     server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, [], { [TOKEN_VAR]: TOKEN });
   });
@@ -117,11 +117,12 @@ describe(`README "Serving a team over HTTP"`, () => {
     expect(text).not.toContain(TOKEN);
   });
 
-  test("the serve command uses options mcp --help lists", async () => {
+  test("every serve command in the README and docs/http.md uses options mcp --help lists", async () => {
     const help = Bun.spawnSync([process.execPath, SOURCE_ENTRY, "mcp", "--help"]).stdout.toString();
-    const serve = fencedBlocks(text).flatMap((b) => b.body.split("\n")).find((l) => l.startsWith("skill-central mcp --http"))!;
-    expect(serve).toBeDefined();
-    for (const flag of serve.match(/--[a-z-]+/g)!) expect(help).toContain(`  ${flag}`);
+    const docs = await Promise.all(["README.md", "docs/http.md"].map((f) => Bun.file(join(REPO_ROOT, f)).text()));
+    const serves = docs.flatMap((doc) => fencedBlocks(doc).flatMap((b) => b.body.split("\n")).filter((l) => l.startsWith("skill-central mcp --http")));
+    expect(serves.length).toBeGreaterThanOrEqual(2);
+    for (const serve of serves) for (const flag of serve.match(/--[a-z-]+/g)!) expect({ serve, flag, listed: help.includes(`  ${flag}`) }).toEqual({ serve, flag, listed: true });
   });
 
   test("each config, its URL pointed at a running server, connects and lists the skills; without the token it is refused", async () => {

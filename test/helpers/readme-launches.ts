@@ -3,8 +3,9 @@ import { fencedBlocks, isRemote } from "./markdown.ts";
 import { REPO_ROOT, SOURCE_ENTRY } from "./server.ts";
 
 /**
- * The README's IDE configuration is what users paste: every `mcpServers` JSON snippet and every
- * `claude mcp add` line. This reads them and classifies each command line by how it starts our
+ * The README's IDE configuration is what users paste: every `mcpServers` JSON snippet (Claude
+ * Code, Cursor, Windsurf), every VS Code `servers` snippet, every Codex `[mcp_servers.…]` TOML
+ * snippet and every `claude mcp add` line. This reads them and classifies each command line by how it starts our
  * server; test/e2e/readme-config.test.ts starts the binary and checkout forms, and
  * test/e2e/npm-registry.test.ts the npx and bunx forms against a local registry.
  */
@@ -13,8 +14,8 @@ export type LaunchKind = "binary" | "npx" | "bunx" | "source";
 
 export interface Launch {
   kind: LaunchKind;
-  /** A JSON snippet or a `claude mcp add` line. */
-  from: "json" | "claude";
+  /** A JSON snippet (`mcpServers` or VS Code's `servers`), a Codex TOML snippet or a `claude mcp add` line. */
+  from: "json" | "vscode" | "toml" | "claude";
   command: string;
   args: string[];
   /** Where in the README, for failure messages. */
@@ -82,12 +83,31 @@ export function launchProblem(command: string, args: string[], options: Map<stri
   return { kind };
 }
 
-/** Every `mcpServers` JSON snippet: strict JSON, only our server, named as the IDE will show it. */
+/** One server entry (`command`, `args`, optional `env` and `type`), checked the way its client reads it. */
+function entryLaunch(name: string, entry: unknown, where: string, from: Shown["from"], problems: string[], typeRequired = false): Shown | undefined {
+  // Entries with a URL are remote (HTTP) configs: readme-http-config.test.ts checks those.
+  if (isRemote(entry)) return undefined;
+  if (name !== SERVER_NAME) problems.push(`${where}: server "${name}" should be named "${SERVER_NAME}"`);
+  const { command, args = [], env, type, ...unknown } = entry as Record<string, unknown>;
+  if (Object.keys(unknown).length > 0) problems.push(`${where}: unknown keys ${Object.keys(unknown).join(", ")}`);
+  if ((type !== undefined || typeRequired) && type !== "stdio") problems.push(`${where}: type must be "stdio"`);
+  if (env !== undefined && (typeof env !== "object" || env === null)) problems.push(`${where}: env must be an object`);
+  if (typeof command !== "string" || !Array.isArray(args) || !args.every((a) => typeof a === "string")) {
+    problems.push(`${where}: needs a string command and an array of string args`);
+    return undefined;
+  }
+  return { from, command, args, where };
+}
+
+/**
+ * Every JSON snippet with servers: `mcpServers` (Claude Code, Cursor, Windsurf) or VS Code's
+ * `servers` (each with `type: "stdio"`); strict JSON, only our server, named as the IDE shows it.
+ */
 function jsonLaunches(markdown: string, problems: string[]): Shown[] {
   const launches: Shown[] = [];
-  for (const block of fencedBlocks(markdown).filter((b) => b.body.includes("mcpServers"))) {
+  for (const block of fencedBlocks(markdown).filter((b) => b.body.includes("mcpServers") || b.body.includes('"servers"'))) {
     const where = `README.md:${block.line} (${block.lang || "no language"} block)`;
-    if (block.lang !== "json") problems.push(`${where}: an mcpServers snippet must be a json block`);
+    if (block.lang !== "json") problems.push(`${where}: a server snippet must be a json block`);
     let doc: unknown;
     try {
       doc = JSON.parse(block.body);
@@ -95,24 +115,36 @@ function jsonLaunches(markdown: string, problems: string[]): Shown[] {
       problems.push(`${where}: not valid JSON (${String(error)})`);
       continue;
     }
-    const servers = (doc as { mcpServers?: unknown }).mcpServers;
+    const vscode = (doc as { servers?: unknown }).servers !== undefined;
+    const servers = vscode ? (doc as { servers?: unknown }).servers : (doc as { mcpServers?: unknown }).mcpServers;
     if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
-      problems.push(`${where}: mcpServers must be an object`);
+      problems.push(`${where}: ${vscode ? "servers" : "mcpServers"} must be an object`);
       continue;
     }
     for (const [name, entry] of Object.entries(servers)) {
-      // Entries with a URL are remote (HTTP) configs: readme-http-config.test.ts checks those.
-      if (isRemote(entry)) continue;
-      if (name !== SERVER_NAME) problems.push(`${where}: server "${name}" should be named "${SERVER_NAME}"`);
-      const { command, args = [], env, type, ...unknown } = entry as Record<string, unknown>;
-      if (Object.keys(unknown).length > 0) problems.push(`${where}: unknown keys ${Object.keys(unknown).join(", ")}`);
-      if (type !== undefined && type !== "stdio") problems.push(`${where}: type must be "stdio"`);
-      if (env !== undefined && (typeof env !== "object" || env === null)) problems.push(`${where}: env must be an object`);
-      if (typeof command !== "string" || !Array.isArray(args) || !args.every((a) => typeof a === "string")) {
-        problems.push(`${where}: needs a string command and an array of string args`);
-        continue;
-      }
-      launches.push({ from: "json", command, args, where });
+      const launch = entryLaunch(name, entry, where, vscode ? "vscode" : "json", problems, vscode);
+      if (launch) launches.push(launch);
+    }
+  }
+  return launches;
+}
+
+/** Every Codex snippet: TOML with `[mcp_servers.<name>]` tables of `command` and `args`. */
+function tomlLaunches(markdown: string, problems: string[]): Shown[] {
+  const launches: Shown[] = [];
+  for (const block of fencedBlocks(markdown).filter((b) => b.body.includes("[mcp_servers."))) {
+    const where = `README.md:${block.line} (${block.lang || "no language"} block)`;
+    if (block.lang !== "toml") problems.push(`${where}: a Codex snippet must be a toml block`);
+    let doc: { mcp_servers?: Record<string, unknown> };
+    try {
+      doc = Bun.TOML.parse(block.body) as typeof doc;
+    } catch (error) {
+      problems.push(`${where}: not valid TOML (${String(error)})`);
+      continue;
+    }
+    for (const [name, entry] of Object.entries(doc.mcp_servers ?? {})) {
+      const launch = entryLaunch(name, entry, where, "toml", problems);
+      if (launch) launches.push(launch);
     }
   }
   return launches;
@@ -159,7 +191,7 @@ export async function readmeLaunches(): Promise<ReadmeLaunches> {
   const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
   const options = await cliOptions();
   const problems: string[] = [];
-  const launches = [...jsonLaunches(readme, problems), ...claudeLaunches(readme, problems)].flatMap((launch): Launch[] => {
+  const launches = [...jsonLaunches(readme, problems), ...tomlLaunches(readme, problems), ...claudeLaunches(readme, problems)].flatMap((launch): Launch[] => {
     const verdict = launchProblem(launch.command, launch.args, options);
     if ("problem" in verdict) {
       problems.push(`${launch.where}: ${verdict.problem}`);
@@ -177,7 +209,10 @@ export function distinctLaunches(launches: Launch[], kinds: LaunchKind[]): Launc
   return [...distinct.values()];
 }
 
-/** Replaces the README's placeholders: `/path/to/project` by a real folder, the checkout's entry by ours. */
+/**
+ * Replaces the README's placeholders: `/path/to/project` (and VS Code's `${workspaceFolder}`, which
+ * it fills in with the open folder) by a real folder, the checkout's entry by ours.
+ */
 export function fillPlaceholders(args: string[], project: string): string[] {
-  return args.map((arg) => (arg.startsWith("/path/to/project") ? project : arg.endsWith("src/cli.ts") ? SOURCE_ENTRY : arg));
+  return args.map((arg) => (arg.startsWith("/path/to/project") || arg === "${workspaceFolder}" ? project : arg.endsWith("src/cli.ts") ? SOURCE_ENTRY : arg));
 }

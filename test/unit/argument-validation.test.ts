@@ -234,6 +234,11 @@ describe("wording details", () => {
   test("maxItems 1 is singular: 'at most 1 item'", () => {
     expect(problems({ a: [1, 2] }, { type: "object", properties: { a: { type: "array", maxItems: 1 } } })).toEqual(['Argument "a" must have at most 1 item']);
   });
+  test("minProperties and maxProperties in words, singular for 1", () => {
+    const schema = { type: "object", properties: { a: { type: "object", minProperties: 1, maxProperties: 2 } } };
+    expect(problems({ a: {} }, schema)).toEqual(['Argument "a" must have at least 1 property']);
+    expect(problems({ a: { x: 1, y: 2, z: 3 } }, schema)).toEqual(['Argument "a" must have at most 2 properties']);
+  });
   test("an additionalProperties schema (not false) does not call a wrongly typed extra argument unexpected", () => {
     expect(problems({ a: 1 }, { type: "object", additionalProperties: { type: "string" } })).toEqual(['Argument "a" must be a string']);
   });

@@ -5,6 +5,7 @@ import { parseDuration, repoPathOrProblem } from "../../src/config/config-file.t
 import { resolveConfig } from "../../src/config/resolve-config.ts";
 import type { Diagnostic } from "../../src/diagnostics.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { section } from "../helpers/markdown.ts";
 
 let fixture: Fixture;
 afterEach(() => fixture?.cleanup());
@@ -113,7 +114,7 @@ describe("the documented examples", () => {
 
   test("every git layer example in docs/git-layers.md and the README's team section is a valid config", async () => {
     const readme = readFileSync(join(REPO, "README.md"), "utf8");
-    const team = readme.slice(readme.indexOf("## Sharing skills across a team"), readme.indexOf("## Command line"));
+    const team = section(readme, "## Sharing skills across a team");
     const blocks = [...yamlBlocks("docs/git-layers.md"), ...[...team.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!)];
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     for (const block of blocks) {

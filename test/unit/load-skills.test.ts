@@ -92,12 +92,12 @@ describe("broken files are skipped with one warning naming file, line and column
 
   test("an unparsable template points into the block scalar", async () => {
     const { lines } = await load({ "skills/tpl.yaml": "id: tpl\ndescription: d\ntype: prompt\nprompt: |\n  line one\n  {{#if x}}never closed\n" });
-    expect(lines).toEqual(["skills/tpl.yaml:6:3: error: skipped: template does not parse: {{#if}} is never closed (add {{/if}})"]);
+    expect(lines).toEqual(["skills/tpl.yaml:6:3: error: skipped: template does not parse: {{#if}} is never closed — add {{/if}} where the block ends"]);
   });
 
   test("a template using an unknown helper is rejected with its position", async () => {
     const { lines } = await load({ "skills/h.yaml": "id: h\ndescription: d\ntype: prompt\nprompt: |\n  ok\n  see {{uppercase name}}\n" });
-    expect(lines).toEqual(['skills/h.yaml:6:7: error: skipped: unknown helper "uppercase": only #if, #unless, #each and #with exist']);
+    expect(lines).toEqual(['skills/h.yaml:6:7: error: skipped: unknown helper "uppercase" — only #if, #unless, #each and #with exist; put the text itself in the template']);
   });
 
   test("an invalid inputSchema is rejected, naming the bad keyword", async () => {

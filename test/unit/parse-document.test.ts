@@ -53,7 +53,8 @@ describe("YAML files", () => {
     const d = failure("id: a\nname: b\nid: c\n");
     expect(d).toMatchObject({ severity: "error", code: "duplicate-key", file: "skill.yaml", position: { line: 3, column: 1 } });
     expect(d.message).toContain("duplicate key");
-    expect(d.message).toStartWith("duplicate key in a mapping");
+    expect(d.message).toStartWith('duplicate key "id" in a mapping');
+    expect(d.hint).toBe("keep one of them: the file is not loaded while both are there");
   });
 
   test("a duplicate nested key is rejected at its indented position", () => {
@@ -75,7 +76,8 @@ describe("YAML files", () => {
 
   test("invalid YAML is a yaml-syntax error with a position", () => {
     const cases: [string, number][] = [
-      ["id: a\nb: [1, 2\nc: 3\n", 3],
+      // An unclosed [ is reported at the bracket left open, not where the text ends.
+      ["id: a\nb: [1, 2\nc: 3\n", 2],
       ['a: "unterminated\n', 2],
       ["a: [1, 2]]\n", 1],
       ["a: b: c\n", 1],

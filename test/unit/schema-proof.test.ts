@@ -147,19 +147,19 @@ describe("schemas that are rejected", () => {
   });
 
   test("an invalid pattern is rejected, also when hidden in a complex schema", () => {
-    expect(problems(obj({ a: { type: "string", pattern: "([a-z" } }))).toContain('pattern "([a-z" is not a valid regular expression');
-    expect(problems(obj({ a: { anyOf: [{ type: "string", pattern: "\\a" }] } }))).toContain('pattern "\\a" is not a valid regular expression');
+    expect(problems(obj({ a: { type: "string", pattern: "([a-z" } })).some((p) => p.startsWith('pattern "([a-z" is not a valid regular expression: '))).toBe(true);
+    expect(problems(obj({ a: { anyOf: [{ type: "string", pattern: "\\a" }] } })).some((p) => p.startsWith('pattern "\\a" is not a valid regular expression: '))).toBe(true);
   });
 
   test("a schema whose type is not object is rejected", () => {
     for (const schema of [{ type: "array" }, { type: "string" }, { properties: {} }, { type: ["object", "null"] }]) {
-      expect(problems(schema)).toContain("inputSchema must have type: object (tool arguments are a JSON object)");
+      expect(problems(schema)).toContain("inputSchema must have type: object");
     }
   });
 
   test("a non-mapping is rejected", () => {
     for (const schema of ["a string", 42, null, undefined, [], [{ type: "object" }], true]) {
-      expect(proveInputSchema(schema)).toEqual({ ok: false, problems: [{ message: "inputSchema must be a mapping (a JSON Schema object)", path: [] }] });
+      expect(proveInputSchema(schema)).toEqual({ ok: false, problems: [{ message: "inputSchema must be a mapping (a JSON Schema object)", hint: "write type: object and the arguments under properties", path: [] }] });
     }
   });
 });
@@ -265,7 +265,7 @@ describe("problems hidden behind names and ids", () => {
   });
 
   test("an invalid pattern under a property named like a data keyword (default) is rejected", () => {
-    expect(problems(hiddenPattern)).toContain('pattern "(" is not a valid regular expression');
+    expect(problems(hiddenPattern).some((p) => p.startsWith('pattern "(" is not a valid regular expression'))).toBe(true);
   });
   test("an unresolvable $ref under a property named like a data keyword (enum) is rejected", () => {
     expect(problems(hiddenRef)).toContain('$ref "#/$defs/missing" does not resolve to a schema in this document');

@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { constants, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 export type WriteOutcome = "created" | "exists";
 
@@ -21,7 +21,7 @@ export function createFile(path: string, text: string, overwrite = false): Write
 /** A commented prompt skill that validates, renders and passes its own examples as written. */
 export function promptTemplate(id: string): string {
   return `# ${id}: a prompt skill. IDEs list it as a prompt and render the template below.
-# Every field is described in the skill-central README ("Skills").
+# Every field is described in skill-central's docs/skills.md.
 id: ${id}
 # name: A human title some IDEs show
 description: Say in one line what this prompt is for (IDEs show it in their prompt list)
@@ -54,7 +54,7 @@ examples:
 export function toolTemplate(id: string): string {
   return `# ${id}: a tool skill. The IDE's model calls it with arguments checked against inputSchema,
 # and gets the rendered template as the tool's text result.
-# Every field is described in the skill-central README ("Skills").
+# Every field is described in skill-central's docs/skills.md.
 id: ${id}
 # name: A human title some IDEs show
 description: Say in one line what this tool returns and when to call it
@@ -79,4 +79,79 @@ examples:
   - arguments: {}
     error: 'Missing required argument: "text"'
 `;
+}
+
+/**
+ * The first free backup name beside a file: `x.yaml.bak`, then `x.yaml.2.bak`, `x.yaml.3.bak`, …
+ * (every name ends in `.bak`, so no layer ever loads one as a skill; a hidden one, in a skill
+ * folder, is not published as one of its files either).
+ */
+function backupCandidate(path: string, n: number, hidden: boolean): string {
+  // Inside a skill folder every file is published, except hidden ones: there the backup is `.SKILL.md.bak`.
+  const base = hidden ? join(dirname(path), `.${basename(path)}`) : path;
+  return n === 1 ? `${base}.bak` : `${base}.${n}.bak`;
+}
+
+/** The backup name `replaceFileKeepingBackup` would use now, for telling the user before it runs. */
+export function nextBackupPath(path: string, hidden = false): string {
+  for (let n = 1; ; n++) if (!existsSync(backupCandidate(path, n, hidden))) return backupCandidate(path, n, hidden);
+}
+
+/**
+ * Replaces a file the user has, keeping its bytes first: the copy is made with an exclusive
+ * create (an earlier backup is never overwritten, even by a run at the same moment), then the new
+ * text goes to a temporary file in the same folder that is renamed over the original, so the
+ * file is always either the old one or the new one. Returns the backup's path.
+ */
+export function replaceFileKeepingBackup(path: string, text: string, hidden = false): string {
+  let backup: string;
+  for (let n = 1; ; n++) {
+    backup = backupCandidate(path, n, hidden);
+    try {
+      copyFileSync(path, backup, constants.COPYFILE_EXCL);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temp, text, { flag: "wx", mode: statSync(path).mode & 0o7777 });
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  return backup;
+}
+
+/** A commented Agent Skills folder: SKILL.md that validates and renders as written, and its examples file. */
+export function skillMdTemplate(id: string): { skillMd: string; examples: string } {
+  const title = id.split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+  return {
+    skillMd: `---
+name: ${id}
+description: Say what this skill does and when to use it (hosts show this, and models pick skills by it)
+# The hint shown after the slash command; the text typed there is $ARGUMENTS in the body.
+argument-hint: "[what to work on]"
+metadata:
+  # Space-separated tags group skills for skills:compose, e.g. "release docs".
+  tags: ""
+  version: "0.1.0"
+---
+# ${title}
+
+Replace these lines with the instructions: what to do, step by step, and what good output looks
+like. Put long reference material in files under references/ and say here when to read them.
+
+Work on: $ARGUMENTS
+`,
+    examples: `# Examples for \`skill-central test\` and \`validate\`; other tools ignore this file.
+# Each has arguments and one of: expect (the exact text), contains (substrings), error (a substring).
+- arguments: { arguments: the login page }
+  contains: ["Work on: the login page"]
+- arguments: {}
+  contains: ["Work on: $ARGUMENTS"]
+`,
+  };
 }

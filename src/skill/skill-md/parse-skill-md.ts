@@ -91,7 +91,7 @@ function booleanField(f: Findings, fm: Record<string, unknown>, key: string): bo
   const value = fm[key];
   if (value === undefined) return undefined;
   if (typeof value === "boolean") return value;
-  f.warning("field-type", `"${key}" must be true or false, not ${kindOf(value)}; it is ignored`, undefined, f.value([key]));
+  f.warning("field-type", `"${key}" must be true or false, not ${kindOf(value)}; it is ignored`, `write ${key}: true or ${key}: false`, f.value([key]));
   return undefined;
 }
 

@@ -1,0 +1,71 @@
+import type { Diagnostic } from "../../diagnostics.ts";
+import { runExamples, type ExampleResult } from "../../examples/run.ts";
+import { locatorsOf, type LoadResult } from "../../load/load-skills.ts";
+import type { SkillRecord } from "../../load/record.ts";
+import type { Candidate, Registry } from "../../registry/registry.ts";
+import type { Locator } from "../../storage/parse-document.ts";
+import { exampleDiagnostic } from "../../cli-output/example-report.ts";
+
+/** What a check covers: the load's records and general findings, and the candidates whose examples run. */
+export interface CheckInput {
+  records: readonly SkillRecord[];
+  /** Findings not about one file's content: config, layers, resolution. */
+  general: readonly Diagnostic[];
+  registry: Registry;
+  /** Every candidate whose examples run: all that loaded, served or not. */
+  candidates: readonly Candidate[];
+  locate: (path: string) => Locator | undefined;
+}
+
+/** Everything the server would load, through its own pipeline: the records say it all. */
+export function projectCheck(loaded: LoadResult): CheckInput {
+  const candidates = loaded.registry.resolutions().flatMap((r) => r.chain.map((p) => p.candidate));
+  return { records: loaded.records, general: loaded.diagnostics, registry: loaded.registry, candidates, locate: locatorsOf(loaded) };
+}
+
+export interface Findings {
+  /** Every finding, sorted by file and position: what `validate` prints, and `doctor` starts from. */
+  problems: Diagnostic[];
+  examples: ExampleResult[];
+}
+
+export function byPlace(a: Diagnostic, b: Diagnostic): number {
+  const fa = a.file ?? "";
+  const fb = b.file ?? "";
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  return (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0);
+}
+
+/**
+ * The one severity model of the CLI, shared by `validate` and `doctor` so that they cannot
+ * disagree: every finding of the load (with the severity the load gave it: an `error` is what
+ * stops a skill or a setting from being used), plus each failed inline example as an error.
+ * `doctor` adds its own whole-project findings, never errors, after these.
+ */
+export async function checkFindings(input: CheckInput): Promise<Findings> {
+  const examples = await runExamples(input.registry, input.candidates, { locate: input.locate });
+  const problems = [...input.general, ...input.records.flatMap((r) => r.diagnostics), ...examples.filter((r) => !r.pass).map(exampleDiagnostic)].sort(byPlace);
+  return { problems, examples };
+}
+
+export function countBySeverity(problems: readonly Diagnostic[]): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const d of problems) {
+    if (d.severity === "error") errors++;
+    else if (d.severity === "warning") warnings++;
+  }
+  return { errors, warnings };
+}
+
+/** A finding as `--json` gives it, in `validate` and `doctor` alike: the path as people read it, and the rule id. */
+export function findingJson(d: Diagnostic, display: (path: string) => string): Record<string, unknown> {
+  return {
+    ...(d.file !== undefined && { file: display(d.file) }),
+    ...(d.position && { line: d.position.line, column: d.position.column }),
+    severity: d.severity,
+    rule: d.code,
+    message: d.message,
+    ...(d.hint !== undefined && { hint: d.hint }),
+  };
+}
