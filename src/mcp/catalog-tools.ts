@@ -1,14 +1,18 @@
-import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
-import { SkillCentralError } from "../errors.ts";
+import type { CallToolResult, ReadResourceResult, Tool } from "@modelcontextprotocol/server";
+import { quoted, SkillCentralError } from "../errors.ts";
 import { argumentProblems } from "../invoke/arguments.ts";
-import { loadSkill, modelMayUse, unknownSkill, type LoadedSkill } from "../invoke/load-skill.ts";
+import { checkResult } from "../invoke/limits.ts";
+import { loadSkill, modelMayUse, modelSkill, unknownSkill, type LoadedSkill } from "../invoke/load-skill.ts";
+import { publishedSkill } from "../registry/published-skills.ts";
 import type { Candidate, Registry } from "../registry/registry.ts";
 import { searchIndexOf, searchSkills } from "../registry/search.ts";
 import type { JsonSchema } from "../skill/json-schema.ts";
-import { skillUri } from "../skill/skill-uri.ts";
+import { SKILL_SCHEME, skillUri } from "../skill/skill-uri.ts";
 import { normaliseTag } from "../skill/tags.ts";
 import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, RUN_SKILL_TOOL, type ToolsPlan } from "./catalog-mode.ts";
+import { readSkillFile } from "./skill-files.ts";
 import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
+import { WireError } from "./wire-error.ts";
 
 /**
  * The catalog tools (docs/catalog.md): every skill a model may use, reachable through three
@@ -67,7 +71,7 @@ const LOAD_INPUT = {
     arguments: {
       description: 'For a prompt skill: free text (its one argument, or an Agent Skill\'s $ARGUMENTS), or an object of named arguments, e.g. {"file": "src/a.ts"} (also accepted as JSON text).',
     },
-    path: { type: "string", maxLength: 1000, description: "One file of a skill folder (a path the skill lists, or its skill:// URI) instead of the skill itself." },
+    path: { type: "string", maxLength: 1000, description: "One file of the skill (a path it lists, or its skill:// URI) instead of the skill itself." },
   },
   required: ["name"],
   additionalProperties: false,
@@ -236,15 +240,55 @@ function describeLoaded(loaded: LoadedSkill, plan: ToolsPlan): CallToolResult {
         structuredContent: { name: loaded.name, type: "tool", uri: loaded.uri, text: loaded.description, inputSchema: loaded.inputSchema },
       };
     }
-    case "file": {
-      const structured = { name: loaded.name, type: "prompt", uri: loaded.uri, path: loaded.path, mimeType: loaded.mimeType, size: loaded.size };
-      if (loaded.text !== undefined) return { content: [{ type: "text", text: loaded.text }], structuredContent: { ...structured, text: loaded.text } };
-      return {
-        content: [{ type: "resource", resource: { uri: loaded.uri, mimeType: loaded.mimeType, blob: Buffer.from(loaded.bytes).toString("base64") } }],
-        structuredContent: structured,
-      };
+  }
+}
+
+/** A path the skill publishes, given as its path or its `skill://` URI (`./` and `\\` forgiven), or undefined. */
+function publishedPath(name: string, path: string): string | undefined {
+  let wanted = path.replace(/\\/g, "/");
+  const uriPrefix = `${SKILL_SCHEME}${name}/`;
+  if (wanted.startsWith(uriPrefix)) {
+    try {
+      wanted = wanted.slice(uriPrefix.length).split("/").map(decodeURIComponent).join("/");
+    } catch {
+      return undefined;
     }
   }
+  return wanted.replace(/^(\.\/)+/, "");
+}
+
+/**
+ * One file a skill publishes (the skills extension's `skill://<name>/<path>`), read exactly as
+ * `resources/read` reads it: looked up among the published files (never joined onto the disk),
+ * served only if still the bytes its digest promises, text or a base64 blob by the same rules.
+ */
+function loadSkillFile(registry: Registry, name: string, path: string): CallToolResult {
+  const candidate = modelSkill(registry, name);
+  if (candidate.skill.type === "tool") return failure(`"${name}" is a tool skill: it has no files (${LOAD_SKILL} without "path" shows its arguments)`);
+  const published = publishedSkill(registry, name);
+  const files = published?.files ?? [];
+  const wanted = publishedPath(name, path);
+  const file = wanted === undefined ? undefined : published?.byPath.get(wanted);
+  if (!file) {
+    const listed = files.map((f) => f.path);
+    const shown = listed.slice(0, 20).join(", ") + (listed.length > 20 ? `, … (${listed.length} in all)` : "");
+    return failure(`No file "${quoted(path)}" in skill "${name}"; its files: ${shown || "none (it is being reloaded)"}`);
+  }
+  let content: ReadResourceResult["contents"][number];
+  try {
+    content = readSkillFile(registry, file.uri).contents[0]!;
+  } catch (error) {
+    if (error instanceof WireError) return failure(`Cannot read "${file.path}" of "${name}": ${error.message}`);
+    throw error;
+  }
+  const mimeType = content.mimeType ?? "application/octet-stream";
+  const structured = { name, type: "prompt", uri: file.uri, path: file.path, mimeType, size: file.size };
+  if ("text" in content) {
+    checkResult(content.text);
+    return { content: [{ type: "text", text: content.text }], structuredContent: { ...structured, text: content.text } };
+  }
+  checkResult(content.blob);
+  return { content: [{ type: "resource", resource: { uri: file.uri, mimeType, blob: content.blob } }], structuredContent: structured };
 }
 
 /** `load_skill`: rendered, described, or one file; problems (an unknown name, a missing argument) are tool errors. */
@@ -253,7 +297,8 @@ export function loadSkillTool(registry: Registry, args: unknown, plan: ToolsPlan
   if (bad) return bad;
   const { name, arguments: skillArgs, path } = args as { name: string; arguments?: unknown; path?: string };
   try {
-    return describeLoaded(loadSkill(registry, name, skillArgs, path), plan);
+    if (path !== undefined && path !== "") return loadSkillFile(registry, name, path);
+    return describeLoaded(loadSkill(registry, name, skillArgs), plan);
   } catch (error) {
     if (error instanceof SkillCentralError && error.code !== "limit-exceeded") return failure(error.message);
     throw error;

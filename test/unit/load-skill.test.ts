@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SkillCentralError } from "../../src/errors.ts";
 import { loadSkill, promptArguments } from "../../src/invoke/load-skill.ts";
+import { loadSkillTool } from "../../src/mcp/catalog-tools.ts";
 import { loadSkills } from "../../src/load/load-skills.ts";
 import type { Registry } from "../../src/registry/registry.ts";
 import { nearest } from "../../src/suggest.ts";
@@ -84,41 +85,47 @@ describe("load_skill: a tool skill is described, not run", () => {
   });
 });
 
-describe("load_skill with a path: one recorded file of a folder", () => {
+describe("load_skill with a path: one file the skill publishes, read as resources/read reads it", () => {
+  const plan = { catalog: true, run: false, toolSkills: true, why: "" };
+  const read = (name: string, path: string) => loadSkillTool(registry, { name, path }, plan) as { content: { type: string; text?: string; resource?: { blob: string; mimeType: string } }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
   test("by its path or its skill:// URI, as text when it is text", () => {
     for (const path of ["references/template.md", "./references/template.md", "skill://incident-postmortem/references/template.md"]) {
-      expect(loadSkill(registry, "incident-postmortem", undefined, path)).toMatchObject({
-        kind: "file",
-        path: "references/template.md",
-        uri: "skill://incident-postmortem/references/template.md",
-        mimeType: "text/markdown",
-        text: "# Postmortem template\n\n## Timeline\n\n## Impact\n",
-      });
+      const result = read("incident-postmortem", path);
+      expect(result.content).toEqual([{ type: "text", text: "# Postmortem template\n\n## Timeline\n\n## Impact\n" }]);
+      expect(result.structuredContent).toMatchObject({ path: "references/template.md", uri: "skill://incident-postmortem/references/template.md", mimeType: "text/markdown", size: 46 });
     }
   });
 
   test("bytes stay bytes", () => {
-    const loaded = loadSkill(registry, "incident-postmortem", undefined, "logo.png");
-    expect(loaded).toMatchObject({ kind: "file", mimeType: "image/png", size: PNG.length });
-    if (loaded.kind === "file") {
-      expect(loaded.text).toBeUndefined();
-      expect([...loaded.bytes]).toEqual([...PNG]);
-    }
+    const result = read("incident-postmortem", "logo.png");
+    expect(result.content[0]!.type).toBe("resource");
+    expect(result.content[0]!.resource!.mimeType).toBe("image/png");
+    expect([...Buffer.from(result.content[0]!.resource!.blob, "base64")]).toEqual([...PNG]);
+    expect(result.structuredContent!.text).toBeUndefined();
   });
 
-  test("a path the skill does not list is never read, whatever it points at", () => {
+  test("a YAML prompt's SKILL.md is the one the skills extension publishes for it", () => {
+    const result = read("review-pr", "SKILL.md");
+    expect(result.content[0]!.text).toStartWith('---\nname: "review-pr"\n');
+  });
+
+  test("a path the skill does not publish is never read, whatever it points at", () => {
     for (const path of ["../../team/review-pr.yaml", "/etc/passwd", "references", "skill://other/references/template.md"]) {
-      expect(error(() => loadSkill(registry, "incident-postmortem", undefined, path)).message).toStartWith(`No file "${path}" in skill "incident-postmortem"; its files: SKILL.md, logo.png, references/examples/payments-outage.md`);
+      expect(read("incident-postmortem", path)).toEqual({
+        content: [{ type: "text", text: `No file "${path}" in skill "incident-postmortem"; its files: SKILL.md, logo.png, references/examples/payments-outage.md, references/template.md` }],
+        isError: true,
+      });
     }
+    expect(read("review-pr", "x.md").content[0]!.text).toBe('No file "x.md" in skill "review-pr"; its files: SKILL.md');
+    expect(read("regex-builder", "SKILL.md").content[0]!.text).toBe('"regex-builder" is a tool skill: it has no files (load_skill without "path" shows its arguments)');
   });
 
   test("a file changed since the load is refused, not served", () => {
     writeFileSync(join(fixture.cwd, ".skills/incident-postmortem/references/template.md"), "# Tampered\n");
-    expect(error(() => loadSkill(registry, "incident-postmortem", undefined, "references/template.md")).message).toBe('Cannot read "references/template.md" of "incident-postmortem": the file changed since it was loaded');
-  });
-
-  test("a YAML skill has no files", () => {
-    expect(error(() => loadSkill(registry, "review-pr", undefined, "x.md")).message).toBe('"review-pr" is a single YAML file: only Agent Skills folders have files to read');
+    const result = read("incident-postmortem", "references/template.md");
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toStartWith('Cannot read "references/template.md" of "incident-postmortem": skill://incident-postmortem/references/template.md changed on disk since it was published');
   });
 });
 
