@@ -33,6 +33,7 @@ export function serverInstructions(options: { live: boolean }): string {
     "prompt skills are MCP prompts (prompts/list, prompts/get); tool skills are MCP tools that render text and change nothing (tools/list, tools/call).",
     `To combine every prompt skill on a topic, get the prompt "${COMPOSE_PROMPT_NAME}" with "tags" set to comma-separated tags, e.g. "kmp,android"; completion/complete on that argument offers the known tags.`,
     `Resources: ${REGISTRY_URI} lists every skill with the layer and file it comes from; ${SKILL_URI_TEMPLATE} shows one skill and why it won over other layers.`,
+    "Prompt skills are also published through the MCP skills extension (skills/list, skills/get; each file a skill://<name>/<path> resource).",
     ...(options.live ? [WATCHED] : []),
   ].join(" ");
 }

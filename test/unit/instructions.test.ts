@@ -87,3 +87,11 @@ describe("which instructions a client gets", () => {
     expect(await instructionsFor(source, windsurf, { live: false })).toBe(serverInstructions({ live: false }));
   });
 });
+
+describe("the usual instructions", () => {
+  test("name prompts, tools, compose, the JSON views and the skills extension, within the budget", () => {
+    const text = serverInstructions({ live: true });
+    for (const part of ["prompts/list", "tools/call", "skills:compose", "skill-central://registry", "skills/list", "watched"]) expect(text).toContain(part);
+    expect(text.length).toBeLessThanOrEqual(INSTRUCTIONS_BUDGET);
+  });
+});
