@@ -68,7 +68,7 @@ export function httpSuite(target: ServerTarget): void {
       expect(transport.sessionId).toBeUndefined();
       await sameAnswers(client);
       const listed = (await client.request({ method: "tools/list", params: {} })) as { ttlMs?: number; cacheScope?: string };
-      expect({ ttlMs: listed.ttlMs, cacheScope: listed.cacheScope }).toEqual({ ttlMs: 0, cacheScope: "public" });
+      expect({ ttlMs: listed.ttlMs, cacheScope: listed.cacheScope }).toEqual({ ttlMs: 0, cacheScope: "private" });
     });
 
     test("after a reload, list_changed reaches a session's SSE stream and a 2026-07-28 subscriptions/listen stream", async () => {

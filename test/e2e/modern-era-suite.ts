@@ -48,13 +48,14 @@ export function modernEraSuite(target: ServerTarget): void {
       expect(client.getInstructions()).toContain("skills:compose");
       const discovered = (await client.request({ method: "server/discover", params: {} })) as { supportedVersions: string[] } & Cached;
       expect(discovered.supportedVersions).toContain(MODERN_VERSION);
-      expect({ ttlMs: discovered.ttlMs, cacheScope: discovered.cacheScope }).toEqual({ ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "public" });
+      // The instructions depend on the client (see the catalog), so no shared cache may reuse them.
+      expect({ ttlMs: discovered.ttlMs, cacheScope: discovered.cacheScope }).toEqual({ ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "private" });
     });
 
-    test("lists carry cache fields that a reload cannot make false: public, never promised fresh while watched", async () => {
+    test("lists carry cache fields that a reload cannot make false: never promised fresh while watched; the tool list, which depends on the client, private", async () => {
       for (const method of ["prompts/list", "tools/list", "resources/list"] as const) {
         const result = (await client.request({ method, params: {} })) as Cached;
-        expect({ method, ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ method, ttlMs: 0, cacheScope: "public" });
+        expect({ method, ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ method, ttlMs: 0, cacheScope: method === "tools/list" ? "private" : "public" });
       }
       const templates = (await client.request({ method: "resources/templates/list", params: {} })) as Cached;
       expect(templates.ttlMs).toBe(PROCESS_LIFETIME_TTL_MS);
@@ -65,7 +66,7 @@ export function modernEraSuite(target: ServerTarget): void {
       try {
         expect(fixed.client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
         const result = (await fixed.client.request({ method: "tools/list", params: {} })) as Cached;
-        expect({ ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "public" });
+        expect({ ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "private" });
       } finally {
         await fixed.close();
       }
