@@ -22,6 +22,8 @@ import type { Candidate } from "./registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "./invoke/compose.ts";
 import type { SkillType } from "./skill/skill.ts";
 import { normaliseTag } from "./skill/tags.ts";
+import { modelMayUse } from "./invoke/load-skill.ts";
+import { searchIndexOf, searchSkills } from "./registry/search.ts";
 
 export { SkillCentralError };
 export type { CandidateView, Diagnostic, ErrorCode, ExampleResult, FailureKind, ResolutionView, Severity, SkillType, SkillView, SourcePosition };
@@ -42,6 +44,14 @@ export interface ListFilter {
   tag?: string;
   /** The layer the skill is served from. */
   layer?: string;
+}
+
+/** Narrows `find()`. */
+export interface FindOptions {
+  /** Normalised like tags in skill files; a skill must carry every one. */
+  tags?: readonly string[];
+  /** At most this many (default 10, as `find_skills`). */
+  limit?: number;
 }
 
 /** A served skill with its provenance: every candidate for its id, winner first. */
@@ -67,6 +77,16 @@ export interface Skills {
    * skills.list({ type: "tool" }).map((s) => s.id); // ["branch-name", "commit-conventions", …]
    */
   list(filter?: ListFilter): SkillView[];
+
+  /**
+   * What the `find_skills` catalog tool answers a model for `query`: the best matches first
+   * (alphabetical without a query), never a skill only people may run. For checking that a
+   * skill is found by the words people will use.
+   *
+   * @example
+   * expect(skills.find("blameless write-up after an outage")[0]?.id).toBe("incident-postmortem");
+   */
+  find(query?: string, options?: FindOptions): SkillView[];
 
   /**
    * A served skill with its resolution chain, or `undefined` for an id that is not served.
@@ -149,6 +169,11 @@ export async function openSkills(options: OpenSkillsOptions): Promise<Skills> {
       return served()
         .filter((c) => (filter.type === undefined || c.skill.type === filter.type) && (tag === undefined || c.skill.tags.includes(tag)) && (filter.layer === undefined || c.layer.name === filter.layer))
         .map((c) => skillView(c, true));
+    },
+    find(query = "", options = {}) {
+      const tags = (options.tags ?? []).map(normaliseTag).filter((t) => t !== "");
+      const { hits } = searchSkills(searchIndexOf(registry), { query, tags, limit: options.limit ?? 10, filter: modelMayUse });
+      return hits.map((h) => skillView(h.candidate, true));
     },
     get(id) {
       const candidate = registry.get(id);

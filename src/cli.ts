@@ -6,6 +6,7 @@ import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
 import { didYouMean } from "./suggest.ts";
 import { EXIT_USAGE, UsageError, type CommandContext, type CommandSpec, type OptionValue } from "./commands/support/command.ts";
 import { isDirectory } from "./storage/fs-state.ts";
+import { CATALOG_MODES, isCatalogMode, type CatalogMode } from "./config/catalog-settings.ts";
 import { VERSION } from "./version.ts";
 
 /** Accepted by every command. `--no-builtin` is the negation of `builtin`. */
@@ -35,7 +36,7 @@ const NEGATABLE = new Set(["builtin", "watch"]);
 const MCP: CommandSpec = {
   name: "mcp",
   summary: "Run the MCP server: stdio (the default when no command is given), or HTTP for a team with --http",
-  usage: "mcp [--no-watch] [--page-size <n>] [--debug-timing] [--http [--port <n>] [--host <addr>] [--stateless] [--token-file <path>] …]",
+  usage: "mcp [--no-watch] [--page-size <n>] [--catalog auto|on|off] [--debug-timing] [--http [--port <n>] [--host <addr>] [--stateless] [--token-file <path>] …]",
   description:
     "Serves the skills over MCP on stdin/stdout (JSON-RPC only on stdout; logs on stderr).\n" +
     "With --http, serves Streamable HTTP at /mcp instead (2025-11-25 sessions and 2026-07-28 requests on one port), with\n" +
@@ -44,6 +45,7 @@ const MCP: CommandSpec = {
     "debug-timing": { type: "boolean" },
     watch: { type: "boolean" },
     "page-size": { type: "string" },
+    catalog: { type: "string" },
     http: { type: "boolean" },
     port: { type: "string" },
     host: { type: "string" },
@@ -58,6 +60,7 @@ const MCP: CommandSpec = {
   optionHelp: [
     ["--no-watch", "Do not reload when skill or config files change"],
     ["--page-size <n>", "Page size for list requests (a positive whole number)"],
+    ["--catalog auto|on|off", "Catalog tools (find_skills, load_skill, run_skill_tool): per client (auto, the default), always, or never"],
     ["--debug-timing", "Print load timings to stderr"],
     ["--http", "Serve Streamable HTTP at /mcp instead of stdio"],
     ["--port <n>", "HTTP port (default 8740; 0 picks a free one)"],
@@ -79,12 +82,14 @@ const MCP: CommandSpec = {
   positionals: { min: 0, max: 0 },
   async run(ctx) {
     const pageSize = positiveInteger(ctx.options["page-size"], "--page-size");
+    const catalog = catalogMode(ctx.options.catalog);
     const mcpOptions = {
       cwd: ctx.cwd,
       ...(ctx.builtin === false && { builtin: false as const }),
       debugTiming: ctx.options["debug-timing"] === true,
       watch: ctx.options.watch !== false,
       ...(pageSize !== undefined && { pageSize }),
+      ...(catalog !== undefined && { catalog }),
     };
     if (ctx.options.http === true) {
       const [{ runMcpHttp }, http] = await Promise.all([import("./commands/mcp-http.ts"), import("./mcp/http.ts")]);
@@ -129,6 +134,13 @@ function positiveInteger(raw: OptionValue, flag: string): number | undefined {
   return n;
 }
 
+function catalogMode(raw: OptionValue): CatalogMode | undefined {
+  if (raw === undefined) return undefined;
+  if (isCatalogMode(raw)) return raw;
+  const text = String(raw);
+  throw new UsageError(`--catalog must be auto, on or off, not "${text}"${didYouMean(text, CATALOG_MODES)}`);
+}
+
 function strings(raw: OptionValue): string[] {
   return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v): v is string => typeof v === "string");
 }
@@ -147,6 +159,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   install: async () => (await import("./commands/install.ts")).spec,
   uninstall: async () => (await import("./commands/uninstall.ts")).spec,
   sync: async () => (await import("./commands/sync.ts")).spec,
+  find: async () => (await import("./commands/find.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 

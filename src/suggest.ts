@@ -49,3 +49,24 @@ export function didYouMean(input: string, candidates: Iterable<string>, quote = 
   if (match === undefined) return "";
   return quote ? ` (did you mean "${match}"?)` : ` (did you mean ${match}?)`;
 }
+
+/** Longer inputs are compared by their start: no id is longer, and edits cost length squared. */
+const MAX_COMPARED_CHARS = 100;
+
+/**
+ * The `count` candidates nearest to `input`, nearest first: by edits, where a candidate that
+ * contains the input (or is contained in it) counts as one edit away; ties go alphabetically.
+ * For "did you mean one of these" lists, where a wrong guess costs nothing.
+ */
+export function nearest(input: string, candidates: Iterable<string>, count = 3): string[] {
+  // A request may send a megabyte of name: comparing that with every candidate is not on.
+  const needle = input.slice(0, MAX_COMPARED_CHARS).toLowerCase();
+  const scored: { candidate: string; distance: number }[] = [];
+  for (const candidate of candidates) {
+    const lower = candidate.toLowerCase();
+    const contains = needle.length >= 3 && (lower.includes(needle) || needle.includes(lower));
+    scored.push({ candidate, distance: contains ? Math.min(1, editDistance(needle, lower)) : editDistance(needle, lower) });
+  }
+  scored.sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
+  return scored.slice(0, count).map((s) => s.candidate);
+}

@@ -1,4 +1,5 @@
 import { isAbsolute } from "node:path";
+import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
 import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
@@ -141,6 +142,7 @@ export const spec: CommandSpec = {
         configFiles: config.files.map(display),
         builtin: config.builtin,
         ...(config.pageSize !== undefined && { pageSize: config.pageSize }),
+        catalog: config.catalog ?? DEFAULT_CATALOG_SETTINGS,
         layers,
         shadowed,
         duplicates: dupes,
@@ -158,6 +160,8 @@ export const spec: CommandSpec = {
     let text = `${bold("Config files")} ${dim("(user first; the project's settings win)")}\n`;
     text += config.files.length > 0 ? config.files.map((f) => `  ${display(f)}\n`).join("") : "  none (built-in skills, plus .skills/ when it exists)\n";
     text += `  built-in skills: ${config.builtin ? "on" : "off"}${config.pageSize !== undefined ? `; pageSize: ${config.pageSize}` : ""}\n`;
+    const catalog = config.catalog ?? DEFAULT_CATALOG_SETTINGS;
+    text += `  catalog: ${catalog.mode}; toolSkills: ${catalog.toolSkills}; toolCap: ${catalog.toolCap} ${dim("(docs/catalog.md)")}\n`;
 
     text += `\n${bold("Layers")} ${dim("(declaration order; higher priority wins, ties go to the later one)")}\n`;
     if (layers.length === 0) text += "  none\n";

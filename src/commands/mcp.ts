@@ -1,3 +1,4 @@
+import { mergeCatalogSettings, type CatalogMode } from "../config/catalog-settings.ts";
 import { IndexWriter } from "../load/index-writer.ts";
 import { referencedVersions, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
 import { loadReport } from "../load/report.ts";
@@ -15,6 +16,8 @@ export interface McpOptions extends LoadOptions {
   watch?: boolean;
   /** Items per page of list results (CLI `--page-size`); overrides `pageSize:` in the config. */
   pageSize?: number;
+  /** CLI `--catalog`: overrides `catalog:` in the configs. */
+  catalog?: CatalogMode;
 }
 
 /** After stdin closes or a signal, in-flight work gets this long before the process exits regardless. */
@@ -103,7 +106,7 @@ export interface OpenSkills {
  * `live.start()` to run the first load.
  */
 export function openSkills(options: McpOptions, source: LiveRegistry, startedAt: number, hooks: { firstLoad?: (result: LoadResult) => void } = {}): OpenSkills {
-  const { debugTiming, watch = true, pageSize, ...load } = options;
+  const { debugTiming, watch = true, pageSize, catalog, ...load } = options;
   const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
   let writer: IndexWriter | undefined;
   // The listing's JSON text is garbage now; a young collection (well under a millisecond)
@@ -133,7 +136,7 @@ export function openSkills(options: McpOptions, source: LiveRegistry, startedAt:
       }
       // The same after a load: what it read and threw away goes before the first answers allocate.
       Bun.gc(false);
-      source.swap(result.registry, pageSize ?? result.config.pageSize);
+      source.swap(result.registry, pageSize ?? result.config.pageSize, mergeCatalogSettings(result.config.catalog, catalog !== undefined ? { mode: catalog } : undefined));
       if (!previous) hooks.firstLoad?.(result);
       if (index) {
         writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);

@@ -1,4 +1,5 @@
 import { resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
+import { publishedSkillOf } from "../registry/published-skills.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
@@ -73,9 +74,12 @@ export const spec: CommandSpec = {
       const { skill } = effective;
       text += `${bold(skill.id)}  ${skill.type}${skill.title ? `  ${dim(skill.title)}` : ""}\n${skill.description}\n\n`;
       const skillMd = skill.format === "skill-md";
+      // What the MCP skills extension serves it as: hosts that load skills verify reads against the digest.
+      const published = publishedSkillOf(effective);
       const facts = [
         ["layer", `${effective.layer.name} (priority ${effective.layer.priority})`],
         ["file", effective.source],
+        ...(published ? [["uri", `${published.uri}${published.synthesised ? " (a SKILL.md made from this YAML skill)" : ""}`], ["digest", published.byPath.get("SKILL.md")!.digest]] : []),
         ...(skillMd ? [["format", "Agent Skills folder (SKILL.md)"]] : []),
         ...(skill.hidden ? [["listed", "no (user-invocable: false): only the model invokes it"]] : []),
         ...(skill.modelInvocable === false ? [["model", "never offered to a model (disable-model-invocation: true)"]] : []),

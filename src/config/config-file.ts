@@ -4,6 +4,7 @@ import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
+import { isCatalogMode, isToolCap, isToolSkillsMode, TOOL_CAP_RULE, TOOL_SKILLS_MODES, type DeclaredCatalogSettings } from "./catalog-settings.ts";
 
 /**
  * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
@@ -37,6 +38,8 @@ export interface ConfigFile {
   layers?: LayerDeclaration[];
   builtin?: boolean;
   pageSize?: number;
+  /** `catalog`, `toolSkills`, `toolCap`: how skills reach tool-only and capped clients. */
+  catalog?: DeclaredCatalogSettings;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -62,7 +65,7 @@ export function expandPath(path: string, base: string, home: string): string {
   return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
-const KNOWN_KEYS = ["layers", "builtin", "pageSize"];
+const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap"];
 const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh"];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
@@ -130,6 +133,17 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     } else if (key === "pageSize") {
       if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
       else warn(`"pageSize" must be a positive whole number; ignored`, at, "e.g. pageSize: 50");
+    } else if (key === "catalog") {
+      // YAML 1.1 readers (and people) write on/off as booleans.
+      const mode = value === true ? "on" : value === false ? "off" : value;
+      if (isCatalogMode(mode)) config.catalog = { ...config.catalog, mode };
+      else warn(`"catalog" must be auto, on or off; ignored`, at, "auto (per client, the default), on (every client) or off (none); see docs/catalog.md");
+    } else if (key === "toolSkills") {
+      if (isToolSkillsMode(value)) config.catalog = { ...config.catalog, toolSkills: value };
+      else warn(`"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`, at, "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)");
+    } else if (key === "toolCap") {
+      if (isToolCap(value)) config.catalog = { ...config.catalog, toolCap: value };
+      else warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, at, "e.g. toolCap: 40");
     } else if (key === "layers") {
       if (value === null) config.layers = [];
       else if (!Array.isArray(value)) warn(`"layers" must be a list of { name, path, priority }; ignored`, at, "e.g. `- { name: team, path: ./skills, priority: 50 }` on the next line");

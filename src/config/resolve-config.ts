@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
+import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
 
 /** Where a served git layer's files came from, for people (`show`, `doctor`). */
@@ -51,6 +52,8 @@ export interface ResolvedConfig {
   parsed: ConfigFile[];
   builtin: boolean;
   pageSize?: number;
+  /** How skills reach tool-only and capped clients: the project's keys over the user's, over the defaults (absent: the defaults). */
+  catalog?: CatalogSettings;
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -115,11 +118,23 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     if (isDirectory(fallback)) layers.push({ name: "project", dir: fallback, priority: FALLBACK_LAYER_PRIORITY, origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)` });
   }
   const pageSize = project?.pageSize ?? user?.pageSize;
+  const catalog = mergeCatalogSettings(user?.catalog, project?.catalog);
+  if (catalog.mode === "off" && catalog.toolSkills === "catalog") {
+    const file = [project, user].find((c) => c?.catalog?.toolSkills === "catalog")?.file;
+    report({
+      severity: "warning",
+      code: "config",
+      ...(file !== undefined && { file }),
+      message: '"toolSkills: catalog" needs the catalog tools, which "catalog: off" turns off; tool skills stay tools',
+      hint: 'remove one of the two, or set "catalog: auto"',
+    });
+  }
   return {
     layers,
     files: [userFile, projectFile].filter((f): f is string => f !== undefined),
     parsed: [user, project].filter((c): c is ConfigFile => c !== undefined && c.broken === undefined),
     builtin,
     ...(pageSize !== undefined && { pageSize }),
+    catalog,
   };
 }

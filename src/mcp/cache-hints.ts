@@ -5,8 +5,10 @@ type CacheHints = NonNullable<ServerOptions["cacheHints"]>;
 
 /**
  * How long a 2026-07-28 client may serve a result from its cache (`ttlMs`), and whether it may
- * share it between users (`cacheScope`). Results are the same for every caller (tokens only
- * gate access), so they are `public`. What a reload can change (the lists, `resources/read`)
+ * share it between users (`cacheScope`). Most results are the same for every caller (tokens
+ * only gate access), so they are `public`; the tool list and the instructions (in
+ * `server/discover`) depend on the client (catalog tools for tool-only and capped clients), so
+ * a shared cache must not hand one client's answer to another: they are `private`. What a reload can change (the lists, `resources/read`)
  * is never promised fresh while the skills are watched: a client learns of a change from its
  * `subscriptions/listen` stream, which also evicts its cache. What only a restart can change
  * (the capabilities, the resource template, and everything under `--no-watch`) is promised
@@ -19,10 +21,10 @@ export function cacheHints({ live }: FeatureOptions): CacheHints {
   const fixed = { ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "public" } as const;
   return {
     "prompts/list": reloadable,
-    "tools/list": reloadable,
+    "tools/list": { ...reloadable, cacheScope: "private" },
     "resources/list": reloadable,
     "resources/read": reloadable,
     "resources/templates/list": fixed,
-    "server/discover": fixed,
+    "server/discover": { ...fixed, cacheScope: "private" },
   };
 }

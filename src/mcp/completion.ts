@@ -8,7 +8,7 @@ import { normaliseTag, parseTagList } from "../skill/tags.ts";
 import type { Feature } from "./feature.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
-import { listResources, SKILL_URI_TEMPLATE } from "./resources.ts";
+import { listResources, SKILL_MD_URI_TEMPLATE, SKILL_URI_TEMPLATE } from "./resources.ts";
 
 /** The protocol's cap on values per completion response. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -77,10 +77,9 @@ export function completePromptArgument(registry: Registry, prompt: string, argum
 
 export function completeResourceArgument(registry: Registry, uriTemplate: string, argument: string, value: string): CompleteResult {
   checkValue(value);
-  if (uriTemplate !== SKILL_URI_TEMPLATE) {
-    throw new SkillCentralError("invalid-params", `Unknown resource template: ${quoted(uriTemplate)} (this server has ${SKILL_URI_TEMPLATE})`);
-  }
-  return result(argument === "id" ? withPrefix(listResources(registry).ids, value.toLowerCase()) : []);
+  if (uriTemplate === SKILL_URI_TEMPLATE) return result(argument === "id" ? withPrefix(listResources(registry).ids, value.toLowerCase()) : []);
+  if (uriTemplate === SKILL_MD_URI_TEMPLATE) return result(argument === "name" ? withPrefix(listResources(registry).names, value.toLowerCase()) : []);
+  throw new SkillCentralError("invalid-params", `Unknown resource template: ${quoted(uriTemplate)} (this server has ${SKILL_URI_TEMPLATE} and ${SKILL_MD_URI_TEMPLATE})`);
 }
 
 export const completionFeature: Feature = {

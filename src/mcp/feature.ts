@@ -1,4 +1,5 @@
 import type { Server, ServerCapabilities } from "@modelcontextprotocol/server";
+import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { RegistrySource } from "./registry-source.ts";
 
@@ -8,6 +9,11 @@ export type ListKind = "prompts" | "tools" | "resources";
 export interface FeatureOptions {
   /** The skills are watched and reloaded: lists change while the server runs. */
   live: boolean;
+  /**
+   * Every request stands alone (HTTP `--stateless`): a 2025-11-25 client is not known after its
+   * `initialize`, so nothing may be promised to it by name (2026-07-28 requests name their client).
+   */
+  stateless?: boolean;
 }
 
 /**
@@ -20,10 +26,11 @@ export interface Feature {
   /** Merged into the capabilities `initialize` and `server/discover` declare. */
   capabilities(options: FeatureOptions): ServerCapabilities;
   /** Registers the area's request handlers on a fresh server instance (one per connection or request). */
-  register(server: Server, source: RegistrySource): void;
+  register(server: Server, source: RegistrySource, options: FeatureOptions): void;
   /**
    * The entries this area contributes to a client-cached list. After a reload, a list whose
-   * entries differ from the previous snapshot's is announced (list_changed).
+   * entries differ from the previous snapshot's is announced (list_changed). A list that varies
+   * by client (tools, with the catalog) returns what every kind of client would see.
    */
-  readonly lists?: readonly { kind: ListKind; entries(registry: Registry): unknown }[];
+  readonly lists?: readonly { kind: ListKind; entries(registry: Registry, catalog: CatalogSettings): unknown }[];
 }

@@ -84,7 +84,7 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
   }
   const guard = new RequestGuard({ loopback, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, tokens: options.tokens });
   const warn = (message: string) => options.log(message);
-  const factory = () => createServer(source, { live: options.live });
+  const factory = () => createServer(source, { live: options.live, ...(options.stateless && { stateless: true }) });
   const modern: McpHttpHandler = createMcpHandler(factory, {
     ...(options.stateless ? {} : { legacy: "reject" as const }),
     keepAliveMs: options.keepAliveMs,

@@ -8,15 +8,15 @@ const ORDER: readonly ListKind[] = ["prompts", "tools", "resources"];
 
 /**
  * After each reload, calls `changed` with the lists whose entries (names, titles, descriptions,
- * arguments, schemas) differ from the previous snapshot's, so an edit to a prompt's body costs
+ * arguments, schemas; for tools, under each catalog mode) differ from the previous snapshot's, so an edit to a prompt's body costs
  * clients nothing. The comparison runs on the cached listings (the new ones are built here, off
  * the request path), once per reload whatever the number of clients. Returns the unsubscribe
  * function.
  */
 export function watchListChanges(source: RegistrySource, changed: (kinds: readonly ListKind[]) => void, features: readonly Feature[] = FEATURES): () => void {
   const lists = features.flatMap((feature) => feature.lists ?? []);
-  return source.onSwap((next, previous) => {
-    const kinds = ORDER.filter((kind) => lists.some((list) => list.kind === kind && !Bun.deepEquals(list.entries(previous), list.entries(next), true)));
+  return source.onSwap((next, previous, catalog) => {
+    const kinds = ORDER.filter((kind) => lists.some((list) => list.kind === kind && !Bun.deepEquals(list.entries(previous, catalog.previous), list.entries(next, catalog.next), true)));
     if (kinds.length > 0) changed(kinds);
   });
 }

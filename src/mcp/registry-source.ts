@@ -1,7 +1,11 @@
+import { DEFAULT_CATALOG_SETTINGS, type CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
 
-/** Called after a reload swapped in `next`; `previous` is the snapshot it replaced. */
-export type SwapListener = (next: Registry, previous: Registry) => void;
+/**
+ * Called after a reload swapped in `next`; `previous` is the snapshot it replaced. `catalog`
+ * holds the catalog settings served with each (a config edit can change them).
+ */
+export type SwapListener = (next: Registry, previous: Registry, catalog: { next: CatalogSettings; previous: CatalogSettings }) => void;
 
 /**
  * How MCP handlers reach the registry: the first load may still be running when `initialize`
@@ -12,8 +16,12 @@ export type SwapListener = (next: Registry, previous: Registry) => void;
  */
 export interface RegistrySource {
   current(): Promise<Registry>;
+  /** The snapshot being served, without waiting: undefined until the first load is done. */
+  loaded(): Registry | undefined;
   /** Items per page of `*\/list` results; undefined serves everything in one page. */
   pageSize(): number | undefined;
+  /** How skills reach tool-only and capped clients (docs/catalog.md), as configured for the snapshot being served. */
+  catalogSettings(): CatalogSettings;
   /** Subscribes to swaps (not to the first load); returns the unsubscribe function. */
   onSwap(listener: SwapListener): () => void;
 }
@@ -26,6 +34,7 @@ export class LiveRegistry implements RegistrySource {
   private snapshot: Promise<Registry>;
   private latest: Registry | undefined;
   private size: number | undefined;
+  private catalog: CatalogSettings = DEFAULT_CATALOG_SETTINGS;
   private readonly resolveFirst: (registry: Registry) => void;
   private readonly rejectFirst: (error: unknown) => void;
   private readonly listeners = new Set<SwapListener>();
@@ -48,8 +57,16 @@ export class LiveRegistry implements RegistrySource {
     return this.snapshot;
   }
 
+  loaded(): Registry | undefined {
+    return this.latest;
+  }
+
   pageSize(): number | undefined {
     return this.size;
+  }
+
+  catalogSettings(): CatalogSettings {
+    return this.catalog;
   }
 
   onSwap(listener: SwapListener): () => void {
@@ -58,16 +75,18 @@ export class LiveRegistry implements RegistrySource {
   }
 
   /** Serves `next` from now on; the first call ends the wait of requests that came early. */
-  swap(next: Registry, pageSize?: number): void {
+  swap(next: Registry, pageSize?: number, catalog: CatalogSettings = DEFAULT_CATALOG_SETTINGS): void {
     const previous = this.latest;
+    const previousCatalog = this.catalog;
     this.latest = next;
     this.size = pageSize;
+    this.catalog = catalog;
     if (previous === undefined) {
       this.resolveFirst(next);
       return;
     }
     this.snapshot = Promise.resolve(next);
-    for (const listener of this.listeners) listener(next, previous);
+    for (const listener of this.listeners) listener(next, previous, { next: catalog, previous: previousCatalog });
   }
 
   /** The first load failed: requests get its error instead of waiting forever. */

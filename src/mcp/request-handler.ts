@@ -1,4 +1,4 @@
-import { ProtocolErrorCode, type Server, type StandardSchemaV1 } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode, type Server, type ServerContext, type StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { toWireError, WireError } from "./wire-error.ts";
 
 interface ParseIssue {
@@ -55,13 +55,14 @@ export function checkParams<T>(method: string, schema: ParamsSchema<T>, raw: unk
  * Registers a handler for `method` whose params are validated against `schema` here: invalid
  * params are -32602 "Invalid params for <method>: <path>: <problem>", and whatever the handler
  * throws reaches the wire through `toWireError` (exact message, bounded length, no prefix).
+ * `ctx` is the request's context (who asks: the 2026-07-28 envelope, the session).
  */
-export function handle<T>(server: Server, method: string, schema: ParamsSchema<T>, handler: (params: T) => unknown): void {
-  server.setRequestHandler(method, { params: ANY_PARAMS }, async (raw) => {
+export function handle<T>(server: Server, method: string, schema: ParamsSchema<T>, handler: (params: T, ctx: ServerContext) => unknown): void {
+  server.setRequestHandler(method, { params: ANY_PARAMS }, async (raw, ctx) => {
     collectNowAndThen();
     const params = checkParams(method, schema, raw);
     try {
-      return (await handler(params)) as never;
+      return (await handler(params, ctx)) as never;
     } catch (error) {
       throw toWireError(error);
     }

@@ -1,21 +1,30 @@
 import { PaginatedRequestParamsSchema, ReadResourceRequestParamsSchema } from "@modelcontextprotocol/core";
-import { ProtocolErrorCode, type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplateType } from "@modelcontextprotocol/server";
-import { quoted } from "../errors.ts";
+import { type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplateType } from "@modelcontextprotocol/server";
 import { registryView, resolutionView, skillView, type CandidateView, type SkillView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
-import { WireError } from "./wire-error.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
+import { publishedHeads } from "../registry/published-skills.ts";
+import { SKILL_SCHEME } from "../skill/skill-uri.ts";
+import { unknownResource } from "./resource-errors.ts";
+import { readSkillFile } from "./skill-files.ts";
 
-export const REGISTRY_URI = "skill://registry";
-export const SKILL_URI_PREFIX = "skill://skills/";
+/**
+ * Our own JSON views, on a scheme of their own: `skill://` means a skill as the MCP skills extension
+ * publishes it (skills-extension.ts).
+ */
+export const REGISTRY_URI = "skill-central://registry";
+export const SKILL_URI_PREFIX = "skill-central://skills/";
 export const SKILL_URI_TEMPLATE = `${SKILL_URI_PREFIX}{id}`;
+/** A skill's `SKILL.md` as the MCP skills extension publishes it; its other files are beside it. */
+export const SKILL_MD_URI_TEMPLATE = `${SKILL_SCHEME}{name}/SKILL.md`;
 const JSON_MIME = "application/json";
+const MARKDOWN_MIME = "text/markdown";
 
-/** What `skill://skills/{id}` reads as: the served skill, normalised, and how it won. */
+/** What `skill-central://skills/{id}` reads as: the served skill, normalised, and how it won. */
 export interface SkillResource {
   id: string;
   /** False when a conflict inside the winning layer withdraws the id. */
@@ -41,33 +50,52 @@ const SKILL_TEMPLATE: ResourceTemplateType = {
   mimeType: JSON_MIME,
 };
 
-const TEMPLATES = [SKILL_TEMPLATE];
+const SKILL_MD_TEMPLATE: ResourceTemplateType = {
+  uriTemplate: SKILL_MD_URI_TEMPLATE,
+  name: "skill-md",
+  title: "Skill (SKILL.md)",
+  description: "A skill's SKILL.md, as the MCP skills extension (io.modelcontextprotocol/skills) publishes it; skills/get lists its other files with their digests",
+  mimeType: MARKDOWN_MIME,
+};
 
-export function skillUri(id: string): string {
+/** Sorted by URI template (the cursor key). */
+const TEMPLATES = [SKILL_TEMPLATE, SKILL_MD_TEMPLATE];
+
+export function skillResourceUri(id: string): string {
   return `${SKILL_URI_PREFIX}${id}`;
 }
 
 interface ResourceListing {
   resources: Resource[];
-  /** Served ids, sorted: what `skill://skills/{id}` completes to. */
+  /** Served ids, sorted: what `skill-central://skills/{id}` completes to. */
   ids: string[];
+  /** Published skills' names, sorted: what `skill://{name}/SKILL.md` completes to. */
+  names: string[];
 }
 
-/** The registry resource, then one per served skill; sorted by URI (the cursor key). */
+/**
+ * The registry resource, one `skill-central://skills/<id>` per served skill, then the `SKILL.md`
+ * of every published skill (name and description from its frontmatter, as the skills extension
+ * asks; no size, which for a YAML skill would mean making its file). Sorted by URI, the cursor key: `skill-central://` sorts before `skill://`, and each part
+ * is in URI order already.
+ */
 export const listResources = perSnapshot((registry: Registry): ResourceListing => {
   const served = registry.resolutions().flatMap((r) => (r.effective ? [r.effective] : []));
+  const published = publishedHeads(registry);
   const listing: ResourceListing = {
     resources: [
       REGISTRY_RESOURCE,
       ...served.map(({ skill }) => ({
-        uri: skillUri(skill.id),
+        uri: skillResourceUri(skill.id),
         name: skill.id,
         ...(skill.title !== undefined && { title: skill.title }),
         description: skill.description,
         mimeType: JSON_MIME,
       })),
+      ...published.map((p) => ({ ...p, mimeType: MARKDOWN_MIME })),
     ],
     ids: served.map((c) => c.skill.id),
+    names: published.map((p) => p.name).sort(),
   };
   return listing;
 });
@@ -77,22 +105,10 @@ export function listResourcesPage(registry: Registry, cursor: string | undefined
   return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
-/** Longest URI echoed whole in an error's `data`; a longer one is not echoed at all. */
-export const MAX_ECHOED_URI_CHARS = 2048;
-
-/**
- * -32602 with the URI in `data` (SEP-2164), so a client can match the error to its request. The
- * message quotes the URI once, capped, and `data` leaves out a URI too long to be a real one: a
- * client may send a megabyte of it.
- */
-function unknownResource(uri: string, why: string): WireError {
-  return new WireError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${quoted(uri)} (${why})`, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
-}
-
 function resourceText(registry: Registry, uri: string): string {
   if (uri === REGISTRY_URI) return JSON.stringify(registryView(registry), null, 2);
   if (!uri.startsWith(SKILL_URI_PREFIX)) {
-    throw unknownResource(uri, `this server has ${REGISTRY_URI} and ${SKILL_URI_TEMPLATE}`);
+    throw unknownResource(uri, `this server has ${REGISTRY_URI}, ${SKILL_URI_TEMPLATE} and the files of its skills under ${SKILL_SCHEME}<name>/`);
   }
   const id = uri.slice(SKILL_URI_PREFIX.length);
   const resolution = registry.resolution(id);
@@ -111,6 +127,8 @@ function resourceText(registry: Registry, uri: string): string {
 const textsOf = perSnapshot(() => new Map<string, string>());
 
 export function readResource(registry: Registry, uri: string): ReadResourceResult {
+  // A skill's file: read (and checked) on each request, never held.
+  if (uri.startsWith(SKILL_SCHEME)) return readSkillFile(registry, uri);
   const cache = textsOf(registry);
   let text = cache.get(uri);
   if (text === undefined) {
@@ -125,7 +143,7 @@ export const resourcesFeature: Feature = {
   capabilities: ({ live }) => ({ resources: { listChanged: live } }),
   register(server, source: RegistrySource) {
     handle(server, "resources/list", PaginatedRequestParamsSchema, async (params) => listResourcesPage(await source.current(), params.cursor, source.pageSize()));
-    // One template: a single page, but a cursor from anywhere else is still refused.
+    // Two templates: a single page, but a cursor from anywhere else is still refused.
     handle(server, "resources/templates/list", PaginatedRequestParamsSchema, (params) => ({
       resourceTemplates: paginate(TEMPLATES, (t) => t.uriTemplate, "resources/templates/list", params.cursor, undefined).items,
     }));

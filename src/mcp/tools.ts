@@ -1,60 +1,107 @@
 import { CallToolRequestParamsSchema, PaginatedRequestParamsSchema } from "@modelcontextprotocol/core";
-import type { CallToolResult, ListToolsResult, Tool, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { CallToolResult, ListToolsResult, Server, ServerContext, Tool } from "@modelcontextprotocol/server";
+import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
-import { callTool, type ToolOutcome } from "../invoke/call-tool.ts";
+import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, planKey, planTools, requestClient, RUN_SKILL_TOOL, type ToolSkillCounts, type ToolsPlan } from "./catalog-mode.ts";
+import { FIND_SKILLS_TOOL, findSkills, LOAD_SKILL_TOOL, loadSkillTool, RUN_SKILL_TOOL_TOOL, runSkillTool } from "./catalog-tools.ts";
+import type { ClientProfile } from "./client-profiles.ts";
 import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
+import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 
-/**
- * A skill tool renders text from its arguments and touches nothing else: read-only, so plan
- * modes can allow it without asking; repeatable; no outside world involved.
- */
-export const TOOL_ANNOTATIONS: ToolAnnotations = Object.freeze({
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-});
+interface ToolSkills {
+  /** Tool skills whose names fit a client's tool list, sorted by name. */
+  fitting: Tool[];
+  counts: ToolSkillCounts;
+}
 
-/** Every tool of a snapshot, sorted by name; built once per snapshot. */
-export const listTools = perSnapshot((registry: Registry): ListToolsResult & { tools: Tool[] } => {
-  const listing: ListToolsResult & { tools: Tool[] } = {
-    tools: registry.ofType("tool").map(({ skill }) => ({
+/** Every tool skill of a snapshot as an MCP tool, sorted by name; built once per snapshot. */
+export const toolSkillsOf = perSnapshot((registry: Registry): ToolSkills => {
+  const fitting: Tool[] = [];
+  let unfitting = 0;
+  for (const { skill } of registry.ofType("tool")) {
+    if (!fitsAsToolName(skill.id)) {
+      unfitting++;
+      continue;
+    }
+    fitting.push({
       name: skill.id,
       ...(skill.title !== undefined && { title: skill.title }),
       description: skill.description,
       inputSchema: skill.inputSchema as Tool["inputSchema"],
       annotations: TOOL_ANNOTATIONS,
-    })),
-  };
-  return listing;
+    });
+  }
+  return { fitting, counts: { fitting: fitting.length, unfitting } };
 });
 
-export function listToolsPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): ListToolsResult {
-  const page = paginate(listTools(registry).tools, (t) => t.name, "tools/list", cursor, pageSize);
+/** What a client is offered, for the catalog settings being served. */
+export function planFor(registry: Registry, settings: CatalogSettings, client: ClientProfile): ToolsPlan {
+  return planTools(settings, client, toolSkillsOf(registry).counts);
+}
+
+/** One listing per snapshot and plan, sorted by name (the pagination key). */
+const listingsOf = perSnapshot(() => new Map<string, Tool[]>());
+
+export function listTools(registry: Registry, plan: ToolsPlan): Tool[] {
+  const cache = listingsOf(registry);
+  const key = planKey(plan);
+  let tools = cache.get(key);
+  if (tools === undefined) {
+    tools = plan.toolSkills ? [...toolSkillsOf(registry).fitting] : [];
+    if (plan.catalog) {
+      tools.push(FIND_SKILLS_TOOL, LOAD_SKILL_TOOL, ...(plan.run ? [RUN_SKILL_TOOL_TOOL] : []));
+      tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
+    cache.set(key, tools);
+  }
+  return tools;
+}
+
+export function listToolsPage(registry: Registry, plan: ToolsPlan, cursor: string | undefined, pageSize: number | undefined): ListToolsResult {
+  const page = paginate(listTools(registry, plan), (t) => t.name, "tools/list", cursor, pageSize);
   return { tools: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
-function toolResult(outcome: ToolOutcome): CallToolResult {
-  return outcome.ok
-    ? { content: [{ type: "text", text: outcome.text }] }
-    : { content: [{ type: "text", text: outcome.problems.join("\n") }], isError: true };
+/** A catalog tool, when this client's plan lists it; otherwise undefined (the name is then an unknown tool, as for any name). */
+function callCatalogTool(registry: Registry, plan: ToolsPlan, name: string, args: unknown): CallToolResult | Promise<CallToolResult> | undefined {
+  if (!plan.catalog) return undefined;
+  if (name === FIND_SKILLS) return findSkills(registry, args, plan);
+  if (name === LOAD_SKILL) return loadSkillTool(registry, args, plan);
+  if (name === RUN_SKILL_TOOL && plan.run) return runSkillTool(registry, args);
+  return undefined;
 }
 
-export function runTool(registry: Registry, name: string, args: unknown): CallToolResult | Promise<CallToolResult> {
-  const outcome = callTool(registry, name, args ?? {});
-  return outcome instanceof Promise ? outcome.then(toolResult) : toolResult(outcome);
+/** The client kinds whose tool lists differ; a reload re-lists tools when any of theirs changed. */
+const REPRESENTATIVE_CLIENTS: readonly ClientProfile[] = (["shown", "not-shown", "unknown"] as const).flatMap((prompts) =>
+  [true, false].map((capped) => ({ name: undefined, prompts, capped, basis: "unknown" as const })),
+);
+
+/** What `tools/list` says to each kind of client: its plan and the tool skills' definitions (the catalog tools never change). */
+function toolListsByClientKind(registry: Registry, settings: CatalogSettings): unknown {
+  return { plans: REPRESENTATIVE_CLIENTS.map((client) => planKey(planFor(registry, settings, client))), toolSkills: toolSkillsOf(registry).fitting };
+}
+
+function planOfRequest(server: Server, ctx: ServerContext, registry: Registry, source: RegistrySource): ToolsPlan {
+  return planFor(registry, source.catalogSettings(), requestClient(server, ctx));
 }
 
 export const toolsFeature: Feature = {
   name: "tools",
   capabilities: ({ live }) => ({ tools: { listChanged: live } }),
   register(server, source: RegistrySource) {
-    handle(server, "tools/list", PaginatedRequestParamsSchema, async (params) => listToolsPage(await source.current(), params.cursor, source.pageSize()));
-    handle(server, "tools/call", CallToolRequestParamsSchema, async (params) => runTool(await source.current(), params.name, params.arguments));
+    handle(server, "tools/list", PaginatedRequestParamsSchema, async (params, ctx) => {
+      const registry = await source.current();
+      return listToolsPage(registry, planOfRequest(server, ctx, registry, source), params.cursor, source.pageSize());
+    });
+    handle(server, "tools/call", CallToolRequestParamsSchema, async (params, ctx) => {
+      const registry = await source.current();
+      const catalog = callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments);
+      return catalog ?? runTool(registry, params.name, params.arguments);
+    });
   },
-  lists: [{ kind: "tools", entries: (registry) => listTools(registry).tools }],
+  lists: [{ kind: "tools", entries: toolListsByClientKind }],
 };

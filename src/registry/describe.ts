@@ -1,4 +1,5 @@
 import type { Skill, SkillFormat } from "../skill/skill.ts";
+import { publishedSkillOf } from "./published-skills.ts";
 import type { Candidate, CandidateStatus, Provenance, Registry, Resolution } from "./registry.ts";
 
 /**
@@ -27,8 +28,12 @@ export interface SkillView {
   version?: string;
   /** How the skill is written: a YAML file, or an Agent Skills folder. */
   format: SkillFormat;
-  /** An Agent Skills folder's files, SKILL.md first. */
-  files?: { path: string; size: number; sha256: string }[];
+  /** An Agent Skills folder's files, SKILL.md first, each with the URI the MCP skills extension serves it at. */
+  files?: { path: string; size: number; sha256: string; uri?: string }[];
+  /** A prompt skill as the MCP skills extension publishes it: its `SKILL.md`'s URI (a YAML skill's is synthesised)… */
+  uri?: string;
+  /** …and that file's digest (`sha256:<hex>`), which a host verifies the read against. */
+  digest?: string;
   /** Not listed as a prompt (`user-invocable: false`). */
   hidden?: true;
   /** Never offered to a model (`disable-model-invocation: true`). */
@@ -64,7 +69,8 @@ export function candidateView({ candidate, status }: Provenance): CandidateView 
  * A served skill as plain data. With `withTemplate`, its template too, read from wherever its
  * content lives (the CLI and the API show it; listings never need it).
  */
-export function skillView({ skill, layer, source, content }: Candidate, withTemplate = false): SkillView {
+export function skillView(candidate: Candidate, withTemplate = false): SkillView {
+  const { skill, layer, source, content } = candidate;
   let template: string | undefined;
   if (withTemplate) {
     try {
@@ -73,6 +79,9 @@ export function skillView({ skill, layer, source, content }: Candidate, withTemp
       // Content that can no longer be read is reported where it is used, not here.
     }
   }
+  const published = publishedSkillOf(candidate);
+  const skillMd = published?.byPath.get("SKILL.md");
+  const uriOf = new Map(published?.files.flatMap((f) => (f.record ? [[f.record.path, f.uri] as const] : [])));
   return {
     id: skill.id,
     ...(skill.title !== undefined && { title: skill.title }),
@@ -84,7 +93,8 @@ export function skillView({ skill, layer, source, content }: Candidate, withTemp
     ...(skill.inputSchema !== undefined && { inputSchema: skill.inputSchema }),
     ...(skill.version !== undefined && { version: skill.version }),
     format: skill.format ?? "yaml",
-    ...(skill.files && { files: skill.files.map(({ path, size, sha256 }) => ({ path, size, sha256 })) }),
+    ...(skill.files && { files: skill.files.map(({ path, size, sha256 }) => ({ path, size, sha256, ...(uriOf.has(path) && { uri: uriOf.get(path)! }) })) }),
+    ...(published && skillMd && { uri: published.uri, digest: skillMd.digest }),
     ...(skill.hidden && { hidden: true as const }),
     ...(skill.modelInvocable === false && { modelInvocable: false as const }),
     layer: layer.name,

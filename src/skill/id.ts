@@ -8,3 +8,10 @@ export const SKILL_ID_RULE = `lowercase letters and digits in words joined by si
 export function isValidSkillId(id: string): boolean {
   return SKILL_ID_PATTERN.test(id) && id.length <= MAX_SKILL_ID_LENGTH;
 }
+
+/**
+ * Clients hand a server's tools to their model as `mcp__<server>__<tool>` (Claude Code, Codex),
+ * and model APIs take at most 64 characters: installed as `skill-central`, a tool skill's id has
+ * this many to fit. A longer one is served through the catalog's `run_skill_tool` only.
+ */
+export const MAX_TOOL_ID_LENGTH = 64 - "mcp__skill-central__".length;

@@ -52,6 +52,8 @@ export interface Skill {
   /** Tools only: as authored, or derived from `arguments` (string properties). */
   inputSchema?: JsonSchema;
   version?: string;
+  /** The body's Markdown headings, for search (see headings.ts); absent when it has none. */
+  headings?: readonly string[];
   /** How many inline examples the skill has. */
   exampleCount: number;
   /** Absent means "yaml". */

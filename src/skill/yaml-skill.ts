@@ -1,8 +1,9 @@
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { readExamples } from "./examples.ts";
+import { withHeadings } from "./headings.ts";
 import { Findings, kindOf, unknownKeys, type SourceLocators } from "./findings.ts";
 import { closest } from "../suggest.ts";
-import { isValidSkillId, SKILL_ID_RULE } from "./id.ts";
+import { isValidSkillId, MAX_TOOL_ID_LENGTH, SKILL_ID_RULE } from "./id.ts";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
 import { unknownSchemaKeywords } from "./schema-keywords.ts";
 import { proveInputSchema } from "./schema-proof.ts";
@@ -164,6 +165,14 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
   if (doc.description === undefined) missing(f, doc, "description", "description: What the skill does");
   else if (description !== undefined && description.trim() === "") f.error("empty-description", '"description" is empty', "say what the skill does and when to use it", f.value(["description"]));
   const type = readType(f, doc);
+  if (type === "tool" && id !== undefined && isValidSkillId(id) && id.length > MAX_TOOL_ID_LENGTH) {
+    f.warning(
+      "long-tool-id",
+      `tool id "${id}" is ${id.length} characters: as mcp__skill-central__${id} it is over the 64 that clients' models take, so it is not listed as a tool and runs only through run_skill_tool`,
+      `keep tool ids to ${MAX_TOOL_ID_LENGTH} characters`,
+      f.value(["id"]),
+    );
+  }
   const tags = readTags(f, doc.tags);
   const declared = readArguments(f, doc.arguments);
   const template = stringField(f, doc, "prompt", "write the template as a block: `prompt: |` then indented lines");
@@ -228,6 +237,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
     argumentsDeclared: declared !== undefined,
     ...(inputSchema !== undefined && { inputSchema }),
     ...(version !== undefined && { version }),
+    ...withHeadings(template),
     exampleCount: examples.length,
   };
   return { skill, content: { ...(template !== undefined && { template }), examples }, diagnostics: f.list };

@@ -141,12 +141,13 @@ describe("the CLI on skill folders", () => {
     expect(stdout).toMatch(/references\/forms\.md\s+\d+\s+[0-9a-f]{16}/);
     const json = await runCliJson<{ skill: SkillView }>(["show", "pdf-tools"], fixture.cwd, fixture.home);
     expect(json.json.skill.files).toEqual([
-      { path: "SKILL.md", size: Buffer.byteLength(PDF), sha256: sha256(PDF) },
-      { path: "assets/logo.png", size: LOGO.length, sha256: sha256(LOGO) },
-      { path: "examples.yaml", size: expect.any(Number), sha256: expect.any(String) },
-      { path: "references/forms.md", size: expect.any(Number), sha256: expect.any(String) },
-      { path: "scripts/extract.py", size: expect.any(Number), sha256: expect.any(String) },
+      { path: "SKILL.md", size: Buffer.byteLength(PDF), sha256: sha256(PDF), uri: "skill://pdf-tools/SKILL.md" },
+      { path: "assets/logo.png", size: LOGO.length, sha256: sha256(LOGO), uri: "skill://pdf-tools/assets/logo.png" },
+      { path: "examples.yaml", size: expect.any(Number), sha256: expect.any(String), uri: "skill://pdf-tools/examples.yaml" },
+      { path: "references/forms.md", size: expect.any(Number), sha256: expect.any(String), uri: "skill://pdf-tools/references/forms.md" },
+      { path: "scripts/extract.py", size: expect.any(Number), sha256: expect.any(String), uri: "skill://pdf-tools/scripts/extract.py" },
     ]);
+    expect([json.json.skill.uri, json.json.skill.digest]).toEqual(["skill://pdf-tools/SKILL.md", `sha256:${sha256(PDF)}`]);
     const review = await cli("show", "review");
     expect(review.stdout).toMatch(/project\s+100\s+\.skills\/review\/SKILL\.md\s+effective/);
     expect(review.stdout).toMatch(/team\s+50\s+team\/review\.yaml\s+shadowed/);
@@ -248,7 +249,7 @@ describe("live reload of skill folders", () => {
 
   test("a changed reference file is picked up: the skill's view carries the new digest", async () => {
     const digestOf = async () => {
-      const read = await session.client.readResource({ uri: "skill://skills/alpha" });
+      const read = await session.client.readResource({ uri: "skill-central://skills/alpha" });
       const view = JSON.parse((read.contents[0] as { text: string }).text) as { skill: SkillView };
       return view.skill.files!.find((f) => f.path === "references/a.md")!.sha256;
     };

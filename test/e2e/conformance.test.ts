@@ -39,27 +39,37 @@ function tableAfter(markdown: string, heading: string): string[][] {
   return rows.slice(1);
 }
 
+/** How a scenario runs in one era: not at all (the suite skips it), or run, with `--force` where the doc says so. */
+type Expected = "skipped" | "runs" | "runs --force";
+
 interface Plan {
-  runs: Map<string, Record<Era, "runs" | "skipped">>;
+  runs: Map<string, Record<Era, Expected>>;
   untestable: Map<string, string>;
   warnings: Set<string>;
+  /** Checks a skills-extension scenario may skip, by era. */
+  skips: Map<string, Era>;
   notApplicable: Set<string>;
 }
 
+/** The skills extension's scenarios: every check must run, bar the documented skips. */
+const STRICT_SCENARIO = /^sep-2640-/;
+
 function readPlan(markdown: string): Plan {
-  const runs = new Map<string, Record<Era, "runs" | "skipped">>();
+  const runs = new Map<string, Record<Era, Expected>>();
   for (const [name, legacy, modern] of tableAfter(markdown, "## Scenarios that run")) {
-    const cell = (text: string | undefined) => (text?.startsWith("runs") ? "runs" : "skipped");
+    const cell = (text: string | undefined): Expected => (!text?.startsWith("runs") ? "skipped" : text.includes("--force") ? "runs --force" : "runs");
     runs.set(name!, { "2025-11-25": cell(legacy), default: cell(modern) });
   }
   const untestable = new Map<string, string>();
   const warnings = new Set<string>();
+  const skips = new Map<string, Era>();
   for (const [check, status] of tableAfter(markdown, "## Allowed checks")) {
     if (status!.startsWith("warning")) warnings.add(check!);
+    else if (status!.startsWith("skipped on ")) skips.set(check!, status!.slice("skipped on ".length) === "2025-11-25" ? "2025-11-25" : "default");
     else untestable.set(check!, status!);
   }
   const notApplicable = new Set(tableAfter(markdown, "## Scenarios that do not apply").map(([name]) => name!));
-  return { runs, untestable, warnings, notApplicable };
+  return { runs, untestable, warnings, skips, notApplicable };
 }
 
 async function suite(args: string[]): Promise<{ code: number; stdout: string }> {
@@ -71,9 +81,10 @@ async function suite(args: string[]): Promise<{ code: number; stdout: string }> 
 }
 
 /** What one scenario run came to: nothing, or the problems (each naming the check). */
-async function runScenario(url: string, scenario: string, era: Era, expected: "runs" | "skipped", plan: Plan, outRoot: string): Promise<string[]> {
+async function runScenario(url: string, scenario: string, era: Era, expected: Expected, plan: Plan, outRoot: string): Promise<string[]> {
   const out = join(outRoot, `${scenario}-${era}`);
-  const { stdout } = await suite(["server", "--url", url, "--scenario", scenario, ...(era === "default" ? [] : ["--spec-version", era]), "-o", out]);
+  const force = expected === "runs --force" ? ["--force"] : [];
+  const { stdout } = await suite(["server", "--url", url, "--scenario", scenario, ...(era === "default" ? [] : ["--spec-version", era]), ...force, "-o", out]);
   const skipped = /SKIPPED: scenario '[^']+' is not applicable/.test(stdout);
   if (expected === "skipped") return skipped ? [] : [`${scenario} (${era}): ran, but docs/conformance.md says the suite skips it`];
   if (skipped) return [`${scenario} (${era}): the suite skipped it: ${stdout.trim().slice(0, 300)}`];
@@ -82,6 +93,10 @@ async function runScenario(url: string, scenario: string, era: Era, expected: "r
   const checks = (await Bun.file(join(out, dirs[0]!.name, "checks.json")).json()) as Check[];
   const problems: string[] = [];
   for (const check of checks) {
+    if (check.status === "SKIPPED" && STRICT_SCENARIO.test(scenario) && plan.skips.get(check.id) !== era) {
+      problems.push(`${scenario} (${era}): SKIPPED ${check.id}: ${check.errorMessage ?? ""}`);
+      continue;
+    }
     if (check.status === "SUCCESS" || check.status === "INFO" || check.status === "SKIPPED") continue;
     if (check.status === "FAILURE" && check.details?.untestable === true && plan.untestable.has(check.id)) continue;
     if (check.status === "WARNING" && plan.warnings.has(check.id)) continue;
@@ -115,7 +130,13 @@ describe("MCP conformance suite, both eras", () => {
 
   beforeAll(async () => {
     plan = readPlan(await Bun.file(DOC).text());
-    fixture = makeFixture({ ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n" });
+    fixture = makeFixture({
+      ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n",
+      // The skills scenarios test the first skill they find: an Agent Skills folder with subfolders, sorting first.
+      ".skills/api-client/SKILL.md": "---\nname: api-client\ndescription: Generate a typed API client from an OpenAPI document\nlicense: MIT\n---\nFollow references/guide.md, then run scripts/generate.sh.\n",
+      ".skills/api-client/references/guide.md": "# Guide\n\nOne client per service.\n",
+      ".skills/api-client/scripts/generate.sh": "#!/bin/sh\necho generating\n",
+    });
     [sessions, stateless] = await Promise.all([startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home), startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"])]);
     outRoot = mkdtempSync(join(tmpdir(), "skill-central-conformance-"));
   });
@@ -136,6 +157,10 @@ describe("MCP conformance suite, both eras", () => {
     for (const required of ["server-initialize", "server-session-lifecycle", "server-stateless", "ping", "prompts-list", "tools-list", "resources-list", "caching", "dns-rebinding-protection", "sep-2164-resource-not-found", "http-header-validation"]) {
       expect(plan.runs.has(required)).toBe(true);
     }
+    // The skills extension runs in both eras, the older one with --force (an extension is not on the spec timeline).
+    for (const skills of ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"]) {
+      expect(plan.runs.get(skills)).toEqual({ "2025-11-25": "runs --force", default: "runs" });
+    }
   });
 
   test("every scenario that applies passes in both eras: no failure or warning beyond the documented ones", async () => {
@@ -145,7 +170,7 @@ describe("MCP conformance suite, both eras", () => {
     }
     // The stateless wire again, against a --stateless server.
     for (const [scenario, eras] of plan.runs) {
-      if (eras.default === "runs" && eras["2025-11-25"] === "skipped") jobs.push(() => runScenario(stateless.url, scenario, "default", "runs", plan, join(outRoot, "stateless")));
+      if (eras.default !== "skipped" && (eras["2025-11-25"] === "skipped" || STRICT_SCENARIO.test(scenario))) jobs.push(() => runScenario(stateless.url, scenario, "default", eras.default, plan, join(outRoot, "stateless")));
     }
     const problems = (await pooled(jobs, 3)).flat();
     expect(problems).toEqual([]);

@@ -97,7 +97,7 @@ for (const target of TARGETS) {
     test("4. a skill whose schema nests 10,000 levels is never served, and reading it answers at once", async () => {
       const c = await start(target, { "skills/huge.yaml": TOOL("huge", deepSchema(10_000)), "skills/ok.yaml": TOOL("ok", "{type: object}") });
       const started = performance.now();
-      const answer = await c.request("resources/read", { uri: "skill://skills/huge" });
+      const answer = await c.request("resources/read", { uri: "skill-central://skills/huge" });
       expect(performance.now() - started).toBeLessThan(5000);
       expect(answer.error?.code).toBe(-32602);
       expect(answer.error?.message).toContain("Unknown resource");
@@ -147,7 +147,7 @@ for (const target of TARGETS) {
       const tags = "a,".repeat(7_500_000);
       const completion = await c.request("completion/complete", { ref: { type: "ref/prompt", name: "skills:compose" }, argument: { name: "tags", value: tags } }, 30_000);
       expect(completion.error?.message).toBe("The value to complete is 15000000 characters, over the 1024-character limit");
-      const uri = `skill://skills/${"z".repeat(1_000_000)}`;
+      const uri = `skill-central://skills/${"z".repeat(1_000_000)}`;
       const read = await c.request("resources/read", { uri });
       expect(read.error?.code).toBe(-32602);
       expect(read.error!.message.length).toBeLessThan(500);

@@ -22,7 +22,7 @@ async function sameAnswers(client: Client): Promise<void> {
   expect(await client.callTool({ name: "echo", arguments: {} })).toMatchObject({ isError: true });
   expect(await wireError(client.getPrompt({ name: "nope" }))).toEqual({ code: -32602, message: "Unknown prompt skill: nope" });
   expect(await wireError(client.callTool({ name: "nope", arguments: {} }))).toEqual({ code: -32602, message: "Unknown tool: nope" });
-  const { contents } = await client.readResource({ uri: "skill://skills/echo" });
+  const { contents } = await client.readResource({ uri: "skill-central://skills/echo" });
   expect(JSON.parse((contents[0] as { text: string }).text).id).toBe("echo");
   const tags = await client.complete({ ref: { type: "ref/prompt", name: "skills:compose" }, argument: { name: "tags", value: "km" } });
   expect(tags.completion.values).toEqual(["kmp"]);
@@ -68,7 +68,7 @@ export function httpSuite(target: ServerTarget): void {
       expect(transport.sessionId).toBeUndefined();
       await sameAnswers(client);
       const listed = (await client.request({ method: "tools/list", params: {} })) as { ttlMs?: number; cacheScope?: string };
-      expect({ ttlMs: listed.ttlMs, cacheScope: listed.cacheScope }).toEqual({ ttlMs: 0, cacheScope: "public" });
+      expect({ ttlMs: listed.ttlMs, cacheScope: listed.cacheScope }).toEqual({ ttlMs: 0, cacheScope: "private" });
     });
 
     test("after a reload, list_changed reaches a session's SSE stream and a 2026-07-28 subscriptions/listen stream", async () => {

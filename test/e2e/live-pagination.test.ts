@@ -55,8 +55,13 @@ describe("pagination with pageSize in the config", () => {
     const tools = await allPages((cursor) => listPage(client, "tools/list", cursor));
     expect(tools).toEqual([["t1", "t2"], ["t3"]]);
     const resources = await allPages((cursor) => listPage(client, "resources/list", cursor));
-    expect(resources.flat()).toEqual(["skill://registry", ...["a", "b", "c", "d", "t1", "t2", "t3"].map((id) => `skill://skills/${id}`)]);
-    expect(resources.map((p) => p.length)).toEqual([2, 2, 2, 2]);
+    expect(resources.flat()).toEqual([
+      "skill-central://registry",
+      ...["a", "b", "c", "d", "t1", "t2", "t3"].map((id) => `skill-central://skills/${id}`),
+      // Each prompt skill's SKILL.md, as the skills extension publishes it; tools have none.
+      ...["a", "b", "c", "d"].map((id) => `skill://${id}/SKILL.md`),
+    ]);
+    expect(resources.map((p) => p.length)).toEqual([2, 2, 2, 2, 2, 2]);
   });
 
   test("a cursor stays valid across a reload, even when the item it ended on is deleted", async () => {

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/client";
+import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -55,19 +56,26 @@ describe("live reload under a connected client", () => {
     expect(textOf(await client.getPrompt({ name: "alpha" }))).toBe("first body");
   });
 
-  test("2. editing only a prompt's body changes what it renders, and sends no list_changed", async () => {
+  test("2. editing only a prompt's body changes what it renders and its published SKILL.md: resources/list_changed only", async () => {
+    const skills = new SkillsClient(client);
+    const before = await skills.get("skill://alpha/SKILL.md");
     fixture.write("team/alpha.yaml", ALPHA("Alpha v1", "second body"));
-    await eventually(async () => expect(textOf(await client.getPrompt({ name: "alpha" }))).toBe("second body"));
-    // That no notification was sent is checked in step 3, once the next one has arrived.
+    await changes.waitFor("resources", 1);
+    // One reload's notifications go out prompts first, then tools, then resources: none came for the first two.
+    expect(changes.counts).toEqual({ prompts: 0, tools: 0, resources: 1 });
+    expect(textOf(await client.getPrompt({ name: "alpha" }))).toBe("second body");
+    const after = await skills.get("skill://alpha/SKILL.md");
+    expect(after.skill.resources).not.toEqual(before.skill.resources);
+    expect((await skills.read(after.skill)).body).toBe("second body");
   });
 
   test("3. editing a description sends prompts/list_changed (and resources, whose entries carry it), not tools", async () => {
     fixture.write("team/alpha.yaml", ALPHA("Alpha v2", "second body"));
     await changes.waitFor("prompts", 1);
-    await changes.waitFor("resources", 1);
-    expect(changes.counts).toEqual({ prompts: 1, tools: 0, resources: 1 });
+    await changes.waitFor("resources", 2);
+    expect(changes.counts).toEqual({ prompts: 1, tools: 0, resources: 2 });
     expect((await prompt("alpha"))?.description).toBe("Alpha v2");
-    expect((await client.listResources()).resources.find((r) => r.uri === "skill://skills/alpha")?.description).toBe("Alpha v2");
+    expect((await client.listResources()).resources.find((r) => r.uri === "skill-central://skills/alpha")?.description).toBe("Alpha v2");
   });
 
   test("4. a half-saved file keeps serving its last good version, with a warning naming file:line:col", async () => {
@@ -94,12 +102,12 @@ describe("live reload under a connected client", () => {
   test("7. adding a tool file sends tools/list_changed; the new tool is listed, callable and a resource", async () => {
     fixture.write("team/saw.yaml", SAW("Team saw", "Cut"));
     await changes.waitFor("tools", 1);
-    await changes.waitFor("resources", 3);
+    await changes.waitFor("resources", 4);
     // Notifications of one reload go out prompts first: none came for prompts.
     expect(changes.counts.prompts).toBe(2);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["hammer", "saw"]);
     expect(textOf(await client.callTool({ name: "saw", arguments: { board: "oak" } }))).toBe("Cut oak");
-    expect((await client.listResources()).resources.map((r) => r.uri)).toContain("skill://skills/saw");
+    expect((await client.listResources()).resources.map((r) => r.uri)).toContain("skill-central://skills/saw");
   });
 
   test("8. deleting a file removes its prompt, its resource and its tags", async () => {
@@ -108,9 +116,9 @@ describe("live reload under a connected client", () => {
     expect(await promptNames()).toEqual(["skills:compose"]);
     expect(await wireError(client.getPrompt({ name: "alpha" }))).toEqual({ code: -32602, message: "Unknown prompt skill: alpha" });
     expect((await wireError(client.getPrompt({ name: "skills:compose", arguments: { tags: "kmp" } }))).message).toContain("No skills found for tags: kmp");
-    await changes.waitFor("resources", 4);
-    expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain("skill://skills/alpha");
-    expect((await wireError(client.readResource({ uri: "skill://skills/alpha" }))).code).toBe(-32602);
+    await changes.waitFor("resources", 5);
+    expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain("skill-central://skills/alpha");
+    expect((await wireError(client.readResource({ uri: "skill-central://skills/alpha" }))).code).toBe(-32602);
   });
 
   test("9. a layer folder that did not exist starts serving when it is created, nested folders included", async () => {
@@ -125,7 +133,7 @@ describe("live reload under a connected client", () => {
     await changes.waitFor("tools", 2);
     expect((await tool("saw"))?.description).toBe("Override saw");
     expect(textOf(await client.callTool({ name: "saw", arguments: { board: "oak" } }))).toBe("Rip oak");
-    const { contents } = await client.readResource({ uri: "skill://skills/saw" });
+    const { contents } = await client.readResource({ uri: "skill-central://skills/saw" });
     const body = JSON.parse((contents[0] as { text: string }).text) as { chain: { layer: string; status: string }[] };
     expect(body.chain.map((c) => [c.layer, c.status])).toEqual([
       ["override", "effective"],

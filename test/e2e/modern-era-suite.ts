@@ -38,17 +38,24 @@ export function modernEraSuite(target: ServerTarget): void {
     test("connects through server/discover: the modern era, our name and version, the same capabilities", async () => {
       expect(client.getProtocolEra()).toBe("modern");
       expect(client.getServerVersion()).toEqual({ name: "skill-central", version: pkg.version });
-      expect(client.getServerCapabilities()).toEqual({ prompts: { listChanged: true }, tools: { listChanged: true }, resources: { listChanged: true }, completions: {} });
+      expect(client.getServerCapabilities()).toEqual({
+        prompts: { listChanged: true },
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        completions: {},
+        extensions: { "io.modelcontextprotocol/skills": { directoryRead: true } },
+      });
       expect(client.getInstructions()).toContain("skills:compose");
       const discovered = (await client.request({ method: "server/discover", params: {} })) as { supportedVersions: string[] } & Cached;
       expect(discovered.supportedVersions).toContain(MODERN_VERSION);
-      expect({ ttlMs: discovered.ttlMs, cacheScope: discovered.cacheScope }).toEqual({ ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "public" });
+      // The instructions depend on the client (see the catalog), so no shared cache may reuse them.
+      expect({ ttlMs: discovered.ttlMs, cacheScope: discovered.cacheScope }).toEqual({ ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "private" });
     });
 
-    test("lists carry cache fields that a reload cannot make false: public, never promised fresh while watched", async () => {
+    test("lists carry cache fields that a reload cannot make false: never promised fresh while watched; the tool list, which depends on the client, private", async () => {
       for (const method of ["prompts/list", "tools/list", "resources/list"] as const) {
         const result = (await client.request({ method, params: {} })) as Cached;
-        expect({ method, ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ method, ttlMs: 0, cacheScope: "public" });
+        expect({ method, ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ method, ttlMs: 0, cacheScope: method === "tools/list" ? "private" : "public" });
       }
       const templates = (await client.request({ method: "resources/templates/list", params: {} })) as Cached;
       expect(templates.ttlMs).toBe(PROCESS_LIFETIME_TTL_MS);
@@ -59,7 +66,7 @@ export function modernEraSuite(target: ServerTarget): void {
       try {
         expect(fixed.client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
         const result = (await fixed.client.request({ method: "tools/list", params: {} })) as Cached;
-        expect({ ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "public" });
+        expect({ ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "private" });
       } finally {
         await fixed.close();
       }
@@ -69,7 +76,7 @@ export function modernEraSuite(target: ServerTarget): void {
       expect(textOf(await client.getPrompt({ name: "kmp-expert", arguments: { platforms: "iOS" } }))).toBe("Share code across iOS.");
       expect(await client.callTool({ name: "echo", arguments: { word: "hi" } })).toMatchObject({ content: [{ type: "text", text: "Echo hi" }] });
       expect((await client.callTool({ name: "echo", arguments: {} })).isError).toBe(true);
-      const { contents } = await client.readResource({ uri: "skill://skills/echo" });
+      const { contents } = await client.readResource({ uri: "skill-central://skills/echo" });
       expect(JSON.parse((contents[0] as { text: string }).text).id).toBe("echo");
       const tags = await client.complete({ ref: { type: "ref/prompt", name: "skills:compose" }, argument: { name: "tags", value: "km" } });
       expect(tags.completion.values).toEqual(["kmp"]);
@@ -78,9 +85,9 @@ export function modernEraSuite(target: ServerTarget): void {
     test("errors are the same exact -32602 texts, with the URI in data for a missing resource", async () => {
       expect(await wireError(client.getPrompt({ name: "nope" }))).toEqual({ code: -32602, message: "Unknown prompt skill: nope" });
       expect(await wireError(client.callTool({ name: "nope", arguments: {} }))).toEqual({ code: -32602, message: "Unknown tool: nope" });
-      const missing = (await client.request({ method: "resources/read", params: { uri: "skill://skills/nope" } }).catch((error: unknown) => error)) as { code: number; data?: unknown };
+      const missing = (await client.request({ method: "resources/read", params: { uri: "skill-central://skills/nope" } }).catch((error: unknown) => error)) as { code: number; data?: unknown };
       expect(missing.code).toBe(-32602);
-      expect(missing.data).toEqual({ uri: "skill://skills/nope" });
+      expect(missing.data).toEqual({ uri: "skill-central://skills/nope" });
     });
 
     test("after a reload, list_changed arrives on the subscriptions/listen stream", async () => {

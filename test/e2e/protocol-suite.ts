@@ -47,8 +47,8 @@ export function protocolSuite(target: ServerTarget): void {
       expect(caps?.completions).toEqual({});
       const instructions = client.getInstructions() ?? "";
       expect(instructions).toContain('"skills:compose"');
-      expect(instructions).toContain("skill://registry");
-      expect(instructions).toContain("skill://skills/{id}");
+      expect(instructions).toContain("skill-central://registry");
+      expect(instructions).toContain("skill-central://skills/{id}");
     });
 
     test("prompts/list lists prompt skills with their declared arguments", async () => {
@@ -122,31 +122,40 @@ export function protocolSuite(target: ServerTarget): void {
       }
     });
 
-    test("resources/list has skill://registry and one skill://skills/<id> per served skill", async () => {
+    test("resources/list has skill-central://registry, one skill-central://skills/<id> per served skill, then each published skill's SKILL.md", async () => {
       const { resources } = await client.listResources();
       expect(resources[0]).toEqual({
-        uri: "skill://registry",
+        uri: "skill-central://registry",
         name: "registry",
         title: "Skill registry",
         description: expect.stringContaining("provenance"),
         mimeType: "application/json",
       });
-      expect(resources.find((r) => r.uri === "skill://skills/review-pr")).toEqual({
-        uri: "skill://skills/review-pr",
+      expect(resources.find((r) => r.uri === "skill-central://skills/review-pr")).toEqual({
+        uri: "skill-central://skills/review-pr",
         name: "review-pr",
         title: "Pull Request Review",
         description: "Review pull requests against team conventions",
         mimeType: "application/json",
       });
+      expect(resources.find((r) => r.uri === "skill://review-pr/SKILL.md")).toEqual({
+        uri: "skill://review-pr/SKILL.md",
+        name: "review-pr",
+        description: "Review pull requests against team conventions",
+        mimeType: "text/markdown",
+      });
       const uris = resources.map((r) => r.uri);
-      expect(uris).toContain("skill://skills/commit-conventions");
-      expect(uris).not.toContain("skill://skills/broken");
+      expect(uris).toEqual([...uris].sort());
+      expect(uris).toContain("skill-central://skills/commit-conventions");
+      // A tool stays a tool: it has no SKILL.md.
+      expect(uris).not.toContain("skill://commit-conventions/SKILL.md");
+      expect(uris).not.toContain("skill-central://skills/broken");
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["skill://skills/{id}"]);
+      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["skill-central://skills/{id}", "skill://{name}/SKILL.md"]);
     });
 
-    test("skill://registry reads as JSON: every id with every candidate's layer, priority, source and status", async () => {
-      const { contents } = await client.readResource({ uri: "skill://registry" });
+    test("skill-central://registry reads as JSON: every id with every candidate's layer, priority, source and status", async () => {
+      const { contents } = await client.readResource({ uri: "skill-central://registry" });
       expect(contents[0]!.mimeType).toBe("application/json");
       const view = JSON.parse((contents[0] as { text: string }).text) as { id: string; served: boolean; chain: { layer: string; priority: number; source: string; status: string }[] }[];
       expect(view.find((v) => v.id === "kmp-expert")).toEqual({
@@ -157,8 +166,8 @@ export function protocolSuite(target: ServerTarget): void {
       expect(view.find((v) => v.id === "review-pr")?.chain[0]).toMatchObject({ layer: "builtin", priority: 0, status: "effective" });
     });
 
-    test("skill://skills/{id} reads as the normalised effective skill with its resolution chain", async () => {
-      const { contents } = await client.readResource({ uri: "skill://skills/needs-topic" });
+    test("skill-central://skills/{id} reads as the normalised effective skill with its resolution chain", async () => {
+      const { contents } = await client.readResource({ uri: "skill-central://skills/needs-topic" });
       const body = JSON.parse((contents[0] as { text: string }).text) as { id: string; served: boolean; skill: Record<string, unknown>; chain: unknown[] };
       expect(body.id).toBe("needs-topic");
       expect(body.served).toBe(true);
@@ -173,14 +182,14 @@ export function protocolSuite(target: ServerTarget): void {
       expect(anyCase.completion.values).toEqual(["Intermediate"]);
       const tags = await client.complete({ ref: { type: "ref/prompt", name: "skills:compose" }, argument: { name: "tags", value: "kmp, and" } });
       expect(tags.completion.values).toEqual(["kmp, android"]);
-      const ids = await client.complete({ ref: { type: "ref/resource", uri: "skill://skills/{id}" }, argument: { name: "id", value: "review" } });
+      const ids = await client.complete({ ref: { type: "ref/resource", uri: "skill-central://skills/{id}" }, argument: { name: "id", value: "review" } });
       expect(ids.completion.values).toEqual(["review-pr"]);
     });
 
     test("resources/read of an unknown URI and a list with a made-up cursor are -32602", async () => {
-      expect(await wireError(client.readResource({ uri: "skill://skills/nope" }))).toEqual({
+      expect(await wireError(client.readResource({ uri: "skill-central://skills/nope" }))).toEqual({
         code: -32602,
-        message: "Unknown resource: skill://skills/nope (no skill has that id)",
+        message: "Unknown resource: skill-central://skills/nope (no skill has that id)",
       });
       const other = await wireError(client.readResource({ uri: "file:///etc/passwd" }));
       expect(other.code).toBe(-32602);

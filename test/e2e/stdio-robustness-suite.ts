@@ -97,7 +97,7 @@ export function stdioRobustnessSuite(target: ServerTarget): void {
 
     test("error replies quote client input once, capped with an ellipsis", { timeout: 15_000 }, async () => {
       const long = "n".repeat(1_000_000);
-      const uri = `skill://skills/${long}`;
+      const uri = `skill-central://skills/${long}`;
       const raw = await rawSession(
         target,
         fixture.cwd,
@@ -108,7 +108,7 @@ export function stdioRobustnessSuite(target: ServerTarget): void {
           requestLine(3, "tools/call", { name: long, arguments: {} }),
           requestLine(4, "resources/read", { uri }),
           requestLine(5, "completion/complete", { ref: { type: "ref/prompt", name: long }, argument: { name: "a", value: "" } }),
-          requestLine(6, "resources/read", { uri: "skill://skills/nope" }),
+          requestLine(6, "resources/read", { uri: "skill-central://skills/nope" }),
         ],
         6,
       );
@@ -121,10 +121,10 @@ export function stdioRobustnessSuite(target: ServerTarget): void {
         expect(error!.message.split("nnnn").length).toBeLessThanOrEqual(2 + Math.ceil(500 / 4));
         expect(JSON.stringify(error).length).toBeLessThan(1_000);
       }
-      expect(byId.get(4)?.error?.message).toStartWith("Unknown resource: skill://skills/nnn");
-      expect(byId.get(4)?.error?.message.match(/skill:\/\//g)).toHaveLength(1);
+      expect(byId.get(4)?.error?.message).toStartWith("Unknown resource: skill-central://skills/nnn");
+      expect(byId.get(4)?.error?.message.match(/skill-central:\/\//g)).toHaveLength(1);
       // A URI of a plausible length is echoed whole in data (SEP-2164).
-      expect(byId.get(6)?.error).toEqual({ code: -32602, message: "Unknown resource: skill://skills/nope (no skill has that id)", data: { uri: "skill://skills/nope" } });
+      expect(byId.get(6)?.error).toEqual({ code: -32602, message: "Unknown resource: skill-central://skills/nope (no skill has that id)", data: { uri: "skill-central://skills/nope" } });
     });
 
     for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {

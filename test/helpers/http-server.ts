@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Subprocess } from "bun";
-import { newClient, type Era, type ServerTarget } from "./server.ts";
+import { newClient, type ClientIdentity, type Era, type ServerTarget } from "./server.ts";
 
 /** A `skill-central mcp --http` process under test. */
 export interface HttpServer {
@@ -54,9 +54,9 @@ export async function startHttpServer(target: ServerTarget, cwd: string, home: s
 }
 
 /** The SDK's v2 client over Streamable HTTP, in the given era, with optional extra headers (a token). */
-export async function connectHttp(url: string, era: Era = "legacy", headers: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connectHttp(url: string, era: Era = "legacy", headers: Record<string, string> = {}, identity?: ClientIdentity): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  const client = newClient(era);
+  const client = newClient(era, identity);
   await client.connect(transport);
   return { client, transport };
 }

@@ -6,11 +6,20 @@ import { join } from "node:path";
 export type Era = "legacy" | "modern";
 export const MODERN_VERSION = "2026-07-28";
 
+/** How a test client introduces itself: as an IDE does (`clientInfo.name`, declared capabilities). */
+export interface ClientIdentity {
+  name: string;
+  capabilities?: Record<string, unknown>;
+}
+
 /** The SDK's v2 client, speaking the given era (the default client speaks 2025-11-25). */
-export function newClient(era: Era = "legacy"): Client {
+export function newClient(era: Era = "legacy", identity: ClientIdentity = { name: "skill-central-tests" }): Client {
   return new Client(
-    { name: "skill-central-tests", version: "0.0.0" },
-    era === "modern" ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {},
+    { name: identity.name, version: "0.0.0" },
+    {
+      ...(era === "modern" && { versionNegotiation: { mode: { pin: MODERN_VERSION } } }),
+      ...(identity.capabilities && { capabilities: identity.capabilities as never }),
+    },
   );
 }
 
@@ -33,7 +42,7 @@ export interface Connected {
 }
 
 /** Spawns the server in `cwd` with an isolated HOME and connects the SDK's own Client to it. */
-export async function connect(target: ServerTarget, cwd: string, home: string, extraArgs: string[] = [], era: Era = "legacy"): Promise<Connected> {
+export async function connect(target: ServerTarget, cwd: string, home: string, extraArgs: string[] = [], era: Era = "legacy", identity?: ClientIdentity): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: target.command,
     args: [...target.args, ...extraArgs],
@@ -45,7 +54,7 @@ export async function connect(target: ServerTarget, cwd: string, home: string, e
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = newClient(era);
+  const client = newClient(era, identity);
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }

@@ -69,7 +69,12 @@ describe("completion against a registry", () => {
   });
 
   test("the skill resource template completes served ids; another template is an error", () => {
-    expect(completeResourceArgument(registry, "skill://skills/{id}", "id", "t").completion.values).toEqual(["tagged", "tool-one"]);
-    expect(() => completeResourceArgument(registry, "skill://other/{x}", "x", "")).toThrow("Unknown resource template: skill://other/{x}");
+    expect(completeResourceArgument(registry, "skill-central://skills/{id}", "id", "t").completion.values).toEqual(["tagged", "tool-one"]);
+    expect(() => completeResourceArgument(registry, "skill-central://other/{x}", "x", "")).toThrow("Unknown resource template: skill-central://other/{x}");
+  });
+
+  test("skill://{name}/SKILL.md completes published skills only: prompts, not tools", () => {
+    expect(completeResourceArgument(registry, "skill://{name}/SKILL.md", "name", "t").completion.values).toEqual(["tagged"]);
+    expect(completeResourceArgument(registry, "skill://{name}/SKILL.md", "other", "t").completion.values).toEqual([]);
   });
 });

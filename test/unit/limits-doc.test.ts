@@ -32,6 +32,8 @@ const UNITS: Record<string, number> = {
   files: 1,
   problems: 1,
   lines: 1,
+  skills: 1,
+  tools: 1,
 };
 
 interface Row {

@@ -1,5 +1,6 @@
 import type { Diagnostic, SourcePosition } from "../../diagnostics.ts";
 import { Findings, kindOf, type SourceLocators } from "../findings.ts";
+import { withHeadings } from "../headings.ts";
 import { isValidSkillId, MAX_SKILL_ID_LENGTH } from "../id.ts";
 import { isPlainObject } from "../json-schema.ts";
 import type { Skill, SkillArgument, SkillContent, SkillExample, SkillFile } from "../skill.ts";
@@ -166,6 +167,7 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
     arguments: declared ?? [{ name: "arguments", description: hint ?? "Free text, as typed after the command", required: false }],
     argumentsDeclared: declared !== undefined,
     ...(version !== undefined && { version }),
+    ...withHeadings(input.body),
     exampleCount: input.examples.length,
     format: "skill-md",
     frontmatter: fm,

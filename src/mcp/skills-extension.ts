@@ -1,0 +1,117 @@
+import {
+  GetSkillRequestParamsSchema,
+  ListSkillsRequestParamsSchema,
+  ReadResourceDirectoryRequestParamsSchema,
+  RESOURCES_DIRECTORY_READ_METHOD,
+  SKILLS_EXTENSION_ID,
+  SKILLS_GET_METHOD,
+  SKILLS_LIST_METHOD,
+  type Skill as SkillEntry,
+} from "@modelcontextprotocol/core/ext/skills";
+import type { Server } from "@modelcontextprotocol/server";
+import { quoted } from "../errors.ts";
+import { perSnapshot } from "../registry/per-snapshot.ts";
+import { publicationFingerprint, publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
+import type { Registry } from "../registry/registry.ts";
+import { cacheHints } from "./cache-hints.ts";
+import type { Feature, FeatureOptions } from "./feature.ts";
+import { paginate } from "./pagination.ts";
+import type { RegistrySource } from "./registry-source.ts";
+import { handle } from "./request-handler.ts";
+import { invalidUri } from "./resource-errors.ts";
+import { readSkillFolder, skillAtManifestUri } from "./skill-files.ts";
+
+/**
+ * The MCP skills extension (`io.modelcontextprotocol/skills`, SEP-2640): `skills/list`,
+ * `skills/get` and `resources/directory/read` over the layered registry's published skills
+ * (registry/published-skills.ts); the files themselves are read through `resources/read`
+ * (resources.ts → skill-files.ts).
+ *
+ * Written over our registry rather than with the SDK's `SkillsExtension`: that class attaches
+ * only to an `McpServer` (we serve through the lower-level `Server`, whose resources/read we own),
+ * and it re-validates every entry of a custom source on every request, dropping a skill whose
+ * description is over 1,024 characters. Such a skill is still ours to publish (the host decides;
+ * `validate` warns), and the entries are built once per snapshot, not checked per request.
+ */
+
+/**
+ * Where an entry says which layer and file it was served from. A reverse-domain prefix of our
+ * own, as the extension asks of intermediaries (`io.modelcontextprotocol.skills/` is reserved).
+ */
+export const PROVENANCE_META_KEY = "dev.skill-central/provenance";
+
+export interface EntryProvenance {
+  layer: string;
+  priority: number;
+  /** The file it was read from, as people read it (relative to the project, `builtin:…`). */
+  source: string;
+  /** As written: an Agent Skills folder, or a YAML prompt skill published as a synthesised SKILL.md. */
+  format: "skill-md" | "yaml";
+}
+
+/** A published skill as a `skills/list` / `skills/get` entry. */
+export function skillEntry(skill: PublishedSkill): SkillEntry {
+  const { candidate } = skill;
+  const provenance: EntryProvenance = {
+    layer: candidate.layer.name,
+    priority: candidate.layer.priority,
+    source: candidate.source,
+    format: skill.synthesised ? "yaml" : "skill-md",
+  };
+  return {
+    uri: skill.uri,
+    frontmatter: skill.frontmatter,
+    resources: skill.files.map(({ uri, digest, size }) => ({ uri, digest, size })),
+    _meta: { [PROVENANCE_META_KEY]: provenance },
+  };
+}
+
+/** Every entry of a snapshot, in URI order: built once, then paged by every `skills/list`. */
+export const skillEntries = perSnapshot((registry: Registry): SkillEntry[] => publishedCatalog(registry).skills.map(skillEntry));
+
+/** The first protocol revision whose results carry `ttlMs` and `cacheScope`. */
+const CACHEABLE_FROM = "2026-07-28";
+
+/**
+ * `ttlMs` and `cacheScope`, which these results carry from 2026-07-28 on (the SDK adds them only
+ * to the base protocol's methods). The same promise as `resources/read`: never fresh while the
+ * skills are watched, for the process lifetime TTL under `--no-watch`.
+ */
+function cacheFields(server: Server, options: FeatureOptions): { ttlMs?: number; cacheScope?: "public" | "private" } {
+  if ((server.getNegotiatedProtocolVersion() ?? "") < CACHEABLE_FROM) return {};
+  const hint = cacheHints(options)["resources/read"]!;
+  return { ttlMs: hint.ttlMs ?? 0, cacheScope: hint.cacheScope ?? "public" };
+}
+
+export function listSkillsPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): { skills: SkillEntry[]; nextCursor?: string } {
+  const page = paginate(skillEntries(registry), (s) => s.uri, SKILLS_LIST_METHOD, cursor, pageSize);
+  return { skills: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+}
+
+export function getSkill(registry: Registry, uri: string): SkillEntry {
+  const skill = skillAtManifestUri(registry, uri);
+  if (!skill) throw invalidUri(`No skill is served at ${quoted(uri)} (skills/list lists the skills of this server)`, uri);
+  return skillEntry(skill);
+}
+
+export const skillsExtensionFeature: Feature = {
+  name: "skills-extension",
+  // The extension requires `resources`, which resources.ts declares.
+  capabilities: () => ({ extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } }),
+  register(server, source: RegistrySource, options: FeatureOptions) {
+    handle(server, SKILLS_LIST_METHOD, ListSkillsRequestParamsSchema, async (params) => ({
+      ...listSkillsPage(await source.current(), params.cursor, source.pageSize()),
+      ...cacheFields(server, options),
+    }));
+    handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params) => ({
+      skill: getSkill(await source.current(), params.uri),
+      ...cacheFields(server, options),
+    }));
+    handle(server, RESOURCES_DIRECTORY_READ_METHOD, ReadResourceDirectoryRequestParamsSchema, async (params) => ({
+      ...readSkillFolder(await source.current(), params.uri, params.cursor, source.pageSize()),
+      ...cacheFields(server, options),
+    }));
+  },
+  // An entry changes with any file's digest: a reload that changes a file announces resources/list_changed.
+  lists: [{ kind: "resources", entries: publicationFingerprint }],
+};
