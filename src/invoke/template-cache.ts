@@ -1,5 +1,6 @@
 import { COMPILE_OPTIONS, handlebars } from "../skill/handlebars-env.ts";
 import type { SkillContent } from "../skill/skill.ts";
+import { renderBounded } from "./bounded-handlebars.ts";
 import { compilePlain } from "./plain-template.ts";
 
 type Renderer = (data: Record<string, unknown>) => string;
@@ -35,7 +36,7 @@ function compile(template: string): Renderer {
   const handlebarsRenderer = (): Renderer => {
     if (!viaHandlebars) {
       const render = handlebars().compile(template, COMPILE_OPTIONS);
-      viaHandlebars = (data) => render(forHandlebars(data));
+      viaHandlebars = (data) => renderBounded(render, forHandlebars(data));
     }
     return viaHandlebars;
   };

@@ -193,6 +193,18 @@ for (const target of TARGETS) {
       expect(refused.result?.isError).toBe(true);
     });
 
+    test("a template whose #each blocks multiply is refused at the block limit, promptly, and the server answers on", async () => {
+      const c = await start(target, {
+        "skills/nested.yaml": 'id: nested\ndescription: d\ntype: tool\ninputSchema: { type: object }\nprompt: "{{#each a}}{{#each ../a}}{{#each ../../a}}{{#each ../../../a}}x{{/each}}{{/each}}{{/each}}{{/each}}"\n',
+      });
+      const a = Array.from({ length: 100 }, (_, i) => `item ${i}`);
+      const refused = await c.request("tools/call", { name: "nested", arguments: { a } });
+      expect(refused.error).toEqual({ code: -32602, message: "The template renders more than 250000 block bodies for these arguments (the limit): {{#each}} inside {{#each}} multiplies them; pass fewer items" });
+      const small = await c.request("tools/call", { name: "nested", arguments: { a: ["p", "q"] } });
+      expect((small.result?.content as { text: string }[])[0]!.text).toMatch(/^x+$/);
+      expect((await c.request("tools/list")).result).toBeDefined();
+    });
+
     test("12. arguments named __proto__, constructor or toString are plain names", async () => {
       const c = await start(target, {
         "skills/proto.yaml": "id: proto\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties: { constructor: { type: string }, toString: { type: string } }\n  required: [constructor]\nprompt: \"c={{constructor}} t={{toString}}\"\n",

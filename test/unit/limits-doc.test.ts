@@ -34,6 +34,7 @@ const UNITS: Record<string, number> = {
   lines: 1,
   skills: 1,
   tools: 1,
+  bodies: 1,
 };
 
 interface Row {
