@@ -161,7 +161,8 @@ function argumentsFor(rng: Random, schema: unknown): unknown {
     else if (type === "integer") value = rng.pick([0, 1, 3, -1, 1.5]);
     else if (type === "number") value = rng.pick([0, 1.5, -1e300, 7]);
     else if (type === "boolean") value = rng.chance(0.5);
-    else if (type === "array") value = Array.from({ length: rng.size(50) }, () => (rng.chance(0.5) ? randomString(rng, { huge: false }) : rng.int(10)));
+    // Now and then a long list: templates that nest #each over it multiply their work.
+    else if (type === "array") value = Array.from({ length: rng.chance(0.05) ? 2000 : rng.size(50) }, () => (rng.chance(0.5) ? randomString(rng, { huge: false }) : rng.int(10)));
     else value = randomJson(rng, 2);
     setKey(args, name, value);
   }
