@@ -1,17 +1,24 @@
-/** Optimal string alignment distance: edits, with a swap of neighbours counted as one. */
+/**
+ * Optimal string alignment distance: edits, with a swap of neighbours counted as one. Three
+ * rows of the table suffice (a swap looks two rows back), so nothing is allocated per cell.
+ */
 export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i < rows; i++) {
+  let older = new Uint32Array(cols);
+  let previous = new Uint32Array(cols);
+  let current = new Uint32Array(cols);
+  for (let j = 0; j < cols; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, older[j - 2]! + 1);
+      current[j] = best;
     }
+    [older, previous, current] = [previous, current, older];
   }
-  return d[a.length]![b.length]!;
+  return previous[b.length]!;
 }
 
 /**
@@ -21,14 +28,17 @@ export function editDistance(a: string, b: string): number {
 export function closest(input: string, candidates: Iterable<string>): string | undefined {
   const needle = input.toLowerCase();
   const list = [...candidates];
+  const limit = Math.min(3, Math.max(1, Math.floor(needle.length / 3)));
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of list) {
-    const distance = editDistance(needle, candidate.toLowerCase());
+    // Lengths that differ by more than the limit need more edits than it allows: no table needed
+    // (a generated file can hold thousands of long unknown keys, each compared with every keyword).
+    const lower = candidate.toLowerCase();
+    if (Math.abs(lower.length - needle.length) > limit) continue;
+    const distance = editDistance(needle, lower);
     if (!best || distance < best.distance) best = { candidate, distance };
   }
-  if (!best) return undefined;
-  const limit = Math.min(3, Math.max(1, Math.floor(needle.length / 3)));
-  if (best.distance <= limit) return best.candidate;
+  if (best && best.distance <= limit) return best.candidate;
   for (const candidate of list) if (needle.length >= 2 && candidate.toLowerCase().startsWith(needle)) return candidate;
   return undefined;
 }

@@ -8,7 +8,7 @@ import { log, openSkills, type McpOptions } from "./mcp.ts";
 export type HttpCliOptions = Omit<HttpOptions, "live" | "tokens" | "log"> & { tokenFile?: string };
 
 /** Exit within this long of SIGTERM, whatever is still open. */
-const EXIT_DEADLINE_MS = 1_900;
+export const EXIT_DEADLINE_MS = 1_900;
 
 /**
  * Runs the HTTP MCP server until SIGTERM, SIGINT or SIGHUP: then it stops accepting, lets

@@ -21,7 +21,7 @@ export interface McpOptions extends LoadOptions {
 }
 
 /** After stdin closes or a signal, in-flight work gets this long before the process exits regardless. */
-const DRAIN_DEADLINE_MS = 900;
+export const DRAIN_DEADLINE_MS = 900;
 
 export const log = (line: string): void => {
   process.stderr.write(`[skill-central] ${line}\n`);

@@ -2,8 +2,14 @@ import type SchemaModule from "typebox/schema";
 import { quoted } from "../errors.ts";
 import type { JsonSchema } from "../skill/json-schema.ts";
 
-type Validator = ReturnType<typeof SchemaModule.Compile>;
-type ValidationError = ReturnType<Validator["Errors"]>[1][number];
+type Compiled = ReturnType<typeof SchemaModule.Compile>;
+type ValidationError = ReturnType<Compiled["Errors"]>[1][number];
+type XSchema = Parameters<typeof SchemaModule.Compile>[0];
+
+interface Validator {
+  Check(value: unknown): boolean;
+  Errors(value: unknown): ReturnType<Compiled["Errors"]>;
+}
 
 /** One compiled validator per schema object, built on the first call that needs it. */
 const validators = new WeakMap<JsonSchema, Validator>();
@@ -15,10 +21,18 @@ export function prepareValidator(schema: JsonSchema): void {
 
 function validatorFor(schema: JsonSchema): Validator {
   let validator = validators.get(schema);
-  if (!validator) {
+  if (validator === undefined) {
     // TypeBox's schema module loads on the first call that validates, not at start-up.
     const Schema = (require("typebox/schema") as { default: typeof SchemaModule }).default;
-    validator = Schema.Compile(schema as Parameters<typeof SchemaModule.Compile>[0]);
+    try {
+      validator = Schema.Compile(schema as XSchema);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // TypeBox's compiler recurses once per entry of a list: around 10,000 enum values, anyOf
+      // branches, properties or required names overflow the stack, and every call failed with
+      // -32603. Its interpreter walks such a list in a loop: same answers, without the compiling.
+      validator = { Check: (value) => Schema.Check(schema as XSchema, value), Errors: (value) => Schema.Errors(schema as XSchema, value) };
+    }
     validators.set(schema, validator);
   }
   return validator;

@@ -16,6 +16,8 @@ export const LIMITS = {
   prettyEchoChars: 64 * 1024,
   /** A value being completed (a tag list, an argument prefix). */
   completionChars: 1024,
+  /** Block bodies one template renders for one call: `{{#each}}` inside `{{#each}}` multiplies them. */
+  renderBlocks: 250_000,
 } as const;
 
 const MIB = 1024 * 1024;
@@ -48,8 +50,17 @@ export function checkPromptArguments(args: Readonly<Record<string, unknown>>): v
   }
 }
 
-export function resultTooLarge(chars: number): SkillCentralError {
-  return new SkillCentralError("limit-exceeded", `The result would be over the ${size(LIMITS.resultChars)} limit (${chars} characters so far); pass smaller arguments`);
+/** `chars`: how far the result got before it was stopped, when that is known. */
+export function resultTooLarge(chars?: number): SkillCentralError {
+  const sofar = chars === undefined ? "" : ` (${chars} characters so far)`;
+  return new SkillCentralError("limit-exceeded", `The result would be over the ${size(LIMITS.resultChars)} limit${sofar}; pass smaller arguments`);
+}
+
+export function tooManyBlocks(): SkillCentralError {
+  return new SkillCentralError(
+    "limit-exceeded",
+    `The template renders more than ${LIMITS.renderBlocks} block bodies for these arguments (the limit): {{#each}} inside {{#each}} multiplies them; pass fewer items`,
+  );
 }
 
 /** Throws when a finished result is over the limit. */

@@ -11,6 +11,9 @@ import { isPlainObject } from "../skill/json-schema.ts";
  * the first call that needs it and remembered, never at load.
  */
 const verdicts = new Map<string, boolean>();
+
+/** What redos-detector may spend proving one pattern; a pattern it cannot prove within this is guarded. */
+export const PROOF_BUDGET = { timeoutMs: 50, maxSteps: 20_000 } as const;
 const guardedSchemas = new WeakMap<JsonSchema, boolean>();
 
 type Detector = typeof import("redos-detector");
@@ -22,7 +25,7 @@ export function provenSafe(pattern: string): boolean {
   if (verdict === undefined) {
     detector ??= require("redos-detector") as Detector;
     try {
-      const result = detector.isSafePattern(pattern, { unicode: true, timeout: 50, maxSteps: 20_000 });
+      const result = detector.isSafePattern(pattern, { unicode: true, timeout: PROOF_BUDGET.timeoutMs, maxSteps: PROOF_BUDGET.maxSteps });
       verdict = result.safe && result.error === null;
     } catch {
       // A pattern the detector cannot read (a feature it does not support) is not proven safe.

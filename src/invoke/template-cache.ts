@@ -1,5 +1,6 @@
 import { COMPILE_OPTIONS, handlebars } from "../skill/handlebars-env.ts";
 import type { SkillContent } from "../skill/skill.ts";
+import { renderBounded } from "./bounded-handlebars.ts";
 import { compilePlain } from "./plain-template.ts";
 
 type Renderer = (data: Record<string, unknown>) => string;
@@ -12,9 +13,33 @@ type Renderer = (data: Record<string, unknown>) => string;
  */
 const compiled = new WeakMap<SkillContent, Renderer>();
 
+/** A prototype with no string-named property: only what turns an object into a primitive. */
+const PRIMITIVE_ONLY: object = Object.freeze(Object.create(null, { [Symbol.toPrimitive]: { value: () => "[object Object]" } }));
+
+/**
+ * Arguments arrive without a prototype (`ownArguments` in limits.ts), so no name reaches
+ * Object.prototype. Handlebars converts contexts to primitives, though: it compares a block's
+ * context with the one outside it (`{{../name}}` inside `{{#each}}`) and prints `{{this}}`, and
+ * an object without a prototype cannot become one ("No default value", a -32603 for a valid
+ * template). Its copy gets a prototype with nothing but `Symbol.toPrimitive`: lookups by name
+ * still see only what was sent.
+ */
+function forHandlebars(data: Record<string, unknown>): Record<string, unknown> {
+  if (Object.getPrototypeOf(data) !== null) return data;
+  const copy = Object.create(PRIMITIVE_ONLY) as Record<string, unknown>;
+  for (const key of Object.keys(data)) Object.defineProperty(copy, key, { value: data[key], enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 function compile(template: string): Renderer {
   let viaHandlebars: Renderer | undefined;
-  const handlebarsRenderer = () => (viaHandlebars ??= handlebars().compile(template, COMPILE_OPTIONS));
+  const handlebarsRenderer = (): Renderer => {
+    if (!viaHandlebars) {
+      const render = handlebars().compile(template, COMPILE_OPTIONS);
+      viaHandlebars = (data) => renderBounded(render, forHandlebars(data));
+    }
+    return viaHandlebars;
+  };
   return compilePlain(template, handlebarsRenderer) ?? handlebarsRenderer();
 }
 

@@ -8,8 +8,10 @@ const PREFIX: Record<SkillRecord["outcome"], string> = {
   kept: "not reloaded, still serving its last good version: ",
 };
 
+/** In the order they are written; findings about the whole file (no position) after the rest. */
 function byPosition(a: Diagnostic, b: Diagnostic): number {
-  return (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0);
+  const line = (d: Diagnostic) => d.position?.line ?? Number.MAX_SAFE_INTEGER;
+  return line(a) - line(b) || (a.position?.column ?? 0) - (b.position?.column ?? 0);
 }
 
 /** A file's findings as one line: the first error (or warning), then the rest in brief. */

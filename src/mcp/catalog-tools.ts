@@ -22,7 +22,7 @@ import { WireError } from "./wire-error.ts";
 
 export const FIND_DEFAULT_LIMIT = 10;
 export const FIND_MAX_LIMIT = 50;
-const MAX_QUERY_CHARS = 500;
+export const MAX_QUERY_CHARS = 500;
 /** A table row's description is cut here; `load_skill` has the rest. */
 const TABLE_DESCRIPTION_CHARS = 120;
 

@@ -44,6 +44,13 @@ function collectNowAndThen(): void {
   Bun.gc(false);
 }
 
+/** The params of a `method` request, or throws -32602 "Invalid params for <method>: <path>: <problem>". */
+export function checkParams<T>(method: string, schema: ParamsSchema<T>, raw: unknown): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw toWireError(new WireError(ProtocolErrorCode.InvalidParams, describeIssues(method, parsed.error.issues)));
+  return parsed.data;
+}
+
 /**
  * Registers a handler for `method` whose params are validated against `schema` here: invalid
  * params are -32602 "Invalid params for <method>: <path>: <problem>", and whatever the handler
@@ -53,10 +60,9 @@ function collectNowAndThen(): void {
 export function handle<T>(server: Server, method: string, schema: ParamsSchema<T>, handler: (params: T, ctx: ServerContext) => unknown): void {
   server.setRequestHandler(method, { params: ANY_PARAMS }, async (raw, ctx) => {
     collectNowAndThen();
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw toWireError(new WireError(ProtocolErrorCode.InvalidParams, describeIssues(method, parsed.error.issues)));
+    const params = checkParams(method, schema, raw);
     try {
-      return (await handler(parsed.data, ctx)) as never;
+      return (await handler(params, ctx)) as never;
     } catch (error) {
       throw toWireError(error);
     }

@@ -3,7 +3,7 @@ import { quoted } from "../errors.ts";
 import { WireError } from "./wire-error.ts";
 
 /** Longest URI echoed whole in an error's `data`; a longer one is not echoed at all. */
-const MAX_ECHOED_URI_CHARS = 2048;
+export const MAX_ECHOED_URI_CHARS = 2048;
 
 /**
  * -32602 with the URI in `data` (SEP-2164), so a client can match the error to its request. The

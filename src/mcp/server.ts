@@ -1,3 +1,4 @@
+import { InitializeRequestParamsSchema } from "@modelcontextprotocol/core";
 import { mergeCapabilities, Server, type JSONRPCRequest, type Result, type ServerCapabilities, type ServerContext } from "@modelcontextprotocol/server";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { cacheHints } from "./cache-hints.ts";
@@ -8,6 +9,7 @@ import { clientProfile } from "./client-profiles.ts";
 import { instructionsFor, serverInstructions } from "./instructions.ts";
 import { promptsFeature } from "./prompts.ts";
 import type { RegistrySource } from "./registry-source.ts";
+import { checkParams } from "./request-handler.ts";
 import { resourcesFeature } from "./resources.ts";
 import { skillsExtensionFeature } from "./skills-extension.ts";
 import { toolsFeature } from "./tools.ts";
@@ -33,7 +35,9 @@ function clientOf(method: string, request: JSONRPCRequest, ctx: ServerContext) {
  * The SDK's `Server`, except that `tools/call` reaches our handler unchecked: the SDK checks its
  * params first and answers a malformed call with a dump of schema issues, where every other
  * method answers "Invalid params for <method>: <path>: <problem>" (request-handler.ts). It also
- * re-validates each tool result, which ours satisfy by construction. And the instructions of
+ * re-validates each tool result, which ours satisfy by construction. `initialize`, which the SDK
+ * answers itself, has its params checked here first, for the same reason: the SDK's own check
+ * answers a malformed one with -32603 (an internal error) and the dump. And the instructions of
  * `initialize` and `server/discover` are written for the client asking (instructions.ts).
  */
 class SkillServer extends Server {
@@ -45,6 +49,7 @@ class SkillServer extends Server {
     const wrapped = super._wrapHandler(method, handler);
     if (method !== "initialize" && method !== "server/discover") return wrapped;
     return async (request, ctx) => {
+      if (method === "initialize") checkParams(method, InitializeRequestParamsSchema, request.params);
       const client = clientOf(method, request, ctx);
       if (method === "initialize") rememberClient(this, client);
       const [result, instructions] = await Promise.all([wrapped(request, ctx), this.instructionsFor?.(client, method)]);

@@ -19,11 +19,17 @@ export function handlebars(): typeof Handlebars {
 
 export const BLOCK_HELPERS: ReadonlySet<string> = new Set(["if", "unless", "each", "with"]);
 
+/**
+ * `helperMissing` and `blockHelperMissing` are known to Handlebars' compiler by default, which
+ * then calls them directly; its runtime, though, keeps them out of reach of templates (since
+ * 4.6), so a template naming one (`{{#helperMissing}}…`) threw on every render. Unknown, they are
+ * plain names like any other.
+ */
 export const COMPILE_OPTIONS: CompileOptions = {
   noEscape: true,
   strict: false,
   knownHelpersOnly: true,
-  knownHelpers: { log: false, lookup: false },
+  knownHelpers: { log: false, lookup: false, helperMissing: false, blockHelperMissing: false },
 };
 
 /** Blocks that render their body against a new context: names inside are not top-level inputs. */

@@ -60,34 +60,34 @@ function readArguments(f: Findings, value: unknown): SkillArgument[] | undefined
   value.forEach((item, i) => {
     const path = ["arguments", i];
     if (!isPlainObject(item)) {
-      f.error("field-type", `argument ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- name: <name>` with optional description, required and enum", f.value(path));
+      f.error("field-type", `argument ${i + 1} must be a mapping, not ${kindOf(item)}`, "write `- name: <name>` with optional description, required and enum", () => f.value(path));
       return;
     }
     unknownKeys(f, item, ARGUMENT_FIELDS, path, ` in argument ${i + 1}`);
     const { name, description, required } = item;
     if (typeof name !== "string" || name === "") {
-      f.error("argument-name", `argument ${i + 1} has no "name"`, "add `name: <name>` (letters, digits, _ and -)", f.value(path));
+      f.error("argument-name", `argument ${i + 1} has no "name"`, "add `name: <name>` (letters, digits, _ and -)", () => f.value(path));
       return;
     }
     if (!ARGUMENT_NAME.test(name)) {
-      f.error("argument-name", `argument name "${name}" is not valid`, "start with a letter or _, then letters, digits, _ or -", f.value([...path, "name"]));
+      f.error("argument-name", `argument name "${name}" is not valid`, "start with a letter or _, then letters, digits, _ or -", () => f.value([...path, "name"]));
       return;
     }
     if (names.has(name)) {
-      f.error("duplicate-argument", `argument "${name}" is declared twice`, "keep one of the two declarations", f.value([...path, "name"]));
+      f.error("duplicate-argument", `argument "${name}" is declared twice`, "keep one of the two declarations", () => f.value([...path, "name"]));
       return;
     }
     names.add(name);
     if (description !== undefined && typeof description !== "string") {
-      f.error("field-type", `"description" of argument "${name}" must be text, not ${kindOf(description)}`, "quote it", f.value([...path, "description"]));
+      f.error("field-type", `"description" of argument "${name}" must be text, not ${kindOf(description)}`, "quote it", () => f.value([...path, "description"]));
     }
     if (required !== undefined && typeof required !== "boolean") {
-      f.error("field-type", `"required" of argument "${name}" must be true or false, not ${kindOf(required)}`, "write required: true or required: false", f.value([...path, "required"]));
+      f.error("field-type", `"required" of argument "${name}" must be true or false, not ${kindOf(required)}`, "write required: true or required: false", () => f.value([...path, "required"]));
     }
     let values: string[] | undefined;
     if (item.enum !== undefined) {
       if (Array.isArray(item.enum) && item.enum.every((v) => typeof v === "string")) values = item.enum as string[];
-      else f.error("field-type", `"enum" of argument "${name}" must be a list of text values`, 'quote values YAML would read otherwise, e.g. "yes", "1.0"', f.value([...path, "enum"]));
+      else f.error("field-type", `"enum" of argument "${name}" must be a list of text values`, 'quote values YAML would read otherwise, e.g. "yes", "1.0"', () => f.value([...path, "enum"]));
     }
     args.push({
       name,
@@ -196,9 +196,9 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
     if (doc.inputSchema !== undefined) {
       const proof = proveInputSchema(doc.inputSchema);
       if (proof.ok) inputSchema = doc.inputSchema as JsonSchema;
-      else for (const p of proof.problems) f.error("invalid-input-schema", `invalid inputSchema: ${p.message}`, p.hint, f.value(["inputSchema", ...p.path]) ?? f.value(["inputSchema"]));
+      else for (const p of proof.problems) f.error("invalid-input-schema", `invalid inputSchema: ${p.message}`, p.hint, () => f.value(["inputSchema", ...p.path]) ?? f.value(["inputSchema"]));
       for (const u of unknownSchemaKeywords(doc.inputSchema)) {
-        f.warning("unknown-schema-keyword", `"${u.keyword}" in inputSchema is not a JSON Schema keyword and is ignored`, `did you mean "${u.meant}"?`, f.key(["inputSchema", ...u.path]));
+        f.warning("unknown-schema-keyword", `"${u.keyword}" in inputSchema is not a JSON Schema keyword and is ignored`, `did you mean "${u.meant}"?`, () => f.key(["inputSchema", ...u.path]));
       }
     } else if (declared) inputSchema = schemaFromArguments(declared);
     else inputSchema = { type: "object", properties: {} };
@@ -207,15 +207,21 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
   // Names the template reads that nothing provides render empty: almost always a typo.
   const provided = type === "tool" && inputSchema && isPlainObject(inputSchema.properties) ? Object.keys(inputSchema.properties) : declared?.map((a) => a.name);
   if (provided && template !== undefined && !f.failed) {
+    const names = new Set(provided);
     for (const variable of variables) {
-      if (provided.includes(variable)) continue;
+      if (names.has(variable)) continue;
+      // The suggestion compares the variable with every name provided: only for listed findings.
+      if (!f.room("undeclared-variable")) {
+        f.unlisted("warning", "undeclared-variable");
+        continue;
+      }
       const meant = closest(variable, provided);
-      f.warning("undeclared-variable", `the template reads {{${variable}}}, which no argument declares, so it renders empty`, meant ? `did you mean {{${meant}}}?` : `declare an argument named "${variable}"`, f.value(["prompt"], positionOf(template, variable)));
+      f.warning("undeclared-variable", `the template reads {{${variable}}}, which no argument declares, so it renders empty`, meant ? `did you mean {{${meant}}}?` : `declare an argument named "${variable}"`, () => f.value(["prompt"], positionOf(template, variable)));
     }
     if (type === "prompt") {
       for (const [i, arg] of (declared ?? []).entries()) {
         if (variables.includes(arg.name)) continue;
-        f.warning("unused-argument", `argument "${arg.name}" is declared but the template never uses it`, `add {{${arg.name}}} to the template, or remove the argument`, f.value(["arguments", i, "name"]));
+        f.warning("unused-argument", `argument "${arg.name}" is declared but the template never uses it`, `add {{${arg.name}}} to the template, or remove the argument`, () => f.value(["arguments", i, "name"]));
       }
     }
   }

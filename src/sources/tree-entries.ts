@@ -29,7 +29,7 @@ export const DEFAULT_LIMITS: TreeLimits = {
 export type TreeCheck = { ok: true; files: TreeFile[]; totalBytes: number } | { ok: false; problems: string[] };
 
 /** At most this many problems are listed; a hostile tree can have millions. */
-const MAX_PROBLEMS = 10;
+export const MAX_PROBLEMS = 10;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 

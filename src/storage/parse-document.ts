@@ -39,8 +39,40 @@ interface PreciseDocument {
 function parsePrecisely(text: string): PreciseDocument {
   const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  // The package's own duplicate check (`uniqueKeys`) compares each key with every earlier one: a
+  // 20,000-key file took seconds. `firstDuplicateKey` does the same check in one pass.
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
   return { doc, lines };
+}
+
+/**
+ * Where the first repeated key of any mapping in the document is written (by position in the
+ * text), or undefined. Keys are equal as the `yaml` package's `uniqueKeys` judges them: scalars
+ * with the same value (`1` and `"1"` differ; so does NaN from itself).
+ */
+function firstDuplicateKey(doc: Document.Parsed): number | undefined {
+  const { isMap, isPair, isScalar, isCollection } = yaml();
+  let first: number | undefined;
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isPair(node)) {
+      stack.push(node.key, node.value);
+      continue;
+    }
+    if (!isCollection(node)) continue;
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = pair.key;
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (!seen.has(key.value)) seen.add(key.value);
+        else if (key.range && (first === undefined || key.range[0] < first)) first = key.range[0];
+      }
+    }
+    for (const item of node.items) stack.push(item);
+  }
+  return first;
 }
 
 function position(lines: LineCounter, offset: number): SourcePosition {
@@ -106,13 +138,6 @@ function lazyLocators(text: string, precise?: PreciseDocument): Pick<ParsedDocum
   return { locate, locateKey };
 }
 
-/** The yaml package places a duplicate-key error after the previous value; the key is the next token. */
-function duplicateKeyOffset(text: string, offset: number): number {
-  const rest = text.slice(offset);
-  const match = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*/.exec(rest);
-  return offset + (match ? match[0].length : 0);
-}
-
 /** What to do about the YAML errors people make by hand; the parser's own words say what is wrong. */
 function yamlHint(error: YAMLError): string {
   if (error.code === "TAB_AS_INDENT") return "indent with spaces, not tabs";
@@ -131,7 +156,7 @@ function keyAt(text: string, offset: number): string | undefined {
 function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown, text = ""): Diagnostic {
   if (error) {
     const duplicate = error.code === "DUPLICATE_KEY";
-    let offset = duplicate ? duplicateKeyOffset(text, error.pos[0]) : error.pos[0];
+    let offset = error.pos[0];
     // An unclosed [ or { is reported where the text ends; point at the bracket that is left open.
     const flow = /end with a ([\]}])/.exec(error.message);
     if (flow) offset = Math.max(0, text.lastIndexOf(flow[1] === "]" ? "[" : "{", offset - 1)) || offset;
@@ -152,15 +177,104 @@ function firstLine(message: string): string {
   return message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
 }
 
+/** The first problem in the text: a syntax error, or a repeated key, whichever is written first. */
+function firstError(precise: PreciseDocument): YAMLError | undefined {
+  const error = precise.doc.errors[0];
+  const duplicate = firstDuplicateKey(precise.doc);
+  if (duplicate === undefined || (error && error.pos[0] <= duplicate)) return error;
+  const { YAMLParseError } = yaml();
+  return new YAMLParseError([duplicate, duplicate + 1], "DUPLICATE_KEY", "Map keys must be unique");
+}
+
+/**
+ * Values a document's aliases may add when expanded (each alias stands for a copy of the node
+ * it names). A "billion laughs" file of a few hundred bytes expands to 10^9 values.
+ */
+export const MAX_ALIAS_EXPANSION = 100_000;
+
+/** The nodes inside a node of the `yaml` package's tree, in document order. */
+function childrenOf(node: unknown): unknown[] {
+  const { isCollection, isPair } = yaml();
+  if (isCollection(node)) return node.items;
+  if (isPair(node)) return [node.key, node.value];
+  return [];
+}
+
+/**
+ * How many values the document's aliases add when expanded, in one pass (each anchored node is
+ * sized once), or Infinity when an alias names a node that contains it; with where the first
+ * alias is written. The `yaml` package's own guard (`maxAliasCount`) walks the whole document
+ * again for each alias it counts: a file with a bomb beside a few thousand nested keys took
+ * half a minute to refuse.
+ */
+function aliasGrowth(doc: Document.Parsed): { added: number; at: number } | undefined {
+  const { isAlias, isPair, isScalar, isCollection } = yaml();
+  // An alias names the last node anchored with its name before it, in document order.
+  const anchors = new Map<string, unknown>();
+  const targets = new Map<unknown, unknown>();
+  let first: number | undefined;
+  let plain = 0;
+  const walk: unknown[] = [doc.contents];
+  while (walk.length > 0) {
+    const node = walk.pop();
+    if (node === null || node === undefined) continue;
+    if (!isPair(node)) plain++;
+    if (isAlias(node)) {
+      targets.set(node, anchors.get(node.source));
+      first ??= node.range?.[0];
+      continue;
+    }
+    if ((isScalar(node) || isCollection(node)) && node.anchor) anchors.set(node.anchor, node);
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i--) walk.push(children[i]);
+  }
+  if (targets.size === 0) return undefined;
+  const sizes = new Map<unknown, number>();
+  const open = new Set<unknown>();
+  const stack: { node: unknown; entered: boolean }[] = [{ node: doc.contents, entered: false }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const node = frame.node;
+    const next = (isAlias(node) ? [targets.get(node)] : childrenOf(node)).filter((n) => n !== null && n !== undefined);
+    if (sizes.has(node)) {
+      stack.pop();
+    } else if (!frame.entered) {
+      frame.entered = true;
+      open.add(node);
+      for (const child of next) {
+        // Entered and not finished: an ancestor. The alias would expand forever.
+        if (open.has(child)) return { added: Infinity, at: first ?? 0 };
+        if (!sizes.has(child)) stack.push({ node: child, entered: false });
+      }
+    } else {
+      open.delete(node);
+      let total = isAlias(node) || isPair(node) ? 0 : 1;
+      for (const child of next) total += sizes.get(child)!;
+      sizes.set(node, total);
+      stack.pop();
+    }
+  }
+  return { added: (sizes.get(doc.contents) ?? 0) - plain, at: first ?? 0 };
+}
+
 function fromPrecise(source: SourceText): ParseResult {
   const precise = parsePrecisely(source.text);
-  const error = precise.doc.errors[0];
+  const error = firstError(precise);
   if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "", source.text) };
+  const growth = aliasGrowth(precise.doc);
+  if (growth && growth.added > MAX_ALIAS_EXPANSION) {
+    const how = growth.added === Infinity ? "an alias names a node that contains it, so it never ends" : `its aliases expand it by ${growth.added} values, over the limit of ${MAX_ALIAS_EXPANSION}`;
+    return {
+      ok: false,
+      diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, position: position(precise.lines, growth.at), message: `invalid YAML: ${how} (a guard against alias bombs, a resource exhaustion attack)`, hint: "write the repeated parts out, or use fewer aliases" },
+    };
+  }
   let data: unknown;
   try {
-    data = precise.doc.toJS({ maxAliasCount: 100 });
+    // Aliases were sized above: the package's own count (which re-walks the document per alias) is off.
+    data = precise.doc.toJS({ maxAliasCount: -1 });
   } catch (failure) {
-    // Unresolved aliases and alias bombs only surface when the document is turned into data.
+    // An unresolved alias only surfaces when the document is turned into data.
     const reason = failure instanceof Error ? failure.message : String(failure);
     return { ok: false, diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, message: `invalid YAML: ${reason}` } };
   }
@@ -208,7 +322,10 @@ function parseJson(source: SourceText): ParseResult {
   }
   // JSON.parse keeps the last of duplicate keys; the YAML reading of the same text reports them.
   const precise = parsePrecisely(source.text);
-  const duplicate = precise.doc.errors.find((e) => e.code === "DUPLICATE_KEY");
-  if (duplicate) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, duplicate, "", source.text) };
+  const duplicate = firstDuplicateKey(precise.doc);
+  if (duplicate !== undefined) {
+    const { YAMLParseError } = yaml();
+    return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, new YAMLParseError([duplicate, duplicate + 1], "DUPLICATE_KEY", "Map keys must be unique"), "", source.text) };
+  }
   return { ok: true, doc: { data, ...lazyLocators(source.text, precise) } };
 }

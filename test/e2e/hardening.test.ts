@@ -176,6 +176,35 @@ for (const target of TARGETS) {
       expect(call.result?.isError).toBeUndefined();
     });
 
+    test("found by the fuzzer: templates reading ../ or this, a section named helperMissing, and a 20,000-value enum answer, not -32603", async () => {
+      const values = Array.from({ length: 20_000 }, (_, i) => `e${i}`).join(", ");
+      const c = await start(target, {
+        "skills/each.yaml": 'id: each\ndescription: d\ntype: tool\ninputSchema: { type: object }\nprompt: "{{#each items}}{{../prefix}}{{this}};{{/each}} {{#helperMissing}}x{{/helperMissing}}"\n',
+        "skills/self.yaml": 'id: self\ndescription: d\ntype: prompt\nprompt: "[{{this}}]"\n',
+        "skills/wide.yaml": `id: wide\ndescription: d\ntype: tool\ninputSchema: { type: object, properties: { s: { type: string, enum: [${values}] } } }\nprompt: "s={{s}}"\n`,
+      });
+      const each = await c.request("tools/call", { name: "each", arguments: { items: ["a", "b"], prefix: "-" } });
+      expect((each.result?.content as { text: string }[])[0]!.text).toBe("-a;-b;");
+      const self = await c.request("prompts/get", { name: "self", arguments: {} });
+      expect((self.result?.messages as { content: { text: string } }[])[0]!.content.text).toBe("[[object Object]]");
+      const wide = await c.request("tools/call", { name: "wide", arguments: { s: "e19999" } });
+      expect((wide.result?.content as { text: string }[])[0]!.text).toBe("s=e19999");
+      const refused = await c.request("tools/call", { name: "wide", arguments: { s: "nope" } });
+      expect(refused.result?.isError).toBe(true);
+    });
+
+    test("a template whose #each blocks multiply is refused at the block limit, promptly, and the server answers on", async () => {
+      const c = await start(target, {
+        "skills/nested.yaml": 'id: nested\ndescription: d\ntype: tool\ninputSchema: { type: object }\nprompt: "{{#each a}}{{#each ../a}}{{#each ../../a}}{{#each ../../../a}}x{{/each}}{{/each}}{{/each}}{{/each}}"\n',
+      });
+      const a = Array.from({ length: 100 }, (_, i) => `item ${i}`);
+      const refused = await c.request("tools/call", { name: "nested", arguments: { a } });
+      expect(refused.error).toEqual({ code: -32602, message: "The template renders more than 250000 block bodies for these arguments (the limit): {{#each}} inside {{#each}} multiplies them; pass fewer items" });
+      const small = await c.request("tools/call", { name: "nested", arguments: { a: ["p", "q"] } });
+      expect((small.result?.content as { text: string }[])[0]!.text).toMatch(/^x+$/);
+      expect((await c.request("tools/list")).result).toBeDefined();
+    });
+
     test("12. arguments named __proto__, constructor or toString are plain names", async () => {
       const c = await start(target, {
         "skills/proto.yaml": "id: proto\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties: { constructor: { type: string }, toString: { type: string } }\n  required: [constructor]\nprompt: \"c={{constructor}} t={{toString}}\"\n",

@@ -57,6 +57,27 @@ export function stdioRobustnessSuite(target: ServerTarget): void {
       expect(replies.find((r) => r.id === 2)?.result).toEqual({});
     });
 
+    test("an initialize with malformed params gets -32602 naming the field, like every other method (found by the fuzzer: it was -32603 and a dump)", async () => {
+      const raw = await rawSession(
+        target,
+        fixture.cwd,
+        fixture.home,
+        [
+          requestLine(1, "initialize", { protocolVersion: "2025-11-25", clientInfo: { name: "x", version: "0" } }),
+          requestLine(2, "initialize", { protocolVersion: 5, capabilities: {}, clientInfo: { name: "x", version: "0" } }),
+          initializeLine(3),
+          requestLine(4, "initialize", { capabilities: [] }),
+        ],
+        4,
+      );
+      const byId = new Map(parse(raw.stdout).map((r) => [r.id, r]));
+      expect(byId.get(1)?.error).toEqual({ code: -32602, message: "Invalid params for initialize: capabilities: Invalid input: expected object, received undefined" });
+      expect(byId.get(2)?.error).toEqual({ code: -32602, message: "Invalid params for initialize: protocolVersion: Invalid input: expected string, received number" });
+      expect(byId.get(3)?.result).toBeDefined();
+      expect(byId.get(4)?.error?.code).toBe(-32602);
+      expect(byId.get(4)?.error?.message).toStartWith("Invalid params for initialize: protocolVersion: ");
+    });
+
     test("a JSON-RPC batch (an array, even empty) gets one -32600 with id null, and none of its requests runs", async () => {
       const batch = JSON.stringify([
         { jsonrpc: "2.0", id: 10, method: "ping" },

@@ -243,3 +243,21 @@ describe("wording details", () => {
     expect(problems({ a: 1 }, { type: "object", additionalProperties: { type: "string" } })).toEqual(['Argument "a" must be a string']);
   });
 });
+
+describe("schemas too wide for TypeBox's compiler (found by the fuzzer: every call failed with -32603 'Maximum call stack size exceeded')", () => {
+  const wide = 20_000;
+  test("an enum of 20,000 values checks arguments like a short one", () => {
+    const schema: JsonSchema = { type: "object", properties: { s: { type: "string", enum: Array.from({ length: wide }, (_, i) => `e${i}`) } } };
+    expect(problems({ s: `e${wide - 1}` }, schema)).toEqual([]);
+    expect(problems({ s: "nope" }, schema)).toEqual([expect.stringMatching(/^Argument "s" must be one of: e0, e1, e2, /)]);
+  });
+
+  test("20,000 properties and 20,000 required names", () => {
+    const names = Array.from({ length: wide }, (_, i) => `p${i}`);
+    const schema: JsonSchema = { type: "object", properties: Object.fromEntries(names.map((n) => [n, { type: "integer" }])), required: names };
+    expect(problems(Object.fromEntries(names.map((n) => [n, 1])), schema)).toEqual([]);
+    const missing = problems({}, schema);
+    expect(missing[0]).toBe('Missing required argument: "p0"');
+    expect(problems({ ...Object.fromEntries(names.map((n) => [n, 1])), p5: "x" }, schema)).toEqual(['Argument "p5" must be an integer']);
+  });
+});

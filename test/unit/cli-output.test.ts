@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { colourDiagnostic, colourEnabled, palette } from "../../src/cli-output/colour.ts";
-import { closest, didYouMean } from "../../src/suggest.ts";
+import { closest, didYouMean, editDistance } from "../../src/suggest.ts";
+import { mulberry32 } from "../helpers/random.ts";
 import { formatTable, truncate } from "../../src/cli-output/table.ts";
 import { coerceArgument } from "../../src/commands/support/arguments.ts";
 import { defaultLayer } from "../../src/commands/new.ts";
@@ -32,6 +33,35 @@ describe("suggestions", () => {
     expect(closest("xyzzy", ["list", "show"])).toBeUndefined();
     expect(didYouMean("shwo", ["show"])).toBe(' (did you mean "show"?)');
     expect(didYouMean("zzz", ["show"])).toBe("");
+  });
+
+  /** The textbook table, for comparison with the three-row one. */
+  function referenceDistance(a: string, b: string): number {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      }
+    }
+    return d[a.length]![b.length]!;
+  }
+
+  test("the edit distance (three rows, no table) agrees with the textbook one on random words", () => {
+    const random = mulberry32(11);
+    const word = () => Array.from({ length: Math.floor(random() * 9) }, () => "abcd"[Math.floor(random() * 4)]).join("");
+    for (let i = 0; i < 2000; i++) {
+      const [a, b] = [word(), word()];
+      expect({ a, b, d: editDistance(a, b) }).toEqual({ a, b, d: referenceDistance(a, b) });
+    }
+    expect(editDistance("requried", "required")).toBe(1);
+    expect(editDistance("", "abc")).toBe(3);
+  });
+
+  test("a candidate whose length is out of reach is not compared, yet a prefix still suggests it", () => {
+    expect(closest("propertiesxxxxx", ["properties"])).toBeUndefined();
+    expect(closest("prop", ["properties", "pattern"])).toBe("properties");
+    expect(closest("x".repeat(100_000), ["properties"])).toBeUndefined();
   });
 });
 

@@ -128,6 +128,20 @@ describe("broken files are skipped with one warning naming file, line and column
     expect(lines).toEqual([expect.stringMatching(/^skills\/u\.yaml:5:1: warning: unknown field "tag" is ignored/)]);
   });
 
+  test("findings of one kind are listed ten at a time per file, then counted in one line (a 20,000-key file once stalled the load for seconds)", async () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`).join("\n");
+    const variables = Array.from({ length: 50 }, (_, i) => `{{v${i}}}`).join(" ");
+    const { ids, lines } = await load({ "skills/many.yaml": `id: many\ndescription: d\ntype: prompt\narguments: [{ name: x }]\nprompt: "${variables} {{x}}"\n${keys}\n` });
+    expect(ids).toEqual(["many"]);
+    // One line for the file: its first finding with its position, then the rest in brief, the counts last.
+    expect(lines).toHaveLength(1);
+    const line = lines[0]!;
+    expect(line).toMatch(/^skills\/many\.yaml:5:\d+: warning: the template reads \{\{v0\}\}/);
+    expect(line.match(/unknown field "k\d+" is ignored/g)).toHaveLength(10);
+    expect(line.match(/the template reads \{\{v\d+\}\}/g)).toHaveLength(10);
+    expect(line).toEndWith("19990 more warnings of this kind (unknown-field) are not listed; 20000 in all; 40 more warnings of this kind (undeclared-variable) are not listed; 50 in all");
+  });
+
   test("a file that is not a mapping", async () => {
     const { lines } = await load({ "skills/list.yaml": "- a\n- b\n" });
     expect(lines[0]).toContain("must be a mapping");

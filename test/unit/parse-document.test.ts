@@ -273,6 +273,42 @@ describe("hostile and unusual input", () => {
     expect(parseSkillDocument({ file: "s.yaml", text: bomb }).ok).toBe(false);
   });
 
+  test("an alias bomb is refused by what its aliases would add, at the first alias, however large the rest of the file", () => {
+    // Beside a few thousand nested keys the yaml package's own count re-walked the document per alias: ~30 s.
+    const nested = Array.from({ length: 1000 }, (_, i) => `k${i}: {a: {b: {c: [${i}]}}}`).join("\n");
+    const d = failure(`${bomb}${nested}\n`);
+    expect(d).toMatchObject({ code: "yaml-syntax", position: { line: 2, column: 8 } });
+    expect(d.message).toBe(`invalid YAML: its aliases expand it by 1234567800 values, over the limit of ${parseDocumentModule.MAX_ALIAS_EXPANSION} (a guard against alias bombs, a resource exhaustion attack)`);
+  });
+
+  test("an alias inside the node it names is refused (it would expand forever)", () => {
+    expect(failure("a: &s [1, *s]\n")).toMatchObject({ code: "yaml-syntax", position: { line: 1, column: 11 }, message: expect.stringContaining("an alias names a node that contains it") });
+  });
+
+  test("many aliases of a small node load: the limit is on what they add, not on how many there are", () => {
+    const text = `base: &b {x: 1}\n${Array.from({ length: 300 }, (_, i) => `a${i}: *b`).join("\n")}\n`;
+    const data = parsed(text).data as Record<string, unknown>;
+    expect(data.a299).toEqual({ x: 1 });
+    // 100 aliases of a list of m items add 100 × m values: exactly at the limit loads, past it does not.
+    const adding = (m: number) => `base: &b [${Array(m).fill("x").join(", ")}]\n${Array.from({ length: 100 }, (_, i) => `a${i}: *b`).join("\n")}\n`;
+    const m = parseDocumentModule.MAX_ALIAS_EXPANSION / 100;
+    expect(parseSkillDocument({ file: "s.yaml", text: adding(m) }).ok).toBe(true);
+    expect(failure(adding(m + 1)).message).toContain(`its aliases expand it by ${100 * (m + 1)} values`);
+  });
+
+  test("a duplicate among 20,000 keys is found at its position (the yaml package's own check compared every pair)", () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`);
+    keys.push("k7: again");
+    expect(failure(`a: &x 1\n${keys.join("\n")}\n`)).toMatchObject({ code: "duplicate-key", position: { line: 20_002, column: 1 } });
+    const json = `{${Array.from({ length: 20_000 }, (_, i) => `"k${i}": ${i}`).join(",")},"k3": 0}`;
+    expect(failure(json, "skill.json")).toMatchObject({ code: "duplicate-key", position: { line: 1 } });
+  });
+
+  test("the first problem in the text wins: a duplicate before a syntax error, or a syntax error before a duplicate", () => {
+    expect(failure("a: &x 1\na: 2\nb: [\n")).toMatchObject({ code: "duplicate-key", position: { line: 2, column: 1 } });
+    expect(failure("a: &x [\nb: 1\nb: 2\n")).toMatchObject({ code: "yaml-syntax" });
+  });
+
   test("a duplicate key after an empty value is located at the duplicate, not the end of the previous line", () => {
     expect(failure("id: a\ndescription:\nid: b\n").position).toEqual({ line: 3, column: 1 });
   });
