@@ -60,6 +60,8 @@ export class StartupIndex {
   private readonly contentQuery: Statement;
   private readonly insertContent: Statement;
   private listingDirty = false;
+  /** Whether this process wrote content rows: only then can some be left unreferenced (see saveListing). */
+  private wroteContent = false;
 
   private constructor(private readonly db: Database) {
     const listing = db.query("SELECT value FROM meta WHERE key = 'listing'").get() as { value: string } | null;
@@ -153,6 +155,7 @@ export class StartupIndex {
     } catch {
       return false;
     }
+    if (entries.length > 0) this.wroteContent = true;
     for (const e of entries) {
       if (!StartupIndex.indexable(e.stamp, now)) continue;
       this.files.set(e.path, { stamp: e.stamp, ...(e.skill && { skill: e.skill }), diagnostics: e.diagnostics });
@@ -174,6 +177,10 @@ export class StartupIndex {
         this.listingDirty = true;
       }
     }
+    // Nothing changed since the index was opened (a warm start): no row can have lost its last
+    // reference, so the scan of every content row below (~30 ms at 10,000) is skipped. Rows that an
+    // earlier process left behind (it died before saving) go with the next save that writes.
+    if (!this.listingDirty && !this.wroteContent) return true;
     const versions = new Set(keep.map((k) => `${k.path}\0${k.stamp.size}\0${k.stamp.mtimeMs}\0${k.stamp.ino}`));
     try {
       this.db.transaction(() => {
@@ -191,6 +198,7 @@ export class StartupIndex {
       return false;
     }
     this.listingDirty = false;
+    this.wroteContent = false;
     return true;
   }
 
