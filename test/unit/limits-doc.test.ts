@@ -84,6 +84,35 @@ async function constantValue(row: Row): Promise<unknown> {
 
 const table = rows(PAGE);
 
+/**
+ * The README's short table (`| Limit | Value |`, in "Broken files and limits") repeats a few of
+ * these values for a newcomer; each of its values ("a / b", "a, b") is one constant's, in order.
+ */
+const README_ROWS: Record<string, string[]> = {
+  "A skill file (YAML, JSON, `SKILL.md`)": ["MAX_SKILL_FILE_BYTES"],
+  "Nesting inside a skill file (its `inputSchema` included)": ["MAX_DOCUMENT_DEPTH"],
+  "A skill folder": ["FOLDER_LIMITS.files", "FOLDER_LIMITS.bytes"],
+  "A call's arguments / their nesting": ["LIMITS.argumentChars", "LIMITS.argumentDepth"],
+  "One result (a rendered prompt, a tool's text)": ["LIMITS.resultChars"],
+  "Checking a call against a `pattern` that may backtrack": ["GUARDED_LIMIT_MS"],
+  "One stdio frame / one HTTP request body": ["MAX_FRAME_BYTES", "MAX_BODY_BYTES"],
+};
+
+function readmeRows(): [string, string][] {
+  const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Broken files and limits"));
+  const body = section.slice(0, section.indexOf("\n## ", 1));
+  const start = body.indexOf("| Limit | Value |");
+  if (start < 0) return [];
+  const out: [string, string][] = [];
+  for (const line of body.slice(start).split("\n").slice(2)) {
+    if (!line.startsWith("|")) break;
+    const cells = line.slice(1, -1).split(" | ").map((c) => c.trim());
+    out.push([cells[0]!, cells[1]!]);
+  }
+  return out;
+}
+
 describe("docs/limits.md", () => {
   test("has its tables", () => {
     expect(table.length).toBeGreaterThan(30);
@@ -96,6 +125,21 @@ describe("docs/limits.md", () => {
       expect({ constant: row.constant, value: parseValue(row.value) }).toEqual({ constant: row.constant, value: actual as number });
     });
   }
+
+  test("the README's table of common limits gives the same values as the code", () => {
+    const found = readmeRows();
+    expect(found.map(([limit]) => limit)).toEqual(Object.keys(README_ROWS));
+    for (const [limit, value] of found) {
+      const constants = README_ROWS[limit]!;
+      const parts = value.split(constants.length > 1 && value.includes(" / ") ? " / " : ", ").map((p) => p.replace(/ of CPU$/, ""));
+      expect({ limit, parts: parts.length }).toEqual({ limit, parts: constants.length });
+      constants.forEach((name, i) => {
+        const row = table.find((r) => r.constant === name);
+        if (!row) throw new Error(`${name} (README: "${limit}") is not in docs/limits.md`);
+        expect({ limit, name, value: parts[i] }).toEqual({ limit, name, value: row.value });
+      });
+    }
+  });
 
   test("documents every member of the limit tables: calls, git trees, skill folders, SKILL.md", () => {
     const documented = new Set(table.map((r) => r.constant));
