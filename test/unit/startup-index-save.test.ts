@@ -36,15 +36,21 @@ function bytesOf(path: string): string {
   }).join("|");
 }
 
+/** An index on disk holding files /a and /b, saved and closed as a process leaves it. */
+function savedIndex(): { path: string; a: IndexEntry; b: IndexEntry } {
+  const path = indexPath();
+  const index = StartupIndex.open(path)!;
+  const a = entry("/a", old, "A");
+  const b = entry("/b", old, "B");
+  expect(index.write([a, b])).toBe(true);
+  expect(index.saveListing([a, b])).toBe(true);
+  index.close();
+  return { path, a, b };
+}
+
 describe("StartupIndex.saveListing", () => {
   test("after a start where nothing changed, saving touches nothing and keeps every row", () => {
-    const path = indexPath();
-    const first = StartupIndex.open(path)!;
-    const a = entry("/a", old, "A");
-    const b = entry("/b", old, "B");
-    expect(first.write([a, b])).toBe(true);
-    expect(first.saveListing([a, b])).toBe(true);
-    first.close();
+    const { path, a, b } = savedIndex();
 
     const before = bytesOf(path);
     const again = StartupIndex.open(path)!;
@@ -77,13 +83,7 @@ describe("StartupIndex.saveListing", () => {
   });
 
   test("after a file changed, saving drops its old version's content and keeps the new one", () => {
-    const path = indexPath();
-    const first = StartupIndex.open(path)!;
-    const a = entry("/a", old, "A");
-    const b = entry("/b", old, "B");
-    first.write([a, b]);
-    first.saveListing([a, b]);
-    first.close();
+    const { path, a, b } = savedIndex();
 
     const again = StartupIndex.open(path)!;
     const a2 = entry("/a", old + 1000, "A, edited");
@@ -96,13 +96,7 @@ describe("StartupIndex.saveListing", () => {
   });
 
   test("after a file was deleted, saving drops its listing row and its content", () => {
-    const path = indexPath();
-    const first = StartupIndex.open(path)!;
-    const a = entry("/a", old, "A");
-    const b = entry("/b", old, "B");
-    first.write([a, b]);
-    first.saveListing([a, b]);
-    first.close();
+    const { path, a, b } = savedIndex();
 
     const again = StartupIndex.open(path)!;
     expect(again.saveListing([b])).toBe(true);
