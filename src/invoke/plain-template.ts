@@ -23,7 +23,7 @@ function lookup(data: unknown, path: readonly string[]): unknown {
  * compiling one costs ~1 ms and keeps a generated function alive per template (a composition of
  * 700 skills held ~40 MB of them). This renders exactly what Handlebars renders with our options
  * (`noEscape`, no prototype access): a value is looked up by own properties, `null` and
- * `undefined` render empty, anything else as JavaScript's string conversion does. Anything that
+ * `undefined` render empty, anything else joins the text with JavaScript's `+` (see `join`). Anything that
  * is not plain — blocks, `this`, `@data`, comments, escapes, whitespace control, triple-stash —
  * returns undefined and goes to Handlebars (as does data with a function in it, through
  * `handlebarsRenderer`). test/unit/plain-template.test.ts compares the two.
@@ -45,20 +45,37 @@ export function compilePlain(template: string, handlebarsRenderer: () => PlainRe
   // A `{{` outside the tags above (an unclosed or odd tag) is for Handlebars to judge.
   if (template.split("{{").length - 1 !== tags) return undefined;
   pieces.push(template.slice(last));
+  // Handlebars emits no empty text: `{{a}}{{b}}` is two values added, not "" + a + b (see `join`).
+  const parts = pieces.filter((piece) => piece !== "");
   return (data) => {
-    let out = "";
-    for (const piece of pieces) {
-      if (typeof piece === "string") out += piece;
+    let total: unknown;
+    for (const piece of parts) {
+      if (typeof piece === "string") total = join(total, piece);
       else {
         const value = lookup(data, piece);
         // Handlebars calls a function value (a "lambda"); arguments from JSON never are one,
         // but data given through the public API might be.
         if (typeof value === "function") return handlebarsRenderer()(data);
-        if (value !== null && value !== undefined) out += String(value);
+        total = join(total, orEmpty(value));
       }
-      // A template that repeats a large argument many times stops at the limit, not at memory's end.
-      if (out.length > LIMITS.resultChars) throw resultTooLarge(out.length);
     }
-    return out;
+    return total === undefined ? "" : String(total);
   };
 }
+
+/**
+ * Joins a template's pieces as Handlebars' compiled code does: `return a + b + c`, with no
+ * leading `""`, so a template (or a block's body) that starts with two numbers or booleans adds
+ * them (`{{a}}{{b}}` with 1 and 2 renders "3"); once a string joins, it is concatenation.
+ */
+export function join(total: unknown, piece: unknown): unknown {
+  if (total === undefined) return piece;
+  // JavaScript's `+` on whatever the values are, exactly as the compiled template applies it.
+  const sum: unknown = (total as number) + (piece as number);
+  // A template that repeats a large argument many times stops at the limit, not at memory's end.
+  if (typeof sum === "string" && sum.length > LIMITS.resultChars) throw resultTooLarge(sum.length);
+  return sum;
+}
+
+/** What a mustache adds: its value itself (not its string), or "" for null and undefined. */
+export const orEmpty = (value: unknown): unknown => (value === null || value === undefined ? "" : value);

@@ -18,10 +18,10 @@ export type TemplateProof =
 export const TAG = /\{\{([^{}]*)\}\}/g;
 const PATH = "[A-Za-z_$][\\w$-]*(?:\\.[A-Za-z_$][\\w$-]*)*";
 export const MUSTACHE = new RegExp(`^\\s*(${PATH})\\s*$`);
-const DATA = /^\s*@(?:index|key|first|last)\s*$/;
-const OPEN_BLOCK = new RegExp(`^#(if|unless|each|with) +(${PATH})\\s*$`);
-const CLOSE_BLOCK = /^\/(if|unless|each|with)\s*$/;
-const ELSE = /^\s*else\s*$/;
+export const DATA = /^\s*@(?:index|key|first|last)\s*$/;
+export const OPEN_BLOCK = new RegExp(`^#(if|unless|each|with) +(${PATH})\\s*$`);
+export const CLOSE_BLOCK = /^\/(if|unless|each|with)\s*$/;
+export const ELSE = /^\s*else\s*$/;
 export const NOT_A_VARIABLE = new Set(["this", "else", "true", "false", "null", "undefined", ...BLOCK_HELPERS]);
 
 function countOpens(template: string): number {

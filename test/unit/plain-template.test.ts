@@ -44,6 +44,10 @@ describe("the plain renderer renders exactly what Handlebars renders", () => {
     ["{{x}}", { x: "{{y}} stays text" }],
     ["<b>{{html}}</b> &amp;", { html: "<i>&</i>" }],
     ["line\n  {{a}}\n\n{{ b }}  ", { a: 1, b: "two" }],
+    // Handlebars' compiled code is `return a + b + …` with no leading "": numbers and booleans first add up.
+    ["{{a}}{{b}} {{a}}{{b}}", { a: 1, b: true }],
+    ["{{n}}{{m}}{{s}}{{n}}", { n: 2, m: 3, s: "x" }],
+    ["{{n}}{{list}}", { n: 1, list: [2, 3] }],
   ];
   for (const [template, data] of cases) {
     test(JSON.stringify(template), () => {
