@@ -13,7 +13,7 @@ import { VERSION } from "../version.ts";
  * What the last process learnt of each skill file, so that a start where few files changed reads
  * and parses only those:
  * - the listing: for every file version (path and stamp), its `Skill` and its findings — all the
- *   first answers need — as one JSON document, read at start in a single parse;
+ *   first answers need — as JSON documents of 1,000 files each, all read at start;
  * - the content: each served file version's template and examples, one row each, read when the
  *   skill is first used (and kept while a reload still serves that version).
  *
@@ -42,7 +42,7 @@ export interface IndexEntry extends IndexedFile {
 }
 
 /** Bump when the shape of the listing or of content rows changes. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /**
  * A file modified this recently may be modified again within the file system's timestamp
@@ -50,6 +50,13 @@ const FORMAT = 3;
  * them); it is simply parsed again next time.
  */
 export const RACY_WINDOW_MS = 2000;
+
+/**
+ * Listing rows per stored chunk: writing the listing then never holds more than one chunk's JSON
+ * (~0.6 MB at 1,000 rows) besides what is kept, where one document for 10,000 skills (5.8 MB, and
+ * as much again as UTF-8 for SQLite) added ~25 MB to the peak RSS of a cold start's first save.
+ */
+const LISTING_CHUNK_ROWS = 1000;
 
 /** One listing row, as stored: an array keeps the document small. */
 type ListingRow = [path: string, size: number, mtimeMs: number, ino: number, skill: Skill | null, diagnostics: Diagnostic[] | null];
@@ -64,9 +71,8 @@ export class StartupIndex {
   private wroteContent = false;
 
   private constructor(private readonly db: Database) {
-    const listing = db.query("SELECT value FROM meta WHERE key = 'listing'").get() as { value: string } | null;
-    if (listing) {
-      for (const [path, size, mtimeMs, ino, skill, diagnostics] of JSON.parse(listing.value) as ListingRow[]) {
+    for (const { value } of db.query("SELECT value FROM listing ORDER BY chunk").iterate() as Iterable<{ value: string }>) {
+      for (const [path, size, mtimeMs, ino, skill, diagnostics] of JSON.parse(value) as ListingRow[]) {
         this.files.set(path, { stamp: { size, mtimeMs, ino }, ...(skill && { skill }), diagnostics: diagnostics ?? [] });
       }
     }
@@ -87,12 +93,13 @@ export class StartupIndex {
         db.exec(
           "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);" +
             "CREATE TABLE IF NOT EXISTS content (path TEXT NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL, ino INTEGER NOT NULL, " +
-            "template TEXT, examples TEXT, PRIMARY KEY (path, size, mtime, ino)) WITHOUT ROWID",
+            "template TEXT, examples TEXT, PRIMARY KEY (path, size, mtime, ino)) WITHOUT ROWID;" +
+            "CREATE TABLE IF NOT EXISTS listing (chunk INTEGER PRIMARY KEY, value TEXT NOT NULL)",
         );
         const stamp = db.query("SELECT value FROM meta WHERE key = 'stamp'").get() as { value: string } | null;
         const expected = `${FORMAT}/${VERSION}`;
         if (stamp?.value !== expected) {
-          db.exec("DELETE FROM content; DELETE FROM meta");
+          db.exec("DELETE FROM content; DELETE FROM listing; DELETE FROM meta");
           db.query("INSERT INTO meta (key, value) VALUES ('stamp', ?)").run(expected);
         }
         return new StartupIndex(db);
@@ -170,9 +177,10 @@ export class StartupIndex {
    * listing is written in one statement.
    */
   saveListing(keep: ReadonlyArray<{ path: string; stamp: FileStamp }>): boolean {
-    const current = new Map(keep.map((k) => [k.path, k.stamp]));
+    const kept = new Map<string, FileStamp[]>();
+    for (const k of keep) kept.set(k.path, [...(kept.get(k.path) ?? []), k.stamp]);
     for (const path of this.files.keys()) {
-      if (!current.has(path)) {
+      if (!kept.has(path)) {
         this.files.delete(path);
         this.listingDirty = true;
       }
@@ -181,18 +189,30 @@ export class StartupIndex {
     // reference, so the scan of every content row below (~30 ms at 10,000) is skipped. Rows that an
     // earlier process left behind (it died before saving) go with the next save that writes.
     if (!this.listingDirty && !this.wroteContent) return true;
-    const versions = new Set(keep.map((k) => `${k.path}\0${k.stamp.size}\0${k.stamp.mtimeMs}\0${k.stamp.ino}`));
+    const referenced = (r: { path: string; size: number; mtime: number; ino: number }) =>
+      kept.get(r.path)?.some((stamp) => stamp.size === r.size && stamp.mtimeMs === r.mtime && stamp.ino === r.ino) === true;
     try {
       this.db.transaction(() => {
-        const stale = (this.db.query("SELECT path, size, mtime, ino FROM content").all() as { path: string; size: number; mtime: number; ino: number }[]).filter(
-          (r) => !versions.has(`${r.path}\0${r.size}\0${r.mtime}\0${r.ino}`),
-        );
+        // Row by row: 10,000 rows materialised at once were megabytes for a few unreferenced ones.
+        const stale: { path: string; size: number; mtime: number; ino: number }[] = [];
+        for (const r of this.db.query("SELECT path, size, mtime, ino FROM content").iterate() as Iterable<{ path: string; size: number; mtime: number; ino: number }>) {
+          if (!referenced(r)) stale.push(r);
+        }
         const remove = this.db.query("DELETE FROM content WHERE path = ? AND size = ? AND mtime = ? AND ino = ?");
         for (const r of stale) remove.run(r.path, r.size, r.mtime, r.ino);
         if (!this.listingDirty) return;
-        const rows: ListingRow[] = [];
-        for (const [path, f] of this.files) rows.push([path, f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, f.skill ?? null, f.diagnostics.length > 0 ? f.diagnostics : null]);
-        this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('listing', ?)").run(JSON.stringify(rows));
+        this.db.exec("DELETE FROM listing");
+        const insert = this.db.query("INSERT INTO listing (chunk, value) VALUES (?, ?)");
+        let rows: ListingRow[] = [];
+        let chunk = 0;
+        for (const [path, f] of this.files) {
+          rows.push([path, f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, f.skill ?? null, f.diagnostics.length > 0 ? f.diagnostics : null]);
+          if (rows.length === LISTING_CHUNK_ROWS) {
+            insert.run(chunk++, JSON.stringify(rows));
+            rows = [];
+          }
+        }
+        if (rows.length > 0) insert.run(chunk, JSON.stringify(rows));
       })();
     } catch {
       return false;

@@ -105,4 +105,27 @@ describe("StartupIndex.saveListing", () => {
     again.close();
     expect(StartupIndex.open(path)!.has("/a")).toBe(false);
   });
+
+  test("a listing of 2,500 files is stored in chunks and read back whole, in order, after a reopen", () => {
+    const path = indexPath();
+    const index = StartupIndex.open(path)!;
+    const entries = Array.from({ length: 2500 }, (_, i) => entry(`/s${String(i).padStart(4, "0")}`, old, `T${i}`));
+    expect(index.write(entries)).toBe(true);
+    expect(index.saveListing(entries)).toBe(true);
+    index.close();
+
+    const again = StartupIndex.open(path)!;
+    for (const e of [entries[0]!, entries[999]!, entries[1000]!, entries[2499]!]) {
+      expect(again.lookup(e.path, e.stamp)?.skill).toEqual(e.skill!);
+      expect(again.content(e.path, e.stamp)).toEqual(e.content!);
+    }
+    // Dropping files rewrites the chunks: no row of the longer listing survives.
+    expect(again.saveListing(entries.slice(0, 10))).toBe(true);
+    again.close();
+    const third = StartupIndex.open(path)!;
+    expect(third.has(entries[9]!.path)).toBe(true);
+    expect(third.has(entries[10]!.path)).toBe(false);
+    expect(third.has(entries[2499]!.path)).toBe(false);
+    third.close();
+  });
 });
