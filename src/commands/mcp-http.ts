@@ -38,7 +38,7 @@ export async function runMcpHttp(options: McpOptions, http: HttpCliOptions): Pro
   const modes = http.stateless ? "stateless: every request stands alone" : "2025-11-25 sessions and 2026-07-28 requests";
   log(`serving MCP over HTTP at ${serving.url} (${modes}; ${tokens ? `${tokens.size} bearer token${tokens.size === 1 ? "" : "s"}` : "no authentication, this machine only"})`);
 
-  const skills = openSkills(options, source, startedAt);
+  const skills = openSkills(options, source, [["mcp command", startedAt]]);
   let exiting = false;
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     process.on(signal, () => {

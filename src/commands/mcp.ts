@@ -20,6 +20,9 @@ export interface McpOptions extends LoadOptions {
   catalog?: CatalogMode;
 }
 
+/** How long the server waits for a client's first line (its initialize) before it starts loading. */
+export const FIRST_LINE_WAIT_MS = 20;
+
 /** After stdin closes or a signal, in-flight work gets this long before the process exits regardless. */
 export const DRAIN_DEADLINE_MS = 900;
 
@@ -74,14 +77,23 @@ export async function runMcp(options: McpOptions): Promise<void> {
   process.stdout.on?.("error", () => void exit(0));
   // Served first, so `initialize` is answered while the cache is read and the skills load.
   const serving = serveMcpOverStdio(source, transport, { live: watch, warn: log });
-  // A client writes initialize as soon as it spawns us: one turn of the event loop reads and
-  // answers it before the index and the first load keep this thread busy.
+  // A client writes initialize as soon as it spawns us: answer it before the index and the first
+  // load keep this thread busy. Bun hands stdin over a few turns of the event loop later (one
+  // turn was not enough: initialize waited for the whole first load), so wait for the first line,
+  // for a client that has not written yet at most FIRST_LINE_WAIT_MS, then let the SDK answer it.
+  const milestones: Milestone[] = [["mcp command", startedAt]];
+  if (process.stdin.isTTY !== true) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = await Promise.race([transport.firstLineRead.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(resolve, FIRST_LINE_WAIT_MS, false)))]);
+    clearTimeout(timer);
+    if (read) milestones.push(["first line read", performance.now()]);
+  }
   await new Promise<void>((resolve) => setImmediate(resolve));
 
   // A person who runs `skill-central mcp` in a terminal sees one line, not a silent wait. An IDE
   // (stdin a pipe) gets nothing it did not ask for.
   const firstLoad = process.stdin.isTTY === true ? (result: LoadResult) => log(terminalGreeting(result)) : undefined;
-  skills = openSkills(options, source, startedAt, firstLoad && { firstLoad });
+  skills = openSkills(options, source, milestones, firstLoad && { firstLoad });
   if (exiting) return;
   await skills.live.start();
 }
@@ -105,7 +117,10 @@ export interface OpenSkills {
  * reloaded on change unless `watch` is false), each load swapped into `source` whole. Call
  * `live.start()` to run the first load.
  */
-export function openSkills(options: McpOptions, source: LiveRegistry, startedAt: number, hooks: { firstLoad?: (result: LoadResult) => void } = {}): OpenSkills {
+/** A moment of the start-up, in milliseconds since the process started, for `--debug-timing`. */
+export type Milestone = [name: string, ms: number];
+
+export function openSkills(options: McpOptions, source: LiveRegistry, milestones: readonly Milestone[], hooks: { firstLoad?: (result: LoadResult) => void } = {}): OpenSkills {
   const { debugTiming, watch = true, pageSize, catalog, ...load } = options;
   const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
   let writer: IndexWriter | undefined;
@@ -131,7 +146,7 @@ export function openSkills(options: McpOptions, source: LiveRegistry, startedAt:
         if (!previous) {
           const cpu = process.cpuUsage();
           const mb = (bytes: number) => (bytes / 1048576).toFixed(1);
-          log(`since process start: mcp command ${startedAt.toFixed(1)} ms, index opened ${indexOpenedAt.toFixed(1)} ms, first load done ${performance.now().toFixed(1)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms; rss ${mb(rssAtIndex)} MB at index, ${mb(process.memoryUsage.rss())} MB at load)`);
+          log(`since process start: ${milestones.map(([name, ms]) => `${name} ${ms.toFixed(1)} ms, `).join("")}index opened ${indexOpenedAt.toFixed(1)} ms, first load done ${performance.now().toFixed(1)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms; rss ${mb(rssAtIndex)} MB at index, ${mb(process.memoryUsage.rss())} MB at load)`);
         }
       }
       // The same after a load: what it read and threw away goes before the first answers allocate.

@@ -40,8 +40,14 @@ export class StdioTransport implements Transport {
   private readonly unanswered = new Set<RequestId>();
   private ended = false;
   private closed = false;
+  private readonly firstLine = Promise.withResolvers<void>();
 
   constructor(private readonly streams: StdioStreams) {}
+
+  /** Settles when the first non-empty line has been read and handled, or stdin has ended. */
+  get firstLineRead(): Promise<void> {
+    return this.firstLine.promise;
+  }
 
   async start(): Promise<void> {
     const input = this.streams.input;
@@ -94,7 +100,10 @@ export class StdioTransport implements Transport {
     const line = Buffer.concat(this.chunks).toString("utf8").replace(/\r$/, "");
     this.chunks = [];
     this.buffered = 0;
-    if (line.trim() !== "") this.deliver(line);
+    if (line.trim() !== "") {
+      this.deliver(line);
+      this.firstLine.resolve();
+    }
   }
 
   private refuseOversized(scanner: FrameIdScanner): void {
@@ -166,6 +175,7 @@ export class StdioTransport implements Transport {
     if (this.ended) return;
     this.ended = true;
     if (this.chunks.length > 0) this.finishLine();
+    this.firstLine.resolve();
     this.checkDrained();
   }
 
