@@ -59,4 +59,42 @@ describe("the client's first line", () => {
     const get = out.trim().split("\n").map((line) => JSON.parse(line)).find((m) => m.id === 2);
     expect(get.result.messages[0].content.text).toBe("Hello");
   });
+
+  test("an edit made right after initialize is answered is served, whichever way it races the first load", async () => {
+    const proc = Bun.spawn([SOURCE_TARGET.command, ...SOURCE_TARGET.args, "--debug-timing"], {
+      cwd: fixture.cwd,
+      env: { HOME: fixture.home, PATH: process.env.PATH ?? "", SKILL_CENTRAL_CACHE: "on", XDG_CACHE_HOME: join(fixture.root, "xdg") },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    const reader = proc.stdout.getReader();
+    const decoder = new TextDecoder();
+    let buffered = "";
+    const reply = async (id: number): Promise<{ result?: { messages: { content: { text: string } }[] } }> => {
+      for (;;) {
+        const line = buffered.split("\n").find((l) => l.startsWith("{") && JSON.parse(l).id === id);
+        if (line) return JSON.parse(line);
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the server closed stdout");
+        buffered += decoder.decode(value, { stream: true });
+      }
+    };
+    try {
+      proc.stdin.write(`${initializeLine(1)}\n`);
+      await reply(1);
+      fixture.write(".skills/a.yaml", "id: a\ndescription: A prompt\ntype: prompt\nprompt: Edited\n");
+      let text = "";
+      for (let id = 2; id < 200 && text !== "Edited"; id++) {
+        proc.stdin.write(`${requestLine(id, "prompts/get", { name: "a" })}\n`);
+        text = (await reply(id)).result?.messages[0]?.content.text ?? "";
+        if (text !== "Edited") await Bun.sleep(25);
+      }
+      expect(text).toBe("Edited");
+    } finally {
+      proc.kill();
+      await proc.exited;
+      fixture.write(".skills/a.yaml", "id: a\ndescription: A prompt\ntype: prompt\nprompt: Hello\n");
+    }
+  });
 });

@@ -372,9 +372,12 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
 describe("skills extension: the first reload of a server nobody has listed yet", () => {
   test("editing a YAML prompt's template is one reload and one resources/list_changed: nothing reads the replaced version's template", async () => {
     const fixture = makeFixture({ ".skills/note.yaml": "id: note\ndescription: A note\ntype: prompt\nprompt: first\n" });
-    const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home, ["--no-builtin"]);
+    const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home, ["--no-builtin", "--debug-timing"]);
     try {
       const changes = new ListChanges(session.client);
+      // initialize is answered before the first load starts; an edit before that load reads the
+      // file is simply what it serves. This test is about the first *reload*, so it edits after.
+      while (!session.stderr().includes("] loaded ")) await Bun.sleep(10);
       // No resources/list, skills/list or read before the edit: the first snapshot's listings are made only when compared.
       fixture.write(".skills/note.yaml", "id: note\ndescription: A note\ntype: prompt\nprompt: second\n");
       await changes.waitFor("resources", 1);
