@@ -1,6 +1,6 @@
 import { CLOSE_BLOCK, DATA, ELSE, MUSTACHE, NOT_A_VARIABLE, OPEN_BLOCK, TAG } from "../skill/template-proof.ts";
 import { LIMITS, tooManyBlocks } from "./limits.ts";
-import { join, orEmpty, type PlainRenderer } from "./plain-template.ts";
+import { join, lookup as lookupPath, orEmpty, type PlainRenderer } from "./plain-template.ts";
 
 /*
  * Templates with the built-in blocks — `{{#if x}}`, `{{#unless x}}`, `{{#each xs}}` (each with an
@@ -56,15 +56,9 @@ const NULL_CONTEXT: object = Object.seal({});
 /** Thrown when the data holds a function: Handlebars calls it, so Handlebars renders. */
 const LAMBDA = Symbol("lambda");
 
-const hasOwn = (value: unknown, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
-
-/** Handlebars' lookup with prototype access off: own properties only; a missing step is empty. */
+/** Handlebars' lookup (plain-template.ts); a function found is Handlebars' to call. */
 function lookup(context: unknown, path: readonly string[]): unknown {
-  let value = context;
-  for (const key of path) {
-    if (value === null || value === undefined) return value;
-    value = hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
-  }
+  const value = lookupPath(context, path);
   if (typeof value === "function") throw LAMBDA;
   return value;
 }

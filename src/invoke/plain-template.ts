@@ -9,7 +9,7 @@ export type PlainRenderer = (data: Readonly<Record<string, unknown>>) => string;
 const hasOwn = (value: unknown, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
 
 /** Handlebars' lookup with prototype access off: own properties only; a missing step is empty. */
-function lookup(data: unknown, path: readonly string[]): unknown {
+export function lookup(data: unknown, path: readonly string[]): unknown {
   let value = data;
   for (const key of path) {
     if (value === null || value === undefined) return value;
