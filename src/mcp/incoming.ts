@@ -23,13 +23,30 @@ export const isRequestId = (id: unknown): id is RequestId => typeof id === "stri
 export function classifyIncoming(json: unknown): Incoming {
   if (Array.isArray(json)) return { kind: "refuse", id: null, message: BATCH_REFUSED };
   if (typeof json !== "object" || json === null) return { kind: "skip" };
-  const fields = json as { id?: unknown; method?: unknown };
+  const fields = json as { id?: unknown; method?: unknown; jsonrpc?: unknown; params?: unknown };
   const hasId = Object.hasOwn(fields, "id");
   if (hasId && !isRequestId(fields.id) && (typeof fields.method === "string" || fields.id !== null)) {
     return { kind: "refuse", id: null, message: INVALID_ID };
   }
+  if (isPlainRequest(fields)) return { kind: "message", message: json as JSONRPCMessage };
   const parsed = JSONRPCMessageSchema.safeParse(json);
   if (parsed.success) return { kind: "message", message: parsed.data as JSONRPCMessage };
   if (hasId && isRequestId(fields.id)) return { kind: "refuse", id: fields.id, message: "Invalid Request: not a JSON-RPC 2.0 message" };
   return { kind: "skip" };
+}
+
+const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * A request the schema would take as it is: only the four keys the (strict) request schema
+ * allows, and params that are absent or an object without `_meta` (the one part of params it
+ * checks). Most frames are such requests; they skip the schema, which took ~1.3 µs of a ~50 µs
+ * `tools/call`. Anything else, `_meta` included, goes through it.
+ */
+function isPlainRequest(fields: { id?: unknown; method?: unknown; jsonrpc?: unknown; params?: unknown }): boolean {
+  if (fields.jsonrpc !== "2.0" || typeof fields.method !== "string" || !isRequestId(fields.id)) return false;
+  for (const key of Object.keys(fields)) if (!REQUEST_KEYS.has(key)) return false;
+  const params = fields.params;
+  if (params === undefined) return true;
+  return typeof params === "object" && params !== null && !Array.isArray(params) && !Object.hasOwn(params, "_meta");
 }

@@ -1,4 +1,5 @@
 import { ProtocolErrorCode, type Server, type ServerContext, type StandardSchemaV1 } from "@modelcontextprotocol/server";
+import { isPlainObject } from "../skill/json-schema.ts";
 import { toWireError, WireError } from "./wire-error.ts";
 
 interface ParseIssue {
@@ -44,8 +45,31 @@ function collectNowAndThen(): void {
   Bun.gc(false);
 }
 
+/**
+ * Params that are valid without their schema: a plain object with every `required` key and no key
+ * that neither list names, each value passing its test. The common request (a `tools/call` with a
+ * name and arguments) then skips zod, which took ~2.4 µs of a ~50 µs call (CPU profile, client
+ * and server on one core); anything else still goes through the schema and its exact messages.
+ */
+export interface QuickCheck {
+  required: Readonly<Record<string, (value: unknown) => boolean>>;
+  optional: Readonly<Record<string, (value: unknown) => boolean>>;
+}
+
+export const isString = (value: unknown): value is string => typeof value === "string";
+
+function passes(raw: unknown, quick: QuickCheck): boolean {
+  if (!isPlainObject(raw)) return false;
+  for (const key of Object.keys(raw)) {
+    const test = Object.hasOwn(quick.required, key) ? quick.required[key] : Object.hasOwn(quick.optional, key) ? quick.optional[key] : undefined;
+    if (!test || !test(raw[key])) return false;
+  }
+  return Object.keys(quick.required).every((key) => Object.hasOwn(raw, key));
+}
+
 /** The params of a `method` request, or throws -32602 "Invalid params for <method>: <path>: <problem>". */
-export function checkParams<T>(method: string, schema: ParamsSchema<T>, raw: unknown): T {
+export function checkParams<T>(method: string, schema: ParamsSchema<T>, raw: unknown, quick?: QuickCheck): T {
+  if (quick && passes(raw, quick)) return raw as T;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw toWireError(new WireError(ProtocolErrorCode.InvalidParams, describeIssues(method, parsed.error.issues)));
   return parsed.data;
@@ -57,10 +81,10 @@ export function checkParams<T>(method: string, schema: ParamsSchema<T>, raw: unk
  * throws reaches the wire through `toWireError` (exact message, bounded length, no prefix).
  * `ctx` is the request's context (who asks: the 2026-07-28 envelope, the session).
  */
-export function handle<T>(server: Server, method: string, schema: ParamsSchema<T>, handler: (params: T, ctx: ServerContext) => unknown): void {
+export function handle<T>(server: Server, method: string, schema: ParamsSchema<T>, handler: (params: T, ctx: ServerContext) => unknown, quick?: QuickCheck): void {
   server.setRequestHandler(method, { params: ANY_PARAMS }, async (raw, ctx) => {
     collectNowAndThen();
-    const params = checkParams(method, schema, raw);
+    const params = checkParams(method, schema, raw, quick);
     try {
       return (await handler(params, ctx)) as never;
     } catch (error) {

@@ -8,7 +8,8 @@ import type { ClientProfile } from "./client-profiles.ts";
 import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
-import { handle } from "./request-handler.ts";
+import { handle, isString } from "./request-handler.ts";
+import { isPlainObject } from "../skill/json-schema.ts";
 import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 
@@ -97,11 +98,17 @@ export const toolsFeature: Feature = {
       const registry = await source.current();
       return listToolsPage(registry, planOfRequest(server, ctx, registry, source), params.cursor, source.pageSize());
     });
-    handle(server, "tools/call", CallToolRequestParamsSchema, async (params, ctx) => {
-      const registry = await source.current();
-      const catalog = callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments);
-      return catalog ?? runTool(registry, params.name, params.arguments);
-    });
+    handle(
+      server,
+      "tools/call",
+      CallToolRequestParamsSchema,
+      async (params, ctx) => {
+        const registry = await source.current();
+        const catalog = callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments);
+        return catalog ?? runTool(registry, params.name, params.arguments);
+      },
+      { required: { name: isString }, optional: { arguments: isPlainObject } },
+    );
   },
   lists: [{ kind: "tools", entries: toolListsByClientKind }],
 };
