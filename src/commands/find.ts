@@ -1,7 +1,6 @@
 import { formatTable } from "../cli-output/table.ts";
 import { modelMayUse } from "../invoke/load-skill.ts";
-import { searchIndexOf, searchSkills } from "../registry/search.ts";
-import { skillUri } from "../skill/skill-uri.ts";
+import { foundSkill, searchIndexOf, searchSkills } from "../registry/search.ts";
 import { normaliseTag } from "../skill/tags.ts";
 import { didYouMean } from "../suggest.ts";
 import { EXIT_FAILURE, EXIT_OK, json, load, reportLoad, stringOption, stringsOption, UsageError, type CommandSpec } from "./support/command.ts";
@@ -46,15 +45,9 @@ export const spec: CommandSpec = {
       limit,
       filter: (c) => (type === undefined || c.skill.type === type) && (!modelOnly || modelMayUse(c)),
     });
-    const rows = result.hits.map(({ candidate: { skill, layer } }) => ({
-      name: skill.id,
-      ...(skill.title !== undefined && { title: skill.title }),
-      description: skill.description,
-      tags: [...skill.tags],
-      type: skill.type,
-      layer: layer.name,
-      uri: skillUri(skill.id),
-      ...(skill.modelInvocable === false && { modelInvocable: false }),
+    const rows = result.hits.map(({ candidate }) => ({
+      ...foundSkill(candidate),
+      ...(candidate.skill.modelInvocable === false && { modelInvocable: false }),
     }));
     if (ctx.json) {
       json(ctx, { query, total: result.total, skills: rows });

@@ -4,10 +4,10 @@ import { argumentProblems } from "../invoke/arguments.ts";
 import { checkResult } from "../invoke/limits.ts";
 import { loadSkill, modelMayUse, modelSkill, unknownSkill, type LoadedSkill } from "../invoke/load-skill.ts";
 import { publishedSkill } from "../registry/published-skills.ts";
-import type { Candidate, Registry } from "../registry/registry.ts";
-import { searchIndexOf, searchSkills } from "../registry/search.ts";
+import type { Registry } from "../registry/registry.ts";
+import { foundSkill, searchIndexOf, searchSkills } from "../registry/search.ts";
 import type { JsonSchema } from "../skill/json-schema.ts";
-import { SKILL_SCHEME, skillUri } from "../skill/skill-uri.ts";
+import { SKILL_SCHEME } from "../skill/skill-uri.ts";
 import { normaliseTag } from "../skill/tags.ts";
 import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, RUN_SKILL_TOOL, type ToolsPlan } from "./catalog-mode.ts";
 import { readSkillFile } from "./skill-files.ts";
@@ -169,28 +169,6 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|");
 }
 
-interface FoundSkill {
-  name: string;
-  title?: string;
-  description: string;
-  tags: string[];
-  type: "prompt" | "tool";
-  layer: string;
-  uri: string;
-}
-
-function found({ skill, layer }: Candidate): FoundSkill {
-  return {
-    name: skill.id,
-    ...(skill.title !== undefined && { title: skill.title }),
-    description: skill.description,
-    tags: [...skill.tags],
-    type: skill.type,
-    layer: layer.name,
-    uri: skillUri(skill.id),
-  };
-}
-
 /** `find_skills`: ranked matches as structured content, and the same as a short table. */
 export function findSkills(registry: Registry, args: unknown, plan: ToolsPlan): CallToolResult {
   const bad = invalid(FIND_INPUT, args);
@@ -202,7 +180,7 @@ export function findSkills(registry: Registry, args: unknown, plan: ToolsPlan): 
     limit: limit ?? FIND_DEFAULT_LIMIT,
     filter: modelMayUse,
   });
-  const skills = result.hits.map((h) => found(h.candidate));
+  const skills = result.hits.map((h) => foundSkill(h.candidate));
   const asked = [query?.trim() ? `"${oneLine(query, 80)}"` : "", tags?.length ? `tags ${tags.join(", ")}` : ""].filter(Boolean).join(" with ");
   if (skills.length === 0) {
     const text = asked ? `No skill matches ${asked}. Try other or fewer words, or find_skills with no query to list every skill.` : "No skills are served.";

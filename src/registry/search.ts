@@ -1,6 +1,7 @@
 import { perSnapshot } from "./per-snapshot.ts";
 import type { Candidate, Registry } from "./registry.ts";
 import { relatedTerms, terms } from "./search-terms.ts";
+import { skillUri } from "../skill/skill-uri.ts";
 
 /**
  * Full-text search over the served skills: BM25F (each field weighted and length-normalised on
@@ -94,6 +95,29 @@ export interface SearchHit {
   candidate: Candidate;
   /** Relevance; 0 for a query-less listing. Comparable within one search only. */
   score: number;
+}
+
+/** A match as `find_skills` and `skill-central find` show it. */
+export interface FoundSkill {
+  name: string;
+  title?: string;
+  description: string;
+  tags: string[];
+  type: "prompt" | "tool";
+  layer: string;
+  uri: string;
+}
+
+export function foundSkill({ skill, layer }: Candidate): FoundSkill {
+  return {
+    name: skill.id,
+    ...(skill.title !== undefined && { title: skill.title }),
+    description: skill.description,
+    tags: [...skill.tags],
+    type: skill.type,
+    layer: layer.name,
+    uri: skillUri(skill.id),
+  };
 }
 
 export interface SearchResult {
