@@ -1,18 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openSkills, SkillCentralError, type Skills } from "../../src/api.ts";
+import { GREETING } from "../helpers/consumer-project.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 
-const GREETING = `id: greeting
-description: Greets someone
-type: prompt
-tags: [hello]
-arguments:
-  - { name: who, required: true }
-prompt: "Hello, {{who}}!"
-examples:
-  - arguments: { who: Ada }
-    expect: Hello, Ada!
-`;
 
 describe("openSkills, in process", () => {
   let fixture: Fixture;
