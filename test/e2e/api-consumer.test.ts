@@ -3,7 +3,6 @@ import { openSkills, SkillCentralError, type Skills } from "../../src/api.ts";
 import { GREETING } from "../helpers/consumer-project.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 
-
 describe("openSkills, in process", () => {
   let fixture: Fixture;
   let skills: Skills;
