@@ -67,6 +67,8 @@ export function listToolsPage(registry: Registry, plan: ToolsPlan, cursor: strin
   return { tools: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
+const CATALOG_TOOL_NAMES: ReadonlySet<string> = new Set([FIND_SKILLS, LOAD_SKILL, RUN_SKILL_TOOL]);
+
 /** A catalog tool, when this client's plan lists it; otherwise undefined (the name is then an unknown tool, as for any name). */
 function callCatalogTool(registry: Registry, plan: ToolsPlan, name: string, args: unknown): CallToolResult | Promise<CallToolResult> | undefined {
   if (!plan.catalog) return undefined;
@@ -104,7 +106,8 @@ export const toolsFeature: Feature = {
       CallToolRequestParamsSchema,
       async (params, ctx) => {
         const registry = await source.current();
-        const catalog = callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments);
+        // A tool skill's call (the common one) needs no plan: only the catalog's names depend on it.
+        const catalog = CATALOG_TOOL_NAMES.has(params.name) ? callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments) : undefined;
         return catalog ?? runTool(registry, params.name, params.arguments);
       },
       { required: { name: isString }, optional: { arguments: isPlainObject } },
