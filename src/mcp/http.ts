@@ -1,6 +1,6 @@
 import { createMcpHandler, isLegacyRequest, readRequestBody, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { BearerTokens } from "./http/bearer-tokens.ts";
-import { logValue, loggedPath, pathOfTarget } from "./http/access-log.ts";
+import { logValue, loggedPath, MAX_LOGGED_MESSAGE_CHARS, pathOfTarget } from "./http/access-log.ts";
 import { errorResponse, parseAllowedOrigin, RequestGuard } from "./http/request-guard.ts";
 import { Sessions, shortSessionId } from "./http/sessions.ts";
 import { classifyIncoming } from "./incoming.ts";
@@ -158,7 +158,7 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
     development: false,
     error(error) {
       try {
-        warn(`internal error: ${logValue(error.message, 200)}`);
+        warn(`internal error: ${logValue(error.message, MAX_LOGGED_MESSAGE_CHARS)}`);
         options.log("http - - 500");
       } catch {
         // Nothing more to tell: the answer below is what matters.
@@ -174,7 +174,7 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
       try {
         response = await route(request, url, exchange);
       } catch (error) {
-        warn(`internal error on ${logValue(request.method)} ${loggedPath(url?.pathname ?? pathOfTarget(request.url), ROUTES)}: ${logValue(error instanceof Error ? error.message : String(error), 200)}`);
+        warn(`internal error on ${logValue(request.method)} ${loggedPath(url?.pathname ?? pathOfTarget(request.url), ROUTES)}: ${logValue(error instanceof Error ? error.message : String(error), MAX_LOGGED_MESSAGE_CHARS)}`);
         response = errorResponse(500, -32603, "Internal error");
       } finally {
         inFlight--;

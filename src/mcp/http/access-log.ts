@@ -6,6 +6,8 @@
 
 /** Longest stretch of a client-supplied value a log line shows; the rest is only counted. */
 export const MAX_LOGGED_CHARS = 64;
+/** Longest stretch of an error message a warning line shows (it may quote a client's input). */
+export const MAX_LOGGED_MESSAGE_CHARS = 200;
 /** Path segments shown of an unknown path; more become one `…`. */
 export const MAX_LOGGED_SEGMENTS = 8;
 

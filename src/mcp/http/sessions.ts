@@ -3,7 +3,7 @@ import type { ListKind } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
-import { logValue } from "./access-log.ts";
+import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "./access-log.ts";
 import { errorResponse } from "./request-guard.ts";
 
 export interface SessionOptions {
@@ -94,7 +94,7 @@ export class Sessions {
       if (session) session.initialized = true;
     };
     // The SDK's messages may quote a client's headers or body: quoted and capped like the access log.
-    server.onerror = (error) => this.options.warn(`session: ${logValue(error.message, 200)}`);
+    server.onerror = (error) => this.options.warn(`session: ${logValue(error.message, MAX_LOGGED_MESSAGE_CHARS)}`);
     transport.onclose = () => {
       if (session) void this.close(session.id);
     };
