@@ -1,6 +1,7 @@
 import { createMcpHandler, isLegacyRequest, readRequestBody, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { BearerTokens } from "./http/bearer-tokens.ts";
-import { errorResponse, RequestGuard } from "./http/request-guard.ts";
+import { logValue, loggedPath, MAX_LOGGED_MESSAGE_CHARS, pathOfTarget } from "./http/access-log.ts";
+import { errorResponse, parseAllowedOrigin, RequestGuard } from "./http/request-guard.ts";
 import { Sessions, shortSessionId } from "./http/sessions.ts";
 import { classifyIncoming } from "./incoming.ts";
 import type { ListKind } from "./feature.ts";
@@ -9,6 +10,8 @@ import type { LiveRegistry } from "./registry-source.ts";
 import { createServer } from "./server.ts";
 
 export const MCP_PATH = "/mcp";
+/** Every path the server answers; the access log shows any other path only by its shape. */
+const ROUTES = [MCP_PATH, "/healthz", "/readyz"] as const;
 /** Request bodies above this are refused with 413 (the SDK's own default). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_PORT = 8740;
@@ -74,13 +77,7 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
     throw new HttpConfigError(`--host ${options.host} can be reached from other machines; that needs bearer tokens (--token-file, or the SKILL_CENTRAL_TOKEN variable)`);
   }
   for (const origin of options.allowedOrigins) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    if (parsed === undefined || parsed.origin !== origin.replace(/\/$/, "")) throw new HttpConfigError(`--allow-origin "${origin}" is not an origin like https://app.example.com`);
+    if (parseAllowedOrigin(origin) === undefined) throw new HttpConfigError(`--allow-origin "${origin}" is not an origin like https://app.example.com`);
   }
   const guard = new RequestGuard({ loopback, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, tokens: options.tokens });
   const warn = (message: string) => options.log(message);
@@ -138,8 +135,9 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
     return Response.json({ status: "ready", prompts: readiness.registry.ofType("prompt").length, tools: readiness.registry.ofType("tool").length });
   }
 
-  async function route(request: Request, url: URL, exchange: Exchange): Promise<Response> {
+  async function route(request: Request, url: URL | undefined, exchange: Exchange): Promise<Response> {
     if (stopping) return errorResponse(503, -32000, "The server is shutting down", { Connection: "close" });
+    if (url === undefined) return errorResponse(400, -32600, "Bad Request: the Host header is missing or is not a host name");
     if (url.pathname === MCP_PATH) return withHeaders(await mcp(request, url, exchange), guard.corsHeaders(request));
     if ((url.pathname === "/healthz" || url.pathname === "/readyz") && request.method === "GET") return probe(url);
     return errorResponse(404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
@@ -154,16 +152,29 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
     idleTimeout: Math.min(255, Math.ceil((2 * options.keepAliveMs) / 1000) + 1),
     // Bodies are measured and refused (413) by us; Bun's own cap only stops the absurd.
     maxRequestBodySize: 4 * MAX_BODY_BYTES,
+    // Production mode: an error that escapes `fetch` never gets Bun's development page (which
+    // shows the working folder, a stack and source lines). It should not happen (fetch answers
+    // its own errors); if it does, `error` answers a bare JSON 500 and logs one line.
+    development: false,
+    error(error) {
+      try {
+        warn(`internal error: ${logValue(error.message, MAX_LOGGED_MESSAGE_CHARS)}`);
+        options.log("http - - 500");
+      } catch {
+        // Nothing more to tell: the answer below is what matters.
+      }
+      return errorResponse(500, -32603, "Internal error");
+    },
     async fetch(request, bun) {
       const started = performance.now();
-      const url = new URL(request.url);
+      const url = requestUrl(request);
       const exchange: Exchange = {};
       inFlight++;
       let response: Response;
       try {
         response = await route(request, url, exchange);
       } catch (error) {
-        warn(`internal error on ${request.method} ${url.pathname}: ${error instanceof Error ? error.message : String(error)}`);
+        warn(`internal error on ${logValue(request.method)} ${loggedPath(url?.pathname ?? pathOfTarget(request.url), ROUTES)}: ${logValue(error instanceof Error ? error.message : String(error), MAX_LOGGED_MESSAGE_CHARS)}`);
         response = errorResponse(500, -32603, "Internal error");
       } finally {
         inFlight--;
@@ -175,11 +186,13 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
         bun.timeout(request, 0);
         response = opened(response);
       }
-      // The path only: a query string may hold what a careless client put there.
-      const fields = [request.method, url.pathname, String(response.status), `${(performance.now() - started).toFixed(1)}ms`];
-      if (exchange.rpc) fields.push(`rpc=${exchange.rpc}`);
-      if (exchange.session) fields.push(`session=${exchange.session}`);
-      if (exchange.label) fields.push(`token=${exchange.label}`);
+      // The route, never the query string or an unknown path as sent: either may hold what a
+      // careless client put there (a token). Client-chosen values are quoted and capped.
+      const path = loggedPath(url?.pathname ?? pathOfTarget(request.url), ROUTES);
+      const fields = [logValue(request.method), path, String(response.status), `${(performance.now() - started).toFixed(1)}ms`];
+      if (exchange.rpc !== undefined) fields.push(`rpc=${logValue(exchange.rpc)}`);
+      if (exchange.session !== undefined) fields.push(`session=${logValue(exchange.session)}`);
+      if (exchange.label !== undefined) fields.push(`token=${logValue(exchange.label)}`);
       options.log(`http ${fields.join(" ")}`);
       return response;
     },
@@ -207,6 +220,18 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
       return stopped;
     },
   };
+}
+
+/**
+ * The request's URL, or undefined when it cannot be formed: Bun builds it from the Host header,
+ * and an HTTP/1.0 request may have none or one that is not a host (`a@localhost`).
+ */
+function requestUrl(request: Request): URL | undefined {
+  try {
+    return new URL(request.url);
+  } catch {
+    return undefined;
+  }
 }
 
 /** 2026-07-28 clients hear of changes on their subscriptions/listen streams, through the handler's bus. */

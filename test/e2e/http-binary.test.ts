@@ -1,6 +1,7 @@
 import { beforeAll } from "bun:test";
 import { buildForTests } from "../../script/build.ts";
 import type { ServerTarget } from "../helpers/server.ts";
+import { httpEdgeSuite } from "./http-edge-suite.ts";
 import { httpSuite } from "./http-suite.ts";
 
 /** The HTTP suite against the compiled executable (built once per `bun test` process). */
@@ -11,3 +12,4 @@ beforeAll(async () => {
 }, 120_000);
 
 httpSuite(target);
+httpEdgeSuite(target);

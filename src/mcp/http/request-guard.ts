@@ -1,4 +1,4 @@
-import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import { localhostAllowedHostnames, validateHostHeader } from "@modelcontextprotocol/server";
 import { quoted } from "../../errors.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
 
@@ -24,6 +24,25 @@ const CREDENTIAL_PARAMS = new Set(["access_token", "token", "bearer", "api_key",
 const CORS_REQUEST_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
 const CORS_EXPOSED_HEADERS = "Mcp-Session-Id, WWW-Authenticate";
 
+/**
+ * The origin an `--allow-origin` value names, as browsers write it (`https://app.example.com`,
+ * lower-case host, no default port: `:443` for https and `:80` for http are dropped), or
+ * undefined when it is not an http(s) origin (a path, a query, credentials, another scheme).
+ */
+export function parseAllowedOrigin(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  if (url.username !== "" || url.password !== "" || url.pathname !== "/" || url.search !== "" || url.hash !== "" || /[?#]/.test(text)) return undefined;
+  return url.origin;
+}
+
+type OriginVerdict = { ok: true } | { ok: false; message: string };
+
 export type Admission = { ok: true; label: string | undefined } | { ok: false; response: Response };
 
 /**
@@ -34,20 +53,20 @@ export type Admission = { ok: true; label: string | undefined } | { ok: false; r
  */
 export class RequestGuard {
   private readonly hosts: readonly string[] | undefined;
-  private readonly originHostnames: readonly string[];
+  private readonly origins: ReadonlySet<string>;
 
   constructor(private readonly options: GuardOptions) {
     const named = options.allowedHosts.map((h) => h.toLowerCase());
     // On a non-loopback address the Host is the deployment's own name, which we cannot know
     // unless told (--allow-host); tokens are required there, so the token is the gate.
     this.hosts = options.loopback || named.length > 0 ? [...localhostAllowedHostnames(), ...named] : undefined;
-    this.originHostnames = [...localhostAllowedHostnames(), ...options.allowedOrigins.map((o) => new URL(o).hostname)];
+    this.origins = new Set(options.allowedOrigins.map((o) => parseAllowedOrigin(o) ?? o));
   }
 
   /** An Origin that may call cross-origin (it gets CORS headers), or undefined. */
   trustedOrigin(request: Request): string | undefined {
     const origin = request.headers.get("origin");
-    return origin !== null && origin !== "" && validateOriginHeader(origin, [...this.originHostnames]).ok ? origin : undefined;
+    return origin !== null && origin !== "" && this.checkOrigin(origin).ok ? origin : undefined;
   }
 
   corsHeaders(request: Request): Record<string, string> {
@@ -74,7 +93,7 @@ export class RequestGuard {
       const host = validateHostHeader(request.headers.get("host"), [...this.hosts]);
       if (!host.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${quoted(host.message)}`) };
     }
-    const origin = validateOriginHeader(request.headers.get("origin"), [...this.originHostnames]);
+    const origin = this.checkOrigin(request.headers.get("origin"));
     if (!origin.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${quoted(origin.message)} (allow it with --allow-origin)`) };
     const tokens = this.options.tokens;
     if (tokens === undefined) return { ok: true, label: undefined };
@@ -83,6 +102,24 @@ export class RequestGuard {
     const challenge = verdict.reason === "missing" ? 'Bearer realm="skill-central"' : 'Bearer realm="skill-central", error="invalid_token"';
     const why = verdict.reason === "missing" ? "a bearer token is required" : verdict.reason === "malformed" ? "the Authorization header is not \"Bearer <token>\"" : "the token is not valid";
     return { ok: false, response: errorResponse(401, -32001, `Unauthorized: ${why}`, { "WWW-Authenticate": challenge, ...this.corsHeaders(request) }) };
+  }
+
+  /**
+   * No Origin (not a browser), a loopback page on any port, or exactly an `--allow-origin`
+   * origin: scheme, host and port all compared, default ports normalised by the URL parser.
+   */
+  private checkOrigin(header: string | null): OriginVerdict {
+    if (header === null || header === "") return { ok: true };
+    let url: URL;
+    try {
+      url = new URL(header);
+    } catch {
+      return { ok: false, message: `Invalid Origin header: ${header}` };
+    }
+    const web = url.protocol === "http:" || url.protocol === "https:";
+    if (web && localhostAllowedHostnames().includes(url.hostname)) return { ok: true };
+    if (web && this.origins.has(url.origin)) return { ok: true };
+    return { ok: false, message: `Invalid Origin: ${web ? url.origin : header}` };
   }
 
   private credentialsInUrl(url: URL): boolean {

@@ -3,6 +3,7 @@ import type { ListKind } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
+import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "./access-log.ts";
 import { errorResponse } from "./request-guard.ts";
 
 export interface SessionOptions {
@@ -92,7 +93,8 @@ export class Sessions {
     server.oninitialized = () => {
       if (session) session.initialized = true;
     };
-    server.onerror = (error) => this.options.warn(`session: ${error.message}`);
+    // The SDK's messages may quote a client's headers or body: quoted and capped like the access log.
+    server.onerror = (error) => this.options.warn(`session: ${logValue(error.message, MAX_LOGGED_MESSAGE_CHARS)}`);
     transport.onclose = () => {
       if (session) void this.close(session.id);
     };
