@@ -86,7 +86,12 @@ export function commandLine(launch: Launch, mcpOptions: readonly string[]): { co
   return { command: launch.command, args: [...launch.prefix, "mcp", ...mcpOptions] };
 }
 
-/** True when a command line starts the same install this process is. */
+/**
+ * True when a command line starts the same install this process is. The command may name the
+ * same file by another path: an entry written before install registered the path found on PATH
+ * holds the file behind the link (`doctor` then says "other options", and `install --force`
+ * rewrites it).
+ */
 export function isThisInstall(launch: Launch, command: string, args: readonly string[]): boolean {
-  return command === launch.command && launch.prefix.every((p, i) => args[i] === p) && args[launch.prefix.length] === "mcp";
+  return (command === launch.command || sameFile(command, launch.command)) && launch.prefix.every((p, i) => args[i] === p) && args[launch.prefix.length] === "mcp";
 }

@@ -70,6 +70,14 @@ describe("the executable as found on PATH, not the path behind its links", () =>
     expect(asFoundOnPath(exe, ["bun"], which(`${join(dir, "other")}:${join(dir, "bin")}`))).toBe(exe);
   });
 
+  test("an entry that names the file behind the link (written by an older install) is still this install", () => {
+    const { bin, exe } = npmLayout();
+    const launch = launchFrom({ standalone: false, execPath: asFoundOnPath(exe, ["bun"], which(bin)), packageRoot: "/x", bunx: null });
+    expect(launch.command).toBe(join(bin, "bun"));
+    expect(isThisInstall(launch, exe, ["/x/src/cli.ts", "mcp"])).toBe(true);
+    expect(isThisInstall(launch, join(dir, "elsewhere", "bun"), ["/x/src/cli.ts", "mcp"])).toBe(false);
+  });
+
   test("a compiled binary linked onto PATH under another name is found by either name", () => {
     mkdirSync(join(dir, "opt"));
     mkdirSync(join(dir, "bin"));
