@@ -117,7 +117,13 @@ function rmBackup(backup: string): void {
 export async function applyUninstall(plan: Plan, run: RunCommand = runCommand): Promise<Outcome> {
   if (plan.action !== "remove") return { ok: plan.action === "absent", message: plan.action === "absent" ? "no skill-central entry" : (plan.message ?? "nothing to do") };
   const file = plan.file!;
-  const backup = backUp(file);
+  let backup: string;
+  try {
+    backup = backUp(file);
+  } catch (error) {
+    if (error instanceof FileProblem) return { ok: false, message: error.message };
+    throw error;
+  }
   let written: WriteResult = {};
   try {
     if (plan.commands) {

@@ -161,8 +161,12 @@ export function backupPath(file: ConfigFile, now: Date): string {
 /** Writes the bytes that were read to a new backup (a regular file) with the same permissions; returns its path. */
 export function backUp(file: ConfigFile, now = new Date()): string {
   const target = backupPath(file, now);
-  writeFileSync(target, file.bytes, { flag: "wx", mode: file.mode ?? 0o600 });
-  if (file.mode !== undefined) chmodSync(target, file.mode);
+  try {
+    writeFileSync(target, file.bytes, { flag: "wx", mode: file.mode ?? 0o600 });
+    if (file.mode !== undefined) chmodSync(target, file.mode);
+  } catch (error) {
+    throw new FileProblem(`cannot back up ${file.path} to ${target}: ${(error as Error).message}; nothing was written`);
+  }
   return target;
 }
 
