@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { isRefusal } from "./clients/client.ts";
 import { isConfigDocument, openConfig } from "./config-document.ts";
-import { backUp, FileProblem, readConfigFile, undo, writeAtomically, type WriteResult } from "./config-file.ts";
+import { backUp, FileProblem, readConfigFile, undo, writeAtomically, type Undone, type WriteResult } from "./config-file.ts";
 import type { Reach } from "./entry.ts";
 import { tildePath } from "./host.ts";
 import { sameEntry, type Plan } from "./plan.ts";
@@ -36,7 +36,13 @@ export const runCommand: RunCommand = async (argv, cwd) => {
 
 /** The entry as the file now holds it, started or called the way the client would. */
 function reachOfFile(plan: Plan): Reach | string {
-  const file = readConfigFile(plan.path);
+  let file;
+  try {
+    file = readConfigFile(plan.path, plan.shown);
+  } catch (error) {
+    if (error instanceof FileProblem) return error.message;
+    throw error;
+  }
   const doc = openConfig(plan.client.format, file.text);
   if (!isConfigDocument(doc)) return `${plan.shown} no longer parses (${doc.line}:${doc.column}: ${doc.message})`;
   const entry = doc.get(plan.client.entryPath(doc.data));
@@ -67,8 +73,8 @@ export async function applyInstall(plan: Plan, verify: Verify, run: RunCommand =
       for (const argv of plan.commands) {
         const { code, output } = await run(argv, plan.ctx.project);
         if (code !== 0) {
-          undo(file, backup, {});
-          return { ok: false, message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${plan.shown} is as it was` };
+          const undone = undo(file, backup, {});
+          return { ok: false, message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${restoredText(plan, undone, backup, "is as it was")}`, ...kept(plan, undone, backup) };
         }
       }
     } else {
@@ -85,11 +91,23 @@ export async function applyInstall(plan: Plan, verify: Verify, run: RunCommand =
   const reach = reachOfFile(plan);
   const check = typeof reach === "string" ? ({ ok: false, reason: reach } as const) : await verify(reach);
   if (!check.ok) {
-    undo(file, backup, written);
-    return { ok: false, message: `verification failed: ${check.reason}\n  ${plan.shown} was restored as it was${file.exists ? " (from its backup)" : " (removed: it did not exist before)"}`, check };
+    const undone = undo(file, backup, written);
+    const restored = file.exists ? "was restored as it was (from its backup)" : "was restored as it was (removed: it did not exist before)";
+    return { ok: false, message: `verification failed: ${check.reason}\n  ${restoredText(plan, undone, backup, restored)}`, check, ...kept(plan, undone, backup) };
   }
   const how = plan.commands ? `added with \`claude mcp add\` to ${plan.shown}` : `${plan.action === "create" ? "created" : plan.action === "update" ? "updated" : "added to"} ${plan.shown}`;
   return { ok: true, message: `${how}; ${describeCheck(check)}`, ...(backup && { backup: tildePath(backup, plan.ctx.host) }), check };
+}
+
+/** "<file> <what>" when the rollback worked; otherwise why not, and where the original bytes are. */
+function restoredText(plan: Plan, undone: Undone, backup: string | undefined, what: string): string {
+  if (undone.restored) return `${plan.shown} ${what}`;
+  return `${plan.shown} ${undone.reason}; ${backup ? `the original is kept in ${tildePath(backup, plan.ctx.host)}` : "it did not exist before"}`;
+}
+
+/** The backup, reported when a failed rollback leaves it behind. */
+function kept(plan: Plan, undone: Undone, backup: string | undefined): { backup?: string } {
+  return !undone.restored && backup ? { backup: tildePath(backup, plan.ctx.host) } : {};
 }
 
 function rmBackup(backup: string): void {
@@ -99,18 +117,25 @@ function rmBackup(backup: string): void {
 export async function applyUninstall(plan: Plan, run: RunCommand = runCommand): Promise<Outcome> {
   if (plan.action !== "remove") return { ok: plan.action === "absent", message: plan.action === "absent" ? "no skill-central entry" : (plan.message ?? "nothing to do") };
   const file = plan.file!;
-  const backup = backUp(file);
+  let backup: string;
+  try {
+    backup = backUp(file);
+  } catch (error) {
+    if (error instanceof FileProblem) return { ok: false, message: error.message };
+    throw error;
+  }
+  let written: WriteResult = {};
   try {
     if (plan.commands) {
       for (const argv of plan.commands) {
         const { code, output } = await run(argv, plan.ctx.project);
         if (code !== 0) {
-          undo(file, backup, {});
-          return { ok: false, message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${plan.shown} is as it was` };
+          const undone = undo(file, backup, {});
+          return { ok: false, message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${restoredText(plan, undone, backup, "is as it was")}`, ...kept(plan, undone, backup) };
         }
       }
     } else {
-      writeAtomically(file, plan.after);
+      written = writeAtomically(file, plan.after);
     }
   } catch (error) {
     if (error instanceof FileProblem) {
@@ -119,10 +144,21 @@ export async function applyUninstall(plan: Plan, run: RunCommand = runCommand): 
     }
     throw error;
   }
-  const after = openConfig(plan.client.format, readConfigFile(plan.path).text);
-  if (!isConfigDocument(after) || after.get(plan.entryPath) !== undefined) {
-    undo(file, backup, {});
-    return { ok: false, message: `${plan.shown} still had the entry after removing it; restored as it was` };
+  const after = reachableText(plan);
+  const doc = after === undefined ? undefined : openConfig(plan.client.format, after);
+  if (!doc || !isConfigDocument(doc) || doc.get(plan.entryPath) !== undefined) {
+    const undone = undo(file, backup, written);
+    return { ok: false, message: `${plan.shown} still had the entry after removing it; ${undone.restored ? "restored as it was" : restoredText(plan, undone, backup, "restored")}`, ...kept(plan, undone, backup) };
   }
   return { ok: true, message: `removed from ${plan.shown}`, backup: tildePath(backup, plan.ctx.host) };
+}
+
+/** The file's text as it is now, or undefined when it can no longer be read as UTF-8. */
+function reachableText(plan: Plan): string | undefined {
+  try {
+    return readConfigFile(plan.path, plan.shown).text;
+  } catch (error) {
+    if (error instanceof FileProblem) return undefined;
+    throw error;
+  }
 }

@@ -21,7 +21,22 @@ export interface ConfigDocument {
 
 export { EditRefused, type SyntaxProblem };
 
+/** The UTF-8 byte order mark some editors (VS Code's family, Notepad) put at the start of a file. */
+const BOM = "\uFEFF";
+
+/**
+ * The document in `text`. A leading byte order mark is set aside while parsing (neither parser
+ * takes it; positions in errors then count from the first visible character, as an editor shows
+ * them) and put back in front of every edited text, so the file keeps it.
+ */
 export function openConfig(format: ConfigFormat, text: string): ConfigDocument | SyntaxProblem {
+  if (!text.startsWith(BOM)) return openBody(format, text);
+  const doc = openBody(format, text.slice(BOM.length));
+  if (!isConfigDocument(doc)) return doc;
+  return { ...doc, text, with: (path, value) => BOM + doc.with(path, value) };
+}
+
+function openBody(format: ConfigFormat, text: string): ConfigDocument | SyntaxProblem {
   if (format === "toml") {
     const doc = parseToml(text);
     if ("message" in doc) return doc;

@@ -85,7 +85,7 @@ function open(client: ClientSpec, options: PlanOptions): Opened {
   }
   let file: ConfigFile;
   try {
-    file = readConfigFile(path);
+    file = readConfigFile(path, base.shown);
   } catch (error) {
     if (error instanceof FileProblem) return { plan: { ...base, message: error.message } };
     throw error;

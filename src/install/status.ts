@@ -73,7 +73,7 @@ async function entryStatus(ctx: ClientContext, clientIndex: number, path: string
   const base = { scope: ctx.scope, file: shown };
   let text: string;
   try {
-    const file = readConfigFile(path);
+    const file = readConfigFile(path, shown);
     if (!file.exists) return { ...base, state: "none" };
     text = file.text;
   } catch (error) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { buildForTests } from "../../script/build.ts";
@@ -609,4 +609,218 @@ test("the README's IDE section starts with skill-central install and links the p
   expect(section.slice(0, section.indexOf("### "))).toContain("[docs/install-ides.md](docs/install-ides.md)");
   const page = await Bun.file(join(REPO_ROOT, "docs", "install-ides.md")).text();
   for (const id of ALL) expect(page).toContain(`\`${id}\``);
+});
+
+/**
+ * Odd files, from source and from the compiled binary: a config that is not UTF-8, a BOM,
+ * rollbacks after a check that really fails, and dotfile-manager links (dangling or not). The
+ * failing checks are `--http` checks against a local server that refuses them (HTTP 401), so the
+ * failure is certain and not a race with a timeout.
+ */
+interface Runner {
+  name: string;
+  run(box: Sandbox, args: string[]): Promise<CliRun>;
+  /** The command the entries get. */
+  expected(): { command: string; argsStart: string[] };
+}
+
+const fromSource: Runner = { name: "source", run: (box, args) => cli(box, args), expected: () => SOURCE };
+
+function fromBinary(): Runner & { build(): Promise<void> } {
+  let binary = "";
+  return {
+    name: "binary",
+    async build() {
+      binary = await buildForTests();
+    },
+    async run(box, args) {
+      const proc = Bun.spawn([binary, ...args], { cwd: box.project, env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      return { code, stdout, stderr };
+    },
+    expected: () => ({ command: binary, argsStart: ["mcp"] }),
+  };
+}
+
+const bytesOf = (path: string) => new Uint8Array(readFileSync(path));
+const sameBytes = (path: string, bytes: Uint8Array) => Buffer.from(readFileSync(path)).equals(bytes);
+const BOM = "\uFEFF";
+
+for (const runner of [fromSource, fromBinary()]) {
+  describe(`odd config files (${runner.name})`, () => {
+    let box: Sandbox;
+    let refusing: ReturnType<typeof Bun.serve>;
+    /** What the "IDE" writes into the file while the check runs. */
+    const IDE_TEXT = '{\n  "mcpServers": {},\n  "rewrittenBy": "the IDE"\n}\n';
+    beforeAll(async () => {
+      if ("build" in runner) await (runner as ReturnType<typeof fromBinary>).build();
+      box = sandbox();
+      refusing = Bun.serve({
+        port: 0,
+        hostname: "127.0.0.1",
+        fetch(request) {
+          // `/rewrite?file=…`: another program writes the config while the check is running.
+          const file = new URL(request.url).searchParams.get("file");
+          if (file) writeFileSync(file, IDE_TEXT);
+          return new Response("unauthorized", { status: 401 });
+        },
+      });
+    }, 120_000);
+    afterAll(() => {
+      refusing?.stop(true);
+      box?.cleanup();
+    });
+
+    test("a config that is not valid UTF-8 is refused, naming the file and the first bad byte; its bytes are unchanged, no backup", async () => {
+      // Latin-1 "café" in another server's args, as an old editor saved it.
+      const latin1 = Uint8Array.from('{\n  "mcpServers": {\n    "old": { "command": "x", "args": ["caf\xe9"] }\n  }\n}\n', (c) => c.charCodeAt(0));
+      const path = box.file("cursor");
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, latin1);
+      const expected = "~/.cursor/mcp.json:3:43: not valid UTF-8 (byte 0xE9 at byte offset 62); skill-central edits only UTF-8 files, so the file is left untouched (save it as UTF-8, then run this again)";
+      for (const command of ["install", "uninstall"]) {
+        const run = await runner.run(box, [command, "cursor"]);
+        expect({ command, code: run.code, stderr: run.stderr.trim() }).toEqual({ command, code: 1, stderr: `Cursor: error: ${expected}` });
+        expect(sameBytes(path, latin1)).toBe(true);
+        expect(backups(path)).toEqual([]);
+      }
+      const doctor = JSON.parse((await runner.run(box, ["doctor", "--json"])).stdout) as { clients: { id: string; entries: { state: string; detail?: string }[] }[] };
+      expect(doctor.clients.find((c) => c.id === "cursor")!.entries[0]).toMatchObject({ state: "broken", detail: expected });
+      rmSync(path);
+    }, 60_000);
+
+    test("files saved with a byte order mark (VS Code, Cursor, Codex) are installed with the BOM kept; uninstall gives back the exact bytes", async () => {
+      const ids: Id[] = ["vscode", "cursor", "codex"];
+      const originals = ids.map((id) => {
+        const bytes = new TextEncoder().encode(BOM + CLIENTS[id].fixture.replace(/\n/g, id === "codex" ? "\n" : "\r\n"));
+        const path = box.file(id);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, bytes);
+        return bytes;
+      });
+      const run = await runner.run(box, ["install", ...ids]);
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      for (const id of ids) {
+        const text = box.read(id);
+        expect({ id, bom: [...bytesOf(box.file(id)).slice(0, 3)], more: text.indexOf(BOM, 1) }).toEqual({ id, bom: [0xef, 0xbb, 0xbf], more: -1 });
+        await startEntry(box, id, text.slice(1), runner.expected());
+      }
+      const removed = await runner.run(box, ["uninstall", ...ids]);
+      expect(removed.code).toBe(0);
+      ids.forEach((id, i) => expect({ id, same: sameBytes(box.file(id), originals[i]!) }).toEqual({ id, same: true }));
+      for (const id of ids) rmSync(dirname(box.file(id)), { recursive: true });
+    }, 120_000);
+
+    test("a check that fails puts back the exact bytes (BOM, CRLF, non-ASCII, no final newline) and only then removes the backup", async () => {
+      const original = new TextEncoder().encode(`${BOM}{\r\n  // Zoë's servers ✓\r\n  "mcpServers": { "docs": { "command": "docs-mcp", "args": ["𝄞"] } }\r\n}`);
+      const path = box.file("cursor");
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, original, { mode: 0o600 });
+      const run = await runner.run(box, ["install", "cursor", "--http", `http://127.0.0.1:${refusing.port}/mcp`]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        "Cursor: error: verification failed: initialize: the server refused the request (HTTP 401); it may need a token (--token-env)\n  ~/.cursor/mcp.json was restored as it was (from its backup)\n",
+      );
+      expect(sameBytes(path, original)).toBe(true);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(backups(path)).toEqual([]);
+      rmSync(dirname(path), { recursive: true });
+    }, 60_000);
+
+    test("when another program rewrites the file during the check, the rollback leaves its content and keeps the backup", async () => {
+      const original = '{\n  "mcpServers": {}\n}\n';
+      const path = box.write("cursor", original);
+      const run = await runner.run(box, ["install", "cursor", "--http", `http://127.0.0.1:${refusing.port}/rewrite?file=${encodeURIComponent(path)}`]);
+      expect(run.code).toBe(1);
+      const [backup] = backups(path);
+      expect(run.stderr).toBe(
+        `Cursor: error: verification failed: initialize: the server refused the request (HTTP 401); it may need a token (--token-env)\n  ~/.cursor/mcp.json was changed by another program after skill-central wrote it, so it was not put back; the original is kept in ~/.cursor/${backup}\n`,
+      );
+      expect(readFileSync(path, "utf8")).toBe(IDE_TEXT);
+      expect(readFileSync(join(dirname(path), backup!), "utf8")).toBe(original);
+      rmSync(dirname(path), { recursive: true });
+    }, 60_000);
+
+    test("a dangling link (a dotfiles target not created yet): the target is created and the link stays; a failed check removes it again", async () => {
+      const link = box.file("cursor");
+      const target = join(box.root, "dotfiles", "cursor", "mcp.json");
+      mkdirSync(dirname(link), { recursive: true });
+      symlinkSync("../../dotfiles/cursor/mcp.json", link);
+
+      const failed = await runner.run(box, ["install", "cursor", "--http", `http://127.0.0.1:${refusing.port}/mcp`]);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain("~/.cursor/mcp.json was restored as it was (removed: it did not exist before)");
+      expect([lstatSync(link).isSymbolicLink(), existsSync(join(box.root, "dotfiles"))]).toEqual([true, false]);
+
+      const run = await runner.run(box, ["install", "cursor"]);
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(run.stdout).toContain("Cursor: ok: created ~/.cursor/mcp.json;");
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      await startEntry(box, "cursor", readFileSync(target, "utf8"), runner.expected());
+      expect(readdirSync(dirname(target))).toEqual(["mcp.json"]);
+    }, 120_000);
+
+    test("a link to an existing file stays a link through install and uninstall; the backups go beside the link, not into the dotfiles", async () => {
+      // Continues from the test above: ~/.cursor/mcp.json → dotfiles/cursor/mcp.json, which now holds the entry.
+      const link = box.file("cursor");
+      const target = join(box.root, "dotfiles", "cursor", "mcp.json");
+      const removed = await runner.run(box, ["uninstall", "cursor"]);
+      expect(removed.code).toBe(0);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(CLIENTS.cursor.entry(readFileSync(target, "utf8"))).toBeUndefined();
+      const run = await runner.run(box, ["install", "cursor"]);
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(CLIENTS.cursor.entry(readFileSync(target, "utf8"))?.command).toBe(runner.expected().command);
+      const kept = backups(link);
+      expect(kept.length).toBe(2);
+      for (const name of kept) expect(lstatSync(join(dirname(link), name)).isFile()).toBe(true);
+      expect(kept).toContain(/\n {2}backup: ~\/\.cursor\/(\S+)\n/.exec(run.stdout)?.[1] ?? "no backup line");
+      expect(readdirSync(dirname(target))).toEqual(["mcp.json"]);
+    }, 120_000);
+  });
+}
+
+describe("the entry names the command as found on PATH, not the file behind its links", () => {
+  let box: Sandbox;
+  beforeAll(() => {
+    box = sandbox();
+  });
+  afterAll(() => box.cleanup());
+
+  /** A hard link when the file system allows one (no 100 MB copy), else a copy. */
+  const place = (from: string, to: string) => {
+    mkdirSync(dirname(to), { recursive: true });
+    try {
+      linkSync(from, to);
+    } catch {
+      writeFileSync(to, readFileSync(from), { mode: 0o755 });
+    }
+  };
+
+  test("source: Bun installed the npm way (bin/bun → lib/node_modules/bun/bin/bun.exe) is registered as bin/bun", async () => {
+    const exe = join(box.root, "lib", "node_modules", "bun", "bin", "bun.exe");
+    place(process.execPath, exe);
+    symlinkSync("../lib/node_modules/bun/bin/bun.exe", join(box.bin, "bun"));
+    const bun = join(box.bin, "bun");
+    const proc = Bun.spawn([bun, SOURCE_ENTRY, "install", "cursor", "codex"], { cwd: box.project, env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain(`Entry: ${bun} ${SOURCE_ENTRY} mcp (this checkout, with bun)`);
+    for (const id of ["cursor", "codex"] as const) await startEntry(box, id, box.read(id), { command: bun, argsStart: [SOURCE_ENTRY, "mcp"] });
+    expect(box.read("cursor")).not.toContain("bun.exe");
+  }, 120_000);
+
+  test("binary: one linked onto PATH is registered by the link's path", async () => {
+    const real = join(box.root, "opt", "skill-central-1.0", "skill-central");
+    place(await buildForTests(), real);
+    const link = join(box.bin, "skill-central");
+    symlinkSync(real, link);
+    rmSync(box.file("cursor"));
+    const proc = Bun.spawn(["skill-central", "install", "cursor"], { cwd: box.project, env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain(`Entry: ${link} mcp (this binary)`);
+    await startEntry(box, "cursor", box.read("cursor"), { command: link, argsStart: ["mcp"] });
+  }, 120_000);
 });

@@ -192,3 +192,32 @@ describe("property: random documents, random formatting", () => {
     }
   });
 });
+
+describe("a UTF-8 byte order mark (as VS Code-family editors save)", () => {
+  const BOM = "\uFEFF";
+
+  test("a JSONC, a strict JSON and a TOML file with a BOM are read; the edit keeps the BOM and every other byte", () => {
+    const cases: [ConfigFormat, string, string[]][] = [
+      ["jsonc", `${BOM}{\r\n\t// mine\r\n\t"mcpServers": {\r\n\t\t"memory": { "command": "npx" },\r\n\t},\r\n}\r\n`, PATH],
+      ["json", `${BOM}{\n  "mcpServers": {}\n}\n`, PATH],
+      ["toml", `${BOM}# Codex\nmodel = "o3"\n`, ["mcp_servers", "skill-central"]],
+    ];
+    for (const [format, text, path] of cases) {
+      const added = doc(text, format).with(path, ENTRY);
+      expect({ format, startsWithBom: added.startsWith(BOM), secondBom: added.indexOf(BOM, 1) }).toEqual({ format, startsWithBom: true, secondBom: -1 });
+      expect(doc(added, format).get(path)).toEqual(ENTRY);
+      expect({ format, removed: doc(added, format).with(path, undefined) }).toEqual({ format, removed: text });
+    }
+  });
+
+  test("an error in a file with a BOM is placed where an editor shows it (the BOM is not a column)", () => {
+    expect(openConfig("jsonc", `${BOM}{\n  "a": 1\n  "b": 2\n}\n`)).toEqual({ line: 3, column: 3, message: "comma expected" });
+    expect(openConfig("jsonc", `${BOM}{ "a": 1 "b": 2 }`)).toEqual({ line: 1, column: 10, message: "comma expected" });
+  });
+
+  test("a BOM-only file is an empty document; the entry is written after the BOM", () => {
+    const added = doc(BOM).with(PATH, ENTRY);
+    expect(added.startsWith(`${BOM}{\n`)).toBe(true);
+    expect(Bun.JSONC.parse(added.slice(1))).toEqual({ mcpServers: { "skill-central": ENTRY } });
+  });
+});
