@@ -1,4 +1,4 @@
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { loadFiles } from "../load/load-files.ts";
 import type { SkillRecord } from "../load/record.ts";
@@ -38,6 +38,20 @@ function specFindings(record: SkillRecord): Diagnostic[] {
   return findings.map((d) => ({ ...d, file: record.path }));
 }
 
+/** Each hidden name an Agent Skills folder leaves out of its skill, named so that nothing goes missing unseen. */
+function leftOutNotes(record: SkillRecord): Diagnostic[] {
+  const skill = record.skill;
+  if (skill?.format !== "skill-md" || !skill.leftOut) return [];
+  const dir = dirname(record.path);
+  return skill.leftOut.map((name) => ({
+    severity: "note" as const,
+    code: "left-out-of-skill",
+    file: join(dir, name),
+    message: `left out of skill "${skill.id}": hidden names (starting with ".") are never part of a skill`,
+    hint: "rename it without the leading dot if hosts need it",
+  }));
+}
+
 export const spec: CommandSpec = {
   name: "validate",
   summary: "Check skill files and run their examples (compiler-style errors)",
@@ -58,7 +72,8 @@ export const spec: CommandSpec = {
     const strict = flagOption(ctx, "strict");
     const found = await checkFindings(checked);
     const examples = found.examples;
-    const problems = strict ? [...found.problems, ...checked.records.flatMap(specFindings)].sort(byPlace) : found.problems;
+    const notes = checked.records.flatMap(leftOutNotes);
+    const problems = [...found.problems, ...notes, ...(strict ? checked.records.flatMap(specFindings) : [])].sort(byPlace);
     const { errors, warnings } = countBySeverity(problems);
     const failed = errors > 0 || (strict && warnings > 0);
     const passed = examples.filter((r) => r.pass).length;

@@ -178,8 +178,10 @@ describe("new --format skill-md", () => {
     const forced = await run("new", "draft-reply", "--format", "skill-md", "--force");
     expect(forced.stdout).toContain("the previous file is kept as team/draft-reply/.SKILL.md.bak\n");
     expect(readFileSync(examples, "utf8")).toBe("- contains: [Work on]\n");
-    const shown = await runCliJson<{ skill: { files: { path: string }[] } }>(["show", "draft-reply"], project.cwd, project.home);
-    expect(shown.json.skill.files.map((f) => f.path)).toEqual(["SKILL.md", "examples.yaml"]);
+    const shown = await runCliJson<{ skill: { files: { path: string }[]; examplesFile?: string; leftOut?: string[] } }>(["show", "draft-reply"], project.cwd, project.home);
+    expect(shown.json.skill.files.map((f) => f.path)).toEqual(["SKILL.md"]);
+    expect(shown.json.skill.examplesFile).toBe("examples.yaml");
+    expect(shown.json.skill.leftOut).toEqual([".SKILL.md.bak"]);
   });
 
   test("an id a YAML file of the same layer defines is refused; a tool is refused; a wrong format is a usage error", async () => {
