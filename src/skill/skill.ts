@@ -16,6 +16,8 @@ export interface SkillExample {
   expect?: string;
   contains?: string[];
   error?: string;
+  /** Keys that are not fields of an example (`expcet`): with no assertion beside them, the example fails instead of passing. */
+  unknownFields?: string[];
 }
 
 /** The two ways a skill is written: our YAML file, or an Agent Skills folder (`SKILL.md`). */

@@ -23,7 +23,7 @@ const FILES: Record<string, string> = {
   "skills/py-helper/scripts/_util.py": "def main():\n    print('ok')\n",
   "skills/py-helper/_assets/banner.txt": "helper\n",
   "skills/py-helper/examples.yaml": "- arguments: { arguments: report.csv }\n  contains: [report.csv]\n",
-  "skills/py-helper/.DS_Store": "\0\0\0\1Bud1",
+  "skills/py-helper/.DS_Store": "\x00\x00\x00\x01Bud1",
   "skills/py-helper/.git/HEAD": "ref: refs/heads/main\n",
   "skills/py-helper/scripts/.env": "TOKEN=not-for-hosts\n",
   // In a layer (outside any skill folder) `_` still means "not a skill".
@@ -96,7 +96,7 @@ export function folderFilesSuite(target: ServerTarget): void {
       expect(loaded.structuredContent.files.map((f) => f.path)).toEqual(PUBLISHED.slice(1));
       const util = await client.callTool({ name: "load_skill", arguments: { name: "py-helper", path: "scripts/_util.py" } });
       expect(textOf(util)).toBe(FILES["skills/py-helper/scripts/_util.py"]!);
-      const examples = (await client.callTool({ name: "load_skill", arguments: { name: "py-helper", path: "examples.yaml" } })) as Structured<never>;
+      const examples = (await client.callTool({ name: "load_skill", arguments: { name: "py-helper", path: "examples.yaml" } })) as unknown as Structured<unknown>;
       expect(examples.isError).toBe(true);
       expect(examples.content[0]!.text).toStartWith(`No file "examples.yaml" in skill "py-helper"; its files: ${PUBLISHED.join(", ")}`);
     });
