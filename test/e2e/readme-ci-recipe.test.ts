@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { fencedBlocks, section } from "../helpers/markdown.ts";
@@ -76,9 +76,8 @@ describe("validate --strict judges the user's own files, never the built-in skil
     // The source tree with its own skills/ folder (the built-in layer sits beside src/).
     copy = makeFixture({ "skills/lax/SKILL.md": LAX_SKILL_MD, "skills/typo.yaml": TYPO_YAML });
     fixtures.push(copy);
-    const cp = Bun.spawnSync(["cp", "-R", join(REPO_ROOT, "src"), join(REPO_ROOT, "package.json"), join(REPO_ROOT, "tsconfig.json"), copy.cwd]);
-    expect(cp.exitCode).toBe(0);
-    Bun.spawnSync(["ln", "-s", join(REPO_ROOT, "node_modules"), join(copy.cwd, "node_modules")]);
+    for (const name of ["src", "package.json", "tsconfig.json"]) cpSync(join(REPO_ROOT, name), join(copy.cwd, name), { recursive: true });
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(copy.cwd, "node_modules"), "dir");
 
     const empty = makeFixture();
     fixtures.push(empty);
