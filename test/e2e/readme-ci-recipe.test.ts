@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { fencedBlocks, section } from "../helpers/markdown.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
@@ -93,5 +94,29 @@ describe("validate --strict judges the user's own files, never the built-in skil
     expect(mine.stdout).toContain('.skills/lax/SKILL.md:4:1: error: "argument-hint" is not a field of the Agent Skills specification');
     expect(mine.stdout).toContain('.skills/typo-too.yaml:4:1: warning: unknown field "tgas"');
     expect(mine.stdout).not.toContain("builtin:lax/SKILL.md:4:1: error");
+  }, 60_000);
+});
+
+describe("the recipe's command in the compiled binary (the built-in skills embedded)", () => {
+  let binary: string;
+  beforeAll(async () => {
+    binary = await buildForTests();
+  }, 120_000);
+
+  test("validate --strict passes in an empty folder, and after new scaffolds each format", async () => {
+    const fixture = makeFixture();
+    fixtures.push(fixture);
+    const run = async (...args: string[]) => {
+      const proc = Bun.spawn([binary, ...args], { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      return { code, stdout, stderr };
+    };
+    const empty = await run("validate", "--strict");
+    expect({ code: empty.code, stdout: empty.stdout }).toEqual({ code: 0, stdout: "" });
+    expect(empty.stderr).toMatch(/^no errors, 0 warnings in 11 files; /);
+    for (const args of [["new", "p", "--type", "prompt"], ["new", "t", "--type", "tool"], ["new", "f", "--format", "skill-md"]]) expect((await run(...args)).code).toBe(0);
+    const scaffolded = await run("validate", "--strict");
+    expect({ code: scaffolded.code, stdout: scaffolded.stdout }).toEqual({ code: 0, stdout: "" });
+    expect(scaffolded.stderr).toMatch(/^no errors, 0 warnings in 14 files; \d+ examples run, 0 failed\n$/);
   }, 60_000);
 });
