@@ -86,7 +86,7 @@ export const spec: CommandSpec = {
         ...(git ? [["commit", git.commit], ["in repository", `${git.url} ${git.path}`]] : []),
         ["tags", skill.tags.join(", ") || "(none)"],
         ...(skill.version !== undefined ? [["version", skill.version]] : []),
-        ...(skill.exampleCount > 0 ? [["examples", String(skill.exampleCount)]] : []),
+        ...(skill.exampleCount > 0 || skill.examplesFile ? [["examples", `${skill.exampleCount}${skill.examplesFile ? ` in ${skill.examplesFile.path} (test-only: run by skill-central test, not published to clients)` : ""}`]] : []),
       ];
       text += indent(formatTable(facts));
       const derived = skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0;
@@ -95,6 +95,10 @@ export const spec: CommandSpec = {
       if (skill.files) {
         text += `\n${bold("Files")} ${dim(`(${skill.files.length}, with the digest a host verifies each read against)`)}\n`;
         text += indent(formatTable([["PATH", "SIZE", "SHA-256"], ...skill.files.map((f) => [f.path, String(f.size), f.sha256.slice(0, 16)])]));
+      }
+      if (skill.leftOut) {
+        text += `\n${bold("Left out")} ${dim("(hidden names are never part of a skill)")}\n`;
+        text += skill.leftOut.map((name) => `  ${name}\n`).join("");
       }
       const { template } = effective.content.read();
       const heading = skillMd ? "Body" : "Template";

@@ -1,4 +1,4 @@
-import { basename, dirname } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { loadFiles } from "../load/load-files.ts";
 import type { SkillRecord } from "../load/record.ts";
@@ -10,18 +10,22 @@ import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, plural, type CommandCont
 
 interface Checked extends CheckInput {
   display: (path: string) => string;
+  /** Whether a file is one of the built-in skills: the product's, not the user's to fix. */
+  builtin: (path: string) => boolean;
 }
 
 /** Files named on the command line (folders are searched like a layer), each checked on its own. */
 function checkPaths(ctx: CommandContext, paths: readonly string[]): Checked {
   const files = loadFiles(paths, ctx.cwd);
   const locators = new Map(files.records.flatMap((r) => (r.locate ? [[r.path, r.locate] as const] : [])));
-  return { records: files.records, general: files.diagnostics, registry: buildRegistry([], []).registry, candidates: files.candidates, display: files.display, locate: (p) => locators.get(p) };
+  return { records: files.records, general: files.diagnostics, registry: buildRegistry([], []).registry, candidates: files.candidates, display: files.display, locate: (p) => locators.get(p), builtin: () => false };
 }
 
 async function checkProject(ctx: CommandContext): Promise<Checked> {
   const loaded = await load(ctx);
-  return { ...projectCheck(loaded), display: loaded.display };
+  const dir = loaded.config.layers.find((l) => l.origin === "built-in")?.dir;
+  const builtin = (path: string) => dir !== undefined && (path === dir || path.startsWith(dir + sep));
+  return { ...projectCheck(loaded), display: loaded.display, builtin };
 }
 
 /** `--strict` holds Agent Skills folders to the agentskills.io specification exactly, for skills published to other tools. */
@@ -38,6 +42,20 @@ function specFindings(record: SkillRecord): Diagnostic[] {
   return findings.map((d) => ({ ...d, file: record.path }));
 }
 
+/** Each hidden name an Agent Skills folder leaves out of its skill, named so that nothing goes missing unseen. */
+function leftOutNotes(record: SkillRecord): Diagnostic[] {
+  const skill = record.skill;
+  if (skill?.format !== "skill-md" || !skill.leftOut) return [];
+  const dir = dirname(record.path);
+  return skill.leftOut.map((name) => ({
+    severity: "note" as const,
+    code: "left-out-of-skill",
+    file: join(dir, name),
+    message: `left out of skill "${skill.id}": hidden names (starting with ".") are never part of a skill`,
+    hint: "rename it without the leading dot if hosts need it",
+  }));
+}
+
 export const spec: CommandSpec = {
   name: "validate",
   summary: "Check skill files and run their examples (compiler-style errors)",
@@ -48,9 +66,10 @@ export const spec: CommandSpec = {
     "tool inputSchema against the JSON Schema 2020-12 meta-schema, conflicts between files, and runs every\n" +
     "inline example. Prints one line per finding, `path:line:col: error: what is wrong — how to fix it`.\n" +
     "Exit 1 on any error (anything that stops a skill from being served, or a failing example); with\n" +
-    "--strict, on any warning too.",
+    "--strict, on any warning in your own files too (the built-in skills are not yours to fix: --strict\n" +
+    "does not judge them).",
   options: { strict: { type: "boolean" } },
-  optionHelp: [["--strict", "Fail on warnings too (unknown fields, unused arguments, …), and hold Agent Skills (SKILL.md) to the agentskills.io specification exactly"]],
+  optionHelp: [["--strict", "Fail on warnings too (unknown fields, unused arguments, …), and hold Agent Skills (SKILL.md) to the agentskills.io specification exactly; judges your files, not the built-in skills"]],
   examples: ["skill-central validate", "skill-central validate .skills/team/review.yaml", "skill-central validate --strict --json"],
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
@@ -58,9 +77,13 @@ export const spec: CommandSpec = {
     const strict = flagOption(ctx, "strict");
     const found = await checkFindings(checked);
     const examples = found.examples;
-    const problems = strict ? [...found.problems, ...checked.records.flatMap(specFindings)].sort(byPlace) : found.problems;
+    const notes = checked.records.flatMap(leftOutNotes);
+    // --strict is the user's own bar: the built-in skills are held to it by this project's tests.
+    const own = checked.records.filter((r) => !checked.builtin(r.path));
+    const problems = [...found.problems, ...notes, ...(strict ? own.flatMap(specFindings) : [])].sort(byPlace);
     const { errors, warnings } = countBySeverity(problems);
-    const failed = errors > 0 || (strict && warnings > 0);
+    const ownWarnings = countBySeverity(problems.filter((d) => d.file === undefined || !checked.builtin(d.file))).warnings;
+    const failed = errors > 0 || (strict && ownWarnings > 0);
     const passed = examples.filter((r) => r.pass).length;
     const summary = { files: checked.records.length, skills: checked.candidates.length, errors, warnings, examples: { passed, failed: examples.length - passed } };
     if (ctx.json) {
@@ -73,7 +96,7 @@ export const spec: CommandSpec = {
     }
     ctx.out(problems.map((d) => `${colourDiagnostic(formatDiagnostic(d, { display: checked.display }), ctx.colours)}\n`).join(""));
     const verdict = errors > 0 ? ctx.colours.red(plural(errors, "error")) : failed ? ctx.colours.red("no errors") : ctx.colours.green("no errors");
-    const strictNote = strict && warnings > 0 && errors === 0 ? " (--strict: warnings fail)" : "";
+    const strictNote = strict && ownWarnings > 0 && errors === 0 ? " (--strict: warnings fail)" : "";
     ctx.err(`${verdict}, ${plural(warnings, "warning")}${strictNote} in ${plural(summary.files, "file")}; ${plural(examples.length, "example")} run, ${summary.examples.failed} failed\n`);
     return failed ? EXIT_FAILURE : EXIT_OK;
   },

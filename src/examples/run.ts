@@ -1,3 +1,4 @@
+import { sep } from "node:path";
 import type { SourcePosition } from "../diagnostics.ts";
 import { invokeSkill } from "../invoke/invoke.ts";
 import { buildRegistry, type Candidate, type Registry } from "../registry/registry.ts";
@@ -9,7 +10,7 @@ export interface ExampleResult {
   id: string;
   /** 1-based position among the skill's examples, as messages say it ("example 2"). */
   number: number;
-  /** The skill's file, absolute. */
+  /** The file the example is written in (the skill's file, or a folder's examples file), absolute. */
   path: string;
   /** The same, as people read it. */
   source: string;
@@ -41,6 +42,14 @@ function registryFor(registry: Registry, candidate: Candidate): Registry {
   return solo;
 }
 
+/** The file a candidate's examples are written in: its skill file, or a folder's examples file. */
+function writtenIn(candidate: Candidate): { path: string; source: string } {
+  const file = candidate.skill.examplesFile;
+  if (!file) return { path: candidate.path, source: candidate.source };
+  const cut = (p: string) => p.slice(0, Math.max(p.lastIndexOf("/"), p.lastIndexOf(sep)) + 1);
+  return { path: cut(candidate.path) + file.path.split("/").join(sep), source: cut(candidate.source) + file.path };
+}
+
 /**
  * Runs every inline example of `candidates` through the same calls the server answers
  * (`prompts/get` for prompts, `tools/call` for tools), in candidate then file order.
@@ -54,13 +63,14 @@ export async function runExamples(registry: Registry, candidates: readonly Candi
       const args = { ...(example.arguments ?? {}) };
       const invocation = await invokeSkill(target, candidate.skill.id, args);
       const verdict: Verdict = judge(example, invocation.ok ? invocation : { ok: false, message: invocation.error.message });
-      const base = { id: candidate.skill.id, number: index + 1, path: candidate.path, source: candidate.source, arguments: args };
+      const base = { id: candidate.skill.id, number: index + 1, ...writtenIn(candidate), arguments: args };
       if (verdict.pass) {
         results.push({ ...base, pass: true });
         continue;
       }
       const { pass: _, ...detail } = verdict;
-      const position = options.locate?.(candidate.path)?.(["examples", index]);
+      // A folder's examples are in its examples file, whose positions the load does not keep.
+      const position = candidate.skill.examplesFile ? undefined : options.locate?.(candidate.path)?.(["examples", index]);
       results.push({ ...base, pass: false, ...detail, ...(position && { position }) });
     }
   }

@@ -1,10 +1,12 @@
+import { EXAMPLE_FIELDS } from "../skill/examples.ts";
 import type { SkillExample } from "../skill/skill.ts";
+import { closest } from "../suggest.ts";
 
 /** What a call produced: the text the server would send, or the message it would fail with. */
 export type Outcome = { ok: true; text: string } | { ok: false; message: string };
 
 /** Why an example failed, for code that shows it (a diff only makes sense for `text-differs`). */
-export type FailureKind = "invalid-example" | "unexpected-success" | "wrong-error" | "call-failed" | "text-differs" | "text-missing";
+export type FailureKind = "invalid-example" | "asserts-nothing" | "unexpected-success" | "wrong-error" | "call-failed" | "text-differs" | "text-missing";
 
 export type Verdict =
   | { pass: true }
@@ -28,11 +30,28 @@ export function expectedText(expect: string): string {
 }
 
 /**
+ * Why an example with a key that is not a field (`expcet:`) and no `expect`, `contains` or
+ * `error` asserts nothing: its author meant to check something, so it must not count as a pass.
+ */
+function assertsNothing(example: SkillExample): string | undefined {
+  const unknown = example.unknownFields ?? [];
+  if (unknown.length === 0 || example.expect !== undefined || example.contains !== undefined || example.error !== undefined) return undefined;
+  const named = unknown.map((key) => {
+    const meant = closest(key, EXAMPLE_FIELDS);
+    return `"${key}"${meant ? ` (did you mean "${meant}"?)` : ""}`;
+  });
+  return `the example asserts nothing: ${named.join(", ")} ${unknown.length === 1 ? "is not a field" : "are not fields"} of an example; check the output with "expect", "contains" or "error"`;
+}
+
+/**
  * Judges one inline example against the outcome of its call:
  * `expect` is the exact text, `contains` lists substrings, `error` a substring of the failure
- * message; an example with none of them passes when the call succeeds.
+ * message; an example with none of them passes when the call succeeds, unless it holds a key
+ * that is not a field (a misspelt `expect`), which fails it (see assertsNothing).
  */
 export function judge(example: SkillExample, outcome: Outcome): Verdict {
+  const nothing = assertsNothing(example);
+  if (nothing) return { pass: false, failure: "asserts-nothing", reason: nothing, ...(outcome.ok ? { actual: outcome.text } : { actual: outcome.message }) };
   if (example.error !== undefined && (example.expect !== undefined || example.contains !== undefined)) {
     return { pass: false, failure: "invalid-example", reason: 'an example expects either an "error" or output ("expect", "contains"), not both' };
   }

@@ -2,7 +2,7 @@ import { isAbsolute } from "node:path";
 import type { ConfigOptions, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
-import type { SkillFile } from "../skill/skill.ts";
+import type { Skill } from "../skill/skill.ts";
 import { discoverSkillFiles, type FoundFolder } from "../storage/discover.ts";
 import { displayPath, type DisplayPlaces } from "../storage/display-path.ts";
 import { layerDirState } from "../storage/fs-state.ts";
@@ -90,12 +90,21 @@ function folderStamp(folder: FoundFolder): FileStamp | undefined {
   return skillMd && { size: skillMd.size, mtimeMs: skillMd.mtimeMs, ino: skillMd.ino };
 }
 
-/** Whether a folder still holds exactly the file versions a skill was made from (a refused folder never does). */
-function sameFolderFiles(folder: FoundFolder, files: readonly SkillFile[] | undefined): boolean {
-  if (folder.filesRefused || !files || files.length !== folder.files.length) return false;
-  return folder.files.every((f, i) => {
-    const g = files[i]!;
-    return g.path === f.rel && g.size === f.size && g.mtimeMs === f.mtimeMs && g.ino === f.ino;
+/**
+ * Whether a folder still holds exactly the file versions a skill was made from (a refused folder
+ * never does): its published files in order, its examples file (which sorts among them), and the
+ * same hidden names left out (`show` and `validate` name them).
+ */
+function sameFolderFiles(folder: FoundFolder, skill: Skill | undefined): boolean {
+  const files = skill?.files;
+  const examples = skill?.examplesFile;
+  if (folder.filesRefused || !files || files.length + (examples ? 1 : 0) !== folder.files.length) return false;
+  const leftOut = skill.leftOut ?? [];
+  if (leftOut.length !== folder.leftOut.length || leftOut.some((name, i) => name !== folder.leftOut[i])) return false;
+  let i = 0;
+  return folder.files.every((f) => {
+    const g = examples && f.rel === examples.path ? examples : files[i++];
+    return g !== undefined && g.path === f.rel && g.size === f.size && g.mtimeMs === f.mtimeMs && g.ino === f.ino;
   });
 }
 
@@ -173,13 +182,13 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
       // A file the index has never seen is read anyway: no stat first (a cold start's case). A
       // folder's files were stamped by discovery; it is the same version when every one is.
       const stamp = folder ? folderStamp(folder) : before || index?.has(path) ? statStamp(path) : undefined;
-      const same = (skillFiles: readonly SkillFile[] | undefined) => !folder || sameFolderFiles(folder, skillFiles);
-      if (before && stamp && sameStamp(before.stamp, stamp) && same(before.skill?.files)) {
+      const same = (skill: Skill | undefined) => !folder || sameFolderFiles(folder, skill);
+      if (before && stamp && sameStamp(before.stamp, stamp) && same(before.skill)) {
         records.push({ ...before, layer });
         continue;
       }
       const indexed = stamp && index?.lookup(path, stamp);
-      const known = indexed && same(indexed.skill?.files) ? indexed : undefined;
+      const known = indexed && same(indexed.skill) ? indexed : undefined;
       if (known && stamp) {
         records.push({
           path,

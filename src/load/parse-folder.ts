@@ -8,7 +8,7 @@ import { quoteUnquotedColons, splitFrontmatter } from "../skill/skill-md/frontma
 import { parseSkillMd } from "../skill/skill-md/parse-skill-md.ts";
 import { nestingDepth } from "../storage/depth.ts";
 import { sha256File } from "../storage/digest.ts";
-import { skillFolderAt, type FoundFolder } from "../storage/discover.ts";
+import { skillFolderAt, type FolderFile, type FoundFolder } from "../storage/discover.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument, type Locator } from "../storage/parse-document.ts";
 import { readSkillFile } from "../storage/read.ts";
@@ -16,6 +16,18 @@ import { MAX_DOCUMENT_DEPTH, parseSkillFile, type FileParse } from "./parse-file
 
 /** Where inline examples of a skill folder live: beside SKILL.md, so other tools never see them in its frontmatter. */
 export const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
+
+/**
+ * The folder's examples file: `examples.yaml`, else `examples.yml`, beside SKILL.md. It is for
+ * `skill-central test` only, so it is not one of the skill's published files.
+ */
+function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFile | undefined {
+  const [file, other] = EXAMPLES_FILES.flatMap((name) => found.files.filter((f) => f.rel === name));
+  if (file && other) {
+    diagnostics.push({ severity: "warning", code: "two-examples-files", file: other.abs, message: `not read: ${file.rel} holds the examples, so ${other.rel} is served as a file of the skill`, hint: `move its examples into ${file.rel}` });
+  }
+  return file;
+}
 
 /** Locators of a document that starts `lines` lines into its file. */
 function shifted(locators: SourceLocators, lines: number): SourceLocators & { locate: Locator } {
@@ -27,10 +39,20 @@ function shifted(locators: SourceLocators, lines: number): SourceLocators & { lo
  * Every file's digest, computed once per file version: a version the previous load (or the
  * index) hashed keeps its digest.
  */
-function digests(found: FoundFolder, before: readonly SkillFile[] | undefined, diagnostics: Diagnostic[]): SkillFile[] {
+function digests(found: FoundFolder, examplesFile: FolderFile | undefined, before: readonly SkillFile[] | undefined, diagnostics: Diagnostic[]): { files: SkillFile[]; examplesFile?: SkillFile } {
   const known = new Map(before?.map((f) => [f.path, f]));
   const files: SkillFile[] = [];
+  let examples: SkillFile | undefined;
   for (const file of found.files) {
+    if (file === examplesFile) {
+      // Recorded (not published) so that editing it reloads the skill; small, so hashed each time.
+      try {
+        examples = { path: file.rel, size: file.size, sha256: sha256File(file.abs), mtimeMs: file.mtimeMs, ino: file.ino };
+      } catch {
+        // Reading it as examples reported the problem.
+      }
+      continue;
+    }
     const old = known.get(file.rel);
     if (old && old.size === file.size && old.mtimeMs === file.mtimeMs && old.ino === file.ino) {
       files.push(old);
@@ -42,11 +64,10 @@ function digests(found: FoundFolder, before: readonly SkillFile[] | undefined, d
       diagnostics.push({ severity: "warning", code: "unreadable", file: file.abs, message: `left out of the skill: ${describeFsError(error)}` });
     }
   }
-  return files;
+  return { files, ...(examples && { examplesFile: examples }) };
 }
 
-function readExamplesFile(found: FoundFolder, diagnostics: Diagnostic[]): SkillExample[] {
-  const file = found.files.find((f) => EXAMPLES_FILES.includes(f.rel));
+function readExamplesFile(file: FolderFile | undefined, diagnostics: Diagnostic[]): SkillExample[] {
   if (!file) return [];
   const read = readSkillFile(file.abs);
   if (!read.ok) {
@@ -108,17 +129,20 @@ export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: bo
       return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "too-deep", file, message: `the frontmatter nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`, position: { line: split.yamlLine, column: 1 } }] };
     }
     const locators = shifted(parsed.doc, split.yamlLine - 1);
-    const examples = readExamplesFile(found, diagnostics);
+    const examplesFile = examplesFileOf(found, diagnostics);
+    const examples = readExamplesFile(examplesFile, diagnostics);
     // As in a YAML skill, a broken example stops the skill: its author meant it to be checked.
     if (diagnostics.some((d) => d.severity === "error")) return { stamp: read.stamp, diagnostics };
-    const files = digests(found, options.before, diagnostics);
+    const recorded = digests(found, examplesFile, options.before, diagnostics);
     const result = parseSkillMd({
       frontmatter: parsed.doc.data,
       locators,
       body: split.body,
       bodyLine: split.bodyLine,
       folderName: basename(found.dir),
-      files,
+      files: recorded.files,
+      ...(recorded.examplesFile && { examplesFile: recorded.examplesFile }),
+      leftOut: found.leftOut,
       examples,
     });
     return {

@@ -42,7 +42,7 @@ export interface IndexEntry extends IndexedFile {
 }
 
 /** Bump when the shape of the listing or of content rows changes. */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /**
  * A file modified this recently may be modified again within the file system's timestamp

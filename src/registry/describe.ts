@@ -30,6 +30,10 @@ export interface SkillView {
   format: SkillFormat;
   /** An Agent Skills folder's files, SKILL.md first, each with the URI the MCP skills extension serves it at. */
   files?: { path: string; size: number; sha256: string; uri?: string }[];
+  /** An Agent Skills folder's `examples.yaml`: read by `skill-central test` only, never published. */
+  examplesFile?: string;
+  /** Hidden names in an Agent Skills folder left out of the skill (`.DS_Store`; a folder ends in `/`). */
+  leftOut?: string[];
   /** A prompt skill as the MCP skills extension publishes it: its `SKILL.md`'s URI (a YAML skill's is synthesised)… */
   uri?: string;
   /** …and that file's digest (`sha256:<hex>`), which a host verifies the read against. */
@@ -94,6 +98,8 @@ export function skillView(candidate: Candidate, withTemplate = false): SkillView
     ...(skill.version !== undefined && { version: skill.version }),
     format: skill.format ?? "yaml",
     ...(skill.files && { files: skill.files.map(({ path, size, sha256 }) => ({ path, size, sha256, ...(uriOf.has(path) && { uri: uriOf.get(path)! }) })) }),
+    ...(skill.examplesFile && { examplesFile: skill.examplesFile.path }),
+    ...(skill.leftOut && { leftOut: [...skill.leftOut] }),
     ...(published && skillMd && { uri: published.uri, digest: skillMd.digest }),
     ...(skill.hidden && { hidden: true as const }),
     ...(skill.modelInvocable === false && { modelInvocable: false as const }),

@@ -2,7 +2,7 @@ import { Findings, kindOf, unknownKeys } from "./findings.ts";
 import { isPlainObject } from "./json-schema.ts";
 import type { SkillExample } from "./skill.ts";
 
-const EXAMPLE_FIELDS = ["arguments", "expect", "contains", "error"] as const;
+export const EXAMPLE_FIELDS = ["arguments", "expect", "contains", "error"] as const;
 
 /**
  * Inline examples, as a YAML skill's `examples:` field or an Agent Skills folder's `examples.yaml`
@@ -23,7 +23,8 @@ export function readExamples(f: Findings, value: unknown, at: readonly (string |
       return;
     }
     unknownKeys(f, item, EXAMPLE_FIELDS, path, ` in example ${i + 1}`);
-    const example: SkillExample = {};
+    const unknown = Object.keys(item).filter((key) => !(EXAMPLE_FIELDS as readonly string[]).includes(key));
+    const example: SkillExample = unknown.length > 0 ? { unknownFields: unknown } : {};
     if (item.arguments !== undefined && item.arguments !== null) {
       if (isPlainObject(item.arguments)) example.arguments = item.arguments;
       else f.error("field-type", `"arguments" of example ${i + 1} must be a mapping of argument names to values`, "e.g. `arguments: { who: Ada }`", () => f.value([...path, "arguments"]));

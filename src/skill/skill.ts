@@ -16,6 +16,8 @@ export interface SkillExample {
   expect?: string;
   contains?: string[];
   error?: string;
+  /** Keys that are not fields of an example (`expcet`): with no assertion beside them, the example fails instead of passing. */
+  unknownFields?: string[];
 }
 
 /** The two ways a skill is written: our YAML file, or an Agent Skills folder (`SKILL.md`). */
@@ -60,8 +62,15 @@ export interface Skill {
   format?: SkillFormat;
   /** Agent Skills: the frontmatter as written (YAML turned to JSON, key for key). */
   frontmatter?: Record<string, unknown>;
-  /** Agent Skills: every file of the folder, `SKILL.md` first; absent when the folder's files were refused. */
+  /**
+   * Agent Skills: every file of the folder that is published, `SKILL.md` first; absent when the
+   * folder's files were refused. Not the examples file, nor a hidden name (see below).
+   */
   files?: readonly SkillFile[];
+  /** Agent Skills: the `examples.yaml` read by `skill-central test`, recorded so a change to it reloads the skill; never published. */
+  examplesFile?: SkillFile;
+  /** Agent Skills: hidden names left out of the skill (`.DS_Store`, `.git/`), for `show` and `validate` to name. */
+  leftOut?: readonly string[];
   /** Agent Skills: `user-invocable: false` — not listed as a prompt (still resolvable, and shown by `show`). */
   hidden?: boolean;
   /** Agent Skills: `disable-model-invocation: true` — only a person may invoke it; never offered to a model. */

@@ -10,7 +10,7 @@ const BROKEN_LINK_HINT = "point the link at a file or folder that exists, or rem
 /** Skill files: YAML or JSON, at any depth. */
 const SKILL_FILES = new Glob("*.{yaml,yml,json}");
 
-/** `_template.yaml`, `.draft.yaml` and anything inside `_drafts/` or `.git/` are not skills. */
+/** In a layer, `_template.yaml`, `.draft.yaml` and anything inside `_drafts/` or `.git/` are not skills (inside a skill folder, see isLeftOutOfSkill). */
 export function isIgnoredName(name: string): boolean {
   return name.startsWith("_") || name.startsWith(".");
 }
@@ -24,6 +24,8 @@ export interface FoundFolder {
   files: FolderFile[];
   /** Links, special files and limits the folder ran into (the skill is served without those files). */
   diagnostics: Diagnostic[];
+  /** Hidden names left out of the skill (`.DS_Store`, `.git/`: a folder ends in `/` and is not walked), sorted. */
+  leftOut: string[];
   /** Over the file-count or size limit: the skill is refused (see FOLDER_LIMITS). */
   filesRefused: boolean;
 }
@@ -63,12 +65,23 @@ function skillMdEntry(entries: readonly Dirent[]): Dirent | undefined {
 }
 
 /**
+ * Whether a name inside a skill folder is left out of the skill: only hidden names (`.git/`,
+ * `.DS_Store`, an editor's `.swp`, a `.env`), which are tooling or secrets, never the skill.
+ * `_` names are kept: `scripts/__init__.py` is part of a Python package a host runs.
+ */
+export function isLeftOutOfSkill(name: string): boolean {
+  return name.startsWith(".");
+}
+
+/**
  * The files of a skill folder, walked without following any link: a link in a skill folder could
  * lead anywhere, and a host is told exactly which files make the skill. Links, special files and
- * unreadable folders are left out with a warning; hidden and `_` names are skipped silently.
+ * unreadable folders are left out with a warning; hidden names are left out and listed in
+ * `leftOut`, for `show` and `validate` to name.
  */
-function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; diagnostics: Diagnostic[]; filesRefused: boolean } {
+function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; diagnostics: Diagnostic[]; leftOut: string[]; filesRefused: boolean } {
   const files: FolderFile[] = [];
+  const leftOut: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const warn = (code: string, file: string, message: string, hint?: string) =>
     diagnostics.push({ severity: "warning", code, file, message, ...(hint && { hint }) });
@@ -86,9 +99,12 @@ function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; dia
     }
     for (const entry of entries) {
       const name = entry.name;
-      if (isIgnoredName(name)) continue;
       const full = path + sep + name;
       const relPath = rel === "" ? name : `${rel}/${name}`;
+      if (isLeftOutOfSkill(name)) {
+        leftOut.push(entry.isDirectory() ? `${relPath}/` : relPath);
+        continue;
+      }
       if (entry.isDirectory()) stack.push({ path: full, rel: relPath });
       else if (entry.isSymbolicLink()) {
         warn("link-in-skill-folder", full, "left out of the skill: links are not followed inside a skill folder", "copy the file into the folder instead");
@@ -106,6 +122,7 @@ function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; dia
     }
   }
   files.sort((a, b) => (a.abs === skillFile ? -1 : b.abs === skillFile ? 1 : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  leftOut.sort();
   const filesRefused = files.length > FOLDER_LIMITS.files || bytes > FOLDER_LIMITS.bytes;
   if (filesRefused) {
     diagnostics.push({
@@ -116,7 +133,7 @@ function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; dia
       hint: "move large assets out of the skill, or split it",
     });
   }
-  return { files, diagnostics, filesRefused };
+  return { files, diagnostics, leftOut, filesRefused };
 }
 
 /**

@@ -143,11 +143,11 @@ describe("the CLI on skill folders", () => {
     expect(json.json.skill.files).toEqual([
       { path: "SKILL.md", size: Buffer.byteLength(PDF), sha256: sha256(PDF), uri: "skill://pdf-tools/SKILL.md" },
       { path: "assets/logo.png", size: LOGO.length, sha256: sha256(LOGO), uri: "skill://pdf-tools/assets/logo.png" },
-      { path: "examples.yaml", size: expect.any(Number), sha256: expect.any(String), uri: "skill://pdf-tools/examples.yaml" },
       { path: "references/forms.md", size: expect.any(Number), sha256: expect.any(String), uri: "skill://pdf-tools/references/forms.md" },
       { path: "scripts/extract.py", size: expect.any(Number), sha256: expect.any(String), uri: "skill://pdf-tools/scripts/extract.py" },
     ]);
     expect([json.json.skill.uri, json.json.skill.digest]).toEqual(["skill://pdf-tools/SKILL.md", `sha256:${sha256(PDF)}`]);
+    expect(json.json.skill.examplesFile).toBe("examples.yaml");
     const review = await cli("show", "review");
     expect(review.stdout).toMatch(/project\s+100\s+\.skills\/review\/SKILL\.md\s+effective/);
     expect(review.stdout).toMatch(/team\s+50\s+team\/review\.yaml\s+shadowed/);

@@ -210,8 +210,8 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
           folderFiles++;
         }
       }
-      // pdf-tools 5, quiet 1, review-pr 2, incident-postmortem 3: links and dot-files are not files of a skill.
-      expect(folderFiles).toBe(11);
+      // pdf-tools 5, quiet 1, review-pr 2, incident-postmortem 2: links, dot-files and examples.yaml are not files of a skill.
+      expect(folderFiles).toBe(10);
       const pdf = (await skills.get("skill://pdf-tools/SKILL.md")).skill;
       expect((pdf.resources as { uri: string }[]).map((r) => r.uri)).toEqual([
         "skill://pdf-tools/SKILL.md",
@@ -484,7 +484,6 @@ describe("skills extension in the compiled binary", () => {
       const entry = entries.find((e) => e.uri === "skill://incident-postmortem/SKILL.md")!;
       expect((entry.resources as { uri: string }[]).map((r) => r.uri)).toEqual([
         "skill://incident-postmortem/SKILL.md",
-        "skill://incident-postmortem/examples.yaml",
         "skill://incident-postmortem/references/template.md",
       ]);
       for (const resource of entry.resources as { uri: string }[]) {

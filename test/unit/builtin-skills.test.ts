@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { runExamples } from "../../src/examples/run.ts";
 import { callTool } from "../../src/invoke/call-tool.ts";
 import { allDiagnostics, loadSkills, type LoadResult } from "../../src/load/load-skills.ts";
+import { agentSkillsSpecFindings } from "../../src/skill/skill-md/strict.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
 
@@ -28,6 +29,15 @@ describe("the built-in skills", () => {
   test("load without a single finding (validate --strict would pass)", () => {
     expect(loaded.records.filter((r) => r.path.endsWith(".yaml")).length).toBe(yamlFiles().length);
     expect(allDiagnostics(loaded)).toEqual([]);
+  });
+
+  test("every Agent Skills folder among them meets the agentskills.io specification exactly (what validate --strict checks in a user's layer)", () => {
+    const folders = loaded.records.filter((r) => r.skill?.format === "skill-md");
+    expect(folders.map((r) => r.skill!.id)).toContain("incident-postmortem");
+    for (const record of folders) {
+      const findings = agentSkillsSpecFindings({ frontmatter: record.skill!.frontmatter!, folderName: basename(dirname(record.path)), body: record.content!.read().template ?? "" });
+      expect({ id: record.skill!.id, findings }).toEqual({ id: record.skill!.id, findings: [] });
+    }
   });
 
   test("every YAML one has inline examples, and every example passes", async () => {

@@ -42,6 +42,19 @@ describe("judging an example against its call's outcome", () => {
     expect(judge({}, failed("Unknown tool: x"))).toMatchObject({ pass: false, failure: "call-failed", reason: "the call failed: Unknown tool: x" });
   });
 
+  test("an example whose only check is a key that is not a field (a misspelt expect) asserts nothing and fails, naming the key", () => {
+    expect(judge({ unknownFields: ["expcet"] }, ok("Hello"))).toEqual({
+      pass: false,
+      failure: "asserts-nothing",
+      reason: 'the example asserts nothing: "expcet" (did you mean "expect"?) is not a field of an example; check the output with "expect", "contains" or "error"',
+      actual: "Hello",
+    });
+    expect(judge({ unknownFields: ["zzzzzz"] }, failed("boom"))).toMatchObject({ pass: false, failure: "asserts-nothing", reason: expect.stringContaining('"zzzzzz" is not a field') });
+    // A real check beside the unknown key still judges the output (the load warns about the key).
+    expect(judge({ unknownFields: ["exepct"], contains: ["ell"] }, ok("Hello"))).toEqual({ pass: true });
+    expect(judge({ unknownFields: ["exepct"], error: "boom" }, failed("boom"))).toEqual({ pass: true });
+  });
+
   test("an example asking for both an error and output is itself wrong", () => {
     expect(judge({ error: "x", expect: "y" }, failed("x"))).toMatchObject({ pass: false, failure: "invalid-example" });
   });

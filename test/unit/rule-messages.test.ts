@@ -159,6 +159,16 @@ describe("an Agent Skills folder", () => {
     expect(parseSkillPath(join(files.cwd, "emptied/SKILL.md")).diagnostics.map(shown(files))).toEqual(["emptied/SKILL.md: error: no SKILL.md here any more — the folder's skill is withdrawn until a SKILL.md is back"]);
   });
 
+  test("two-examples-files", () => {
+    covered.add("two-examples-files");
+    files.write("twice/SKILL.md", "---\nname: twice\ndescription: d\n---\nb\n");
+    files.write("twice/examples.yaml", "- contains: [b]\n");
+    files.write("twice/examples.yml", "- contains: [c]\n");
+    expect(parseSkillFolder(skillFolderAt(join(files.cwd, "twice"))!).diagnostics.map(shown(files))).toEqual([
+      "twice/examples.yml: warning: not read: examples.yaml holds the examples, so examples.yml is served as a file of the skill — move its examples into examples.yaml",
+    ]);
+  });
+
   test("skill-folder-too-large", () => {
     covered.add("skill-folder-too-large");
     files.write("huge/SKILL.md", "---\nname: huge\ndescription: d\n---\nb\n");

@@ -60,16 +60,23 @@ describe("discovery: a folder holding SKILL.md is one skill", () => {
     expect(get("b")!.path).toEndWith(join("b", "SKILL.md"));
   });
 
-  test("hidden and _ folders are ignored, and so are hidden and _ files inside a skill", async () => {
+  test("hidden and _ folders of a layer are ignored; inside a skill, _ names are part of it and only hidden names are left out, each listed", async () => {
     const { ids, get } = await load({
       "skills/_drafts/draft/SKILL.md": basic("draft"),
       "skills/.cache/x/SKILL.md": basic("x"),
       "skills/ok/SKILL.md": basic("ok"),
       "skills/ok/.DS_Store": "junk",
+      "skills/ok/.git/HEAD": "ref: refs/heads/main\n",
       "skills/ok/_notes.md": "private",
+      "skills/ok/scripts/__init__.py": "",
+      "skills/ok/scripts/_helpers.py": "X = 1\n",
+      "skills/ok/scripts/__pycache__/_helpers.cpython-312.pyc": "bytecode",
+      "skills/ok/scripts/.venv/pyvenv.cfg": "home = /usr\n",
     });
     expect(ids).toEqual(["ok"]);
-    expect(get("ok")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md"]);
+    const skill = get("ok")!.skill;
+    expect(skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "_notes.md", "scripts/__init__.py", "scripts/__pycache__/_helpers.cpython-312.pyc", "scripts/_helpers.py"]);
+    expect(skill.leftOut).toEqual([".DS_Store", ".git/", "scripts/.venv/"]);
   });
 
   test("overrides cross formats: a SKILL.md folder in a higher layer shadows a YAML skill with the same id, with provenance", async () => {
@@ -311,17 +318,37 @@ describe("files: recorded with size and digest, never held in memory", () => {
 });
 
 describe("examples beside SKILL.md", () => {
-  test("examples.yaml holds the folder's examples (a list, or a mapping with examples:) and is listed among its files", async () => {
+  test("examples.yaml holds the folder's examples (a list, or a mapping with examples:) and is test-only: not among the skill's files", async () => {
     const { get } = await load({
       "skills/a/SKILL.md": basic("a"),
       "skills/a/examples.yaml": "- arguments: { arguments: hi }\n  contains: [hi]\n",
+      "skills/a/references/examples.yaml": "a reference, not the examples\n",
       "skills/b/SKILL.md": basic("b"),
       "skills/b/examples.yml": "examples:\n  - contains: [Do]\n",
     });
     expect(get("a")!.skill.exampleCount).toBe(1);
     expect(get("a")!.content.read().examples).toEqual([{ arguments: { arguments: "hi" }, contains: ["hi"] }]);
-    expect(get("a")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "examples.yaml"]);
+    expect(get("a")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "references/examples.yaml"]);
+    expect(get("a")!.skill.examplesFile?.path).toBe("examples.yaml");
     expect(get("b")!.skill.exampleCount).toBe(1);
+    expect(get("b")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md"]);
+  });
+
+  test("with both examples.yaml and examples.yml, the first is read and the second stays a file of the skill, with a warning", async () => {
+    const { get, lines } = await load({ "skills/a/SKILL.md": basic("a"), "skills/a/examples.yaml": "- contains: [Do]\n", "skills/a/examples.yml": "- contains: [x]\n" });
+    expect(get("a")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "examples.yml"]);
+    expect(lines).toEqual([expect.stringMatching(/^skills\/a\/examples\.yml: warning: not read: examples\.yaml holds the examples/)]);
+  });
+
+  test("editing examples.yaml reloads the skill's examples, though the file is not published", async () => {
+    fixture = makeFixture({ "skill-central.yaml": CONFIG, "skills/a/SKILL.md": basic("a"), "skills/a/examples.yaml": "- contains: [Do]\n" });
+    const first = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
+    expect(first.registry.get("a")!.skill.exampleCount).toBe(1);
+    // Another size: a new version whatever the clock's resolution.
+    writeFileSync(join(fixture.cwd, "skills/a/examples.yaml"), "- contains: [Do]\n- contains: [thing]\n");
+    const second = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: first });
+    expect(second.registry.get("a")!.skill.exampleCount).toBe(2);
+    expect(second.registry.get("a")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md"]);
   });
 
   test("a broken examples file stops the skill, as a broken example in a YAML skill does, at the example's line", async () => {

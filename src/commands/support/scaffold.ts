@@ -132,8 +132,9 @@ export function skillMdTemplate(id: string): { skillMd: string; examples: string
     skillMd: `---
 name: ${id}
 description: Say what this skill does and when to use it (hosts show this, and models pick skills by it)
-# The hint shown after the slash command; the text typed there is $ARGUMENTS in the body.
-argument-hint: "[what to work on]"
+# Only fields of the Agent Skills specification, so \`validate --strict\` passes and every host
+# loads it. The text typed after the slash command is $ARGUMENTS in the body. (Claude Code also
+# reads \`argument-hint: "[what to work on]"\`, a hint shown there; other hosts may refuse it.)
 metadata:
   # Space-separated tags group skills for skills:compose, e.g. "release docs".
   tags: ""

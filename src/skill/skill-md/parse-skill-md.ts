@@ -46,6 +46,8 @@ export interface SkillMdInput {
   /** The folder's own name, which should equal `name`. */
   folderName: string;
   files?: readonly SkillFile[];
+  examplesFile?: SkillFile;
+  leftOut?: readonly string[];
   examples: readonly SkillExample[];
 }
 
@@ -172,6 +174,8 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
     format: "skill-md",
     frontmatter: fm,
     ...(input.files && { files: input.files }),
+    ...(input.examplesFile && { examplesFile: input.examplesFile }),
+    ...(input.leftOut && input.leftOut.length > 0 && { leftOut: input.leftOut }),
     ...(hidden && { hidden }),
     ...(!modelInvocable && { modelInvocable }),
     positional: declared !== undefined || hint !== undefined || input.body.includes("$ARGUMENTS"),
