@@ -21,7 +21,9 @@ interface Line {
 }
 
 /** The key on a line (`key:` or `- key:`), where it starts, and the text after it. */
-const KEY_LINE = /^([ ]*(?:-[ ]+)*)((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:,[\]{}][^#]*?|-[^\s#][^#]*?))[ \t]*:(?:[ \t]+|$)/;
+// A plain key ends in a character that is neither a space nor ":", so no two parts of the
+// pattern can match the same spaces: linear on any line (this runs on hostile files too).
+const KEY_LINE = /^([ ]*(?:-[ ]+)*)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|-?[^\s#'"\-?:,[\]{}](?:[^:#]*[^\s:#])?)[ \t]*:(?:[ \t]+|$)/;
 
 function linesOf(text: string): Line[] {
   return text.split("\n").map((raw, index) => {
@@ -50,7 +52,8 @@ function colonIn(value: string): number {
 }
 
 function keyName(raw: string): string {
-  return raw.replace(/^["']|["']$/g, "");
+  const name = raw.replace(/^["']|["']$/g, "");
+  return name.length > 40 ? `${name.slice(0, 39)}…` : name;
 }
 
 function quoted(value: string): string {
