@@ -271,6 +271,7 @@ async function main(argv: string[]): Promise<number> {
     options: values,
     colours,
     ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+    ...(process.stderr.isTTY && { errTerminal: { columns: process.stderr.columns || 80 } }),
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
   };

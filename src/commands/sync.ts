@@ -1,9 +1,9 @@
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
-import { colourDiagnostic } from "../cli-output/colour.ts";
+import { colourDiagnostic, palette, type Palette } from "../cli-output/colour.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { gitVersion } from "../sources/git.ts";
 import type { SkillChange, SkillChanges } from "../sources/skill-changes.ts";
-import { syncLayers, SyncRefused, type LayerSyncReport, type SyncMode, type SyncReport } from "../sources/sync.ts";
+import { syncLayers, SyncRefused, type LayerSyncReport, type SyncMode, type SyncProgress, type SyncReport } from "../sources/sync.ts";
 import { EXIT_FAILURE, EXIT_OK, flagOption, json, UsageError, type CommandContext, type CommandSpec } from "./support/command.ts";
 
 /** Changes listed per kind before the rest is counted. */
@@ -13,8 +13,8 @@ function short(commit: string | undefined): string {
   return commit ? commit.slice(0, 12) : "?";
 }
 
-function headline(layer: LayerSyncReport, ctx: CommandContext): string {
-  const { green, yellow, red, dim } = ctx.colours;
+function headline(layer: LayerSyncReport, colours: Palette): string {
+  const { green, yellow, red, dim } = colours;
   switch (layer.outcome) {
     case "unchanged":
       return `up to date at ${short(layer.after)}`;
@@ -30,6 +30,59 @@ function headline(layer: LayerSyncReport, ctx: CommandContext): string {
       return yellow(`out of date: ${layer.problem}`);
     case "failed":
       return red(`failed: ${layer.problem}`);
+  }
+}
+
+function step(event: SyncProgress): string {
+  switch (event.phase) {
+    case "verifying":
+      return `checking the local copy of ${short(event.commit)}`;
+    case "fetching":
+      return `fetching ${event.commit ? short(event.commit) : event.ref} from ${event.url}`;
+    case "copying":
+      return `writing and verifying the copy of ${short(event.commit)}`;
+    case "asking":
+      return `asking ${event.url} whether ${event.ref} moved`;
+    case "done":
+      return `done: ${headline(event.report, palette(false))}`;
+  }
+}
+
+/**
+ * A fetch from a slow remote takes tens of seconds: on a terminal, stderr shows one line per
+ * layer, rewritten in place as each step starts and left as "done: …" when the layer is. Not on
+ * a terminal (a script, CI, a log file), nothing is drawn: the report on stdout says it all.
+ * Anything else written to stderr meanwhile first clears the line being drawn.
+ */
+class ProgressLine {
+  private drawn = false;
+  constructor(private readonly ctx: CommandContext) {}
+
+  get enabled(): boolean {
+    return this.ctx.errTerminal !== undefined;
+  }
+
+  show(event: SyncProgress): void {
+    const columns = this.ctx.errTerminal?.columns;
+    if (columns === undefined) return;
+    let text = `[${event.index}/${event.total}] ${event.layer}: ${step(event)}`;
+    // A line longer than the terminal wraps, and \r would then redraw only its last part.
+    if (text.length > columns - 1) text = `${text.slice(0, Math.max(0, columns - 2))}…`;
+    const done = event.phase === "done";
+    this.ctx.err(`\r\x1b[2K${text}${done ? "\n" : ""}`);
+    this.drawn = !done;
+  }
+
+  clear(): void {
+    if (!this.drawn) return;
+    this.ctx.err("\r\x1b[2K");
+    this.drawn = false;
+  }
+
+  /** A line of its own on stderr, below nothing half-drawn. */
+  line(text: string): void {
+    this.clear();
+    this.ctx.err(text);
   }
 }
 
@@ -58,7 +111,7 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
   for (const layer of report.layers) {
     const where = [layer.ref === "HEAD" ? "" : layer.ref, layer.path ? `${layer.path}/` : ""].filter(Boolean).join(", ");
     text += `${bold(layer.name)}  ${layer.url}${where ? ` ${where}` : ""}${layer.locked ? "" : ctx.colours.dim(" (not locked: follows its ref)")}\n`;
-    text += `  ${headline(layer, ctx)}\n`;
+    text += `  ${headline(layer, ctx.colours)}\n`;
     text += changeLines(layer.changes, ctx);
     for (const note of layer.notes) text += `  ${yellow("note")}: ${note}\n`;
   }
@@ -81,7 +134,8 @@ export const spec: CommandSpec = {
     "Makes each git layer's local copy match the lock: a locked layer gets its locked commit (fetched only\n" +
     "when missing from the cache), a project layer not locked yet is fetched at its ref and written to\n" +
     "skill-central.lock, a user layer moves to its ref's current commit. Prints what changed per layer\n" +
-    "(old → new commit; skills added, changed, removed). Exit 1 when a layer fails.\n\n" +
+    "(old → new commit; skills added, changed, removed). Exit 1 when a layer fails. On a terminal,\n" +
+    "stderr shows one progress line per layer while it works (fetching, verifying, done).\n\n" +
     "--update moves one layer (or all) to its ref's current commit and rewrites the lock.\n" +
     "--check fetches and writes nothing: exit 1 when the lock does not match the config, or a copy is\n" +
     "missing or damaged (a pre-commit hook). --frozen syncs without ever writing the lock: exit 1 when\n" +
@@ -103,14 +157,22 @@ export const spec: CommandSpec = {
     const mode: SyncMode = update ? "update" : check ? "check" : frozen ? "frozen" : "sync";
 
     const display = (file: string) => displayPath(file, { cwd: ctx.cwd });
-    const warn = (d: Diagnostic) => ctx.err(`${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`);
+    const line = new ProgressLine(ctx);
+    const warn = (d: Diagnostic) => line.line(`${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`);
     let report: SyncReport;
     try {
       report = await syncLayers(
-        { cwd: ctx.cwd, mode, ...(ctx.args[0] !== undefined && { layer: ctx.args[0] }), note: (message) => ctx.err(`${message}\n`) },
+        {
+          cwd: ctx.cwd,
+          mode,
+          ...(ctx.args[0] !== undefined && { layer: ctx.args[0] }),
+          note: (message) => line.line(`${message}\n`),
+          ...(line.enabled && { progress: (event: SyncProgress) => line.show(event) }),
+        },
         warn,
       );
     } catch (error) {
+      line.clear();
       if (!(error instanceof SyncRefused)) throw error;
       ctx.err(`error: ${error.message}\n`);
       return EXIT_FAILURE;

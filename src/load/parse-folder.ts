@@ -102,10 +102,10 @@ export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: bo
     if (!split.ok) {
       return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "frontmatter", file, message: split.message, hint: split.hint, position: { line: split.line, column: 1 } }] };
     }
-    let parsed = parseYamlDocument({ file, text: split.yaml });
+    let parsed = parseYamlDocument({ file, text: split.yaml }, { lineBase: split.yamlLine - 1 });
     const repair = parsed.ok ? undefined : quoteUnquotedColons(split.yaml);
     if (repair) {
-      const retried = parseYamlDocument({ file, text: repair.yaml });
+      const retried = parseYamlDocument({ file, text: repair.yaml }, { lineBase: split.yamlLine - 1 });
       if (retried.ok) {
         parsed = retried;
         for (const { key, line } of repair.quoted) {

@@ -1,5 +1,6 @@
 import type { SourcePosition } from "../diagnostics.ts";
 import { BLOCK_HELPERS, CONTEXT_CHANGING_HELPERS, handlebars } from "./handlebars-env.ts";
+import { explainTemplateError, grammarInWords, type Place } from "./template-errors.ts";
 
 type AstNode = hbs.AST.Node;
 
@@ -168,64 +169,41 @@ function visit(node: AstNode, walk: Walk): void {
 }
 
 /**
- * Handlebars reports only the line; the column is recovered from its excerpt (up to 20 characters
- * before the error, then a caret), when that text can be found on the reported line.
+ * Why Handlebars refused the template, in words: the tag scan's finding (template-errors.ts), or
+ * else the grammar's expectation, at the line Handlebars names and the column its excerpt shows.
  */
-function parseErrorPosition(message: string, template: string): SourcePosition | undefined {
-  const lineMatch = /on line (\d+)/.exec(message);
-  if (!lineMatch) return undefined;
-  const line = Number(lineMatch[1]);
+function parseFailure(template: string, message: string, place?: Place): { message: string; hint: string; position?: SourcePosition } {
+  const explained = explainTemplateError(template, place);
+  if (explained) return { ...explained, message: `template does not parse: ${explained.message}` };
+  const expected = /\n(Expecting [^\n]*)$/.exec(message)?.[1];
+  const line = Number(/on line (\d+)/.exec(message)?.[1] ?? 0);
   const [, excerpt = "", caret = ""] = message.split("\n");
   const before = excerpt.slice(0, Math.max(0, caret.length - 1)).replace(/^\.\.\./, "");
   const text = template.split("\n")[line - 1] ?? "";
   const index = before === "" ? 0 : text.lastIndexOf(before);
-  return { line, column: index < 0 ? 1 : index + before.length + 1 };
+  const position = line > 0 ? { line, column: index < 0 ? 1 : index + before.length + 1 } : undefined;
+  const what = expected ? grammarInWords(expected) : firstLine(message);
+  return { message: `template does not parse: ${what}`, hint: 'check the tag here; a literal "{{" is written \\{{', ...(position && { position }) };
 }
 
-const BLOCK_TAG = /\{\{~?\s*([#^/])\s*([^\s}~]+)/g;
-
-/** The innermost block left open at the end of the template, to point at its opening tag. */
-function unclosedBlock(template: string): { name: string; position: SourcePosition } | undefined {
-  const open: { name: string; index: number }[] = [];
-  for (const match of template.matchAll(BLOCK_TAG)) {
-    if (match[1] === "/") open.pop();
-    else open.push({ name: match[2]!, index: match.index });
-  }
-  const last = open.pop();
-  if (!last) return undefined;
-  const before = template.slice(0, last.index).split("\n");
-  return { name: last.name, position: { line: before.length, column: before[before.length - 1]!.length + 1 } };
+function firstLine(message: string): string {
+  return message.replace(/ - \d+:\d+$/, "").split("\n")[0]!;
 }
 
 /**
  * Proves a template can only fail by being given odd data, never by its own text: it parses,
  * uses no helper but the built-in blocks, and no partials. Also lists the top-level variables it
- * reads, for prompts that declare no arguments.
+ * reads, for prompts that declare no arguments. `place` maps a position in the template to the
+ * file, for a message that names a second place (where a mismatched block was opened).
  */
-export function proveTemplate(template: string): TemplateProof {
+export function proveTemplate(template: string, place?: Place): TemplateProof {
   const fast = fastProof(template);
   if (fast) return fast;
   let ast: hbs.AST.Program;
   try {
     ast = handlebars().parse(template);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const expected = /\n(Expecting [^\n]*)$/.exec(message)?.[1];
-    if (!expected) {
-      // Mismatched blocks read "if doesn't match each - 2:3" (line:column of the opening block).
-      const loc = / - (\d+):(\d+)$/.exec(message);
-      const position = loc ? { line: Number(loc[1]), column: Number(loc[2]) + 1 } : undefined;
-      return { ok: false, message: `template does not parse: ${message.replace(/ - \d+:\d+$/, "")}`, hint: "close the blocks in the order they were opened", position };
-    }
-    const near = message.split("\n")[1]?.trim();
-    const unclosed = expected.endsWith("got 'EOF'") ? unclosedBlock(template) : undefined;
-    if (unclosed) return { ok: false, message: `template does not parse: {{#${unclosed.name}}} is never closed`, hint: `add {{/${unclosed.name}}} where the block ends`, position: unclosed.position };
-    return {
-      ok: false,
-      message: `template does not parse: ${expected}${near ? ` (near "${near}")` : ""}`,
-      hint: 'check the braces here; a literal "{{" is written \\{{',
-      position: parseErrorPosition(message, template),
-    };
+    return { ok: false, ...parseFailure(template, error instanceof Error ? error.message : String(error), place) };
   }
   const walk: Walk = { variables: new Set(), depth: 0 };
   try {

@@ -186,7 +186,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
 
   let variables: string[] = [];
   if (template !== undefined) {
-    const proof = proveTemplate(template);
+    const proof = proveTemplate(template, (p) => f.value(["prompt"], p));
     if (proof.ok) variables = proof.variables;
     else f.error("invalid-template", proof.message, proof.hint, f.value(["prompt"], proof.position));
   }

@@ -37,10 +37,26 @@ export interface SyncRequest extends ConfigOptions {
   layer?: string;
   /** Things a person waiting should know (another process holds the cache), for stderr. */
   note?: (message: string) => void;
+  /** Each layer's steps as they start, for a progress line (the CLI shows it on a terminal). */
+  progress?: (event: SyncProgress) => void;
   limits?: TreeLimits;
   /** Per git process. */
   timeoutMs?: number;
 }
+
+/**
+ * A step of one layer's sync, reported as it starts: `verifying` a local copy against its
+ * contentHash, `fetching` from the remote, `copying` a fetched commit into a verified copy,
+ * `asking` the remote (without fetching) whether the ref moved; `done` with the layer's report.
+ * Layers are synced one after another, `index` of `total`.
+ */
+export type SyncProgress = { layer: string; index: number; total: number } & (
+  | { phase: "verifying"; commit: string }
+  | { phase: "fetching"; url: string; ref: string; commit?: string }
+  | { phase: "copying"; commit: string }
+  | { phase: "asking"; url: string; ref: string }
+  | { phase: "done"; report: LayerSyncReport }
+);
 
 export type LayerOutcome =
   /** Already what it should be. */
@@ -159,9 +175,12 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   await history.read();
   const layers: LayerSyncReport[] = [];
   const used = new Map<string, { entry: CacheEntry; dirs: Set<string> }>();
-  for (const spec of gitLayers) {
+  for (const [index, spec] of gitLayers.entries()) {
     const lockable = isLockable(spec, projectFile);
-    layers.push(await syncLayer(spec, { request, home, lockable, entries, history, used }));
+    const progress: Progress = (step) => request.progress?.({ layer: spec.name, index: index + 1, total: gitLayers.length, ...step } as SyncProgress);
+    const layer = await syncLayer(spec, { request, home, lockable, entries, history, used, progress });
+    progress({ phase: "done", report: layer });
+    layers.push(layer);
   }
   await history.save().catch(() => {});
   // Copies nobody served for a month go; never one this sync made or checked, nor a current one.
@@ -190,8 +209,13 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   };
 }
 
+/** Distributes over the union, so each step keeps its own fields. */
+type Step<T> = T extends unknown ? Omit<T, "layer" | "index" | "total"> : never;
+type Progress = (step: Step<SyncProgress>) => void;
+
 interface LayerContext {
   request: SyncRequest;
+  progress: Progress;
   home: string;
   lockable: boolean;
   /** The lockfile's entries, updated in place. */
@@ -220,7 +244,7 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
   if (before !== undefined) result.before = before;
   const moving = mode === "update" && (ctx.request.layer === undefined || ctx.request.layer === spec.name);
 
-  if (mode === "check") return checkLayer(result, { entry, source, lockable: ctx.lockable, locked, matches, current });
+  if (mode === "check") return checkLayer(result, { entry, source, lockable: ctx.lockable, locked, matches, current, progress: ctx.progress });
   if (ctx.lockable && !matches && mode === "frozen") {
     return fail("out-of-date", locked ? "the lock entry is for another url, ref or path than the config says" : "not in the lockfile");
   }
@@ -235,9 +259,11 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
     if (matches && !moving) {
       // Keep the locked commit: fetch it only when the cache lacks it.
       ({ commit, contentHash } = locked);
+      ctx.progress({ phase: "verifying", commit });
       const had = (await verifyCopy(entry.copyDir(commit, source.path), entry.sealFile(commit, source.path), contentHash)).state === "ok";
       if (!had) {
         try {
+          ctx.progress({ phase: "fetching", url: result.url, ref: source.ref, commit });
           if ((await entry.fetchCommit(commit, timeoutMs)) === "fetched") await entry.recordFetch({ ok: true }, { commit, gone: false });
         } catch (error) {
           if (!(error instanceof GitError)) throw error;
@@ -245,6 +271,7 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
           await entry.recordFetch({ ok: false, error: error.message }, gone ? { commit, gone } : undefined);
           return fail("failed", gone ? orphanedProblem(commit, spec.name, false) : error.message);
         }
+        ctx.progress({ phase: "copying", commit });
         await materialise(entry, commit, source.path, { expect: contentHash, ...(ctx.request.limits && { limits: ctx.request.limits }) });
         if (previous === undefined) {
           // A machine that never served this layer: a first fetch, every skill new to it.
@@ -256,9 +283,13 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
       } else if (result.before !== undefined && result.before !== commit) {
         result.outcome = "updated";
       }
-      if (mode === "sync" && ctx.request.layer === undefined) await checkRemote(result, entry, commit, source.ref, timeoutMs);
+      if (mode === "sync" && ctx.request.layer === undefined) {
+        ctx.progress({ phase: "asking", url: result.url, ref: source.ref });
+        await checkRemote(result, entry, commit, source.ref, timeoutMs);
+      }
     } else {
       try {
+        ctx.progress({ phase: "fetching", url: result.url, ref: source.ref });
         commit = await entry.fetchRef(source.ref, timeoutMs);
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
@@ -266,6 +297,7 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
         return fail("failed", error.message);
       }
       await entry.recordFetch({ ok: true });
+      ctx.progress({ phase: "copying", commit });
       ({ contentHash } = await materialise(entry, commit, source.path, ctx.request.limits ? { limits: ctx.request.limits } : {}));
       if (ctx.lockable) ctx.entries.set(spec.name, { url: canonical, ref: source.ref, path: source.path, commit, contentHash });
       else await entry.setCurrent(source.ref, source.path, { commit, contentHash });
@@ -330,7 +362,7 @@ async function checkRemote(result: LayerSyncReport, entry: CacheEntry, commit: s
 
 async function checkLayer(
   result: LayerSyncReport,
-  facts: { entry: CacheEntry; source: NonNullable<LayerSpec["git"]>; lockable: boolean; locked?: LockEntry; matches: boolean; current?: { commit: string; contentHash: string } },
+  facts: { entry: CacheEntry; source: NonNullable<LayerSpec["git"]>; lockable: boolean; locked?: LockEntry; matches: boolean; current?: { commit: string; contentHash: string }; progress: Progress },
 ): Promise<LayerSyncReport> {
   const fail = (problem: string): LayerSyncReport => Object.assign(result, { outcome: "out-of-date", problem });
   const { entry, source } = facts;
@@ -344,6 +376,7 @@ async function checkLayer(
     target = facts.current;
   }
   result.after = target.commit;
+  facts.progress({ phase: "verifying", commit: target.commit });
   const copy = await verifyCopy(entry.copyDir(target.commit, source.path), entry.sealFile(target.commit, source.path), target.contentHash);
   if (copy.state === "missing") return fail(`no local copy of ${target.commit.slice(0, 12)}; run skill-central sync`);
   if (copy.state === "mismatch") return fail(`the local copy of ${target.commit.slice(0, 12)} does not match its contentHash; run skill-central sync`);

@@ -3,6 +3,7 @@ import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { scanDuplicateKeys } from "./duplicate-key-scan.ts";
 import { fastParseYaml } from "./fast-yaml.ts";
 import { jsonErrorOffset } from "./json-error.ts";
+import { badIndentAdvice, compactMappingAdvice, type IndentAdvice } from "./yaml-indent-hint.ts";
 import type { SourceText } from "./read.ts";
 
 /**
@@ -153,7 +154,7 @@ function keyAt(text: string, offset: number): string | undefined {
   return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
-function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown, text = ""): Diagnostic {
+function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown, text = "", lineBase = 0): Diagnostic {
   if (error) {
     const duplicate = error.code === "DUPLICATE_KEY";
     let offset = error.pos[0];
@@ -161,6 +162,8 @@ function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | u
     const flow = /end with a ([\]}])/.exec(error.message);
     if (flow) offset = Math.max(0, text.lastIndexOf(flow[1] === "]" ? "[" : "{", offset - 1)) || offset;
     const key = duplicate ? keyAt(text, offset) : undefined;
+    const advice = indentAdvice(error, text, offset, lineBase);
+    if (advice) return { severity: "error", code: "yaml-syntax", file, position: advice.position, message: `invalid YAML: ${advice.message}`, hint: advice.hint };
     return {
       severity: "error",
       code: duplicate ? "duplicate-key" : "yaml-syntax",
@@ -171,6 +174,14 @@ function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | u
     };
   }
   return { severity: "error", code: "yaml-syntax", file, message: `invalid YAML: ${String(fallback)}` };
+}
+
+/** The two indentation errors people make by hand, told apart and said in words (yaml-indent-hint.ts). */
+function indentAdvice(error: YAMLError, text: string, offset: number, lineBase: number): IndentAdvice | undefined {
+  if ((error.code === "BLOCK_AS_IMPLICIT_KEY" && /Nested mappings/.test(error.message)) || error.code === "MULTILINE_IMPLICIT_KEY") return compactMappingAdvice(text, offset, lineBase);
+  // A key out of line with its mapping; under a list item it reads as an item without its "-".
+  if ((error.code === "BAD_INDENT" && /same column/.test(error.message)) || (error.code === "MISSING_CHAR" && /Sequence item without/.test(error.message))) return badIndentAdvice(text, offset, lineBase);
+  return undefined;
 }
 
 function firstLine(message: string): string {
@@ -257,10 +268,10 @@ function aliasGrowth(doc: Document.Parsed): { added: number; at: number } | unde
   return { added: (sizes.get(doc.contents) ?? 0) - plain, at: first ?? 0 };
 }
 
-function fromPrecise(source: SourceText): ParseResult {
+function fromPrecise(source: SourceText, lineBase: number): ParseResult {
   const precise = parsePrecisely(source.text);
   const error = firstError(precise);
-  if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "", source.text) };
+  if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "", source.text, lineBase) };
   const growth = aliasGrowth(precise.doc);
   if (growth && growth.added > MAX_ALIAS_EXPANSION) {
     const how = growth.added === Infinity ? "an alias names a node that contains it, so it never ends" : `its aliases expand it by ${growth.added} values, over the limit of ${MAX_ALIAS_EXPANSION}`;
@@ -286,17 +297,20 @@ function fromPrecise(source: SourceText): ParseResult {
  * Fast path: the fast reader (fast-yaml.ts), which answers only when it is sure; then, when the
  * duplicate-key scan is sure the text has none, `Bun.YAML.parse`; anything neither can vouch
  * for, and every error, goes through the `yaml` package for exact positions and strict key rules.
+ * `lineBase`: lines above the text in its file (a SKILL.md frontmatter's), for the line numbers
+ * an error's words name; the diagnostic's position stays within the text.
  */
-export function parseYamlDocument(source: SourceText): ParseResult {
+export function parseYamlDocument(source: SourceText, options: { lineBase?: number } = {}): ParseResult {
+  const lineBase = options.lineBase ?? 0;
   if (source.file.endsWith(".json")) return parseJson(source);
   const fast = fastParseYaml(source.text);
   if (fast) return { ok: true, doc: { data: fast.data, ...lazyLocators(source.text) } };
-  if (scanDuplicateKeys(source.text).kind !== "clean") return fromPrecise(source);
+  if (scanDuplicateKeys(source.text).kind !== "clean") return fromPrecise(source, lineBase);
   let data: unknown;
   try {
     data = Bun.YAML.parse(source.text);
   } catch {
-    return fromPrecise(source);
+    return fromPrecise(source, lineBase);
   }
   return { ok: true, doc: { data, ...lazyLocators(source.text) } };
 }

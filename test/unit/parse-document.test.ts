@@ -324,3 +324,58 @@ describe("hostile and unusual input", () => {
   });
 
 });
+
+/**
+ * "Nested mappings are not allowed in compact mappings" stands for two mistakes with different
+ * fixes; "All mapping items must start at the same column" and "Sequence item without - indicator"
+ * for a key out of line. Each gets the fix in words, at the key or value to change.
+ */
+describe("indentation mistakes, told apart", () => {
+  const CASES: [text: string, position: { line: number; column: number }, message: string, hint: string][] = [
+    ["description: x\n  type: prompt\n", { line: 2, column: 3 }, '"type:" on line 2 is indented deeper than "description:" on line 1', "un-indent line 2 to column 1, in line with \"description:\""],
+    ["a:\n  b: some text\n\n    c: 2\n", { line: 4, column: 5 }, '"c:" on line 4 is indented deeper than "b:" on line 2', "un-indent line 4 to column 3"],
+    ["- name: x\n    required: true\n", { line: 2, column: 5 }, '"required:" on line 2 is indented deeper than "name:" on line 1', "un-indent line 2 to column 3"],
+    ["a: x y\n  more words\n  b: c\n", { line: 3, column: 3 }, '"b:" on line 3 is indented deeper than "a:" on line 1', "un-indent line 3 to column 1"],
+    ["description: Fix: the bug\n", { line: 1, column: 14 }, 'the value of "description" holds ": " (column 17)', 'quote the value: description: "Fix: the bug"'],
+    ["note: say \"hi\": twice\n", { line: 1, column: 7 }, 'the value of "note" holds ": "', "quote the value: note: 'say \"hi\": twice'"],
+    ["description: 'x'\n  type: prompt\n", { line: 2, column: 3 }, '"type:" on line 2 is indented deeper than "description:" on line 1, which has a value already', 'un-indent line 2 to column 1, in line with "description:"'],
+    ["a:\n  b: 1\n c: 2\n", { line: 3, column: 2 }, '"c:" on line 3 starts at column 2, in line with no key above it', 'move it to column 3 (in line with "b:" on line 2) or column 1 (in line with "a:" on line 1)'],
+    ["a:\n  - name: who\n   description: d\n", { line: 3, column: 4 }, '"description:" on line 3 starts at column 4', 'column 5 (in line with "name:" on line 2) or column 1'],
+  ];
+  for (const [text, position, message, hint] of CASES) {
+    test(JSON.stringify(text), () => {
+      const d = failure(text);
+      expect(d.code).toBe("yaml-syntax");
+      expect(d.position).toEqual(position);
+      expect(d.message).toStartWith(`invalid YAML: ${message}`);
+      expect(d.hint).toContain(hint);
+      expect(`${d.message} ${d.hint}`).not.toContain("compact mappings");
+    });
+  }
+
+  test("lines named in the words count from lineBase (a SKILL.md frontmatter), positions from the text", () => {
+    const result = parseSkillDocument({ file: "SKILL.md", text: "name: x\ndescription: d\n  license: MIT\n" });
+    expect(result.ok).toBe(false);
+    const shifted = parseDocumentModule.parseYamlDocument({ file: "SKILL.md", text: "name: x\ndescription: d\n  license: MIT\n" }, { lineBase: 1 });
+    if (result.ok || shifted.ok) throw new Error("expected failures");
+    expect(result.diagnostic.hint).toStartWith("un-indent line 3 to column 1");
+    expect(shifted.diagnostic.hint).toStartWith("un-indent line 4 to column 1");
+    expect(shifted.diagnostic.position).toEqual({ line: 3, column: 3 });
+  });
+
+  test("other syntax errors keep the general advice", () => {
+    expect(failure("a: [x\n").hint).toContain("close it with ]");
+    expect(failure("a: b\n\tc: d\n").hint).toBe("indent with spaces, not tabs");
+  });
+});
+
+describe("hostile lines on the way to a message", () => {
+  // Each took quadratic time in the duplicate-key scan's key pattern (35 s for 100,000 spaces);
+  // now milliseconds. The timeout leaves a margin of hundreds either way.
+  test("a 300,000-space line without a colon, and a 300,000-character key, are judged at once", () => {
+    const spaces = failure(`a: x\n  b: y\nc${" ".repeat(300_000)}d\n`);
+    expect(spaces.position).toEqual({ line: 2, column: 3 });
+    const long = failure(`a:\n  b: 1\n c${" ".repeat(300_000)}x: 2\n`);
+    expect(long.message.length).toBeLessThan(300);
+  }, 60_000);
+});

@@ -18,6 +18,8 @@ export interface CommandContext {
   colours: Palette;
   /** Terminal width when stdout is a terminal; tables are cut to it. */
   columns?: number;
+  /** Set when stderr is a terminal (its width): progress lines are drawn there, and only there. */
+  errTerminal?: { columns: number };
   out(text: string): void;
   err(text: string): void;
 }
