@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, symlinkSync } from "node:fs";
+import { chmodSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { buildForTests } from "../../script/build.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
+import { withoutPermissionOverride } from "../helpers/processes.ts";
 import { RawClient } from "../helpers/raw-client.ts";
 import { SOURCE_ENTRY } from "../helpers/server.ts";
 
@@ -31,16 +32,11 @@ const TARGETS: Target[] = [
   { name: "binary", command: async () => [await buildForTests(), "mcp"] },
 ];
 
-async function start(target: Target, files: Record<string, string>, options: { asNobody?: boolean; setup?: (f: Fixture) => void } = {}): Promise<RawClient> {
+async function start(target: Target, files: Record<string, string>, options: { permissionsApply?: boolean; setup?: (f: Fixture) => void } = {}): Promise<RawClient> {
   fixture = makeFixture({ "skill-central.yaml": CONFIG, ...files });
   options.setup?.(fixture);
   let command = await target.command();
-  if (options.asNobody && isRoot) {
-    // Root reads everything: the permission cases run the server as an ordinary user.
-    for (const dir of [fixture.root, fixture.cwd, fixture.home]) chmodSync(dir, 0o755);
-    chownSync(fixture.home, 65534, 65534);
-    command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...command];
-  }
+  if (options.permissionsApply && isRoot) command = withoutPermissionOverride(command);
   client = RawClient.spawn(command, { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "" } });
   await client.initialize();
   return client;
@@ -68,7 +64,7 @@ for (const target of TARGETS) {
 
     test("2. a folder nobody may read is a warning; requests are answered, and the server recovers when it opens", async () => {
       const c = await start(target, { "skills/ok.yaml": promptSkill("ok"), "skills/locked/hidden.yaml": promptSkill("hidden") }, {
-        asNobody: true,
+        permissionsApply: true,
         setup: (f) => chmodSync(join(f.cwd, "skills", "locked"), 0o000),
       });
       expect(names(await c.request("prompts/list"), "prompts")).toEqual(["ok"]);
