@@ -159,9 +159,7 @@ describe("failure modes", () => {
     const secretUrl = http.url("skills.git").replace("http://", "http://deploy:s3cret-t0ken@");
     fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: plain, priority: 50, git: ${http.url("skills.git")} }\n  - { name: token, priority: 60, git: '${secretUrl}' }\n`);
 
-    const started = performance.now();
     const sync = await runCli(["sync"], fixture.cwd, fixture.home, { GIT_ASKPASS: askpass, SSH_ASKPASS: askpass, DISPLAY: ":0" });
-    const elapsed = performance.now() - started;
     expect(sync.code).toBe(1);
     expect(sync.stdout).toContain("terminal prompts disabled");
     expect(sync.stdout).toContain("Authentication failed");
@@ -170,8 +168,8 @@ describe("failure modes", () => {
     expect(sync.stdout).toContain("http://***@127.0.0.1");
     expect(existsSync(marker)).toBe(false);
     expect(http.requests).toBeGreaterThan(0);
-    // Far below git's own 120 s timeout: it gave up, it did not wait for input.
-    expect(elapsed).toBeLessThan(20_000);
+    // It gave up rather than wait for input (git would wait up to 120 s, past this test's timeout):
+    // "terminal prompts disabled" above is git saying so.
 
     const doctor = await runCli(["doctor", "--json"], fixture.cwd, fixture.home);
     expect(doctor.stdout).not.toContain("s3cret");

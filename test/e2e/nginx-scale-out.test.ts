@@ -1,18 +1,41 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 import { accessLog, connectHttp, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { REPO_ROOT, SOURCE_TARGET } from "../helpers/server.ts";
 import { eventually } from "./live-session.ts";
 
 /**
  * Two `--stateless` replicas behind a real nginx (the Debian package; .ci/run installs it),
- * configured by the file the README links (docs/nginx.conf), ports swapped for free ones.
+ * configured by the file the README links (docs/nginx.conf), ports swapped for free ones, and
+ * started by the commands its header gives (free ports and a token file of the test's own).
  */
 const NGINX_CONF = join(REPO_ROOT, "docs", "nginx.conf");
+const TOKEN = "team-token-0123456789abcdef";
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
+
+/**
+ * The replica commands of docs/nginx.conf's header (`#   skill-central mcp --http …`), as the
+ * arguments after `mcp --http`, with the port made `0` (a free one) and the token file made `tokens`.
+ */
+export function replicaCommands(template: string, tokens: string): string[][] {
+  const lines = [...template.matchAll(/^#\s+skill-central mcp --http (.*)$/gm)].map((m) => m[1]!.trim().split(/\s+/));
+  if (lines.length !== 2) throw new Error(`docs/nginx.conf's header should give 2 replica commands, it gives ${lines.length}`);
+  return lines.map((args) =>
+    args.map((arg, i) => {
+      if (args[i - 1] === "--port") return "0";
+      if (args[i - 1] === "--token-file") return tokens;
+      if (arg.includes("…") || arg.includes("[")) throw new Error(`docs/nginx.conf's replica command has a placeholder: ${args.join(" ")}`);
+      return arg;
+    }),
+  );
+}
+
 
 function nginxBinary(): string {
   const found = [process.env.NGINX, Bun.which("nginx"), "/usr/sbin/nginx"].find((p): p is string => p !== undefined && p !== null && existsSync(p));
@@ -42,16 +65,20 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
   let replicas: HttpServer[] = [];
   let nginx: Subprocess<"ignore", "pipe", "pipe"> | undefined;
   let url: string;
+  let listen: number;
   const clients: Client[] = [];
 
   beforeAll(async () => {
     fixture = makeFixture({ ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object, properties: { n: { type: integer } } }\nprompt: 'n={{n}}'\n" });
-    replicas = await Promise.all([0, 1].map(() => startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"])));
-    const listen = await freePort();
+    const tokens = fixture.write("tokens", `team ${TOKEN}\n`);
+    chmodSync(tokens, 0o600);
+    const template = await Bun.file(NGINX_CONF).text();
+    replicas = await Promise.all(replicaCommands(template, tokens).map((args) => startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, args)));
+    listen = await freePort();
     const prefix = join(fixture.root, "nginx");
     mkdirSync(join(prefix, "logs"), { recursive: true });
     const site = join(prefix, "skill-central.conf");
-    writeFileSync(site, configFor(await Bun.file(NGINX_CONF).text(), replicas.map((r) => Number(new URL(r.url).port)), listen));
+    writeFileSync(site, configFor(template, replicas.map((r) => Number(new URL(r.url).port)), listen));
     // A minimal main config around the README's file, everything under the temporary prefix.
     const main = join(prefix, "nginx.conf");
     writeFileSync(
@@ -91,11 +118,27 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
     fixture?.cleanup();
   });
 
+  test("a client on another machine, reaching nginx by its address or by name, is served; without a token it gets 401", async () => {
+    const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "elsewhere", version: "0" } } });
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    for (const host of [`10.1.2.3:${listen}`, `${hostname()}:${listen}`, `skills.example.com:${listen}`]) {
+      const served = await rawRequest(listen, host, "POST", "/mcp", { ...headers, ...AUTH }, initialize);
+      expect({ host, status: served.status }).toEqual({ host, status: 200 });
+      expect(served.text).toContain('"serverInfo":{"name":"skill-central"');
+      const refused = await rawRequest(listen, host, "POST", "/mcp", headers, initialize);
+      expect({ host, status: refused.status }).toEqual({ host, status: 401 });
+      expect(refused.text).toContain("a bearer token is required");
+    }
+    // The replicas still refuse a page of another site (DNS rebinding through nginx): nginx passes the browser's Origin on.
+    const rebound = await rawRequest(listen, `evil.example:${listen}`, "POST", "/mcp", { ...headers, ...AUTH, Origin: `http://evil.example:${listen}` }, initialize);
+    expect(rebound.status).toBe(403);
+  });
+
   const callsOn = (replica: HttpServer) => accessLog(replica.stderr()).filter((l) => l.includes("rpc=tools/call")).length;
 
   test("one client's requests alternate between the replicas, in both eras", async () => {
     for (const era of ["modern", "legacy"] as const) {
-      const { client } = await connectHttp(url, era);
+      const { client } = await connectHttp(url, era, AUTH);
       clients.push(client);
       const before = replicas.map(callsOn);
       for (let n = 0; n < 20; n++) {
@@ -116,7 +159,7 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
   test("stopping one replica (SIGTERM) loses no request: nginx retries on the other", async () => {
     // Four clients calling back to back, so requests are arriving on both replicas (over nginx's
     // kept-alive connections) while one of them drains and stops.
-    const loops = await Promise.all([0, 1, 2, 3].map(async () => (await connectHttp(url, "modern")).client));
+    const loops = await Promise.all([0, 1, 2, 3].map(async () => (await connectHttp(url, "modern", AUTH)).client));
     clients.push(...loops);
     const failures: unknown[] = [];
     let done = 0;

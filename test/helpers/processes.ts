@@ -90,3 +90,15 @@ export function processAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/**
+ * `command`, run by root without the capabilities that let root read and search what file modes
+ * forbid (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): so a test run as root (CI containers) sees a
+ * mode-000 folder refused, as an ordinary user would. It stays root, the owner of the checkout:
+ * switching to another user (`nobody`) instead cannot read a checkout in a private folder (a clone
+ * under /root, or in `mktemp -d`), so the source entry was "Module not found" there.
+ */
+export function withoutPermissionOverride(command: readonly string[]): string[] {
+  const drop = "-dac_override,-dac_read_search";
+  return ["setpriv", `--inh-caps=${drop}`, `--bounding-set=${drop}`, "--", ...command];
+}

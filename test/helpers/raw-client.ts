@@ -19,7 +19,7 @@ export class RawClient {
   private buffer = "";
   private nextId = 1000;
   private readonly messages: RawMessage[] = [];
-  private readonly waiters: { test: (m: RawMessage) => boolean; resolve: (m: RawMessage) => void }[] = [];
+  private readonly waiters: { test: (m: RawMessage) => boolean; resolve: (m: RawMessage) => void; reject: (error: Error) => void; drop: () => void; what: string }[] = [];
   private stderrText = "";
   /** Every stdout line, in order. */
   readonly lines: string[] = [];
@@ -28,9 +28,24 @@ export class RawClient {
   /** Characters of the longest stdout line seen. */
   longestLine = 0;
 
+  private closing = false;
+
   private constructor(readonly proc: Subprocess<"pipe", "pipe", "pipe">) {
-    void this.pump();
-    void this.pumpStderr();
+    const output = Promise.all([this.pump(), this.pumpStderr()]);
+    // A server that exits will answer nothing more: fail every wait at once, with its stderr
+    // (e.g. "Module not found"), instead of when each one's timer runs out, maybe in a later test.
+    void Promise.all([proc.exited, output.catch(() => undefined)]).then(([code]) => {
+      this.ended = `the server exited (code ${code})`;
+      if (this.closing) return;
+      for (const waiter of this.waiters.splice(0)) waiter.reject(this.endedError(waiter.what));
+    });
+  }
+
+  /** Set once the server has exited and its output is all read. */
+  private ended: string | undefined;
+
+  private endedError(what: string): Error {
+    return new Error(`${this.ended} before ${what}; stderr:\n${this.stderrText.slice(-2000)}`);
   }
 
   static spawn(cmd: string[], options: { cwd: string; env: Record<string, string> }): RawClient {
@@ -95,8 +110,15 @@ export class RawClient {
   waitFor(test: (m: RawMessage) => boolean, timeoutMs = 15_000, what = "a message"): Promise<RawMessage> {
     const seen = this.messages.find(test);
     if (seen) return Promise.resolve(seen);
+    if (this.ended !== undefined) return Promise.reject(this.endedError(what));
     return new Promise((resolve, reject) => {
-      const waiter = { test, resolve: (m: RawMessage) => (clearTimeout(timer), resolve(m)) };
+      const waiter = {
+        test,
+        what,
+        resolve: (m: RawMessage) => (clearTimeout(timer), resolve(m)),
+        reject: (error: Error) => (clearTimeout(timer), reject(error)),
+        drop: () => clearTimeout(timer),
+      };
       const timer = setTimeout(() => {
         this.waiters.splice(this.waiters.indexOf(waiter), 1);
         reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr:\n${this.stderrText.slice(-2000)}`));
@@ -143,6 +165,10 @@ export class RawClient {
 
   /** Closes stdin and waits for the process to end (killed after `timeoutMs`). */
   async close(timeoutMs = 5000): Promise<number | null> {
+    // Waits still pending belong to a test that has ended (timed out, or gave up): drop them, so
+    // neither their timers nor the exit fail anything after it.
+    this.closing = true;
+    for (const waiter of this.waiters.splice(0)) waiter.drop();
     try {
       this.proc.stdin.end();
     } catch {

@@ -246,12 +246,14 @@ describe("wording details", () => {
 
 describe("schemas too wide for TypeBox's compiler (found by the fuzzer: every call failed with -32603 'Maximum call stack size exceeded')", () => {
   const wide = 20_000;
+  // CPU-heavy (~0.5 s on an idle 2-core machine): its own timeout, with room for a busy machine.
   test("an enum of 20,000 values checks arguments like a short one", () => {
     const schema: JsonSchema = { type: "object", properties: { s: { type: "string", enum: Array.from({ length: wide }, (_, i) => `e${i}`) } } };
     expect(problems({ s: `e${wide - 1}` }, schema)).toEqual([]);
     expect(problems({ s: "nope" }, schema)).toEqual([expect.stringMatching(/^Argument "s" must be one of: e0, e1, e2, /)]);
-  });
+  }, 60_000);
 
+  // CPU-heavy (~4 s on an idle 2-core machine): its own timeout, with room for a busy machine.
   test("20,000 properties and 20,000 required names", () => {
     const names = Array.from({ length: wide }, (_, i) => `p${i}`);
     const schema: JsonSchema = { type: "object", properties: Object.fromEntries(names.map((n) => [n, { type: "integer" }])), required: names };
@@ -259,5 +261,5 @@ describe("schemas too wide for TypeBox's compiler (found by the fuzzer: every ca
     const missing = problems({}, schema);
     expect(missing[0]).toBe('Missing required argument: "p0"');
     expect(problems({ ...Object.fromEntries(names.map((n) => [n, 1])), p5: "x" }, schema)).toEqual(['Argument "p5" must be an integer']);
-  });
+  }, 120_000);
 });

@@ -27,10 +27,9 @@ describe("the cache entry lock", () => {
 
   test("a waiter gets the lock as soon as the holder releases it", async () => {
     const first = (await acquireLock(lock))!;
-    let waitingFor: string | undefined;
-    const second = acquireLock(lock, { timeoutMs: 10_000, onWait: (pid) => (waitingFor = pid) });
-    await Bun.sleep(60);
-    expect(waitingFor).toBe(String(process.pid));
+    const waitingFor = Promise.withResolvers<string>();
+    const second = acquireLock(lock, { timeoutMs: 10_000, onWait: (pid) => waitingFor.resolve(pid) });
+    expect(await waitingFor.promise).toBe(String(process.pid));
     await first.release();
     const held = await second;
     expect(held).toBeDefined();

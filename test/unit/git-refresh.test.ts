@@ -78,8 +78,8 @@ describe("background refresh of a layer that follows a ref", () => {
     await refresh.update([layer(100)]);
     await first;
     renameSync(remote.dir, `${remote.dir}.away`);
-    const deadline = Date.now() + 4000;
-    while (!seen.logs.some((l) => l.includes("failed")) && Date.now() < deadline) await Bun.sleep(20);
+    // Until the failure is logged (however long a busy machine takes; the test's timeout bounds it).
+    while (!seen.logs.some((l) => l.includes("failed"))) await Bun.sleep(20);
     await refresh.idle();
     expect(seen.count).toBe(1);
     expect(seen.logs.find((l) => l.includes("failed"))).toContain(`still serving ${a.slice(0, 12)}`);

@@ -85,12 +85,11 @@ describe("stdio check", () => {
     expect(await run(script("tools-error", body))).toEqual({ ok: false, reason: "tools/list failed: error -32603: registry not loaded" });
   });
 
+  // The server sleeps 60 s, twice this test's timeout: an answer at all shows the check stopped waiting.
   test("a server that never answers times out, and is stopped", async () => {
-    const started = performance.now();
     const result = await run(script("silent", "await Bun.sleep(60_000);"), { timeoutMs: 300 });
     expect(result).toEqual({ ok: false, reason: "no answer to initialize within 0.3 s" });
-    expect(performance.now() - started).toBeLessThan(10_000);
-  });
+  }, 30_000);
 
   test("a command that does not exist, or a folder that does not exist", async () => {
     const missing = await checkStdioServer({ command: join(dir, "no-such-binary"), args: ["mcp"], env: {}, cwd: dir }, { timeoutMs: 1000, expectName: "skill-central" });
