@@ -1,5 +1,6 @@
 import { createMcpHandler, isLegacyRequest, readRequestBody, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { BearerTokens } from "./http/bearer-tokens.ts";
+import { Capacity } from "./http/capacity.ts";
 import { errorResponse, RequestGuard } from "./http/request-guard.ts";
 import { Sessions, shortSessionId } from "./http/sessions.ts";
 import { classifyIncoming } from "./incoming.ts";
@@ -99,6 +100,8 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
       })
     : () => {};
 
+  // Requests to /mcp only: health probes stay outside every cap.
+  const capacity = new Capacity();
   let stopping = false;
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -140,7 +143,7 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
 
   async function route(request: Request, url: URL, exchange: Exchange): Promise<Response> {
     if (stopping) return errorResponse(503, -32000, "The server is shutting down", { Connection: "close" });
-    if (url.pathname === MCP_PATH) return withHeaders(await mcp(request, url, exchange), guard.corsHeaders(request));
+    if (url.pathname === MCP_PATH) return withHeaders(await capacity.serve(request, () => mcp(request, url, exchange)), guard.corsHeaders(request));
     if ((url.pathname === "/healthz" || url.pathname === "/readyz") && request.method === "GET") return probe(url);
     return errorResponse(404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
   }
