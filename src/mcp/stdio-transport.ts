@@ -10,6 +10,12 @@ export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
  * answers made at once, not hundreds.
  */
 export const MAX_STDIO_REQUESTS_IN_FLIGHT = 8;
+/**
+ * Bytes written to stdout since it last pushed back and not yet drained. Past this the server
+ * takes no more lines (and stops reading stdin) until stdout drains; below it, the next answers
+ * are made while the client reads the last ones.
+ */
+export const MAX_STDIO_QUEUED_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 /** The real stdout; everything else that writes to stdout is routed to stderr. */
 export interface FrameOutput {
@@ -31,9 +37,9 @@ export interface StdioStreams {
  * `send` resolves only once the bytes are handed to the OS, and stdin EOF is reported (the SDK's
  * transport misses it, typescript-sdk#2002) so the process can drain and exit.
  *
- * Backpressure: while stdout pushes back (the client does not read its answers) or
- * `MAX_STDIO_REQUESTS_IN_FLIGHT` requests are unanswered, lines read are held, in order, and
- * stdin is paused; they go on when stdout drains or an answer is sent. A client that writes
+ * Backpressure: while `MAX_STDIO_QUEUED_OUTPUT_BYTES` wait in stdout (the client does not read
+ * its answers) or `MAX_STDIO_REQUESTS_IN_FLIGHT` requests are unanswered, lines read are held,
+ * in order, and stdin is paused; they go on when stdout drains or an answer is sent. A client that writes
  * requests and never reads makes the server hold a few answers, not one per request.
  */
 export class StdioTransport implements Transport {
@@ -49,6 +55,8 @@ export class StdioTransport implements Transport {
   private oversized: FrameIdScanner | undefined;
   /** Set while the output pushes back; frames written meanwhile resolve with it. */
   private drained: Promise<void> | undefined;
+  /** Bytes written while `drained` is pending: what stdout holds, at most (Bun's stdout reports no `writableLength`). */
+  private queuedOutput = 0;
   private readonly unanswered = new Set<RequestId>();
   /** Lines read while the server may not take more; handed on in order once it may. */
   private readonly held: string[] = [];
@@ -139,7 +147,7 @@ export class StdioTransport implements Transport {
 
   /** The server may take another line: stdout is not pushing back and few enough requests are unanswered. */
   private get open(): boolean {
-    return this.drained === undefined && this.unanswered.size < MAX_STDIO_REQUESTS_IN_FLIGHT;
+    return this.queuedOutput < MAX_STDIO_QUEUED_OUTPUT_BYTES && this.unanswered.size < MAX_STDIO_REQUESTS_IN_FLIGHT;
   }
 
   private hold(line: string): void {
@@ -164,7 +172,7 @@ export class StdioTransport implements Transport {
   private steerInput(): void {
     // Once stdin has ended (or a signal stopped reading) there is nothing more to steer.
     if (this.ended) return;
-    const pause = this.held.length > 0 || this.drained !== undefined;
+    const pause = this.held.length > 0 || this.queuedOutput >= MAX_STDIO_QUEUED_OUTPUT_BYTES;
     if (pause === this.inputPaused) return;
     this.inputPaused = pause;
     if (pause) this.streams.input.pause();
@@ -196,13 +204,19 @@ export class StdioTransport implements Transport {
    */
   send(message: JSONRPCMessage): Promise<void> {
     if ("id" in message && !("method" in message) && message.id !== undefined && message.id !== null && this.unanswered.delete(message.id)) this.schedulePump();
-    const accepted = this.streams.output.write(`${JSON.stringify(message)}\n`);
+    const frame = `${JSON.stringify(message)}\n`;
+    const accepted = this.streams.output.write(frame);
     if (!accepted && !this.drained) {
       this.drained = new Promise<void>((resolve) => this.streams.output.once("drain", resolve)).finally(() => {
         this.drained = undefined;
+        this.queuedOutput = 0;
         this.schedulePump();
         this.steerInput();
       });
+    }
+    if (this.drained) {
+      // Characters, not bytes: close enough for a threshold, and free.
+      this.queuedOutput += frame.length;
       this.steerInput();
     }
     const sent = this.drained ?? Promise.resolve();

@@ -1,6 +1,6 @@
 import type { Socket } from "bun";
 import { execFileSync } from "node:child_process";
-import { closeSync, constants, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, constants, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { INITIALIZE } from "./http-server.ts";
 
@@ -14,13 +14,25 @@ import { INITIALIZE } from "./http-server.ts";
 export const BIG_SKILL = "big-data";
 export const BIG_FILE_URI = `skill://${BIG_SKILL}/data.txt`;
 
-/** A project whose one skill folder holds a text file of `mb` MiB (inside the 16 MiB folder limit). */
-export function bigFileProject(mb: number): Record<string, string> {
+/** The URI of `big.txt`, the second file `bigFileProject` writes when asked for one. */
+export const BIGGER_FILE_URI = `skill://${BIG_SKILL}/big.txt`;
+
+/** Text of about `mb` MiB, in lines. */
+export function textOfMb(mb: number): string {
   const line = `${"0123456789abcdef".repeat(4)}\n`;
+  return line.repeat(Math.ceil((mb * 1024 * 1024) / line.length));
+}
+
+/**
+ * A project whose one skill folder holds `data.txt` of `mb` MiB and, with `biggerMb`, `big.txt`
+ * of that size (together inside the 16 MiB folder limit).
+ */
+export function bigFileProject(mb: number, biggerMb?: number): Record<string, string> {
   return {
     "skill-central.yaml": "builtin: false\n",
     [`.skills/${BIG_SKILL}/SKILL.md`]: `---\nname: ${BIG_SKILL}\ndescription: A skill with a big data file\n---\nRead data.txt.\n`,
-    [`.skills/${BIG_SKILL}/data.txt`]: line.repeat(Math.ceil((mb * 1024 * 1024) / line.length)),
+    [`.skills/${BIG_SKILL}/data.txt`]: textOfMb(mb),
+    ...(biggerMb !== undefined && { [`.skills/${BIG_SKILL}/big.txt`]: textOfMb(biggerMb) }),
   };
 }
 
@@ -28,6 +40,34 @@ export function bigFileProject(mb: number): Record<string, string> {
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+/** CPU time a process has used, in clock ticks, and whether it is running now (Linux `/proc`). */
+function cpuOf(pid: number): { ticks: number; running: boolean } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces), from field 3 (state) on.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { ticks: Number(fields[11]) + Number(fields[12]), running: fields[0] === "R" };
+}
+
+/**
+ * Resolves once a process has done all it is going to do: asleep, with no CPU time used for
+ * `quietMs`. Waiting on this rather than for a fixed time: a server that goes on working (making
+ * answers nobody asked to stop) is waited for, however slow the machine.
+ */
+export async function quiescent(pid: number, quietMs = 300, timeoutMs = 120_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let last = cpuOf(pid).ticks;
+  let quietSince = performance.now();
+  for (;;) {
+    await Bun.sleep(25);
+    const now = cpuOf(pid);
+    if (now.ticks !== last || now.running) {
+      last = now.ticks;
+      quietSince = performance.now();
+    } else if (performance.now() - quietSince >= quietMs) return;
+    if (performance.now() > deadline) throw new Error(`process ${pid} was still busy after ${timeoutMs} ms`);
+  }
 }
 
 /** Samples a process's RSS until stopped; `peak` is the highest sample. */
@@ -228,19 +268,10 @@ export class UnreadPipe {
 
   /** Reads everything until the writer closes, calling `onLine` per line. */
   async drain(onLine: (line: string) => void): Promise<void> {
-    const buffer = Buffer.alloc(1 << 20);
+    const decoder = new TextDecoder();
     let pending = "";
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(this.readFd, buffer);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
-        await Bun.sleep(2);
-        continue;
-      }
-      if (n === 0) break;
-      pending += buffer.toString("utf8", 0, n);
+    for await (const chunk of Bun.file(this.readFd).stream()) {
+      pending += decoder.decode(chunk, { stream: true });
       let newline: number;
       while ((newline = pending.indexOf("\n")) >= 0) {
         onLine(pending.slice(0, newline));

@@ -45,21 +45,25 @@ export class Capacity {
   private queued = 0;
   /** Admitted requests waiting for a turn with time to spare, in arrival order. */
   private readonly waiting: (() => void)[] = [];
-  private yielding = false;
-  private spentThisTurn = 0;
-  private turnScheduled = false;
+  /** When answer work began in this turn of the event loop (undefined: none yet). */
+  private turnStartedAt: number | undefined;
+  private turnEndScheduled = false;
 
   /** Answers one request within the caps: `answer` runs only if the request is admitted. */
   async serve(request: Request, answer: () => Promise<Response>): Promise<Response> {
     const slot = this.admit(request.headers.get("mcp-session-id"));
     if (!slot.ok) return slot.response;
     try {
-      await this.turn();
-      // The queue may have filled while this request waited for its turn.
-      if (this.queued >= MAX_QUEUED_ANSWER_BYTES) return queueFull(this.queued);
-      const started = performance.now();
+      if (!this.mayStart()) {
+        await new Promise<void>((resolve) => this.waiting.push(resolve));
+        // The queue may have filled while this request waited for its turn.
+        if (this.queued >= MAX_QUEUED_ANSWER_BYTES) return queueFull(this.queued);
+      }
+      this.turnStartedAt ??= performance.now();
+      this.scheduleTurnEnd();
       const response = await this.meter(await answer());
-      this.spent(performance.now() - started);
+      // Time to spare in this turn: the next waiting request goes now.
+      if (this.mayStart(true)) this.waiting.shift()?.();
       return response;
     } finally {
       slot.release();
@@ -89,37 +93,28 @@ export class Capacity {
   }
 
   /**
-   * Resolves at once unless this turn of the event loop has already spent `TURN_BUDGET_MS` on
-   * answers; then in a later turn, in arrival order: one request each turn whatever it waits for,
-   * and more while the turn has time to spare. Bun runs a request's handler to its end before the
-   * next, so without this a burst of big answers would keep the loop for all of them together.
+   * Whether answer work may start now: nobody is waiting, and this turn of the event loop has
+   * not yet spent `TURN_BUDGET_MS` on answers. Otherwise the request waits for a later turn, in
+   * arrival order: one goes each turn whatever it waits for, and more while that turn has time
+   * to spare. Bun runs a request's handler to its end before the next request's, so without this
+   * a burst of big answers would keep the loop for all of them together, `/healthz` waiting.
    */
-  private turn(): Promise<void> | undefined {
-    if (!this.yielding && this.waiting.length === 0) return undefined;
-    return new Promise<void>((resolve) => this.waiting.push(resolve));
+  private mayStart(evenWithWaiting = false): boolean {
+    if (!evenWithWaiting && this.waiting.length > 0) return false;
+    return this.turnStartedAt === undefined || performance.now() - this.turnStartedAt < TURN_BUDGET_MS;
   }
 
-  private spent(ms: number): void {
-    this.spentThisTurn += ms;
-    if (this.spentThisTurn >= TURN_BUDGET_MS) this.yielding = true;
-    else this.waiting.shift()?.();
-    this.scheduleTurn();
-  }
-
-  private scheduleTurn(): void {
-    if (this.turnScheduled) return;
-    this.turnScheduled = true;
+  private scheduleTurnEnd(): void {
+    if (this.turnEndScheduled) return;
+    this.turnEndScheduled = true;
     setImmediate(() => {
-      this.turnScheduled = false;
-      this.spentThisTurn = 0;
-      if (this.waiting.length === 0) {
-        this.yielding = false;
-        return;
-      }
+      this.turnEndScheduled = false;
+      this.turnStartedAt = undefined;
+      if (this.waiting.length === 0) return;
       // With the queue full every waiting request is refused now (that costs nothing); otherwise one goes.
       const going = this.queued >= MAX_QUEUED_ANSWER_BYTES ? this.waiting.splice(0) : this.waiting.splice(0, 1);
       for (const go of going) go();
-      this.scheduleTurn();
+      this.scheduleTurnEnd();
     });
   }
 
@@ -149,6 +144,8 @@ export class Capacity {
             // A promise while the socket pushes back: it settles once the client has taken more.
             await controller.write(bytes.subarray(offset, offset + CHUNK_BYTES));
           }
+          // Every byte is handed over: released before the stream ends, so a reader sees it released.
+          release();
           if (!cancelled) await controller.close();
         } finally {
           release();
