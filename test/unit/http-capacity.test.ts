@@ -48,7 +48,6 @@ describe("HTTP capacity", () => {
     const big = () => Promise.resolve(new Response(new Uint8Array(size).fill(120), { headers: { "Content-Type": "application/json" } }));
     const first = await capacity.serve(request(), big);
     const second = await capacity.serve(request(), big);
-    expect(first.headers.get("content-length")).toBe(String(size));
     expect(await refusal(await capacity.serve(request(), ok))).toMatchObject({ status: 503, message: expect.stringContaining("waiting for their clients to read them (the limit is 64 MiB)") });
     // Read to the end: released.
     expect((await first.arrayBuffer()).byteLength).toBe(size);

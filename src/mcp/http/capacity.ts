@@ -157,8 +157,7 @@ export class Capacity {
         release();
       },
     });
-    const headers = new Headers(response.headers);
-    headers.set("Content-Length", String(bytes.length));
-    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+    // (Bun sends a streamed body chunked, whatever Content-Length says.)
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 }
