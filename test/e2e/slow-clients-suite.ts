@@ -146,6 +146,40 @@ export function slowClientsSuite(target: ServerTarget): void {
     );
   });
 
+  describe(`a client that pipelines requests and never reads (${target.name})`, () => {
+    let fixture: Fixture;
+    let server: HttpServer;
+
+    beforeAll(async () => {
+      fixture = makeFixture(bigFileProject(DATA_MB));
+      server = await startHttpServer(target, fixture.cwd, fixture.home, ["--no-watch"]);
+      await eventually(async () => expect((await fetch(`${server.base}/readyz`)).status).toBe(200), 60_000);
+    }, 90_000);
+    afterAll(async () => {
+      await server?.stop();
+      fixture?.cleanup();
+    });
+
+    test(
+      "one connection holds one answer at most: pipelined requests are not even read until the answer before them is taken",
+      async () => {
+        const session = await openSession(server.url);
+        const logged = mcpStatuses(server.stderr()).length;
+        const pipelined = Array.from({ length: 20 }, (_, i) => readRequest(server.url, session, 200 + i)).join("");
+        const connection = await StalledConnection.open(server.url, pipelined);
+        try {
+          await eventually(() => expect(mcpStatuses(server.stderr()).length).toBe(logged + 1), 60_000);
+          // Done all it will do: the other 19 requests sit unread in the socket.
+          await quiescent(server.proc.pid);
+          expect(mcpStatuses(server.stderr()).length).toBe(logged + 1);
+        } finally {
+          connection.close();
+        }
+      },
+      SLOW_TEST_MS,
+    );
+  });
+
   describe(`a client that never reads stdout (${target.name})`, () => {
     let fixture: Fixture;
     let scratch: string;
