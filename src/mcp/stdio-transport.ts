@@ -38,9 +38,9 @@ export interface StdioStreams {
  * transport misses it, typescript-sdk#2002) so the process can drain and exit.
  *
  * Backpressure: while `MAX_STDIO_QUEUED_OUTPUT_BYTES` wait in stdout (the client does not read
- * its answers) or `MAX_STDIO_REQUESTS_IN_FLIGHT` requests are unanswered, lines read are held,
- * in order, and stdin is paused; they go on when stdout drains or an answer is sent. A client that writes
- * requests and never reads makes the server hold a few answers, not one per request.
+ * its answers) or `MAX_STDIO_REQUESTS_IN_FLIGHT` requests are unanswered, lines read are held, in
+ * order, and stdin is paused; they go on when stdout drains or an answer is sent. A client that
+ * writes requests and never reads makes the server hold a few answers, not one per request.
  */
 export class StdioTransport implements Transport {
   onclose?: () => void;
