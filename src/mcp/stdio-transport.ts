@@ -4,6 +4,18 @@ import { classifyIncoming } from "./incoming.ts";
 
 /** Frames above this are refused with an error instead of closing the stream (the SDK's reader dies at 10 MiB). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+/**
+ * Requests handed to the server and not yet answered. Further lines wait, unread by the server,
+ * until one is answered: a client that sends hundreds of requests for big answers has this many
+ * answers made at once, not hundreds.
+ */
+export const MAX_STDIO_REQUESTS_IN_FLIGHT = 8;
+/**
+ * Bytes written to stdout since it last pushed back and not yet drained. Past this the server
+ * takes no more lines (and stops reading stdin) until stdout drains; below it, the next answers
+ * are made while the client reads the last ones.
+ */
+export const MAX_STDIO_QUEUED_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 /** The real stdout; everything else that writes to stdout is routed to stderr. */
 export interface FrameOutput {
@@ -13,6 +25,7 @@ export interface FrameOutput {
 }
 
 export interface StdioStreams {
+  /** Paused while lines wait (see `held`): the client's writes then block, as a pipe's do. */
   input: NodeJS.ReadableStream;
   output: FrameOutput;
   warn: (message: string) => void;
@@ -23,6 +36,11 @@ export interface StdioStreams {
  * garbage lines are skipped with a warning, oversized frames are refused with a JSON-RPC error,
  * `send` resolves only once the bytes are handed to the OS, and stdin EOF is reported (the SDK's
  * transport misses it, typescript-sdk#2002) so the process can drain and exit.
+ *
+ * Backpressure: while `MAX_STDIO_QUEUED_OUTPUT_BYTES` wait in stdout (the client does not read
+ * its answers) or `MAX_STDIO_REQUESTS_IN_FLIGHT` requests are unanswered, lines read are held, in
+ * order, and stdin is paused; they go on when stdout drains or an answer is sent. A client that
+ * writes requests and never reads makes the server hold a few answers, not one per request.
  */
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -37,7 +55,13 @@ export class StdioTransport implements Transport {
   private oversized: FrameIdScanner | undefined;
   /** Set while the output pushes back; frames written meanwhile resolve with it. */
   private drained: Promise<void> | undefined;
+  /** Bytes written while `drained` is pending: what stdout holds, at most (Bun's stdout reports no `writableLength`). */
+  private queuedOutput = 0;
   private readonly unanswered = new Set<RequestId>();
+  /** Lines read while the server may not take more; handed on in order once it may. */
+  private readonly held: string[] = [];
+  private inputPaused = false;
+  private pumpScheduled = false;
   private ended = false;
   private closed = false;
   private readonly firstLine = Promise.withResolvers<void>();
@@ -101,7 +125,7 @@ export class StdioTransport implements Transport {
     this.chunks = [];
     this.buffered = 0;
     if (line.trim() !== "") {
-      this.deliver(line);
+      this.hold(line);
       this.firstLine.resolve();
     }
   }
@@ -119,6 +143,40 @@ export class StdioTransport implements Transport {
   private refuse(id: RequestId | null, message: string): void {
     // JSON-RPC's id null (the id could not be read) is outside the SDK's message type.
     void this.send({ jsonrpc: "2.0", id, error: { code: ProtocolErrorCode.InvalidRequest, message } } as JSONRPCMessage);
+  }
+
+  /** The server may take another line: stdout is not pushing back and few enough requests are unanswered. */
+  private get open(): boolean {
+    return this.queuedOutput < MAX_STDIO_QUEUED_OUTPUT_BYTES && this.unanswered.size < MAX_STDIO_REQUESTS_IN_FLIGHT;
+  }
+
+  private hold(line: string): void {
+    if (this.held.length === 0 && this.open) this.deliver(line);
+    else this.held.push(line);
+    this.steerInput();
+  }
+
+  /** Hands on held lines while the server may take them (later, not inside `send`: the SDK is mid-reply there). */
+  private schedulePump(): void {
+    if (this.pumpScheduled || this.held.length === 0) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      while (this.held.length > 0 && this.open) this.deliver(this.held.shift()!);
+      this.steerInput();
+      if (this.ended) this.checkDrained();
+    });
+  }
+
+  /** Reads stdin only while nothing is held and stdout takes what is written. */
+  private steerInput(): void {
+    // Once stdin has ended (or a signal stopped reading) there is nothing more to steer.
+    if (this.ended) return;
+    const pause = this.held.length > 0 || this.queuedOutput >= MAX_STDIO_QUEUED_OUTPUT_BYTES;
+    if (pause === this.inputPaused) return;
+    this.inputPaused = pause;
+    if (pause) this.streams.input.pause();
+    else this.streams.input.resume();
   }
 
   private deliver(line: string): void {
@@ -145,12 +203,21 @@ export class StdioTransport implements Transport {
    * it matters (before exiting).
    */
   send(message: JSONRPCMessage): Promise<void> {
-    if ("id" in message && !("method" in message) && message.id !== undefined && message.id !== null) this.unanswered.delete(message.id);
-    const accepted = this.streams.output.write(`${JSON.stringify(message)}\n`);
+    if ("id" in message && !("method" in message) && message.id !== undefined && message.id !== null && this.unanswered.delete(message.id)) this.schedulePump();
+    const frame = `${JSON.stringify(message)}\n`;
+    const accepted = this.streams.output.write(frame);
     if (!accepted && !this.drained) {
       this.drained = new Promise<void>((resolve) => this.streams.output.once("drain", resolve)).finally(() => {
         this.drained = undefined;
+        this.queuedOutput = 0;
+        this.schedulePump();
+        this.steerInput();
       });
+    }
+    if (this.drained) {
+      // Characters, not bytes: close enough for a threshold, and free.
+      this.queuedOutput += frame.length;
+      this.steerInput();
     }
     const sent = this.drained ?? Promise.resolve();
     if (this.ended) void sent.then(() => this.checkDrained());
@@ -165,6 +232,7 @@ export class StdioTransport implements Transport {
     if (this.ended) return;
     this.ended = true;
     this.streams.input.pause();
+    this.inputPaused = true;
     this.chunks = [];
     this.buffered = 0;
     this.oversized = undefined;
@@ -180,10 +248,10 @@ export class StdioTransport implements Transport {
   }
 
   private checkDrained(): void {
-    if (!this.ended || this.unanswered.size > 0) return;
+    if (!this.ended || this.unanswered.size > 0 || this.held.length > 0) return;
     // Let any response scheduled in this tick reach `send` before declaring the stream drained.
     setImmediate(() => {
-      if (this.unanswered.size === 0) void this.flush().then(() => this.onDrained?.());
+      if (this.unanswered.size === 0 && this.held.length === 0) void this.flush().then(() => this.onDrained?.());
     });
   }
 

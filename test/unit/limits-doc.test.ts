@@ -35,6 +35,7 @@ const UNITS: Record<string, number> = {
   skills: 1,
   tools: 1,
   bodies: 1,
+  requests: 1,
 };
 
 interface Row {
@@ -168,6 +169,11 @@ describe("docs/limits.md", () => {
       "MAX_QUOTED_CHARS",
       "MAX_MESSAGE_CHARS",
       "MAX_ECHOED_URI_CHARS",
+      "MAX_REQUESTS_IN_FLIGHT",
+      "MAX_SESSION_REQUESTS_IN_FLIGHT",
+      "MAX_QUEUED_ANSWER_BYTES",
+      "MAX_STDIO_REQUESTS_IN_FLIGHT",
+      "MAX_STDIO_QUEUED_OUTPUT_BYTES",
     ]) {
       expect(documented).toContain(name);
     }
