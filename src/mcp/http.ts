@@ -1,7 +1,8 @@
 import { createMcpHandler, isLegacyRequest, readRequestBody, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { BearerTokens } from "./http/bearer-tokens.ts";
-    if (url === undefined) return errorResponse(400, -32600, "Bad Request: the Host header is missing or is not a host name");
-    if (url.pathname === MCP_PATH) return withHeaders(await capacity.serve(request, () => mcp(request, url, exchange)), guard.corsHeaders(request));
+import { logValue, loggedPath, MAX_LOGGED_MESSAGE_CHARS, pathOfTarget } from "./http/access-log.ts";
+import { Capacity } from "./http/capacity.ts";
+import { errorResponse, parseAllowedOrigin, RequestGuard } from "./http/request-guard.ts";
 import { Sessions, shortSessionId } from "./http/sessions.ts";
 import { classifyIncoming } from "./incoming.ts";
 import type { ListKind } from "./feature.ts";
@@ -139,12 +140,8 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
 
   async function route(request: Request, url: URL | undefined, exchange: Exchange): Promise<Response> {
     if (stopping) return errorResponse(503, -32000, "The server is shutting down", { Connection: "close" });
-<<<<<<< HEAD
     if (url === undefined) return errorResponse(400, -32600, "Bad Request: the Host header is missing or is not a host name");
-    if (url.pathname === MCP_PATH) return withHeaders(await mcp(request, url, exchange), guard.corsHeaders(request));
-=======
     if (url.pathname === MCP_PATH) return withHeaders(await capacity.serve(request, () => mcp(request, url, exchange)), guard.corsHeaders(request));
->>>>>>> h23-http-memory
     if ((url.pathname === "/healthz" || url.pathname === "/readyz") && request.method === "GET") return probe(url);
     return errorResponse(404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
   }
