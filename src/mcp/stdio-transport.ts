@@ -1,9 +1,12 @@
 import { ProtocolErrorCode, type JSONRPCMessage, type RequestId, type Transport } from "@modelcontextprotocol/server";
 import { FrameIdScanner } from "./frame-id.ts";
+import { logValue } from "./http/access-log.ts";
 import { classifyIncoming } from "./incoming.ts";
 
 /** Frames above this are refused with an error instead of closing the stream (the SDK's reader dies at 10 MiB). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+/** How much of an ignored stdin line a warning quotes (escaped, so it cannot hold a control character). */
+const MAX_QUOTED_LINE_CHARS = 80;
 /**
  * Requests handed to the server and not yet answered. Further lines wait, unread by the server,
  * until one is answered: a client that sends hundreds of requests for big answers has this many
@@ -184,11 +187,11 @@ export class StdioTransport implements Transport {
     try {
       json = JSON.parse(line);
     } catch {
-      this.streams.warn(`ignored a line on stdin that is not JSON: ${line.slice(0, 80)}`);
+      this.streams.warn(`ignored a line on stdin that is not JSON: ${logValue(line, MAX_QUOTED_LINE_CHARS)}`);
       return;
     }
     const incoming = classifyIncoming(json);
-    if (incoming.kind === "skip") return this.streams.warn(`ignored a line on stdin that is not a JSON-RPC message: ${line.slice(0, 80)}`);
+    if (incoming.kind === "skip") return this.streams.warn(`ignored a line on stdin that is not a JSON-RPC message: ${logValue(line, MAX_QUOTED_LINE_CHARS)}`);
     if (incoming.kind === "refuse") return this.refuse(incoming.id, incoming.message);
     const message = incoming.message;
     // A subscriptions/listen request stays open for the whole connection; it is answered when the connection closes.

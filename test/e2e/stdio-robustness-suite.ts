@@ -78,6 +78,17 @@ export function stdioRobustnessSuite(target: ServerTarget): void {
       expect(byId.get(4)?.error?.message).toStartWith("Invalid params for initialize: protocolVersion: ");
     });
 
+    test("a line that is not JSON is quoted in the warning, escaped and capped: it cannot move the cursor or forge a line", async () => {
+      const hostile = `not json \r\u001b[2K[skill-central] forged ${"z".repeat(200)}`;
+      const raw = await rawSession(target, fixture.cwd, fixture.home, [initializeLine(1), hostile, requestLine(2, "tools/list")], 2);
+      expect(parse(raw.stdout).some((r) => r.id === 2 && r.result !== undefined)).toBe(true);
+      const warning = raw.stderr.split("\n").find((line) => line.includes("ignored a line on stdin that is not JSON"));
+      expect(warning).toContain('"not json \\r\\u001b[2K[skill-central] forged zzz');
+      expect(warning).toContain("…(");
+      expect(raw.stderr).not.toContain("\r");
+      expect(raw.stderr).not.toContain("\u001b");
+    });
+
     test("a JSON-RPC batch (an array, even empty) gets one -32600 with id null, and none of its requests runs", async () => {
       const batch = JSON.stringify([
         { jsonrpc: "2.0", id: 10, method: "ping" },
