@@ -1,0 +1,139 @@
+import type { ParseArgsOptionsConfig } from "node:util";
+import { didYouMean } from "../../suggest.ts";
+
+/**
+ * Each option is declared once: its name (the key), type, parser, default and help line. From
+ * the declarations come parseArgs' config, the `--help` lines and the typed values a command reads.
+ */
+
+/** Bad input from the command line: one line on stderr, exit status 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** Turns the text after a flag into the value a command reads; a bad value throws a UsageError. */
+export type Parse<T> = (raw: string, flag: string) => T;
+
+interface Common {
+  help: string;
+  short?: string;
+  /** Shown after the flag in `--help`: `<n>`, `prompt|tool`, `name=value`. */
+  value?: string;
+}
+
+/** `--name`; a negatable one is on unless `--no-name`, and `--help` shows only that form. */
+export interface Flag extends Common {
+  kind: "flag";
+  negatable?: boolean;
+}
+
+export interface Value<T> extends Common {
+  kind: "value";
+  parse: Parse<T>;
+  default?: T;
+}
+
+/** Repeatable: every occurrence, in order. */
+export interface List<T> extends Common {
+  kind: "list";
+  parse: Parse<T>;
+}
+
+export type Option = Flag | Value<unknown> | List<unknown>;
+export type Options = Readonly<Record<string, Option>>;
+
+type ValueOf<O> = O extends Flag ? boolean : O extends List<infer T> ? T[] : O extends Value<infer T> ? (O extends { default: unknown } ? T : T | undefined) : never;
+
+/** What a command reads: `boolean` for flags, a list for repeatables, the parsed value (or its default) otherwise. */
+export type Values<O extends Options> = { readonly [K in keyof O]: ValueOf<O[K]> };
+
+type Extra<T> = { short?: string; default?: T };
+
+export function flag<const E extends { short?: string; negatable?: boolean; value?: string }>(help: string, extra?: E): Flag & E {
+  return { kind: "flag", help, ...extra } as Flag & E;
+}
+
+export function value<T, const E extends Extra<T> = {}>(placeholder: string, help: string, parse: Parse<T>, extra?: E): Value<T> & E {
+  return { kind: "value", value: placeholder, help, parse, ...extra } as Value<T> & E;
+}
+
+export function text<const E extends Extra<string> = {}>(placeholder: string, help: string, extra?: E): Value<string> & E {
+  return value(placeholder, help, (raw) => raw, extra);
+}
+
+export function list(placeholder: string, help: string): List<string> {
+  return { kind: "list", value: placeholder, help, parse: (raw) => raw };
+}
+
+export function positiveInt<const E extends Extra<number> = {}>(placeholder: string, help: string, extra?: E): Value<number> & E {
+  return value(placeholder, help, (raw, flag) => {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive whole number, not "${raw}"`);
+    return n;
+  }, extra);
+}
+
+export function wholeNumber(min: number, max: number, placeholder: string, help: string): Value<number> {
+  return value(placeholder, help, (raw, flag) => {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${raw}"`);
+    return n;
+  });
+}
+
+/**
+ * One of `choices`; `--help` shows them as `a|b`. The message names them `"a" or "b"` when
+ * `quoted`, else `a, b or c`, and suggests the nearest one.
+ */
+export function choice<const C extends string, const E extends Extra<C> & { quoted?: boolean } = {}>(choices: readonly C[], help: string, extra?: E): Value<C> & E {
+  const names = choices.map((c) => (extra?.quoted ? `"${c}"` : c));
+  const named = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
+  const parse: Parse<C> = (raw, flag) => {
+    const found = choices.find((c) => c === raw);
+    if (found === undefined) throw new UsageError(`${flag} must be ${named}, not "${raw}"${didYouMean(raw, choices)}`);
+    return found;
+  };
+  return value(choices.join("|"), help, parse, extra);
+}
+
+export function parseArgsConfig(options: Options): ParseArgsOptionsConfig {
+  const config: ParseArgsOptionsConfig = {};
+  for (const [name, option] of Object.entries(options)) {
+    config[name] = { type: option.kind === "flag" ? "boolean" : "string", ...(option.short !== undefined && { short: option.short }), ...(option.kind === "list" && { multiple: true }) };
+  }
+  return config;
+}
+
+/** `[flag, help]` lines for `--help`, in declaration order. */
+export function helpLines(options: Options): [string, string][] {
+  return Object.entries(options).map(([name, option]) => {
+    const long = option.kind === "flag" && option.negatable ? `--no-${name}` : `--${name}`;
+    return [`${option.short !== undefined ? `-${option.short}, ` : ""}${long}${option.value !== undefined ? ` ${option.value}` : ""}`, option.help];
+  });
+}
+
+/** Every spelling an unknown flag may have meant: `--name`, and `--no-name` for negatable flags. */
+export function flagNames(options: Options): string[] {
+  return Object.entries(options).flatMap(([name, option]) => [`--${name}`, ...(option.kind === "flag" && option.negatable ? [`--no-${name}`] : [])]);
+}
+
+export type RawValues = Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+
+/**
+ * The typed values of parseArgs' output. Each is parsed when the command first reads it, so a
+ * command meets bad values in the order it checks them, its own checks included.
+ */
+export function readValues<O extends Options>(options: O, raw: RawValues): Values<O> {
+  const values = {};
+  for (const [name, option] of Object.entries(options)) {
+    let read: { value: unknown } | undefined;
+    Object.defineProperty(values, name, { enumerable: true, get: () => (read ??= { value: parseValue(option, `--${name}`, raw[name]) }).value });
+  }
+  return values as Values<O>;
+}
+
+function parseValue(option: Option, flag: string, raw: RawValues[string]): unknown {
+  if (option.kind === "flag") return raw === undefined ? option.negatable === true : raw === true;
+  if (option.kind === "list") return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((r) => option.parse(String(r), flag));
+  return raw === undefined ? option.default : option.parse(String(raw), flag);
+}
