@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
 import { didYouMean } from "./suggest.ts";
 import { EXIT_USAGE, UsageError, type CommandSpec } from "./commands/support/command.ts";
-import { flag, flagNames, helpLines, parseArgsConfig, readValues, text, type RawValues } from "./commands/support/options.ts";
+import { flag, flagNames, optionHelp, parseArgsConfig, readValues, text, type RawValues } from "./commands/support/options.ts";
 import { spec as MCP } from "./commands/mcp-command.ts";
 import { isDirectory } from "./storage/fs-state.ts";
 import { VERSION } from "./version.ts";
@@ -18,7 +18,7 @@ const GLOBAL_OPTIONS = {
   help: flag("Show help", { short: "h" }),
   version: flag("Print the version", { short: "v" }),
 };
-const GLOBAL_HELP = helpLines(GLOBAL_OPTIONS);
+const GLOBAL_HELP = optionHelp(GLOBAL_OPTIONS);
 
 const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   mcp: async () => MCP,
@@ -38,17 +38,11 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 
-function optionLines(lines: readonly (readonly [string, string])[]): string {
-  const width = Math.max(...lines.map(([flag]) => flag.length));
-  return lines.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}\n`).join("");
-}
-
 function commandHelp(spec: CommandSpec, colours: Palette): string {
   let text = `${colours.bold("Usage:")} skill-central ${spec.usage}\n\n${spec.summary}.\n`;
   if (spec.description) text += `\n${spec.description}\n`;
-  const options = helpLines(spec.options);
-  if (options.length > 0) text += `\n${colours.bold("Options:")}\n${optionLines(options)}`;
-  text += `\n${colours.bold("Global options:")}\n${optionLines(GLOBAL_HELP)}`;
+  if (Object.keys(spec.options).length > 0) text += `\n${colours.bold("Options:")}\n${optionHelp(spec.options)}`;
+  text += `\n${colours.bold("Global options:")}\n${GLOBAL_HELP}`;
   if (spec.examples?.length) text += `\n${colours.bold("Examples:")}\n${spec.examples.map((e) => `  ${e}\n`).join("")}`;
   return text;
 }
@@ -60,7 +54,7 @@ async function mainHelp(colours: Palette): Promise<string> {
   text += `${colours.bold("Usage:")} skill-central [command] [options]\n\n${colours.bold("Commands:")}\n`;
   text += specs.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}\n`).join("");
   text += `  ${"help".padEnd(width)}  Show help for a command\n`;
-  text += `\n${colours.bold("Global options:")}\n${optionLines(GLOBAL_HELP)}`;
+  text += `\n${colours.bold("Global options:")}\n${GLOBAL_HELP}`;
   text += "\nRun `skill-central <command> --help` for a command's options.\n";
   return text;
 }

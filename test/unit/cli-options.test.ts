@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseArgs } from "node:util";
-import { choice, flag, flagNames, helpLines, list, parseArgsConfig, positiveInt, readValues, text, value, wholeNumber } from "../../src/commands/support/options.ts";
+import { choice, flag, flagNames, list, optionHelp, parseArgsConfig, positiveInt, readValues, text, value, wholeNumber } from "../../src/commands/support/options.ts";
 import { scopeOption } from "../../src/commands/support/install-output.ts";
 
 const OPTIONS = {
@@ -36,7 +36,9 @@ describe("options declared once", () => {
   });
 
   test("help lines: a negatable flag by its --no- form, a short alias first, choices as a|b, in declaration order", () => {
-    expect(helpLines(OPTIONS).map(([label]) => label)).toEqual(["--no-watch", "--type prompt|tool", "--format yaml|skill-md", "--limit <n>", "--port <n>", "--tag <tag>", "--cwd <dir>", "-y, --yes", "--update [layer]"]);
+    const labels = optionHelp(OPTIONS).split("\n").map((line) => line.slice(2, 24));
+    expect(labels).toEqual(["--no-watch            ", "--type prompt|tool    ", "--format yaml|skill-md", "--limit <n>           ", "--port <n>            ", "--tag <tag>           ", "--cwd <dir>           ", "-y, --yes             ", "--update [layer]      ", ""]);
+    expect(optionHelp({ json: flag("Machine-readable output"), help: flag("Show help", { short: "h" }) })).toBe("  --json      Machine-readable output\n  -h, --help  Show help\n");
     expect(flagNames({ watch: OPTIONS.watch, yes: OPTIONS.yes })).toEqual(["--watch", "--no-watch", "--yes"]);
   });
 

@@ -33,61 +33,71 @@ export interface Value<T> extends Common {
   default?: T;
 }
 
-/** Repeatable: every occurrence, in order. */
-export interface List<T> extends Common {
+/** A repeatable text: every occurrence, in order. */
+export interface List extends Common {
   kind: "list";
-  parse: Parse<T>;
 }
 
-export type Option = Flag | Value<unknown> | List<unknown>;
+export type Option = Flag | Value<unknown> | List;
 export type Options = Readonly<Record<string, Option>>;
 
-type ValueOf<O> = O extends Flag ? boolean : O extends List<infer T> ? T[] : O extends Value<infer T> ? (O extends { default: unknown } ? T : T | undefined) : never;
+type ValueOf<O> = O extends Flag
+  ? boolean
+  : O extends List
+    ? string[]
+    : O extends Value<infer T>
+      ? O extends { default: unknown }
+        ? T
+        : T | undefined
+      : never;
 
-/** What a command reads: `boolean` for flags, a list for repeatables, the parsed value (or its default) otherwise. */
+/** What a command reads: a boolean for a flag, a list for a repeatable, else the parsed value or its default. */
 export type Values<O extends Options> = { readonly [K in keyof O]: ValueOf<O[K]> };
 
 type Extra<T> = { short?: string; default?: T };
 
-export function flag<const E extends { short?: string; negatable?: boolean; value?: string }>(help: string, extra?: E): Flag & E {
-  return { kind: "flag", help, ...extra } as Flag & E;
+export function flag(help: string, extra: { short?: string; negatable?: boolean; value?: string } = {}): Flag {
+  return { kind: "flag", help, ...extra };
 }
 
-export function value<T, const E extends Extra<T> = {}>(placeholder: string, help: string, parse: Parse<T>, extra?: E): Value<T> & E {
+/** `extra.default` makes the value's type `T` rather than `T | undefined`. */
+export function value<T, const E extends Extra<T> = {}>(placeholder: string, help: string, parse: Parse<T>, extra?: E) {
   return { kind: "value", value: placeholder, help, parse, ...extra } as Value<T> & E;
 }
 
-export function text<const E extends Extra<string> = {}>(placeholder: string, help: string, extra?: E): Value<string> & E {
-  return value(placeholder, help, (raw) => raw, extra);
+export const text = (placeholder: string, help: string) => value(placeholder, help, (raw) => raw);
+
+export function list(placeholder: string, help: string): List {
+  return { kind: "list", value: placeholder, help };
 }
 
-export function list(placeholder: string, help: string): List<string> {
-  return { kind: "list", value: placeholder, help, parse: (raw) => raw };
-}
-
-export function positiveInt<const E extends Extra<number> = {}>(placeholder: string, help: string, extra?: E): Value<number> & E {
-  return value(placeholder, help, (raw, flag) => {
+function whole(min: number, max: number, what: string): Parse<number> {
+  return (raw, flag) => {
     const n = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive whole number, not "${raw}"`);
-    return n;
-  }, extra);
+    if (/^\d+$/.test(raw) && Number.isSafeInteger(n) && n >= min && n <= max) return n;
+    throw new UsageError(`${flag} must be ${what}, not "${raw}"`);
+  };
 }
 
-export function wholeNumber(min: number, max: number, placeholder: string, help: string): Value<number> {
-  return value(placeholder, help, (raw, flag) => {
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${raw}"`);
-    return n;
-  });
+export function positiveInt<const E extends Extra<number> = {}>(placeholder: string, help: string, extra?: E) {
+  return value(placeholder, help, whole(1, Number.MAX_SAFE_INTEGER, "a positive whole number"), extra);
+}
+
+export function wholeNumber(min: number, max: number, placeholder: string, help: string) {
+  return value(placeholder, help, whole(min, max, `a whole number from ${min} to ${max}`));
 }
 
 /**
  * One of `choices`; `--help` shows them as `a|b`. The message names them `"a" or "b"` when
  * `quoted`, else `a, b or c`, and suggests the nearest one.
  */
-export function choice<const C extends string, const E extends Extra<C> & { quoted?: boolean } = {}>(choices: readonly C[], help: string, extra?: E): Value<C> & E {
+export function choice<const C extends string, const E extends Extra<C> & { quoted?: boolean } = {}>(
+  choices: readonly C[],
+  help: string,
+  extra?: E,
+) {
   const names = choices.map((c) => (extra?.quoted ? `"${c}"` : c));
-  const named = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
+  const named = `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
   const parse: Parse<C> = (raw, flag) => {
     const found = choices.find((c) => c === raw);
     if (found === undefined) throw new UsageError(`${flag} must be ${named}, not "${raw}"${didYouMean(raw, choices)}`);
@@ -99,22 +109,31 @@ export function choice<const C extends string, const E extends Extra<C> & { quot
 export function parseArgsConfig(options: Options): ParseArgsOptionsConfig {
   const config: ParseArgsOptionsConfig = {};
   for (const [name, option] of Object.entries(options)) {
-    config[name] = { type: option.kind === "flag" ? "boolean" : "string", ...(option.short !== undefined && { short: option.short }), ...(option.kind === "list" && { multiple: true }) };
+    config[name] = {
+      type: option.kind === "flag" ? "boolean" : "string",
+      ...(option.short !== undefined && { short: option.short }),
+      ...(option.kind === "list" && { multiple: true }),
+    };
   }
   return config;
 }
 
-/** `[flag, help]` lines for `--help`, in declaration order. */
-export function helpLines(options: Options): [string, string][] {
-  return Object.entries(options).map(([name, option]) => {
+/** The options' lines for `--help`, in declaration order, their help texts aligned. */
+export function optionHelp(options: Options): string {
+  const lines = Object.entries(options).map(([name, option]) => {
+    const short = option.short !== undefined ? `-${option.short}, ` : "";
     const long = option.kind === "flag" && option.negatable ? `--no-${name}` : `--${name}`;
-    return [`${option.short !== undefined ? `-${option.short}, ` : ""}${long}${option.value !== undefined ? ` ${option.value}` : ""}`, option.help];
+    return [`${short}${long}${option.value !== undefined ? ` ${option.value}` : ""}`, option.help] as const;
   });
+  const width = Math.max(...lines.map(([label]) => label.length));
+  return lines.map(([label, help]) => `  ${label.padEnd(width)}  ${help}\n`).join("");
 }
 
 /** Every spelling an unknown flag may have meant: `--name`, and `--no-name` for negatable flags. */
 export function flagNames(options: Options): string[] {
-  return Object.entries(options).flatMap(([name, option]) => [`--${name}`, ...(option.kind === "flag" && option.negatable ? [`--no-${name}`] : [])]);
+  return Object.entries(options).flatMap(([name, option]) =>
+    option.kind === "flag" && option.negatable ? [`--${name}`, `--no-${name}`] : [`--${name}`],
+  );
 }
 
 export type RawValues = Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
@@ -127,13 +146,14 @@ export function readValues<O extends Options>(options: O, raw: RawValues): Value
   const values = {};
   for (const [name, option] of Object.entries(options)) {
     let read: { value: unknown } | undefined;
-    Object.defineProperty(values, name, { enumerable: true, get: () => (read ??= { value: parseValue(option, `--${name}`, raw[name]) }).value });
+    const get = () => (read ??= { value: parseValue(option, `--${name}`, raw[name]) }).value;
+    Object.defineProperty(values, name, { enumerable: true, get });
   }
   return values as Values<O>;
 }
 
 function parseValue(option: Option, flag: string, raw: RawValues[string]): unknown {
   if (option.kind === "flag") return raw === undefined ? option.negatable === true : raw === true;
-  if (option.kind === "list") return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((r) => option.parse(String(r), flag));
+  if (option.kind === "list") return Array.isArray(raw) ? raw.map(String) : [];
   return raw === undefined ? option.default : option.parse(String(raw), flag);
 }
