@@ -12,7 +12,7 @@ export class UsageError extends Error {
 }
 
 /** Turns the text after a flag into the value a command reads; a bad value throws a UsageError. */
-export type Parse<T> = (raw: string, flag: string) => T;
+type Parse<T> = (raw: string, flag: string) => T;
 
 interface Common {
   help: string;
@@ -22,23 +22,23 @@ interface Common {
 }
 
 /** `--name`; a negatable one is on unless `--no-name`, and `--help` shows only that form. */
-export interface Flag extends Common {
+interface Flag extends Common {
   kind: "flag";
   negatable?: boolean;
 }
 
-export interface Value<T> extends Common {
+interface Value<T> extends Common {
   kind: "value";
   parse: Parse<T>;
   default?: T;
 }
 
 /** A repeatable text: every occurrence, in order. */
-export interface List extends Common {
+interface List extends Common {
   kind: "list";
 }
 
-export type Option = Flag | Value<unknown> | List;
+type Option = Flag | Value<unknown> | List;
 export type Options = Readonly<Record<string, Option>>;
 
 type ValueOf<O> = O extends Flag
