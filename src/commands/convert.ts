@@ -3,11 +3,12 @@ import { dirname, isAbsolute, join } from "node:path";
 import { toSkillMd, toYaml, type Conversion } from "../skill/convert.ts";
 import { didYouMean } from "../suggest.ts";
 import { createFile } from "./support/scaffold.ts";
-import { EXIT_FAILURE, EXIT_OK, json, load, reportLoad, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, UsageError, type CommandContext } from "./support/command.ts";
+import { choice, text } from "./support/options.ts";
 
 const TARGETS = ["skill-md", "yaml"] as const;
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "convert",
   summary: "Turn a skill into the other format (YAML ⇄ Agent Skills SKILL.md folder)",
   usage: "convert <id> --to skill-md|yaml [--out <dir>] [--json]",
@@ -17,18 +18,16 @@ export const spec: CommandSpec = {
     "Handlebars template; positional $N, ${CLAUDE_SKILL_DIR} and a folder's other files have no YAML form.\n" +
     "Never overwrites: an existing target is an error. The original is left as it is (remove it once the\n" +
     "new file serves: two files with one id in one layer conflict).",
-  options: { to: { type: "string" }, out: { type: "string" } },
-  optionHelp: [
-    ["--to skill-md|yaml", "The format to write (required)"],
-    ["--out <dir>", "Where to write it (default: the folder the original is in)"],
-  ],
+  options: {
+    to: choice(TARGETS, "The format to write (required)"),
+    out: text("<dir>", "Where to write it (default: the folder the original is in)"),
+  },
   examples: ["skill-central convert review-pr --to skill-md", "skill-central convert pdf-tools --to yaml --out .skills/project"],
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const id = ctx.args[0]!;
-    const to = stringOption(ctx, "to");
+    const to = ctx.options.to;
     if (to === undefined) throw new UsageError("--to is required: --to skill-md or --to yaml");
-    if (!(TARGETS as readonly string[]).includes(to)) throw new UsageError(`--to must be skill-md or yaml, not "${to}"${didYouMean(to, TARGETS)}`);
     const loaded = await load(ctx);
     reportLoad(ctx, loaded);
     const candidate = loaded.registry.get(id);
@@ -49,14 +48,14 @@ export const spec: CommandSpec = {
     }
     // A YAML skill's file sits in its layer folder; a skill folder's SKILL.md one level deeper.
     const home = from === "yaml" ? dirname(candidate.path) : dirname(dirname(candidate.path));
-    const outOption = stringOption(ctx, "out");
+    const outOption = ctx.options.out;
     const base = outOption === undefined ? home : isAbsolute(outOption) ? outOption : join(ctx.cwd, outOption);
     const target = to === "skill-md" ? join(base, id) : base;
     return write(ctx, converted, target, loaded.display);
   },
-};
+});
 
-function write(ctx: Parameters<CommandSpec["run"]>[0], converted: Conversion, target: string, display: (path: string) => string): number {
+function write(ctx: CommandContext, converted: Conversion, target: string, display: (path: string) => string): number {
   const paths = converted.files.map((f) => join(target, f.path));
   const existing = paths.filter((p) => existsSync(p));
   if (existing.length > 0) {

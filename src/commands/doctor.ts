@@ -6,7 +6,7 @@ import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { gitLayerProblems, gitLayerRows, gitLayerStatuses } from "../sources/report.ts";
-import { EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, plural } from "./support/command.ts";
 import { checkFindings, countBySeverity, findingJson, projectCheck } from "./support/findings.ts";
 import { clientReport, formatClientStatuses } from "./support/install-output.ts";
 
@@ -62,7 +62,7 @@ export function lonelyPrompts(registry: Registry, builtin?: LayerRef): { id: str
     .map((c) => ({ id: c.skill.id, path: c.path, tags: [...c.skill.tags] }));
 }
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "doctor",
   summary: "Everything validate finds, plus config files, layers, shadowing, git layers and IDE clients",
   usage: "doctor [--json]",
@@ -74,7 +74,6 @@ export const spec: CommandSpec = {
     "does: its findings are validate's plus these, with the same severities. Exit 1 on errors (a broken\n" +
     "file, an id withdrawn by a conflict, a failing example), 0 when there are only warnings.",
   options: {},
-  optionHelp: [],
   examples: ["skill-central doctor", "skill-central doctor --json"],
   positionals: { min: 0, max: 0 },
   async run(ctx) {
@@ -190,4 +189,4 @@ export const spec: CommandSpec = {
     ctx.out(text);
     return exit;
   },
-};
+});

@@ -2,12 +2,12 @@ import { formatTable } from "../cli-output/table.ts";
 import { modelMayUse } from "../invoke/load-skill.ts";
 import { foundSkill, searchIndexOf, searchSkills } from "../registry/search.ts";
 import { normaliseTag } from "../skill/tags.ts";
-import { didYouMean } from "../suggest.ts";
-import { EXIT_FAILURE, EXIT_OK, json, load, reportLoad, stringOption, stringsOption, UsageError, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad } from "./support/command.ts";
+import { choice, flag, list, positiveInt } from "./support/options.ts";
 
 const DEFAULT_LIMIT = 20;
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "find",
   summary: "Search the served skills, as the find_skills tool does",
   usage: "find [<query>…] [--tag <tag>]… [--type prompt|tool] [--limit <n>] [--model] [--json]",
@@ -15,28 +15,18 @@ export const spec: CommandSpec = {
     "Ranks the served skills by how well their name, title, tags, description and headings match the query\n" +
     "(the same search as the find_skills catalog tool; see docs/catalog.md). Without a query, lists them by id.\n" +
     "Exits 1 when nothing matches. --model shows only what a model may use (not disable-model-invocation skills).",
-  options: { tag: { type: "string", multiple: true }, type: { type: "string" }, limit: { type: "string" }, model: { type: "boolean" } },
-  optionHelp: [
-    ["--tag <tag>", "Only skills carrying this tag (repeatable: every one)"],
-    ["--type prompt|tool", "Only prompts, or only tools"],
-    ["--limit <n>", `At most this many results (default ${DEFAULT_LIMIT})`],
-    ["--model", "Only skills a model may use, as find_skills returns them"],
-  ],
+  options: {
+    tag: list("<tag>", "Only skills carrying this tag (repeatable: every one)"),
+    type: choice(["prompt", "tool"], "Only prompts, or only tools", { quoted: true }),
+    limit: positiveInt("<n>", `At most this many results (default ${DEFAULT_LIMIT})`, { default: DEFAULT_LIMIT }),
+    model: flag("Only skills a model may use, as find_skills returns them"),
+  },
   examples: ["skill-central find review a pull request", 'skill-central find "k8s manifests" --json', "skill-central find --tag security --type tool"],
   positionals: { min: 0, max: 64 },
   async run(ctx) {
-    const type = stringOption(ctx, "type");
-    if (type !== undefined && type !== "prompt" && type !== "tool") {
-      throw new UsageError(`--type must be "prompt" or "tool", not "${type}"${didYouMean(type, ["prompt", "tool"])}`);
-    }
-    const rawLimit = stringOption(ctx, "limit");
-    const limit = rawLimit === undefined ? DEFAULT_LIMIT : Number(rawLimit);
-    if (rawLimit !== undefined && (!/^\d+$/.test(rawLimit) || !Number.isSafeInteger(limit) || limit < 1)) {
-      throw new UsageError(`--limit must be a positive whole number, not "${rawLimit}"`);
-    }
-    const tags = stringsOption(ctx, "tag").map(normaliseTag).filter((t) => t !== "");
+    const { type, limit, model: modelOnly } = ctx.options;
+    const tags = ctx.options.tag.map(normaliseTag).filter((t) => t !== "");
     const query = ctx.args.join(" ");
-    const modelOnly = ctx.options.model === true;
     const loaded = await load(ctx);
     reportLoad(ctx, loaded);
     const result = searchSkills(searchIndexOf(loaded.registry), {
@@ -62,4 +52,4 @@ export const spec: CommandSpec = {
     if (result.total > rows.length) ctx.err(`${rows.length} of ${result.total} matches shown (--limit to see more)\n`);
     return EXIT_OK;
   },
-};
+});

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_CONFIG_NAMES } from "../config/config-file.ts";
 import { createFile } from "./support/scaffold.ts";
-import { EXIT_OK, json, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_OK, json } from "./support/command.ts";
 
 const CONFIG = `# skill-central configuration: the layers this project serves skills from.
 # Each layer is a folder of skill files; when two layers define the same id, the higher priority wins.
@@ -67,7 +67,7 @@ examples:
     error: 'Missing required argument: "slug"'
 `;
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "init",
   summary: "Scaffold skill-central.yaml and a .skills/ tree with example skills",
   usage: "init [--json]",
@@ -76,7 +76,6 @@ export const spec: CommandSpec = {
     "(a prompt) and .skills/project/branch-name.yaml (a tool), each with inline examples. Never overwrites:\n" +
     "files that exist are left alone and reported.",
   options: {},
-  optionHelp: [],
   examples: ["skill-central init", "skill-central init --cwd ../other-project"],
   positionals: { min: 0, max: 0 },
   async run(ctx) {
@@ -103,4 +102,4 @@ export const spec: CommandSpec = {
     ctx.out(text);
     return EXIT_OK;
   },
-};
+});

@@ -7,16 +7,11 @@ import { currentLaunch, type Launch } from "../install/launch.ts";
 import { planInstall, type Plan } from "../install/plan.ts";
 import { DEFAULT_VERIFY_TIMEOUT_MS, verifier } from "../install/verify.ts";
 import { confirm, stdinIsTerminal } from "./support/confirm.ts";
-import { EXIT_FAILURE, EXIT_OK, flagOption, json, plural, stringOption, UsageError, type CommandContext, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, plural, UsageError, type CommandContext } from "./support/command.ts";
+import { flag, text, value } from "./support/options.ts";
 import { clientIds, describeOutcome, describePlan, planJson, scopeOption, shellLine } from "./support/install-output.ts";
 
-function httpOption(ctx: CommandContext, host: Host): { url: string; tokenEnv?: string } | undefined {
-  const url = stringOption(ctx, "http");
-  const tokenEnv = stringOption(ctx, "token-env");
-  if (url === undefined) {
-    if (tokenEnv !== undefined) throw new UsageError("--token-env goes with --http <url>");
-    return undefined;
-  }
+function httpUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -24,18 +19,25 @@ function httpOption(ctx: CommandContext, host: Host): { url: string; tokenEnv?: 
     throw new UsageError(`--http needs a URL such as http://127.0.0.1:8787/mcp, not "${url}"`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`--http needs an http:// or https:// URL, not "${url}"`);
+  return url;
+}
+
+function verifyTimeoutMs(raw: string): number {
+  const seconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(seconds > 0)) throw new UsageError(`--verify-timeout must be a positive number of seconds, not "${raw}"`);
+  return seconds * 1000;
+}
+
+function httpOption(ctx: CommandContext<{ readonly http: string | undefined; readonly "token-env": string | undefined }>, host: Host): { url: string; tokenEnv?: string } | undefined {
+  const { http: url, "token-env": tokenEnv } = ctx.options;
+  if (url === undefined) {
+    if (tokenEnv !== undefined) throw new UsageError("--token-env goes with --http <url>");
+    return undefined;
+  }
   if (tokenEnv === undefined) return { url };
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) throw new UsageError(`--token-env takes the name of an environment variable, not "${tokenEnv}"`);
   if (!host.env[tokenEnv]) throw new UsageError(`--token-env ${tokenEnv}: the variable is not set here; set it (the entry is checked with it), then run this again`);
   return { url, tokenEnv };
-}
-
-function timeoutOption(ctx: CommandContext): number {
-  const raw = stringOption(ctx, "verify-timeout");
-  if (raw === undefined) return DEFAULT_VERIFY_TIMEOUT_MS;
-  const seconds = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(seconds > 0)) throw new UsageError(`--verify-timeout must be a positive number of seconds, not "${raw}"`);
-  return seconds * 1000;
 }
 
 export function launchText(launch: Launch): string {
@@ -44,8 +46,8 @@ export function launchText(launch: Launch): string {
 }
 
 /** Without named clients: ask on a terminal, go ahead with --yes, otherwise only show. */
-export async function mayApply(ctx: CommandContext, named: boolean, question: string, verb: string): Promise<boolean> {
-  if (named || flagOption(ctx, "yes")) return true;
+export async function mayApply(ctx: CommandContext<{ readonly yes: boolean }>, named: boolean, question: string, verb: string): Promise<boolean> {
+  if (named || ctx.options.yes) return true;
   if (ctx.json || !stdinIsTerminal()) {
     if (!ctx.json) ctx.out(`\nNothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to ${verb}, or name the clients.\n`);
     return false;
@@ -55,7 +57,7 @@ export async function mayApply(ctx: CommandContext, named: boolean, question: st
   return yes;
 }
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "install",
   summary: "Register the server in your IDEs' MCP configs (diff, backup, verify)",
   usage: "install [client…] [--scope user|project] [--dry-run] [--force] [--yes] [--http <url> [--token-env <VAR>]]",
@@ -70,32 +72,23 @@ export const spec: CommandSpec = {
     "(initialize + tools/list); if that fails the file is put back. An existing skill-central entry\n" +
     "that differs is replaced only with --force. Details: docs/install-ides.md.",
   options: {
-    scope: { type: "string" },
-    "dry-run": { type: "boolean" },
-    force: { type: "boolean" },
-    yes: { type: "boolean", short: "y" },
-    http: { type: "string" },
-    "token-env": { type: "string" },
-    "verify-timeout": { type: "string" },
+    scope: scopeOption("The client's user config (default), or the project's file where the client has one"),
+    "dry-run": flag("Show the diffs and write nothing"),
+    force: flag("Replace an existing skill-central entry that differs"),
+    yes: flag("Do not ask before changing the detected clients", { short: "y" }),
+    http: value("<url>", "Register a running HTTP server instead of starting one per client", httpUrl),
+    "token-env": text("<VAR>", "With --http: the environment variable that holds the bearer token"),
+    "verify-timeout": value("<s>", `How long the check waits for the server (default ${DEFAULT_VERIFY_TIMEOUT_MS / 1000})`, verifyTimeoutMs, { default: DEFAULT_VERIFY_TIMEOUT_MS }),
   },
-  optionHelp: [
-    ["--scope user|project", "The client's user config (default), or the project's file where the client has one"],
-    ["--dry-run", "Show the diffs and write nothing"],
-    ["--force", "Replace an existing skill-central entry that differs"],
-    ["-y, --yes", "Do not ask before changing the detected clients"],
-    ["--http <url>", "Register a running HTTP server instead of starting one per client"],
-    ["--token-env <VAR>", "With --http: the environment variable that holds the bearer token"],
-    ["--verify-timeout <s>", `How long the check waits for the server (default ${DEFAULT_VERIFY_TIMEOUT_MS / 1000})`],
-  ],
   examples: ["skill-central install", "skill-central install cursor vscode --dry-run", "skill-central install claude-code --scope project", "skill-central install codex --http https://skills.example.com/mcp --token-env SKILLS_TOKEN"],
   positionals: { min: 0, max: CLIENT_IDS.length },
   async run(ctx) {
     const host = hostFromEnv();
     const ids = clientIds(ctx.args);
-    const scope = scopeOption(ctx);
+    const scope = ctx.options.scope;
     const http = httpOption(ctx, host);
-    const timeoutMs = timeoutOption(ctx);
-    const dryRun = flagOption(ctx, "dry-run");
+    const timeoutMs = ctx.options["verify-timeout"];
+    const dryRun = ctx.options["dry-run"];
     const launch = currentLaunch(host);
     const named = ids.length > 0;
     const { bold } = ctx.colours;
@@ -118,7 +111,7 @@ export const spec: CommandSpec = {
       }
     }
 
-    const plans: Plan[] = clients.map((client) => planInstall(client, { scope, project: ctx.cwd, host, force: flagOption(ctx, "force") }, launch, http));
+    const plans: Plan[] = clients.map((client) => planInstall(client, { scope, project: ctx.cwd, host, force: ctx.options.force }, launch, http));
     if (!ctx.json) {
       ctx.out(`${bold("Entry")}: ${http ? `${http.url}${http.tokenEnv ? ` (token from ${http.tokenEnv})` : ""}` : launchText(launch)}\n\n`);
       for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(describePlan(plan, ctx.colours) + "\n");
@@ -147,4 +140,4 @@ export const spec: CommandSpec = {
     else ctx.out(`\n${done > 0 ? `Installed in ${plural(done, "client")}` : "Nothing installed"}${failed > 0 ? `; ${plural(failed, "client")} not (see above)` : ""}. Restart the IDEs (or reload their MCP servers) to pick it up.\n`);
     return failed > 0 ? EXIT_FAILURE : EXIT_OK;
   },
-};
+});

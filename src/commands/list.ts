@@ -3,29 +3,24 @@ import { skillView } from "../registry/describe.ts";
 import type { Candidate } from "../registry/registry.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
-import { EXIT_OK, json, load, reportLoad, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
+import { choice, text } from "./support/options.ts";
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "list",
   summary: "List the effective skills (what the server serves)",
   usage: "list [--type prompt|tool] [--tag <tag>] [--layer <name>] [--json]",
   description: "One row per served skill: id, type, layer, priority, tags and description, sorted by id.\nWith --json, an array of skill objects (the same fields as `show --json`'s \"skill\").",
-  options: { type: { type: "string" }, tag: { type: "string" }, layer: { type: "string" } },
-  optionHelp: [
-    ["--type prompt|tool", "Only prompts, or only tools"],
-    ["--tag <tag>", "Only skills carrying this tag (case-insensitive)"],
-    ["--layer <name>", "Only skills served from this layer"],
-  ],
+  options: {
+    type: choice(["prompt", "tool"], "Only prompts, or only tools", { quoted: true }),
+    tag: text("<tag>", "Only skills carrying this tag (case-insensitive)"),
+    layer: text("<name>", "Only skills served from this layer"),
+  },
   examples: ["skill-central list", "skill-central list --type tool --json", "skill-central list --tag review --layer team"],
   positionals: { min: 0, max: 0 },
   async run(ctx) {
-    const type = stringOption(ctx, "type");
-    if (type !== undefined && type !== "prompt" && type !== "tool") {
-      throw new UsageError(`--type must be "prompt" or "tool", not "${type}"${didYouMean(type, ["prompt", "tool"])}`);
-    }
-    const tagOption = stringOption(ctx, "tag");
-    const tag = tagOption === undefined ? undefined : normaliseTag(tagOption);
-    const layer = stringOption(ctx, "layer");
+    const { type, layer } = ctx.options;
+    const tag = ctx.options.tag === undefined ? undefined : normaliseTag(ctx.options.tag);
     const loaded = await load(ctx);
     reportLoad(ctx, loaded);
     const { registry } = loaded;
@@ -50,4 +45,4 @@ export const spec: CommandSpec = {
     ctx.out(formatTable(rows, { ...(ctx.columns !== undefined && { maxWidth: ctx.columns }), header: ctx.colours.bold }));
     return EXIT_OK;
   },
-};
+});

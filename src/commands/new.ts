@@ -5,7 +5,8 @@ import { isValidSkillId, SKILL_ID_RULE } from "../skill/id.ts";
 import { didYouMean } from "../suggest.ts";
 import type { Candidate } from "../registry/registry.ts";
 import { createFile, promptTemplate, nextBackupPath, replaceFileKeepingBackup, skillMdTemplate, toolTemplate } from "./support/scaffold.ts";
-import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, stringOption, UsageError, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, UsageError } from "./support/command.ts";
+import { choice, flag, text } from "./support/options.ts";
 
 /**
  * Where a new skill goes without `--layer`: the layer that would serve it over all others (the
@@ -19,7 +20,7 @@ export function defaultLayer(layers: readonly LayerSpec[], cwd: string): LayerSp
   return best ?? { name: "project", dir: join(cwd, FALLBACK_LAYER_DIR), priority: FALLBACK_LAYER_PRIORITY, origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)` };
 }
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "new",
   summary: "Write a new, commented skill file (or Agent Skills folder) into a layer",
   usage: "new <id> --type prompt|tool [--format yaml|skill-md] [--layer <name>] [--force] [--json]",
@@ -31,29 +32,26 @@ export const spec: CommandSpec = {
     "old one as <file>.bak (then .2.bak, …). An id a lower layer already defines is refused unless --force\n" +
     "(the new file then overrides it). Always refused: an id another file of the same layer defines (they\n" +
     "would conflict), and an id a higher-priority layer defines (the new file would never be served).",
-  options: { type: { type: "string" }, format: { type: "string" }, layer: { type: "string" }, force: { type: "boolean" } },
-  optionHelp: [
-    ["--type prompt|tool", "The kind of skill (required for YAML; a SKILL.md folder is a prompt)"],
-    ["--format yaml|skill-md", "A YAML file (default) or an Agent Skills folder with SKILL.md"],
-    ["--layer <name>", "The layer to write into (default: the highest-priority one)"],
-    ["--force", "Replace an existing file (kept as .bak), or override a lower layer's skill"],
-  ],
+  options: {
+    type: choice(["prompt", "tool"], "The kind of skill (required for YAML; a SKILL.md folder is a prompt)", { quoted: true }),
+    format: choice(["yaml", "skill-md"], "A YAML file (default) or an Agent Skills folder with SKILL.md", { quoted: true, default: "yaml" }),
+    layer: text("<name>", "The layer to write into (default: the highest-priority one)"),
+    force: flag("Replace an existing file (kept as .bak), or override a lower layer's skill"),
+  },
   examples: ["skill-central new api-review --type prompt", "skill-central new ticket-link --type tool --layer team", "skill-central new release-notes --format skill-md"],
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const id = ctx.args[0]!;
-    const format = stringOption(ctx, "format") ?? "yaml";
-    if (format !== "yaml" && format !== "skill-md") throw new UsageError(`--format must be "yaml" or "skill-md", not "${format}"${didYouMean(format, ["yaml", "skill-md"])}`);
+    const format = ctx.options.format;
     const skillMd = format === "skill-md";
-    const type = stringOption(ctx, "type") ?? (skillMd ? "prompt" : undefined);
+    const type = ctx.options.type ?? (skillMd ? "prompt" : undefined);
     if (type === undefined) throw new UsageError("--type is required: --type prompt or --type tool (or --format skill-md for an Agent Skills folder)");
-    if (type !== "prompt" && type !== "tool") throw new UsageError(`--type must be "prompt" or "tool", not "${type}"${didYouMean(type, ["prompt", "tool"])}`);
     if (skillMd && type === "tool") throw new UsageError("an Agent Skills folder (SKILL.md) is always a prompt: the format has no tools; drop --format skill-md to write a YAML tool");
     if (!isValidSkillId(id)) throw new UsageError(`"${id}" is not a valid id: use ${SKILL_ID_RULE}`);
-    const force = flagOption(ctx, "force");
+    const force = ctx.options.force;
     const { registry, config, display } = await load(ctx);
 
-    const layerName = stringOption(ctx, "layer");
+    const layerName = ctx.options.layer;
     let layer: LayerSpec;
     if (layerName === undefined) {
       if (config.layers.some((l) => l.git) && !config.layers.some((l) => l.origin !== "built-in" && !l.git)) {
@@ -136,4 +134,4 @@ export const spec: CommandSpec = {
     ctx.out(out);
     return EXIT_OK;
   },
-};
+});

@@ -7,7 +7,8 @@ import { formatDiagnostic } from "../diagnostics.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { argumentWarnings } from "./support/argument-warnings.ts";
 import { coerceArgument } from "./support/arguments.ts";
-import { EXIT_FAILURE, EXIT_OK, json, load, reportLoad, stringOption, stringsOption, UsageError, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
+import { list, text } from "./support/options.ts";
 
 /** `--args-json` first, then each `--arg k=v` on top of it. */
 export function collectArguments(skill: Skill | undefined, argsJson: string | undefined, pairs: readonly string[]): Record<string, unknown> {
@@ -31,7 +32,7 @@ export function collectArguments(skill: Skill | undefined, argsJson: string | un
   return args;
 }
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "render",
   summary: "Print exactly what prompts/get or tools/call would return",
   usage: "render <id> [--arg name=value]… [--args-json '{…}'] [--json]",
@@ -43,11 +44,10 @@ export const spec: CommandSpec = {
     "Validation errors go to stderr, one per line, and exit 1. Warnings go to stderr too and do not change the\n" +
     "result: an argument name the skill does not have (with the closest one), a required argument given\n" +
     "empty, and for skills:compose a required argument of a composed skill left empty (compose renders it blank).",
-  options: { arg: { type: "string", multiple: true }, "args-json": { type: "string" } },
-  optionHelp: [
-    ["--arg name=value", "An argument (repeatable); overrides the same name in --args-json"],
-    ["--args-json <json>", "All arguments as one JSON object"],
-  ],
+  options: {
+    arg: list("name=value", "An argument (repeatable); overrides the same name in --args-json"),
+    "args-json": text("<json>", "All arguments as one JSON object"),
+  },
   examples: [
     "skill-central render review-pr --arg context='a small fix'",
     "skill-central render commit-conventions --arg type=fix --arg summary='handle empty input'",
@@ -66,7 +66,7 @@ export const spec: CommandSpec = {
       ctx.err(`error: unknown skill "${id}"${withdrawn}\n`);
       return EXIT_FAILURE;
     }
-    const args = collectArguments(skill, stringOption(ctx, "args-json"), stringsOption(ctx, "arg"));
+    const args = collectArguments(skill, ctx.options["args-json"], ctx.options.arg);
     const warnings = argumentWarnings(registry, id, skill, args);
     if (!ctx.json) for (const w of warnings) ctx.err(`${colourDiagnostic(formatDiagnostic(w), ctx.colours)}\n`);
     const result = skill?.type === "tool" ? await invokeTool(registry, id, args) : invokePrompt(registry, id, args);
@@ -82,4 +82,4 @@ export const spec: CommandSpec = {
     ctx.out(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
     return EXIT_OK;
   },
-};
+});

@@ -5,7 +5,7 @@ import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { gitOrigin } from "../sources/report.ts";
 import { argumentLines, type ArgumentLine } from "./support/arguments.ts";
-import { EXIT_FAILURE, EXIT_OK, json, load, reportLoad, type CommandContext, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, type CommandContext } from "./support/command.ts";
 
 export function statusText(c: CandidateView): string {
   if (c.status === "shadowed") return `shadowed by ${c.shadowedBy}`;
@@ -38,14 +38,13 @@ function showCompose(ctx: CommandContext, tags: readonly string[]): number {
   return EXIT_OK;
 }
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "show",
   summary: "Show a skill, its arguments and its full resolution chain",
   usage: "show <id> [--json]",
   description:
     "Prints the resolved skill (layer, file, tags, template), the arguments the server checks, and every\ncandidate for the id: layer, file, priority and status (effective / shadowed by X / conflicted with Y).\nAn id withdrawn by a conflict is shown with its chain and exits 1.",
   options: {},
-  optionHelp: [],
   examples: ["skill-central show review-pr", "skill-central show commit-conventions --json"],
   positionals: { min: 1, max: 1 },
   async run(ctx) {
@@ -113,4 +112,4 @@ export const spec: CommandSpec = {
     ctx.out(text);
     return effective ? EXIT_OK : EXIT_FAILURE;
   },
-};
+});

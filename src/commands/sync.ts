@@ -4,7 +4,8 @@ import { displayPath } from "../storage/display-path.ts";
 import { gitVersion } from "../sources/git.ts";
 import type { SkillChange, SkillChanges } from "../sources/skill-changes.ts";
 import { syncLayers, SyncRefused, type LayerSyncReport, type SyncMode, type SyncProgress, type SyncReport } from "../sources/sync.ts";
-import { EXIT_FAILURE, EXIT_OK, flagOption, json, UsageError, type CommandContext, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, UsageError, type CommandContext } from "./support/command.ts";
+import { flag } from "./support/options.ts";
 
 /** Changes listed per kind before the rest is counted. */
 const MAX_LISTED = 20;
@@ -126,7 +127,7 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
   return text;
 }
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "sync",
   summary: "Fetch git layers and make their local copies match skill-central.lock",
   usage: "sync [--update [layer]] [--check] [--frozen] [--json]",
@@ -140,18 +141,15 @@ export const spec: CommandSpec = {
     "--check fetches and writes nothing: exit 1 when the lock does not match the config, or a copy is\n" +
     "missing or damaged (a pre-commit hook). --frozen syncs without ever writing the lock: exit 1 when\n" +
     "the lock is out of date (CI).",
-  options: { update: { type: "boolean" }, check: { type: "boolean" }, frozen: { type: "boolean" } },
-  optionHelp: [
-    ["--update [layer]", "Move a layer (default: all) to its ref's current commit and rewrite the lock"],
-    ["--check", "Change nothing; exit 1 when a copy or the lock is out of date"],
-    ["--frozen", "Sync, but never write the lock; exit 1 when it would change (CI)"],
-  ],
+  options: {
+    update: flag("Move a layer (default: all) to its ref's current commit and rewrite the lock", { value: "[layer]" }),
+    check: flag("Change nothing; exit 1 when a copy or the lock is out of date"),
+    frozen: flag("Sync, but never write the lock; exit 1 when it would change (CI)"),
+  },
   examples: ["skill-central sync", "skill-central sync --update team", "skill-central sync --check", "skill-central sync --frozen --json"],
   positionals: { min: 0, max: 1 },
   async run(ctx) {
-    const update = flagOption(ctx, "update");
-    const check = flagOption(ctx, "check");
-    const frozen = flagOption(ctx, "frozen");
+    const { update, check, frozen } = ctx.options;
     if ([update, check, frozen].filter(Boolean).length > 1) throw new UsageError("--update, --check and --frozen cannot be combined");
     if (ctx.args.length > 0 && !update) throw new UsageError(`a layer name is taken only with --update (skill-central sync --update ${ctx.args[0]})`);
     const mode: SyncMode = update ? "update" : check ? "check" : frozen ? "frozen" : "sync";
@@ -187,4 +185,4 @@ export const spec: CommandSpec = {
     }
     return report.ok ? EXIT_OK : EXIT_FAILURE;
   },
-};
+});

@@ -3,10 +3,10 @@ import { allDiagnostics, locatorsOf } from "../load/load-skills.ts";
 import { runExamples } from "../examples/run.ts";
 import { exampleFailureDetail, exampleLocation } from "../cli-output/example-report.ts";
 import { didYouMean } from "../suggest.ts";
-import { EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad } from "./support/command.ts";
 import { countBySeverity } from "./support/findings.ts";
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "test",
   summary: "Run the skills' inline examples",
   usage: "test [ids…] [--json]",
@@ -17,7 +17,6 @@ export const spec: CommandSpec = {
     "when the load has an error (a skill file that is not served, a conflict, a config that is ignored):\n" +
     "its examples could not run. `skill-central validate` lists every finding with its position.",
   options: {},
-  optionHelp: [],
   examples: ["skill-central test", "skill-central test commit-conventions review-pr", "skill-central test --json"],
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
@@ -75,4 +74,4 @@ export const spec: CommandSpec = {
     if (brokenNote) ctx.err(brokenNote);
     return exit;
   },
-};
+});

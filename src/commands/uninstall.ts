@@ -4,10 +4,11 @@ import { CLIENT_IDS } from "../install/clients/client.ts";
 import { hostFromEnv } from "../install/host.ts";
 import { planUninstall, type Plan } from "../install/plan.ts";
 import { mayApply } from "./install.ts";
-import { EXIT_FAILURE, EXIT_OK, flagOption, json, plural, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, plural } from "./support/command.ts";
+import { flag } from "./support/options.ts";
 import { clientIds, describeOutcome, describePlan, planJson, scopeOption } from "./support/install-output.ts";
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "uninstall",
   summary: "Remove the skill-central entry from your IDEs' MCP configs",
   usage: "uninstall [client…] [--scope user|project] [--dry-run] [--yes]",
@@ -17,18 +18,17 @@ export const spec: CommandSpec = {
     "client whose config has the entry is listed and you are asked first (--yes to skip the\n" +
     "question; with no terminal it only shows the changes). Clients:\n" +
     `${CLIENT_IDS.join(", ")}.`,
-  options: { scope: { type: "string" }, "dry-run": { type: "boolean" }, yes: { type: "boolean", short: "y" } },
-  optionHelp: [
-    ["--scope user|project", "The client's user config (default), or the project's file"],
-    ["--dry-run", "Show the diffs and write nothing"],
-    ["-y, --yes", "Do not ask before changing the clients found"],
-  ],
+  options: {
+    scope: scopeOption("The client's user config (default), or the project's file"),
+    "dry-run": flag("Show the diffs and write nothing"),
+    yes: flag("Do not ask before changing the clients found", { short: "y" }),
+  },
   examples: ["skill-central uninstall", "skill-central uninstall cursor --dry-run"],
   positionals: { min: 0, max: CLIENT_IDS.length },
   async run(ctx) {
     const host = hostFromEnv();
     const ids = clientIds(ctx.args);
-    const scope = scopeOption(ctx);
+    const scope = ctx.options.scope;
     const named = ids.length > 0;
     const options = { scope, project: ctx.cwd, host };
     let plans: Plan[];
@@ -48,9 +48,9 @@ export const spec: CommandSpec = {
     const removable = plans.filter((p) => p.action === "remove");
     const errors = plans.filter((p) => p.action === "error");
 
-    if (flagOption(ctx, "dry-run") || removable.length === 0 || !(await mayApply(ctx, named, `Remove skill-central from ${plural(removable.length, "client")}?`, "uninstall"))) {
+    if (ctx.options["dry-run"] || removable.length === 0 || !(await mayApply(ctx, named, `Remove skill-central from ${plural(removable.length, "client")}?`, "uninstall"))) {
       if (ctx.json) json(ctx, { dryRun: true, scope, clients: plans.map((p) => planJson(p)) });
-      else if (flagOption(ctx, "dry-run")) ctx.out("\nDry run: nothing was written.\n");
+      else if (ctx.options["dry-run"]) ctx.out("\nDry run: nothing was written.\n");
       return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
     }
     if (!ctx.json) ctx.out("\n");
@@ -66,4 +66,4 @@ export const spec: CommandSpec = {
     else ctx.out(`\n${done > 0 ? `Removed from ${plural(done, "client")}` : "Nothing removed"}${failed > 0 ? `; ${plural(failed, "client")} not (see above)` : ""}.\n`);
     return failed > 0 ? EXIT_FAILURE : EXIT_OK;
   },
-};
+});

@@ -6,7 +6,8 @@ import { agentSkillsSpecFindings } from "../skill/skill-md/strict.ts";
 import { buildRegistry } from "../registry/registry.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { byPlace, checkFindings, countBySeverity, findingJson, projectCheck, type CheckInput } from "./support/findings.ts";
-import { EXIT_FAILURE, EXIT_OK, flagOption, json, load, plural, type CommandContext, type CommandSpec } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandContext } from "./support/command.ts";
+import { flag } from "./support/options.ts";
 
 interface Checked extends CheckInput {
   display: (path: string) => string;
@@ -56,7 +57,7 @@ function leftOutNotes(record: SkillRecord): Diagnostic[] {
   }));
 }
 
-export const spec: CommandSpec = {
+export const spec = command({
   name: "validate",
   summary: "Check skill files and run their examples (compiler-style errors)",
   usage: "validate [paths…] [--strict] [--json]",
@@ -68,13 +69,14 @@ export const spec: CommandSpec = {
     "Exit 1 on any error (anything that stops a skill from being served, or a failing example); with\n" +
     "--strict, on any warning in your own files too (the built-in skills are not yours to fix: --strict\n" +
     "does not judge them).",
-  options: { strict: { type: "boolean" } },
-  optionHelp: [["--strict", "Fail on warnings too (unknown fields, unused arguments, …), and hold Agent Skills (SKILL.md) to the agentskills.io specification exactly; judges your files, not the built-in skills"]],
+  options: {
+    strict: flag("Fail on warnings too (unknown fields, unused arguments, …), and hold Agent Skills (SKILL.md) to the agentskills.io specification exactly; judges your files, not the built-in skills"),
+  },
   examples: ["skill-central validate", "skill-central validate .skills/team/review.yaml", "skill-central validate --strict --json"],
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
     const checked = ctx.args.length > 0 ? checkPaths(ctx, ctx.args) : await checkProject(ctx);
-    const strict = flagOption(ctx, "strict");
+    const strict = ctx.options.strict;
     const found = await checkFindings(checked);
     const examples = found.examples;
     const notes = checked.records.flatMap(leftOutNotes);
@@ -100,4 +102,4 @@ export const spec: CommandSpec = {
     ctx.err(`${verdict}, ${plural(warnings, "warning")}${strictNote} in ${plural(summary.files, "file")}; ${plural(examples.length, "example")} run, ${summary.examples.failed} failed\n`);
     return failed ? EXIT_FAILURE : EXIT_OK;
   },
-};
+});

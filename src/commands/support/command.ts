@@ -1,12 +1,12 @@
-import type { ParseArgsOptionsConfig } from "node:util";
 import { loadSkills, type LoadResult } from "../../load/load-skills.ts";
 import { loadReport } from "../../load/report.ts";
 import { colourDiagnostic, type Palette } from "../../cli-output/colour.ts";
+import type { Options, Values } from "./options.ts";
 
-export type OptionValue = string | boolean | (string | boolean)[] | undefined;
+export { UsageError } from "./options.ts";
 
 /** Everything a command gets from the entry point; commands never read `process.argv`. */
-export interface CommandContext {
+export interface CommandContext<V = unknown> {
   /** Absolute project root (`--cwd`, else the working directory). */
   cwd: string;
   /** `false` with `--no-builtin`; otherwise the configs decide. */
@@ -14,7 +14,10 @@ export interface CommandContext {
   json: boolean;
   /** Positional arguments after the command name. */
   args: string[];
-  options: Readonly<Record<string, OptionValue>>;
+  /** The command's own options, typed by their declarations. */
+  options: V;
+  /** The options named on the command line, whether or not their values have been read. */
+  given: ReadonlySet<string>;
   colours: Palette;
   /** Terminal width when stdout is a terminal; tables are cut to it. */
   columns?: number;
@@ -24,7 +27,7 @@ export interface CommandContext {
   err(text: string): void;
 }
 
-export interface CommandSpec {
+export interface CommandSpec<O extends Options = Options> {
   name: string;
   /** One line for the command list. */
   summary: string;
@@ -32,40 +35,23 @@ export interface CommandSpec {
   usage: string;
   /** Paragraphs shown by `--help` after the usage line. */
   description?: string;
-  /** The command's own options (global ones are added by the entry point). */
-  options: ParseArgsOptionsConfig;
-  /** `[flag, what it does]` lines for `--help`. */
-  optionHelp: readonly (readonly [string, string])[];
+  /** The command's own options, in `--help` order (global ones are added by the entry point). */
+  options: O;
   /** Examples shown by `--help`. */
   examples?: readonly string[];
   /** How many positional arguments the command takes. */
   positionals: { min: number; max: number };
-  run(ctx: CommandContext): Promise<number>;
+  run(ctx: CommandContext<Values<O>>): Promise<number>;
 }
 
-/** Bad input from the command line: one line on stderr, exit status 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
+/** A command's spec, with its options' types inferred for `run`. */
+export function command<O extends Options>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
 }
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
-
-export function stringOption(ctx: CommandContext, name: string): string | undefined {
-  const value = ctx.options[name];
-  return typeof value === "string" ? value : undefined;
-}
-
-export function stringsOption(ctx: CommandContext, name: string): string[] {
-  const value = ctx.options[name];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
-  return typeof value === "string" ? [value] : [];
-}
-
-export function flagOption(ctx: CommandContext, name: string): boolean {
-  return ctx.options[name] === true;
-}
 
 /**
  * The server's own loading pipeline, with the command line's options. Locators are kept: a

@@ -8,7 +8,8 @@ import type { Plan } from "../../install/plan.ts";
 import { hostFromEnv } from "../../install/host.ts";
 import { currentLaunch } from "../../install/launch.ts";
 import { clientStatuses, type ClientStatus } from "../../install/status.ts";
-import { UsageError, type CommandContext } from "./command.ts";
+import { UsageError } from "./command.ts";
+import { choice } from "./options.ts";
 
 /** Shared by `install`, `uninstall` and `doctor`: reading their arguments and showing plans. */
 
@@ -23,11 +24,9 @@ export function clientIds(names: readonly string[]): ClientId[] {
   return ids;
 }
 
-export function scopeOption(ctx: CommandContext): Scope {
-  const value = ctx.options.scope;
-  if (value === undefined) return "user";
-  if (typeof value === "string" && (SCOPES as readonly string[]).includes(value)) return value as Scope;
-  throw new UsageError(`--scope must be user or project, not "${String(value)}"`);
+/** `--scope`, whose help line differs between install and uninstall. */
+export function scopeOption(help: string) {
+  return choice(SCOPES, help, { default: "user" });
 }
 
 export function colourDiff(diff: string, colours: Palette): string {
