@@ -5,7 +5,7 @@ import { backUp, FileProblem, readConfigFile, undo, writeAtomically, type Undone
 import type { Reach } from "./entry.ts";
 import { tildePath } from "./host.ts";
 import { sameEntry, type Plan } from "./plan.ts";
-import type { CheckResult } from "./stdio-check.ts";
+import type { CheckResult } from "./check.ts";
 
 /**
  * Carries out a plan: backup, write (or `claude mcp …`), read back, verify by starting the entry

@@ -101,13 +101,13 @@ describe("MCP SDK packages", () => {
   const REPO = join(SRC, "..");
   const SDK_IMPORT = /(?:from|import)\s*\(?\s*["'](@modelcontextprotocol\/[^"'/]+)/g;
 
-  test("only the v2 packages are imported (server and core in src/, the client in tests and the bench)", () => {
+  test("only the v2 packages are imported (server and core in src/, the client in src/install/ — the install check — tests and the bench)", () => {
     const offenders: string[] = [];
     for (const folder of ["src", "test", "bench", "script"]) {
       for (const file of new Glob("**/*.ts").scanSync({ cwd: join(REPO, folder) })) {
         const text = readFileSync(join(REPO, folder, file), "utf8");
         for (const [, pkg] of text.matchAll(SDK_IMPORT)) {
-          const allowed = folder === "src" ? ["@modelcontextprotocol/server", "@modelcontextprotocol/core"] : ["@modelcontextprotocol/server", "@modelcontextprotocol/core", "@modelcontextprotocol/client"];
+          const allowed = folder === "src" && !file.startsWith("install/") ? ["@modelcontextprotocol/server", "@modelcontextprotocol/core"] : ["@modelcontextprotocol/server", "@modelcontextprotocol/core", "@modelcontextprotocol/client"];
           if (!allowed.includes(pkg!)) offenders.push(`${folder}/${file}: ${pkg}`);
         }
       }
@@ -115,10 +115,25 @@ describe("MCP SDK packages", () => {
     expect(offenders).toEqual([]);
   });
 
+  test("the client is loaded only by `install` (and `uninstall`, which shares its confirmation), imported when run: never on the server's start-up", () => {
+    const STATIC = /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s*["']([^"']+)["']/g;
+    const memo = new Map<string, boolean>();
+    const reachesClient = (file: string): boolean => {
+      if (!memo.has(file)) {
+        const specs = [...readFileSync(file, "utf8").matchAll(STATIC)].map((m) => m[1]!);
+        memo.set(file, specs.some((s) => s === "@modelcontextprotocol/client" || (s.startsWith(".") && s.endsWith(".ts") && reachesClient(resolve(dirname(file), s)))));
+      }
+      return memo.get(file)!;
+    };
+    const loaders = files.filter(reachesClient).map((f) => relative(SRC, f));
+    expect(loaders).toContain("install/check.ts");
+    expect(loaders.filter((f) => !f.startsWith("install/"))).toEqual(["commands/install.ts", "commands/uninstall.ts"]);
+  });
+
   test("package.json depends on the v2 packages, not on @modelcontextprotocol/sdk", async () => {
     const pkg = (await Bun.file(join(REPO, "package.json")).json()) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(["@modelcontextprotocol/server", "@modelcontextprotocol/core"]));
-    expect(pkg.devDependencies["@modelcontextprotocol/client"]).toBeDefined();
+    expect(pkg.dependencies["@modelcontextprotocol/client"]).toBeDefined(); // install's check ships in the binary
     expect(pkg.dependencies["@modelcontextprotocol/sdk"]).toBeUndefined();
     expect(pkg.devDependencies["@modelcontextprotocol/sdk"]).toBeUndefined();
   });

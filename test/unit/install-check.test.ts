@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkHttpServer } from "../../src/install/http-check.ts";
-import { checkStdioServer, type CheckResult } from "../../src/install/stdio-check.ts";
+import type { CheckResult } from "../../src/install/check.ts";
+import { checkStdioServer } from "../../src/install/stdio-check.ts";
 import { REPO_ROOT, SOURCE_ENTRY } from "../helpers/server.ts";
 
 /**
