@@ -132,7 +132,12 @@ export function slowClientsSuite(target: ServerTarget): void {
           }
           expect(status).toBe(503);
           // Each held answer is a little over the file; the one that reached the cap was still sent.
-          expect(stalled.length - 1).toBe(Math.ceil(MAX_QUEUED_ANSWER_BYTES / (biggerBytes + 200)));
+          // The cap never refuses early. It may refuse later: the kernel's socket buffers (loopback
+          // autotunes them up to tcp_rmem's maximum, 32 MiB on Debian) can take a whole answer off
+          // the server's hands, and bytes the kernel holds are not the server's memory.
+          const heldAtCap = Math.ceil(MAX_QUEUED_ANSWER_BYTES / (biggerBytes + 200));
+          expect(stalled.length - 1).toBeGreaterThanOrEqual(heldAtCap);
+          expect(stalled.length - 1).toBeLessThan(12);
           const answers = await Promise.all(stalled.map((c) => c.resume()));
           for (const answer of answers.slice(0, -1)) expect({ status: answer?.status, complete: answer?.complete }).toEqual({ status: 200, complete: true });
           expectRefused(answers.at(-1)!);
