@@ -3,6 +3,7 @@ import { IndexWriter } from "../load/index-writer.ts";
 import { referencedVersions, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
 import { loadReport } from "../load/report.ts";
 import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
+import { warmHandlebarsWhenIdle } from "../invoke/template-cache.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
 import { serveMcpOverStdio } from "../mcp/stdio.ts";
 import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
@@ -152,7 +153,10 @@ export function openSkills(options: McpOptions, source: LiveRegistry, milestones
       // The same after a load: what it read and threw away goes before the first answers allocate.
       Bun.gc(false);
       source.swap(result.registry, pageSize ?? result.config.pageSize, mergeCatalogSettings(result.config.catalog, catalog !== undefined ? { mode: catalog } : undefined));
-      if (!previous) hooks.firstLoad?.(result);
+      if (!previous) {
+        hooks.firstLoad?.(result);
+        void warmHandlebarsWhenIdle(() => source.lastRequestAt);
+      }
       if (index) {
         writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);
         writer.enqueue(result.unindexed, referencedVersions(result));

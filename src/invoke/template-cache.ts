@@ -1,15 +1,13 @@
 import { COMPILE_OPTIONS, handlebars } from "../skill/handlebars-env.ts";
 import type { SkillContent } from "../skill/skill.ts";
 import { renderBounded } from "./bounded-handlebars.ts";
-import { compileBlocks } from "./block-template.ts";
 import { compilePlain } from "./plain-template.ts";
 
 type Renderer = (data: Record<string, unknown>) => string;
 
 /**
  * Compiling is the expensive part (~1 ms a Handlebars template), so it happens on a template's
- * first render and never again; plain templates and those with only the built-in blocks skip
- * Handlebars altogether (plain-template.ts, block-template.ts).
+ * first render and never again; plain templates skip Handlebars altogether (plain-template.ts).
  * Keyed by the content object of one file version: when a reload (or the content cache) lets go
  * of that version, its renderer goes with it, so memory stays flat however often files change.
  */
@@ -42,7 +40,7 @@ function compile(template: string): Renderer {
     }
     return viaHandlebars;
   };
-  return compilePlain(template, handlebarsRenderer) ?? compileBlocks(template, handlebarsRenderer) ?? handlebarsRenderer();
+  return compilePlain(template, handlebarsRenderer) ?? handlebarsRenderer();
 }
 
 /** A skill's template rendered with `data`; trailing whitespace trimmed. A skill without one renders empty. */
@@ -55,4 +53,25 @@ export function renderTemplate(content: SkillContent, data: Record<string, unkno
   }
   // Arguments are plain data: prototype access stays off (Handlebars' default since 4.6).
   return render(data).trimEnd();
+}
+
+/** A request this recent means the server is busy: warming waits (as the index writer does). */
+const QUIET_MS = 40;
+const POLL_MS = 25;
+
+/**
+ * Handlebars' first compile in a process costs ~10 ms more than any later one (loading the
+ * package, its compiler's first run), and templates with blocks render through it: done when the
+ * server is first idle after its load, that cost is off the first `tools/call`. Only the engine
+ * is warmed: compiling every template ahead would hold a program per template. Resolves when done.
+ */
+export function warmHandlebarsWhenIdle(lastActivity: () => number): Promise<void> {
+  return new Promise((resolve) => {
+    const tick = (): void => {
+      if (performance.now() - lastActivity() < QUIET_MS) return void setTimeout(tick, POLL_MS).unref?.();
+      renderTemplate({ template: "{{#each a}}{{#if this}}{{this}}{{/if}}{{/each}}", examples: [] }, { a: [1] });
+      resolve();
+    };
+    setTimeout(tick, 0).unref?.();
+  });
 }

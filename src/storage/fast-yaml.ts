@@ -1,19 +1,20 @@
 /**
  * A fast reader for the YAML that skill and config files are written in, with duplicate keys
- * found on the way: block mappings and sequences, literal block scalars (`|`, `|-`, `|+`),
- * one-line flow collections (`[a, b]`, `{ name: x, required: true }`), quoted and plain scalars
- * resolved by the YAML 1.2 core schema, comments.
+ * found on the way: block mappings and sequences, literal and folded block scalars (`|`, `>`,
+ * each with `-` or `+`), one-line flow collections (`[a, b]`, `{ name: x, required: true }`),
+ * quoted and plain scalars resolved by the YAML 1.2 core schema, comments.
  *
- * It answers only when it is certain: anything it does not model (anchors, aliases, tags, folded
- * scalars, multi-line plain or quoted scalars, multi-line flow collections, tabs outside scalar
- * text, complex keys, directives, several documents) and anything that would be an error
- * (duplicate keys included) returns `undefined`, and the caller takes the authoritative path
- * (the `yaml` package). A false `undefined` costs only speed; data must never differ from what
- * the `yaml` package reads (test/unit/fast-yaml.test.ts compares the two on generated files).
+ * It answers only when it is certain: anything it does not model (anchors, aliases, tags,
+ * indentation indicators, folded lines indented deeper than their block, multi-line plain or
+ * quoted scalars, multi-line flow collections, tabs outside scalar text, complex keys,
+ * directives, several documents) and anything that would be an error (duplicate keys included)
+ * returns `undefined`, and the caller takes the authoritative path (the `yaml` package). A false
+ * `undefined` costs only speed; data must never differ from what the `yaml` package reads
+ * (test/unit/fast-yaml.test.ts compares the two on generated files).
  *
- * Why not `Bun.YAML.parse`: it keeps the last of duplicate keys silently, so it needed a separate
- * scan first; this does both in one pass, several times faster on skill files, whose bulk is a
- * literal block scalar that is sliced, not tokenised.
+ * Why not `Bun.YAML.parse`: it keeps the last of duplicate keys silently, so it needs a separate
+ * duplicate-key scan first, and the two took ~3× as long a skill file as this one pass, whose
+ * bulk is a literal block scalar that is sliced, not tokenised (docs/performance.md).
  */
 
 /** Thrown to abandon the fast path; caught once at the top. */
@@ -320,11 +321,13 @@ interface Reader {
   depth: number;
 }
 
+type Chomp = "clip" | "strip" | "keep";
+
 /**
- * A literal block scalar whose header ended line `header`; `parent` is the indentation its
- * content must exceed. Content indentation is that of the first non-empty line.
+ * A block scalar (literal, or folded with `folded`) starting at line `r.i`; `parent` is the
+ * indentation its content must exceed. Content indentation is that of the first non-empty line.
  */
-function readLiteral(r: Reader, parent: number, chomp: "clip" | "strip" | "keep"): string {
+function readBlockScalar(r: Reader, parent: number, chomp: Chomp, folded: boolean): string {
   const { lines } = r;
   const { text } = lines;
   const count = lines.starts.length;
@@ -366,7 +369,8 @@ function readLiteral(r: Reader, parent: number, chomp: "clip" | "strip" | "keep"
   if (chomp === "keep" && lastContent < i - 1) throw BAIL;
   r.i = i;
   let body: string;
-  if (lines.crlf) {
+  if (folded) body = fold(lines, from, lastContent, indent);
+  else if (lines.crlf) {
     const parts: string[] = [];
     for (let j = from; j <= lastContent; j++) parts.push(text.slice(Math.min(lines.starts[j]! + indent, lines.ends[j]!), lines.ends[j]!));
     body = parts.join("\n");
@@ -376,6 +380,31 @@ function readLiteral(r: Reader, parent: number, chomp: "clip" | "strip" | "keep"
     body = `\n${text.slice(lines.starts[from]!, lastContentEnd)}`.replace(unindent(indent), "\n").slice(1);
   }
   return chomp === "strip" ? body : `${body}\n`;
+}
+
+/**
+ * A folded block's lines joined as YAML folds them: a line break between two lines of text
+ * becomes a space, and n empty lines between them become n line breaks. Lines indented deeper
+ * than the block keep their breaks, and leading empty lines are kept too: both are left to `yaml`.
+ */
+function fold(lines: Lines, from: number, last: number, indent: number): string {
+  const { text } = lines;
+  let body = "";
+  let empties = -1;
+  for (let j = from; j <= last; j++) {
+    const start = lines.starts[j]! + indent;
+    if (start >= lines.ends[j]!) {
+      if (empties < 0) throw BAIL;
+      empties++;
+      continue;
+    }
+    const c = text.charCodeAt(start);
+    if (c === SPACE || c === TAB) throw BAIL;
+    if (empties >= 0) body += empties === 0 ? " " : "\n".repeat(empties);
+    body += text.slice(start, lines.ends[j]!);
+    empties = 0;
+  }
+  return body;
 }
 
 const UNINDENT: RegExp[] = [];
@@ -390,10 +419,10 @@ function readInlineValue(r: Reader, line: number, p: number, parentIndent: numbe
   const end = lines.ends[line]!;
   const c = text.charCodeAt(p);
   r.i = line + 1;
-  if (c === 124) {
-    // `|`, `|-`, `|+`, then spaces and an optional comment.
+  if (c === 124 || c === 62) {
+    // `|` or `>`, then `-`, `+` or nothing, then spaces and an optional comment.
     let q = p + 1;
-    let chomp: "clip" | "strip" | "keep" = "clip";
+    let chomp: Chomp = "clip";
     const m = text.charCodeAt(q);
     if (m === DASH) {
       chomp = "strip";
@@ -403,7 +432,7 @@ function readInlineValue(r: Reader, line: number, p: number, parentIndent: numbe
       q++;
     }
     expectLineEnd(text, q, end);
-    return readLiteral(r, parentIndent, chomp);
+    return readBlockScalar(r, parentIndent, chomp, c === 62);
   }
   if (c === 91 || c === 123) {
     const [value, q] = readFlowCollection(text, p, end, r.depth + 1);
@@ -583,7 +612,7 @@ function readSequenceItems(r: Reader, indent: number): unknown[] {
     }
     if (isSequenceEntry(text, p, end)) throw BAIL;
     const c = text.charCodeAt(p);
-    const key = c === 91 || c === 123 || c === 124 ? undefined : keyAt(text, p, end);
+    const key = c === 91 || c === 123 || c === 124 || c === 62 ? undefined : keyAt(text, p, end);
     if (key) {
       r.i = line;
       list.push(readMapping(r, p - start, p));

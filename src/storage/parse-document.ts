@@ -1,6 +1,5 @@
 import type { Document, LineCounter, Node, YAMLError } from "yaml";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
-import { scanDuplicateKeys } from "./duplicate-key-scan.ts";
 import { fastParseYaml } from "./fast-yaml.ts";
 import { jsonErrorOffset } from "./json-error.ts";
 import { badIndentAdvice, compactMappingAdvice, type IndentAdvice } from "./yaml-indent-hint.ts";
@@ -294,25 +293,17 @@ function fromPrecise(source: SourceText, lineBase: number): ParseResult {
 
 /**
  * Parses a YAML file (or JSON, which is YAML's subset): skill files and config files alike.
- * Fast path: the fast reader (fast-yaml.ts), which answers only when it is sure; then, when the
- * duplicate-key scan is sure the text has none, `Bun.YAML.parse`; anything neither can vouch
- * for, and every error, goes through the `yaml` package for exact positions and strict key rules.
+ * Fast path: the fast reader (fast-yaml.ts), which answers only when it is sure; anything it
+ * cannot vouch for, and every error, goes through the `yaml` package for exact positions and
+ * strict key rules.
  * `lineBase`: lines above the text in its file (a SKILL.md frontmatter's), for the line numbers
  * an error's words name; the diagnostic's position stays within the text.
  */
 export function parseYamlDocument(source: SourceText, options: { lineBase?: number } = {}): ParseResult {
-  const lineBase = options.lineBase ?? 0;
   if (source.file.endsWith(".json")) return parseJson(source);
   const fast = fastParseYaml(source.text);
   if (fast) return { ok: true, doc: { data: fast.data, ...lazyLocators(source.text) } };
-  if (scanDuplicateKeys(source.text).kind !== "clean") return fromPrecise(source, lineBase);
-  let data: unknown;
-  try {
-    data = Bun.YAML.parse(source.text);
-  } catch {
-    return fromPrecise(source, lineBase);
-  }
-  return { ok: true, doc: { data, ...lazyLocators(source.text) } };
+  return fromPrecise(source, options.lineBase ?? 0);
 }
 
 function parseJson(source: SourceText): ParseResult {

@@ -69,6 +69,13 @@ describe("fast YAML reader: what it reads", () => {
     }
   });
 
+  test("folded blocks: lines of text join with a space, empty lines between them become line breaks", () => {
+    for (const header of [">", ">-", ">+"]) {
+      expect(agrees(`a: ${header}\n  one\n  two\n\n  three\n\n\n  four  \n  five\nb: 1\n`)).toBe(true);
+    }
+    expect(fastParseYaml("description: >-\n  Commit type. feat: new feature;\n  fix: bug fix\nx: 1\n")!.data).toEqual({ description: "Commit type. feat: new feature; fix: bug fix", x: 1 });
+  });
+
   test("a sequence at its key's indentation and nested mappings", () => {
     expect(agrees("a:\n- 1\n- x: y\n  z: [1, {k: v}]\nb:\n  c:\n    d: e\n")).toBe(true);
   });
@@ -93,7 +100,9 @@ describe("fast YAML reader: what it leaves to the yaml package", () => {
     ["keys that resolve alike", "1: a\n01: b\n"],
     ["an alias", "a: &x 1\nb: *x\n"],
     ["a tag", "a: !!str 1\n"],
-    ["a folded block scalar", "a: >\n  x\n"],
+    ["an indentation indicator", "a: >2\n  x\n"],
+    ["a folded line indented deeper than its block", "a: >\n  x\n    y\n"],
+    ["a folded block starting with an empty line", "a: >\n\n  x\n"],
     ["a multi-line plain scalar", "a: one\n  two\n"],
     ["a multi-line flow sequence", "a: [1,\n  2]\n"],
     ["a tab in indentation", "a:\n\tb: 1\n"],
@@ -181,6 +190,21 @@ describe("fast YAML reader: agreement with the yaml package", () => {
     // The generator is hostile on purpose, but a reader that gave up on everything would pass
     // the agreement check vacuously.
     expect(answered).toBeGreaterThan(400);
+  });
+
+  test("2,000 generated folded blocks: whatever the fast reader answers, the yaml package answers the same", () => {
+    let answered = 0;
+    for (let n = 0; n < 2000; n++) {
+      const indent = pick([1, 2, 4]);
+      const body = Array.from({ length: 1 + Math.floor(rng() * 6) }, () =>
+        rng() < 0.25 ? pick(["", " ".repeat(indent), " ".repeat(indent + 1), "\t"]) : `${" ".repeat(indent)}${rng() < 0.1 ? pick([" ", "\t"]) : ""}${pick(scalars)}${rng() < 0.1 ? "  " : ""}`,
+      );
+      const eol = rng() < 0.1 ? "\r\n" : "\n";
+      const head = rng() < 0.3 ? `- ${pick([">", ">-", ">+"])}` : `k: ${pick([">", ">-", ">+", "> # c"])}`;
+      const text = [head, ...body, rng() < 0.5 ? (head.startsWith("-") ? "- end" : "after: 1") : ""].join(eol) + eol;
+      if (agrees(head.startsWith("-") ? `list:${eol}${text}` : text)) answered++;
+    }
+    expect(answered).toBeGreaterThan(500);
   });
 
   test("realistic skill files are all read on the fast path", () => {
