@@ -1,8 +1,11 @@
-import type { ParseError } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser/lib/esm/main.js";
 
-/** jsonc-parser, loaded on first use: only a file that `JSON.parse` rejected needs it. */
-function jsonc(): typeof import("jsonc-parser") {
-  return require("jsonc-parser") as typeof import("jsonc-parser");
+/**
+ * jsonc-parser, loaded on first use: only a file that `JSON.parse` rejected needs it. Its ES
+ * module build: the compiled binary cannot follow the UMD build's computed `require`s.
+ */
+function jsonc(): typeof import("jsonc-parser/lib/esm/main.js") {
+  return require("jsonc-parser/lib/esm/main.js") as typeof import("jsonc-parser/lib/esm/main.js");
 }
 
 /** A string's valid start: it ends at a raw control character, a malformed escape or the end of the text. */
