@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { CacheEntry } from "../src/sources/cache-entry.ts";
 import { syncLayers } from "../src/sources/sync.ts";
 import { makeRemote, skill } from "../test/helpers/git-remote.ts";
+import { median } from "./lib/stats.ts";
 
 const files = Number(process.argv[2] ?? 1000);
 const runs = Number(process.argv[3] ?? 5);
@@ -20,11 +21,6 @@ const cwd = join(root, "project");
 const home = join(root, "home");
 delete process.env.XDG_CACHE_HOME;
 delete process.env.SKILL_CENTRAL_CACHE_DIR;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** Milliseconds `resolveLayers` takes in a new process (imports excluded). */
 function resolveInFreshProcess(): number {

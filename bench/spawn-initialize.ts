@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildForTests } from "../script/build.ts";
+import { median } from "./lib/stats.ts";
 
 interface Sample {
   initializeMs: number;
@@ -35,12 +36,6 @@ async function measure(command: string, args: string[], cwd: string, home: strin
   const listed = performance.now();
   await client.close();
   return { initializeMs: initialized - started, firstListMs: listed - initialized, prompts: prompts.length };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function summary(label: string, values: number[]): string {

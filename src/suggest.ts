@@ -1,24 +1,44 @@
+let rows = [new Uint32Array(64), new Uint32Array(64), new Uint32Array(64)] as const;
+
+export interface EditDistanceOptions {
+  /** Anything further is `limit + 1`, known as soon as a whole row is over it: no later row comes back under. */
+  limit?: number;
+  /** A swap of neighbours is one edit (optimal string alignment; the default), or two (Levenshtein). */
+  swaps?: boolean;
+}
+
 /**
- * Optimal string alignment distance: edits, with a swap of neighbours counted as one. Three
- * rows of the table suffice (a swap looks two rows back), so nothing is allocated per cell.
+ * Edits from `a` to `b`. Three rows of the table suffice (a swap looks two rows back), and they
+ * are reused: a search compares one query term with thousands of terms.
  */
-export function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string, options: EditDistanceOptions = {}): number {
+  const limit = options.limit ?? Infinity;
+  const swaps = options.swaps ?? true;
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
   const cols = b.length + 1;
-  let older = new Uint32Array(cols);
-  let previous = new Uint32Array(cols);
-  let current = new Uint32Array(cols);
+  if (rows[0].length < cols) rows = [new Uint32Array(cols), new Uint32Array(cols), new Uint32Array(cols)];
+  let older = rows[0];
+  let previous = rows[1];
+  let current = rows[2];
   for (let j = 0; j < cols; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
+    const ca = a.charCodeAt(i - 1);
     current[0] = i;
+    let rowBest = i;
     for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, older[j - 2]! + 1);
+      const cb = b.charCodeAt(j - 1);
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ca === cb ? 0 : 1));
+      if (swaps && i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) best = Math.min(best, older[j - 2]! + 1);
       current[j] = best;
+      if (best < rowBest) rowBest = best;
     }
-    [older, previous, current] = [previous, current, older];
+    if (rowBest > limit) return limit + 1;
+    const spare = older;
+    older = previous;
+    previous = current;
+    current = spare;
   }
-  return previous[b.length]!;
+  return Math.min(previous[b.length]!, limit + 1);
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { median } from "../lib/stats.ts";
 
 interface Session {
   client: Client;
@@ -42,12 +43,6 @@ async function smoke(client: Client): Promise<void> {
   const prompt = await client.getPrompt({ name: "hello", arguments: { name: "bench" } });
   const message = prompt.messages[0]?.content;
   assert(message?.type === "text" && message.text === "Hello, bench!", "prompts/get hello mismatch");
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 function parseArgs(argv: string[]): { runs: number; command: string; args: string[] } {

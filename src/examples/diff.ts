@@ -1,40 +1,24 @@
+import { diffArrays } from "diff";
+
 export interface DiffLine {
   /** `" "` in both, `"-"` only expected, `"+"` only actual. */
   kind: " " | "-" | "+";
   text: string;
 }
 
-/** Beyond this many cells the table would be large; such texts get a plain before/after. */
-const MAX_CELLS = 4_000_000;
+/** Myers' search grows with the square of the edits (~100 ms at 500); past that, a plain before/after. */
+const MAX_EDITS = 500;
 
-/** A line diff (longest common subsequence), expected first: what a failed example shows. */
+/** A line diff (jsdiff, Myers' algorithm), expected first: what a failed example shows. */
 export function lineDiff(expected: string, actual: string): DiffLine[] {
   const a = expected.split("\n");
   const b = actual.split("\n");
-  if (a.length * b.length > MAX_CELLS) {
-    return [...a.map((text) => ({ kind: "-" as const, text })), ...b.map((text) => ({ kind: "+" as const, text }))];
-  }
-  // lcs[i][j]: length of the longest common subsequence of a[i..] and b[j..].
-  const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-    }
-  }
-  const out: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      out.push({ kind: " ", text: a[i]! });
-      i++;
-      j++;
-    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) out.push({ kind: "-", text: a[i++]! });
-    else out.push({ kind: "+", text: b[j++]! });
-  }
-  while (i < a.length) out.push({ kind: "-", text: a[i++]! });
-  while (j < b.length) out.push({ kind: "+", text: b[j++]! });
-  return out;
+  const changes = diffArrays(a, b, { maxEditLength: MAX_EDITS }) ?? [
+    { removed: true, added: false, value: a },
+    { removed: false, added: true, value: b },
+  ];
+  const kind = (change: { added: boolean; removed: boolean }) => (change.added ? "+" : change.removed ? "-" : " ");
+  return changes.flatMap((change) => change.value.map((text): DiffLine => ({ kind: kind(change), text })));
 }
 
 /** Unchanged runs longer than this are folded to their edges. */

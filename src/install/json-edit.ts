@@ -1,4 +1,4 @@
-import { applyEdits, parseTree, printParseErrorCode, type Edit, type Node, type ParseError } from "jsonc-parser";
+import { applyEdits, parseTree, printParseErrorCode, type Edit, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import type { SourcePosition } from "../diagnostics.ts";
 
 /**

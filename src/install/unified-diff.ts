@@ -1,74 +1,31 @@
-import { lineDiff, type DiffLine } from "../examples/diff.ts";
+import { formatPatch, OMIT_HEADERS, structuredPatch, type StructuredPatch } from "diff";
 
-const CONTEXT = 3;
-/** Marks a last line that has no newline after it, so it differs from the same text with one. */
-const NO_EOL = "\u0000";
-
-function lines(text: string): string[] {
-  if (text === "") return [];
-  const parts = text.split("\n");
-  if (parts.at(-1) === "") parts.pop();
-  else parts[parts.length - 1] += NO_EOL;
-  return parts;
-}
+/** Myers' search grows with the square of the edits (~100 ms at 500); past that, one hunk replaces all. */
+const MAX_EDITS = 500;
+const NO_EOL = "\\ No newline at end of file";
 
 /**
- * `diff -u` output for two versions of a file (`before` "" and `beforeLabel` undefined for a new
- * file). Empty when nothing changed. The common start and end are set aside first, so a small
- * edit in a large file (~/.claude.json grows with every project) costs little.
+ * `diff -u` output for two versions of a file (`before` "" and `beforeExists` false for a new
+ * file). Empty when nothing changed. The headers are written here, not by jsdiff, which would
+ * add an `Index:` line and quote non-ASCII names.
  */
 export function unifiedDiff(before: string, after: string, label: string, beforeExists = true): string {
   if (before === after) return "";
-  const a = lines(before);
-  const b = lines(after);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const midA = a.slice(head, a.length - tail);
-  const midB = b.slice(head, b.length - tail);
-  const body: DiffLine[] =
-    midA.length === 0 ? midB.map((text) => ({ kind: "+", text }))
-    : midB.length === 0 ? midA.map((text) => ({ kind: "-", text }))
-    : lineDiff(midA.join("\n"), midB.join("\n"));
-  const all: DiffLine[] = [...a.slice(0, head).map((text) => ({ kind: " " as const, text })), ...body, ...a.slice(a.length - tail).map((text) => ({ kind: " " as const, text }))];
+  const options = { context: 3, maxEditLength: MAX_EDITS };
+  const patch = structuredPatch(label, label, before, after, undefined, undefined, options) ?? replaceAll(before, after);
+  return `--- ${beforeExists ? label : "/dev/null"}\n+++ ${label}\n${formatPatch(patch, OMIT_HEADERS)}`;
+}
 
-  const out = [`--- ${beforeExists ? label : "/dev/null"}`, `+++ ${label}`];
-  let i = 0;
-  let oldLine = 1;
-  let newLine = 1;
-  while (i < all.length) {
-    if (all[i]!.kind === " ") {
-      i++;
-      oldLine++;
-      newLine++;
-      continue;
-    }
-    // A hunk: back up to CONTEXT lines, run until CONTEXT*2 unchanged lines in a row.
-    const start = Math.max(0, i - CONTEXT);
-    let end = i;
-    let quiet = 0;
-    while (end < all.length && quiet <= CONTEXT * 2) {
-      quiet = all[end]!.kind === " " ? quiet + 1 : 0;
-      end++;
-    }
-    end -= Math.max(0, quiet - CONTEXT);
-    const hunk = all.slice(start, end);
-    const oldStart = oldLine - (i - start);
-    const newStart = newLine - (i - start);
-    const oldCount = hunk.filter((l) => l.kind !== "+").length;
-    const newCount = hunk.filter((l) => l.kind !== "-").length;
-    out.push(`@@ -${oldCount === 0 ? oldStart - 1 : oldStart},${oldCount} +${newCount === 0 ? newStart - 1 : newStart},${newCount} @@`);
-    for (const line of hunk) {
-      const noEol = line.text.endsWith(NO_EOL);
-      out.push(`${line.kind}${noEol ? line.text.slice(0, -1) : line.text}`);
-      if (noEol) out.push("\\ No newline at end of file");
-    }
-    for (let j = i; j < end; j++) {
-      if (all[j]!.kind !== "+") oldLine++;
-      if (all[j]!.kind !== "-") newLine++;
-    }
-    i = end;
-  }
-  return out.join("\n") + "\n";
+function replaceAll(before: string, after: string): StructuredPatch {
+  const side = (text: string, sign: string): string[] => {
+    if (text === "") return [];
+    const lines = text.split("\n");
+    if (lines.at(-1) === "") return lines.slice(0, -1).map((line) => sign + line);
+    return [...lines.map((line) => sign + line), NO_EOL];
+  };
+  const removed = side(before, "-");
+  const added = side(after, "+");
+  const count = (lines: string[]) => lines.filter((line) => line !== NO_EOL).length;
+  const hunk = { oldStart: 1, oldLines: count(removed), newStart: 1, newLines: count(added), lines: [...removed, ...added] };
+  return { oldFileName: undefined, newFileName: undefined, oldHeader: undefined, newHeader: undefined, hunks: [hunk] };
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult, ReadResourceResult, Tool } from "@modelcontextprotocol/server";
+import { ProtocolError, type CallToolResult, type ReadResourceResult, type Tool } from "@modelcontextprotocol/server";
 import { quoted, SkillCentralError } from "../errors.ts";
 import { argumentProblems } from "../invoke/arguments.ts";
 import { checkResult } from "../invoke/limits.ts";
@@ -12,7 +12,6 @@ import { normaliseTag } from "../skill/tags.ts";
 import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, RUN_SKILL_TOOL, type ToolsPlan } from "./catalog-mode.ts";
 import { readSkillFile } from "./skill-files.ts";
 import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
-import { WireError } from "./wire-error.ts";
 
 /**
  * The catalog tools (docs/catalog.md): every skill a model may use, reachable through three
@@ -256,7 +255,7 @@ function loadSkillFile(registry: Registry, name: string, path: string): CallTool
   try {
     content = readSkillFile(registry, file.uri).contents[0]!;
   } catch (error) {
-    if (error instanceof WireError) return failure(`Cannot read "${file.path}" of "${name}": ${error.message}`);
+    if (error instanceof ProtocolError) return failure(`Cannot read "${file.path}" of "${name}": ${error.message}`);
     throw error;
   }
   const mimeType = content.mimeType ?? "application/octet-stream";

@@ -1,6 +1,6 @@
-import { ProtocolErrorCode, type Server, type ServerContext, type StandardSchemaV1 } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext, type StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { isPlainObject } from "../skill/json-schema.ts";
-import { toWireError, WireError } from "./wire-error.ts";
+import { toWireError } from "./wire-error.ts";
 
 interface ParseIssue {
   path: readonly PropertyKey[];
@@ -71,7 +71,7 @@ function passes(raw: unknown, quick: QuickCheck): boolean {
 export function checkParams<T>(method: string, schema: ParamsSchema<T>, raw: unknown, quick?: QuickCheck): T {
   if (quick && passes(raw, quick)) return raw as T;
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw toWireError(new WireError(ProtocolErrorCode.InvalidParams, describeIssues(method, parsed.error.issues)));
+  if (!parsed.success) throw toWireError(new ProtocolError(ProtocolErrorCode.InvalidParams, describeIssues(method, parsed.error.issues)));
   return parsed.data;
 }
 

@@ -1,6 +1,5 @@
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
-import { WireError } from "./wire-error.ts";
 
 /** Longest URI echoed whole in an error's `data`; a longer one is not echoed at all. */
 export const MAX_ECHOED_URI_CHARS = 2048;
@@ -10,12 +9,12 @@ export const MAX_ECHOED_URI_CHARS = 2048;
  * message quotes the URI once, capped, and `data` leaves out a URI too long to be a real one: a
  * client may send a megabyte of it.
  */
-export function unknownResource(uri: string, why: string): WireError {
+export function unknownResource(uri: string, why: string): ProtocolError {
   return invalidUri(`Unknown resource: ${quoted(uri)} (${why})`, uri);
 }
 
 /** -32602 about a URI the client sent, with it in `data` unless it is too long to be a real one. */
-export function invalidUri(message: string, uri: string): WireError {
-  return new WireError(ProtocolErrorCode.InvalidParams, message, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
+export function invalidUri(message: string, uri: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
 }
 

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { DIRECTORY_MIME_TYPE, type DirectoryResource } from "@modelcontextprotocol/core/ext/skills";
-import { ProtocolErrorCode, type ReadResourceResult } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, type ReadResourceResult } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
 import { publishedSkill, type PublishedFile, type PublishedSkill } from "../registry/published-skills.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -10,7 +10,6 @@ import { readFolderFile } from "../storage/folder-file.ts";
 import { isTextual, mimeTypeOf, OCTET_STREAM, PLAIN_TEXT } from "./file-types.ts";
 import { paginate } from "./pagination.ts";
 import { invalidUri, unknownResource } from "./resource-errors.ts";
-import { WireError } from "./wire-error.ts";
 
 /**
  * The files and folders of published skills as MCP resources: `resources/read` of
@@ -126,12 +125,12 @@ function bytesOf(skill: PublishedSkill, file: PublishedFile): Uint8Array {
   if (file.record) {
     const read = readFolderFile(dirname(candidate.path), file.record);
     if (read.ok) return read.bytes;
-    throw new WireError(ProtocolErrorCode.InternalError, `${file.uri} ${read.reason === "changed" ? "changed on disk since it was published" : "cannot be read"} (${read.message}); call skills/get for the skill's current files`, { uri: file.uri });
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `${file.uri} ${read.reason === "changed" ? "changed on disk since it was published" : "cannot be read"} (${read.message}); call skills/get for the skill's current files`, { uri: file.uri });
   }
   // A synthesised SKILL.md is made again: deterministic, so the same bytes as when it was published.
   const bytes = Buffer.from(synthesiseSkillMd(candidate.skill, candidate.content.read().template, candidate.layer.name).text, "utf8");
   if (bytes.length !== file.size || `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}` !== file.digest) {
-    throw new WireError(ProtocolErrorCode.InternalError, `${file.uri} changed since it was published; call skills/get for the skill's current files`, { uri: file.uri });
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `${file.uri} changed since it was published; call skills/get for the skill's current files`, { uri: file.uri });
   }
   return bytes;
 }

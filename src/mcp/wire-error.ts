@@ -1,20 +1,5 @@
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { SkillCentralError, type ErrorCode as LocalCode } from "../errors.ts";
-
-/**
- * An error whose `message` goes on the wire exactly as written (the SDK sends a thrown error's
- * `code`, `message` and `data` unchanged). `data` carries machine-readable detail, such as the
- * `uri` of a resource that does not exist.
- */
-export class WireError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Longest error message sent at all. Messages quote a caller's input through `quoted()` (at most
@@ -40,9 +25,14 @@ const WIRE_CODES: Record<LocalCode, number> = {
   "limit-exceeded": ProtocolErrorCode.InvalidParams,
 };
 
-/** Maps our errors to their JSON-RPC form; anything unexpected becomes an internal error. Every message is bounded. */
-export function toWireError(error: unknown): WireError {
-  if (error instanceof WireError) return error.message.length <= MAX_MESSAGE_CHARS ? error : new WireError(error.code, bounded(error.message), error.data);
-  if (error instanceof SkillCentralError) return new WireError(WIRE_CODES[error.code], bounded(error.message));
-  return new WireError(ProtocolErrorCode.InternalError, bounded(error instanceof Error ? error.message : String(error)));
+/**
+ * Maps our errors to the SDK's `ProtocolError`, whose `code`, `message` and `data` the SDK sends
+ * unchanged; anything unexpected becomes an internal error. Every message is bounded.
+ */
+export function toWireError(error: unknown): ProtocolError {
+  if (error instanceof ProtocolError) {
+    return error.message.length <= MAX_MESSAGE_CHARS ? error : new ProtocolError(error.code, bounded(error.message), error.data);
+  }
+  if (error instanceof SkillCentralError) return new ProtocolError(WIRE_CODES[error.code], bounded(error.message));
+  return new ProtocolError(ProtocolErrorCode.InternalError, bounded(error instanceof Error ? error.message : String(error)));
 }

@@ -2,6 +2,7 @@ import { perSnapshot } from "./per-snapshot.ts";
 import type { Candidate, Registry } from "./registry.ts";
 import { relatedTerms, terms } from "./search-terms.ts";
 import { skillUri } from "../skill/skill-uri.ts";
+import { editDistance } from "../suggest.ts";
 
 /**
  * Full-text search over the served skills: BM25F (each field weighted and length-normalised on
@@ -138,34 +139,6 @@ function lowerBound(vocabulary: readonly string[], prefix: string): number {
   return lo;
 }
 
-/** Rows reused by `withinEdits`: a query compares against thousands of terms. */
-let previousRow = new Uint16Array(64);
-let currentRow = new Uint16Array(64);
-
-/** Whether `a` and `b` are at most `limit` edits apart (Levenshtein, with a cut-off per row). */
-function withinEdits(a: string, b: string, limit: number): number | undefined {
-  if (Math.abs(a.length - b.length) > limit) return undefined;
-  if (b.length + 1 > previousRow.length) {
-    previousRow = new Uint16Array(b.length + 1);
-    currentRow = new Uint16Array(b.length + 1);
-  }
-  for (let j = 0; j <= b.length; j++) previousRow[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    currentRow[0] = i;
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const value = Math.min(previousRow[j]! + 1, currentRow[j - 1]! + 1, previousRow[j - 1]! + cost);
-      currentRow[j] = value;
-      if (value < best) best = value;
-    }
-    if (best > limit) return undefined;
-    [previousRow, currentRow] = [currentRow, previousRow];
-  }
-  const distance = previousRow[b.length]!;
-  return distance <= limit ? distance : undefined;
-}
-
 /**
  * The terms a query term stands for, each with its weight: itself; its related words; longer
  * words it begins (`document` → `documentation`); and, when none of those exist, the nearest
@@ -190,14 +163,15 @@ function expand(index: SearchIndex, term: string): Map<string, number> {
     }
   }
   if (out.size === 0 && term.length >= 4) {
-    const limit = term.length >= 8 ? 2 : 1;
+    // Levenshtein (a swap is two edits), as search has always counted typos.
+    const distance = { limit: term.length >= 8 ? 2 : 1, swaps: false };
     const near: { t: string; d: number }[] = [];
     // Typos rarely touch the first letter: only terms starting with it are compared.
     const first = term[0]!;
     for (let i = lowerBound(index.vocabulary, first); i < index.vocabulary.length && index.vocabulary[i]![0] === first; i++) {
       const candidate = index.vocabulary[i]!;
-      const d = withinEdits(term, candidate, limit);
-      if (d !== undefined && d > 0) near.push({ t: candidate, d });
+      const d = editDistance(term, candidate, distance);
+      if (d > 0 && d <= distance.limit) near.push({ t: candidate, d });
     }
     near.sort((a, b) => a.d - b.d || (a.t < b.t ? -1 : 1));
     for (const { t, d } of near.slice(0, MAX_TYPO_EXPANSIONS)) add(t, TYPO_WEIGHT / d);

@@ -36,12 +36,12 @@ describe("suggestions", () => {
   });
 
   /** The textbook table, for comparison with the three-row one. */
-  function referenceDistance(a: string, b: string): number {
+  function referenceDistance(a: string, b: string, swaps = true): number {
     const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
     for (let i = 1; i <= a.length; i++) {
       for (let j = 1; j <= b.length; j++) {
         d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
       }
     }
     return d[a.length]![b.length]!;
@@ -56,6 +56,18 @@ describe("suggestions", () => {
     }
     expect(editDistance("requried", "required")).toBe(1);
     expect(editDistance("", "abc")).toBe(3);
+  });
+
+  test("with a limit, any distance beyond it is limit + 1; without swaps, it is Levenshtein's (search's typos)", () => {
+    const random = mulberry32(12);
+    const word = () => Array.from({ length: Math.floor(random() * 12) }, () => "abc"[Math.floor(random() * 3)]).join("");
+    for (let i = 0; i < 2000; i++) {
+      const [a, b, limit] = [word(), word(), Math.floor(random() * 4)];
+      expect({ a, b, limit, d: editDistance(a, b, { limit }) }).toEqual({ a, b, limit, d: Math.min(referenceDistance(a, b), limit + 1) });
+      expect({ a, b, d: editDistance(a, b, { swaps: false }) }).toEqual({ a, b, d: referenceDistance(a, b, false) });
+    }
+    expect(editDistance("auidt", "audit", { limit: 1 })).toBe(1);
+    expect(editDistance("auidt", "audit", { limit: 1, swaps: false })).toBe(2);
   });
 
   test("a candidate whose length is out of reach is not compared, yet a prefix still suggests it", () => {

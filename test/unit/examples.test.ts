@@ -80,6 +80,13 @@ describe("line diff", () => {
     expect(shown).toContain("  … 8 unchanged lines");
     expect(shown.length).toBeLessThan(12);
   });
+
+  test("past 500 edits: every expected line removed, then every actual line added", () => {
+    const expected = Array.from({ length: 600 }, (_, i) => `e${i}`);
+    const actual = Array.from({ length: 600 }, (_, i) => `a${i}`);
+    const lines = lineDiff(expected.join("\n"), actual.join("\n"));
+    expect(lines).toEqual([...expected.map((text) => ({ kind: "-" as const, text })), ...actual.map((text) => ({ kind: "+" as const, text }))]);
+  });
 });
 
 let fixture: Fixture | undefined;

@@ -75,4 +75,12 @@ describe("unified diff", () => {
       expect({ t, result: applyDiff(before, diff) }).toEqual({ t, result: after });
     }
   });
+
+  test("past 500 edits: one hunk replaces the whole file, and it still applies", () => {
+    const before = Array.from({ length: 600 }, (_, i) => `old ${i}`).join("\n") + "\n";
+    const after = Array.from({ length: 600 }, (_, i) => `new ${i}`).join("\n");
+    const diff = unifiedDiff(before, after, "f");
+    expect(diff.match(/^@@.*$/gm)).toEqual(["@@ -1,600 +1,600 @@"]);
+    expect(applyDiff(before, diff)).toBe(after);
+  });
 });

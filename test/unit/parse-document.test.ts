@@ -124,6 +124,12 @@ describe("JSON files", () => {
     expect(failure('{"a": 1}\n{"b": 2}', "skill.json").position?.line).toBe(2);
   });
 
+  test("deep nesting overflows no stack: exact positions where jsonc-parser's recursion reaches, YAML's past it", () => {
+    expect(failure(`${"[".repeat(10_000)}x`, "skill.json").position).toEqual({ line: 1, column: 10_001 });
+    expect(failure(`${"[".repeat(200_000)}x`, "skill.json").position?.line).toBe(1);
+    expect(parsed(`${"[".repeat(200_000)}${"]".repeat(200_000)}`, "skill.json").data).toBeArray();
+  });
+
   test("text that is YAML but not JSON is rejected in a .json file", () => {
     expect(failure("id: a\n", "skill.json").message).toContain("invalid JSON");
   });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { SkillCentralError } from "../../src/errors.ts";
-import { MAX_MESSAGE_CHARS, toWireError, WireError } from "../../src/mcp/wire-error.ts";
+import { ProtocolError as WireError } from "@modelcontextprotocol/server";
+import { MAX_MESSAGE_CHARS, toWireError } from "../../src/mcp/wire-error.ts";
 
 describe("error messages stay bounded on the wire", () => {
   test("toWireError caps every message, keeps code and data, and maps our codes", () => {
