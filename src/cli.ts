@@ -92,7 +92,7 @@ const MCP: CommandSpec = {
       ...(catalog !== undefined && { catalog }),
     };
     if (ctx.options.http === true) {
-      const [{ runMcpHttp }, http] = await Promise.all([import("./commands/mcp-http.ts"), import("./mcp/http.ts")]);
+      const [{ runMcpHttp }, http] = await Promise.all([import("./commands/mcp-http.ts"), import("./mcp/http/options.ts")]);
       const port = wholeNumber(ctx.options.port, "--port", 0, 65_535) ?? http.DEFAULT_PORT;
       const host = typeof ctx.options.host === "string" ? ctx.options.host : http.DEFAULT_HOST;
       if (host.trim() === "") throw new UsageError("--host needs an address, e.g. 127.0.0.1 or 0.0.0.0");
