@@ -5,7 +5,6 @@ import { loadReport } from "../load/report.ts";
 import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
 import type { LiveRegistry } from "../mcp/registry-source.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
-import { collectLoadGarbage } from "./gc.ts";
 import type { Logger } from "./log.ts";
 
 export interface ServeOptions extends LoadOptions {
@@ -18,6 +17,14 @@ export interface ServeOptions extends LoadOptions {
   /** CLI `--catalog`: overrides `catalog:` in the configs. */
   catalog?: CatalogMode;
 }
+
+/**
+ * The GC policy of the serving process: a young collection (well under a millisecond) right after
+ * each step that leaves a large batch of garbage, before the next allocates: after the start-up
+ * index is opened (its listing's JSON text) and after every load (what it read and threw away).
+ * The heap, and so peak RSS, stays small; full collections are left to the runtime.
+ */
+const collectLoadGarbage = (): void => Bun.gc(false);
 
 /** A moment of the start-up, in milliseconds since the process started, for `--debug-timing`. */
 export type Milestone = [name: string, ms: number];
