@@ -6,7 +6,7 @@ import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
 import { didYouMean } from "./suggest.ts";
 import { EXIT_USAGE, UsageError, type CommandSpec } from "./commands/support/command.ts";
 import { flag, flagNames, optionHelp, parseArgsConfig, readValues, text, type RawValues } from "./commands/support/options.ts";
-import { spec as MCP } from "./commands/mcp-command.ts";
+import { spec as MCP } from "./commands/mcp.ts";
 import { isDirectory } from "./storage/fs-state.ts";
 import { VERSION } from "./version.ts";
 

@@ -20,6 +20,7 @@ const STAGES: readonly (readonly string[])[] = [
   ["examples"],
   ["reload"],
   ["mcp", "cli-output", "install"], // install: IDE configs, beside the other adapters' helpers
+  ["serve"], // the serving process: start-up, the operator's log, GC policy, signals and drain
   ["commands", "api"],
   ["cli"],
 ];

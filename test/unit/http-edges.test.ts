@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { logValue, loggedPath, MAX_LOGGED_CHARS, pathOfTarget } from "../../src/mcp/http/access-log.ts";
 import { parseAllowedOrigin } from "../../src/mcp/http/request-guard.ts";
-import { serveMcpOverHttp } from "../../src/mcp/http.ts";
+import { serveMcpOverHttp } from "../../src/mcp/http/index.ts";
 import { LiveRegistry } from "../../src/mcp/registry-source.ts";
 
 const ROUTES = ["/mcp", "/healthz", "/readyz"];

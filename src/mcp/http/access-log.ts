@@ -65,3 +65,26 @@ export function pathOfTarget(target: string): string {
     return "/";
   }
 }
+
+/** What the access log shows of one request besides its method, path, status and time; filled as the stages learn it. */
+export interface Exchange {
+  /** The JSON-RPC method, from the body stage. */
+  rpc?: string;
+  /** The session, short (`shortSessionId`), from the dispatch stage. */
+  session?: string;
+  /** The label of the bearer token, from the auth stage. */
+  label?: string;
+}
+
+/**
+ * The last stage of every request: its access-log line. `path` comes from `loggedPath` (the
+ * route, never the query string or an unknown path as sent: either may hold what a careless
+ * client put there, a token). Client-chosen values are quoted and capped.
+ */
+export function accessLine(method: string, path: string, status: number, ms: number, exchange: Exchange): string {
+  const fields = [logValue(method), path, String(status), `${ms.toFixed(1)}ms`];
+  if (exchange.rpc !== undefined) fields.push(`rpc=${logValue(exchange.rpc)}`);
+  if (exchange.session !== undefined) fields.push(`session=${logValue(exchange.session)}`);
+  if (exchange.label !== undefined) fields.push(`token=${logValue(exchange.label)}`);
+  return `http ${fields.join(" ")}`;
+}

@@ -1,4 +1,4 @@
-import { errorResponse } from "./request-guard.ts";
+import { errorResponse } from "./responses.ts";
 
 /** Requests admitted and not yet answered, all clients together (health probes are never counted). */
 export const MAX_REQUESTS_IN_FLIGHT = 128;

@@ -1,11 +1,7 @@
 import { localhostAllowedHostnames, validateHostHeader } from "@modelcontextprotocol/server";
 import { quoted } from "../../errors.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
-
-/** A JSON-RPC error as a complete HTTP response (id null: the request was not read). */
-export function errorResponse(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
-}
+import { errorResponse } from "./responses.ts";
 
 export interface GuardOptions {
   /** The server listens on a loopback address only. */
@@ -43,13 +39,13 @@ export function parseAllowedOrigin(text: string): string | undefined {
 
 type OriginVerdict = { ok: true } | { ok: false; message: string };
 
-export type Admission = { ok: true; label: string | undefined } | { ok: false; response: Response };
+/** The guard stage's verdict: undefined lets the request through, a response refuses it. */
+export type Refusal = Response | undefined;
 
 /**
- * What every request to /mcp passes before it reaches MCP: no credentials in the URL, a Host
- * this server answers to and an Origin it trusts (DNS rebinding: a page on another site whose
- * name resolves to 127.0.0.1 must not reach a local server), and a valid bearer token when
- * tokens are configured.
+ * The first stage of every request to /mcp: no credentials in the URL, a Host this server
+ * answers to and an Origin it trusts (DNS rebinding: a page on another site whose name resolves
+ * to 127.0.0.1 must not reach a local server). The bearer token is the next stage (auth.ts).
  */
 export class RequestGuard {
   private readonly hosts: readonly string[] | undefined;
@@ -85,23 +81,19 @@ export class RequestGuard {
     });
   }
 
-  admit(request: Request, url: URL): Admission {
+  admit(request: Request, url: URL): Refusal {
     if (this.credentialsInUrl(url)) {
-      return { ok: false, response: errorResponse(400, -32000, "Credentials in the URL are refused: send the token in an Authorization: Bearer header", { "WWW-Authenticate": 'Bearer error="invalid_request"' }) };
+      return errorResponse(400, -32000, "Credentials in the URL are refused: send the token in an Authorization: Bearer header", {
+        "WWW-Authenticate": 'Bearer error="invalid_request"',
+      });
     }
     if (this.hosts !== undefined) {
       const host = validateHostHeader(request.headers.get("host"), [...this.hosts]);
-      if (!host.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${quoted(host.message)}`) };
+      if (!host.ok) return errorResponse(403, -32000, `Forbidden: ${quoted(host.message)}`);
     }
     const origin = this.checkOrigin(request.headers.get("origin"));
-    if (!origin.ok) return { ok: false, response: errorResponse(403, -32000, `Forbidden: ${quoted(origin.message)} (allow it with --allow-origin)`) };
-    const tokens = this.options.tokens;
-    if (tokens === undefined) return { ok: true, label: undefined };
-    const verdict = tokens.check(request.headers.get("authorization"));
-    if (verdict.ok) return { ok: true, label: verdict.label };
-    const challenge = verdict.reason === "missing" ? 'Bearer realm="skill-central"' : 'Bearer realm="skill-central", error="invalid_token"';
-    const why = verdict.reason === "missing" ? "a bearer token is required" : verdict.reason === "malformed" ? "the Authorization header is not \"Bearer <token>\"" : "the token is not valid";
-    return { ok: false, response: errorResponse(401, -32001, `Unauthorized: ${why}`, { "WWW-Authenticate": challenge, ...this.corsHeaders(request) }) };
+    if (!origin.ok) return errorResponse(403, -32000, `Forbidden: ${quoted(origin.message)} (allow it with --allow-origin)`);
+    return undefined;
   }
 
   /**

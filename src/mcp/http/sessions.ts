@@ -4,7 +4,7 @@ import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "./access-log.ts";
-import { errorResponse } from "./request-guard.ts";
+import { errorResponse } from "./responses.ts";
 
 export interface SessionOptions {
   source: RegistrySource;

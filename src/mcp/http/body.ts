@@ -1,0 +1,36 @@
+import { readRequestBody } from "@modelcontextprotocol/server";
+import { classifyIncoming } from "../incoming.ts";
+import { errorResponse } from "./responses.ts";
+
+/** Request bodies above this are refused with 413 (the SDK's own default). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What the body stage makes of a request: for a POST, the parsed JSON-RPC message and its
+ * method (for the access log); for other methods nothing (no body is read); or the refusal.
+ */
+export type Body = { ok: true; parsedBody?: unknown; rpc?: string } | { ok: false; response: Response };
+
+/**
+ * The third stage of a request to /mcp: a POST body within `MAX_BODY_BYTES`, JSON, and one
+ * JSON-RPC 2.0 message (batches and unusable ids are refused here, as over stdio).
+ */
+export async function readBody(request: Request): Promise<Body> {
+  if (request.method !== "POST") return { ok: true };
+  const body = await readRequestBody(request, MAX_BODY_BYTES);
+  if (body.tooLarge) return refuse(413, -32600, `Request too large: bodies are limited to ${MAX_BODY_BYTES / (1024 * 1024)} MiB`);
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(body.text);
+  } catch {
+    return refuse(400, -32700, "Parse error: the body is not JSON");
+  }
+  const incoming = classifyIncoming(parsedBody);
+  if (incoming.kind === "refuse") {
+    return { ok: false, response: Response.json({ jsonrpc: "2.0", id: incoming.id, error: { code: -32600, message: incoming.message } }, { status: 400 }) };
+  }
+  if (incoming.kind === "skip") return refuse(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
+  return { ok: true, parsedBody, ...("method" in incoming.message && { rpc: incoming.message.method }) };
+}
+
+const refuse = (status: number, code: number, message: string): Body => ({ ok: false, response: errorResponse(status, code, message) });

@@ -1,0 +1,48 @@
+import type { BearerTokens } from "./bearer-tokens.ts";
+import { parseAllowedOrigin } from "./request-guard.ts";
+
+export const DEFAULT_PORT = 8740;
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_MAX_SESSIONS = 1000;
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export const DEFAULT_KEEPALIVE_MS = 15_000;
+
+export interface HttpOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** No sessions and nothing kept per client: every request stands alone (replicas behind a load balancer). */
+  stateless: boolean;
+  /** Skills are watched: declare listChanged and announce changes. */
+  live: boolean;
+  tokens: BearerTokens | undefined;
+  allowedOrigins: readonly string[];
+  allowedHosts: readonly string[];
+  maxSessions: number;
+  sessionIdleMs: number;
+  keepAliveMs: number;
+  /** One line per request (the access log) and anything else worth telling the operator. */
+  log: (line: string) => void;
+}
+
+export class HttpConfigError extends Error {
+  override readonly name = "HttpConfigError";
+}
+
+/** Addresses only this machine can reach. Anything else needs tokens. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** Throws `HttpConfigError` for options the server must not start with. */
+export function checkHttpOptions(options: HttpOptions): void {
+  if (!isLoopback(options.host) && options.tokens === undefined) {
+    throw new HttpConfigError(
+      `--host ${options.host} can be reached from other machines; that needs bearer tokens (--token-file, or the SKILL_CENTRAL_TOKEN variable)`,
+    );
+  }
+  for (const origin of options.allowedOrigins) {
+    if (parseAllowedOrigin(origin) === undefined) throw new HttpConfigError(`--allow-origin "${origin}" is not an origin like https://app.example.com`);
+  }
+}

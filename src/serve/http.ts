@@ -1,0 +1,80 @@
+import { TokenConfigError, loadBearerTokens, type BearerTokens } from "../mcp/http/bearer-tokens.ts";
+import { serveMcpOverHttp, STREAMS_CLOSE_MS, type HttpServing } from "../mcp/http/index.ts";
+import { HttpConfigError, type HttpOptions } from "../mcp/http/options.ts";
+import { LiveRegistry } from "../mcp/registry-source.ts";
+import { DRAIN_DEADLINE_MS, exitWithin, onStopSignals } from "./drain.ts";
+import { createLogger } from "./log.ts";
+import { openSkills, type ServeOptions } from "./skills.ts";
+
+/**
+ * HTTP requests in flight after a signal get longer than stdio's drain: no client is waiting for
+ * this process to go (an orchestrator stopping a replica gives it a grace period, and the load
+ * balancer retries elsewhere), and a request may be waiting for a first load, which takes about
+ * 600 ms at 10,000 skills.
+ */
+export const HTTP_DRAIN_MS = DRAIN_DEADLINE_MS + 600;
+/**
+ * The whole HTTP shutdown: the drain, then `STREAMS_CLOSE_MS` for the streams to end, and time
+ * to close the connections and write the start-up index. Within two seconds, as docs/http.md says.
+ */
+export const HTTP_EXIT_DEADLINE_MS = HTTP_DRAIN_MS + STREAMS_CLOSE_MS + 150;
+
+/** The command line's part of the HTTP options; the rest comes from the environment. */
+export type HttpStartOptions = Omit<HttpOptions, "live" | "tokens" | "log"> & { tokenFile?: string };
+
+/** The server cannot start as asked (a token file, an address, a port in use): the command line's fault. */
+export class StartError extends Error {
+  override readonly name = "StartError";
+}
+
+/**
+ * Runs the HTTP MCP server until SIGTERM, SIGINT or SIGHUP: then it stops accepting, lets
+ * in-flight requests finish, ends the streams and exits 0 (within `HTTP_EXIT_DEADLINE_MS`). A
+ * token file that cannot be used, an exposed address without tokens or a port in use throw
+ * `StartError`: the server does not start.
+ */
+export async function runHttp(options: ServeOptions, http: HttpStartOptions): Promise<void> {
+  const startedAt = performance.now();
+  const logger = createLogger({ debug: options.debugTiming });
+  const tokens = await startOrRefuse(http, () => loadBearerTokens(http.tokenFile, process.env, logger.warn));
+  const source = new LiveRegistry();
+  const serving = await startOrRefuse(http, async () => serveMcpOverHttp(source, { ...http, live: options.watch ?? true, tokens, log: logger.info }));
+  logger.info(servingLine(serving, http.stateless, tokens));
+
+  const skills = openSkills(options, source, logger, [["mcp command", startedAt]]);
+  let exiting = false;
+  onStopSignals((signal) => {
+    if (exiting) return;
+    exiting = true;
+    exitWithin(HTTP_EXIT_DEADLINE_MS);
+    logger.info(`${signal}: finishing requests in flight, then stopping`);
+    // The skills stay live until the requests are answered: some may be waiting for a load.
+    void serving
+      .stop(HTTP_DRAIN_MS)
+      .then(() => {
+        skills.live.close();
+        skills.close();
+      })
+      .finally(() => process.exit(0));
+  });
+  await skills.live.start();
+}
+
+function servingLine(serving: HttpServing, stateless: boolean, tokens: BearerTokens | undefined): string {
+  const modes = stateless ? "stateless: every request stands alone" : "2025-11-25 sessions and 2026-07-28 requests";
+  const auth = tokens ? `${tokens.size} bearer token${tokens.size === 1 ? "" : "s"}` : "no authentication, this machine only";
+  return `serving MCP over HTTP at ${serving.url} (${modes}; ${auth})`;
+}
+
+/** `start()`, with the errors that mean "not as asked" turned into `StartError`. */
+async function startOrRefuse<T>(http: HttpStartOptions, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if (error instanceof TokenConfigError || error instanceof HttpConfigError) throw new StartError(error.message);
+    if ((error as { code?: string }).code === "EADDRINUSE") {
+      throw new StartError(`port ${http.port} on ${http.host} is in use (choose another with --port, or --port 0 for any free one)`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,114 @@
+import { mergeCatalogSettings, type CatalogMode } from "../config/catalog-settings.ts";
+import { IndexWriter } from "../load/index-writer.ts";
+import { referencedVersions, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
+import { loadReport } from "../load/report.ts";
+import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
+import { warmHandlebarsWhenIdle } from "../invoke/template-cache.ts";
+import type { LiveRegistry } from "../mcp/registry-source.ts";
+import { LiveSkills } from "../reload/live-skills.ts";
+import type { Logger } from "./log.ts";
+
+export interface ServeOptions extends LoadOptions {
+  /** Print load phase timings to stderr. */
+  debugTiming?: boolean;
+  /** Watch layer folders and config files and reload on change (CLI `--no-watch` turns it off). Default true. */
+  watch?: boolean;
+  /** Items per page of list results (CLI `--page-size`); overrides `pageSize:` in the config. */
+  pageSize?: number;
+  /** CLI `--catalog`: overrides `catalog:` in the configs. */
+  catalog?: CatalogMode;
+}
+
+/**
+ * The GC policy of the serving process: a young collection (well under a millisecond) right after
+ * each step that leaves a large batch of garbage, before the next allocates: after the start-up
+ * index is opened (its listing's JSON text) and after every load (what it read and threw away).
+ * The heap, and so peak RSS, stays small; full collections are left to the runtime.
+ */
+const collectLoadGarbage = (): void => Bun.gc(false);
+
+/** A moment of the start-up, in milliseconds since the process started, for `--debug-timing`. */
+export type Milestone = [name: string, ms: number];
+
+export interface OpenSkills {
+  live: LiveSkills;
+  /** Writes what the start-up index still lacks and closes it: call once, when the process ends. */
+  close(): void;
+}
+
+export function counts(result: LoadResult): string {
+  const prompts = result.registry.ofType("prompt").length;
+  const tools = result.registry.ofType("tool").length;
+  return `${prompts} prompt${prompts === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}`;
+}
+
+/**
+ * The skills behind either transport: the start-up index, then the live set (loaded, and
+ * reloaded on change unless `watch` is false), each load swapped into `source` whole. Call
+ * `live.start()` to run the first load.
+ */
+export function openSkills(
+  options: ServeOptions,
+  source: LiveRegistry,
+  logger: Logger,
+  milestones: readonly Milestone[],
+  hooks: { firstLoad?: (result: LoadResult) => void } = {},
+): OpenSkills {
+  const { debugTiming, watch = true, pageSize, catalog, ...load } = options;
+  const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
+  let writer: IndexWriter | undefined;
+  collectLoadGarbage();
+  const atIndex: Milestone = ["index opened", performance.now()];
+  const rssAtIndex = logger.debugging ? process.memoryUsage.rss() : 0;
+  const live = new LiveSkills({
+    load: { ...load, ...(index && { index }) },
+    watch,
+    warn: logger.warn,
+    loaded(result, previous) {
+      reportLoad(logger, result, previous);
+      if (!previous && logger.debugging) logger.debug(startupLine([...milestones, atIndex], rssAtIndex));
+      collectLoadGarbage();
+      source.swap(result.registry, pageSize ?? result.config.pageSize, mergeCatalogSettings(result.config.catalog, catalog !== undefined ? { mode: catalog } : undefined));
+      if (!previous) {
+        hooks.firstLoad?.(result);
+        void warmHandlebarsWhenIdle(() => source.lastRequestAt);
+      }
+      if (index) {
+        writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);
+        writer.enqueue(result.unindexed, referencedVersions(result));
+      }
+    },
+    failed(error, first) {
+      logger.warn(`${first ? "loading" : "reload"} failed: ${error instanceof Error ? error.message : String(error)}${first ? "" : "; still serving the previous skills"}`);
+      if (first) source.fail(error);
+    },
+  });
+  return {
+    live,
+    close() {
+      // A short session may end before the index was written while idle: write it now.
+      writer?.flush();
+      index?.close();
+    },
+  };
+}
+
+/** A load's problems (on a reload only the new ones: a broken file that stays broken is not repeated per save), and its timings. */
+function reportLoad(logger: Logger, result: LoadResult, previous: LoadResult | undefined): void {
+  const before = new Set(previous && loadReport(previous));
+  for (const line of loadReport(result)) if (!before.has(line)) logger.info(line);
+  const ms = Object.values(result.timing).reduce((sum, phase) => sum + phase, 0).toFixed(1);
+  if (previous) logger.info(`reloaded in ${ms} ms: ${counts(result)}`);
+  if (!logger.debugging) return;
+  const phases = Object.entries(result.timing).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(", ");
+  logger.debug(`loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases}; ${result.unindexed.length} files parsed)`);
+}
+
+/** Milestones since the process started, for finding what delays the first answer (`--debug-timing`). */
+function startupLine(milestones: readonly Milestone[], rssAtIndex: number): string {
+  const cpu = process.cpuUsage();
+  const mb = (bytes: number) => (bytes / 1048576).toFixed(1);
+  const steps = milestones.map(([name, ms]) => `${name} ${ms.toFixed(1)} ms, `).join("");
+  const usage = `cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms; rss ${mb(rssAtIndex)} MB at index, ${mb(process.memoryUsage.rss())} MB at load`;
+  return `since process start: ${steps}first load done ${performance.now().toFixed(1)} ms (${usage})`;
+}

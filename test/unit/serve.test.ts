@@ -1,0 +1,30 @@
+import { describe, expect, test } from "bun:test";
+import { DRAIN_DEADLINE_MS } from "../../src/serve/drain.ts";
+import { HTTP_DRAIN_MS, HTTP_EXIT_DEADLINE_MS } from "../../src/serve/http.ts";
+import { createLogger } from "../../src/serve/log.ts";
+import { STREAMS_CLOSE_MS } from "../../src/mcp/http/index.ts";
+
+describe("the operator's log", () => {
+  test("every line is prefixed and ends with a newline; debug lines only with --debug-timing", () => {
+    const written: string[] = [];
+    const quiet = createLogger({}, (text) => written.push(text));
+    quiet.info("serving");
+    quiet.warn("a file is broken");
+    quiet.debug("loaded in 3 ms");
+    expect(written).toEqual(["[skill-central] serving\n", "[skill-central] a file is broken\n"]);
+    expect(quiet.debugging).toBe(false);
+    const loud = createLogger({ debug: true }, (text) => written.push(text));
+    loud.debug("loaded in 3 ms");
+    expect(written.at(-1)).toBe("[skill-central] loaded in 3 ms\n");
+    expect(loud.debugging).toBe(true);
+  });
+});
+
+describe("one drain deadline", () => {
+  test("stdio exits within a second; HTTP's deadlines derive from the same one and end within two", () => {
+    expect(DRAIN_DEADLINE_MS).toBeLessThan(1000);
+    expect(HTTP_DRAIN_MS).toBeGreaterThan(DRAIN_DEADLINE_MS);
+    expect(HTTP_EXIT_DEADLINE_MS).toBeGreaterThanOrEqual(HTTP_DRAIN_MS + STREAMS_CLOSE_MS);
+    expect(HTTP_EXIT_DEADLINE_MS).toBeLessThan(2000);
+  });
+});
