@@ -168,6 +168,23 @@ describe("compiled binary (this machine)", () => {
     }
   });
 
+  // jsonc-parser's default build requires files at run time that a bundle does not carry; on the
+  // ES build both of these ended in "Cannot find module './impl/format'" inside the binary.
+  test("a broken JSON skill file is reported at its line and column, and install edits a JSON config", async () => {
+    const project = makeFixture({ ".skills/broken.json": '{\n  "id": "broken",\n  "type": "prompt",\n}\n', "~/.cursor/mcp.json": '{ "mcpServers": {} }\n' });
+    try {
+      const validate = await run([binary, "validate"], project.cwd, project.home);
+      expect(validate.exitCode).toBe(1);
+      expect(validate.stdout + validate.stderr).toMatch(/broken\.json:3:\d+/);
+      expect(validate.stdout + validate.stderr).not.toContain("Cannot find module");
+      const install = await run([binary, "install", "cursor", "--dry-run"], project.cwd, project.home);
+      expect({ exitCode: install.exitCode, stderr: install.stderr }).toEqual({ exitCode: 0, stderr: "" });
+      expect(install.stdout).toContain("mcp.json");
+    } finally {
+      project.cleanup();
+    }
+  });
+
   test("a bunfig.toml in the project is not loaded: its preload script cannot write to stdout", async () => {
     const project = makeFixture({ "bunfig.toml": 'preload = ["./preload.ts"]\n', "preload.ts": 'process.stdout.write("PRELOADED\\n");\n' });
     try {
