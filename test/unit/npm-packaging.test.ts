@@ -110,6 +110,8 @@ describe("what the API needs, found from src/api.ts", () => {
     expect(files).toContain("src/invoke/validation-worker.ts");
     expect(dependencies).toEqual({
       handlebars: pkg.dependencies.handlebars,
+      // A JSON skill file that does not parse gets its error position from jsonc-parser.
+      "jsonc-parser": pkg.dependencies["jsonc-parser"],
       "redos-detector": pkg.dependencies["redos-detector"],
       typebox: pkg.dependencies.typebox,
       yaml: pkg.dependencies.yaml,
