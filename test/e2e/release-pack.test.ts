@@ -157,7 +157,7 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
     });
     expect(manifest.optionalDependencies).toEqual(Object.fromEntries(RELEASE_TARGETS.map((t) => [`skill-central-${t.name}`, pkg.version])));
     const dependencies = manifest.dependencies as Record<string, string>;
-    expect(Object.keys(dependencies).sort()).toEqual(["handlebars", "redos-detector", "typebox", "yaml"]);
+    expect(Object.keys(dependencies).sort()).toEqual(["handlebars", "jsonc-parser", "redos-detector", "typebox", "yaml"]);
     for (const [name, range] of Object.entries(dependencies)) expect(range).toBe((pkg.dependencies as Record<string, string>)[name]!);
     expect(manifest.private).toBeUndefined();
     expect(manifest.scripts).toBeUndefined();
