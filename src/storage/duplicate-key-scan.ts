@@ -41,7 +41,6 @@ interface FlowContext {
   token: string;
 }
 
-/** A key's text as YAML reads it, or undefined when escapes make that uncertain. */
 /**
  * Plain keys whose text is their value. Anything else may resolve to a value shared with a key
  * spelled differently (`1` and `01`, `true` and `True`, `null` and `~`), so it is not vouched for.
