@@ -7,7 +7,6 @@ import { clientProfile, type ClientProfile } from "./client-profiles.ts";
 export const FIND_SKILLS = "find_skills";
 export const LOAD_SKILL = "load_skill";
 export const RUN_SKILL_TOOL = "run_skill_tool";
-export const CATALOG_TOOL_NAMES: readonly string[] = [FIND_SKILLS, LOAD_SKILL, RUN_SKILL_TOOL];
 
 /**
  * What clients put before a server's tool names when they hand them to a model: Claude Code and

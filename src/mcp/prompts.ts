@@ -30,10 +30,10 @@ function composePrompt(registry: Registry): Prompt {
   };
 }
 
-/** Built once per registry snapshot: listing is then a lookup, whatever the skill count. */
 /**
  * Every prompt of a snapshot, sorted by name (`skills:compose` in its sorted place, so cursors,
- * which resume after a name, work for it like for any other entry).
+ * which resume after a name, work for it like for any other entry). Built once per snapshot, so
+ * listing is then a lookup, whatever the skill count.
  */
 export const listPrompts = perSnapshot((registry: Registry): ListPromptsResult & { prompts: Prompt[] } => {
   // `user-invocable: false` skills are not offered to a person (prompts/get still answers them).

@@ -38,7 +38,7 @@ import { readSkillFolder, skillAtManifestUri } from "./skill-files.ts";
  * Where an entry says which layer and file it was served from. A reverse-domain prefix of our
  * own, as the extension asks of intermediaries (`io.modelcontextprotocol.skills/` is reserved).
  */
-export const PROVENANCE_META_KEY = "dev.skill-central/provenance";
+const PROVENANCE_META_KEY = "dev.skill-central/provenance";
 
 export interface EntryProvenance {
   layer: string;

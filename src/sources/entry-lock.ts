@@ -105,14 +105,3 @@ async function releaseLock(path: string, token: string): Promise<void> {
   const text = await readFile(path, "utf8").catch(() => "");
   if (parseOwner(text)?.token === token) await unlink(path).catch(() => {});
 }
-
-/** Runs `work` holding the lock; throws when it cannot be had within the timeout. */
-export async function withLock<T>(path: string, what: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const held = await acquireLock(path, options);
-  if (!held) throw new Error(`${what}: another skill-central process holds ${path}; try again when it has finished`);
-  try {
-    return await work();
-  } finally {
-    await held.release();
-  }
-}

@@ -52,7 +52,3 @@ export async function skillChanges(before: string | undefined, after: string): P
   return changes;
 }
 
-export function countChanges(changes: SkillChanges | undefined): number {
-  return changes ? changes.added.length + changes.removed.length + changes.changed.length : 0;
-}
-

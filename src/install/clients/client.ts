@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { ConfigFormat } from "../config-document.ts";
 import type { DesiredEntry, Reach, Scope } from "../entry.ts";
 import { tildePath, type Host } from "../host.ts";
@@ -49,14 +49,6 @@ export interface ClientSpec {
   reach(value: unknown, ctx: ClientContext): Reach | Refusal;
   /** Content of a new file before our entry is added (opencode's `$schema`). */
   template?: string;
-}
-
-export function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The first existing folder or file among `paths`, else the first command found on PATH. */
