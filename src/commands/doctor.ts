@@ -45,7 +45,14 @@ function duplicates(resolution: Resolution): DuplicateReport[] {
     byLayer.set(candidate.layer.name, list);
   }
   const top = resolution.chain[0]?.candidate.layer.name;
-  return [...byLayer].filter(([, sources]) => sources.length > 1).map(([layer, sources]) => ({ id: resolution.id, layer, sources, withdrawn: !resolution.effective && layer === top }));
+  return [...byLayer]
+    .filter(([, sources]) => sources.length > 1)
+    .map(([layer, sources]) => ({
+      id: resolution.id,
+      layer,
+      sources,
+      withdrawn: !resolution.effective && layer === top,
+    }));
 }
 
 /**
@@ -100,7 +107,11 @@ export const spec = command({
       const winner = resolution.effective;
       if (!winner || resolution.chain.length < 2) continue;
       const place = (c: typeof winner) => ({ layer: c.layer.name, priority: c.layer.priority, source: c.source });
-      shadowed.push({ id: resolution.id, effective: place(winner), shadowed: resolution.chain.slice(1).map((p) => place(p.candidate)) });
+      shadowed.push({
+        id: resolution.id,
+        effective: place(winner),
+        shadowed: resolution.chain.slice(1).map((p) => place(p.candidate)),
+      });
     }
 
     // The same findings as `validate`, examples included (so the two agree), then what only a
@@ -157,7 +168,10 @@ export const spec = command({
 
     const { bold, dim, red, yellow, green } = ctx.colours;
     let text = `${bold("Config files")} ${dim("(user first; the project's settings win)")}\n`;
-    text += config.files.length > 0 ? config.files.map((f) => `  ${display(f)}\n`).join("") : "  none (built-in skills, plus .skills/ when it exists)\n";
+    text +=
+      config.files.length > 0
+        ? config.files.map((f) => `  ${display(f)}\n`).join("")
+        : "  none (built-in skills, plus .skills/ when it exists)\n";
     text += `  built-in skills: ${config.builtin ? "on" : "off"}${config.pageSize !== undefined ? `; pageSize: ${config.pageSize}` : ""}\n`;
     const catalog = config.catalog ?? DEFAULT_CATALOG_SETTINGS;
     text += `  catalog: ${catalog.mode}; toolSkills: ${catalog.toolSkills}; toolCap: ${catalog.toolCap} ${dim("(docs/catalog.md)")}\n`;
@@ -165,24 +179,43 @@ export const spec = command({
     text += `\n${bold("Layers")} ${dim("(declaration order; higher priority wins, ties go to the later one)")}\n`;
     if (layers.length === 0) text += "  none\n";
     else {
-      const state = (l: LayerReport) => (l.state === "ok" ? `${plural(l.files, "file")}, ${l.served} served` : l.state === "missing" ? "missing" : "not a folder");
-      text += formatTable([["NAME", "PRIORITY", "FOLDER", "STATE", "FROM"], ...layers.map((l) => [l.name, String(l.priority), l.dir, state(l), display(l.origin)])])
+      const state = (l: LayerReport) =>
+        l.state === "ok"
+          ? `${plural(l.files, "file")}, ${l.served} served`
+          : l.state === "missing"
+            ? "missing"
+            : "not a folder";
+      text += formatTable([
+        ["NAME", "PRIORITY", "FOLDER", "STATE", "FROM"],
+        ...layers.map((l) => [l.name, String(l.priority), l.dir, state(l), display(l.origin)]),
+      ])
         .split("\n")
         .map((line) => (line === "" ? "" : `  ${line}`))
         .join("\n");
     }
 
-    if (git.length > 0) text += `\n${bold("Git layers")}\n${formatTable(gitLayerRows(git)).split("\n").map((line) => (line === "" ? "" : `  ${line}`)).join("\n")}`;
+    if (git.length > 0)
+      text += `\n${bold("Git layers")}\n${formatTable(gitLayerRows(git))
+        .split("\n")
+        .map((line) => (line === "" ? "" : `  ${line}`))
+        .join("\n")}`;
 
     text += `\n${bold("Shadowed ids")}\n`;
-    text += shadowed.length === 0
-      ? "  none\n"
-      : shadowed
-          .map((s) => `  ${s.id}: ${s.effective.source} (${s.effective.layer}, ${s.effective.priority}) shadows ${s.shadowed.map((o) => `${o.source} (${o.layer}, ${o.priority})`).join(", ")}\n`)
-          .join("");
+    text +=
+      shadowed.length === 0
+        ? "  none\n"
+        : shadowed
+            .map(
+              (s) =>
+                `  ${s.id}: ${s.effective.source} (${s.effective.layer}, ${s.effective.priority}) shadows ${s.shadowed.map((o) => `${o.source} (${o.layer}, ${o.priority})`).join(", ")}\n`,
+            )
+            .join("");
 
     text += `\n${bold("Problems")}\n`;
-    text += problems.length === 0 ? "  none\n" : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
+    text +=
+      problems.length === 0
+        ? "  none\n"
+        : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
     text += `\n${formatClientStatuses(clients, ctx.colours)}`;
     const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
     text += `\n${verdict}, ${plural(warnings, "warning")}; ${plural(examples.length, "example")} run, ${examplesFailed} failed\n`;

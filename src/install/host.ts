@@ -14,7 +14,10 @@ export interface Host {
   which(command: string): string | null;
 }
 
-export function hostFromEnv(env: Readonly<Record<string, string | undefined>> = process.env, platform: NodeJS.Platform = process.platform): Host {
+export function hostFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Host {
   const home = (platform === "win32" ? env.USERPROFILE : env.HOME) || homedir();
   return { home, platform, env, which: (command) => Bun.which(command, { PATH: env.PATH ?? "" }) };
 }

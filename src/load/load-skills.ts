@@ -116,7 +116,6 @@ function displayFor(places: DisplayPlaces): (path: string) => string {
   return (path) => displayPath(path, places);
 }
 
-
 /**
  * The one loading pipeline, shared by the server, the CLI and the public API:
  * config → layers → files → records (from the previous load, the index, or a fresh parse) → registry.
@@ -132,7 +131,10 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   };
 
   // The config's layers, git layers resolved to their verified copies (no git, no network).
-  const config = await resolveLayers({ ...options, ...(options.previous && { previousConfig: options.previous.config }) }, (d) => diagnostics.push(d));
+  const config = await resolveLayers(
+    { ...options, ...(options.previous && { previousConfig: options.previous.config }) },
+    (d) => diagnostics.push(d),
+  );
   const builtinDir = config.layers.find((l) => l.origin === "built-in")?.dir;
   const display = displayFor({ cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) });
   options.onConfig?.(config);
@@ -155,7 +157,10 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     }
     const found = discoverSkillFiles(spec.dir);
     diagnostics.push(...found.diagnostics);
-    const units: Unit[] = [...found.files.map((path) => ({ path })), ...found.folders.map((folder) => ({ path: folder.skillFile, folder }))];
+    const units: Unit[] = [
+      ...found.files.map((path) => ({ path })),
+      ...found.folders.map((folder) => ({ path: folder.skillFile, folder })),
+    ];
     // One order for both formats: by path, as the file system has nothing to say about it.
     units.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { layer: layers[i]!, units };
@@ -163,7 +168,8 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   phase("discover");
 
   const previous = new Map(options.previous?.records.map((r) => [r.path, r]));
-  const store = options.previous?.store ?? new ContentStore(options.index, (path) => parseSkillPath(path), options.onContentLost);
+  const store =
+    options.previous?.store ?? new ContentStore(options.index, (path) => parseSkillPath(path), options.onContentLost);
   const { index } = options;
   const records: SkillRecord[] = [];
   const unindexed: IndexEntry[] = [];
@@ -201,18 +207,58 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
         continue;
       }
       const parsed = folder
-        ? parseSkillFolder(folder, { keepLocator: options.keepLocators === true, ...((before?.skill?.files ?? indexed?.skill?.files) && { before: before?.skill?.files ?? indexed?.skill?.files }) })
+        ? parseSkillFolder(folder, {
+            keepLocator: options.keepLocators === true,
+            ...((before?.skill?.files ?? indexed?.skill?.files) && {
+              before: before?.skill?.files ?? indexed?.skill?.files,
+            }),
+          })
         : parseSkillFile(path, { keepLocator: options.keepLocators === true });
-      const locate = parsed.locate && { locate: parsed.locate, ...(parsed.locateKey && { locateKey: parsed.locateKey }) };
+      const locate = parsed.locate && {
+        locate: parsed.locate,
+        ...(parsed.locateKey && { locateKey: parsed.locateKey }),
+      };
       if (parsed.skill && parsed.content) {
-        records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp, servedStamp: parsed.stamp }), outcome: "served", skill: parsed.skill, content: store.hold(path, parsed.stamp, parsed.content), diagnostics: parsed.diagnostics, ...locate });
+        records.push({
+          path,
+          layer,
+          ...(parsed.stamp && { stamp: parsed.stamp, servedStamp: parsed.stamp }),
+          outcome: "served",
+          skill: parsed.skill,
+          content: store.hold(path, parsed.stamp, parsed.content),
+          diagnostics: parsed.diagnostics,
+          ...locate,
+        });
       } else if (before?.skill && before.content) {
         // Broken now, good before: keep serving the version that was good.
-        records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp }), ...(before.servedStamp && { servedStamp: before.servedStamp }), outcome: "kept", skill: before.skill, content: before.content, diagnostics: parsed.diagnostics, ...locate });
+        records.push({
+          path,
+          layer,
+          ...(parsed.stamp && { stamp: parsed.stamp }),
+          ...(before.servedStamp && { servedStamp: before.servedStamp }),
+          outcome: "kept",
+          skill: before.skill,
+          content: before.content,
+          diagnostics: parsed.diagnostics,
+          ...locate,
+        });
       } else {
-        records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp }), outcome: "skipped", diagnostics: parsed.diagnostics, ...locate });
+        records.push({
+          path,
+          layer,
+          ...(parsed.stamp && { stamp: parsed.stamp }),
+          outcome: "skipped",
+          diagnostics: parsed.diagnostics,
+          ...locate,
+        });
       }
-      if (index && parsed.stamp) unindexed.push({ path, stamp: parsed.stamp, ...(parsed.skill && { skill: parsed.skill, content: parsed.content }), diagnostics: parsed.diagnostics });
+      if (index && parsed.stamp)
+        unindexed.push({
+          path,
+          stamp: parsed.stamp,
+          ...(parsed.skill && { skill: parsed.skill, content: parsed.content }),
+          diagnostics: parsed.diagnostics,
+        });
       if (++parsedSinceCollection === PARSED_PER_COLLECTION) {
         parsedSinceCollection = 0;
         // Well under a millisecond; ~12 MB less peak RSS at 1,000 files, no measurable cost.
@@ -224,12 +270,22 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
 
   const candidates: Candidate[] = [];
   for (const r of records) {
-    if (r.skill && r.content) candidates.push({ skill: r.skill, layer: r.layer, path: r.path, source: display(r.path), content: r.content });
+    if (r.skill && r.content)
+      candidates.push({ skill: r.skill, layer: r.layer, path: r.path, source: display(r.path), content: r.content });
   }
   const built = buildRegistry(layers, candidates);
   diagnostics.push(...built.diagnostics);
   phase("resolve");
-  const result: LoadResult = { registry: built.registry, config, records, diagnostics, display, store, unindexed, timing };
+  const result: LoadResult = {
+    registry: built.registry,
+    config,
+    records,
+    diagnostics,
+    display,
+    store,
+    unindexed,
+    timing,
+  };
   store.retain(referencedVersions(result));
   return result;
 }

@@ -24,7 +24,13 @@ export const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
 function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFile | undefined {
   const [file, other] = EXAMPLES_FILES.flatMap((name) => found.files.filter((f) => f.rel === name));
   if (file && other) {
-    diagnostics.push({ severity: "warning", code: "two-examples-files", file: other.abs, message: `not read: ${file.rel} holds the examples, so ${other.rel} is served as a file of the skill`, hint: `move its examples into ${file.rel}` });
+    diagnostics.push({
+      severity: "warning",
+      code: "two-examples-files",
+      file: other.abs,
+      message: `not read: ${file.rel} holds the examples, so ${other.rel} is served as a file of the skill`,
+      hint: `move its examples into ${file.rel}`,
+    });
   }
   return file;
 }
@@ -32,14 +38,22 @@ function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFi
 /** Locators of a document that starts `lines` lines into its file. */
 function shifted(locators: SourceLocators, lines: number): SourceLocators & { locate: Locator } {
   const shift = (p: SourcePosition | undefined) => p && { line: p.line + lines, column: p.column };
-  return { locate: (path, within) => shift(locators.locate(path, within)), locateKey: (path: Path) => shift(locators.locateKey(path)) };
+  return {
+    locate: (path, within) => shift(locators.locate(path, within)),
+    locateKey: (path: Path) => shift(locators.locateKey(path)),
+  };
 }
 
 /**
  * Every file's digest, computed once per file version: a version the previous load (or the
  * index) hashed keeps its digest.
  */
-function digests(found: FoundFolder, examplesFile: FolderFile | undefined, before: readonly SkillFile[] | undefined, diagnostics: Diagnostic[]): { files: SkillFile[]; examplesFile?: SkillFile } {
+function digests(
+  found: FoundFolder,
+  examplesFile: FolderFile | undefined,
+  before: readonly SkillFile[] | undefined,
+  diagnostics: Diagnostic[],
+): { files: SkillFile[]; examplesFile?: SkillFile } {
   const known = new Map(before?.map((f) => [f.path, f]));
   const files: SkillFile[] = [];
   let examples: SkillFile | undefined;
@@ -47,7 +61,13 @@ function digests(found: FoundFolder, examplesFile: FolderFile | undefined, befor
     if (file === examplesFile) {
       // Recorded (not published) so that editing it reloads the skill; small, so hashed each time.
       try {
-        examples = { path: file.rel, size: file.size, sha256: sha256File(file.abs), mtimeMs: file.mtimeMs, ino: file.ino };
+        examples = {
+          path: file.rel,
+          size: file.size,
+          sha256: sha256File(file.abs),
+          mtimeMs: file.mtimeMs,
+          ino: file.ino,
+        };
       } catch {
         // Reading it as examples reported the problem.
       }
@@ -59,9 +79,20 @@ function digests(found: FoundFolder, examplesFile: FolderFile | undefined, befor
       continue;
     }
     try {
-      files.push({ path: file.rel, size: file.size, sha256: sha256File(file.abs), mtimeMs: file.mtimeMs, ino: file.ino });
+      files.push({
+        path: file.rel,
+        size: file.size,
+        sha256: sha256File(file.abs),
+        mtimeMs: file.mtimeMs,
+        ino: file.ino,
+      });
     } catch (error) {
-      diagnostics.push({ severity: "warning", code: "unreadable", file: file.abs, message: `left out of the skill: ${describeFsError(error)}` });
+      diagnostics.push({
+        severity: "warning",
+        code: "unreadable",
+        file: file.abs,
+        message: `left out of the skill: ${describeFsError(error)}`,
+      });
     }
   }
   return { files, ...(examples && { examplesFile: examples }) };
@@ -91,7 +122,10 @@ function readExamplesFile(file: FolderFile | undefined, diagnostics: Diagnostic[
  * An Agent Skills folder, read and judged: its SKILL.md parsed, its examples file read, and every
  * file's size and digest recorded (files are hashed, never held in memory). Never throws.
  */
-export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: boolean; before?: readonly SkillFile[] } = {}): FileParse {
+export function parseSkillFolder(
+  found: FoundFolder,
+  options: { keepLocator?: boolean; before?: readonly SkillFile[] } = {},
+): FileParse {
   const file = found.skillFile;
   const diagnostics: Diagnostic[] = [...found.diagnostics];
   if (found.filesRefused) return { diagnostics };
@@ -100,7 +134,20 @@ export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: bo
   try {
     const split = splitFrontmatter(read.source.text);
     if (!split.ok) {
-      return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "frontmatter", file, message: split.message, hint: split.hint, position: { line: split.line, column: 1 } }] };
+      return {
+        stamp: read.stamp,
+        diagnostics: [
+          ...diagnostics,
+          {
+            severity: "error",
+            code: "frontmatter",
+            file,
+            message: split.message,
+            hint: split.hint,
+            position: { line: split.line, column: 1 },
+          },
+        ],
+      };
     }
     let parsed = parseYamlDocument({ file, text: split.yaml }, { lineBase: split.yamlLine - 1 });
     const repair = parsed.ok ? undefined : quoteUnquotedColons(split.yaml);
@@ -123,10 +170,32 @@ export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: bo
     if (!parsed.ok) {
       const d = parsed.diagnostic;
       const position = d.position && { line: d.position.line + split.yamlLine - 1, column: d.position.column };
-      return { stamp: read.stamp, diagnostics: [...diagnostics, { ...d, message: `the frontmatter is not valid YAML: ${d.message.replace(/^invalid YAML: /, "")}`, ...(position && { position }) }] };
+      return {
+        stamp: read.stamp,
+        diagnostics: [
+          ...diagnostics,
+          {
+            ...d,
+            message: `the frontmatter is not valid YAML: ${d.message.replace(/^invalid YAML: /, "")}`,
+            ...(position && { position }),
+          },
+        ],
+      };
     }
     if (nestingDepth(parsed.doc.data, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH) {
-      return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "too-deep", file, message: `the frontmatter nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`, position: { line: split.yamlLine, column: 1 } }] };
+      return {
+        stamp: read.stamp,
+        diagnostics: [
+          ...diagnostics,
+          {
+            severity: "error",
+            code: "too-deep",
+            file,
+            message: `the frontmatter nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`,
+            position: { line: split.yamlLine, column: 1 },
+          },
+        ],
+      };
     }
     const locators = shifted(parsed.doc, split.yamlLine - 1);
     const examplesFile = examplesFileOf(found, diagnostics);
@@ -152,7 +221,18 @@ export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: bo
       ...(options.keepLocator && { locate: locators.locate, locateKey: locators.locateKey }),
     };
   } catch (error) {
-    return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "parse-failed", file, message: `the skill could not be checked: ${error instanceof Error ? error.message : String(error)}` }] };
+    return {
+      stamp: read.stamp,
+      diagnostics: [
+        ...diagnostics,
+        {
+          severity: "error",
+          code: "parse-failed",
+          file,
+          message: `the skill could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ],
+    };
   }
 }
 
@@ -167,6 +247,17 @@ export function isSkillMdPath(path: string): boolean {
 export function parseSkillPath(path: string, options: { keepLocator?: boolean } = {}): FileParse {
   if (!isSkillMdPath(path)) return parseSkillFile(path, options);
   const folder = skillFolderAt(dirname(path));
-  if (!folder) return { diagnostics: [{ severity: "error", code: "no-skill-md", file: path, message: "no SKILL.md here any more", hint: "the folder's skill is withdrawn until a SKILL.md is back" }] };
+  if (!folder)
+    return {
+      diagnostics: [
+        {
+          severity: "error",
+          code: "no-skill-md",
+          file: path,
+          message: "no SKILL.md here any more",
+          hint: "the folder's skill is withdrawn until a SKILL.md is back",
+        },
+      ],
+    };
   return parseSkillFolder(folder, options);
 }

@@ -43,7 +43,9 @@ export function explainTemplateError(template: string, place: Place = () => unde
   const where = (index: number): string => {
     const inTemplate = at(index);
     const inFile = place(inTemplate);
-    return inFile ? `line ${inFile.line}, column ${inFile.column}` : `line ${inTemplate.line}, column ${inTemplate.column} of the template`;
+    return inFile
+      ? `line ${inFile.line}, column ${inFile.column}`
+      : `line ${inTemplate.line}, column ${inTemplate.column} of the template`;
   };
   const open: OpenBlock[] = [];
   let i = 0;
@@ -55,7 +57,12 @@ export function explainTemplateError(template: string, place: Place = () => unde
     if (template.startsWith("{{!", start)) {
       const closer = template.startsWith("{{!--", start) ? "--}}" : "}}";
       const end = template.indexOf(closer, start + 3);
-      if (end < 0) return { message: `the comment ${excerpt(template, start, start + 20)} is never closed`, hint: `close it with ${closer}`, position: at(start) };
+      if (end < 0)
+        return {
+          message: `the comment ${excerpt(template, start, start + 20)} is never closed`,
+          hint: `close it with ${closer}`,
+          position: at(start),
+        };
       i = end + closer.length;
       continue;
     }
@@ -68,19 +75,36 @@ export function explainTemplateError(template: string, place: Place = () => unde
     if (single >= 0) {
       const tag = excerpt(template, start, start + (triple ? 3 : 2) + single + 1);
       const closer = triple ? "}}}" : "}}";
-      return { message: `the tag ${tag} ends with one } instead of ${closer}`, hint: `close it with ${closer}: ${tag.slice(0, -1).trimEnd()}${closer}`, position: at(start) };
+      return {
+        message: `the tag ${tag} ends with one } instead of ${closer}`,
+        hint: `close it with ${closer}: ${tag.slice(0, -1).trimEnd()}${closer}`,
+        position: at(start),
+      };
     }
     if (tagEnd !== end) {
-      return { message: `the tag ${excerpt(template, start, tagEnd).trimEnd()} is never closed`, hint: `close it with ${triple ? "}}}" : "}}"}; a literal "{{" is written \\{{`, position: at(start) };
+      return {
+        message: `the tag ${excerpt(template, start, tagEnd).trimEnd()} is never closed`,
+        hint: `close it with ${triple ? "}}}" : "}}"}; a literal "{{" is written \\{{`,
+        position: at(start),
+      };
     }
     i = end + 2;
     if (triple) {
-      if (template[end + 2] !== "}") return { message: `the tag ${excerpt(template, start, end + 2)} opens with {{{ but closes with }}`, hint: "close it with }}} (or open it with {{)", position: at(start) };
+      if (template[end + 2] !== "}")
+        return {
+          message: `the tag ${excerpt(template, start, end + 2)} opens with {{{ but closes with }}`,
+          hint: "close it with }}} (or open it with {{)",
+          position: at(start),
+        };
       i = end + 3;
       continue;
     }
     if (template[end + 2] === "}") {
-      return { message: `the tag ${excerpt(template, start, end + 3)} closes with }}} but opens with {{`, hint: "close it with }} (or open it with {{{ for text that is not escaped)", position: at(start) };
+      return {
+        message: `the tag ${excerpt(template, start, end + 3)} closes with }}} but opens with {{`,
+        hint: "close it with }} (or open it with {{{ for text that is not escaped)",
+        position: at(start),
+      };
     }
     const body = inner.replace(/^~?\s*/, "").replace(/\s*~?$/, "");
     let m: RegExpExecArray | null;
@@ -90,7 +114,11 @@ export function explainTemplateError(template: string, place: Place = () => unde
       const name = m[1]!;
       const top = open.pop();
       if (!top) {
-        return { message: `{{/${name}}} closes a block that is not open`, hint: `remove it, or open the block before it with {{#${name} …}}`, position: at(start) };
+        return {
+          message: `{{/${name}}} closes a block that is not open`,
+          hint: `remove it, or open the block before it with {{#${name} …}}`,
+          position: at(start),
+        };
       }
       if (top.name !== name) {
         return {
@@ -99,22 +127,44 @@ export function explainTemplateError(template: string, place: Place = () => unde
           position: at(start),
         };
       }
-      if (m[2] !== "") return { message: `{{/${name}}} takes nothing after the name`, hint: `write {{/${name}}}`, position: at(start) };
+      if (m[2] !== "")
+        return {
+          message: `{{/${name}}} takes nothing after the name`,
+          hint: `write {{/${name}}}`,
+          position: at(start),
+        };
     } else if (/^(?:else|\^)$/.test(body)) {
       const top = open[open.length - 1];
-      if (!top) return { message: `{{${body}}} is outside any block`, hint: "use it between {{#if x}} and {{/if}} (or #unless, #each, #with), or remove it", position: at(start) };
+      if (!top)
+        return {
+          message: `{{${body}}} is outside any block`,
+          hint: "use it between {{#if x}} and {{/if}} (or #unless, #each, #with), or remove it",
+          position: at(start),
+        };
       if (top.sawElse) {
-        return { message: `a second {{else}} in the {{#${top.name}}} opened at ${where(top.index)}`, hint: `a block takes one {{else}}; remove this one, or close the block first with {{/${top.name}}}`, position: at(start) };
+        return {
+          message: `a second {{else}} in the {{#${top.name}}} opened at ${where(top.index)}`,
+          hint: `a block takes one {{else}}; remove this one, or close the block first with {{/${top.name}}}`,
+          position: at(start),
+        };
       }
       top.sawElse = true;
     } else if (/^else\s/.test(body) && open[open.length - 1]?.sawElse) {
       const top = open[open.length - 1]!;
-      return { message: `{{${excerpt(body, 0, body.length)}}} comes after the plain {{else}} of the {{#${top.name}}} opened at ${where(top.index)}`, hint: "put the plain {{else}} last", position: at(start) };
+      return {
+        message: `{{${excerpt(body, 0, body.length)}}} comes after the plain {{else}} of the {{#${top.name}}} opened at ${where(top.index)}`,
+        hint: "put the plain {{else}} last",
+        position: at(start),
+      };
     }
   }
   const last = open.pop();
   if (last) {
-    return { message: `{{#${last.name}}} is never closed`, hint: `add {{/${last.name}}} where the block ends`, position: at(last.index) };
+    return {
+      message: `{{#${last.name}}} is never closed`,
+      hint: `add {{/${last.name}}} where the block ends`,
+      position: at(last.index),
+    };
   }
   return undefined;
 }
@@ -164,8 +214,17 @@ export function grammarInWords(expected: string): string {
   const got = /got '([A-Z_]+)'$/.exec(expected)?.[1];
   let expectedNames = got ? names.slice(0, -1) : names;
   // Where }} would do, the rarer closers are noise; the likely fixes come first.
-  if (expectedNames.includes("CLOSE")) expectedNames = ["CLOSE", ...expectedNames.filter((n) => n !== "CLOSE" && n !== "CLOSE_UNESCAPED" && n !== "CLOSE_RAW_BLOCK")];
+  if (expectedNames.includes("CLOSE"))
+    expectedNames = [
+      "CLOSE",
+      ...expectedNames.filter((n) => n !== "CLOSE" && n !== "CLOSE_UNESCAPED" && n !== "CLOSE_RAW_BLOCK"),
+    ];
   const wanted = expectedNames.map(word);
-  const listed = wanted.length > 3 ? `${wanted.slice(0, 3).join(", ")} or another value` : wanted.length > 1 ? `${wanted.slice(0, -1).join(", ")} or ${wanted[wanted.length - 1]}` : (wanted[0] ?? "something else");
+  const listed =
+    wanted.length > 3
+      ? `${wanted.slice(0, 3).join(", ")} or another value`
+      : wanted.length > 1
+        ? `${wanted.slice(0, -1).join(", ")} or ${wanted[wanted.length - 1]}`
+        : (wanted[0] ?? "something else");
   return got ? `found ${word(got)} where ${listed} belongs` : `expected ${listed}`;
 }

@@ -127,7 +127,11 @@ function visitCall(node: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, wal
   const hasArguments = node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0;
   if (isBlock && BLOCK_HELPERS.has(name)) {
     if (node.params.length !== 1 || (node.hash?.pairs.length ?? 0) > 0) {
-      throw new TemplateRejection(`{{#${name}}} takes exactly one argument`, `e.g. {{#${name} name}}…{{/${name}}}`, at(node));
+      throw new TemplateRejection(
+        `{{#${name}}} takes exactly one argument`,
+        `e.g. {{#${name} name}}…{{/${name}}}`,
+        at(node),
+      );
     }
   } else if (hasArguments || BLOCK_HELPERS.has(name)) {
     const hint = BLOCK_HELPERS.has(name) ? `write it as a block: {{#${name} …}}…{{/${name}}}` : ONLY_BLOCKS;
@@ -162,7 +166,11 @@ function visit(node: AstNode, walk: Walk): void {
     }
     case "PartialStatement":
     case "PartialBlockStatement":
-      throw new TemplateRejection("partials ({{> name}}) are not supported", "write the text into this skill: skills are self-contained", at(node));
+      throw new TemplateRejection(
+        "partials ({{> name}}) are not supported",
+        "write the text into this skill: skills are self-contained",
+        at(node),
+      );
     default:
       throw new TemplateRejection(`unsupported template construct (${node.type})`, undefined, at(node));
   }
@@ -172,7 +180,11 @@ function visit(node: AstNode, walk: Walk): void {
  * Why Handlebars refused the template, in words: the tag scan's finding (template-errors.ts), or
  * else the grammar's expectation, at the line Handlebars names and the column its excerpt shows.
  */
-function parseFailure(template: string, message: string, place?: Place): { message: string; hint: string; position?: SourcePosition } {
+function parseFailure(
+  template: string,
+  message: string,
+  place?: Place,
+): { message: string; hint: string; position?: SourcePosition } {
   const explained = explainTemplateError(template, place);
   if (explained) return { ...explained, message: `template does not parse: ${explained.message}` };
   const expected = /\n(Expecting [^\n]*)$/.exec(message)?.[1];
@@ -183,7 +195,11 @@ function parseFailure(template: string, message: string, place?: Place): { messa
   const index = before === "" ? 0 : text.lastIndexOf(before);
   const position = line > 0 ? { line, column: index < 0 ? 1 : index + before.length + 1 } : undefined;
   const what = expected ? grammarInWords(expected) : firstLine(message);
-  return { message: `template does not parse: ${what}`, hint: 'check the tag here; a literal "{{" is written \\{{', ...(position && { position }) };
+  return {
+    message: `template does not parse: ${what}`,
+    hint: 'check the tag here; a literal "{{" is written \\{{',
+    ...(position && { position }),
+  };
 }
 
 function firstLine(message: string): string {
@@ -209,7 +225,13 @@ export function proveTemplate(template: string, place?: Place): TemplateProof {
   try {
     visit(ast, walk);
   } catch (error) {
-    if (error instanceof TemplateRejection) return { ok: false, message: error.message, ...(error.hint !== undefined && { hint: error.hint }), ...(error.position && { position: error.position }) };
+    if (error instanceof TemplateRejection)
+      return {
+        ok: false,
+        message: error.message,
+        ...(error.hint !== undefined && { hint: error.hint }),
+        ...(error.position && { position: error.position }),
+      };
     throw error;
   }
   return { ok: true, variables: [...walk.variables] };

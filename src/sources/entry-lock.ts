@@ -88,7 +88,10 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       const again = await readFile(path, "utf8").catch(() => undefined);
       if (again === text) {
         const aside = `${path}.stale-${token}`;
-        await rename(path, aside).then(() => unlink(aside), () => {});
+        await rename(path, aside).then(
+          () => unlink(aside),
+          () => {},
+        );
       }
       continue;
     }

@@ -79,7 +79,10 @@ export function isLeftOutOfSkill(name: string): boolean {
  * unreadable folders are left out with a warning; hidden names are left out and listed in
  * `leftOut`, for `show` and `validate` to name.
  */
-function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; diagnostics: Diagnostic[]; leftOut: string[]; filesRefused: boolean } {
+function folderFiles(
+  dir: string,
+  skillFile: string,
+): { files: FolderFile[]; diagnostics: Diagnostic[]; leftOut: string[]; filesRefused: boolean } {
   const files: FolderFile[] = [];
   const leftOut: string[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -94,7 +97,11 @@ function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; dia
     try {
       entries = readdirSync(path, { withFileTypes: true });
     } catch (error) {
-      warn("unreadable-folder", path, `cannot read this folder of the skill: ${describeFsError(error)}; its files are left out`);
+      warn(
+        "unreadable-folder",
+        path,
+        `cannot read this folder of the skill: ${describeFsError(error)}; its files are left out`,
+      );
       continue;
     }
     for (const entry of entries) {
@@ -107,9 +114,18 @@ function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; dia
       }
       if (entry.isDirectory()) stack.push({ path: full, rel: relPath });
       else if (entry.isSymbolicLink()) {
-        warn("link-in-skill-folder", full, "left out of the skill: links are not followed inside a skill folder", "copy the file into the folder instead");
+        warn(
+          "link-in-skill-folder",
+          full,
+          "left out of the skill: links are not followed inside a skill folder",
+          "copy the file into the folder instead",
+        );
       } else if (!entry.isFile()) {
-        warn("not-a-file", full, "left out of the skill without opening it: not a regular file (a FIFO, socket or device)");
+        warn(
+          "not-a-file",
+          full,
+          "left out of the skill without opening it: not a regular file (a FIFO, socket or device)",
+        );
       } else {
         try {
           const info = statSync(full);
@@ -121,7 +137,9 @@ function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; dia
       }
     }
   }
-  files.sort((a, b) => (a.abs === skillFile ? -1 : b.abs === skillFile ? 1 : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  files.sort((a, b) =>
+    a.abs === skillFile ? -1 : b.abs === skillFile ? 1 : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0,
+  );
   leftOut.sort();
   const filesRefused = files.length > FOLDER_LIMITS.files || bytes > FOLDER_LIMITS.bytes;
   if (filesRefused) {
@@ -190,7 +208,12 @@ export function discoverSkillFiles(dir: string): Discovery {
   try {
     realRoot = realpathOrSelf(dir);
   } catch (error) {
-    warn("unreadable-folder", dir, `cannot read the layer folder: ${describeFsError(error)}`, "fix its permissions, or point the layer at another folder");
+    warn(
+      "unreadable-folder",
+      dir,
+      `cannot read the layer folder: ${describeFsError(error)}`,
+      "fix its permissions, or point the layer at another folder",
+    );
     return { files, folders, diagnostics };
   }
   const walkedDirs = new Map<string, string>([[realRoot, dir]]);
@@ -220,7 +243,12 @@ export function discoverSkillFiles(dir: string): Discovery {
       return;
     }
     if (!inside(target, realRoot)) {
-      warn("link-outside-layer", full, `link not followed: it points outside the layer (${target})`, "copy the file into the layer, or declare its folder as a layer of its own");
+      warn(
+        "link-outside-layer",
+        full,
+        `link not followed: it points outside the layer (${target})`,
+        "copy the file into the layer, or declare its folder as a layer of its own",
+      );
       return;
     }
     let info;
@@ -232,12 +260,22 @@ export function discoverSkillFiles(dir: string): Discovery {
     }
     if (info.isDirectory()) {
       if (inside(parentReal, target)) {
-        warn("link-loop", full, `link not followed: it loops back to ${walkedDirs.get(target) ?? target}, a folder that contains it`, "remove the link");
+        warn(
+          "link-loop",
+          full,
+          `link not followed: it loops back to ${walkedDirs.get(target) ?? target}, a folder that contains it`,
+          "remove the link",
+        );
         return;
       }
       const earlier = walkedDirs.get(target);
       if (earlier !== undefined) {
-        warn("link-duplicate", full, `link not followed: it leads to ${earlier}, which is already part of this layer`, "remove the link; every skill under it is loaded once already");
+        warn(
+          "link-duplicate",
+          full,
+          `link not followed: it leads to ${earlier}, which is already part of this layer`,
+          "remove the link; every skill under it is loaded once already",
+        );
         return;
       }
       walkedDirs.set(target, full);
@@ -258,7 +296,12 @@ export function discoverSkillFiles(dir: string): Discovery {
     try {
       entries = readdirSync(path, { withFileTypes: true });
     } catch (error) {
-      warn("unreadable-folder", path, `cannot read this folder: ${describeFsError(error)}; its skills are not loaded`, "fix its permissions, or move it out of the layer");
+      warn(
+        "unreadable-folder",
+        path,
+        `cannot read this folder: ${describeFsError(error)}; its skills are not loaded`,
+        "fix its permissions, or move it out of the layer",
+      );
       continue;
     }
     // A folder holding SKILL.md is one skill: everything under it is that skill's files.
@@ -282,7 +325,12 @@ export function discoverSkillFiles(dir: string): Discovery {
       } else if (entry.isSymbolicLink()) {
         links.push({ path: full, real, name });
       } else if (SKILL_FILES.match(name)) {
-        warn("not-a-file", full, "skipped without opening it: not a regular file (a FIFO, socket or device)", NOT_A_FILE_HINT);
+        warn(
+          "not-a-file",
+          full,
+          "skipped without opening it: not a regular file (a FIFO, socket or device)",
+          NOT_A_FILE_HINT,
+        );
       }
     }
   }

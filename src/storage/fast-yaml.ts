@@ -118,7 +118,12 @@ function resolvePlain(s: string): unknown {
   if (INT_OCT.test(s)) return parseInt(s.slice(2), 8);
   if (INT.test(s)) return parseInt(s, 10);
   if (INT_HEX.test(s)) return parseInt(s.slice(2), 16);
-  if (FLOAT_NAN.test(s)) return s.slice(-3).toLowerCase() === "nan" ? Number.NaN : c === DASH ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  if (FLOAT_NAN.test(s))
+    return s.slice(-3).toLowerCase() === "nan"
+      ? Number.NaN
+      : c === DASH
+        ? Number.NEGATIVE_INFINITY
+        : Number.POSITIVE_INFINITY;
   if (FLOAT_EXP.test(s) || FLOAT.test(s)) return parseFloat(s);
   return s;
 }
@@ -127,7 +132,22 @@ function resolvePlain(s: string): unknown {
 function isSafePlainStart(text: string, p: number, end: number): boolean {
   const c = text.charCodeAt(p);
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) return true;
-  if (c === 95 || c === 36 || c === 47 || c === 92 || c === 40 || c === 46 || c === 126 || c === 43 || c === 60 || c === 61 || c === 59 || c === 94 || c === 41 || c > 127) {
+  if (
+    c === 95 ||
+    c === 36 ||
+    c === 47 ||
+    c === 92 ||
+    c === 40 ||
+    c === 46 ||
+    c === 126 ||
+    c === 43 ||
+    c === 60 ||
+    c === 61 ||
+    c === 59 ||
+    c === 94 ||
+    c === 41 ||
+    c > 127
+  ) {
     return true;
   }
   // `-x` and `-5` are plain scalars; `- x` is a sequence entry, and `-` before anything else
@@ -372,7 +392,8 @@ function readBlockScalar(r: Reader, parent: number, chomp: Chomp, folded: boolea
   if (folded) body = fold(lines, from, lastContent, indent);
   else if (lines.crlf) {
     const parts: string[] = [];
-    for (let j = from; j <= lastContent; j++) parts.push(text.slice(Math.min(lines.starts[j]! + indent, lines.ends[j]!), lines.ends[j]!));
+    for (let j = from; j <= lastContent; j++)
+      parts.push(text.slice(Math.min(lines.starts[j]! + indent, lines.ends[j]!), lines.ends[j]!));
     body = parts.join("\n");
   } else {
     // One native replace removes the indentation of every line (an empty line has at most
