@@ -19,14 +19,7 @@ import {
   type ReportInput,
   type RunMeta,
 } from "./lib/report.ts";
-import {
-  closeAllSessions,
-  figureKey,
-  openSessionPids,
-  runSession,
-  type SessionPlan,
-  type SessionSample,
-} from "./lib/session.ts";
+import { closeAllSessions, figureKey, openSessionPids, runSession, type SessionPlan } from "./lib/session.ts";
 import { quantile, summarize } from "./lib/stats.ts";
 import { corpusWorkload, floorEchoText, floorWorkload, type OpName, type Workload } from "./lib/workload.ts";
 

@@ -252,7 +252,7 @@ export function mainManifest(
 
 function writeJson(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(value, null, 2) + "\n");
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 async function bundleLauncher(outfile: string): Promise<void> {
@@ -347,7 +347,7 @@ function clearOutDir(outDir: string): void {
 export async function packRelease(options: PackOptions = {}): Promise<PackResult> {
   const root = options.root ?? REPO_ROOT;
   const outDir = options.outDir ?? NPM_DIST_DIR;
-  const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const targets = RELEASE_TARGETS;
 
   checkCleanTree(root);

@@ -1,6 +1,6 @@
 import { isAbsolute } from "node:path";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
-import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
+import { formatDiagnostic } from "../diagnostics.ts";
 import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
 import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";

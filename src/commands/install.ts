@@ -159,7 +159,7 @@ export const spec = command({
       ctx.out(
         `${bold("Entry")}: ${http ? `${http.url}${http.tokenEnv ? ` (token from ${http.tokenEnv})` : ""}` : launchText(launch)}\n\n`,
       );
-      for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(describePlan(plan, ctx.colours) + "\n");
+      for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(`${describePlan(plan, ctx.colours)}\n`);
     }
     const actionable = plans.filter(
       (p) => p.action === "create" || p.action === "add" || p.action === "update" || p.action === "unchanged",

@@ -1,6 +1,5 @@
 import { normaliseTag } from "../skill/tags.ts";
 import { skillView } from "../registry/describe.ts";
-import type { Candidate } from "../registry/registry.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { command, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { CATALOG_MODES } from "../config/catalog-settings.ts";
 import { command, UsageError } from "./support/command.ts";
-import { choice, flag, list, positiveInt, text, value, wholeNumber } from "./support/options.ts";
+import { choice, flag, list, positiveInt, value, wholeNumber } from "./support/options.ts";
 
 /** Refused without `--http`. Their defaults live with the HTTP server, which is imported only to serve. */
 const HTTP_OPTIONS = {

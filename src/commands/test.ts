@@ -76,10 +76,8 @@ export const spec = command({
         continue;
       }
       text += `${red(bold("FAIL"))}  ${result.id} example ${result.number}  ${exampleLocation(result)}\n`;
-      text +=
-        exampleFailureDetail(result, ctx.colours)
-          .map((line) => `      ${line}`.trimEnd())
-          .join("\n") + "\n";
+      const detail = exampleFailureDetail(result, ctx.colours).map((line) => `      ${line}`.trimEnd());
+      text += `${detail.join("\n")}\n`;
     }
     text += `\n${plural(results.length, "example")}: ${passed} passed, ${failed > 0 ? red(`${failed} failed`) : "0 failed"}\n`;
     ctx.out(text);

@@ -45,7 +45,7 @@ export const spec = command({
       }
     }
     if (!ctx.json)
-      for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(describePlan(plan, ctx.colours) + "\n");
+      for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(`${describePlan(plan, ctx.colours)}\n`);
     const removable = plans.filter((p) => p.action === "remove");
     const errors = plans.filter((p) => p.action === "error");
 

@@ -36,5 +36,5 @@ export function xdgConfigDir(host: Host): string {
 
 /** `~/…` for paths under HOME: shorter in messages, and no user name in them. */
 export function tildePath(path: string, host: Host): string {
-  return path === host.home || path.startsWith(host.home + "/") ? `~${path.slice(host.home.length)}` : path;
+  return path === host.home || path.startsWith(`${host.home}/`) ? `~${path.slice(host.home.length)}` : path;
 }

@@ -10,7 +10,7 @@ import { resolveLayers } from "../sources/resolve-layers.ts";
 import type { Locator } from "../storage/parse-document.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { ContentStore } from "./content-store.ts";
-import { parseSkillFile, type FileParse } from "./parse-file.ts";
+import { parseSkillFile } from "./parse-file.ts";
 import { parseSkillFolder, parseSkillPath } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";

@@ -1,9 +1,9 @@
 import { PaginatedRequestParamsSchema, ReadResourceRequestParamsSchema } from "@modelcontextprotocol/core";
-import {
-  type ListResourcesResult,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplateType,
+import type {
+  ListResourcesResult,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
 } from "@modelcontextprotocol/server";
 import { registryView, resolutionView, skillView, type CandidateView, type SkillView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";

@@ -1,4 +1,4 @@
-import { Findings, kindOf, unknownKeys } from "./findings.ts";
+import { type Findings, kindOf, unknownKeys } from "./findings.ts";
 import { isPlainObject } from "./json-schema.ts";
 import type { SkillExample } from "./skill.ts";
 

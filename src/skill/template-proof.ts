@@ -53,26 +53,32 @@ function fastProof(template: string): TemplateProof | undefined {
   for (const match of template.matchAll(TAG)) {
     tags++;
     const inner = match[1]!;
-    let m: RegExpExecArray | null;
     if (ELSE.test(inner)) {
       const top = blocks[blocks.length - 1];
       if (!top || top.sawElse) return undefined;
       top.sawElse = true;
       // The else branch of #each / #with renders against the outer context.
       if (CONTEXT_CHANGING_HELPERS.has(top.name)) depth--;
-    } else if ((m = MUSTACHE.exec(inner))) {
-      if (!note(m[1]!)) return undefined;
-    } else if (DATA.test(inner)) {
       continue;
-    } else if ((m = OPEN_BLOCK.exec(inner))) {
-      if (!note(m[2]!)) return undefined;
-      blocks.push({ name: m[1]!, sawElse: false });
-      if (CONTEXT_CHANGING_HELPERS.has(m[1]!)) depth++;
-    } else if ((m = CLOSE_BLOCK.exec(inner))) {
-      const top = blocks.pop();
-      if (!top || top.name !== m[1]) return undefined;
-      if (CONTEXT_CHANGING_HELPERS.has(top.name) && !top.sawElse) depth--;
-    } else return undefined;
+    }
+    const mustache = MUSTACHE.exec(inner);
+    if (mustache) {
+      if (!note(mustache[1]!)) return undefined;
+      continue;
+    }
+    if (DATA.test(inner)) continue;
+    const open = OPEN_BLOCK.exec(inner);
+    if (open) {
+      if (!note(open[2]!)) return undefined;
+      blocks.push({ name: open[1]!, sawElse: false });
+      if (CONTEXT_CHANGING_HELPERS.has(open[1]!)) depth++;
+      continue;
+    }
+    const close = CLOSE_BLOCK.exec(inner);
+    if (!close) return undefined;
+    const top = blocks.pop();
+    if (!top || top.name !== close[1]) return undefined;
+    if (CONTEXT_CHANGING_HELPERS.has(top.name) && !top.sawElse) depth--;
   }
   // Every `{{` must be one of the tags above; `{{{` or a stray `{{` would not have matched.
   if (tags !== opens || blocks.length > 0) return undefined;

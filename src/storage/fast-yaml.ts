@@ -239,7 +239,7 @@ function expectLineEnd(text: string, p: number, end: number): void {
 
 /** Keys are plain strings and unique within a mapping; anything else is left to `yaml`. */
 function setKey(map: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__" || Object.prototype.hasOwnProperty.call(map, key)) throw BAIL;
+  if (key === "__proto__" || Object.hasOwn(map, key)) throw BAIL;
   map[key] = value;
 }
 
@@ -496,7 +496,7 @@ function keyAt(text: string, p: number, end: number): { key: string; valueAt: nu
   const c = text.charCodeAt(p);
   if (c === DQUOTE || c === SQUOTE) {
     const [key, q] = readQuoted(text, p, end);
-    let k = skipSpaces(text, q, end);
+    const k = skipSpaces(text, q, end);
     if (k < end && text.charCodeAt(k) === COLON && (k + 1 === end || text.charCodeAt(k + 1) === SPACE)) {
       return { key, valueAt: skipSpaces(text, k + 1, end) };
     }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Diagnostic } from "../../src/diagnostics.ts";
 import type { ExampleResult } from "../../src/examples/run.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { runCli, runCliJson } from "./cli-run.ts";

@@ -145,7 +145,7 @@ export function folderFilesSuite(target: ServerTarget): void {
         "examples  1 in examples.yaml (test-only: run by skill-central test, not published to clients)\n",
       );
       expect(shown.stdout).toContain("Files (5, with the digest a host verifies each read against)\n");
-      expect(shown.stdout).toMatch(/\n  scripts\/__init__\.py +0 +e3b0c44298fc1c14\n/);
+      expect(shown.stdout).toMatch(/\n {2}scripts\/__init__\.py +0 +e3b0c44298fc1c14\n/);
       expect(shown.stdout).toContain(
         "\nLeft out (hidden names are never part of a skill)\n  .DS_Store\n  .git/\n  scripts/.env\n",
       );

@@ -60,6 +60,7 @@ const fromMcpServers = (key: string) => (text: string) => {
   const entry = jsonc(text)[key]?.["skill-central"] as { command: string; args: string[] } | undefined;
   return entry && { command: entry.command, args: entry.args };
 };
+const asJsonFile = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const BROKEN_JSON: [string, string] = ['{\n  "theme": "dark"\n  "mcpServers": {}\n}\n', "3:3: comma expected"];
 
 const CLIENTS: Record<Id, ClientFacts> = {
@@ -68,16 +69,11 @@ const CLIENTS: Record<Id, ClientFacts> = {
     project: ".mcp.json",
     entry: fromMcpServers("mcpServers"),
     startsIn: "project",
-    fixture:
-      JSON.stringify(
-        {
-          numStartups: 12,
-          mcpServers: { github: { type: "stdio", command: "gh", args: ["mcp"], env: {} } },
-          projects: { "/home/u/p": { allowedTools: [] } },
-        },
-        null,
-        2,
-      ) + "\n",
+    fixture: asJsonFile({
+      numStartups: 12,
+      mcpServers: { github: { type: "stdio", command: "gh", args: ["mcp"], env: {} } },
+      projects: { "/home/u/p": { allowedTools: [] } },
+    }),
     broken: BROKEN_JSON,
   },
   "claude-desktop": {

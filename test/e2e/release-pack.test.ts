@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Glob } from "bun";
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { RELEASE_TARGETS } from "../../script/build.ts";
@@ -104,7 +104,7 @@ describe("release:pack refuses to pack", () => {
 
   test("a package.json version that is not semver", async () => {
     const manifest = await Bun.file(join(checkout, "package.json")).json();
-    writeFileSync(join(checkout, "package.json"), JSON.stringify({ ...manifest, version: "1.0" }, null, 2) + "\n");
+    writeFileSync(join(checkout, "package.json"), `${JSON.stringify({ ...manifest, version: "1.0" }, null, 2)}\n`);
     git(checkout, "commit", "-q", "-am", "a bad version");
     try {
       expectRefused(await pack(), 'package.json version "1.0" is not a semver version (x.y.z)');

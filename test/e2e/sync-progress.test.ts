@@ -82,7 +82,7 @@ for (const target of TARGETS) {
       const first = await onTerminal([...cli, "sync"]);
       expect(first.code).toBe(0);
       const layer = (n: string, name: string, steps: string[]) =>
-        steps.map((s) => `${CLEAR}[${n}/2] ${name}: ${s}`).join("") + "\r\n";
+        `${steps.map((s) => `${CLEAR}[${n}/2] ${name}: ${s}`).join("")}\r\n`;
       expect(first.screen).toBe(
         layer("1", "team", [
           `fetching main from ${remote.url}`,

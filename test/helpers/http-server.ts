@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Subprocess } from "bun";
 import { newClient, type ClientIdentity, type Era, type ServerTarget } from "./server.ts";
 

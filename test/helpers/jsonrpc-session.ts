@@ -90,7 +90,7 @@ export function openSession(command: string[], options: SessionOptions): JsonRpc
 
   const write = (message: Record<string, unknown>) => {
     try {
-      proc.stdin.write(JSON.stringify(message) + "\n");
+      proc.stdin.write(`${JSON.stringify(message)}\n`);
       void proc.stdin.flush();
     } catch {
       // The child is gone; the reader fails whatever is waiting.

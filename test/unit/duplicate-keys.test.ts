@@ -228,7 +228,7 @@ describe("constructs the fast reader leaves to the yaml package", () => {
     }
   });
 
-  const asYaml = (lines: string[]) => agreesWithYaml(lines.join("\n") + "\n");
+  const asYaml = (lines: string[]) => agreesWithYaml(`${lines.join("\n")}\n`);
 
   test("a flow collection spread over several lines is read as the yaml package reads it", () => {
     asYaml(["a: {", "  x: 1,", "  y: 2", "}"]);
@@ -456,7 +456,7 @@ class Gen {
     if (this.chance(0.1)) lines.unshift("---");
     if (this.chance(0.05)) lines = [...lines, "---", ...this.mapping(0, 1)];
     if (this.chance(0.04)) lines.splice(this.int(1, lines.length), 0, `\t${this.key()}: tabbed`);
-    return lines.join(this.chance(0.2) ? "\r\n" : "\n") + "\n";
+    return `${lines.join(this.chance(0.2) ? "\r\n" : "\n")}\n`;
   }
 }
 

@@ -65,7 +65,7 @@ describe("unified diff", () => {
   });
 
   test("distant changes get separate hunks", () => {
-    const before = Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n") + "\n";
+    const before = `${Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n")}\n`;
     const after = before.replace("l2\n", "L2\n").replace("l25\n", "L25\n");
     expect(unifiedDiff(before, after, "x").match(/^@@/gm)?.length).toBe(2);
   });
@@ -86,7 +86,7 @@ describe("unified diff", () => {
   });
 
   test("past 500 edits: one hunk replaces the whole file, and it still applies", () => {
-    const before = Array.from({ length: 600 }, (_, i) => `old ${i}`).join("\n") + "\n";
+    const before = `${Array.from({ length: 600 }, (_, i) => `old ${i}`).join("\n")}\n`;
     const after = Array.from({ length: 600 }, (_, i) => `new ${i}`).join("\n");
     const diff = unifiedDiff(before, after, "f");
     expect(diff.match(/^@@.*$/gm)).toEqual(["@@ -1,600 +1,600 @@"]);

@@ -84,12 +84,12 @@ describe("adding an entry leaves every other byte alone", () => {
   });
 
   test("a missing or empty file becomes a new document; an empty object gains the entry", () => {
-    expect(doc("").with(PATH, ENTRY)).toBe(JSON.stringify({ mcpServers: { "skill-central": ENTRY } }, null, 2) + "\n");
+    expect(doc("").with(PATH, ENTRY)).toBe(`${JSON.stringify({ mcpServers: { "skill-central": ENTRY } }, null, 2)}\n`);
     expect(addThenRemove("{}\n", "json")).toBe(
-      JSON.stringify({ mcpServers: { "skill-central": ENTRY } }, null, 2) + "\n",
+      `${JSON.stringify({ mcpServers: { "skill-central": ENTRY } }, null, 2)}\n`,
     );
     expect(doc('{\n  "mcpServers": {}\n}\n').with(PATH, ENTRY)).toBe(
-      JSON.stringify({ mcpServers: { "skill-central": ENTRY } }, null, 2) + "\n",
+      `${JSON.stringify({ mcpServers: { "skill-central": ENTRY } }, null, 2)}\n`,
     );
   });
 
@@ -112,8 +112,7 @@ describe("adding an entry leaves every other byte alone", () => {
         { allowedTools: [], history: [`x${i}`], mcpServers: {} },
       ]),
     );
-    const before =
-      JSON.stringify({ numStartups: 3, projects, mcpServers: { other: { command: "o" } } }, null, 2) + "\n";
+    const before = `${JSON.stringify({ numStartups: 3, projects, mcpServers: { other: { command: "o" } } }, null, 2)}\n`;
     const after = addThenRemove(before, "json");
     expect(after.slice(0, before.lastIndexOf('"other"'))).toBe(before.slice(0, before.lastIndexOf('"other"')));
   });
@@ -186,8 +185,8 @@ describe("property: random documents, random formatting", () => {
   const render = (v: unknown, indent: string, level: number): string => {
     if (!v || typeof v !== "object") return JSON.stringify(v);
     const inline = random() < 0.3;
-    const pad = inline ? "" : "\n" + indent.repeat(level + 1);
-    const end = inline ? "" : "\n" + indent.repeat(level);
+    const pad = inline ? "" : `\n${indent.repeat(level + 1)}`;
+    const end = inline ? "" : `\n${indent.repeat(level)}`;
     const comment = !inline && random() < 0.3 ? ` // note ${Math.floor(random() * 9)}` : "";
     const items = Array.isArray(v)
       ? v.map((x) => render(x, indent, level + 1))

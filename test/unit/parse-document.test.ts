@@ -176,22 +176,22 @@ describe("JSON files", () => {
 });
 
 describe("locate", () => {
-  const text =
-    [
-      "id: a", //                1
-      "tags:", //                2
-      "  - x", //                3
-      "  - y", //                4
-      "prompt: |", //            5
-      "  line one", //           6
-      "  line {{two", //         7
-      'desc: "hello {{x"', //    8
-      "single: 'ab {{c'", //     9
-      "plain: abc {{d", //       10
-      "meta:", //                11
-      "  owner: team", //        12
-      "empty:", //               13
-    ].join("\n") + "\n";
+  const lines = [
+    "id: a", //                1
+    "tags:", //                2
+    "  - x", //                3
+    "  - y", //                4
+    "prompt: |", //            5
+    "  line one", //           6
+    "  line {{two", //         7
+    'desc: "hello {{x"', //    8
+    "single: 'ab {{c'", //     9
+    "plain: abc {{d", //       10
+    "meta:", //                11
+    "  owner: team", //        12
+    "empty:", //               13
+  ];
+  const text = `${lines.join("\n")}\n`;
   const doc = parsed(text);
 
   test("a field points at its value", () => {
@@ -305,7 +305,7 @@ describe("hostile and unusual input", () => {
           .join(", ")}]`,
       );
     }
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   })();
   test("an alias bomb is a diagnostic, not an exception", () => {
     expect(parseSkillDocument({ file: "s.yaml", text: bomb }).ok).toBe(false);

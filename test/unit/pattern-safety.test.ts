@@ -4,8 +4,8 @@ import { needsGuard, patternsOf, provenSafe } from "../../src/invoke/pattern-saf
 describe("which patterns run on the request thread", () => {
   test("patterns every input matches one way are proven safe", () => {
     for (const p of [
-      String.raw`^[A-Z]+-[0-9]+$`,
-      String.raw`^[a-z0-9]+(-[a-z0-9]+)*$`,
+      "^[A-Z]+-[0-9]+$",
+      "^[a-z0-9]+(-[a-z0-9]+)*$",
       String.raw`^\d{4}-\d{2}-\d{2}$`,
       String.raw`^https?://\S+$`,
     ]) {
@@ -14,13 +14,13 @@ describe("which patterns run on the request thread", () => {
   });
 
   test("patterns with nested or overlapping repetition are not (they are guarded)", () => {
-    for (const p of [String.raw`^(a+)+$`, String.raw`^(a|a)*$`, String.raw`^(\w+\s?)*$`]) {
+    for (const p of ["^(a+)+$", "^(a|a)*$", String.raw`^(\w+\s?)*$`]) {
       expect({ p, safe: provenSafe(p) }).toEqual({ p, safe: false });
     }
   });
 
   test("a pattern the detector cannot prove within its small budget is not proven safe", () => {
-    expect(provenSafe(String.raw`^(a|aa|aaa|aaaa)*(b|bb)*c$`)).toBe(false);
+    expect(provenSafe("^(a|aa|aaa|aaaa)*(b|bb)*c$")).toBe(false);
   });
 
   test("every pattern a schema runs is found: pattern keywords and patternProperties keys, not data", () => {

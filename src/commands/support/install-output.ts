@@ -2,7 +2,7 @@ import type { Palette } from "../../cli-output/colour.ts";
 import { didYouMean } from "../../suggest.ts";
 import { formatTable } from "../../cli-output/table.ts";
 import { CLIENT_IDS, type ClientId } from "../../install/clients/client.ts";
-import { SCOPES, type Scope } from "../../install/entry.ts";
+import { SCOPES } from "../../install/entry.ts";
 import type { Outcome } from "../../install/apply.ts";
 import type { Plan } from "../../install/plan.ts";
 import { hostFromEnv } from "../../install/host.ts";

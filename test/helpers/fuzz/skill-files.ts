@@ -201,12 +201,14 @@ function randomTemplate(rng: Random): string {
     case "nested": {
       const levels = rng.pick([10, 100, 1000]);
       const block = rng.pick(["if", "each", "with", "unless"]);
-      return `{{#${block} a}}`.repeat(levels) + "{{x}}" + `{{/${block}}}`.repeat(levels);
+      const open = `{{#${block} a}}`;
+      const close = `{{/${block}}}`;
+      return `${open.repeat(levels)}{{x}}${close.repeat(levels)}`;
     }
     case "many":
       return Array.from({ length: 5000 }, (_, i) => `{{v${i % 50}}}`).join(" ");
     case "huge":
-      return "word ".repeat(rng.pick([50_000, 250_000])) + "{{x}}";
+      return `${"word ".repeat(rng.pick([50_000, 250_000]))}{{x}}`;
     default:
       return randomString(rng, { huge: false });
   }
