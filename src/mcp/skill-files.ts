@@ -95,7 +95,10 @@ function folderIndex(skill: PublishedSkill): Map<string, DirectoryResource[]> {
     for (let depth = 0; depth < parts.length; depth++) {
       const folder = parts.slice(0, depth).join("/");
       let children = index.get(folder);
-      if (!children) index.set(folder, (children = []));
+      if (!children) {
+        children = [];
+        index.set(folder, children);
+      }
       if (depth === parts.length - 1) {
         const mimeType = mimeTypeOf(parts[depth]!);
         // A file of unknown kind has its type decided by its bytes, on read.

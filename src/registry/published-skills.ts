@@ -171,7 +171,10 @@ let lastToken = 0;
 
 function versionToken(skill: Skill): number {
   let token = versionTokens.get(skill);
-  if (token === undefined) versionTokens.set(skill, (token = ++lastToken));
+  if (token === undefined) {
+    token = ++lastToken;
+    versionTokens.set(skill, token);
+  }
   return token;
 }
 

@@ -70,7 +70,10 @@ export function buildSearchIndex(candidates: readonly Candidate[]): SearchIndex 
     });
     for (const [term, tf] of tilde) {
       let entry = growing.get(term);
-      if (!entry) growing.set(term, (entry = { docs: [], weights: [] }));
+      if (!entry) {
+        entry = { docs: [], weights: [] };
+        growing.set(term, entry);
+      }
       entry.docs.push(doc);
       entry.weights.push(tf / (K1 + tf));
     }

@@ -430,7 +430,12 @@ function fold(lines: Lines, from: number, last: number, indent: number): string 
 
 const UNINDENT: RegExp[] = [];
 function unindent(indent: number): RegExp {
-  return (UNINDENT[indent] ??= new RegExp(`\\n {0,${indent}}`, "g"));
+  let pattern = UNINDENT[indent];
+  if (!pattern) {
+    pattern = new RegExp(`\\n {0,${indent}}`, "g");
+    UNINDENT[indent] = pattern;
+  }
+  return pattern;
 }
 
 /** The value written after `key:` or `- ` on line `line` from position `p`. */
