@@ -200,62 +200,68 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
   return config;
 }
 
-function readLayers(
-  entries: unknown[],
-  base: string,
-  home: string,
-  warn: (message: string, index: number, field?: string, hint?: string) => void,
-): LayerDeclaration[] {
+type LayerWarn = (message: string, index: number, field?: string, hint?: string) => void;
+
+function readLayers(entries: unknown[], base: string, home: string, warn: LayerWarn): LayerDeclaration[] {
   const layers: LayerDeclaration[] = [];
   const names = new Set<string>();
   entries.forEach((entry, index) => {
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-      warn(`layer ${index + 1} must be a mapping { name, path, priority }; ignored`, index);
-      return;
-    }
-    const layer = entry as Record<string, unknown>;
-    for (const key of Object.keys(layer)) {
-      if (!LAYER_KEYS.includes(key)) {
-        const meant = closest(key, LAYER_KEYS);
-        warn(
-          `unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`,
-          index,
-          key,
-          meant ? `did you mean "${meant}"?` : undefined,
-        );
-      }
-    }
-    const { name, path, priority, git } = layer;
-    if (typeof name !== "string" || name.trim() === "")
-      return warn(`layer ${index + 1} needs a "name" (a string); layer ignored`, index, "name");
-    if (git === undefined) {
-      for (const key of GIT_ONLY_KEYS)
-        if (key in layer)
-          warn(`layer "${name}": "${key}" applies only to a git layer (one with "git: <url>"); ignored`, index, key);
-    }
-    if (git === undefined && (typeof path !== "string" || path.trim() === "")) {
-      return warn(
-        `layer "${name}" needs a "path" (a folder) or "git" (a repository URL); layer ignored`,
-        index,
-        "path",
-      );
-    }
-    if (typeof priority !== "number" || !Number.isFinite(priority)) {
-      return warn(`layer "${name}" needs a numeric "priority" (higher wins); layer ignored`, index, "priority");
-    }
-    if (names.has(name))
-      return warn(`layer "${name}" is declared twice in this file; the second is ignored`, index, "name");
-    if (git !== undefined) {
-      const source = readGitSource(layer, name, (message, field) => warn(message, index, field));
-      if (!source) return;
-      names.add(name);
-      layers.push({ name, path: "", priority, git: source });
-      return;
-    }
-    names.add(name);
-    layers.push({ name, path: expandPath(path as string, base, home), priority });
+    const layer = readLayer(entry, index, names, { base, home }, warn);
+    if (!layer) return;
+    names.add(layer.name);
+    layers.push(layer);
   });
   return layers;
+}
+
+/** One entry of `layers`, or undefined (with a warning) when it is ignored. */
+function readLayer(
+  entry: unknown,
+  index: number,
+  names: ReadonlySet<string>,
+  paths: { base: string; home: string },
+  warn: LayerWarn,
+): LayerDeclaration | undefined {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    return void warn(`layer ${index + 1} must be a mapping { name, path, priority }; ignored`, index);
+  }
+  const layer = entry as Record<string, unknown>;
+  for (const key of Object.keys(layer)) {
+    if (!LAYER_KEYS.includes(key)) {
+      const meant = closest(key, LAYER_KEYS);
+      warn(
+        `unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`,
+        index,
+        key,
+        meant ? `did you mean "${meant}"?` : undefined,
+      );
+    }
+  }
+  const { name, path, priority, git } = layer;
+  if (typeof name !== "string" || name.trim() === "")
+    return void warn(`layer ${index + 1} needs a "name" (a string); layer ignored`, index, "name");
+  if (git === undefined) {
+    for (const key of GIT_ONLY_KEYS)
+      if (key in layer)
+        warn(`layer "${name}": "${key}" applies only to a git layer (one with "git: <url>"); ignored`, index, key);
+  }
+  if (git === undefined && (typeof path !== "string" || path.trim() === "")) {
+    return void warn(
+      `layer "${name}" needs a "path" (a folder) or "git" (a repository URL); layer ignored`,
+      index,
+      "path",
+    );
+  }
+  if (typeof priority !== "number" || !Number.isFinite(priority)) {
+    return void warn(`layer "${name}" needs a numeric "priority" (higher wins); layer ignored`, index, "priority");
+  }
+  if (names.has(name))
+    return void warn(`layer "${name}" is declared twice in this file; the second is ignored`, index, "name");
+  if (git !== undefined) {
+    const source = readGitSource(layer, name, (message, field) => warn(message, index, field));
+    return source && { name, path: "", priority, git: source };
+  }
+  return { name, path: expandPath(path as string, paths.base, paths.home), priority };
 }
 
 /**

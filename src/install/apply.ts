@@ -7,6 +7,7 @@ import {
   readConfigFile,
   undo,
   writeAtomically,
+  type ConfigFile,
   type Undone,
   type WriteResult,
 } from "./config-file.ts";
@@ -48,7 +49,7 @@ export const runCommand: RunCommand = async (argv, cwd) => {
 
 /** The entry as the file now holds it, started or called the way the client would. */
 function reachOfFile(plan: Plan): Reach | string {
-  let file;
+  let file: ConfigFile;
   try {
     file = readConfigFile(plan.path, plan.shown);
   } catch (error) {

@@ -14,6 +14,7 @@ import {
   statSync,
   writeFileSync,
   writeSync,
+  type Stats,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 
@@ -122,7 +123,7 @@ export function readConfigFile(path: string, shown = path): ConfigFile {
   let mode: number;
   try {
     real = linkTarget(path);
-    let stat;
+    let stat: Stats;
     try {
       stat = statSync(real);
     } catch (error) {

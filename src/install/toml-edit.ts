@@ -60,7 +60,7 @@ function readKey(text: string, from: number): { parts: string[]; end: number } {
       i++;
       while (i < text.length && text[i] !== quote) {
         if (quote === '"' && text[i] === "\\") {
-          const { char, length } = unescape(text, i);
+          const { char, length } = readEscape(text, i);
           value += char;
           i += length;
         } else value += text[i++];
@@ -78,7 +78,7 @@ function readKey(text: string, from: number): { parts: string[]; end: number } {
   }
 }
 
-function unescape(text: string, at: number): { char: string; length: number } {
+function readEscape(text: string, at: number): { char: string; length: number } {
   const c = text[at + 1];
   const simple: Record<string, string> = {
     b: "\b",

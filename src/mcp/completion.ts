@@ -78,7 +78,7 @@ export function completePromptArgument(
   checkValue(value);
   if (prompt === COMPOSE_PROMPT_NAME) return result(argument === "tags" ? completeTags(registry.tags(), value) : []);
   const skill = registry.get(prompt)?.skill;
-  if (!skill || skill.type !== "prompt")
+  if (skill?.type !== "prompt")
     throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${quoted(prompt)}`);
   const declared = skill.arguments.find((a) => a.name === argument);
   return result(declared?.enum ? completeEnum(declared.enum, value) : []);

@@ -72,7 +72,7 @@ function passes(raw: unknown, quick: QuickCheck): boolean {
       : Object.hasOwn(quick.optional, key)
         ? quick.optional[key]
         : undefined;
-    if (!test || !test(raw[key])) return false;
+    if (!test?.(raw[key])) return false;
   }
   return Object.keys(quick.required).every((key) => Object.hasOwn(raw, key));
 }

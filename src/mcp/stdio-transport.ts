@@ -195,11 +195,16 @@ export class StdioTransport implements Transport {
       return;
     }
     const incoming = classifyIncoming(json);
-    if (incoming.kind === "skip")
-      return this.streams.warn(
+    if (incoming.kind === "skip") {
+      this.streams.warn(
         `ignored a line on stdin that is not a JSON-RPC message: ${logValue(line, MAX_QUOTED_LINE_CHARS)}`,
       );
-    if (incoming.kind === "refuse") return this.refuse(incoming.id, incoming.message);
+      return;
+    }
+    if (incoming.kind === "refuse") {
+      this.refuse(incoming.id, incoming.message);
+      return;
+    }
     const message = incoming.message;
     // A subscriptions/listen request stays open for the whole connection; it is answered when the connection closes.
     if ("method" in message && "id" in message && message.method !== "subscriptions/listen")

@@ -88,7 +88,7 @@ export function unknownSchemaKeywords(schema: unknown): UnknownKeyword[] {
   const walk = (node: unknown, path: (string | number)[], depth: number): void => {
     if (depth > 64) return;
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, [...path, i], depth + 1));
+      for (const [i, item] of node.entries()) walk(item, [...path, i], depth + 1);
       return;
     }
     if (!isPlainObject(node)) return;

@@ -104,7 +104,7 @@ interface Walked {
 /** Visits a schema, reading keys as keywords only where they are keywords. */
 function walkSchema(node: unknown, out: Walked, path: (string | number)[]): void {
   if (Array.isArray(node)) {
-    node.forEach((item, i) => walkSchema(item, out, [...path, i]));
+    for (const [i, item] of node.entries()) walkSchema(item, out, [...path, i]);
     return;
   }
   if (!isPlainObject(node)) return;
@@ -116,9 +116,9 @@ function walkSchema(node: unknown, out: Walked, path: (string | number)[]): void
       out.patterns.push({ pattern: value, path: [...path, key] });
     else if ((key === "$anchor" || key === "$dynamicAnchor") && typeof value === "string") out.anchors.set(value, node);
     else if (key === "$id" && typeof value === "string") out.ids.set(value.replace(/#$/, ""), node);
-    else if (SCHEMA_MAPS.has(key) && isPlainObject(value))
-      Object.entries(value).forEach(([name, sub]) => walkSchema(sub, out, [...path, key, name]));
-    else if (typeof value === "object") walkSchema(value, out, [...path, key]);
+    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) {
+      for (const [name, sub] of Object.entries(value)) walkSchema(sub, out, [...path, key, name]);
+    } else if (typeof value === "object") walkSchema(value, out, [...path, key]);
   }
 }
 

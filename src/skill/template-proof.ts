@@ -143,7 +143,7 @@ function visitCall(node: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, wal
     const hint = BLOCK_HELPERS.has(name) ? `write it as a block: {{#${name} …}}…{{/${name}}}` : ONLY_BLOCKS;
     throw new TemplateRejection(`unknown helper "${name}"`, hint, at(node));
   }
-  node.params.forEach((param) => visitExpression(param, walk));
+  for (const param of node.params) visitExpression(param, walk);
   // A parameterless block is a mustache section: it reads its own name from the outer context.
   if (!hasArguments) visitExpression(node.path, walk);
 }
@@ -151,7 +151,7 @@ function visitCall(node: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, wal
 function visit(node: AstNode, walk: Walk): void {
   switch (node.type) {
     case "Program":
-      (node as hbs.AST.Program).body.forEach((child) => visit(child, walk));
+      for (const child of (node as hbs.AST.Program).body) visit(child, walk);
       return;
     case "ContentStatement":
     case "CommentStatement":

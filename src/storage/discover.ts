@@ -1,5 +1,5 @@
 import { Glob } from "bun";
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import { describeFsError } from "./fs-errors.ts";
@@ -251,7 +251,7 @@ export function discoverSkillFiles(dir: string): Discovery {
       );
       return;
     }
-    let info;
+    let info: Stats;
     try {
       info = statSync(target);
     } catch (error) {

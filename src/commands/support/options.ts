@@ -61,7 +61,12 @@ export function flag(help: string, extra: { short?: string; negatable?: boolean;
 }
 
 /** `extra.default` makes the value's type `T` rather than `T | undefined`. */
-export function value<T, const E extends Extra<T> = Record<never, never>>(placeholder: string, help: string, parse: Parse<T>, extra?: E) {
+export function value<T, const E extends Extra<T> = Record<never, never>>(
+  placeholder: string,
+  help: string,
+  parse: Parse<T>,
+  extra?: E,
+) {
   return { kind: "value", value: placeholder, help, parse, ...extra } as Value<T> & E;
 }
 
@@ -79,7 +84,11 @@ function whole(min: number, max: number, what: string): Parse<number> {
   };
 }
 
-export function positiveInt<const E extends Extra<number> = Record<never, never>>(placeholder: string, help: string, extra?: E) {
+export function positiveInt<const E extends Extra<number> = Record<never, never>>(
+  placeholder: string,
+  help: string,
+  extra?: E,
+) {
   return value(placeholder, help, whole(1, Number.MAX_SAFE_INTEGER, "a positive whole number"), extra);
 }
 
