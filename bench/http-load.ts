@@ -58,6 +58,11 @@ function parse(argv: string[]): Options | null {
 
 const log = (line: string) => process.stderr.write(`[http-load] ${line}\n`);
 
+async function compileOurs(): Promise<string> {
+  log("compiling skill-central…");
+  return (await buildOurs()).path;
+}
+
 // ---------------------------------------------------------------------------
 // The requests and their checks
 
@@ -140,8 +145,7 @@ async function stdioPhase(command: string[], cwd: string, home: string, mix: Mix
   void (async () => {
     for await (const chunk of proc.stdout) {
       buffer += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
+      for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         const message = JSON.parse(line) as { id?: number };
@@ -337,9 +341,7 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const command = o.source
-    ? [process.execPath, join(REPO_ROOT, "src", "cli.ts")]
-    : [o.binary ?? (log("compiling skill-central…"), (await buildOurs()).path)];
+  const command = o.source ? [process.execPath, join(REPO_ROOT, "src", "cli.ts")] : [o.binary ?? (await compileOurs())];
   const corpus = await ensureCorpus(join(REPO_ROOT, "bench", ".corpus"), o.size, 42);
   const home = (await import("node:fs")).mkdtempSync(join((await import("node:os")).tmpdir(), "sc-http-load-"));
   const mix = mixFor(corpus.info);

@@ -139,9 +139,9 @@ for (const target of TARGETS) {
       );
       // The same tool still answers inputs that do not trigger the backtracking, and proven-safe patterns are checked as usual.
       const fine = await c.request("tools/call", { name: "bad", arguments: { s: "aaa" } });
-      expect((fine.result?.content as { text: string }[])[0]!.text).toBe("ok aaa");
+      expect((fine.result!.content as { text: string }[])[0]!.text).toBe("ok aaa");
       const wrong = await c.request("tools/call", { name: "good", arguments: { s: "Not-Valid" } });
-      expect((wrong.result?.content as { text: string }[])[0]!.text).toBe(
+      expect((wrong.result!.content as { text: string }[])[0]!.text).toBe(
         'Argument "s" must match the pattern ^[a-z]+(-[a-z]+)*$',
       );
     });
@@ -159,7 +159,7 @@ for (const target of TARGETS) {
       let ok: unknown = "y".repeat(20_000);
       for (let i = 0; i < 30; i++) ok = [ok];
       const fine = await c.request("tools/call", { name: "echo", arguments: { ok } });
-      const text = (fine.result?.content as { text: string }[])[0]!.text;
+      const text = (fine.result!.content as { text: string }[])[0]!.text;
       expect(text.length).toBeLessThan(25_000 + 30 * 70);
       expect(c.longestLine).toBeLessThan(100_000);
     });
@@ -223,11 +223,11 @@ for (const target of TARGETS) {
         "skills/wide.yaml": `id: wide\ndescription: d\ntype: tool\ninputSchema: { type: object, properties: { s: { type: string, enum: [${values}] } } }\nprompt: "s={{s}}"\n`,
       });
       const each = await c.request("tools/call", { name: "each", arguments: { items: ["a", "b"], prefix: "-" } });
-      expect((each.result?.content as { text: string }[])[0]!.text).toBe("-a;-b;");
+      expect((each.result!.content as { text: string }[])[0]!.text).toBe("-a;-b;");
       const self = await c.request("prompts/get", { name: "self", arguments: {} });
-      expect((self.result?.messages as { content: { text: string } }[])[0]!.content.text).toBe("[[object Object]]");
+      expect((self.result!.messages as { content: { text: string } }[])[0]!.content.text).toBe("[[object Object]]");
       const wide = await c.request("tools/call", { name: "wide", arguments: { s: "e19999" } });
-      expect((wide.result?.content as { text: string }[])[0]!.text).toBe("s=e19999");
+      expect((wide.result!.content as { text: string }[])[0]!.text).toBe("s=e19999");
       const refused = await c.request("tools/call", { name: "wide", arguments: { s: "nope" } });
       expect(refused.result?.isError).toBe(true);
     });
@@ -245,7 +245,7 @@ for (const target of TARGETS) {
           "The template renders more than 250000 block bodies for these arguments (the limit): {{#each}} inside {{#each}} multiplies them; pass fewer items",
       });
       const small = await c.request("tools/call", { name: "nested", arguments: { a: ["p", "q"] } });
-      expect((small.result?.content as { text: string }[])[0]!.text).toMatch(/^x+$/);
+      expect((small.result!.content as { text: string }[])[0]!.text).toMatch(/^x+$/);
       expect((await c.request("tools/list")).result).toBeDefined();
     });
 
@@ -258,9 +258,9 @@ for (const target of TARGETS) {
         "skills/echo.yaml": "id: echo\ndescription: d\ntype: tool\ninputSchema: { type: object }\n",
       });
       const missing = await c.request("tools/call", { name: "proto", arguments: {} });
-      expect((missing.result?.content as { text: string }[])[0]!.text).toBe('Missing required argument: "constructor"');
+      expect((missing.result!.content as { text: string }[])[0]!.text).toBe('Missing required argument: "constructor"');
       const given = await c.request("tools/call", { name: "proto", arguments: { constructor: "a", toString: "b" } });
-      expect((given.result?.content as { text: string }[])[0]!.text).toBe("c=a t=b");
+      expect((given.result!.content as { text: string }[])[0]!.text).toBe("c=a t=b");
       const prompt = await c.request("prompts/get", { name: "named", arguments: {} });
       expect(prompt.error?.message).toBe('Missing required argument: "constructor"');
       c.send(
@@ -270,7 +270,7 @@ for (const target of TARGETS) {
       // Whatever a JSON layer makes of the key, it never reaches a prototype the server shares.
       expect(echoed.result?.isError).toBeUndefined();
       const again = await c.request("tools/call", { name: "proto", arguments: {} });
-      expect((again.result?.content as { text: string }[])[0]!.text).toBe('Missing required argument: "constructor"');
+      expect((again.result!.content as { text: string }[])[0]!.text).toBe('Missing required argument: "constructor"');
     });
   });
 }

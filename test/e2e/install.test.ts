@@ -944,7 +944,9 @@ for (const runner of [fromSource, fromBinary()]) {
       }
       const removed = await runner.run(box, ["uninstall", ...ids]);
       expect(removed.code).toBe(0);
-      ids.forEach((id, i) => expect({ id, same: sameBytes(box.file(id), originals[i]!) }).toEqual({ id, same: true }));
+      for (const [i, id] of ids.entries()) {
+        expect({ id, same: sameBytes(box.file(id), originals[i]!) }).toEqual({ id, same: true });
+      }
       for (const id of ids) rmSync(dirname(box.file(id)), { recursive: true });
     }, 120_000);
 

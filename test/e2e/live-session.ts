@@ -44,7 +44,14 @@ export class ListChanges {
         () => reject(new Error(`no ${kind}/list_changed #${count} within ${timeoutMs} ms (got ${this.counts[kind]})`)),
         timeoutMs,
       );
-      this.waiters.push({ kind, count, resolve: () => (clearTimeout(timer), resolve()) });
+      this.waiters.push({
+        kind,
+        count,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
     });
   }
 }

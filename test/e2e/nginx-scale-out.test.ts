@@ -62,7 +62,9 @@ export function configFor(template: string, replicaPorts: readonly number[], lis
   if (servers.length !== replicaPorts.length)
     throw new Error(`docs/nginx.conf should name ${replicaPorts.length} replicas, it names ${servers.length}`);
   let config = template;
-  servers.forEach((match, i) => (config = config.replace(`127.0.0.1:${match[1]}`, `127.0.0.1:${replicaPorts[i]}`)));
+  for (const [i, match] of servers.entries()) {
+    config = config.replace(`127.0.0.1:${match[1]}`, `127.0.0.1:${replicaPorts[i]}`);
+  }
   if (!/^\s*listen 8740;/m.test(config)) throw new Error("docs/nginx.conf should listen on 8740");
   return config.replace(/^(\s*)listen 8740;/m, `$1listen 127.0.0.1:${listenPort};`);
 }

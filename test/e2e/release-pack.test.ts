@@ -414,7 +414,11 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
     }, 60_000);
 
     test("a platform package of another version is refused, naming the version to install", async () => {
-      const { launcher } = await layout("mismatch", { editPlatform: (m) => void (m.version = "0.0.1") });
+      const { launcher } = await layout("mismatch", {
+        editPlatform: (m) => {
+          m.version = "0.0.1";
+        },
+      });
       const result = await run(["node", launcher, "--version"]);
       expect({ code: result.code, stderr: result.stderr }).toEqual({
         code: 1,

@@ -25,6 +25,7 @@ const ANY: StandardSchemaV1<unknown, unknown> = {
 };
 
 /** A raw wire result, asserted field by field (kept inside this file). */
+// biome-ignore lint/suspicious/noExplicitAny: a raw result is asserted field by field; typing it would restate the protocol.
 type Wire = Record<string, any>;
 
 async function raw(client: Client, method: string, params: Record<string, unknown>): Promise<Wire> {
@@ -130,7 +131,7 @@ function skillsProject(): Fixture {
 
 /** Where an entry's files are on disk, from its provenance: the project, or the repository's built-in skills. */
 function folderOf(fixture: Fixture, entry: SkillEntry): string {
-  const source = (entry._meta?.[PROVENANCE] as { source: string }).source;
+  const source = (entry._meta![PROVENANCE] as { source: string }).source;
   return source.startsWith("builtin:")
     ? join(REPO_ROOT, "skills", dirname(source.slice("builtin:".length)))
     : join(fixture.cwd, dirname(source));

@@ -60,8 +60,7 @@ export function openSession(command: string[], options: SessionOptions): JsonRpc
     let buffer = "";
     for await (const chunk of proc.stdout) {
       buffer += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
+      for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
         const line = buffer.slice(0, newline).replace(/\r$/, "");
         buffer = buffer.slice(newline + 1);
         if (line === "") continue;
@@ -116,8 +115,14 @@ export function openSession(command: string[], options: SessionOptions): JsonRpc
         };
         if (ended) return reject(new Error(`stdout already closed; cannot send ${method}; stderr:\n${stderr}`));
         pending.set(id, {
-          resolve: (response) => (settle(), resolve(response)),
-          reject: (error) => (settle(), reject(error)),
+          resolve: (response) => {
+            settle();
+            resolve(response);
+          },
+          reject: (error) => {
+            settle();
+            reject(error);
+          },
         });
         write({ jsonrpc: "2.0", id, method, params });
       });

@@ -71,8 +71,7 @@ export class RawClient {
     const decoder = new TextDecoder();
     for await (const chunk of this.proc.stdout) {
       this.buffer += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = this.buffer.indexOf("\n")) >= 0) {
+      for (let newline = this.buffer.indexOf("\n"); newline >= 0; newline = this.buffer.indexOf("\n")) {
         const line = this.buffer.slice(0, newline);
         this.buffer = this.buffer.slice(newline + 1);
         if (line === "") continue;
@@ -123,8 +122,14 @@ export class RawClient {
       const waiter = {
         test,
         what,
-        resolve: (m: RawMessage) => (clearTimeout(timer), resolve(m)),
-        reject: (error: Error) => (clearTimeout(timer), reject(error)),
+        resolve: (m: RawMessage) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+        reject: (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
         drop: () => clearTimeout(timer),
       };
       const timer = setTimeout(() => {

@@ -174,17 +174,22 @@ function claudeLaunches(markdown: string, problems: string[]): Shown[] {
   for (const block of fencedBlocks(markdown).filter(
     (b) => b.lang === "sh" || b.lang === "bash" || b.lang === "shell",
   )) {
-    block.body.split("\n").forEach((text, offset) => {
+    for (const [offset, text] of block.body.split("\n").entries()) {
       const line = text.replace(/\s+#.*$/, "").trim();
-      if (!line.startsWith("claude mcp add")) return;
+      if (!line.startsWith("claude mcp add")) continue;
       // HTTP servers (--transport http) are checked by readme-http-config.test.ts.
-      if (/\s--transport\s+(http|sse)\b/.test(line)) return;
+      if (/\s--transport\s+(http|sse)\b/.test(line)) continue;
       const where = `README.md:${block.line + 1 + offset}`;
-      if (/["'`$\\]/.test(line))
-        return void problems.push(`${where}: keep the line free of quotes and escapes: ${line}`);
+      if (/["'`$\\]/.test(line)) {
+        problems.push(`${where}: keep the line free of quotes and escapes: ${line}`);
+        continue;
+      }
       const tokens = line.split(/\s+/);
       const dashes = tokens.indexOf("--");
-      if (dashes < 0) return void problems.push(`${where}: put "--" between the server name and the command`);
+      if (dashes < 0) {
+        problems.push(`${where}: put "--" between the server name and the command`);
+        continue;
+      }
       const head = tokens.slice(3, dashes);
       const name = head.pop();
       if (name !== SERVER_NAME)
@@ -195,9 +200,12 @@ function claudeLaunches(markdown: string, problems: string[]): Shown[] {
           problems.push(`${where}: unexpected ${flag} ${value ?? ""}`);
       }
       const [command, ...args] = tokens.slice(dashes + 1);
-      if (command === undefined) return void problems.push(`${where}: no command after "--"`);
+      if (command === undefined) {
+        problems.push(`${where}: no command after "--"`);
+        continue;
+      }
       launches.push({ from: "claude", command, args, where });
-    });
+    }
   }
   return launches;
 }

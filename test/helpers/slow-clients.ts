@@ -289,8 +289,7 @@ export class UnreadPipe {
     let pending = "";
     for await (const chunk of Bun.file(this.readFd).stream()) {
       pending += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = pending.indexOf("\n")) >= 0) {
+      for (let newline = pending.indexOf("\n"); newline >= 0; newline = pending.indexOf("\n")) {
         onLine(pending.slice(0, newline));
         pending = pending.slice(newline + 1);
       }

@@ -108,7 +108,11 @@ describe("options declared once", () => {
 
   test("a value is parsed when first read, so a command meets bad values in the order it checks them", () => {
     const seen: string[] = [];
-    const traced = (name: string) => value("<x>", name, (raw) => (seen.push(name), raw));
+    const traced = (name: string) =>
+      value("<x>", name, (raw) => {
+        seen.push(name);
+        return raw;
+      });
     const values = readValues({ a: traced("a"), b: traced("b") }, { a: "1", b: "2" });
     expect(seen).toEqual([]);
     expect([values.b, values.a, values.b]).toEqual(["2", "1", "2"]);

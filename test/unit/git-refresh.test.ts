@@ -47,7 +47,7 @@ function changes(): {
     waiters: [] as (() => void)[],
     changed() {
       state.count++;
-      state.waiters.splice(0).forEach((w) => w());
+      for (const w of state.waiters.splice(0)) w();
     },
     log(message: string) {
       state.logs.push(message);

@@ -37,7 +37,10 @@ describe("HTTP capacity", () => {
     const capacity = new Capacity();
     const gate = Promise.withResolvers<void>();
     const held = Array.from({ length: MAX_SESSION_REQUESTS_IN_FLIGHT }, () =>
-      capacity.serve(request("s1"), async () => (await gate.promise, ok())),
+      capacity.serve(request("s1"), async () => {
+        await gate.promise;
+        return ok();
+      }),
     );
     const refused = await capacity.serve(request("s1"), ok);
     expect(await refusal(refused)).toEqual({
@@ -56,7 +59,10 @@ describe("HTTP capacity", () => {
     const capacity = new Capacity();
     const gate = Promise.withResolvers<void>();
     const held = Array.from({ length: MAX_REQUESTS_IN_FLIGHT }, (_, i) =>
-      capacity.serve(request(i % 2 ? undefined : `s${i}`), async () => (await gate.promise, ok())),
+      capacity.serve(request(i % 2 ? undefined : `s${i}`), async () => {
+        await gate.promise;
+        return ok();
+      }),
     );
     expect(await refusal(await capacity.serve(request(), ok))).toMatchObject({
       status: 503,

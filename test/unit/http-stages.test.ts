@@ -109,7 +109,10 @@ describe("body stage", () => {
 describe("dispatch stage", () => {
   const modern = (seen: unknown[]) =>
     ({
-      fetch: async (_request: Request, options: unknown) => (seen.push(options), new Response("modern")),
+      fetch: async (_request: Request, options: unknown) => {
+        seen.push(options);
+        return new Response("modern");
+      },
     }) as unknown as McpHttpHandler;
 
   test("without sessions every request goes to the SDK's handler, with its parsed body; the session it names is reported", async () => {

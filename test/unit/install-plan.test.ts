@@ -116,10 +116,10 @@ describe("applying", () => {
   test("written, backed up, and verified with exactly the entry's command line in the client's folder", async () => {
     const path = write(join(home, ".codeium", "windsurf", "mcp_config.json"), '{\n  // mine\n  "mcpServers": {}\n}\n');
     const seen: Reach[] = [];
-    const outcome = await applyInstall(
-      planInstall(clientById("windsurf"), options(), LAUNCH),
-      async (reach) => (seen.push(reach), passing(reach)),
-    );
+    const outcome = await applyInstall(planInstall(clientById("windsurf"), options(), LAUNCH), async (reach) => {
+      seen.push(reach);
+      return passing(reach);
+    });
     expect(outcome).toMatchObject({
       ok: true,
       message:
@@ -241,12 +241,10 @@ describe("doctor's view of each client", () => {
       JSON.stringify({ mcpServers: { "skill-central": { command: "npx", args: ["-y", "something-else"] } } }),
     );
     const probes: string[][] = [];
-    const statuses = await clientStatuses(
-      host,
-      project,
-      LAUNCH,
-      async (argv) => (probes.push([...argv]), "version 0.0.9"),
-    );
+    const statuses = await clientStatuses(host, project, LAUNCH, async (argv) => {
+      probes.push([...argv]);
+      return "version 0.0.9";
+    });
     const byId = Object.fromEntries(
       statuses.map((s) => [s.id, s.entries.map((e) => [e.scope, e.state, e.detail ?? ""])]),
     );

@@ -53,7 +53,10 @@ describe("jsonErrorOffset", () => {
       '"\\x"',
     ];
     let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % pieces.length;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % pieces.length;
+    };
     let valid = 0;
     for (let i = 0; i < 5000; i++) {
       const text = Array.from({ length: 1 + (i % 9) }, () => pieces[next()]).join("");

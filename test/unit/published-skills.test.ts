@@ -137,7 +137,12 @@ describe("made once per skill version", () => {
     const skill = yamlSkill("s");
     const source = (layer: LayerRef): Candidate => ({
       ...candidate(skill, layer),
-      content: { read: () => (reads++, { template: "T", examples: [] }) },
+      content: {
+        read: () => {
+          reads++;
+          return { template: "T", examples: [] };
+        },
+      },
     });
     const first = publishedSkillOf(source(team))!;
     const again = publishedSkillOf(source(team))!;

@@ -288,6 +288,7 @@ describe("the fast path agrees with the full meta-schema", () => {
     const complex = [
       obj({ a: { oneOf: [{ type: "string" }, { type: "number" }] } }),
       obj({ a: { $ref: "#/$defs/n" } }, { $defs: { n: { type: "string" } } }),
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keywords, not a thenable.
       obj({ a: { if: { type: "string" }, then: { minLength: 1 }, else: { type: "number" } } }),
       obj({ a: { type: "object", patternProperties: { "^x-": { type: "string" } }, propertyNames: { maxLength: 5 } } }),
       obj({ a: { type: "array", prefixItems: [{ type: "string" }], items: false, contains: { const: 1 } } }),

@@ -309,8 +309,14 @@ describe("the fast path and the parser agree", () => {
     // Otherwise the agreement below would compare the parser with itself.
     const withoutElse = templates.filter((t) => !t.includes("{{else}}"));
     expect(withoutElse.length).toBeGreaterThan(100);
-    expect(parserCalls(() => withoutElse.forEach((t) => proveTemplate(t)))).toBe(0);
-    expect(parserCalls(() => withoutElse.slice(0, 10).forEach((t) => viaParser(t)))).toBe(10);
+    const proveAll = () => {
+      for (const t of withoutElse) proveTemplate(t);
+    };
+    const parseTen = () => {
+      for (const t of withoutElse.slice(0, 10)) viaParser(t);
+    };
+    expect(parserCalls(proveAll)).toBe(0);
+    expect(parserCalls(parseTen)).toBe(10);
   });
 
   test("on simple templates both paths prove the template with the same variables", () => {

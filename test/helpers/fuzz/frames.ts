@@ -703,7 +703,7 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
   ],
   "twin-ids": [
     1,
-    (rng, ctx) => {
+    (_rng, ctx) => {
       // 7 and "7" are different ids: both are answered, each with its own.
       const number = ctx.ids.twin();
       const string = `${number}`;

@@ -197,7 +197,10 @@ class Server {
 
   private onLine(line: string): void {
     const read = readLine(line);
-    if ("problem" in read) return this.fail({ problem: read.problem });
+    if ("problem" in read) {
+      this.fail({ problem: read.problem });
+      return;
+    }
     const message = read.message;
     if (typeof message.method === "string") {
       this.notifications++;
@@ -246,7 +249,10 @@ class Server {
       return;
     }
     if (this.optional.delete(key) || this.late.delete(key)) return;
-    if (this.answered.has(key)) return this.fail({ problem: `answered id ${shortId(message.id)} twice` });
+    if (this.answered.has(key)) {
+      this.fail({ problem: `answered id ${shortId(message.id)} twice` });
+      return;
+    }
     this.fail({ problem: `a reply to id ${shortId(message.id)}, which was never sent` });
   }
 

@@ -309,6 +309,7 @@ function objectSchema(rng: Random, depth: number): Record<string, unknown> {
   if (rng.chance(0.08))
     Object.assign(schema, {
       if: { properties: { flag: { const: true } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keywords, not a thenable.
       then: { required: ["s"] },
       else: { not: { required: ["s"] } },
     });
