@@ -137,6 +137,45 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
     return { diagnostics: f.list };
   }
 
+  warnUnknownFields(f, fm);
+  const name = fm.name;
+  checkName(f, name, input.folderName);
+  const description = fm.description;
+  checkDescription(f, description);
+  const whenToUse = typeof fm.when_to_use === "string" ? fm.when_to_use : undefined;
+  const hint = typeof fm["argument-hint"] === "string" ? fm["argument-hint"] : undefined;
+  const declared = declaredArguments(f, fm.arguments);
+  const hidden = booleanField(f, fm, "user-invocable") === false;
+  const modelInvocable = booleanField(f, fm, "disable-model-invocation") !== true;
+
+  const { tags, version } = readTagsAndVersion(f, fm);
+  checkBody(f, input);
+  if (f.failed || typeof name !== "string" || typeof description !== "string") return { diagnostics: f.list };
+  const skill: Skill = {
+    id: name,
+    description: whenToUse ? `${description}\n\n${whenToUse}` : description,
+    type: "prompt",
+    tags,
+    arguments: declared ?? [
+      { name: "arguments", description: hint ?? "Free text, as typed after the command", required: false },
+    ],
+    argumentsDeclared: declared !== undefined,
+    ...(version !== undefined && { version }),
+    ...withHeadings(input.body),
+    exampleCount: input.examples.length,
+    format: "skill-md",
+    frontmatter: fm,
+    ...(input.files && { files: input.files }),
+    ...(input.examplesFile && { examplesFile: input.examplesFile }),
+    ...(input.leftOut && input.leftOut.length > 0 && { leftOut: input.leftOut }),
+    ...(hidden && { hidden }),
+    ...(!modelInvocable && { modelInvocable }),
+    positional: declared !== undefined || hint !== undefined || input.body.includes("$ARGUMENTS"),
+  };
+  return { skill, content: { template: input.body, examples: input.examples }, diagnostics: f.list };
+}
+
+function warnUnknownFields(f: Findings, fm: Record<string, unknown>): void {
   for (const key of Object.keys(fm)) {
     if (KNOWN_FIELDS.includes(key)) continue;
     const meant = closest(key, KNOWN_FIELDS);
@@ -147,8 +186,10 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
       f.key([key]),
     );
   }
+}
 
-  const name = fm.name;
+/** `name` is the skill's id: required and valid; a folder of another name is only a warning. */
+function checkName(f: Findings, name: unknown, folderName: string): void {
   if (name === undefined)
     f.error(
       "missing-field",
@@ -165,16 +206,17 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
       `use 1–${MAX_SKILL_ID_LENGTH} lowercase letters, digits and single hyphens, not at either end (e.g. "pdf-processing")`,
       f.value(["name"]),
     );
-  } else if (name !== input.folderName) {
+  } else if (name !== folderName) {
     f.warning(
       "name-folder-mismatch",
-      `name "${name}" differs from its folder "${input.folderName}"; it is served as "${name}"`,
+      `name "${name}" differs from its folder "${folderName}"; it is served as "${name}"`,
       `rename the folder to "${name}"`,
       f.value(["name"]),
     );
   }
+}
 
-  const description = fm.description;
+function checkDescription(f: Findings, description: unknown): void {
   if (description === undefined)
     f.error("missing-field", '"description" is missing', "add `description: what the skill does and when to use it`", {
       line: 2,
@@ -202,13 +244,10 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
       f.value(["description"]),
     );
   }
+}
 
-  const whenToUse = typeof fm.when_to_use === "string" ? fm.when_to_use : undefined;
-  const hint = typeof fm["argument-hint"] === "string" ? fm["argument-hint"] : undefined;
-  const declared = declaredArguments(f, fm.arguments);
-  const hidden = booleanField(f, fm, "user-invocable") === false;
-  const modelInvocable = booleanField(f, fm, "disable-model-invocation") !== true;
-
+/** Tags and version, from `metadata` (the specification's place) or the top level (Claude Code's). */
+function readTagsAndVersion(f: Findings, fm: Record<string, unknown>): { tags: string[]; version: string | undefined } {
   const metadata = isPlainObject(fm.metadata) ? fm.metadata : undefined;
   if (fm.metadata !== undefined && !metadata)
     f.warning(
@@ -236,7 +275,11 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
       : typeof versionSource === "number"
         ? String(versionSource)
         : undefined;
+  return { tags, version };
+}
 
+/** The body: over the specification's length, or with shell expansions this server does not run. */
+function checkBody(f: Findings, input: SkillMdInput): void {
   const bodyLines = input.body.split("\n").length - (input.body.endsWith("\n") ? 1 : 0);
   if (bodyLines > SKILL_MD_LIMITS.bodyLines) {
     f.warning(
@@ -255,28 +298,4 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
       positionInBody(input.body, input.bodyLine, shell.index),
     );
   }
-
-  if (f.failed || typeof name !== "string" || typeof description !== "string") return { diagnostics: f.list };
-  const skill: Skill = {
-    id: name,
-    description: whenToUse ? `${description}\n\n${whenToUse}` : description,
-    type: "prompt",
-    tags,
-    arguments: declared ?? [
-      { name: "arguments", description: hint ?? "Free text, as typed after the command", required: false },
-    ],
-    argumentsDeclared: declared !== undefined,
-    ...(version !== undefined && { version }),
-    ...withHeadings(input.body),
-    exampleCount: input.examples.length,
-    format: "skill-md",
-    frontmatter: fm,
-    ...(input.files && { files: input.files }),
-    ...(input.examplesFile && { examplesFile: input.examplesFile }),
-    ...(input.leftOut && input.leftOut.length > 0 && { leftOut: input.leftOut }),
-    ...(hidden && { hidden }),
-    ...(!modelInvocable && { modelInvocable }),
-    positional: declared !== undefined || hint !== undefined || input.body.includes("$ARGUMENTS"),
-  };
-  return { skill, content: { template: input.body, examples: input.examples }, diagnostics: f.list };
 }
