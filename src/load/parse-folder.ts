@@ -4,13 +4,13 @@ import { readExamples } from "../skill/examples.ts";
 import { Findings, type Path, type SourceLocators } from "../skill/findings.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import type { SkillExample, SkillFile } from "../skill/skill.ts";
-import { quoteUnquotedColons, splitFrontmatter } from "../skill/skill-md/frontmatter.ts";
+import { quoteUnquotedColons, splitFrontmatter, type Split } from "../skill/skill-md/frontmatter.ts";
 import { parseSkillMd } from "../skill/skill-md/parse-skill-md.ts";
 import { nestingDepth } from "../storage/depth.ts";
 import { sha256File } from "../storage/digest.ts";
 import { skillFolderAt, type FolderFile, type FoundFolder } from "../storage/discover.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
-import { parseYamlDocument, type Locator } from "../storage/parse-document.ts";
+import { parseYamlDocument, type Locator, type ParseResult } from "../storage/parse-document.ts";
 import { readSkillFile } from "../storage/read.ts";
 import { MAX_DOCUMENT_DEPTH, parseSkillFile, type FileParse } from "./parse-file.ts";
 
@@ -119,6 +119,50 @@ function readExamplesFile(file: FolderFile | undefined, diagnostics: Diagnostic[
 }
 
 /**
+ * The frontmatter as a YAML document within the depth limit. A value holding an unquoted `: `
+ * (which hosts write and YAML refuses) is read as if quoted, with a warning.
+ */
+function parseFrontmatter(file: string, split: Split & { ok: true }, diagnostics: Diagnostic[]): ParseResult {
+  let parsed = parseYamlDocument({ file, text: split.yaml }, { lineBase: split.yamlLine - 1 });
+  const repair = parsed.ok ? undefined : quoteUnquotedColons(split.yaml);
+  if (repair) {
+    const retried = parseYamlDocument({ file, text: repair.yaml }, { lineBase: split.yamlLine - 1 });
+    if (retried.ok) {
+      parsed = retried;
+      for (const { key, line } of repair.quoted) {
+        diagnostics.push({
+          severity: "warning",
+          code: "unquoted-colon",
+          file,
+          message: `the value of "${key}" holds ": ", which is not valid YAML unquoted; it is read as if quoted`,
+          hint: `put it in quotes (${key}: "…"): strict hosts skip this skill`,
+          position: { line: line + split.yamlLine - 1, column: key.length + 3 },
+        });
+      }
+    }
+  }
+  if (!parsed.ok) {
+    const d = parsed.diagnostic;
+    const position = d.position && { line: d.position.line + split.yamlLine - 1, column: d.position.column };
+    const message = `the frontmatter is not valid YAML: ${d.message.replace(/^invalid YAML: /, "")}`;
+    return { ok: false, diagnostic: { ...d, message, ...(position && { position }) } };
+  }
+  if (nestingDepth(parsed.doc.data, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH) {
+    return {
+      ok: false,
+      diagnostic: {
+        severity: "error",
+        code: "too-deep",
+        file,
+        message: `the frontmatter nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`,
+        position: { line: split.yamlLine, column: 1 },
+      },
+    };
+  }
+  return parsed;
+}
+
+/**
  * An Agent Skills folder, read and judged: its SKILL.md parsed, its examples file read, and every
  * file's size and digest recorded (files are hashed, never held in memory). Never throws.
  */
@@ -149,54 +193,8 @@ export function parseSkillFolder(
         ],
       };
     }
-    let parsed = parseYamlDocument({ file, text: split.yaml }, { lineBase: split.yamlLine - 1 });
-    const repair = parsed.ok ? undefined : quoteUnquotedColons(split.yaml);
-    if (repair) {
-      const retried = parseYamlDocument({ file, text: repair.yaml }, { lineBase: split.yamlLine - 1 });
-      if (retried.ok) {
-        parsed = retried;
-        for (const { key, line } of repair.quoted) {
-          diagnostics.push({
-            severity: "warning",
-            code: "unquoted-colon",
-            file,
-            message: `the value of "${key}" holds ": ", which is not valid YAML unquoted; it is read as if quoted`,
-            hint: `put it in quotes (${key}: "…"): strict hosts skip this skill`,
-            position: { line: line + split.yamlLine - 1, column: key.length + 3 },
-          });
-        }
-      }
-    }
-    if (!parsed.ok) {
-      const d = parsed.diagnostic;
-      const position = d.position && { line: d.position.line + split.yamlLine - 1, column: d.position.column };
-      return {
-        stamp: read.stamp,
-        diagnostics: [
-          ...diagnostics,
-          {
-            ...d,
-            message: `the frontmatter is not valid YAML: ${d.message.replace(/^invalid YAML: /, "")}`,
-            ...(position && { position }),
-          },
-        ],
-      };
-    }
-    if (nestingDepth(parsed.doc.data, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH) {
-      return {
-        stamp: read.stamp,
-        diagnostics: [
-          ...diagnostics,
-          {
-            severity: "error",
-            code: "too-deep",
-            file,
-            message: `the frontmatter nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`,
-            position: { line: split.yamlLine, column: 1 },
-          },
-        ],
-      };
-    }
+    const parsed = parseFrontmatter(file, split, diagnostics);
+    if (!parsed.ok) return { stamp: read.stamp, diagnostics: [...diagnostics, parsed.diagnostic] };
     const locators = shifted(parsed.doc, split.yamlLine - 1);
     const examplesFile = examplesFileOf(found, diagnostics);
     const examples = readExamplesFile(examplesFile, diagnostics);
