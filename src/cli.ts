@@ -88,16 +88,11 @@ function usageMessage(error: unknown, spec: CommandSpec): string {
   return message;
 }
 
-async function main(argv: string[]): Promise<number> {
-  const colours = palette(colourEnabled(process.stdout.isTTY, process.env));
-  const errColours = palette(colourEnabled(process.stderr.isTTY, process.env));
-  const fail = (where: string, message: string): number => {
-    process.stderr.write(`${where}: ${errColours.red("error")}: ${message}\n`);
-    return EXIT_USAGE;
-  };
-
-  // The command is the first positional argument. Global options (and the default command's)
-  // may come before it, so a lenient pass that knows which of them take values finds it.
+/**
+ * The command is the first positional argument. Global options (and the default command's)
+ * may come before it, so a lenient pass that knows which of them take values finds it.
+ */
+function findCommand(argv: string[]): { value: string; index: number } | undefined {
   const { tokens } = parseArgs({
     args: argv,
     options: parseArgsConfig({ ...GLOBAL_OPTIONS, ...MCP.options }),
@@ -106,7 +101,26 @@ async function main(argv: string[]): Promise<number> {
     allowNegative: true,
     tokens: true,
   });
-  const commandToken = tokens.find((t) => t.kind === "positional");
+  for (const token of tokens) if (token.kind === "positional") return token;
+  return undefined;
+}
+
+function positionalsProblem(spec: CommandSpec, positionals: readonly string[]): string | undefined {
+  if (positionals.length < spec.positionals.min) return `missing argument (usage: skill-central ${spec.usage})`;
+  if (positionals.length > spec.positionals.max)
+    return `unexpected argument "${positionals[spec.positionals.max]}" (usage: skill-central ${spec.usage})`;
+  return undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const colours = palette(colourEnabled(process.stdout.isTTY, process.env));
+  const errColours = palette(colourEnabled(process.stderr.isTTY, process.env));
+  const fail = (where: string, message: string): number => {
+    process.stderr.write(`${where}: ${errColours.red("error")}: ${message}\n`);
+    return EXIT_USAGE;
+  };
+
+  const commandToken = findCommand(argv);
   const rest = commandToken ? argv.filter((_, i) => i !== commandToken.index) : argv;
   let name = commandToken?.value ?? "mcp";
   let helpFor: string | undefined;
@@ -152,15 +166,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(commandToken ? commandHelp(spec, colours) : await mainHelp(colours));
     return 0;
   }
-  if (positionals.length < spec.positionals.min) {
-    return fail(`skill-central ${spec.name}`, `missing argument (usage: skill-central ${spec.usage})`);
-  }
-  if (positionals.length > spec.positionals.max) {
-    return fail(
-      `skill-central ${spec.name}`,
-      `unexpected argument "${positionals[spec.positionals.max]}" (usage: skill-central ${spec.usage})`,
-    );
-  }
+  const miscount = positionalsProblem(spec, positionals);
+  if (miscount) return fail(`skill-central ${spec.name}`, miscount);
   const cwd = resolve(process.cwd(), values.cwd ?? ".");
   if (spec !== MCP && !isDirectory(cwd))
     return fail(`skill-central ${spec.name}`, `--cwd: "${values.cwd}" is not a folder`);

@@ -2,6 +2,7 @@ import { applyInstall, type Outcome } from "../install/apply.ts";
 import { clientById, CLIENTS } from "../install/clients/index.ts";
 import { CLIENT_IDS, type ClientSpec } from "../install/clients/client.ts";
 import { detectClients } from "../install/detect.ts";
+import type { Scope } from "../install/entry.ts";
 import { hostFromEnv, type Host } from "../install/host.ts";
 import { currentLaunch, type Launch } from "../install/launch.ts";
 import { planInstall, type Plan } from "../install/plan.ts";
@@ -64,6 +65,27 @@ export function launchText(launch: Launch): string {
         ? "the installed package, with bunx"
         : "this checkout, with bun";
   return `${shellLine([launch.command, ...launch.prefix, "mcp"])} (${what})`;
+}
+
+/**
+ * Without named clients, the ones found on this machine that have a config file for `scope`
+ * (said on the terminal); undefined when none is found at all.
+ */
+function detectedClients(ctx: CommandContext, host: Host, scope: Scope): ClientSpec[] | undefined {
+  const detected = detectClients(host);
+  if (detected.length === 0) {
+    ctx.err(
+      `skill-central install: no MCP client found on this machine (looked for ${CLIENTS.map((c) => c.name).join(", ")}); name one, e.g. skill-central install cursor\n`,
+    );
+    return undefined;
+  }
+  const usable = detected.filter((d) => d.client.file({ host, project: ctx.cwd, scope }) !== undefined);
+  const skipped = detected.filter((d) => !usable.includes(d)).map((d) => d.client.name);
+  if (!ctx.json) {
+    ctx.out(`${ctx.colours.bold("Found")} ${detected.map((d) => `${d.client.name} (${d.reason})`).join(", ")}\n`);
+    if (skipped.length > 0) ctx.out(`Skipped (no project config file; use --scope user): ${skipped.join(", ")}\n`);
+  }
+  return usable.map((d) => d.client);
 }
 
 /** Without named clients: ask on a terminal, go ahead with --yes, otherwise only show. */
@@ -132,25 +154,8 @@ export const spec = command({
     const named = ids.length > 0;
     const { bold } = ctx.colours;
 
-    let clients: ClientSpec[];
-    let skipped: string[] = [];
-    if (named) clients = ids.map(clientById);
-    else {
-      const detected = detectClients(host);
-      if (detected.length === 0) {
-        ctx.err(
-          `skill-central install: no MCP client found on this machine (looked for ${CLIENTS.map((c) => c.name).join(", ")}); name one, e.g. skill-central install cursor\n`,
-        );
-        return EXIT_FAILURE;
-      }
-      const usable = detected.filter((d) => d.client.file({ host, project: ctx.cwd, scope }) !== undefined);
-      skipped = detected.filter((d) => !usable.includes(d)).map((d) => d.client.name);
-      clients = usable.map((d) => d.client);
-      if (!ctx.json) {
-        ctx.out(`${bold("Found")} ${detected.map((d) => `${d.client.name} (${d.reason})`).join(", ")}\n`);
-        if (skipped.length > 0) ctx.out(`Skipped (no project config file; use --scope user): ${skipped.join(", ")}\n`);
-      }
-    }
+    const clients = named ? ids.map(clientById) : detectedClients(ctx, host, scope);
+    if (!clients) return EXIT_FAILURE;
 
     const plans: Plan[] = clients.map((client) =>
       planInstall(client, { scope, project: ctx.cwd, host, force: ctx.options.force }, launch, http),

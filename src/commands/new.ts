@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { FALLBACK_LAYER_DIR, FALLBACK_LAYER_PRIORITY, type LayerSpec } from "../config/resolve-config.ts";
 import { isValidSkillId, SKILL_ID_RULE } from "../skill/id.ts";
 import { didYouMean } from "../suggest.ts";
-import type { Candidate } from "../registry/registry.ts";
+import type { Candidate, Registry } from "../registry/registry.ts";
 import {
   createFile,
   promptTemplate,
@@ -83,33 +83,7 @@ export const spec = command({
     const force = ctx.options.force;
     const { registry, config, display } = await load(ctx);
 
-    const layerName = ctx.options.layer;
-    let layer: LayerSpec;
-    if (layerName === undefined) {
-      if (config.layers.some((l) => l.git) && !config.layers.some((l) => l.origin !== "built-in" && !l.git)) {
-        throw new UsageError(
-          "every layer comes from git (a read-only copy); add the skill in its repository, or declare a folder layer for local skills",
-        );
-      }
-      layer = defaultLayer(config.layers, ctx.cwd);
-    } else {
-      const named = config.layers.find((l) => l.name === layerName);
-      if (!named) {
-        const names = config.layers.filter((l) => l.origin !== "built-in").map((l) => l.name);
-        throw new UsageError(
-          `no layer named "${layerName}"${didYouMean(layerName, names)}; layers: ${names.join(", ") || "none (run skill-central init)"}`,
-        );
-      }
-      if (named.origin === "built-in") {
-        throw new UsageError("the built-in layer ships with skill-central; write into one of your layers");
-      }
-      if (named.git)
-        throw new UsageError(
-          `layer "${layerName}" is a read-only copy of a git repository; add the skill there, commit it, and run skill-central sync --update ${layerName}`,
-        );
-      layer = named;
-    }
-
+    const layer = targetLayer(config.layers, ctx.options.layer, ctx.cwd);
     const file = skillMd ? join(layer.dir, id, "SKILL.md") : join(layer.dir, `${id}.yaml`);
     const shown = display(file);
     const refuse = (message: string) => {
@@ -117,36 +91,9 @@ export const spec = command({
       else ctx.err(`${ctx.colours.red("error")}: ${message}\n`);
       return EXIT_FAILURE;
     };
-    const where = (c: Candidate) => `${c.source} (layer "${c.layer.name}", priority ${c.layer.priority})`;
-    const others = (registry.resolution(id)?.chain ?? []).map((p) => p.candidate).filter((c) => c.path !== file);
-    const sameLayer = others.find((c) => c.layer.name === layer.name);
-    if (sameLayer)
-      return refuse(
-        `id "${id}" is already defined in layer "${layer.name}" by ${sameLayer.source}; a second file would conflict with it — edit that file instead`,
-      );
-    // A file the server would never serve is no use: a higher layer (or a later one at the same
-    // priority) defines the id. --force replaces files; it does not write a skill that cannot win.
-    const order = registry.layers.find((l) => l.name === layer.name)?.order ?? Number.POSITIVE_INFINITY;
-    const wins = (c: Candidate) =>
-      c.layer.priority > layer.priority || (c.layer.priority === layer.priority && c.layer.order > order);
-    const shadowing = others.find(wins);
-    if (shadowing) {
-      return refuse(
-        `id "${id}" is defined by ${where(shadowing)}, which would shadow ${shown} (layer "${layer.name}", priority ${layer.priority}), so the new file would never be served — edit that file, or write into its layer with --layer ${shadowing.layer.name}`,
-      );
-    }
-    const exists = existsSync(file);
-    const overridden = others.filter((c) => !wins(c));
-    if (!force && (exists || overridden.length > 0)) {
-      const facts = [
-        ...(exists ? [`${shown} already exists`] : []),
-        ...(overridden.length > 0 ? [`id "${id}" is already defined by ${overridden.map(where).join(", ")}`] : []),
-      ];
-      const action = exists
-        ? `replace it (the current one is then kept as ${display(nextBackupPath(file, skillMd))})`
-        : `write ${shown}, which would override it`;
-      return refuse(`${facts.join("; ")} — pass --force to ${action}`);
-    }
+    const place = checkPlace(registry, { id, file, shown, layer, force, skillMd }, display);
+    if (typeof place === "string") return refuse(place);
+    const { exists, overridden } = place;
 
     const folder = skillMd ? skillMdTemplate(id) : undefined;
     const text = folder ? folder.skillMd : type === "prompt" ? promptTemplate(id) : toolTemplate(id);
@@ -176,9 +123,86 @@ export const spec = command({
     let out = `${ctx.colours.green(verb)} ${shown} (${skillMd ? "Agent Skills folder" : type}, layer "${layer.name}", priority ${layer.priority})\n`;
     if (examplesWritten) out += `${ctx.colours.green("created")} ${display(examplesFile)}\n`;
     if (backup !== undefined) out += `the previous file is kept as ${display(backup)}\n`;
-    if (overridden.length > 0) out += `note: it overrides ${overridden.map(where).join(", ")}\n`;
+    if (overridden.length > 0) out += `note: it overrides ${overridden.map(placeOf).join(", ")}\n`;
     out += `Next: edit it, then skill-central render ${id} and skill-central test ${id}\n`;
     ctx.out(out);
     return EXIT_OK;
   },
 });
+
+/** The layer `--layer` names, else the default one; a usage error for a layer nobody can write into. */
+function targetLayer(layers: readonly LayerSpec[], layerName: string | undefined, cwd: string): LayerSpec {
+  if (layerName === undefined) {
+    if (layers.some((l) => l.git) && !layers.some((l) => l.origin !== "built-in" && !l.git)) {
+      throw new UsageError(
+        "every layer comes from git (a read-only copy); add the skill in its repository, or declare a folder layer for local skills",
+      );
+    }
+    return defaultLayer(layers, cwd);
+  }
+  const named = layers.find((l) => l.name === layerName);
+  if (!named) {
+    const names = layers.filter((l) => l.origin !== "built-in").map((l) => l.name);
+    throw new UsageError(
+      `no layer named "${layerName}"${didYouMean(layerName, names)}; layers: ${names.join(", ") || "none (run skill-central init)"}`,
+    );
+  }
+  if (named.origin === "built-in") {
+    throw new UsageError("the built-in layer ships with skill-central; write into one of your layers");
+  }
+  if (named.git)
+    throw new UsageError(
+      `layer "${layerName}" is a read-only copy of a git repository; add the skill there, commit it, and run skill-central sync --update ${layerName}`,
+    );
+  return named;
+}
+
+function placeOf(c: Candidate): string {
+  return `${c.source} (layer "${c.layer.name}", priority ${c.layer.priority})`;
+}
+
+interface Place {
+  id: string;
+  file: string;
+  shown: string;
+  layer: LayerSpec;
+  force: boolean;
+  skillMd: boolean;
+}
+
+/**
+ * Whether the new file may go there: why not (a conflict in its layer, a higher layer that would
+ * shadow it, or an existing file or overridden skill without --force), else what it replaces.
+ */
+function checkPlace(
+  registry: Registry,
+  { id, file, shown, layer, force, skillMd }: Place,
+  display: (path: string) => string,
+): string | { exists: boolean; overridden: Candidate[] } {
+  const others = (registry.resolution(id)?.chain ?? []).map((p) => p.candidate).filter((c) => c.path !== file);
+  const sameLayer = others.find((c) => c.layer.name === layer.name);
+  if (sameLayer)
+    return `id "${id}" is already defined in layer "${layer.name}" by ${sameLayer.source}; a second file would conflict with it — edit that file instead`;
+  // A file the server would never serve is no use: a higher layer (or a later one at the same
+  // priority) defines the id. --force replaces files; it does not write a skill that cannot win.
+  const order = registry.layers.find((l) => l.name === layer.name)?.order ?? Number.POSITIVE_INFINITY;
+  const wins = (c: Candidate) =>
+    c.layer.priority > layer.priority || (c.layer.priority === layer.priority && c.layer.order > order);
+  const shadowing = others.find(wins);
+  if (shadowing) {
+    return `id "${id}" is defined by ${placeOf(shadowing)}, which would shadow ${shown} (layer "${layer.name}", priority ${layer.priority}), so the new file would never be served — edit that file, or write into its layer with --layer ${shadowing.layer.name}`;
+  }
+  const exists = existsSync(file);
+  const overridden = others.filter((c) => !wins(c));
+  if (!force && (exists || overridden.length > 0)) {
+    const facts = [
+      ...(exists ? [`${shown} already exists`] : []),
+      ...(overridden.length > 0 ? [`id "${id}" is already defined by ${overridden.map(placeOf).join(", ")}`] : []),
+    ];
+    const action = exists
+      ? `replace it (the current one is then kept as ${display(nextBackupPath(file, skillMd))})`
+      : `write ${shown}, which would override it`;
+    return `${facts.join("; ")} — pass --force to ${action}`;
+  }
+  return { exists, overridden };
+}

@@ -1,5 +1,7 @@
 import { resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
 import { publishedSkillOf } from "../registry/published-skills.ts";
+import type { Candidate } from "../registry/registry.ts";
+import type { Palette } from "../cli-output/colour.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
@@ -81,64 +83,7 @@ export const spec = command({
     const { bold, dim, red } = ctx.colours;
     let text = "";
     if (effective) {
-      const { skill } = effective;
-      text += `${bold(skill.id)}  ${skill.type}${skill.title ? `  ${dim(skill.title)}` : ""}\n${skill.description}\n\n`;
-      const skillMd = skill.format === "skill-md";
-      // What the MCP skills extension serves it as: hosts that load skills verify reads against the digest.
-      const published = publishedSkillOf(effective);
-      const facts = [
-        ["layer", `${effective.layer.name} (priority ${effective.layer.priority})`],
-        ["file", effective.source],
-        ...(published
-          ? [
-              ["uri", `${published.uri}${published.synthesised ? " (a SKILL.md made from this YAML skill)" : ""}`],
-              ["digest", published.byPath.get("SKILL.md")!.digest],
-            ]
-          : []),
-        ...(skillMd ? [["format", "Agent Skills folder (SKILL.md)"]] : []),
-        ...(skill.hidden ? [["listed", "no (user-invocable: false): only the model invokes it"]] : []),
-        ...(skill.modelInvocable === false
-          ? [["model", "never offered to a model (disable-model-invocation: true)"]]
-          : []),
-        ...(git
-          ? [
-              ["commit", git.commit],
-              ["in repository", `${git.url} ${git.path}`],
-            ]
-          : []),
-        ["tags", skill.tags.join(", ") || "(none)"],
-        ...(skill.version !== undefined ? [["version", skill.version]] : []),
-        ...(skill.exampleCount > 0 || skill.examplesFile
-          ? [
-              [
-                "examples",
-                `${skill.exampleCount}${skill.examplesFile ? ` in ${skill.examplesFile.path} (test-only: run by skill-central test, not published to clients)` : ""}`,
-              ],
-            ]
-          : []),
-      ];
-      text += indent(formatTable(facts));
-      const derived = skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0;
-      text += `\n${bold("Arguments")}${derived ? dim(skillMd ? " (one free-text argument, as typed after the command)" : " (from the template's variables)") : ""}\n`;
-      text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
-      if (skill.files) {
-        text += `\n${bold("Files")} ${dim(`(${skill.files.length}, with the digest a host verifies each read against)`)}\n`;
-        text += indent(
-          formatTable([
-            ["PATH", "SIZE", "SHA-256"],
-            ...skill.files.map((f) => [f.path, String(f.size), f.sha256.slice(0, 16)]),
-          ]),
-        );
-      }
-      if (skill.leftOut) {
-        text += `\n${bold("Left out")} ${dim("(hidden names are never part of a skill)")}\n`;
-        text += skill.leftOut.map((name) => `  ${name}\n`).join("");
-      }
-      const { template } = effective.content.read();
-      const heading = skillMd ? "Body" : "Template";
-      if (template !== undefined) text += `\n${bold(heading)}\n${indent(template.trimEnd())}\n`;
-      else if (skill.type === "tool")
-        text += `\n${bold("Template")}\n  (none: the tool returns its arguments as JSON)\n`;
+      text += effectiveText(effective, args, git, ctx.colours);
     } else {
       text += `${bold(id)}  ${red("not served")}: the files below conflict in their layer; fix or remove one\n`;
     }
@@ -152,3 +97,71 @@ export const spec = command({
     return effective ? EXIT_OK : EXIT_FAILURE;
   },
 });
+
+type GitOrigin = ReturnType<typeof gitOrigin>;
+
+/** The served skill: what it is, where it comes from, its arguments, files and template. */
+function effectiveText(effective: Candidate, args: ArgumentLine[], git: GitOrigin, colours: Palette): string {
+  const { bold, dim } = colours;
+  const { skill } = effective;
+  let text = `${bold(skill.id)}  ${skill.type}${skill.title ? `  ${dim(skill.title)}` : ""}\n${skill.description}\n\n`;
+  const skillMd = skill.format === "skill-md";
+  text += indent(formatTable(skillFacts(effective, git)));
+  const derived = skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0;
+  text += `\n${bold("Arguments")}${derived ? dim(skillMd ? " (one free-text argument, as typed after the command)" : " (from the template's variables)") : ""}\n`;
+  text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
+  if (skill.files) {
+    text += `\n${bold("Files")} ${dim(`(${skill.files.length}, with the digest a host verifies each read against)`)}\n`;
+    text += indent(
+      formatTable([
+        ["PATH", "SIZE", "SHA-256"],
+        ...skill.files.map((f) => [f.path, String(f.size), f.sha256.slice(0, 16)]),
+      ]),
+    );
+  }
+  if (skill.leftOut) {
+    text += `\n${bold("Left out")} ${dim("(hidden names are never part of a skill)")}\n`;
+    text += skill.leftOut.map((name) => `  ${name}\n`).join("");
+  }
+  const { template } = effective.content.read();
+  const heading = skillMd ? "Body" : "Template";
+  if (template !== undefined) text += `\n${bold(heading)}\n${indent(template.trimEnd())}\n`;
+  else if (skill.type === "tool") text += `\n${bold("Template")}\n  (none: the tool returns its arguments as JSON)\n`;
+  return text;
+}
+
+/** The name-value lines under a skill's heading. */
+function skillFacts(effective: Candidate, git: GitOrigin): string[][] {
+  const { skill } = effective;
+  // What the MCP skills extension serves it as: hosts that load skills verify reads against the digest.
+  const published = publishedSkillOf(effective);
+  return [
+    ["layer", `${effective.layer.name} (priority ${effective.layer.priority})`],
+    ["file", effective.source],
+    ...(published
+      ? [
+          ["uri", `${published.uri}${published.synthesised ? " (a SKILL.md made from this YAML skill)" : ""}`],
+          ["digest", published.byPath.get("SKILL.md")!.digest],
+        ]
+      : []),
+    ...(skill.format === "skill-md" ? [["format", "Agent Skills folder (SKILL.md)"]] : []),
+    ...(skill.hidden ? [["listed", "no (user-invocable: false): only the model invokes it"]] : []),
+    ...(skill.modelInvocable === false ? [["model", "never offered to a model (disable-model-invocation: true)"]] : []),
+    ...(git
+      ? [
+          ["commit", git.commit],
+          ["in repository", `${git.url} ${git.path}`],
+        ]
+      : []),
+    ["tags", skill.tags.join(", ") || "(none)"],
+    ...(skill.version !== undefined ? [["version", skill.version]] : []),
+    ...(skill.exampleCount > 0 || skill.examplesFile
+      ? [
+          [
+            "examples",
+            `${skill.exampleCount}${skill.examplesFile ? ` in ${skill.examplesFile.path} (test-only: run by skill-central test, not published to clients)` : ""}`,
+          ],
+        ]
+      : []),
+  ];
+}
