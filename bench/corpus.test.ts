@@ -52,7 +52,10 @@ describe("generateCorpus", () => {
       files++;
       const layer = info.layers.find((l) => rel.startsWith(`layers/${l.name}/`));
       const skill = YAML.parse(await Bun.file(join(dir, rel)).text()) as {
-        id: string; type: string; description: string; tags: string[];
+        id: string;
+        type: string;
+        description: string;
+        tags: string[];
       };
       expect(skill.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       const prev = byId.get(skill.id);

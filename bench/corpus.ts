@@ -183,19 +183,48 @@ const VERBS = (
 ).split(" ");
 
 const HEADINGS = [
-  "Context", "Goal", "Steps", "Constraints", "Output Format", "Checklist",
-  "Background", "Examples", "Pitfalls", "Review Criteria", "Notes", "Deliverables",
+  "Context",
+  "Goal",
+  "Steps",
+  "Constraints",
+  "Output Format",
+  "Checklist",
+  "Background",
+  "Examples",
+  "Pitfalls",
+  "Review Criteria",
+  "Notes",
+  "Deliverables",
 ];
 
 const ARG_POOL = [
-  "topic", "audience", "language", "tone", "format", "context",
-  "goal", "constraints", "scope", "deadline", "owner", "component",
+  "topic",
+  "audience",
+  "language",
+  "tone",
+  "format",
+  "context",
+  "goal",
+  "constraints",
+  "scope",
+  "deadline",
+  "owner",
+  "component",
 ];
 
 const ARG_VALUES = [
-  "distributed caching", "new hires", "TypeScript", "concise", "markdown table",
-  "the payments service", "reduce p99 latency", "no new dependencies", "the CLI",
-  "end of sprint", "platform team", "the config loader",
+  "distributed caching",
+  "new hires",
+  "TypeScript",
+  "concise",
+  "markdown table",
+  "the payments service",
+  "reduce p99 latency",
+  "no new dependencies",
+  "the CLI",
+  "end of sprint",
+  "platform team",
+  "the config loader",
 ];
 
 const TAGS = Array.from({ length: TAG_POOL_SIZE }, (_, i) => `t${String(i + 1).padStart(2, "0")}`);
@@ -259,7 +288,9 @@ function promptBody(rng: Rng, args: Argument[], withIf: boolean): string {
   const optional = args[args.length - 1];
   const ifBlock =
     withIf && optional
-      ? [`{{#if ${optional.name}}}\n## Extra ${optional.name}\n\nTake {{${optional.name}}} into account. ${sentence(rng)}\n{{/if}}`]
+      ? [
+          `{{#if ${optional.name}}}\n## Extra ${optional.name}\n\nTake {{${optional.name}}} into account. ${sentence(rng)}\n{{/if}}`,
+        ]
       : [];
   const closing = `## Closing\n\n${paragraph(rng)}`;
   const fixed = intro.length + closing.length + (ifBlock[0]?.length ?? 0) + 6;
@@ -336,10 +367,7 @@ function toolSchema(rng: Rng): InputSchema {
 function toolPrompt(rng: Rng, schema: InputSchema): string {
   const lines = [`## Run ${rng.pick(VERBS)}`, "", sentence(rng), ""];
   for (const [name, prop] of Object.entries(schema.properties)) {
-    const line =
-      prop.type === "array"
-        ? `- ${name}:{{#each ${name}}} {{this}}{{/each}}`
-        : `- ${name}: {{${name}}}`;
+    const line = prop.type === "array" ? `- ${name}:{{#each ${name}}} {{this}}{{/each}}` : `- ${name}: {{${name}}}`;
     lines.push(schema.required.includes(name) ? line : `{{#if ${name}}}${line}{{/if}}`);
   }
   return `${lines.join("\n")}\n`;

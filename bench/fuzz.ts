@@ -69,10 +69,14 @@ if (show !== undefined) {
 }
 const cases = whole("--cases", values.cases, 1) ?? 20_000;
 const only = whole("--case", values.case);
-const command = values.binary ? [resolve(values.binary), "mcp"] : [process.execPath, resolve(import.meta.dir, "..", "src", "cli.ts"), "mcp"];
+const command = values.binary
+  ? [resolve(values.binary), "mcp"]
+  : [process.execPath, resolve(import.meta.dir, "..", "src", "cli.ts"), "mcp"];
 const replay = `bun bench/fuzz.ts${values.binary ? ` --binary ${values.binary}` : ""}`;
 
-process.stderr.write(`fuzzing ${command.join(" ")}: seed ${seed}, ${cases} cases${only !== undefined ? `, only the session holding case ${only}` : ""}\n`);
+process.stderr.write(
+  `fuzzing ${command.join(" ")}: seed ${seed}, ${cases} cases${only !== undefined ? `, only the session holding case ${only}` : ""}\n`,
+);
 const report = await runFuzz({
   seed,
   cases,
@@ -82,10 +86,13 @@ const report = await runFuzz({
   window: whole("--window", values.window, 1) ?? 8,
   keepGoing: !values.stop,
   onSession: (s) =>
-    process.stderr.write(`  session ${s.plan.index} (${s.plan.kind}, cases ${s.plan.firstCase}–${s.plan.firstCase + s.plan.files + s.plan.frames - 1}; ${s.settings}): ${s.requests} replies checked, ${(s.ms / 1000).toFixed(1)} s, ${s.failures.length} failures\n`),
+    process.stderr.write(
+      `  session ${s.plan.index} (${s.plan.kind}, cases ${s.plan.firstCase}–${s.plan.firstCase + s.plan.files + s.plan.frames - 1}; ${s.settings}): ${s.requests} replies checked, ${(s.ms / 1000).toFixed(1)} s, ${s.failures.length} failures\n`,
+    ),
 });
 process.stdout.write(`${summarise(report)}\n`);
 for (const failure of report.failures) process.stdout.write(`\n${describeFailure(report, failure, replay)}\n`);
 const failedSessions = report.sessions.filter((s) => s.failures.length > 0);
-for (const s of failedSessions) process.stdout.write(`\n--- stderr of session ${s.plan.index} (tail)\n${s.stderrTail}\n`);
+for (const s of failedSessions)
+  process.stdout.write(`\n--- stderr of session ${s.plan.index} (tail)\n${s.stderrTail}\n`);
 process.exit(report.failures.length > 0 ? 1 : 0);

@@ -29,15 +29,24 @@ const t = performance.now();
 const c = await resolveLayers({ cwd: ${JSON.stringify(cwd)}, home: ${JSON.stringify(home)} }, () => {});
 if (!c.layers[0].provenance) throw new Error("not served");
 console.log(performance.now() - t);`;
-  const proc = Bun.spawnSync([process.execPath, "-e", script], { env: { PATH: process.env.PATH ?? "", HOME: home }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawnSync([process.execPath, "-e", script], {
+    env: { PATH: process.env.PATH ?? "", HOME: home },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (proc.exitCode !== 0) throw new Error(proc.stderr.toString());
   return Number(proc.stdout.toString().trim());
 }
 
 try {
   const remote = makeRemote(root);
-  remote.bulkCommit(Object.fromEntries(Array.from({ length: files }, (_, i) => [`skills/s${i}.yaml`, skill(`s${i}`, "x".repeat(300))])));
-  await Bun.write(join(cwd, "skill-central.yaml"), `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`);
+  remote.bulkCommit(
+    Object.fromEntries(Array.from({ length: files }, (_, i) => [`skills/s${i}.yaml`, skill(`s${i}`, "x".repeat(300))])),
+  );
+  await Bun.write(
+    join(cwd, "skill-central.yaml"),
+    `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`,
+  );
 
   const started = performance.now();
   const report = await syncLayers({ cwd, home, mode: "sync" }, () => {});

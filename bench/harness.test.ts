@@ -11,8 +11,15 @@ import { waitUntilSettled } from "./lib/corpora.ts";
 import { Homes, INDEX_DIR, indexIn } from "./lib/homes.ts";
 import { parseLoadTiming } from "./lib/load-timing.ts";
 import { parseOptions, UsageError } from "./lib/options.ts";
-import { anyFailed, goalResults, renderReport, type BenchSample, type ReportInput, type RunMeta } from "./lib/report.ts";
-import { closeAllSessions, figureKey, openSessionPids, runSession, type SessionPlan, type SessionSample } from "./lib/session.ts";
+import {
+  anyFailed,
+  goalResults,
+  renderReport,
+  type BenchSample,
+  type ReportInput,
+  type RunMeta,
+} from "./lib/report.ts";
+import { closeAllSessions, figureKey, openSessionPids, runSession, type SessionPlan } from "./lib/session.ts";
 import { quantile, summarize } from "./lib/stats.ts";
 import { corpusWorkload, floorEchoText, floorWorkload, type OpName, type Workload } from "./lib/workload.ts";
 
@@ -28,7 +35,10 @@ afterAll(() => {
 
 const check = (w: Workload, op: OpName, result: unknown) => w.ops[op].check(result);
 const promptResult = (text: string) => ({ messages: [{ role: "user", content: { type: "text", text } }] });
-const toolResult = (text: string, isError = false) => ({ content: [{ type: "text", text }], ...(isError && { isError }) });
+const toolResult = (text: string, isError = false) => ({
+  content: [{ type: "text", text }],
+  ...(isError && { isError }),
+});
 
 describe("stats", () => {
   test("quantiles interpolate between ranks and ignore NaN", () => {
@@ -58,18 +68,41 @@ describe("load timing", () => {
 
   test("an older server's line (no counts, no milestones) still parses; anything else is no timing", () => {
     const line = "[skill-central] loaded 950 ids in 120.5 ms (config 6.1 ms, read+parse 96.4 ms, resolve 5.7 ms)\n";
-    expect(parseLoadTiming(`noise\n${line}`)).toEqual({ ids: 950, totalMs: 120.5, phases: { config: 6.1, "read+parse": 96.4, resolve: 5.7 }, sinceStart: {} });
+    expect(parseLoadTiming(`noise\n${line}`)).toEqual({
+      ids: 950,
+      totalMs: 120.5,
+      phases: { config: 6.1, "read+parse": 96.4, resolve: 5.7 },
+      sinceStart: {},
+    });
     expect(parseLoadTiming("[skill-central] something else")).toBeUndefined();
   });
 });
 
 describe("options", () => {
   test("defaults to all three sizes, --quick to a smaller smoke run", () => {
-    expect(parseOptions([])).toMatchObject({ sizes: [100, 1000, 10000], runs: 15, quick: false, debugTiming: false, modes: ["cold", "warm"], firstCalls: 3000 });
-    expect(parseOptions(["--quick"])).toMatchObject({ sizes: [100, 1000], runs: 3, quick: true, modes: ["cold", "warm"], firstCalls: 3000 });
+    expect(parseOptions([])).toMatchObject({
+      sizes: [100, 1000, 10000],
+      runs: 15,
+      quick: false,
+      debugTiming: false,
+      modes: ["cold", "warm"],
+      firstCalls: 3000,
+    });
+    expect(parseOptions(["--quick"])).toMatchObject({
+      sizes: [100, 1000],
+      runs: 3,
+      quick: true,
+      modes: ["cold", "warm"],
+      firstCalls: 3000,
+    });
     expect(parseOptions(["--modes", "warm"])).toMatchObject({ modes: ["warm"] });
-    expect(parseOptions(["--modes=warm,cold", "--first-calls", "500"])).toMatchObject({ modes: ["cold", "warm"], firstCalls: 500 });
-    expect(parseOptions(["--sizes", "1000,100", "--runs=4", "--debug-timing", "--targets", "floor,binary"])).toMatchObject({
+    expect(parseOptions(["--modes=warm,cold", "--first-calls", "500"])).toMatchObject({
+      modes: ["cold", "warm"],
+      firstCalls: 500,
+    });
+    expect(
+      parseOptions(["--sizes", "1000,100", "--runs=4", "--debug-timing", "--targets", "floor,binary"]),
+    ).toMatchObject({
       sizes: [100, 1000],
       runs: 4,
       debugTiming: true,
@@ -144,7 +177,10 @@ describe("corpus checks reject wrong answers", async () => {
   });
 
   test("tools/list: exact count", () => {
-    const tools = Array.from({ length: info.effective.tools + 1 }, (_, i) => ({ name: `t-${i}`, inputSchema: { type: "object" } }));
+    const tools = Array.from({ length: info.effective.tools + 1 }, (_, i) => ({
+      name: `t-${i}`,
+      inputSchema: { type: "object" },
+    }));
     expect(check(w, "tools/list", tools)).toContain(`want ${info.effective.tools}`);
   });
 });
@@ -153,8 +189,24 @@ describe("corpus checks reject wrong answers", async () => {
 
 function meta(): RunMeta {
   return {
-    date: "2000-01-01", command: "bun bench/run.ts", commit: "x", bun: "1", sdk: "1", machine: "m", loadBefore: "0", loadAfter: "0",
-    binaryHow: "b", floorHow: "f", runs: 1, reps: 2, firstCalls: 3000, calls: 1, callSeconds: 1, rssAfterMs: 1000, noWatch: {}, env: {},
+    date: "2000-01-01",
+    command: "bun bench/run.ts",
+    commit: "x",
+    bun: "1",
+    sdk: "1",
+    machine: "m",
+    loadBefore: "0",
+    loadAfter: "0",
+    binaryHow: "b",
+    floorHow: "f",
+    runs: 1,
+    reps: 2,
+    firstCalls: 3000,
+    calls: 1,
+    callSeconds: 1,
+    rssAfterMs: 1000,
+    noWatch: {},
+    env: {},
     elapsedSeconds: 1,
   };
 }
@@ -179,12 +231,23 @@ describe("report", async () => {
     modes: ["cold", "warm"],
     samples: (_n, t, mode) => [t === "floor" ? floor : mode === "cold" ? cold : warm],
   });
-  const verdicts = (i: ReportInput) => Object.fromEntries(goalResults(i).map((r) => [`${r.goal.figure} ${r.goal.size} ${r.goal.mode}`, r.verdict]));
+  const verdicts = (i: ReportInput) =>
+    Object.fromEntries(goalResults(i).map((r) => [`${r.goal.figure} ${r.goal.size} ${r.goal.mode}`, r.verdict]));
 
   test("the issue's targets, cold and warm, at each size: ratios to the floor with their own limits", () => {
     // 1,000: list ≤ 2× cold, ≤ 1.5× warm; RSS ≤ 1.5×. 10,000: list ≤ 9× cold, ≤ 3.5× warm; RSS ≤ 2.5×. Throughput ≥ 0.9×.
-    const cold = sample({ [figureKey.firstList]: 100, [figureKey.rss]: 60, [figureKey.firstCalls]: 3600, [figureKey.throughput]: 1 });
-    const warm = sample({ [figureKey.firstList]: 75, [figureKey.rss]: 60, [figureKey.throughput]: 4500, [figureKey.firstCalls]: 1 });
+    const cold = sample({
+      [figureKey.firstList]: 100,
+      [figureKey.rss]: 60,
+      [figureKey.firstCalls]: 3600,
+      [figureKey.throughput]: 1,
+    });
+    const warm = sample({
+      [figureKey.firstList]: 75,
+      [figureKey.rss]: 60,
+      [figureKey.throughput]: 4500,
+      [figureKey.firstCalls]: 1,
+    });
     const v = verdicts(input(cold, warm));
     expect(v).toMatchObject({
       [`${figureKey.firstList} 1000 cold`]: "PASS",
@@ -213,12 +276,23 @@ describe("report", async () => {
   });
 
   test("the report names every target with its mode and limit, and no old absolute limit", () => {
-    const ok = sample({ [figureKey.firstList]: 60, [figureKey.rss]: 50, [figureKey.firstCalls]: 4000, [figureKey.throughput]: 5000 });
+    const ok = sample({
+      [figureKey.firstList]: 60,
+      [figureKey.rss]: 50,
+      [figureKey.firstCalls]: 4000,
+      [figureKey.throughput]: 5000,
+    });
     const markdown = renderReport(input(ok, ok));
-    expect(markdown).toContain("| spawn→complete prompts/list at 1,000 | warm | 60.0 / 50.0 ms | 1.20× | ≤ 1.5× floor | PASS |");
-    expect(markdown).toContain("| spawn→complete prompts/list at 10,000 | cold | 60.0 / 50.0 ms | 1.20× | ≤ 9× floor | PASS |");
+    expect(markdown).toContain(
+      "| spawn→complete prompts/list at 1,000 | warm | 60.0 / 50.0 ms | 1.20× | ≤ 1.5× floor | PASS |",
+    );
+    expect(markdown).toContain(
+      "| spawn→complete prompts/list at 10,000 | cold | 60.0 / 50.0 ms | 1.20× | ≤ 9× floor | PASS |",
+    );
     expect(markdown).toContain("| tools/call throughput, first 3,000 calls at 1,000 | cold |");
-    expect(markdown).toContain("| peak RSS 1 s after first list at 10,000 | warm | 50.0 / 40.0 MB | 1.25× | ≤ 2.5× floor | PASS |");
+    expect(markdown).toContain(
+      "| peak RSS 1 s after first list at 10,000 | warm | 50.0 / 40.0 MB | 1.25× | ≤ 2.5× floor | PASS |",
+    );
     expect(markdown).toContain("#### 1,000 skill files, cold");
     expect(markdown).toContain("#### 1,000 skill files, warm");
     expect(markdown).toContain("Not measured in this run: sizes 100.");
@@ -226,13 +300,29 @@ describe("report", async () => {
   });
 
   test("a mode with a failed check shows FAILED instead of its numbers; the other mode still counts", () => {
-    const broken = sample({ [figureKey.firstList]: 1, [figureKey.rss]: 1, [figureKey.throughput]: 1e6, [figureKey.firstCalls]: 1e6 }, ["prompts/get: rendered text differs"]);
-    const ok = sample({ [figureKey.firstList]: 60, [figureKey.rss]: 50, [figureKey.firstCalls]: 4000, [figureKey.throughput]: 5000 });
+    const broken = sample(
+      { [figureKey.firstList]: 1, [figureKey.rss]: 1, [figureKey.throughput]: 1e6, [figureKey.firstCalls]: 1e6 },
+      ["prompts/get: rendered text differs"],
+    );
+    const ok = sample({
+      [figureKey.firstList]: 60,
+      [figureKey.rss]: 50,
+      [figureKey.firstCalls]: 4000,
+      [figureKey.throughput]: 5000,
+    });
     const i = input(broken, ok, [info1k]);
     const markdown = renderReport(i);
     expect(anyFailed(i)).toBe(true);
-    expect(goalResults(i).filter((r) => r.goal.mode === "cold").every((r) => r.verdict === "FAILED")).toBe(true);
-    expect(goalResults(i).filter((r) => r.goal.mode === "warm").every((r) => r.verdict === "PASS")).toBe(true);
+    expect(
+      goalResults(i)
+        .filter((r) => r.goal.mode === "cold")
+        .every((r) => r.verdict === "FAILED"),
+    ).toBe(true);
+    expect(
+      goalResults(i)
+        .filter((r) => r.goal.mode === "warm")
+        .every((r) => r.verdict === "PASS"),
+    ).toBe(true);
     expect(markdown).toContain("binary cold **FAILED**");
     expect(markdown).toContain("**binary cold at 1,000**");
     expect(markdown).toContain("rendered text differs");
@@ -240,11 +330,23 @@ describe("report", async () => {
   });
 
   test("start-up index and load phases are reported per mode", () => {
-    const index = (before: number, after: number) => ({ before: { files: before, bytes: 0 }, after: { files: after, bytes: after * 2 ** 20 } });
-    const load = (filesParsed: number) => ({ ids: 950, totalMs: 100, phases: { config: 1 }, filesParsed, sinceStart: { "first load done": 200 } });
+    const index = (before: number, after: number) => ({
+      before: { files: before, bytes: 0 },
+      after: { files: after, bytes: after * 2 ** 20 },
+    });
+    const load = (filesParsed: number) => ({
+      ids: 950,
+      totalMs: 100,
+      phases: { config: 1 },
+      filesParsed,
+      sinceStart: { "first load done": 200 },
+    });
     const cold = { ...sample({}), index: index(0, 1), load: load(1000) };
     const warm = { ...sample({}), index: index(1, 1), load: load(0) };
-    const markdown = renderReport({ ...input(cold, warm, [info1k]), notes: ["binary warm at 1000: the warm-up session left no start-up index"] });
+    const markdown = renderReport({
+      ...input(cold, warm, [info1k]),
+      notes: ["binary warm at 1000: the warm-up session left no start-up index"],
+    });
     expect(markdown).toContain("| 1,000 | binary | cold | 0 of 1 | 1 of 1 | 1.00 | 1,000 |");
     expect(markdown).toContain("| 1,000 | binary | warm | 1 of 1 | 1 of 1 | 1.00 | 0 |");
     expect(markdown).toContain("first load done (ms since start)");
@@ -253,7 +355,10 @@ describe("report", async () => {
   });
 
   test("notes say where warm was not warm: no index at the start, none left, files parsed despite one", () => {
-    const index = (before: number, after: number) => ({ before: { files: before, bytes: 0 }, after: { files: after, bytes: 0 } });
+    const index = (before: number, after: number) => ({
+      before: { files: before, bytes: 0 },
+      after: { files: after, bytes: 0 },
+    });
     const load = (filesParsed: number) => ({ ids: 950, totalMs: 100, phases: {}, filesParsed, sinceStart: {} });
     const cold = { ...sample({}), index: index(0, 0) };
     const warm = [
@@ -261,11 +366,18 @@ describe("report", async () => {
       { ...sample({}), index: index(1, 1), load: load(40) },
       { ...sample({}), index: index(1, 1), load: load(0) },
     ];
-    const i: ReportInput = { ...input(cold, cold, [info1k]), samples: (_n, t, mode) => (t === "floor" ? [floor] : mode === "cold" ? [cold] : warm) };
+    const i: ReportInput = {
+      ...input(cold, cold, [info1k]),
+      samples: (_n, t, mode) => (t === "floor" ? [floor] : mode === "cold" ? [cold] : warm),
+    };
     const markdown = renderReport(i);
-    expect(markdown).toContain("- binary warm at 1,000: 1 of 3 sessions started without a start-up index (those were cold starts)");
+    expect(markdown).toContain(
+      "- binary warm at 1,000: 1 of 3 sessions started without a start-up index (those were cold starts)",
+    );
     expect(markdown).toContain("- binary cold at 1,000: 1 of 1 sessions left no start-up index in their HOME");
-    expect(markdown).toContain("- binary warm at 1,000: 1 of 2 sessions parsed files although their HOME had an index (median 40 files)");
+    expect(markdown).toContain(
+      "- binary warm at 1,000: 1 of 2 sessions parsed files although their HOME had an index (median 40 files)",
+    );
   });
 });
 
@@ -319,7 +431,11 @@ describe("sessions against real servers", () => {
   test("the floor answers every check, with the fair echo, and yields every figure", async () => {
     const floor = join(import.meta.dir, "floor", "server.ts");
     const info = JSON.parse(readFileSync(join(await corpusDir(), "corpus.json"), "utf8")) as CorpusInfo;
-    const result = await runSession({ command: process.execPath, args: [floor], cwd: home, home }, floorWorkload(info), plan);
+    const result = await runSession(
+      { command: process.execPath, args: [floor], cwd: home, home },
+      floorWorkload(info),
+      plan,
+    );
     expect(result.problems).toEqual([]);
     const keys = [
       figureKey.init,
@@ -343,7 +459,13 @@ describe("sessions against real servers", () => {
     const dir = await corpusDir();
     const info = JSON.parse(readFileSync(join(dir, "corpus.json"), "utf8")) as CorpusInfo;
     const warmHome = tempDir("sc-bench-warm-");
-    const launch = { command: process.execPath, args: [cli, "mcp", "--no-watch", "--debug-timing"], cwd: dir, home: warmHome, env: { SKILL_CENTRAL_CACHE: "on" } };
+    const launch = {
+      command: process.execPath,
+      args: [cli, "mcp", "--no-watch", "--debug-timing"],
+      cwd: dir,
+      home: warmHome,
+      env: { SKILL_CENTRAL_CACHE: "on" },
+    };
     const cold = await runSession(launch, corpusWorkload(info), plan);
     expect(cold.problems).toEqual([]);
     expect(cold.load?.filesParsed).toBe(info.n);
@@ -358,7 +480,11 @@ describe("sessions against real servers", () => {
     const dir = await corpusDir();
     const info = JSON.parse(readFileSync(join(dir, "corpus.json"), "utf8")) as CorpusInfo;
     const wrong: CorpusInfo = { ...info, effective: { ...info.effective, prompts: info.effective.prompts + 1 } };
-    const result = await runSession({ command: process.execPath, args: [cli, "mcp"], cwd: dir, home }, corpusWorkload(wrong), plan);
+    const result = await runSession(
+      { command: process.execPath, args: [cli, "mcp"], cwd: dir, home },
+      corpusWorkload(wrong),
+      plan,
+    );
     expect(result.problems).toContain(
       `first prompts/list: prompts/list (without skills:compose): got ${info.effective.prompts}, want ${wrong.effective.prompts}`,
     );
@@ -366,14 +492,22 @@ describe("sessions against real servers", () => {
 
   test("a server that cannot start is a failure, not a hang", async () => {
     const info = JSON.parse(readFileSync(join(await corpusDir(), "corpus.json"), "utf8")) as CorpusInfo;
-    const result = await runSession({ command: process.execPath, args: ["-e", "process.exit(3)"], cwd: home, home }, floorWorkload(info), plan);
+    const result = await runSession(
+      { command: process.execPath, args: ["-e", "process.exit(3)"], cwd: home, home },
+      floorWorkload(info),
+      plan,
+    );
     expect(result.problems[0]).toStartWith("session aborted");
   });
 
   test("closeAllSessions (Ctrl-C, a failure) ends a server that ignores end of input and SIGTERM", async () => {
     const stubborn = `process.on("SIGTERM", () => {}); process.stdin.resume(); setInterval(() => {}, 1000);`;
     const info = JSON.parse(readFileSync(join(await corpusDir(), "corpus.json"), "utf8")) as CorpusInfo;
-    const session = runSession({ command: process.execPath, args: ["-e", stubborn], cwd: home, home }, floorWorkload(info), plan);
+    const session = runSession(
+      { command: process.execPath, args: ["-e", stubborn], cwd: home, home },
+      floorWorkload(info),
+      plan,
+    );
     let pids: number[] = [];
     for (let i = 0; i < 100 && pids.length === 0; i++) {
       await Bun.sleep(20);

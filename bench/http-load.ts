@@ -58,6 +58,11 @@ function parse(argv: string[]): Options | null {
 
 const log = (line: string) => process.stderr.write(`[http-load] ${line}\n`);
 
+async function compileOurs(): Promise<string> {
+  log("compiling skill-central…");
+  return (await buildOurs()).path;
+}
+
 // ---------------------------------------------------------------------------
 // The requests and their checks
 
@@ -76,7 +81,9 @@ function mixFor(info: CorpusInfo): Mix {
       const r = result as { content?: { text?: string }[]; messages?: { content?: { text?: string } }[] } | undefined;
       const text = i % 2 === 0 ? r?.content?.[0]?.text : r?.messages?.[0]?.content?.text;
       const want = i % 2 === 0 ? info.sampleTool.expectedText : info.samplePrompt.expectedText;
-      return text === want ? null : `${i % 2 === 0 ? "tools/call" : "prompts/get"} answered ${JSON.stringify(result).slice(0, 200)}`;
+      return text === want
+        ? null
+        : `${i % 2 === 0 ? "tools/call" : "prompts/get"} answered ${JSON.stringify(result).slice(0, 200)}`;
     },
   };
 }
@@ -113,7 +120,8 @@ interface Phase {
   peakMb: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 function row(phase: Phase): string {
   const sorted = [...phase.latencies].sort((a, b) => a - b);
@@ -124,15 +132,20 @@ function row(phase: Phase): string {
 // Stdio: one process, `clients` requests kept in flight on one pipe
 
 async function stdioPhase(command: string[], cwd: string, home: string, mix: Mix, o: Options): Promise<Phase> {
-  const proc = Bun.spawn([...command, "mcp", "--no-watch"], { cwd, env: { HOME: home, PATH: process.env.PATH ?? "" }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const proc = Bun.spawn([...command, "mcp", "--no-watch"], {
+    cwd,
+    env: { HOME: home, PATH: process.env.PATH ?? "" },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const pending = new Map<number, { at: number; i: number; resolve: (m: unknown) => void }>();
   let buffer = "";
   const decoder = new TextDecoder();
   void (async () => {
     for await (const chunk of proc.stdout) {
       buffer += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
+      for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         const message = JSON.parse(line) as { id?: number };
@@ -152,9 +165,20 @@ async function stdioPhase(command: string[], cwd: string, home: string, mix: Mix
       proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
       void proc.stdin.flush();
     });
-  await send("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "http-load", version: "0" } });
+  await send("initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "http-load", version: "0" },
+  });
   proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-  const phase: Phase = { name: `stdio, ${o.clients} in flight`, requests: 0, seconds: o.seconds, latencies: [], problems: [], peakMb: 0 };
+  const phase: Phase = {
+    name: `stdio, ${o.clients} in flight`,
+    requests: 0,
+    seconds: o.seconds,
+    latencies: [],
+    problems: [],
+    peakMb: 0,
+  };
   const deadline = performance.now() + o.seconds * 1000;
   let counter = 0;
   await Promise.all(
@@ -181,7 +205,13 @@ async function stdioPhase(command: string[], cwd: string, home: string, mix: Mix
 // HTTP
 
 async function startHttp(command: string[], cwd: string, home: string): Promise<{ proc: Subprocess; url: string }> {
-  const proc = Bun.spawn([...command, "mcp", "--http", "--port", "0", "--no-watch", "--max-sessions", "100000"], { cwd, env: { HOME: home, PATH: process.env.PATH ?? "" }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([...command, "mcp", "--http", "--port", "0", "--no-watch", "--max-sessions", "100000"], {
+    cwd,
+    env: { HOME: home, PATH: process.env.PATH ?? "" },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const decoder = new TextDecoder();
   let text = "";
   const reader = proc.stderr.getReader();
@@ -203,24 +233,52 @@ async function startHttp(command: string[], cwd: string, home: string): Promise<
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 
 async function openSession(url: string, extra: Record<string, string> = {}): Promise<string> {
-  const init = await fetch(url, { method: "POST", headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "http-load", version: "0" } } }) });
+  const init = await fetch(url, {
+    method: "POST",
+    headers: { ...JSON_HEADERS, ...extra },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "http-load", version: "0" } },
+    }),
+  });
   const session = init.headers.get("mcp-session-id");
   await init.arrayBuffer();
   if (!session) throw new Error(`initialize answered ${init.status}`);
   const headers = { ...JSON_HEADERS, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25", ...extra };
-  await (await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).arrayBuffer();
+  await (
+    await fetch(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    })
+  ).arrayBuffer();
   return session;
 }
 
 async function closeSession(url: string, session: string, extra: Record<string, string> = {}): Promise<void> {
-  const response = await fetch(url, { method: "DELETE", headers: { "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25", ...extra } });
+  const response = await fetch(url, {
+    method: "DELETE",
+    headers: { "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25", ...extra },
+  });
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`DELETE answered ${response.status}`);
 }
 
 async function httpPhase(url: string, pid: number, mix: Mix, o: Options, era: "legacy" | "modern"): Promise<Phase> {
-  const sessions = era === "legacy" ? await Promise.all(Array.from({ length: o.clients }, () => openSession(url))) : Array.from({ length: o.clients }, () => undefined);
-  const phase: Phase = { name: era === "legacy" ? `HTTP, ${o.clients} sessions (2025-11-25)` : `HTTP, ${o.clients} clients (2026-07-28)`, requests: 0, seconds: o.seconds, latencies: [], problems: [], peakMb: 0 };
+  const sessions =
+    era === "legacy"
+      ? await Promise.all(Array.from({ length: o.clients }, () => openSession(url)))
+      : Array.from({ length: o.clients }, () => undefined);
+  const phase: Phase = {
+    name: era === "legacy" ? `HTTP, ${o.clients} sessions (2025-11-25)` : `HTTP, ${o.clients} clients (2026-07-28)`,
+    requests: 0,
+    seconds: o.seconds,
+    latencies: [],
+    problems: [],
+    peakMb: 0,
+  };
   const deadline = performance.now() + o.seconds * 1000;
   let counter = 0;
   await Promise.all(
@@ -230,7 +288,12 @@ async function httpPhase(url: string, pid: number, mix: Mix, o: Options, era: "l
         const { method, params } = mix.params(i);
         const headers: Record<string, string> = session
           ? { ...JSON_HEADERS, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" }
-          : { ...JSON_HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, "Mcp-Name": String(params.name) };
+          : {
+              ...JSON_HEADERS,
+              "MCP-Protocol-Version": "2026-07-28",
+              "Mcp-Method": method,
+              "Mcp-Name": String(params.name),
+            };
         const body = { jsonrpc: "2.0", id: i, method, params: session ? params : { ...params, _meta: MODERN_META } };
         const started = performance.now();
         const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
@@ -278,7 +341,7 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const command = o.source ? [process.execPath, join(REPO_ROOT, "src", "cli.ts")] : [o.binary ?? (log("compiling skill-central…"), (await buildOurs()).path)];
+  const command = o.source ? [process.execPath, join(REPO_ROOT, "src", "cli.ts")] : [o.binary ?? (await compileOurs())];
   const corpus = await ensureCorpus(join(REPO_ROOT, "bench", ".corpus"), o.size, 42);
   const home = (await import("node:fs")).mkdtempSync(join((await import("node:os")).tmpdir(), "sc-http-load-"));
   const mix = mixFor(corpus.info);
@@ -310,7 +373,12 @@ async function main(): Promise<number> {
     const lines = [
       `# HTTP load, ${new Date().toISOString().slice(0, 10)}`,
       "",
-      `\`bun bench/http-load.ts ${process.argv.slice(2).join(" ")}\` · ${o.size} skill files · ${o.source ? "source" : "binary"} · Bun ${Bun.version} · load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+      `\`bun bench/http-load.ts ${process.argv.slice(2).join(" ")}\` · ${o.size} skill files · ${o.source ? "source" : "binary"} · Bun ${Bun.version} · load average ${(
+        await import("node:os")
+      )
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
       "",
       "Each client alternates tools/call and prompts/get, one request at a time; latency is per request, as the client sees it. Client and server share the machine.",
       "",

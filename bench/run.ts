@@ -53,14 +53,17 @@ const homes = new Homes();
 
 function makeTarget(name: TargetName, built: { floor?: Built; ours?: Built }, options: BenchOptions): Target {
   if (name === "floor") return { name, command: built.floor!.path, baseArgs: [], extraArgs: [], env: {} };
-  const [command, baseArgs] = name === "source" ? [process.execPath, [SOURCE_ENTRY, "mcp"]] : [built.ours!.path, ["mcp"]];
+  const [command, baseArgs] =
+    name === "source" ? [process.execPath, [SOURCE_ENTRY, "mcp"]] : [built.ours!.path, ["mcp"]];
   // Served as an IDE runs it: watching the layers, which costs start-up time too.
   const extraArgs = options.debugTiming ? ["--debug-timing"] : [];
   return { name, command, baseArgs, extraArgs, env: name === "source" ? SOURCE_ENV : {} };
 }
 
 function variantsOf(targets: Target[], modes: readonly Mode[]): Variant[] {
-  return targets.flatMap((target): Variant[] => (target.name === "floor" ? [{ target, mode: null }] : modes.map((mode) => ({ target, mode }))));
+  return targets.flatMap((target): Variant[] =>
+    target.name === "floor" ? [{ target, mode: null }] : modes.map((mode) => ({ target, mode })),
+  );
 }
 
 const variantLabel = (v: Variant): string => (v.mode === null ? v.target.name : `${v.target.name} ${v.mode}`);
@@ -87,7 +90,9 @@ async function prepareCorpora(options: BenchOptions): Promise<Corpus[]> {
   for (const n of options.sizes) {
     const started = performance.now();
     const corpus = await ensureCorpus(CORPUS_ROOT, n, options.seed);
-    log(`corpus ${n}: ${corpus.reused ? "reused" : `generated in ${Math.round(performance.now() - started)} ms`} (${corpus.dir})`);
+    log(
+      `corpus ${n}: ${corpus.reused ? "reused" : `generated in ${Math.round(performance.now() - started)} ms`} (${corpus.dir})`,
+    );
     corpora.push(corpus);
   }
   const waited = await waitUntilSettled(corpora.map((c) => c.dir));
@@ -99,7 +104,8 @@ async function prepareCorpora(options: BenchOptions): Promise<Corpus[]> {
 // Measuring
 
 /** The floor's samples are filed under no mode and returned for either. */
-const cellKey = (size: number, target: TargetName, mode: Mode | null): string => `${size}/${target}/${target === "floor" ? "-" : mode}`;
+const cellKey = (size: number, target: TargetName, mode: Mode | null): string =>
+  `${size}/${target}/${target === "floor" ? "-" : mode}`;
 
 class Results {
   private readonly cells = new Map<string, BenchSample[]>();
@@ -146,13 +152,29 @@ function rotated<T>(items: readonly T[], by: number): T[] {
  * the HOME's start-up index before and after (after = once the server has exited, as closing the
  * client waits for that).
  */
-async function runVariant(variant: Variant, corpus: Corpus, workload: Workload, plan: SessionPlan, floorHome: string): Promise<BenchSample> {
+async function runVariant(
+  variant: Variant,
+  corpus: Corpus,
+  workload: Workload,
+  plan: SessionPlan,
+  floorHome: string,
+): Promise<BenchSample> {
   const { target, mode } = variant;
   const home =
-    mode === "cold" ? homes.fresh(`${target.name}-cold`) : mode === "warm" ? homes.persistent(`${target.name}-n${corpus.info.n}-warm`) : floorHome;
+    mode === "cold"
+      ? homes.fresh(`${target.name}-cold`)
+      : mode === "warm"
+        ? homes.persistent(`${target.name}-n${corpus.info.n}-warm`)
+        : floorHome;
   try {
     const before = indexIn(home);
-    const launch: Launch = { command: target.command, args: [...target.baseArgs, ...target.extraArgs], cwd: corpus.dir, home, env: target.env };
+    const launch: Launch = {
+      command: target.command,
+      args: [...target.baseArgs, ...target.extraArgs],
+      cwd: corpus.dir,
+      home,
+      env: target.env,
+    };
     const sample = await runSession(launch, workload, plan);
     return mode === null ? sample : { ...sample, index: { before, after: indexIn(home) } };
   } finally {
@@ -160,7 +182,13 @@ async function runVariant(variant: Variant, corpus: Corpus, workload: Workload, 
   }
 }
 
-async function runRounds(variants: Variant[], corpora: Corpus[], plan: SessionPlan, runs: number, results: Results): Promise<void> {
+async function runRounds(
+  variants: Variant[],
+  corpora: Corpus[],
+  plan: SessionPlan,
+  runs: number,
+  results: Results,
+): Promise<void> {
   const workloads = new Map(corpora.map((c) => [c, { ours: corpusWorkload(c.info), floor: floorWorkload(c.info) }]));
   const floorHome = homes.fresh("floor");
   const started = performance.now();
@@ -173,7 +201,9 @@ async function runRounds(variants: Variant[], corpora: Corpus[], plan: SessionPl
         const sample = await runVariant(variant, corpus, variant.mode === null ? floor : ours, plan, floorHome);
         if (round > 0 || sample.problems.length > 0) results.add(n, variant, sample);
         if (round === 0 && variant.mode === "warm" && sample.index?.after.files === 0) {
-          results.note(`${variantLabel(variant)} at ${n}: the warm-up session left no start-up index in its HOME, so "warm" sessions start without one`);
+          results.note(
+            `${variantLabel(variant)} at ${n}: the warm-up session left no start-up index in its HOME, so "warm" sessions start without one`,
+          );
         }
       }
     }
@@ -206,7 +236,10 @@ function machine(): string {
   return `${platform()} ${arch()}, ${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GB`;
 }
 
-const loadLabel = (): string => loadavg().map((l) => l.toFixed(2)).join(" ");
+const loadLabel = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 function writeReport(markdown: string, options: BenchOptions, date: string): string[] {
   const name = `${date}-${options.sizes.join("-")}`;
@@ -279,7 +312,9 @@ async function main(argv: string[]): Promise<number> {
     calls: options.calls,
     callSeconds: options.callSeconds,
     rssAfterMs: RSS_AFTER_MS,
-    noWatch: Object.fromEntries(targets.filter((t) => t.name !== "floor").map((t) => [t.name, t.extraArgs.includes("--no-watch")])),
+    noWatch: Object.fromEntries(
+      targets.filter((t) => t.name !== "floor").map((t) => [t.name, t.extraArgs.includes("--no-watch")]),
+    ),
     env: Object.fromEntries(targets.filter((t) => Object.keys(t.env).length > 0).map((t) => [t.name, t.env])),
     elapsedSeconds: (performance.now() - started) / 1000,
   };

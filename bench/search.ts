@@ -33,21 +33,28 @@ function parse(argv: string[]): Options {
     const value = argv[i + 1];
     const int = (v: string | undefined) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a positive whole number (got ${v ?? "nothing"})`);
+      if (!Number.isInteger(n) || n < 1)
+        throw new Error(`${flag} needs a positive whole number (got ${v ?? "nothing"})`);
       return n;
     };
     if (flag === "--sizes") o.sizes = (value ?? "").split(",").map(int);
     else if (flag === "--queries") o.queries = int(value);
     else if (flag === "--builds") o.builds = int(value);
     else if (flag === "--seed") o.seed = int(value);
-    else throw new Error(`unknown flag ${flag}; usage: bun bench/search.ts [--sizes 1000,10000] [--queries 500] [--builds 5] [--seed 42]`);
+    else
+      throw new Error(
+        `unknown flag ${flag}; usage: bun bench/search.ts [--sizes 1000,10000] [--queries 500] [--builds 5] [--seed 42]`,
+      );
     i++;
   }
   return o;
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 2);
 }
 
 /** Seeded queries of the kinds people and models send. */
@@ -76,8 +83,12 @@ async function main(): Promise<void> {
   const o = parse(process.argv.slice(2));
   const home = mkdtempSync(join(tmpdir(), "skill-central-bench-search-"));
   try {
-    console.log(`search benchmark (seed ${o.seed}; ${o.builds} builds, ${o.queries} queries per size; Bun ${Bun.version})`);
-    console.log("| skills | first index build | later builds (median) | query median | query p95 | query max | listing (no query) | terms |");
+    console.log(
+      `search benchmark (seed ${o.seed}; ${o.builds} builds, ${o.queries} queries per size; Bun ${Bun.version})`,
+    );
+    console.log(
+      "| skills | first index build | later builds (median) | query median | query p95 | query max | listing (no query) | terms |",
+    );
     console.log("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const size of o.sizes) {
       const corpus = await ensureCorpus(join(REPO_ROOT, "bench", ".corpus"), size, o.seed);
@@ -111,8 +122,11 @@ async function main(): Promise<void> {
       }
       const q = summarize(times);
       const p95 = [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)] ?? Number.NaN;
-      console.log(`| ${served.length} | ${ms(firstBuild)} | ${ms(summarize(builds).median)} | ${ms(q.median)} | ${ms(p95)} | ${ms(q.max)} | ${ms(summarize(listing).median)} | ${index.vocabulary.length} |`);
-      if (hits === 0) throw new Error(`no query found anything at ${size} skills: the benchmark is not measuring search`);
+      console.log(
+        `| ${served.length} | ${ms(firstBuild)} | ${ms(summarize(builds).median)} | ${ms(q.median)} | ${ms(p95)} | ${ms(q.max)} | ${ms(summarize(listing).median)} | ${index.vocabulary.length} |`,
+      );
+      if (hits === 0)
+        throw new Error(`no query found anything at ${size} skills: the benchmark is not measuring search`);
     }
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -48,7 +48,9 @@ const size = option("size", 1000);
 const rounds = option("rounds", 5);
 const samples = option("samples", 100);
 
-const ANY: StandardSchemaV1<unknown, unknown> = { "~standard": { version: 1, vendor: "bench", validate: (value) => ({ value }) } };
+const ANY: StandardSchemaV1<unknown, unknown> = {
+  "~standard": { version: 1, vendor: "bench", validate: (value) => ({ value }) },
+};
 type ListResult = { skills: SkillEntry[]; nextCursor?: string };
 
 async function connected(server: Server | McpServer): Promise<Client> {
@@ -98,7 +100,9 @@ try {
   const ours = client!;
   const warm = await repeat(samples, () => list(ours));
   const uris = entries.map((e) => e.uri);
-  const gets = await repeat(samples, (i) => ours.request({ method: "skills/get", params: { uri: uris[(i * 7919) % uris.length]! } }, ANY));
+  const gets = await repeat(samples, (i) =>
+    ours.request({ method: "skills/get", params: { uri: uris[(i * 7919) % uris.length]! } }, ANY),
+  );
   const reads = await repeat(samples, (i) => ours.readResource({ uri: uris[(i * 104729) % uris.length]! }));
   const bytes = Buffer.byteLength(JSON.stringify({ skills: entries }));
 
@@ -120,13 +124,21 @@ try {
   const sdkWarm = await repeat(samples, () => list(sdk));
   const sdkCount = (await list(sdk)).skills.length;
   // A description of 1,068 characters, as a widely used public skill has.
-  const long = entries.map((e, i) => (i === 0 ? { ...e, frontmatter: { ...e.frontmatter, description: "x".repeat(1068) } } : e));
+  const long = entries.map((e, i) =>
+    i === 0 ? { ...e, frontmatter: { ...e.frontmatter, description: "x".repeat(1068) } } : e,
+  );
   const sdkLong = await sdkList(long);
   const keptLong = (await list(sdkLong)).skills.length;
   await Promise.all([ours.close(), sdk.close(), sdkLong.close()]);
 
   // Over stdio, as a host sees it: the source entry, a cold HOME (no start-up index yet).
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src", "cli.ts"), "mcp", "--no-watch", "--no-builtin"], cwd: corpus.dir, env: { HOME: home, PATH: process.env.PATH ?? "" }, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(REPO_ROOT, "src", "cli.ts"), "mcp", "--no-watch", "--no-builtin"],
+    cwd: corpus.dir,
+    env: { HOME: home, PATH: process.env.PATH ?? "" },
+    stderr: "ignore",
+  });
   const stdio = new Client({ name: "bench", version: "0" });
   await stdio.connect(transport);
   // prompts/list first: it waits for the first load, so the skills/list after it times publishing alone.

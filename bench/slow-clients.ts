@@ -13,7 +13,19 @@ import { join } from "node:path";
 import { makeFixture } from "../test/helpers/fixture.ts";
 import { startHttpServer } from "../test/helpers/http-server.ts";
 import { SOURCE_TARGET, type ServerTarget } from "../test/helpers/server.ts";
-import { BIG_FILE_URI, bigFileProject, HealthProbe, openSession, openSessions, readRequest, RssWatch, rssMb, StalledConnection, UnreadPipe, type StalledAnswer } from "../test/helpers/slow-clients.ts";
+import {
+  BIG_FILE_URI,
+  bigFileProject,
+  HealthProbe,
+  openSession,
+  openSessions,
+  readRequest,
+  RssWatch,
+  rssMb,
+  StalledConnection,
+  UnreadPipe,
+  type StalledAnswer,
+} from "../test/helpers/slow-clients.ts";
 import { buildOurs } from "./lib/build.ts";
 
 const USAGE = `usage: bun bench/slow-clients.ts [options]
@@ -66,7 +78,10 @@ const mb = (n: number) => `${n.toFixed(0)} MB`;
 function tally(answers: (StalledAnswer | undefined)[]): string {
   const counts = new Map<string, number>();
   for (const a of answers) {
-    const key = a === undefined ? "no answer" : `${a.status}${a.complete ? "" : " (cut)"}${a.headers["retry-after"] ? ` Retry-After: ${a.headers["retry-after"]}` : ""}`;
+    const key =
+      a === undefined
+        ? "no answer"
+        : `${a.status}${a.complete ? "" : " (cut)"}${a.headers["retry-after"] ? ` Retry-After: ${a.headers["retry-after"]}` : ""}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts].map(([k, n]) => `${n} × ${k}`).join(", ");
@@ -74,10 +89,16 @@ function tally(answers: (StalledAnswer | undefined)[]): string {
 
 async function httpRun(target: ServerTarget, o: Options): Promise<void> {
   const fixture = makeFixture(bigFileProject(o.fileMb));
-  const server = await startHttpServer(target, fixture.cwd, fixture.home, ["--no-watch", "--max-sessions", String(o.clients + 10)]);
+  const server = await startHttpServer(target, fixture.cwd, fixture.home, [
+    "--no-watch",
+    "--max-sessions",
+    String(o.clients + 10),
+  ]);
   try {
     while ((await fetch(`${server.base}/readyz`)).status !== 200) await Bun.sleep(20);
-    const sessions = o.shared ? Array(o.clients).fill(await openSession(server.url)) : await openSessions(server.url, o.clients);
+    const sessions = o.shared
+      ? Array(o.clients).fill(await openSession(server.url))
+      : await openSessions(server.url, o.clients);
     Bun.gc(true);
     await Bun.sleep(500);
     const before = rssMb(server.proc.pid);
@@ -85,7 +106,9 @@ async function httpRun(target: ServerTarget, o: Options): Promise<void> {
     const health = new HealthProbe(server.base);
     await health.answered(3);
     const started = performance.now();
-    const stalled = await Promise.all(sessions.map((session: string, i) => StalledConnection.open(server.url, readRequest(server.url, session, i + 2))));
+    const stalled = await Promise.all(
+      sessions.map((session: string, i) => StalledConnection.open(server.url, readRequest(server.url, session, i + 2))),
+    );
     log(`HTTP: ${o.clients} requests sent in ${(performance.now() - started).toFixed(0)} ms; holding ${o.hold} s`);
     await Bun.sleep(o.hold * 1000);
     const after = rssMb(server.proc.pid);
@@ -95,11 +118,20 @@ async function httpRun(target: ServerTarget, o: Options): Promise<void> {
     const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN;
     const answers = await Promise.all(stalled.map((c) => c.resume()));
     for (const c of stalled) c.close();
-    console.log(`HTTP, ${o.clients} stalled clients (${o.shared ? "one session" : "a session each"}), ${o.fileMb} MiB file, ${target.name}:`);
+    console.log(
+      `HTTP, ${o.clients} stalled clients (${o.shared ? "one session" : "a session each"}), ${o.fileMb} MiB file, ${target.name}:`,
+    );
     console.log(`  RSS before ${mb(before)}, peak ${mb(rss.peak)}, ${o.hold} s later ${mb(after)}`);
-    console.log(`  /healthz: ${health.latencies.length} answers, max ${health.max.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${health.failures} failed or timed out`);
-    const slowest = health.latencies.map((ms, i) => [ms, health.times[i]! - started] as const).sort((a, b) => b[0] - a[0]).slice(0, 3);
-    console.log(`  slowest /healthz: ${slowest.map(([ms, at]) => `${ms.toFixed(1)} ms at +${(at / 1000).toFixed(2)} s`).join(", ")}`);
+    console.log(
+      `  /healthz: ${health.latencies.length} answers, max ${health.max.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${health.failures} failed or timed out`,
+    );
+    const slowest = health.latencies
+      .map((ms, i) => [ms, health.times[i]! - started] as const)
+      .sort((a, b) => b[0] - a[0])
+      .slice(0, 3);
+    console.log(
+      `  slowest /healthz: ${slowest.map(([ms, at]) => `${ms.toFixed(1)} ms at +${(at / 1000).toFixed(2)} s`).join(", ")}`,
+    );
     console.log(`  once read: ${tally(answers)}`);
   } finally {
     await server.stop();
@@ -111,16 +143,28 @@ async function stdioRun(target: ServerTarget, o: Options): Promise<void> {
   const fixture = makeFixture(bigFileProject(o.fileMb));
   const scratch = mkdtempSync(join(tmpdir(), "slow-clients-"));
   const stdout = new UnreadPipe(scratch);
-  const proc = Bun.spawn([target.command, ...target.args, "--no-watch"], { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "" }, stdin: "pipe", stdout: stdout.writeFd, stderr: "ignore" });
+  const proc = Bun.spawn([target.command, ...target.args, "--no-watch"], {
+    cwd: fixture.cwd,
+    env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
+    stdin: "pipe",
+    stdout: stdout.writeFd,
+    stderr: "ignore",
+  });
   stdout.detach();
   try {
     await Bun.sleep(1000);
     const before = rssMb(proc.pid);
     const rss = new RssWatch(proc.pid);
     const frame = (message: unknown) => `${JSON.stringify(message)}\n`;
-    let text = frame({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "slow-clients", version: "0" } } });
+    let text = frame({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "slow-clients", version: "0" } },
+    });
     text += frame({ jsonrpc: "2.0", method: "notifications/initialized" });
-    for (let i = 1; i <= o.clients; i++) text += frame({ jsonrpc: "2.0", id: i, method: "resources/read", params: { uri: BIG_FILE_URI } });
+    for (let i = 1; i <= o.clients; i++)
+      text += frame({ jsonrpc: "2.0", id: i, method: "resources/read", params: { uri: BIG_FILE_URI } });
     proc.stdin.write(text);
     void proc.stdin.flush();
     log(`stdio: ${o.clients} requests written; stdout unread for ${o.hold} s`);

@@ -27,7 +27,13 @@ interface Sample {
 }
 
 async function measure(command: string, args: string[], cwd: string, home: string): Promise<Sample> {
-  const transport = new StdioClientTransport({ command, args, cwd, env: { HOME: home, PATH: process.env.PATH ?? "" }, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd,
+    env: { HOME: home, PATH: process.env.PATH ?? "" },
+    stderr: "ignore",
+  });
   const client = new Client({ name: "bench-spawn-initialize", version: "0.0.0" });
   const started = performance.now();
   await client.connect(transport);
@@ -48,7 +54,8 @@ async function main(): Promise<void> {
   const sep = argv.indexOf("--");
   const runs = Number((sep === -1 ? argv : argv.slice(0, sep))[0] ?? 20);
   let [command, ...args] = sep === -1 ? [] : argv.slice(sep + 1);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error("usage: bun bench/spawn-initialize.ts [runs] [-- <command> [args...]]");
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error("usage: bun bench/spawn-initialize.ts [runs] [-- <command> [args...]]");
   if (!command) {
     command = await buildForTests();
     args = ["mcp"];
@@ -69,8 +76,14 @@ async function main(): Promise<void> {
     for (let i = 0; i < runs; i++) samples.push(await measure(command, args, cwd, home));
     process.stdout.write(
       `${[command, ...args].join(" ")}: ${runs} runs, ${samples[0]!.prompts} prompts\n` +
-        `  ${summary("spawn→initialize", samples.map((s) => s.initializeMs))}\n` +
-        `  ${summary("initialize→prompts/list", samples.map((s) => s.firstListMs))}\n` +
+        `  ${summary(
+          "spawn→initialize",
+          samples.map((s) => s.initializeMs),
+        )}\n` +
+        `  ${summary(
+          "initialize→prompts/list",
+          samples.map((s) => s.firstListMs),
+        )}\n` +
         `  samples ${samples.map((s) => s.initializeMs.toFixed(1)).join(" ")}\n`,
     );
   } finally {

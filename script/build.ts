@@ -114,7 +114,12 @@ export async function compileExecutable(options: ExecutableOptions): Promise<Bui
     throw new Error(`build failed (${options.target?.name ?? "host"}):\n${output.logs.map(String).join("\n")}`);
   }
   const outfile = output.outputs[0]?.path ?? options.outfile;
-  return { outfile, target: options.target?.name ?? "host", bytes: Bun.file(outfile).size, ms: performance.now() - started };
+  return {
+    outfile,
+    target: options.target?.name ?? "host",
+    bytes: Bun.file(outfile).size,
+    ms: performance.now() - started,
+  };
 }
 
 /** skill-central itself: the CLI entry with the built-in skills embedded (see `builtinSkillsDir()`). */
@@ -138,12 +143,17 @@ export async function sha256File(path: string): Promise<string> {
  * Every release target, one after the other (each build already uses both cores), then
  * `SHA256SUMS` listing them by file name so it can be checked beside the downloads.
  */
-export async function buildAll(outDir = DIST_DIR, targets: readonly ReleaseTarget[] = RELEASE_TARGETS): Promise<BuildResult[]> {
+export async function buildAll(
+  outDir = DIST_DIR,
+  targets: readonly ReleaseTarget[] = RELEASE_TARGETS,
+): Promise<BuildResult[]> {
   mkdirSync(outDir, { recursive: true });
   const results: BuildResult[] = [];
   for (const target of targets) {
     const result = await buildBinary({ outfile: join(outDir, releaseFileName(target)), target });
-    process.stderr.write(`built ${basename(result.outfile)}: ${formatMiB(result.bytes)} in ${(result.ms / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `built ${basename(result.outfile)}: ${formatMiB(result.bytes)} in ${(result.ms / 1000).toFixed(1)} s\n`,
+    );
     results.push(result);
   }
   const sums = await Promise.all(results.map(async (r) => `${await sha256File(r.outfile)}  ${basename(r.outfile)}\n`));
@@ -177,7 +187,8 @@ function removeFinishedTestBinaries(): void {
   mkdirSync(TEST_BINARIES_DIR, { recursive: true });
   for (const name of readdirSync(TEST_BINARIES_DIR)) {
     const pid = Number(/-(\d+)(\.exe)?$/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) rmSync(join(TEST_BINARIES_DIR, name), { force: true });
+    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid))
+      rmSync(join(TEST_BINARIES_DIR, name), { force: true });
   }
 }
 

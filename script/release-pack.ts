@@ -27,8 +27,23 @@ import { isBuiltin } from "node:module";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { buildBinary, DIST_DIR, formatMiB, REPO_ROOT, RELEASE_TARGETS, sha256File, WORKER_ENTRIES, type ReleaseTarget } from "./build.ts";
-import { binaryPathInPackage, MAIN_PACKAGE, platformPackageName, targetName, thisMachine } from "./launcher/platform.ts";
+import {
+  buildBinary,
+  DIST_DIR,
+  formatMiB,
+  REPO_ROOT,
+  RELEASE_TARGETS,
+  sha256File,
+  WORKER_ENTRIES,
+  type ReleaseTarget,
+} from "./build.ts";
+import {
+  binaryPathInPackage,
+  MAIN_PACKAGE,
+  platformPackageName,
+  targetName,
+  thisMachine,
+} from "./launcher/platform.ts";
 
 export const NPM_DIST_DIR = join(DIST_DIR, "npm");
 const LAUNCHER_ENTRY = join(import.meta.dir, "launcher", "launcher.ts");
@@ -77,7 +92,8 @@ export interface PackResult {
 
 function git(root: string, args: string[]): string {
   const result = Bun.spawnSync(["git", ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
-  if (result.exitCode !== 0) throw new ReleaseError(`${root} is not a git checkout (git ${args.join(" ")}: ${result.stderr.toString().trim()})`);
+  if (result.exitCode !== 0)
+    throw new ReleaseError(`${root} is not a git checkout (git ${args.join(" ")}: ${result.stderr.toString().trim()})`);
   return result.stdout.toString();
 }
 
@@ -87,21 +103,28 @@ export function checkCleanTree(root: string): void {
   if (changes.length === 0) return;
   const shown = changes.slice(0, 10).map((line) => `  ${line}`);
   if (changes.length > shown.length) shown.push(`  … and ${changes.length - shown.length} more`);
-  throw new ReleaseError(`the working tree has uncommitted changes; commit or stash them before packing a release:\n${shown.join("\n")}`);
+  throw new ReleaseError(
+    `the working tree has uncommitted changes; commit or stash them before packing a release:\n${shown.join("\n")}`,
+  );
 }
 
 /** The version is package.json's; it must be semver, and a `v…` tag on HEAD must name it. */
 export function checkVersion(version: string, tagsOnHead: string[]): void {
-  if (!SEMVER.test(version)) throw new ReleaseError(`package.json version "${version}" is not a semver version (x.y.z)`);
+  if (!SEMVER.test(version))
+    throw new ReleaseError(`package.json version "${version}" is not a semver version (x.y.z)`);
   const other = tagsOnHead.filter((tag) => /^v\d/.test(tag) && tag !== `v${version}`);
-  if (other.length > 0) throw new ReleaseError(`HEAD is tagged ${other.join(", ")} but package.json says ${version}; the tag and the version must agree`);
+  if (other.length > 0)
+    throw new ReleaseError(
+      `HEAD is tagged ${other.join(", ")} but package.json says ${version}; the tag and the version must agree`,
+    );
 }
 
 /** The release target names must be exactly what the launcher computes for those machines. */
 export function checkTargetNames(targets: readonly ReleaseTarget[]): void {
   for (const t of targets) {
     const computed = targetName({ os: t.os, cpu: t.cpu, musl: t.libc === "musl" });
-    if (computed !== t.name) throw new ReleaseError(`release target ${t.name} would be looked up by the launcher as ${computed}`);
+    if (computed !== t.name)
+      throw new ReleaseError(`release target ${t.name} would be looked up by the launcher as ${computed}`);
   }
 }
 
@@ -116,7 +139,10 @@ function packageOf(specifier: string): string {
  * (TypeScript's own file list, so a consumer's type-checker finds every imported type), and the
  * packages it imports at run time (the bundler's view, so type-only imports add no dependency).
  */
-export async function apiClosure(root: string, manifest: RepoManifest): Promise<{ files: string[]; dependencies: Record<string, string> }> {
+export async function apiClosure(
+  root: string,
+  manifest: RepoManifest,
+): Promise<{ files: string[]; dependencies: Record<string, string> }> {
   // A tsconfig of one file that extends the repository's; it sits under node_modules so that
   // `types: ["bun"]` resolves as it does for the repository.
   const scratch = join(root, "node_modules", ".cache", "skill-central-release");
@@ -127,11 +153,21 @@ export async function apiClosure(root: string, manifest: RepoManifest): Promise<
   writeFileSync(tsconfig, JSON.stringify({ extends: join(root, "tsconfig.json"), files: entries, include: [] }));
   let listed: string[];
   try {
-    const tsc = Bun.spawnSync([join(root, "node_modules", ".bin", "tsc"), "-p", tsconfig, "--listFilesOnly"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    const tsc = Bun.spawnSync([join(root, "node_modules", ".bin", "tsc"), "-p", tsconfig, "--listFilesOnly"], {
+      cwd: root,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const out = tsc.stdout.toString();
     if (tsc.exitCode !== 0) {
-      const errors = out.split("\n").filter((line) => line.includes("error")).slice(0, 5).join("\n");
-      throw new ReleaseError(`listing the API's files with tsc failed (is \`bun install\` done?):\n${errors}${tsc.stderr}`);
+      const errors = out
+        .split("\n")
+        .filter((line) => line.includes("error"))
+        .slice(0, 5)
+        .join("\n");
+      throw new ReleaseError(
+        `listing the API's files with tsc failed (is \`bun install\` done?):\n${errors}${tsc.stderr}`,
+      );
     }
     listed = out.split("\n").filter(Boolean);
   } finally {
@@ -142,12 +178,20 @@ export async function apiClosure(root: string, manifest: RepoManifest): Promise<
     const rel = relative(root, path).split(sep).join("/");
     if (rel.startsWith("node_modules/") || rel.startsWith("../")) continue; // packages and TypeScript's own libraries
     if (rel === "package.json") continue; // src/version.ts reads the version: the generated manifest has it
-    if (!rel.startsWith("src/")) throw new ReleaseError(`the API imports ${rel}, outside src/; the package would not have it`);
+    if (!rel.startsWith("src/"))
+      throw new ReleaseError(`the API imports ${rel}, outside src/; the package would not have it`);
     files.push(rel);
   }
 
-  const build = await Bun.build({ entrypoints: entries, target: "bun", packages: "external", metafile: true, throw: false });
-  if (!build.success || !build.metafile) throw new ReleaseError(`bundling the API failed:\n${build.logs.map(String).join("\n")}`);
+  const build = await Bun.build({
+    entrypoints: entries,
+    target: "bun",
+    packages: "external",
+    metafile: true,
+    throw: false,
+  });
+  if (!build.success || !build.metafile)
+    throw new ReleaseError(`bundling the API failed:\n${build.logs.map(String).join("\n")}`);
   const declared = manifest.dependencies ?? {};
   const dependencies: Record<string, string> = {};
   for (const [input, { imports }] of Object.entries(build.metafile.inputs)) {
@@ -157,11 +201,15 @@ export async function apiClosure(root: string, manifest: RepoManifest): Promise<
       if (!external || isBuiltin(path) || path === "bun" || path.startsWith("bun:")) continue;
       const name = packageOf(path);
       const range = declared[name];
-      if (range === undefined) throw new ReleaseError(`${rel} imports ${name}, which is not in package.json's dependencies`);
+      if (range === undefined)
+        throw new ReleaseError(`${rel} imports ${name}, which is not in package.json's dependencies`);
       dependencies[name] = range;
     }
   }
-  return { files: files.sort(), dependencies: Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b))) };
+  return {
+    files: files.sort(),
+    dependencies: Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b))),
+  };
 }
 
 function descriptive(manifest: RepoManifest): Record<string, unknown> {
@@ -182,7 +230,11 @@ export function platformManifest(target: ReleaseTarget, manifest: RepoManifest):
   };
 }
 
-export function mainManifest(manifest: RepoManifest, dependencies: Record<string, string>, targets: readonly ReleaseTarget[]): Record<string, unknown> {
+export function mainManifest(
+  manifest: RepoManifest,
+  dependencies: Record<string, string>,
+  targets: readonly ReleaseTarget[],
+): Record<string, unknown> {
   return {
     name: MAIN_PACKAGE,
     version: manifest.version,
@@ -200,7 +252,7 @@ export function mainManifest(manifest: RepoManifest, dependencies: Record<string
 
 function writeJson(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(value, null, 2) + "\n");
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 async function bundleLauncher(outfile: string): Promise<void> {
@@ -208,11 +260,13 @@ async function bundleLauncher(outfile: string): Promise<void> {
     entrypoints: [LAUNCHER_ENTRY],
     target: "node",
     format: "esm",
-    banner: "#!/usr/bin/env node\n// skill-central's npm launcher, generated from script/launcher/launcher.ts by script/release-pack.ts.",
+    banner:
+      "#!/usr/bin/env node\n// skill-central's npm launcher, generated from script/launcher/launcher.ts by script/release-pack.ts.",
     throw: false,
   });
   const output = build.outputs[0];
-  if (!build.success || !output) throw new ReleaseError(`bundling the launcher failed:\n${build.logs.map(String).join("\n")}`);
+  if (!build.success || !output)
+    throw new ReleaseError(`bundling the launcher failed:\n${build.logs.map(String).join("\n")}`);
   mkdirSync(dirname(outfile), { recursive: true });
   await Bun.write(outfile, output);
   chmodSync(outfile, 0o755);
@@ -220,8 +274,16 @@ async function bundleLauncher(outfile: string): Promise<void> {
 
 /** `bun pm pack` in a staged package folder: npm's tarball layout, file modes kept (the binaries stay executable). */
 async function pack(stage: string, outDir: string): Promise<string> {
-  const proc = Bun.spawn([process.execPath, "pm", "pack", "--destination", outDir, "--quiet", "--ignore-scripts"], { cwd: stage, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([process.execPath, "pm", "pack", "--destination", outDir, "--quiet", "--ignore-scripts"], {
+    cwd: stage,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new ReleaseError(`bun pm pack failed in ${stage}:\n${stdout}${stderr}`);
   // --quiet prints the tarball's file name (`<name>-<version>.tgz`), nothing else.
   return join(outDir, basename(stdout.trim()));
@@ -242,19 +304,33 @@ async function pooled<T>(limit: number, jobs: (() => Promise<T>)[]): Promise<T[]
 }
 
 /** Reads the manifest back out of each tarball: what a registry and an installer will see. */
-async function verifyTarballs(tarballs: PackedTarball[], version: string, targets: readonly ReleaseTarget[]): Promise<void> {
+async function verifyTarballs(
+  tarballs: PackedTarball[],
+  version: string,
+  targets: readonly ReleaseTarget[],
+): Promise<void> {
   const expectedOptional = Object.fromEntries(targets.map((t) => [platformPackageName(t.name), version]));
   for (const tarball of tarballs) {
-    const files = await new Bun.Archive(await Bun.file(tarball.path).bytes()).files(["package/package.json", "package/bin/*"]);
-    const manifest = (await files.get("package/package.json")?.json()) as { name?: string; version?: string; optionalDependencies?: Record<string, string> } | undefined;
+    const files = await new Bun.Archive(await Bun.file(tarball.path).bytes()).files([
+      "package/package.json",
+      "package/bin/*",
+    ]);
+    const manifest = (await files.get("package/package.json")?.json()) as
+      | { name?: string; version?: string; optionalDependencies?: Record<string, string> }
+      | undefined;
     if (manifest?.name !== tarball.name || manifest.version !== version) {
-      throw new ReleaseError(`${basename(tarball.path)} holds ${manifest?.name}@${manifest?.version}, not ${tarball.name}@${version}`);
+      throw new ReleaseError(
+        `${basename(tarball.path)} holds ${manifest?.name}@${manifest?.version}, not ${tarball.name}@${version}`,
+      );
     }
     const target = targets.find((t) => platformPackageName(t.name) === tarball.name);
     const binary = target ? `package/${binaryPathInPackage(target.os)}` : `package/${LAUNCHER_PATH}`;
-    if (!files.has(binary)) throw new ReleaseError(`${basename(tarball.path)} has no ${binary.slice("package/".length)}`);
+    if (!files.has(binary))
+      throw new ReleaseError(`${basename(tarball.path)} has no ${binary.slice("package/".length)}`);
     if (!target && JSON.stringify(manifest.optionalDependencies) !== JSON.stringify(expectedOptional)) {
-      throw new ReleaseError(`${basename(tarball.path)} pins ${JSON.stringify(manifest.optionalDependencies)}, not every target at ${version}`);
+      throw new ReleaseError(
+        `${basename(tarball.path)} pins ${JSON.stringify(manifest.optionalDependencies)}, not every target at ${version}`,
+      );
     }
   }
 }
@@ -263,14 +339,15 @@ async function verifyTarballs(tarballs: PackedTarball[], version: string, target
 function clearOutDir(outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   for (const name of readdirSync(outDir)) {
-    if (name === "SHA256SUMS" || (name.startsWith(`${MAIN_PACKAGE}-`) && name.endsWith(".tgz"))) rmSync(join(outDir, name), { force: true });
+    if (name === "SHA256SUMS" || (name.startsWith(`${MAIN_PACKAGE}-`) && name.endsWith(".tgz")))
+      rmSync(join(outDir, name), { force: true });
   }
 }
 
 export async function packRelease(options: PackOptions = {}): Promise<PackResult> {
   const root = options.root ?? REPO_ROOT;
   const outDir = options.outDir ?? NPM_DIST_DIR;
-  const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const targets = RELEASE_TARGETS;
 
   checkCleanTree(root);
@@ -289,12 +366,21 @@ export async function packRelease(options: PackOptions = {}): Promise<PackResult
       const dir = join(stageRoot, name);
       const built = await buildBinary({ outfile: join(dir, binaryPathInPackage(target.os)), target });
       if (target.name === host) {
-        const reported = Bun.spawnSync([built.outfile, "--version"], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" }, timeout: 30_000 });
+        const reported = Bun.spawnSync([built.outfile, "--version"], {
+          stdout: "pipe",
+          stderr: "pipe",
+          env: { PATH: process.env.PATH ?? "" },
+          timeout: 30_000,
+        });
         const said = reported.stdout.toString().trim();
-        if (reported.exitCode !== 0 || said !== version) throw new ReleaseError(`the ${target.name} binary reports version "${said}", not ${version}`);
+        if (reported.exitCode !== 0 || said !== version)
+          throw new ReleaseError(`the ${target.name} binary reports version "${said}", not ${version}`);
       }
       writeJson(join(dir, "package.json"), platformManifest(target, manifest));
-      writeFileSync(join(dir, "README.md"), `# ${name}\n\nThe ${target.name} executable of [${MAIN_PACKAGE}](https://www.npmjs.com/package/${MAIN_PACKAGE}). Install \`${MAIN_PACKAGE}\` (or run \`npx -y ${MAIN_PACKAGE} mcp\`); it installs this package on ${target.name} and runs the binary.\n`);
+      writeFileSync(
+        join(dir, "README.md"),
+        `# ${name}\n\nThe ${target.name} executable of [${MAIN_PACKAGE}](https://www.npmjs.com/package/${MAIN_PACKAGE}). Install \`${MAIN_PACKAGE}\` (or run \`npx -y ${MAIN_PACKAGE} mcp\`); it installs this package on ${target.name} and runs the binary.\n`,
+      );
       log(`built ${name}: ${formatMiB(built.bytes)} in ${(built.ms / 1000).toFixed(1)} s`);
       stages.push({ name, dir });
     }
@@ -306,20 +392,27 @@ export async function packRelease(options: PackOptions = {}): Promise<PackResult
     await bundleLauncher(join(mainDir, LAUNCHER_PATH));
     writeJson(join(mainDir, "package.json"), mainManifest(manifest, api.dependencies, targets));
     stages.push({ name: MAIN_PACKAGE, dir: mainDir });
-    log(`staged ${MAIN_PACKAGE}: launcher, ${api.files.length} API files, skills/; dependencies ${Object.keys(api.dependencies).join(", ")}`);
+    log(
+      `staged ${MAIN_PACKAGE}: launcher, ${api.files.length} API files, skills/; dependencies ${Object.keys(api.dependencies).join(", ")}`,
+    );
 
     clearOutDir(outDir);
     // gzip is single-threaded: two packs at once use both cores.
-    const tarballs = await pooled(2, stages.map((stage) => async (): Promise<PackedTarball> => {
-      const started = performance.now();
-      const path = await pack(stage.dir, outDir);
-      const bytes = Bun.file(path).size;
-      log(`packed ${basename(path)}: ${formatMiB(bytes)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      return { name: stage.name, path, bytes };
-    }));
+    const tarballs = await pooled(
+      2,
+      stages.map((stage) => async (): Promise<PackedTarball> => {
+        const started = performance.now();
+        const path = await pack(stage.dir, outDir);
+        const bytes = Bun.file(path).size;
+        log(`packed ${basename(path)}: ${formatMiB(bytes)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+        return { name: stage.name, path, bytes };
+      }),
+    );
     await verifyTarballs(tarballs, version, targets);
 
-    const sums = (await Promise.all(tarballs.map(async (t) => `${await sha256File(t.path)}  ${basename(t.path)}\n`))).join("");
+    const sums = (
+      await Promise.all(tarballs.map(async (t) => `${await sha256File(t.path)}  ${basename(t.path)}\n`))
+    ).join("");
     await Bun.write(join(outDir, "SHA256SUMS"), sums);
     return { version, tarballs, sums };
   } finally {
@@ -339,7 +432,9 @@ if (import.meta.main) {
     const result = await packRelease({ ...(outDir && { outDir: resolve(outDir) }) });
     for (const t of result.tarballs) process.stdout.write(`${t.path}\n`);
     process.stdout.write(`${join(dirname(result.tarballs[0]!.path), "SHA256SUMS")}\n`);
-    process.stderr.write(`packed ${result.tarballs.length} packages at ${result.version} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `packed ${result.tarballs.length} packages at ${result.version} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
   } catch (error) {
     if (!(error instanceof ReleaseError)) throw error;
     process.stderr.write(`release-pack: ${error.message}\n`);

@@ -17,7 +17,13 @@ import { invokePrompt, invokeTool, type Invocation } from "./invoke/invoke.ts";
 import { runExamples as runInlineExamples, type ExampleResult } from "./examples/run.ts";
 import type { FailureKind } from "./examples/verdict.ts";
 import { allDiagnostics, loadSkills, locatorsOf } from "./load/load-skills.ts";
-import { resolutionView, skillView, type CandidateView, type ResolutionView, type SkillView } from "./registry/describe.ts";
+import {
+  resolutionView,
+  skillView,
+  type CandidateView,
+  type ResolutionView,
+  type SkillView,
+} from "./registry/describe.ts";
 import type { Candidate } from "./registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "./invoke/compose.ts";
 import type { SkillType } from "./skill/skill.ts";
@@ -26,7 +32,18 @@ import { modelMayUse } from "./invoke/load-skill.ts";
 import { searchIndexOf, searchSkills } from "./registry/search.ts";
 
 export { SkillCentralError };
-export type { CandidateView, Diagnostic, ErrorCode, ExampleResult, FailureKind, ResolutionView, Severity, SkillType, SkillView, SourcePosition };
+export type {
+  CandidateView,
+  Diagnostic,
+  ErrorCode,
+  ExampleResult,
+  FailureKind,
+  ResolutionView,
+  Severity,
+  SkillType,
+  SkillView,
+  SourcePosition,
+};
 
 export interface OpenSkillsOptions {
   /** Project root: where `skill-central.yaml` and `.skills/` are looked for (e.g. `import.meta.dir`). */
@@ -167,12 +184,22 @@ export async function openSkills(options: OpenSkillsOptions): Promise<Skills> {
     list(filter = {}) {
       const tag = filter.tag === undefined ? undefined : normaliseTag(filter.tag);
       return served()
-        .filter((c) => (filter.type === undefined || c.skill.type === filter.type) && (tag === undefined || c.skill.tags.includes(tag)) && (filter.layer === undefined || c.layer.name === filter.layer))
+        .filter(
+          (c) =>
+            (filter.type === undefined || c.skill.type === filter.type) &&
+            (tag === undefined || c.skill.tags.includes(tag)) &&
+            (filter.layer === undefined || c.layer.name === filter.layer),
+        )
         .map((c) => skillView(c, true));
     },
     find(query = "", options = {}) {
       const tags = (options.tags ?? []).map(normaliseTag).filter((t) => t !== "");
-      const { hits } = searchSkills(searchIndexOf(registry), { query, tags, limit: options.limit ?? 10, filter: modelMayUse });
+      const { hits } = searchSkills(searchIndexOf(registry), {
+        query,
+        tags,
+        limit: options.limit ?? 10,
+        filter: modelMayUse,
+      });
       return hits.map((h) => skillView(h.candidate, true));
     },
     get(id) {

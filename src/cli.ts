@@ -5,7 +5,15 @@ import { parseArgs } from "node:util";
 import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
 import { didYouMean } from "./suggest.ts";
 import { EXIT_USAGE, UsageError, type CommandSpec } from "./commands/support/command.ts";
-import { flag, flagNames, optionHelp, parseArgsConfig, readValues, text, type RawValues } from "./commands/support/options.ts";
+import {
+  flag,
+  flagNames,
+  optionHelp,
+  parseArgsConfig,
+  readValues,
+  text,
+  type RawValues,
+} from "./commands/support/options.ts";
 import { spec as MCP } from "./commands/mcp.ts";
 import { isDirectory } from "./storage/fs-state.ts";
 import { VERSION } from "./version.ts";
@@ -69,12 +77,39 @@ function usageMessage(error: unknown, spec: CommandSpec): string {
     const flag = quoted.split("=")[0]!;
     return `unknown option "${flag}"${didYouMean(flag, flags) || ` (see skill-central ${spec.name} --help)`}`;
   }
-  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `unexpected argument "${quoted}" (usage: skill-central ${spec.usage})`;
+  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+    return `unexpected argument "${quoted}" (usage: skill-central ${spec.usage})`;
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const flag = quoted.split(" ")[0]!;
-    return message.includes("argument missing") ? `option ${flag} needs a value` : message.charAt(0).toLowerCase() + message.slice(1);
+    return message.includes("argument missing")
+      ? `option ${flag} needs a value`
+      : message.charAt(0).toLowerCase() + message.slice(1);
   }
   return message;
+}
+
+/**
+ * The command is the first positional argument. Global options (and the default command's)
+ * may come before it, so a lenient pass that knows which of them take values finds it.
+ */
+function findCommand(argv: string[]): { value: string; index: number } | undefined {
+  const { tokens } = parseArgs({
+    args: argv,
+    options: parseArgsConfig({ ...GLOBAL_OPTIONS, ...MCP.options }),
+    strict: false,
+    allowPositionals: true,
+    allowNegative: true,
+    tokens: true,
+  });
+  for (const token of tokens) if (token.kind === "positional") return token;
+  return undefined;
+}
+
+function positionalsProblem(spec: CommandSpec, positionals: readonly string[]): string | undefined {
+  if (positionals.length < spec.positionals.min) return `missing argument (usage: skill-central ${spec.usage})`;
+  if (positionals.length > spec.positionals.max)
+    return `unexpected argument "${positionals[spec.positionals.max]}" (usage: skill-central ${spec.usage})`;
+  return undefined;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -85,10 +120,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_USAGE;
   };
 
-  // The command is the first positional argument. Global options (and the default command's)
-  // may come before it, so a lenient pass that knows which of them take values finds it.
-  const { tokens } = parseArgs({ args: argv, options: parseArgsConfig({ ...GLOBAL_OPTIONS, ...MCP.options }), strict: false, allowPositionals: true, allowNegative: true, tokens: true });
-  const commandToken = tokens.find((t) => t.kind === "positional");
+  const commandToken = findCommand(argv);
   const rest = commandToken ? argv.filter((_, i) => i !== commandToken.index) : argv;
   let name = commandToken?.value ?? "mcp";
   let helpFor: string | undefined;
@@ -101,7 +133,11 @@ async function main(argv: string[]): Promise<number> {
     name = helpFor;
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!load) return fail("skill-central", `unknown command "${name}"${didYouMean(name, COMMAND_NAMES)}; see skill-central --help`);
+  if (!load)
+    return fail(
+      "skill-central",
+      `unknown command "${name}"${didYouMean(name, COMMAND_NAMES)}; see skill-central --help`,
+    );
   const spec = await load();
   if (helpFor !== undefined) {
     process.stdout.write(commandHelp(spec, colours));
@@ -110,7 +146,13 @@ async function main(argv: string[]): Promise<number> {
 
   let parsed: { values: RawValues; positionals: string[] };
   try {
-    parsed = parseArgs({ args: rest, options: parseArgsConfig({ ...GLOBAL_OPTIONS, ...spec.options }), strict: true, allowPositionals: spec.positionals.max > 0, allowNegative: true });
+    parsed = parseArgs({
+      args: rest,
+      options: parseArgsConfig({ ...GLOBAL_OPTIONS, ...spec.options }),
+      strict: true,
+      allowPositionals: spec.positionals.max > 0,
+      allowNegative: true,
+    });
   } catch (error) {
     return fail(`skill-central ${spec.name}`, usageMessage(error, spec));
   }
@@ -124,14 +166,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(commandToken ? commandHelp(spec, colours) : await mainHelp(colours));
     return 0;
   }
-  if (positionals.length < spec.positionals.min) {
-    return fail(`skill-central ${spec.name}`, `missing argument (usage: skill-central ${spec.usage})`);
-  }
-  if (positionals.length > spec.positionals.max) {
-    return fail(`skill-central ${spec.name}`, `unexpected argument "${positionals[spec.positionals.max]}" (usage: skill-central ${spec.usage})`);
-  }
+  const miscount = positionalsProblem(spec, positionals);
+  if (miscount) return fail(`skill-central ${spec.name}`, miscount);
   const cwd = resolve(process.cwd(), values.cwd ?? ".");
-  if (spec !== MCP && !isDirectory(cwd)) return fail(`skill-central ${spec.name}`, `--cwd: "${values.cwd}" is not a folder`);
+  if (spec !== MCP && !isDirectory(cwd))
+    return fail(`skill-central ${spec.name}`, `--cwd: "${values.cwd}" is not a folder`);
 
   const json = values.json;
   const ctx = {

@@ -42,7 +42,3 @@ export function formatDiagnostic(d: Diagnostic, options: FormatOptions = {}): st
   const where = file ? `${file}${d.position ? `:${d.position.line}:${d.position.column}` : ""}: ` : "";
   return `${where}${d.severity}: ${options.prefix ?? ""}${d.message}${d.hint ? ` — ${d.hint}` : ""}`;
 }
-
-export function isError(d: Diagnostic): boolean {
-  return d.severity === "error";
-}

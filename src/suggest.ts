@@ -28,7 +28,8 @@ export function editDistance(a: string, b: string, options: EditDistanceOptions 
     for (let j = 1; j < cols; j++) {
       const cb = b.charCodeAt(j - 1);
       let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ca === cb ? 0 : 1));
-      if (swaps && i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) best = Math.min(best, older[j - 2]! + 1);
+      if (swaps && i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb)
+        best = Math.min(best, older[j - 2]! + 1);
       current[j] = best;
       if (best < rowBest) rowBest = best;
     }
@@ -85,8 +86,13 @@ export function nearest(input: string, candidates: Iterable<string>, count = 3):
   for (const candidate of candidates) {
     const lower = candidate.toLowerCase();
     const contains = needle.length >= 3 && (lower.includes(needle) || needle.includes(lower));
-    scored.push({ candidate, distance: contains ? Math.min(1, editDistance(needle, lower)) : editDistance(needle, lower) });
+    scored.push({
+      candidate,
+      distance: contains ? Math.min(1, editDistance(needle, lower)) : editDistance(needle, lower),
+    });
   }
-  scored.sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
+  scored.sort(
+    (a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0),
+  );
   return scored.slice(0, count).map((s) => s.candidate);
 }

@@ -22,6 +22,9 @@ const PREFIX = `import { setDefaultTimeout as __skillCentralSetDefaultTimeout } 
 plugin({
   name: "skill-central default test timeout",
   setup(build) {
-    build.onLoad({ filter: /\.test\.ts$/ }, async ({ path }) => ({ contents: PREFIX + (await Bun.file(path).text()), loader: "ts" }));
+    build.onLoad({ filter: /\.test\.ts$/ }, async ({ path }) => ({
+      contents: PREFIX + (await Bun.file(path).text()),
+      loader: "ts",
+    }));
   },
 });

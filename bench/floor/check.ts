@@ -32,7 +32,10 @@ function assert(condition: boolean, message: string): asserts condition {
 /** Functional smoke test against the floor's fixed surface. */
 async function smoke(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  assert(tools.some((t) => t.name === "echo"), "tools/list lacks echo");
+  assert(
+    tools.some((t) => t.name === "echo"),
+    "tools/list lacks echo",
+  );
   const result = await client.callTool({ name: "echo", arguments: { text: "ping" } });
   const content = Array.isArray(result.content) ? result.content : [];
   const first: unknown = content[0];

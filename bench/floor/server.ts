@@ -5,7 +5,13 @@
  * startup and request latency are compared against, so it deliberately does
  * no I/O, parsing or templating beyond what the protocol requires.
  */
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type GetPromptResult } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type GetPromptResult,
+} from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 
 const HELLO_PROMPT = {
@@ -42,10 +48,7 @@ function callEcho(name: string, args: Record<string, unknown> | undefined): Call
 }
 
 function createServer(): Server {
-  const server = new Server(
-    { name: "floor", version: "0.0.0" },
-    { capabilities: { prompts: {}, tools: {} } },
-  );
+  const server = new Server({ name: "floor", version: "0.0.0" }, { capabilities: { prompts: {}, tools: {} } });
   server.setRequestHandler("prompts/list", () => ({ prompts: [HELLO_PROMPT] }));
   server.setRequestHandler("prompts/get", (req) => getHello(req.params.name, req.params.arguments));
   server.setRequestHandler("tools/list", () => ({ tools: [ECHO_TOOL] }));

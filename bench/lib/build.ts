@@ -17,7 +17,10 @@ export interface Built {
 
 export async function buildFloor(): Promise<Built> {
   mkdirSync(OUT_DIR, { recursive: true });
-  const { outfile } = await compileExecutable({ entry: join(REPO_ROOT, "bench", "floor", "server.ts"), outfile: join(OUT_DIR, "floor") });
+  const { outfile } = await compileExecutable({
+    entry: join(REPO_ROOT, "bench", "floor", "server.ts"),
+    outfile: join(OUT_DIR, "floor"),
+  });
   return { path: outfile, how: "compileExecutable() from script/build.ts on bench/floor/server.ts" };
 }
 

@@ -49,13 +49,15 @@ export class UsageError extends Error {}
 
 function positiveInt(flag: string, value: string | undefined): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} needs a positive whole number (got ${value ?? "nothing"})`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} needs a positive whole number (got ${value ?? "nothing"})`);
   return n;
 }
 
 function positiveNumber(flag: string, value: string | undefined): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} needs a positive number (got ${value ?? "nothing"})`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag} needs a positive number (got ${value ?? "nothing"})`);
   return n;
 }
 
@@ -68,7 +70,8 @@ function sizeList(value: string | undefined): number[] {
 function modeList(value: string | undefined): Mode[] {
   const names = (value ?? "").split(",").map((s) => s.trim());
   for (const name of names) {
-    if (!(MODES as readonly string[]).includes(name)) throw new UsageError(`--modes: unknown mode "${name}" (choose from ${MODES.join(", ")})`);
+    if (!(MODES as readonly string[]).includes(name))
+      throw new UsageError(`--modes: unknown mode "${name}" (choose from ${MODES.join(", ")})`);
   }
   return MODES.filter((m) => names.includes(m));
 }
@@ -96,7 +99,20 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
       else flags.set(arg, argv[++i]);
     } else throw new UsageError(`unexpected argument "${arg}"`);
   }
-  const known = ["--sizes", "--runs", "--seed", "--targets", "--modes", "--first-calls", "--reps", "--calls", "--call-seconds", "--binary", "--debug-timing", "--quick"];
+  const known = [
+    "--sizes",
+    "--runs",
+    "--seed",
+    "--targets",
+    "--modes",
+    "--first-calls",
+    "--reps",
+    "--calls",
+    "--call-seconds",
+    "--binary",
+    "--debug-timing",
+    "--quick",
+  ];
   for (const flag of flags.keys()) if (!known.includes(flag)) throw new UsageError(`unknown flag ${flag}`);
 
   const quick = flags.has("--quick");

@@ -73,7 +73,8 @@ const OURS: TargetName[] = ["source", "binary"];
 
 /** How a figure is printed, with the run's parameters where they define it. */
 function label(meta: RunMeta, key: string): string {
-  if (key === figureKey.firstCalls) return `tools/call throughput, first ${meta.firstCalls.toLocaleString("en-US")} calls`;
+  if (key === figureKey.firstCalls)
+    return `tools/call throughput, first ${meta.firstCalls.toLocaleString("en-US")} calls`;
   if (key === figureKey.rss) return `peak RSS ${meta.rssAfterMs / 1000} s after first list`;
   if (key === figureKey.rssAt) return "… read at, after first list";
   return key;
@@ -149,7 +150,9 @@ function sizeTable(input: ReportInput, info: CorpusInfo, mode: Mode): string {
     const cells = columns.map((t) => (failed(samples(t)) ? "FAILED" : cell(summarize(values(samples(t), f.key)))));
     const floor = medianOf(input, info.n, "floor", mode, f.key);
     const ratios = ratioTargets.map((t) =>
-      failed(samples(t)) || failed(samples("floor")) ? "FAILED" : ratio(medianOf(input, info.n, t, mode, f.key) / floor),
+      failed(samples(t)) || failed(samples("floor"))
+        ? "FAILED"
+        : ratio(medianOf(input, info.n, t, mode, f.key) / floor),
     );
     return [`${label(input.meta, f.key)} (${f.unit})`, ...cells, ...ratios];
   });
@@ -174,7 +177,14 @@ const THROUGHPUT_SIZES = [100, 1000, 10000];
 
 /** Issue 10's targets. Throughput: warm = steady state; cold = a cold session's first calls (the floor's first calls too). */
 export function goals(): Goal[] {
-  const same = (size: number, mode: Mode, figure: string, limit: number, atLeast = false): Goal => ({ size, mode, figure, floorFigure: figure, limit, atLeast });
+  const same = (size: number, mode: Mode, figure: string, limit: number, atLeast = false): Goal => ({
+    size,
+    mode,
+    figure,
+    floorFigure: figure,
+    limit,
+    atLeast,
+  });
   return [
     same(1000, "warm", figureKey.firstList, 1.5),
     same(1000, "cold", figureKey.firstList, 2),
@@ -205,7 +215,8 @@ export interface GoalResult {
 function evaluate(input: ReportInput, goal: Goal): GoalResult {
   const none = { goal, measured: Number.NaN, ours: Number.NaN, floor: Number.NaN };
   if (!input.targets.includes("binary") || !input.targets.includes("floor")) return { ...none, verdict: "n/a" };
-  const bad = failed(input.samples(goal.size, "binary", goal.mode)) || failed(input.samples(goal.size, "floor", goal.mode));
+  const bad =
+    failed(input.samples(goal.size, "binary", goal.mode)) || failed(input.samples(goal.size, "floor", goal.mode));
   if (bad) return { ...none, verdict: "FAILED" };
   const ours = medianOf(input, goal.size, "binary", goal.mode, goal.figure);
   const floor = medianOf(input, goal.size, "floor", goal.mode, goal.floorFigure);
@@ -254,7 +265,10 @@ function goalsSection(input: ReportInput): string {
   ];
   const note = notes.length > 0 ? `\n\nNot measured in this run: ${notes.join("; ")}.` : "";
   const header = ["target", "mode", "binary / floor (medians)", "ratio", "limit", "result"];
-  return `## Targets (compiled binary ÷ floor, issue 10)\n\n${table(header, results.map((r) => goalRow(input.meta, r)))}${note}`;
+  return `## Targets (compiled binary ÷ floor, issue 10)\n\n${table(
+    header,
+    results.map((r) => goalRow(input.meta, r)),
+  )}${note}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -292,7 +306,15 @@ function indexSection(input: ReportInput): string | null {
     ]);
   }
   if (rows.length === 0) return null;
-  const header = ["size", "target", "mode", "sessions that found an index", "sessions that left one", "index size (MB, median)", "files parsed (median, --debug-timing)"];
+  const header = [
+    "size",
+    "target",
+    "mode",
+    "sessions that found an index",
+    "sessions that left one",
+    "index size (MB, median)",
+    "files parsed (median, --debug-timing)",
+  ];
   return `## Start-up index (in each session's HOME)\n\n${table(header, rows)}`;
 }
 
@@ -351,12 +373,20 @@ function indexNotes(input: ReportInput): string[] {
     const seen = e.samples.flatMap((s) => (s.index ? [s.index] : []));
     const withoutIndex = seen.filter((i) => i.before.files === 0).length;
     const leftNone = seen.filter((i) => i.after.files === 0).length;
-    if (e.mode === "warm" && withoutIndex > 0) notes.push(`${name}: ${withoutIndex} of ${seen.length} sessions started without a start-up index (those were cold starts)`);
-    if (leftNone > 0) notes.push(`${name}: ${leftNone} of ${seen.length} sessions left no start-up index in their HOME`);
-    const parsed = e.samples.flatMap((s) => (s.load?.filesParsed === undefined || !s.index?.before.files ? [] : [s.load.filesParsed]));
+    if (e.mode === "warm" && withoutIndex > 0)
+      notes.push(
+        `${name}: ${withoutIndex} of ${seen.length} sessions started without a start-up index (those were cold starts)`,
+      );
+    if (leftNone > 0)
+      notes.push(`${name}: ${leftNone} of ${seen.length} sessions left no start-up index in their HOME`);
+    const parsed = e.samples.flatMap((s) =>
+      s.load?.filesParsed === undefined || !s.index?.before.files ? [] : [s.load.filesParsed],
+    );
     const reparsed = parsed.filter((n) => n > 0);
     if (e.mode === "warm" && reparsed.length > 0) {
-      notes.push(`${name}: ${reparsed.length} of ${parsed.length} sessions parsed files although their HOME had an index (median ${count(median(reparsed))} files)`);
+      notes.push(
+        `${name}: ${reparsed.length} of ${parsed.length} sessions parsed files although their HOME had an index (median ${count(median(reparsed))} files)`,
+      );
     }
   }
   return notes;
@@ -374,12 +404,16 @@ function failuresSection(input: ReportInput): string | null {
       for (const mode of t === "floor" ? [input.modes[0] as Mode] : input.modes) {
         const problems = [...new Set(input.samples(c.n, t, mode).flatMap((s) => s.problems))];
         if (problems.length === 0) continue;
-        lines.push(`- **${t === "floor" ? t : `${t} ${mode}`} at ${sizeLabel(c.n)}**: ${problems.length} distinct problem(s)`);
+        lines.push(
+          `- **${t === "floor" ? t : `${t} ${mode}`} at ${sizeLabel(c.n)}**: ${problems.length} distinct problem(s)`,
+        );
         for (const p of problems.slice(0, 5)) lines.push(`  - ${p.replaceAll("\n", " ").slice(0, 400)}`);
       }
     }
   }
-  return lines.length === 0 ? null : `## FAILED checks\n\nThese figures are withheld: the server answered wrongly.\n\n${lines.join("\n")}`;
+  return lines.length === 0
+    ? null
+    : `## FAILED checks\n\nThese figures are withheld: the server answered wrongly.\n\n${lines.join("\n")}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -390,7 +424,12 @@ function header(input: ReportInput): string {
     .map(([t, on]) => `${t} ${on ? "with" : "without"} --no-watch`)
     .join(", ");
   const env = Object.entries(meta.env)
-    .map(([t, vars]) => `${t} with ${Object.entries(vars ?? {}).map(([k, v]) => `${k}=${v}`).join(" ")}`)
+    .map(
+      ([t, vars]) =>
+        `${t} with ${Object.entries(vars ?? {})
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ")}`,
+    )
     .join(", ");
   return [
     `# skill-central benchmark, ${meta.date}`,
@@ -416,7 +455,9 @@ export function renderReport(input: ReportInput): string {
     header(input),
     goalsSection(input),
     "## Figures",
-    ...input.corpora.map((c) => [`### ${corpusHeading(c)}`, ...input.modes.map((m) => sizeTable(input, c, m))].join("\n\n")),
+    ...input.corpora.map((c) =>
+      [`### ${corpusHeading(c)}`, ...input.modes.map((m) => sizeTable(input, c, m))].join("\n\n"),
+    ),
     indexSection(input),
     loadSection(input),
     notesSection(input),
@@ -426,5 +467,7 @@ export function renderReport(input: ReportInput): string {
 }
 
 export function anyFailed(input: ReportInput): boolean {
-  return input.corpora.some((c) => input.targets.some((t) => input.modes.some((m) => failed(input.samples(c.n, t, m)))));
+  return input.corpora.some((c) =>
+    input.targets.some((t) => input.modes.some((m) => failed(input.samples(c.n, t, m)))),
+  );
 }

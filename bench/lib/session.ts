@@ -87,7 +87,8 @@ function killPids(pids: readonly number[]): void {
 }
 
 /** The servers of the sessions open right now. */
-export const openSessionPids = (): number[] => [...open].flatMap((s) => (s.transport.pid === null ? [] : [s.transport.pid]));
+export const openSessionPids = (): number[] =>
+  [...open].flatMap((s) => (s.transport.pid === null ? [] : [s.transport.pid]));
 
 /**
  * Closes every session still open (on Ctrl-C, or after a failure in the harness): a polite close
@@ -138,7 +139,13 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
  * kind whose "first" figure was already taken (tools/call, by the first-calls block) counts every
  * sample here as warm.
  */
-async function measureOps(client: Client, workload: Workload, plan: SessionPlan, figures: Figures, problems: string[]): Promise<void> {
+async function measureOps(
+  client: Client,
+  workload: Workload,
+  plan: SessionPlan,
+  figures: Figures,
+  problems: string[],
+): Promise<void> {
   for (const name of OP_NAMES) {
     const firstTaken = figures[figureKey.op(name, "first")] !== undefined;
     const op = workload.ops[name];
@@ -155,7 +162,12 @@ async function measureOps(client: Client, workload: Workload, plan: SessionPlan,
 }
 
 /** Calls `op` until `count` are done or `ms` have passed; returns how many ran, or a problem. */
-async function callRepeatedly(client: Client, op: Op, count: number, ms: number): Promise<{ done: number; problem?: string }> {
+async function callRepeatedly(
+  client: Client,
+  op: Op,
+  count: number,
+  ms: number,
+): Promise<{ done: number; problem?: string }> {
   const deadline = performance.now() + ms;
   let done = 0;
   while (done < count && performance.now() < deadline) {
@@ -175,7 +187,13 @@ const FIRST_CALLS_OP: OpName = "tools/call valid";
  * (first)". No time limit (each request has its own timeout), so the figure always covers exactly
  * this many calls.
  */
-async function measureFirstCalls(client: Client, workload: Workload, plan: SessionPlan, figures: Figures, problems: string[]): Promise<void> {
+async function measureFirstCalls(
+  client: Client,
+  workload: Workload,
+  plan: SessionPlan,
+  figures: Figures,
+  problems: string[],
+): Promise<void> {
   const op = workload.ops[FIRST_CALLS_OP];
   const started = performance.now();
   for (let i = 0; i < plan.firstCalls; i++) {
@@ -194,7 +212,12 @@ async function measureFirstCalls(client: Client, workload: Workload, plan: Sessi
  * Sequential valid tools/call until `calls` are done or `callSeconds` have passed: a steady-state
  * figure, so a tenth as many untimed calls first let both ends' JIT settle.
  */
-async function measureThroughput(client: Client, workload: Workload, plan: SessionPlan, problems: string[]): Promise<number> {
+async function measureThroughput(
+  client: Client,
+  workload: Workload,
+  plan: SessionPlan,
+  problems: string[],
+): Promise<number> {
   const op = workload.ops["tools/call valid"];
   const warmUp = await callRepeatedly(client, op, Math.ceil(plan.calls / 10), plan.callSeconds * 100);
   if (warmUp.problem) problems.push(`throughput warm-up ${warmUp.problem}`);

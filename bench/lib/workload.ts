@@ -43,7 +43,9 @@ export const requestOptions = { timeout: REQUEST_TIMEOUT_MS };
 // Requests
 
 /** Follows `nextCursor` until the last page (bounded), so paged servers are measured whole. */
-async function listAll<T>(fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+async function listAll<T>(
+  fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
+): Promise<T[]> {
   const all: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -89,7 +91,8 @@ function record(value: unknown): Record<string, unknown> {
 /** The text of a prompts/get result's single user message, or a problem. */
 function promptText(result: unknown): { text: string } | { problem: string } {
   const messages = record(result).messages;
-  if (!Array.isArray(messages) || messages.length !== 1) return { problem: `expected 1 message, got ${JSON.stringify(messages)?.slice(0, 200)}` };
+  if (!Array.isArray(messages) || messages.length !== 1)
+    return { problem: `expected 1 message, got ${JSON.stringify(messages)?.slice(0, 200)}` };
   const message = record(messages[0]);
   const content = record(message.content);
   if (message.role !== "user" || content.type !== "text" || typeof content.text !== "string") {
@@ -102,7 +105,11 @@ function promptText(result: unknown): { text: string } | { problem: string } {
 function toolText(result: unknown): { text: string; isError: boolean } {
   const r = record(result);
   const content = Array.isArray(r.content) ? r.content : [];
-  const text = content.map((c) => record(c)).filter((c) => c.type === "text").map((c) => String(c.text)).join("\n");
+  const text = content
+    .map((c) => record(c))
+    .filter((c) => c.type === "text")
+    .map((c) => String(c.text))
+    .join("\n");
   return { text, isError: r.isError === true };
 }
 
@@ -133,16 +140,22 @@ function checkToolRejects(expectedMessage: string): (result: unknown) => Problem
   return (result) => {
     const { text, isError } = toolText(result);
     if (!isError) return `invalid call was not isError: ${excerpt(text)}`;
-    return text.includes(expectedMessage) ? null : `invalid call message lacks ${excerpt(expectedMessage)}: got ${excerpt(text)}`;
+    return text.includes(expectedMessage)
+      ? null
+      : `invalid call message lacks ${excerpt(expectedMessage)}: got ${excerpt(text)}`;
   };
 }
 
 /** Named items' descriptions must be the override winners'. */
-function checkWinners(items: ReadonlyArray<{ name: string; description?: string }>, winners: CorpusInfo["overrides"]): Problem {
+function checkWinners(
+  items: ReadonlyArray<{ name: string; description?: string }>,
+  winners: CorpusInfo["overrides"],
+): Problem {
   const byName = new Map(items.map((i) => [i.name, i.description]));
   for (const w of winners) {
     const got = byName.get(w.id);
-    if (got !== w.description) return `override ${w.id}: description ${excerpt(String(got))}, want the ${w.layer} layer's ${excerpt(w.description)}`;
+    if (got !== w.description)
+      return `override ${w.id}: description ${excerpt(String(got))}, want the ${w.layer} layer's ${excerpt(w.description)}`;
   }
   return null;
 }
@@ -158,7 +171,8 @@ function checkCompose(expectedSections: number): (result: unknown) => Problem {
     if ("problem" in got) return got.problem;
     const sections = got.text.split(COMPOSE_SEPARATOR);
     const headed = sections.filter((s) => /^## [a-z0-9-]+\n/.test(s)).length;
-    if (headed !== sections.length) return `compose: ${sections.length - headed} of ${sections.length} sections lack a "## <id>" heading`;
+    if (headed !== sections.length)
+      return `compose: ${sections.length - headed} of ${sections.length} sections lack a "## <id>" heading`;
     return checkCount("compose sections", sections.length, expectedSections);
   };
 }
@@ -173,7 +187,10 @@ export function corpusWorkload(info: CorpusInfo): Workload {
   const { samplePrompt, sampleTool, tagQuery } = info;
   const checkPrompts = (prompts: Prompt[]): Problem => {
     const skills = prompts.filter((p) => p.name !== COMPOSE_NAME);
-    return checkCount("prompts/list (without skills:compose)", skills.length, info.effective.prompts) ?? checkWinners(skills, promptWinners);
+    return (
+      checkCount("prompts/list (without skills:compose)", skills.length, info.effective.prompts) ??
+      checkWinners(skills, promptWinners)
+    );
   };
   return {
     checkPrompts,
@@ -182,11 +199,25 @@ export function corpusWorkload(info: CorpusInfo): Workload {
       "tools/list": {
         name: "tools/list",
         run: listAllTools,
-        check: (r) => checkCount("tools/list", (r as Tool[]).length, info.effective.tools) ?? checkWinners(r as Tool[], toolWinners),
+        check: (r) =>
+          checkCount("tools/list", (r as Tool[]).length, info.effective.tools) ??
+          checkWinners(r as Tool[], toolWinners),
       },
-      "prompts/get": { name: "prompts/get", run: getPrompt(samplePrompt.id, samplePrompt.arguments), check: checkExactPrompt(samplePrompt.expectedText) },
-      "skills:compose": { name: "skills:compose", run: getPrompt(COMPOSE_NAME, { tags: tagQuery.tag }), check: checkCompose(tagQuery.expectedPrompts) },
-      "tools/call valid": { name: "tools/call valid", run: callTool(sampleTool.id, sampleTool.arguments), check: checkToolOk(sampleTool.expectedText) },
+      "prompts/get": {
+        name: "prompts/get",
+        run: getPrompt(samplePrompt.id, samplePrompt.arguments),
+        check: checkExactPrompt(samplePrompt.expectedText),
+      },
+      "skills:compose": {
+        name: "skills:compose",
+        run: getPrompt(COMPOSE_NAME, { tags: tagQuery.tag }),
+        check: checkCompose(tagQuery.expectedPrompts),
+      },
+      "tools/call valid": {
+        name: "tools/call valid",
+        run: callTool(sampleTool.id, sampleTool.arguments),
+        check: checkToolOk(sampleTool.expectedText),
+      },
       "tools/call invalid": {
         name: "tools/call invalid",
         run: callTool(sampleTool.id, sampleTool.invalidArguments),
@@ -212,8 +243,13 @@ export function floorEchoText(info: Pick<CorpusInfo, "sampleTool">): string {
 export function floorWorkload(info: Pick<CorpusInfo, "sampleTool">): Workload {
   const echoText = floorEchoText(info);
   const checkPrompts = (prompts: Prompt[]): Problem =>
-    prompts.length === 1 && prompts[0]?.name === "hello" ? null : `floor prompts/list: ${excerpt(JSON.stringify(prompts))}`;
-  const hello: Omit<Op, "name"> = { run: getPrompt("hello", { name: "bench" }), check: checkExactPrompt("Hello, bench!") };
+    prompts.length === 1 && prompts[0]?.name === "hello"
+      ? null
+      : `floor prompts/list: ${excerpt(JSON.stringify(prompts))}`;
+  const hello: Omit<Op, "name"> = {
+    run: getPrompt("hello", { name: "bench" }),
+    check: checkExactPrompt("Hello, bench!"),
+  };
   return {
     checkPrompts,
     ops: {
@@ -221,12 +257,21 @@ export function floorWorkload(info: Pick<CorpusInfo, "sampleTool">): Workload {
       "tools/list": {
         name: "tools/list",
         run: listAllTools,
-        check: (r) => ((r as Tool[]).length === 1 && (r as Tool[])[0]?.name === "echo" ? null : "floor tools/list lacks echo"),
+        check: (r) =>
+          (r as Tool[]).length === 1 && (r as Tool[])[0]?.name === "echo" ? null : "floor tools/list lacks echo",
       },
       "prompts/get": { name: "prompts/get", ...hello },
       "skills:compose": { name: "skills:compose", ...hello },
-      "tools/call valid": { name: "tools/call valid", run: callTool("echo", { text: echoText }), check: checkToolOk(echoText) },
-      "tools/call invalid": { name: "tools/call invalid", run: callTool("echo", {}), check: checkToolRejects("text must be a string") },
+      "tools/call valid": {
+        name: "tools/call valid",
+        run: callTool("echo", { text: echoText }),
+        check: checkToolOk(echoText),
+      },
+      "tools/call invalid": {
+        name: "tools/call invalid",
+        run: callTool("echo", {}),
+        check: checkToolRejects("text must be a string"),
+      },
     },
   };
 }

@@ -50,7 +50,9 @@ function locateBinary(): string {
   const published = Object.keys(optionalDependencies);
   if (!published.includes(packageName)) {
     const targets = published.map((name) => name.slice(MAIN_PACKAGE.length + 1)).join(", ");
-    fail(`no prebuilt binary for ${target} (there are: ${targets}); build one from a checkout with \`bun run build\` and set ${BINARY_OVERRIDE} to its path`);
+    fail(
+      `no prebuilt binary for ${target} (there are: ${targets}); build one from a checkout with \`bun run build\` and set ${BINARY_OVERRIDE} to its path`,
+    );
   }
 
   let packageJson: string;
@@ -58,10 +60,13 @@ function locateBinary(): string {
     // Resolved from the main package's own folder, as Node resolves its dependencies.
     packageJson = createRequire(manifestPath).resolve(`${packageName}/package.json`);
   } catch {
-    fail(`the binary for ${target} is not installed: install ${packageName}@${version} (was it skipped with --omit=optional or --no-optional?)`);
+    fail(
+      `the binary for ${target} is not installed: install ${packageName}@${version} (was it skipped with --omit=optional or --no-optional?)`,
+    );
   }
   const installed = readManifest(packageJson).version;
-  if (installed !== version) fail(`${packageName} is ${installed} but ${MAIN_PACKAGE} is ${version}: install ${packageName}@${version}`);
+  if (installed !== version)
+    fail(`${packageName} is ${installed} but ${MAIN_PACKAGE} is ${version}: install ${packageName}@${version}`);
   const binary = join(dirname(packageJson), binaryPathInPackage(machine.os));
   if (!existsSync(binary)) fail(`${binary} is missing: reinstall ${packageName}@${version}`);
   return binary;

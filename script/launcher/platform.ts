@@ -42,7 +42,9 @@ export function isMusl(os: string = process.platform): boolean {
   if (os !== "linux") return false;
   try {
     const report = process.report?.getReport() as unknown;
-    const header = (typeof report === "string" ? JSON.parse(report) : report) as { header?: { glibcVersionRuntime?: string } } | undefined;
+    const header = (typeof report === "string" ? JSON.parse(report) : report) as
+      | { header?: { glibcVersionRuntime?: string } }
+      | undefined;
     if (header?.header) return !header.header.glibcVersionRuntime;
   } catch {
     // No usable report: fall through to the file system.

@@ -23,7 +23,15 @@ const plain = (text: string) => text;
 
 export function palette(enabled: boolean): Palette {
   if (!enabled) return { enabled, bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
-  return { enabled, bold: style(1, 22), dim: style(2, 22), red: style(31, 39), green: style(32, 39), yellow: style(33, 39), cyan: style(36, 39) };
+  return {
+    enabled,
+    bold: style(1, 22),
+    dim: style(2, 22),
+    red: style(31, 39),
+    green: style(32, 39),
+    yellow: style(33, 39),
+    cyan: style(36, 39),
+  };
 }
 
 /** Colours a compiler-style line by its severity word, leaving the text itself untouched. */

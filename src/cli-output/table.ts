@@ -29,10 +29,10 @@ export function formatTable(rawRows: readonly (readonly string[])[], options: Ta
       if (last) {
         const room = options.maxWidth === undefined ? cell.length : options.maxWidth - line.length;
         line += truncate(cell, Math.max(room, 0));
-      } else line += cell.padEnd(widths[c]!) + "  ";
+      } else line += `${cell.padEnd(widths[c]!)}  `;
     }
     line = line.trimEnd();
     return r === 0 && options.header ? options.header(line) : line;
   });
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

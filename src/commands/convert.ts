@@ -3,7 +3,16 @@ import { dirname, isAbsolute, join } from "node:path";
 import { toSkillMd, toYaml, type Conversion } from "../skill/convert.ts";
 import { didYouMean } from "../suggest.ts";
 import { createFile } from "./support/scaffold.ts";
-import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, UsageError, type CommandContext } from "./support/command.ts";
+import {
+  command,
+  EXIT_FAILURE,
+  EXIT_OK,
+  json,
+  load,
+  reportLoad,
+  UsageError,
+  type CommandContext,
+} from "./support/command.ts";
 import { choice, text } from "./support/options.ts";
 
 const TARGETS = ["skill-md", "yaml"] as const;
@@ -22,7 +31,10 @@ export const spec = command({
     to: choice(TARGETS, "The format to write (required)"),
     out: text("<dir>", "Where to write it (default: the folder the original is in)"),
   },
-  examples: ["skill-central convert review-pr --to skill-md", "skill-central convert pdf-tools --to yaml --out .skills/project"],
+  examples: [
+    "skill-central convert review-pr --to skill-md",
+    "skill-central convert pdf-tools --to yaml --out .skills/project",
+  ],
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const id = ctx.args[0]!;
@@ -32,12 +44,19 @@ export const spec = command({
     reportLoad(ctx, loaded);
     const candidate = loaded.registry.get(id);
     if (!candidate) {
-      ctx.err(`error: unknown skill "${id}"${didYouMean(id, loaded.registry.served().map((c) => c.skill.id))}\n`);
+      ctx.err(
+        `error: unknown skill "${id}"${didYouMean(
+          id,
+          loaded.registry.served().map((c) => c.skill.id),
+        )}\n`,
+      );
       return EXIT_FAILURE;
     }
     const from = candidate.skill.format ?? "yaml";
     if (from === to) {
-      ctx.err(`error: "${id}" is already ${to === "yaml" ? "a YAML skill" : "an Agent Skills folder"} (${candidate.source})\n`);
+      ctx.err(
+        `error: "${id}" is already ${to === "yaml" ? "a YAML skill" : "an Agent Skills folder"} (${candidate.source})\n`,
+      );
       return EXIT_FAILURE;
     }
     const content = candidate.content.read();
@@ -59,7 +78,9 @@ function write(ctx: CommandContext, converted: Conversion, target: string, displ
   const paths = converted.files.map((f) => join(target, f.path));
   const existing = paths.filter((p) => existsSync(p));
   if (existing.length > 0) {
-    ctx.err(`error: ${existing.map(display).join(", ")} already exists; nothing was written (convert never overwrites)\n`);
+    ctx.err(
+      `error: ${existing.map(display).join(", ")} already exists; nothing was written (convert never overwrites)\n`,
+    );
     return EXIT_FAILURE;
   }
   for (const [i, file] of converted.files.entries()) createFile(paths[i]!, file.text);
@@ -68,8 +89,10 @@ function write(ctx: CommandContext, converted: Conversion, target: string, displ
     return EXIT_OK;
   }
   let text = paths.map((p) => `${ctx.colours.green("created")} ${display(p)}\n`).join("");
-  if (converted.lost.length > 0) text += `\nWhat the new format cannot carry:\n${converted.lost.map((l) => `  - ${l}\n`).join("")}`;
-  text += "\nThe original is unchanged: remove it once the new one serves (one id in two files of a layer is a conflict).\n";
+  if (converted.lost.length > 0)
+    text += `\nWhat the new format cannot carry:\n${converted.lost.map((l) => `  - ${l}\n`).join("")}`;
+  text +=
+    "\nThe original is unchanged: remove it once the new one serves (one id in two files of a layer is a conflict).\n";
   ctx.out(text);
   return EXIT_OK;
 }

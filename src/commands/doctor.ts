@@ -1,11 +1,13 @@
 import { isAbsolute } from "node:path";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
+import type { ResolvedConfig } from "../config/resolve-config.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
+import type { LoadResult } from "../load/load-skills.ts";
 import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
 import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
-import { colourDiagnostic } from "../cli-output/colour.ts";
+import { colourDiagnostic, type Palette } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
-import { gitLayerProblems, gitLayerRows, gitLayerStatuses } from "../sources/report.ts";
+import { gitLayerProblems, gitLayerRows, gitLayerStatuses, type GitLayerStatus } from "../sources/report.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural } from "./support/command.ts";
 import { checkFindings, countBySeverity, findingJson, projectCheck } from "./support/findings.ts";
 import { clientReport, formatClientStatuses } from "./support/install-output.ts";
@@ -45,7 +47,14 @@ function duplicates(resolution: Resolution): DuplicateReport[] {
     byLayer.set(candidate.layer.name, list);
   }
   const top = resolution.chain[0]?.candidate.layer.name;
-  return [...byLayer].filter(([, sources]) => sources.length > 1).map(([layer, sources]) => ({ id: resolution.id, layer, sources, withdrawn: !resolution.effective && layer === top }));
+  return [...byLayer]
+    .filter(([, sources]) => sources.length > 1)
+    .map(([layer, sources]) => ({
+      id: resolution.id,
+      layer,
+      sources,
+      withdrawn: !resolution.effective && layer === top,
+    }));
 }
 
 /**
@@ -78,58 +87,14 @@ export const spec = command({
   positionals: { min: 0, max: 0 },
   async run(ctx) {
     const loaded = await load(ctx);
-    const { registry, config, display } = loaded;
-    const servedPerLayer = new Map<string, number>();
-    for (const c of registry.served()) servedPerLayer.set(c.layer.name, (servedPerLayer.get(c.layer.name) ?? 0) + 1);
-    const filesPerLayer = new Map<string, number>();
-    for (const r of loaded.records) filesPerLayer.set(r.layer.name, (filesPerLayer.get(r.layer.name) ?? 0) + 1);
-    const layers: LayerReport[] = config.layers.map((spec) => ({
-      name: spec.name,
-      priority: spec.priority,
-      dir: display(spec.dir),
-      origin: spec.origin,
-      state: layerDirState(spec.dir),
-      files: filesPerLayer.get(spec.name) ?? 0,
-      served: servedPerLayer.get(spec.name) ?? 0,
-    }));
-
-    const shadowed: ShadowReport[] = [];
-    const dupes: DuplicateReport[] = [];
-    for (const resolution of registry.resolutions()) {
-      dupes.push(...duplicates(resolution));
-      const winner = resolution.effective;
-      if (!winner || resolution.chain.length < 2) continue;
-      const place = (c: typeof winner) => ({ layer: c.layer.name, priority: c.layer.priority, source: c.source });
-      shadowed.push({ id: resolution.id, effective: place(winner), shadowed: resolution.chain.slice(1).map((p) => place(p.candidate)) });
-    }
-
+    const { config, display } = loaded;
+    const layers = layerReports(loaded);
+    const { shadowed, dupes } = shadowing(loaded.registry);
     // The same findings as `validate`, examples included (so the two agree), then what only a
     // whole-project view shows: warnings and notes, never errors, so the verdicts agree too.
     const { problems, examples } = await checkFindings(projectCheck(loaded));
     const git = await gitLayerStatuses(config.layers, { cwd: ctx.cwd });
-    problems.push(...gitLayerProblems(git));
-    for (const layer of layers) {
-      if (layer.state === "ok" && layer.files === 0) {
-        problems.push({
-          severity: "warning",
-          code: "layer-empty",
-          file: config.layers.find((l) => l.name === layer.name)!.dir,
-          message: `layer "${layer.name}" (${isAbsolute(layer.origin) ? display(layer.origin) : layer.origin}): the folder has no skill files`,
-          hint: `add one with skill-central new <id> --type prompt --layer ${layer.name}, or remove the layer`,
-        });
-      }
-    }
-    // Registry layers are the config's layers, in the same order.
-    const builtinLayer = registry.layers[config.layers.findIndex((l) => l.origin === "built-in")];
-    for (const lonely of lonelyPrompts(registry, builtinLayer)) {
-      problems.push({
-        severity: "warning",
-        code: "tags-compose-with-nothing",
-        file: lonely.path,
-        message: `prompt "${lonely.id}": no other prompt skill has its tag${lonely.tags.length === 1 ? "" : "s"} (${lonely.tags.join(", ")}), so skills:compose with ${lonely.tags.length === 1 ? "it" : "them"} returns only this skill`,
-        hint: "give a related prompt skill the same tag, or drop the tag",
-      });
-    }
+    problems.push(...gitLayerProblems(git), ...wholeProjectFindings(loaded, layers));
     const { errors, warnings } = countBySeverity(problems);
     const examplesFailed = examples.filter((r) => !r.pass).length;
     const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
@@ -155,34 +120,25 @@ export const spec = command({
       return exit;
     }
 
-    const { bold, dim, red, yellow, green } = ctx.colours;
-    let text = `${bold("Config files")} ${dim("(user first; the project's settings win)")}\n`;
-    text += config.files.length > 0 ? config.files.map((f) => `  ${display(f)}\n`).join("") : "  none (built-in skills, plus .skills/ when it exists)\n";
-    text += `  built-in skills: ${config.builtin ? "on" : "off"}${config.pageSize !== undefined ? `; pageSize: ${config.pageSize}` : ""}\n`;
-    const catalog = config.catalog ?? DEFAULT_CATALOG_SETTINGS;
-    text += `  catalog: ${catalog.mode}; toolSkills: ${catalog.toolSkills}; toolCap: ${catalog.toolCap} ${dim("(docs/catalog.md)")}\n`;
-
-    text += `\n${bold("Layers")} ${dim("(declaration order; higher priority wins, ties go to the later one)")}\n`;
-    if (layers.length === 0) text += "  none\n";
-    else {
-      const state = (l: LayerReport) => (l.state === "ok" ? `${plural(l.files, "file")}, ${l.served} served` : l.state === "missing" ? "missing" : "not a folder");
-      text += formatTable([["NAME", "PRIORITY", "FOLDER", "STATE", "FROM"], ...layers.map((l) => [l.name, String(l.priority), l.dir, state(l), display(l.origin)])])
-        .split("\n")
-        .map((line) => (line === "" ? "" : `  ${line}`))
-        .join("\n");
-    }
-
-    if (git.length > 0) text += `\n${bold("Git layers")}\n${formatTable(gitLayerRows(git)).split("\n").map((line) => (line === "" ? "" : `  ${line}`)).join("\n")}`;
-
+    const { bold, red, yellow, green } = ctx.colours;
+    let text = configText(config, display, ctx.colours);
+    text += layersText(layers, git, display, ctx.colours);
     text += `\n${bold("Shadowed ids")}\n`;
-    text += shadowed.length === 0
-      ? "  none\n"
-      : shadowed
-          .map((s) => `  ${s.id}: ${s.effective.source} (${s.effective.layer}, ${s.effective.priority}) shadows ${s.shadowed.map((o) => `${o.source} (${o.layer}, ${o.priority})`).join(", ")}\n`)
-          .join("");
+    text +=
+      shadowed.length === 0
+        ? "  none\n"
+        : shadowed
+            .map(
+              (s) =>
+                `  ${s.id}: ${s.effective.source} (${s.effective.layer}, ${s.effective.priority}) shadows ${s.shadowed.map((o) => `${o.source} (${o.layer}, ${o.priority})`).join(", ")}\n`,
+            )
+            .join("");
 
     text += `\n${bold("Problems")}\n`;
-    text += problems.length === 0 ? "  none\n" : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
+    text +=
+      problems.length === 0
+        ? "  none\n"
+        : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
     text += `\n${formatClientStatuses(clients, ctx.colours)}`;
     const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
     text += `\n${verdict}, ${plural(warnings, "warning")}; ${plural(examples.length, "example")} run, ${examplesFailed} failed\n`;
@@ -190,3 +146,109 @@ export const spec = command({
     return exit;
   },
 });
+
+/** Each configured layer: its folder's state, the skill files found in it, and how many it serves. */
+function layerReports({ registry, config, display, records }: LoadResult): LayerReport[] {
+  const servedPerLayer = new Map<string, number>();
+  for (const c of registry.served()) servedPerLayer.set(c.layer.name, (servedPerLayer.get(c.layer.name) ?? 0) + 1);
+  const filesPerLayer = new Map<string, number>();
+  for (const r of records) filesPerLayer.set(r.layer.name, (filesPerLayer.get(r.layer.name) ?? 0) + 1);
+  return config.layers.map((spec) => ({
+    name: spec.name,
+    priority: spec.priority,
+    dir: display(spec.dir),
+    origin: spec.origin,
+    state: layerDirState(spec.dir),
+    files: filesPerLayer.get(spec.name) ?? 0,
+    served: servedPerLayer.get(spec.name) ?? 0,
+  }));
+}
+
+/** Ids a higher layer shadows, and ids given twice within one layer. */
+function shadowing(registry: Registry): { shadowed: ShadowReport[]; dupes: DuplicateReport[] } {
+  const shadowed: ShadowReport[] = [];
+  const dupes: DuplicateReport[] = [];
+  for (const resolution of registry.resolutions()) {
+    dupes.push(...duplicates(resolution));
+    const winner = resolution.effective;
+    if (!winner || resolution.chain.length < 2) continue;
+    const place = (c: typeof winner) => ({ layer: c.layer.name, priority: c.layer.priority, source: c.source });
+    shadowed.push({
+      id: resolution.id,
+      effective: place(winner),
+      shadowed: resolution.chain.slice(1).map((p) => place(p.candidate)),
+    });
+  }
+  return { shadowed, dupes };
+}
+
+/** Warnings only a whole-project view shows: empty layers, and prompts whose tags compose with nothing. */
+function wholeProjectFindings({ registry, config, display }: LoadResult, layers: LayerReport[]): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  for (const layer of layers) {
+    if (layer.state === "ok" && layer.files === 0) {
+      problems.push({
+        severity: "warning",
+        code: "layer-empty",
+        file: config.layers.find((l) => l.name === layer.name)!.dir,
+        message: `layer "${layer.name}" (${isAbsolute(layer.origin) ? display(layer.origin) : layer.origin}): the folder has no skill files`,
+        hint: `add one with skill-central new <id> --type prompt --layer ${layer.name}, or remove the layer`,
+      });
+    }
+  }
+  // Registry layers are the config's layers, in the same order.
+  const builtinLayer = registry.layers[config.layers.findIndex((l) => l.origin === "built-in")];
+  for (const lonely of lonelyPrompts(registry, builtinLayer)) {
+    problems.push({
+      severity: "warning",
+      code: "tags-compose-with-nothing",
+      file: lonely.path,
+      message: `prompt "${lonely.id}": no other prompt skill has its tag${lonely.tags.length === 1 ? "" : "s"} (${lonely.tags.join(", ")}), so skills:compose with ${lonely.tags.length === 1 ? "it" : "them"} returns only this skill`,
+      hint: "give a related prompt skill the same tag, or drop the tag",
+    });
+  }
+  return problems;
+}
+
+function configText(config: ResolvedConfig, display: (path: string) => string, { bold, dim }: Palette): string {
+  let text = `${bold("Config files")} ${dim("(user first; the project's settings win)")}\n`;
+  text +=
+    config.files.length > 0
+      ? config.files.map((f) => `  ${display(f)}\n`).join("")
+      : "  none (built-in skills, plus .skills/ when it exists)\n";
+  text += `  built-in skills: ${config.builtin ? "on" : "off"}${config.pageSize !== undefined ? `; pageSize: ${config.pageSize}` : ""}\n`;
+  const catalog = config.catalog ?? DEFAULT_CATALOG_SETTINGS;
+  text += `  catalog: ${catalog.mode}; toolSkills: ${catalog.toolSkills}; toolCap: ${catalog.toolCap} ${dim("(docs/catalog.md)")}\n`;
+  return text;
+}
+
+function layersText(
+  layers: LayerReport[],
+  git: GitLayerStatus[],
+  display: (path: string) => string,
+  { bold, dim }: Palette,
+): string {
+  const indent = (table: string) =>
+    table
+      .split("\n")
+      .map((line) => (line === "" ? "" : `  ${line}`))
+      .join("\n");
+  let text = `\n${bold("Layers")} ${dim("(declaration order; higher priority wins, ties go to the later one)")}\n`;
+  if (layers.length === 0) text += "  none\n";
+  else {
+    const state = (l: LayerReport) =>
+      l.state === "ok"
+        ? `${plural(l.files, "file")}, ${l.served} served`
+        : l.state === "missing"
+          ? "missing"
+          : "not a folder";
+    text += indent(
+      formatTable([
+        ["NAME", "PRIORITY", "FOLDER", "STATE", "FROM"],
+        ...layers.map((l) => [l.name, String(l.priority), l.dir, state(l), display(l.origin)]),
+      ]),
+    );
+  }
+  if (git.length > 0) text += `\n${bold("Git layers")}\n${indent(formatTable(gitLayerRows(git)))}`;
+  return text;
+}

@@ -21,7 +21,11 @@ export const spec = command({
     limit: positiveInt("<n>", `At most this many results (default ${DEFAULT_LIMIT})`, { default: DEFAULT_LIMIT }),
     model: flag("Only skills a model may use, as find_skills returns them"),
   },
-  examples: ["skill-central find review a pull request", 'skill-central find "k8s manifests" --json', "skill-central find --tag security --type tool"],
+  examples: [
+    "skill-central find review a pull request",
+    'skill-central find "k8s manifests" --json',
+    "skill-central find --tag security --type tool",
+  ],
   positionals: { min: 0, max: 64 },
   async run(ctx) {
     const { type, limit, model: modelOnly } = ctx.options;
@@ -47,8 +51,13 @@ export const spec = command({
       ctx.err(query.trim() === "" ? "no skills match\n" : `no skill matches "${query}"\n`);
       return EXIT_FAILURE;
     }
-    const table = [["NAME", "TYPE", "LAYER", "TAGS", "DESCRIPTION"], ...rows.map((r) => [r.name, r.type, r.layer, r.tags.join(","), r.description])];
-    ctx.out(formatTable(table, { ...(ctx.columns !== undefined && { maxWidth: ctx.columns }), header: ctx.colours.bold }));
+    const table = [
+      ["NAME", "TYPE", "LAYER", "TAGS", "DESCRIPTION"],
+      ...rows.map((r) => [r.name, r.type, r.layer, r.tags.join(","), r.description]),
+    ];
+    ctx.out(
+      formatTable(table, { ...(ctx.columns !== undefined && { maxWidth: ctx.columns }), header: ctx.colours.bold }),
+    );
     if (result.total > rows.length) ctx.err(`${rows.length} of ${result.total} matches shown (--limit to see more)\n`);
     return EXIT_OK;
   },

@@ -83,7 +83,10 @@ export const spec = command({
     const kept: string[] = [];
     const existingConfig = PROJECT_CONFIG_NAMES.find((name) => existsSync(join(ctx.cwd, name)));
     if (existingConfig) kept.push(existingConfig);
-    else (createFile(join(ctx.cwd, PROJECT_CONFIG_NAMES[0]), CONFIG) === "created" ? created : kept).push(PROJECT_CONFIG_NAMES[0]);
+    else
+      (createFile(join(ctx.cwd, PROJECT_CONFIG_NAMES[0]), CONFIG) === "created" ? created : kept).push(
+        PROJECT_CONFIG_NAMES[0],
+      );
     for (const [path, text] of [
       [".skills/team/explain-change.yaml", EXAMPLE_PROMPT],
       [".skills/project/branch-name.yaml", EXAMPLE_TOOL],
@@ -97,7 +100,8 @@ export const spec = command({
     const { green, dim } = ctx.colours;
     let text = created.map((p) => `${green("created")}     ${p}\n`).join("");
     text += kept.map((p) => `${dim("left alone")}  ${p} (already exists)\n`).join("");
-    if (existingConfig) text += `note: ${existingConfig} was already there; check that it declares the .skills/team and .skills/project layers\n`;
+    if (existingConfig)
+      text += `note: ${existingConfig} was already there; check that it declares the .skills/team and .skills/project layers\n`;
     text += `\nNext: skill-central list, skill-central test, skill-central new <id> --type prompt|tool\n`;
     ctx.out(text);
     return EXIT_OK;

@@ -2,6 +2,7 @@ import { applyInstall, type Outcome } from "../install/apply.ts";
 import { clientById, CLIENTS } from "../install/clients/index.ts";
 import { CLIENT_IDS, type ClientSpec } from "../install/clients/client.ts";
 import { detectClients } from "../install/detect.ts";
+import type { Scope } from "../install/entry.ts";
 import { hostFromEnv, type Host } from "../install/host.ts";
 import { currentLaunch, type Launch } from "../install/launch.ts";
 import { planInstall, type Plan } from "../install/plan.ts";
@@ -9,7 +10,14 @@ import { DEFAULT_VERIFY_TIMEOUT_MS, verifier } from "../install/verify.ts";
 import { confirm, stdinIsTerminal } from "./support/confirm.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, plural, UsageError, type CommandContext } from "./support/command.ts";
 import { flag, text, value } from "./support/options.ts";
-import { clientIds, describeOutcome, describePlan, planJson, scopeOption, shellLine } from "./support/install-output.ts";
+import {
+  clientIds,
+  describeOutcome,
+  describePlan,
+  planJson,
+  scopeOption,
+  shellLine,
+} from "./support/install-output.ts";
 
 function httpUrl(url: string): string {
   let parsed: URL;
@@ -18,38 +26,81 @@ function httpUrl(url: string): string {
   } catch {
     throw new UsageError(`--http needs a URL such as http://127.0.0.1:8787/mcp, not "${url}"`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`--http needs an http:// or https:// URL, not "${url}"`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new UsageError(`--http needs an http:// or https:// URL, not "${url}"`);
   return url;
 }
 
 function verifyTimeoutMs(raw: string): number {
   const seconds = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(seconds > 0)) throw new UsageError(`--verify-timeout must be a positive number of seconds, not "${raw}"`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(seconds > 0))
+    throw new UsageError(`--verify-timeout must be a positive number of seconds, not "${raw}"`);
   return seconds * 1000;
 }
 
-function httpOption(ctx: CommandContext<{ readonly http: string | undefined; readonly "token-env": string | undefined }>, host: Host): { url: string; tokenEnv?: string } | undefined {
+function httpOption(
+  ctx: CommandContext<{ readonly http: string | undefined; readonly "token-env": string | undefined }>,
+  host: Host,
+): { url: string; tokenEnv?: string } | undefined {
   const { http: url, "token-env": tokenEnv } = ctx.options;
   if (url === undefined) {
     if (tokenEnv !== undefined) throw new UsageError("--token-env goes with --http <url>");
     return undefined;
   }
   if (tokenEnv === undefined) return { url };
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) throw new UsageError(`--token-env takes the name of an environment variable, not "${tokenEnv}"`);
-  if (!host.env[tokenEnv]) throw new UsageError(`--token-env ${tokenEnv}: the variable is not set here; set it (the entry is checked with it), then run this again`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv))
+    throw new UsageError(`--token-env takes the name of an environment variable, not "${tokenEnv}"`);
+  if (!host.env[tokenEnv])
+    throw new UsageError(
+      `--token-env ${tokenEnv}: the variable is not set here; set it (the entry is checked with it), then run this again`,
+    );
   return { url, tokenEnv };
 }
 
 export function launchText(launch: Launch): string {
-  const what = launch.kind === "binary" ? "this binary" : launch.kind === "bunx" ? "the installed package, with bunx" : "this checkout, with bun";
+  const what =
+    launch.kind === "binary"
+      ? "this binary"
+      : launch.kind === "bunx"
+        ? "the installed package, with bunx"
+        : "this checkout, with bun";
   return `${shellLine([launch.command, ...launch.prefix, "mcp"])} (${what})`;
 }
 
+/**
+ * Without named clients, the ones found on this machine that have a config file for `scope`
+ * (said on the terminal); undefined when none is found at all.
+ */
+function detectedClients(ctx: CommandContext, host: Host, scope: Scope): ClientSpec[] | undefined {
+  const detected = detectClients(host);
+  if (detected.length === 0) {
+    ctx.err(
+      `skill-central install: no MCP client found on this machine (looked for ${CLIENTS.map((c) => c.name).join(", ")}); name one, e.g. skill-central install cursor\n`,
+    );
+    return undefined;
+  }
+  const usable = detected.filter((d) => d.client.file({ host, project: ctx.cwd, scope }) !== undefined);
+  const skipped = detected.filter((d) => !usable.includes(d)).map((d) => d.client.name);
+  if (!ctx.json) {
+    ctx.out(`${ctx.colours.bold("Found")} ${detected.map((d) => `${d.client.name} (${d.reason})`).join(", ")}\n`);
+    if (skipped.length > 0) ctx.out(`Skipped (no project config file; use --scope user): ${skipped.join(", ")}\n`);
+  }
+  return usable.map((d) => d.client);
+}
+
 /** Without named clients: ask on a terminal, go ahead with --yes, otherwise only show. */
-export async function mayApply(ctx: CommandContext<{ readonly yes: boolean }>, named: boolean, question: string, verb: string): Promise<boolean> {
+export async function mayApply(
+  ctx: CommandContext<{ readonly yes: boolean }>,
+  named: boolean,
+  question: string,
+  verb: string,
+): Promise<boolean> {
   if (named || ctx.options.yes) return true;
   if (ctx.json || !stdinIsTerminal()) {
-    if (!ctx.json) ctx.out(`\nNothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to ${verb}, or name the clients.\n`);
+    if (!ctx.json)
+      ctx.out(
+        `\nNothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to ${verb}, or name the clients.\n`,
+      );
     return false;
   }
   const yes = await confirm(`\n${question} [y/N] `, ctx.out);
@@ -78,9 +129,19 @@ export const spec = command({
     yes: flag("Do not ask before changing the detected clients", { short: "y" }),
     http: value("<url>", "Register a running HTTP server instead of starting one per client", httpUrl),
     "token-env": text("<VAR>", "With --http: the environment variable that holds the bearer token"),
-    "verify-timeout": value("<s>", `How long the check waits for the server (default ${DEFAULT_VERIFY_TIMEOUT_MS / 1000})`, verifyTimeoutMs, { default: DEFAULT_VERIFY_TIMEOUT_MS }),
+    "verify-timeout": value(
+      "<s>",
+      `How long the check waits for the server (default ${DEFAULT_VERIFY_TIMEOUT_MS / 1000})`,
+      verifyTimeoutMs,
+      { default: DEFAULT_VERIFY_TIMEOUT_MS },
+    ),
   },
-  examples: ["skill-central install", "skill-central install cursor vscode --dry-run", "skill-central install claude-code --scope project", "skill-central install codex --http https://skills.example.com/mcp --token-env SKILLS_TOKEN"],
+  examples: [
+    "skill-central install",
+    "skill-central install cursor vscode --dry-run",
+    "skill-central install claude-code --scope project",
+    "skill-central install codex --http https://skills.example.com/mcp --token-env SKILLS_TOKEN",
+  ],
   positionals: { min: 0, max: CLIENT_IDS.length },
   async run(ctx) {
     const host = hostFromEnv();
@@ -93,34 +154,29 @@ export const spec = command({
     const named = ids.length > 0;
     const { bold } = ctx.colours;
 
-    let clients: ClientSpec[];
-    let skipped: string[] = [];
-    if (named) clients = ids.map(clientById);
-    else {
-      const detected = detectClients(host);
-      if (detected.length === 0) {
-        ctx.err(`skill-central install: no MCP client found on this machine (looked for ${CLIENTS.map((c) => c.name).join(", ")}); name one, e.g. skill-central install cursor\n`);
-        return EXIT_FAILURE;
-      }
-      const usable = detected.filter((d) => d.client.file({ host, project: ctx.cwd, scope }) !== undefined);
-      skipped = detected.filter((d) => !usable.includes(d)).map((d) => d.client.name);
-      clients = usable.map((d) => d.client);
-      if (!ctx.json) {
-        ctx.out(`${bold("Found")} ${detected.map((d) => `${d.client.name} (${d.reason})`).join(", ")}\n`);
-        if (skipped.length > 0) ctx.out(`Skipped (no project config file; use --scope user): ${skipped.join(", ")}\n`);
-      }
-    }
+    const clients = named ? ids.map(clientById) : detectedClients(ctx, host, scope);
+    if (!clients) return EXIT_FAILURE;
 
-    const plans: Plan[] = clients.map((client) => planInstall(client, { scope, project: ctx.cwd, host, force: ctx.options.force }, launch, http));
+    const plans: Plan[] = clients.map((client) =>
+      planInstall(client, { scope, project: ctx.cwd, host, force: ctx.options.force }, launch, http),
+    );
     if (!ctx.json) {
-      ctx.out(`${bold("Entry")}: ${http ? `${http.url}${http.tokenEnv ? ` (token from ${http.tokenEnv})` : ""}` : launchText(launch)}\n\n`);
-      for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(describePlan(plan, ctx.colours) + "\n");
+      ctx.out(
+        `${bold("Entry")}: ${http ? `${http.url}${http.tokenEnv ? ` (token from ${http.tokenEnv})` : ""}` : launchText(launch)}\n\n`,
+      );
+      for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(`${describePlan(plan, ctx.colours)}\n`);
     }
-    const actionable = plans.filter((p) => p.action === "create" || p.action === "add" || p.action === "update" || p.action === "unchanged");
+    const actionable = plans.filter(
+      (p) => p.action === "create" || p.action === "add" || p.action === "update" || p.action === "unchanged",
+    );
     const blocked = plans.filter((p) => p.action === "error" || p.action === "differs");
     const entry = http ?? { kind: launch.kind, command: launch.command, args: [...launch.prefix, "mcp"] };
 
-    if (dryRun || actionable.length === 0 || !(await mayApply(ctx, named, `Install skill-central in ${plural(actionable.length, "client")}?`, "install"))) {
+    if (
+      dryRun ||
+      actionable.length === 0 ||
+      !(await mayApply(ctx, named, `Install skill-central in ${plural(actionable.length, "client")}?`, "install"))
+    ) {
       if (ctx.json) json(ctx, { dryRun: true, scope, project: ctx.cwd, entry, clients: plans.map((p) => planJson(p)) });
       else if (dryRun) ctx.out("\nDry run: nothing was written.\n");
       return blocked.length > 0 ? EXIT_FAILURE : EXIT_OK;
@@ -136,8 +192,18 @@ export const spec = command({
     }
     const done = [...outcomes.values()].filter((o) => o.ok).length;
     const failed = outcomes.size - done + blocked.length;
-    if (ctx.json) json(ctx, { dryRun: false, scope, project: ctx.cwd, entry, clients: plans.map((p) => planJson(p, outcomes.get(p))) });
-    else ctx.out(`\n${done > 0 ? `Installed in ${plural(done, "client")}` : "Nothing installed"}${failed > 0 ? `; ${plural(failed, "client")} not (see above)` : ""}. Restart the IDEs (or reload their MCP servers) to pick it up.\n`);
+    if (ctx.json)
+      json(ctx, {
+        dryRun: false,
+        scope,
+        project: ctx.cwd,
+        entry,
+        clients: plans.map((p) => planJson(p, outcomes.get(p))),
+      });
+    else
+      ctx.out(
+        `\n${done > 0 ? `Installed in ${plural(done, "client")}` : "Nothing installed"}${failed > 0 ? `; ${plural(failed, "client")} not (see above)` : ""}. Restart the IDEs (or reload their MCP servers) to pick it up.\n`,
+      );
     return failed > 0 ? EXIT_FAILURE : EXIT_OK;
   },
 });

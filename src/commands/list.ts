@@ -1,6 +1,5 @@
 import { normaliseTag } from "../skill/tags.ts";
 import { skillView } from "../registry/describe.ts";
-import type { Candidate } from "../registry/registry.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { command, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
@@ -10,13 +9,18 @@ export const spec = command({
   name: "list",
   summary: "List the effective skills (what the server serves)",
   usage: "list [--type prompt|tool] [--tag <tag>] [--layer <name>] [--json]",
-  description: "One row per served skill: id, type, layer, priority, tags and description, sorted by id.\nWith --json, an array of skill objects (the same fields as `show --json`'s \"skill\").",
+  description:
+    'One row per served skill: id, type, layer, priority, tags and description, sorted by id.\nWith --json, an array of skill objects (the same fields as `show --json`\'s "skill").',
   options: {
     type: choice(["prompt", "tool"], "Only prompts, or only tools", { quoted: true }),
     tag: text("<tag>", "Only skills carrying this tag (case-insensitive)"),
     layer: text("<name>", "Only skills served from this layer"),
   },
-  examples: ["skill-central list", "skill-central list --type tool --json", "skill-central list --tag review --layer team"],
+  examples: [
+    "skill-central list",
+    "skill-central list --type tool --json",
+    "skill-central list --tag review --layer team",
+  ],
   positionals: { min: 0, max: 0 },
   async run(ctx) {
     const { type, layer } = ctx.options;
@@ -26,14 +30,22 @@ export const spec = command({
     const { registry } = loaded;
     if (layer !== undefined && !registry.layers.some((l) => l.name === layer)) {
       const names = registry.layers.map((l) => l.name);
-      throw new UsageError(`no layer named "${layer}"${didYouMean(layer, names)}; layers: ${names.join(", ") || "none"}`);
+      throw new UsageError(
+        `no layer named "${layer}"${didYouMean(layer, names)}; layers: ${names.join(", ") || "none"}`,
+      );
     }
     const effective = registry.served();
     const shown = effective.filter(
-      (c) => (type === undefined || c.skill.type === type) && (tag === undefined || c.skill.tags.includes(tag)) && (layer === undefined || c.layer.name === layer),
+      (c) =>
+        (type === undefined || c.skill.type === type) &&
+        (tag === undefined || c.skill.tags.includes(tag)) &&
+        (layer === undefined || c.layer.name === layer),
     );
     if (ctx.json) {
-      json(ctx, shown.map((c) => skillView(c, true)));
+      json(
+        ctx,
+        shown.map((c) => skillView(c, true)),
+      );
       return EXIT_OK;
     }
     if (shown.length === 0) {
@@ -41,8 +53,18 @@ export const spec = command({
       return EXIT_OK;
     }
     const rows = [["ID", "TYPE", "LAYER", "PRIORITY", "TAGS", "DESCRIPTION"]];
-    for (const c of shown) rows.push([c.skill.id, c.skill.type, c.layer.name, String(c.layer.priority), c.skill.tags.join(","), c.skill.description]);
-    ctx.out(formatTable(rows, { ...(ctx.columns !== undefined && { maxWidth: ctx.columns }), header: ctx.colours.bold }));
+    for (const c of shown)
+      rows.push([
+        c.skill.id,
+        c.skill.type,
+        c.layer.name,
+        String(c.layer.priority),
+        c.skill.tags.join(","),
+        c.skill.description,
+      ]);
+    ctx.out(
+      formatTable(rows, { ...(ctx.columns !== undefined && { maxWidth: ctx.columns }), header: ctx.colours.bold }),
+    );
     return EXIT_OK;
   },
 });

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { CATALOG_MODES } from "../config/catalog-settings.ts";
 import { command, UsageError } from "./support/command.ts";
-import { choice, flag, list, positiveInt, text, value, wholeNumber } from "./support/options.ts";
+import { choice, flag, list, positiveInt, value, wholeNumber } from "./support/options.ts";
 
 /** Refused without `--http`. Their defaults live with the HTTP server, which is imported only to serve. */
 const HTTP_OPTIONS = {
@@ -11,8 +11,13 @@ const HTTP_OPTIONS = {
     return raw;
   }),
   stateless: flag("HTTP without sessions or per-client state, for replicas behind a load balancer"),
-  "token-file": value("<path>", 'Bearer tokens, one "LABEL TOKEN" per line (also: SKILL_CENTRAL_TOKEN)', (raw) => resolve(process.cwd(), raw)),
-  "allow-origin": list("<origin>", "A browser origin that may call the server, e.g. https://app.example.com (repeatable)"),
+  "token-file": value("<path>", 'Bearer tokens, one "LABEL TOKEN" per line (also: SKILL_CENTRAL_TOKEN)', (raw) =>
+    resolve(process.cwd(), raw),
+  ),
+  "allow-origin": list(
+    "<origin>",
+    "A browser origin that may call the server, e.g. https://app.example.com (repeatable)",
+  ),
   "allow-host": list("<name>", "A host name the server answers to besides localhost (repeatable)"),
   "max-sessions": positiveInt("<n>", "Open HTTP sessions at most (default 1000)"),
   "session-timeout": positiveInt("<s>", "Close an HTTP session idle this many seconds (default 1800)"),
@@ -26,7 +31,8 @@ const HTTP_OPTIONS = {
 export const spec = command({
   name: "mcp",
   summary: "Run the MCP server: stdio (the default when no command is given), or HTTP for a team with --http",
-  usage: "mcp [--no-watch] [--page-size <n>] [--catalog auto|on|off] [--debug-timing] [--http [--port <n>] [--host <addr>] [--stateless] [--token-file <path>] …]",
+  usage:
+    "mcp [--no-watch] [--page-size <n>] [--catalog auto|on|off] [--debug-timing] [--http [--port <n>] [--host <addr>] [--stateless] [--token-file <path>] …]",
   description:
     "Serves the skills over MCP on stdin/stdout (JSON-RPC only on stdout; logs on stderr).\n" +
     "With --http, serves Streamable HTTP at /mcp instead (2025-11-25 sessions and 2026-07-28 requests on one port), with\n" +
@@ -34,7 +40,10 @@ export const spec = command({
   options: {
     watch: flag("Do not reload when skill or config files change", { negatable: true }),
     "page-size": positiveInt("<n>", "Page size for list requests (a positive whole number)"),
-    catalog: choice(CATALOG_MODES, "Catalog tools (find_skills, load_skill, run_skill_tool): per client (auto, the default), always, or never"),
+    catalog: choice(
+      CATALOG_MODES,
+      "Catalog tools (find_skills, load_skill, run_skill_tool): per client (auto, the default), always, or never",
+    ),
     "debug-timing": flag("Print load timings to stderr"),
     http: flag("Serve Streamable HTTP at /mcp instead of stdio"),
     ...HTTP_OPTIONS,
@@ -59,7 +68,10 @@ export const spec = command({
       ...(catalog !== undefined && { catalog }),
     };
     if (options.http) {
-      const [{ runHttp, StartError }, http] = await Promise.all([import("../serve/http.ts"), import("../mcp/http/options.ts")]);
+      const [{ runHttp, StartError }, http] = await Promise.all([
+        import("../serve/http.ts"),
+        import("../mcp/http/options.ts"),
+      ]);
       const port = options.port ?? http.DEFAULT_PORT;
       const host = options.host ?? http.DEFAULT_HOST;
       const tokenFile = options["token-file"];

@@ -11,7 +11,11 @@ import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, UsageError } fr
 import { list, text } from "./support/options.ts";
 
 /** `--args-json` first, then each `--arg k=v` on top of it. */
-export function collectArguments(skill: Skill | undefined, argsJson: string | undefined, pairs: readonly string[]): Record<string, unknown> {
+export function collectArguments(
+  skill: Skill | undefined,
+  argsJson: string | undefined,
+  pairs: readonly string[],
+): Record<string, unknown> {
   let args: Record<string, unknown> = {};
   if (argsJson !== undefined) {
     let parsed: unknown;
@@ -20,7 +24,7 @@ export function collectArguments(skill: Skill | undefined, argsJson: string | un
     } catch (error) {
       throw new UsageError(`--args-json is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (!isPlainObject(parsed)) throw new UsageError("--args-json must be a JSON object, e.g. '{\"summary\": \"x\"}'");
+    if (!isPlainObject(parsed)) throw new UsageError('--args-json must be a JSON object, e.g. \'{"summary": "x"}\'');
     args = { ...parsed };
   }
   for (const pair of pairs) {
@@ -61,8 +65,16 @@ export const spec = command({
     const { registry } = loaded;
     const skill = registry.get(id)?.skill;
     if (!skill && id !== COMPOSE_PROMPT_NAME) {
-      const known = [...registry.resolutions().filter((r) => r.effective).map((r) => r.id), COMPOSE_PROMPT_NAME];
-      const withdrawn = registry.resolution(id) ? " (it is not served: its files conflict; see `skill-central show`)" : didYouMean(id, known);
+      const known = [
+        ...registry
+          .resolutions()
+          .filter((r) => r.effective)
+          .map((r) => r.id),
+        COMPOSE_PROMPT_NAME,
+      ];
+      const withdrawn = registry.resolution(id)
+        ? " (it is not served: its files conflict; see `skill-central show`)"
+        : didYouMean(id, known);
       ctx.err(`error: unknown skill "${id}"${withdrawn}\n`);
       return EXIT_FAILURE;
     }
@@ -71,8 +83,26 @@ export const spec = command({
     if (!ctx.json) for (const w of warnings) ctx.err(`${colourDiagnostic(formatDiagnostic(w), ctx.colours)}\n`);
     const result = skill?.type === "tool" ? await invokeTool(registry, id, args) : invokePrompt(registry, id, args);
     if (ctx.json) {
-      const warned = warnings.length > 0 ? { warnings: warnings.map((w) => ({ rule: w.code, message: w.message, ...(w.hint !== undefined && { hint: w.hint }) })) } : {};
-      json(ctx, result.ok ? { id, text: result.text, ...warned } : { id, error: { code: result.error.code, message: result.error.message, problems: result.error.problems }, ...warned });
+      const warned =
+        warnings.length > 0
+          ? {
+              warnings: warnings.map((w) => ({
+                rule: w.code,
+                message: w.message,
+                ...(w.hint !== undefined && { hint: w.hint }),
+              })),
+            }
+          : {};
+      json(
+        ctx,
+        result.ok
+          ? { id, text: result.text, ...warned }
+          : {
+              id,
+              error: { code: result.error.code, message: result.error.message, problems: result.error.problems },
+              ...warned,
+            },
+      );
       return result.ok ? EXIT_OK : EXIT_FAILURE;
     }
     if (!result.ok) {

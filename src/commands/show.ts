@@ -1,5 +1,7 @@
 import { resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
 import { publishedSkillOf } from "../registry/published-skills.ts";
+import type { Candidate } from "../registry/registry.ts";
+import type { Palette } from "../cli-output/colour.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
@@ -21,7 +23,10 @@ function argumentRows(lines: readonly ArgumentLine[]): string[][] {
 }
 
 function indent(text: string): string {
-  return text.split("\n").map((line) => (line === "" ? "" : `  ${line}`)).join("\n");
+  return text
+    .split("\n")
+    .map((line) => (line === "" ? "" : `  ${line}`))
+    .join("\n");
 }
 
 function showCompose(ctx: CommandContext, tags: readonly string[]): number {
@@ -31,7 +36,7 @@ function showCompose(ctx: CommandContext, tags: readonly string[]): number {
   }
   ctx.out(
     `${ctx.colours.bold(COMPOSE_PROMPT_NAME)}  prompt (provided by the server)\n` +
-      "Joins every prompt skill whose tags overlap the \"tags\" argument (comma-separated), lowest priority first.\n\n" +
+      'Joins every prompt skill whose tags overlap the "tags" argument (comma-separated), lowest priority first.\n\n' +
       `${ctx.colours.bold("Arguments")}\n  tags  required  comma-separated tags; other arguments reach every composed template\n\n` +
       `${ctx.colours.bold("Tags of prompt skills")}\n  ${tags.join(", ") || "(none)"}\n`,
   );
@@ -55,7 +60,9 @@ export const spec = command({
     if (id === COMPOSE_PROMPT_NAME) return showCompose(ctx, registry.tags());
     const resolution = registry.resolution(id);
     if (!resolution) {
-      ctx.err(`error: unknown skill "${id}"${didYouMean(id, [...registry.resolutions().map((r) => r.id), COMPOSE_PROMPT_NAME])}\n`);
+      ctx.err(
+        `error: unknown skill "${id}"${didYouMean(id, [...registry.resolutions().map((r) => r.id), COMPOSE_PROMPT_NAME])}\n`,
+      );
       return EXIT_FAILURE;
     }
     const view = resolutionView(resolution);
@@ -64,52 +71,97 @@ export const spec = command({
     // A skill from a git layer: the repository, commit and path it was copied from.
     const git = effective && gitOrigin(loaded.config.layers, effective.layer.name, effective.path, ctx.cwd);
     if (ctx.json) {
-      json(ctx, { id, served: view.served, ...(effective && { skill: skillView(effective, true), arguments: args }), ...(git && { git }), chain: view.chain });
+      json(ctx, {
+        id,
+        served: view.served,
+        ...(effective && { skill: skillView(effective, true), arguments: args }),
+        ...(git && { git }),
+        chain: view.chain,
+      });
       return effective ? EXIT_OK : EXIT_FAILURE;
     }
     const { bold, dim, red } = ctx.colours;
     let text = "";
     if (effective) {
-      const { skill } = effective;
-      text += `${bold(skill.id)}  ${skill.type}${skill.title ? `  ${dim(skill.title)}` : ""}\n${skill.description}\n\n`;
-      const skillMd = skill.format === "skill-md";
-      // What the MCP skills extension serves it as: hosts that load skills verify reads against the digest.
-      const published = publishedSkillOf(effective);
-      const facts = [
-        ["layer", `${effective.layer.name} (priority ${effective.layer.priority})`],
-        ["file", effective.source],
-        ...(published ? [["uri", `${published.uri}${published.synthesised ? " (a SKILL.md made from this YAML skill)" : ""}`], ["digest", published.byPath.get("SKILL.md")!.digest]] : []),
-        ...(skillMd ? [["format", "Agent Skills folder (SKILL.md)"]] : []),
-        ...(skill.hidden ? [["listed", "no (user-invocable: false): only the model invokes it"]] : []),
-        ...(skill.modelInvocable === false ? [["model", "never offered to a model (disable-model-invocation: true)"]] : []),
-        ...(git ? [["commit", git.commit], ["in repository", `${git.url} ${git.path}`]] : []),
-        ["tags", skill.tags.join(", ") || "(none)"],
-        ...(skill.version !== undefined ? [["version", skill.version]] : []),
-        ...(skill.exampleCount > 0 || skill.examplesFile ? [["examples", `${skill.exampleCount}${skill.examplesFile ? ` in ${skill.examplesFile.path} (test-only: run by skill-central test, not published to clients)` : ""}`]] : []),
-      ];
-      text += indent(formatTable(facts));
-      const derived = skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0;
-      text += `\n${bold("Arguments")}${derived ? dim(skillMd ? " (one free-text argument, as typed after the command)" : " (from the template's variables)") : ""}\n`;
-      text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
-      if (skill.files) {
-        text += `\n${bold("Files")} ${dim(`(${skill.files.length}, with the digest a host verifies each read against)`)}\n`;
-        text += indent(formatTable([["PATH", "SIZE", "SHA-256"], ...skill.files.map((f) => [f.path, String(f.size), f.sha256.slice(0, 16)])]));
-      }
-      if (skill.leftOut) {
-        text += `\n${bold("Left out")} ${dim("(hidden names are never part of a skill)")}\n`;
-        text += skill.leftOut.map((name) => `  ${name}\n`).join("");
-      }
-      const { template } = effective.content.read();
-      const heading = skillMd ? "Body" : "Template";
-      if (template !== undefined) text += `\n${bold(heading)}\n${indent(template.trimEnd())}\n`;
-      else if (skill.type === "tool") text += `\n${bold("Template")}\n  (none: the tool returns its arguments as JSON)\n`;
+      text += effectiveText(effective, args, git, ctx.colours);
     } else {
       text += `${bold(id)}  ${red("not served")}: the files below conflict in their layer; fix or remove one\n`;
     }
     text += `\n${bold("Resolution")} ${dim(`(${view.chain.length} candidate${view.chain.length === 1 ? "" : "s"}, winner first)`)}\n`;
-    const rows = [["LAYER", "PRIORITY", "FILE", "STATUS"], ...view.chain.map((c) => [c.layer, String(c.priority), c.source, statusText(c)])];
+    const rows = [
+      ["LAYER", "PRIORITY", "FILE", "STATUS"],
+      ...view.chain.map((c) => [c.layer, String(c.priority), c.source, statusText(c)]),
+    ];
     text += indent(formatTable(rows));
     ctx.out(text);
     return effective ? EXIT_OK : EXIT_FAILURE;
   },
 });
+
+type GitOrigin = ReturnType<typeof gitOrigin>;
+
+/** The served skill: what it is, where it comes from, its arguments, files and template. */
+function effectiveText(effective: Candidate, args: ArgumentLine[], git: GitOrigin, colours: Palette): string {
+  const { bold, dim } = colours;
+  const { skill } = effective;
+  let text = `${bold(skill.id)}  ${skill.type}${skill.title ? `  ${dim(skill.title)}` : ""}\n${skill.description}\n\n`;
+  const skillMd = skill.format === "skill-md";
+  text += indent(formatTable(skillFacts(effective, git)));
+  const derived = skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0;
+  text += `\n${bold("Arguments")}${derived ? dim(skillMd ? " (one free-text argument, as typed after the command)" : " (from the template's variables)") : ""}\n`;
+  text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
+  if (skill.files) {
+    text += `\n${bold("Files")} ${dim(`(${skill.files.length}, with the digest a host verifies each read against)`)}\n`;
+    text += indent(
+      formatTable([
+        ["PATH", "SIZE", "SHA-256"],
+        ...skill.files.map((f) => [f.path, String(f.size), f.sha256.slice(0, 16)]),
+      ]),
+    );
+  }
+  if (skill.leftOut) {
+    text += `\n${bold("Left out")} ${dim("(hidden names are never part of a skill)")}\n`;
+    text += skill.leftOut.map((name) => `  ${name}\n`).join("");
+  }
+  const { template } = effective.content.read();
+  const heading = skillMd ? "Body" : "Template";
+  if (template !== undefined) text += `\n${bold(heading)}\n${indent(template.trimEnd())}\n`;
+  else if (skill.type === "tool") text += `\n${bold("Template")}\n  (none: the tool returns its arguments as JSON)\n`;
+  return text;
+}
+
+/** The name-value lines under a skill's heading. */
+function skillFacts(effective: Candidate, git: GitOrigin): string[][] {
+  const { skill } = effective;
+  // What the MCP skills extension serves it as: hosts that load skills verify reads against the digest.
+  const published = publishedSkillOf(effective);
+  return [
+    ["layer", `${effective.layer.name} (priority ${effective.layer.priority})`],
+    ["file", effective.source],
+    ...(published
+      ? [
+          ["uri", `${published.uri}${published.synthesised ? " (a SKILL.md made from this YAML skill)" : ""}`],
+          ["digest", published.byPath.get("SKILL.md")!.digest],
+        ]
+      : []),
+    ...(skill.format === "skill-md" ? [["format", "Agent Skills folder (SKILL.md)"]] : []),
+    ...(skill.hidden ? [["listed", "no (user-invocable: false): only the model invokes it"]] : []),
+    ...(skill.modelInvocable === false ? [["model", "never offered to a model (disable-model-invocation: true)"]] : []),
+    ...(git
+      ? [
+          ["commit", git.commit],
+          ["in repository", `${git.url} ${git.path}`],
+        ]
+      : []),
+    ["tags", skill.tags.join(", ") || "(none)"],
+    ...(skill.version !== undefined ? [["version", skill.version]] : []),
+    ...(skill.exampleCount > 0 || skill.examplesFile
+      ? [
+          [
+            "examples",
+            `${skill.exampleCount}${skill.examplesFile ? ` in ${skill.examplesFile.path} (test-only: run by skill-central test, not published to clients)` : ""}`,
+          ],
+        ]
+      : []),
+  ];
+}

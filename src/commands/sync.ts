@@ -3,7 +3,14 @@ import { colourDiagnostic, palette, type Palette } from "../cli-output/colour.ts
 import { displayPath } from "../storage/display-path.ts";
 import { gitVersion } from "../sources/git.ts";
 import type { SkillChange, SkillChanges } from "../sources/skill-changes.ts";
-import { syncLayers, SyncRefused, type LayerSyncReport, type SyncMode, type SyncProgress, type SyncReport } from "../sources/sync.ts";
+import {
+  syncLayers,
+  SyncRefused,
+  type LayerSyncReport,
+  type SyncMode,
+  type SyncProgress,
+  type SyncReport,
+} from "../sources/sync.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, UsageError, type CommandContext } from "./support/command.ts";
 import { flag } from "./support/options.ts";
 
@@ -20,7 +27,10 @@ function headline(layer: LayerSyncReport, colours: Palette): string {
     case "unchanged":
       return `up to date at ${short(layer.after)}`;
     case "locked":
-      return green(`locked at ${short(layer.after)}`) + (layer.before && layer.before !== layer.after ? dim(` (was ${short(layer.before)})`) : "");
+      return (
+        green(`locked at ${short(layer.after)}`) +
+        (layer.before && layer.before !== layer.after ? dim(` (was ${short(layer.before)})`) : "")
+      );
     case "updated":
       return green(`${short(layer.before)} → ${short(layer.after)}`);
     case "restored":
@@ -97,7 +107,8 @@ function changeLines(changes: SkillChanges | undefined, ctx: CommandContext): st
   ];
   let text = "";
   for (const [list, sign, colour] of kinds) {
-    for (const change of list.slice(0, MAX_LISTED)) text += `  ${colour(sign)} ${change.id}  ${ctx.colours.dim(change.file)}\n`;
+    for (const change of list.slice(0, MAX_LISTED))
+      text += `  ${colour(sign)} ${change.id}  ${ctx.colours.dim(change.file)}\n`;
     if (list.length > MAX_LISTED) text += `  ${colour(sign)} … and ${list.length - MAX_LISTED} more\n`;
   }
   return text;
@@ -110,7 +121,9 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
   }
   let text = "";
   for (const layer of report.layers) {
-    const where = [layer.ref === "HEAD" ? "" : layer.ref, layer.path ? `${layer.path}/` : ""].filter(Boolean).join(", ");
+    const where = [layer.ref === "HEAD" ? "" : layer.ref, layer.path ? `${layer.path}/` : ""]
+      .filter(Boolean)
+      .join(", ");
     text += `${bold(layer.name)}  ${layer.url}${where ? ` ${where}` : ""}${layer.locked ? "" : ctx.colours.dim(" (not locked: follows its ref)")}\n`;
     text += `  ${headline(layer, ctx.colours)}\n`;
     text += changeLines(layer.changes, ctx);
@@ -121,7 +134,9 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
     const name = displayPath(lock.file, { cwd: ctx.cwd });
     if (lock.written) text += `\n${name} written\n`;
     if (lock.stale.length > 0) {
-      text += lock.written ? `  removed entries of layers no longer declared: ${lock.stale.join(", ")}\n` : `${red(name)}: entries for layers no longer declared: ${lock.stale.join(", ")}; run skill-central sync\n`;
+      text += lock.written
+        ? `  removed entries of layers no longer declared: ${lock.stale.join(", ")}\n`
+        : `${red(name)}: entries for layers no longer declared: ${lock.stale.join(", ")}; run skill-central sync\n`;
     }
   }
   return text;
@@ -146,12 +161,19 @@ export const spec = command({
     check: flag("Change nothing; exit 1 when a copy or the lock is out of date"),
     frozen: flag("Sync, but never write the lock; exit 1 when it would change (CI)"),
   },
-  examples: ["skill-central sync", "skill-central sync --update team", "skill-central sync --check", "skill-central sync --frozen --json"],
+  examples: [
+    "skill-central sync",
+    "skill-central sync --update team",
+    "skill-central sync --check",
+    "skill-central sync --frozen --json",
+  ],
   positionals: { min: 0, max: 1 },
   async run(ctx) {
     const { update, check, frozen } = ctx.options;
-    if ([update, check, frozen].filter(Boolean).length > 1) throw new UsageError("--update, --check and --frozen cannot be combined");
-    if (ctx.args.length > 0 && !update) throw new UsageError(`a layer name is taken only with --update (skill-central sync --update ${ctx.args[0]})`);
+    if ([update, check, frozen].filter(Boolean).length > 1)
+      throw new UsageError("--update, --check and --frozen cannot be combined");
+    if (ctx.args.length > 0 && !update)
+      throw new UsageError(`a layer name is taken only with --update (skill-central sync --update ${ctx.args[0]})`);
     const mode: SyncMode = update ? "update" : check ? "check" : frozen ? "frozen" : "sync";
 
     const display = (file: string) => displayPath(file, { cwd: ctx.cwd });
@@ -179,7 +201,12 @@ export const spec = command({
       ctx.err("error: git is not installed (or not on PATH); git layers need it\n");
     }
     if (ctx.json) {
-      json(ctx, { ...report, ...(report.lockfile && { lockfile: { ...report.lockfile, file: displayPath(report.lockfile.file, { cwd: ctx.cwd }) } }) });
+      json(ctx, {
+        ...report,
+        ...(report.lockfile && {
+          lockfile: { ...report.lockfile, file: displayPath(report.lockfile.file, { cwd: ctx.cwd }) },
+        }),
+      });
     } else {
       ctx.out(formatReport(report, ctx));
     }

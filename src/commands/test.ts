@@ -37,7 +37,12 @@ export const spec = command({
           continue;
         }
         unknown = true;
-        const why = registry.resolution(id) ? " (not served: its files conflict)" : didYouMean(id, served.map((c) => c.skill.id));
+        const why = registry.resolution(id)
+          ? " (not served: its files conflict)"
+          : didYouMean(
+              id,
+              served.map((c) => c.skill.id),
+            );
         ctx.err(`error: unknown skill "${id}"${why}\n`);
       }
       if (unknown) return EXIT_FAILURE;
@@ -54,9 +59,13 @@ export const spec = command({
       json(ctx, { passed, failed, errors, results: results.map(({ path: _, ...result }) => result) });
       return exit;
     }
-    const brokenNote = broken ? `${ctx.colours.red(plural(errors, "error"))} while loading (above, one line per file; \`skill-central validate\` lists each with its position)\n` : "";
+    const brokenNote = broken
+      ? `${ctx.colours.red(plural(errors, "error"))} while loading (above, one line per file; \`skill-central validate\` lists each with its position)\n`
+      : "";
     if (results.length === 0) {
-      ctx.err(`no examples to run (add \`examples:\` to a skill file; see \`skill-central new --help\`)\n${brokenNote}`);
+      ctx.err(
+        `no examples to run (add \`examples:\` to a skill file; see \`skill-central new --help\`)\n${brokenNote}`,
+      );
       return exit;
     }
     const { green, red, bold } = ctx.colours;
@@ -67,7 +76,8 @@ export const spec = command({
         continue;
       }
       text += `${red(bold("FAIL"))}  ${result.id} example ${result.number}  ${exampleLocation(result)}\n`;
-      text += exampleFailureDetail(result, ctx.colours).map((line) => `      ${line}`.trimEnd()).join("\n") + "\n";
+      const detail = exampleFailureDetail(result, ctx.colours).map((line) => `      ${line}`.trimEnd());
+      text += `${detail.join("\n")}\n`;
     }
     text += `\n${plural(results.length, "example")}: ${passed} passed, ${failed > 0 ? red(`${failed} failed`) : "0 failed"}\n`;
     ctx.out(text);

@@ -44,11 +44,16 @@ export const spec = command({
         return EXIT_OK;
       }
     }
-    if (!ctx.json) for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(describePlan(plan, ctx.colours) + "\n");
+    if (!ctx.json)
+      for (const plan of plans) (plan.action === "error" ? ctx.err : ctx.out)(`${describePlan(plan, ctx.colours)}\n`);
     const removable = plans.filter((p) => p.action === "remove");
     const errors = plans.filter((p) => p.action === "error");
 
-    if (ctx.options["dry-run"] || removable.length === 0 || !(await mayApply(ctx, named, `Remove skill-central from ${plural(removable.length, "client")}?`, "uninstall"))) {
+    if (
+      ctx.options["dry-run"] ||
+      removable.length === 0 ||
+      !(await mayApply(ctx, named, `Remove skill-central from ${plural(removable.length, "client")}?`, "uninstall"))
+    ) {
       if (ctx.json) json(ctx, { dryRun: true, scope, clients: plans.map((p) => planJson(p)) });
       else if (ctx.options["dry-run"]) ctx.out("\nDry run: nothing was written.\n");
       return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
@@ -63,7 +68,10 @@ export const spec = command({
     const done = [...outcomes.values()].filter((o) => o.ok).length;
     const failed = outcomes.size - done + errors.length;
     if (ctx.json) json(ctx, { dryRun: false, scope, clients: plans.map((p) => planJson(p, outcomes.get(p))) });
-    else ctx.out(`\n${done > 0 ? `Removed from ${plural(done, "client")}` : "Nothing removed"}${failed > 0 ? `; ${plural(failed, "client")} not (see above)` : ""}.\n`);
+    else
+      ctx.out(
+        `\n${done > 0 ? `Removed from ${plural(done, "client")}` : "Nothing removed"}${failed > 0 ? `; ${plural(failed, "client")} not (see above)` : ""}.\n`,
+      );
     return failed > 0 ? EXIT_FAILURE : EXIT_OK;
   },
 });

@@ -5,7 +5,14 @@ import type { SkillRecord } from "../load/record.ts";
 import { agentSkillsSpecFindings } from "../skill/skill-md/strict.ts";
 import { buildRegistry } from "../registry/registry.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
-import { byPlace, checkFindings, countBySeverity, findingJson, projectCheck, type CheckInput } from "./support/findings.ts";
+import {
+  byPlace,
+  checkFindings,
+  countBySeverity,
+  findingJson,
+  projectCheck,
+  type CheckInput,
+} from "./support/findings.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandContext } from "./support/command.ts";
 import { flag } from "./support/options.ts";
 
@@ -19,7 +26,15 @@ interface Checked extends CheckInput {
 function checkPaths(ctx: CommandContext, paths: readonly string[]): Checked {
   const files = loadFiles(paths, ctx.cwd);
   const locators = new Map(files.records.flatMap((r) => (r.locate ? [[r.path, r.locate] as const] : [])));
-  return { records: files.records, general: files.diagnostics, registry: buildRegistry([], []).registry, candidates: files.candidates, display: files.display, locate: (p) => locators.get(p), builtin: () => false };
+  return {
+    records: files.records,
+    general: files.diagnostics,
+    registry: buildRegistry([], []).registry,
+    candidates: files.candidates,
+    display: files.display,
+    locate: (p) => locators.get(p),
+    builtin: () => false,
+  };
 }
 
 async function checkProject(ctx: CommandContext): Promise<Checked> {
@@ -39,7 +54,13 @@ function specFindings(record: SkillRecord): Diagnostic[] {
   } catch {
     // Reported where the content is used.
   }
-  const findings = agentSkillsSpecFindings({ frontmatter: skill.frontmatter, folderName: basename(dirname(record.path)), body, ...(record.locate && { locate: record.locate }), ...(record.locateKey && { locateKey: record.locateKey }) });
+  const findings = agentSkillsSpecFindings({
+    frontmatter: skill.frontmatter,
+    folderName: basename(dirname(record.path)),
+    body,
+    ...(record.locate && { locate: record.locate }),
+    ...(record.locateKey && { locateKey: record.locateKey }),
+  });
   return findings.map((d) => ({ ...d, file: record.path }));
 }
 
@@ -70,9 +91,15 @@ export const spec = command({
     "--strict, on any warning in your own files too (the built-in skills are not yours to fix: --strict\n" +
     "does not judge them).",
   options: {
-    strict: flag("Fail on warnings too (unknown fields, unused arguments, …), and hold Agent Skills (SKILL.md) to the agentskills.io specification exactly; judges your files, not the built-in skills"),
+    strict: flag(
+      "Fail on warnings too (unknown fields, unused arguments, …), and hold Agent Skills (SKILL.md) to the agentskills.io specification exactly; judges your files, not the built-in skills",
+    ),
   },
-  examples: ["skill-central validate", "skill-central validate .skills/team/review.yaml", "skill-central validate --strict --json"],
+  examples: [
+    "skill-central validate",
+    "skill-central validate .skills/team/review.yaml",
+    "skill-central validate --strict --json",
+  ],
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
     const checked = ctx.args.length > 0 ? checkPaths(ctx, ctx.args) : await checkProject(ctx);
@@ -84,10 +111,18 @@ export const spec = command({
     const own = checked.records.filter((r) => !checked.builtin(r.path));
     const problems = [...found.problems, ...notes, ...(strict ? own.flatMap(specFindings) : [])].sort(byPlace);
     const { errors, warnings } = countBySeverity(problems);
-    const ownWarnings = countBySeverity(problems.filter((d) => d.file === undefined || !checked.builtin(d.file))).warnings;
+    const ownWarnings = countBySeverity(
+      problems.filter((d) => d.file === undefined || !checked.builtin(d.file)),
+    ).warnings;
     const failed = errors > 0 || (strict && ownWarnings > 0);
     const passed = examples.filter((r) => r.pass).length;
-    const summary = { files: checked.records.length, skills: checked.candidates.length, errors, warnings, examples: { passed, failed: examples.length - passed } };
+    const summary = {
+      files: checked.records.length,
+      skills: checked.candidates.length,
+      errors,
+      warnings,
+      examples: { passed, failed: examples.length - passed },
+    };
     if (ctx.json) {
       json(ctx, {
         ok: !failed,
@@ -96,10 +131,21 @@ export const spec = command({
       });
       return failed ? EXIT_FAILURE : EXIT_OK;
     }
-    ctx.out(problems.map((d) => `${colourDiagnostic(formatDiagnostic(d, { display: checked.display }), ctx.colours)}\n`).join(""));
-    const verdict = errors > 0 ? ctx.colours.red(plural(errors, "error")) : failed ? ctx.colours.red("no errors") : ctx.colours.green("no errors");
+    ctx.out(
+      problems
+        .map((d) => `${colourDiagnostic(formatDiagnostic(d, { display: checked.display }), ctx.colours)}\n`)
+        .join(""),
+    );
+    const verdict =
+      errors > 0
+        ? ctx.colours.red(plural(errors, "error"))
+        : failed
+          ? ctx.colours.red("no errors")
+          : ctx.colours.green("no errors");
     const strictNote = strict && ownWarnings > 0 && errors === 0 ? " (--strict: warnings fail)" : "";
-    ctx.err(`${verdict}, ${plural(warnings, "warning")}${strictNote} in ${plural(summary.files, "file")}; ${plural(examples.length, "example")} run, ${summary.examples.failed} failed\n`);
+    ctx.err(
+      `${verdict}, ${plural(warnings, "warning")}${strictNote} in ${plural(summary.files, "file")}; ${plural(examples.length, "example")} run, ${summary.examples.failed} failed\n`,
+    );
     return failed ? EXIT_FAILURE : EXIT_OK;
   },
 });

@@ -25,7 +25,11 @@ export const DEFAULT_TOOL_CAP = 40;
 export const MIN_TOOL_CAP = 3;
 export const MAX_TOOL_CAP = 10_000;
 
-export const DEFAULT_CATALOG_SETTINGS: CatalogSettings = Object.freeze({ mode: "auto", toolSkills: "tools", toolCap: DEFAULT_TOOL_CAP });
+export const DEFAULT_CATALOG_SETTINGS: CatalogSettings = Object.freeze({
+  mode: "auto",
+  toolSkills: "tools",
+  toolCap: DEFAULT_TOOL_CAP,
+});
 
 /** What one config file said; absent keys were not set (or were invalid, and reported). */
 export type DeclaredCatalogSettings = Partial<CatalogSettings>;

@@ -4,7 +4,14 @@ import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
-import { isCatalogMode, isToolCap, isToolSkillsMode, TOOL_CAP_RULE, TOOL_SKILLS_MODES, type DeclaredCatalogSettings } from "./catalog-settings.ts";
+import {
+  isCatalogMode,
+  isToolCap,
+  isToolSkillsMode,
+  TOOL_CAP_RULE,
+  TOOL_SKILLS_MODES,
+  type DeclaredCatalogSettings,
+} from "./catalog-settings.ts";
 
 /**
  * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
@@ -84,16 +91,22 @@ export function parseDuration(text: string): number | undefined {
  * Only the syntax is checked here; whether it exists is known once a commit is fetched.
  */
 export function repoPathOrProblem(path: string): { path: string } | { problem: string } {
-  const parts = path.replace(/\\/g, "/").split("/").filter((p) => p !== "" && p !== ".");
-  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return { problem: "must be a folder inside the repository (relative, like skills/team)" };
-  if (parts.some((p) => p === ".." || p.toLowerCase() === ".git")) return { problem: 'must stay inside the repository (no ".." or ".git")' };
+  const parts = path
+    .replace(/\\/g, "/")
+    .split("/")
+    .filter((p) => p !== "" && p !== ".");
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path))
+    return { problem: "must be a folder inside the repository (relative, like skills/team)" };
+  if (parts.some((p) => p === ".." || p.toLowerCase() === ".git"))
+    return { problem: 'must stay inside the repository (no ".." or ".git")' };
   return { path: parts.join("/") };
 }
 
 /** Refs that git would read as an option, a refspec or a revision expression are refused. */
 function refProblem(ref: string): string | undefined {
-  if (ref.startsWith("-")) return "must not start with \"-\"";
-  if (/[\s:^~?*[\\\x00-\x1f\x7f]|\.\.|@\{|\/\/|\.lock$|^\/|\/$/.test(ref)) return "is not a valid branch, tag or commit name";
+  if (ref.startsWith("-")) return 'must not start with "-"';
+  if (/[\s:^~?*[\\\x00-\x1f\x7f]|\.\.|@\{|\/\/|\.lock$|^\/|\/$/.test(ref))
+    return "is not a valid branch, tag or commit name";
   return undefined;
 }
 
@@ -104,7 +117,14 @@ function refProblem(ref: string): string | undefined {
 export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
   // Positions are computed only for a warning: locating runs the slower, precise YAML parse.
   const warn = (message: string, where?: () => SourcePosition | undefined, hint?: string) =>
-    report({ severity: "warning", code: "config", file, position: where?.(), message, ...(hint !== undefined && { hint }) });
+    report({
+      severity: "warning",
+      code: "config",
+      file,
+      position: where?.(),
+      message,
+      ...(hint !== undefined && { hint }),
+    });
   const config: ConfigFile = { file };
   let text: string;
   try {
@@ -126,7 +146,11 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     const at = () => locateKey([key]);
     if (!KNOWN_KEYS.includes(key)) {
       const meant = closest(key, KNOWN_KEYS);
-      warn(`unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})`, at, meant ? `did you mean "${meant}"?` : undefined);
+      warn(
+        `unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})`,
+        at,
+        meant ? `did you mean "${meant}"?` : undefined,
+      );
     } else if (key === "builtin") {
       if (typeof value === "boolean") config.builtin = value;
       else warn(`"builtin" must be true or false; ignored`, at, "write builtin: true or builtin: false");
@@ -137,19 +161,38 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
       // YAML 1.1 readers (and people) write on/off as booleans.
       const mode = value === true ? "on" : value === false ? "off" : value;
       if (isCatalogMode(mode)) config.catalog = { ...config.catalog, mode };
-      else warn(`"catalog" must be auto, on or off; ignored`, at, "auto (per client, the default), on (every client) or off (none); see docs/catalog.md");
+      else
+        warn(
+          `"catalog" must be auto, on or off; ignored`,
+          at,
+          "auto (per client, the default), on (every client) or off (none); see docs/catalog.md",
+        );
     } else if (key === "toolSkills") {
       if (isToolSkillsMode(value)) config.catalog = { ...config.catalog, toolSkills: value };
-      else warn(`"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`, at, "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)");
+      else
+        warn(
+          `"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`,
+          at,
+          "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)",
+        );
     } else if (key === "toolCap") {
       if (isToolCap(value)) config.catalog = { ...config.catalog, toolCap: value };
       else warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, at, "e.g. toolCap: 40");
     } else if (key === "layers") {
       if (value === null) config.layers = [];
-      else if (!Array.isArray(value)) warn(`"layers" must be a list of { name, path, priority }; ignored`, at, "e.g. `- { name: team, path: ./skills, priority: 50 }` on the next line");
+      else if (!Array.isArray(value))
+        warn(
+          `"layers" must be a list of { name, path, priority }; ignored`,
+          at,
+          "e.g. `- { name: team, path: ./skills, priority: 50 }` on the next line",
+        );
       else {
         config.layers = readLayers(value, dirname(file), home, (message, index, field, hint) =>
-          warn(message, () => (field ? locateKey(["layers", index, field]) : parsed.doc.locate(["layers", index])), hint),
+          warn(
+            message,
+            () => (field ? locateKey(["layers", index, field]) : parsed.doc.locate(["layers", index])),
+            hint,
+          ),
         );
       }
     }
@@ -157,77 +200,112 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
   return config;
 }
 
-function readLayers(
-  entries: unknown[],
-  base: string,
-  home: string,
-  warn: (message: string, index: number, field?: string, hint?: string) => void,
-): LayerDeclaration[] {
+type LayerWarn = (message: string, index: number, field?: string, hint?: string) => void;
+
+function readLayers(entries: unknown[], base: string, home: string, warn: LayerWarn): LayerDeclaration[] {
   const layers: LayerDeclaration[] = [];
   const names = new Set<string>();
   entries.forEach((entry, index) => {
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-      warn(`layer ${index + 1} must be a mapping { name, path, priority }; ignored`, index);
-      return;
-    }
-    const layer = entry as Record<string, unknown>;
-    for (const key of Object.keys(layer)) {
-      if (!LAYER_KEYS.includes(key)) {
-        const meant = closest(key, LAYER_KEYS);
-        warn(`unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`, index, key, meant ? `did you mean "${meant}"?` : undefined);
-      }
-    }
-    const { name, path, priority, git } = layer;
-    if (typeof name !== "string" || name.trim() === "") return warn(`layer ${index + 1} needs a "name" (a string); layer ignored`, index, "name");
-    if (git === undefined) {
-      for (const key of GIT_ONLY_KEYS) if (key in layer) warn(`layer "${name}": "${key}" applies only to a git layer (one with "git: <url>"); ignored`, index, key);
-    }
-    if (git === undefined && (typeof path !== "string" || path.trim() === "")) {
-      return warn(`layer "${name}" needs a "path" (a folder) or "git" (a repository URL); layer ignored`, index, "path");
-    }
-    if (typeof priority !== "number" || !Number.isFinite(priority)) {
-      return warn(`layer "${name}" needs a numeric "priority" (higher wins); layer ignored`, index, "priority");
-    }
-    if (names.has(name)) return warn(`layer "${name}" is declared twice in this file; the second is ignored`, index, "name");
-    if (git !== undefined) {
-      const source = readGitSource(layer, name, (message, field) => warn(message, index, field));
-      if (!source) return;
-      names.add(name);
-      layers.push({ name, path: "", priority, git: source });
-      return;
-    }
-    names.add(name);
-    layers.push({ name, path: expandPath(path as string, base, home), priority });
+    const layer = readLayer(entry, index, names, { base, home }, warn);
+    if (!layer) return;
+    names.add(layer.name);
+    layers.push(layer);
   });
   return layers;
+}
+
+/** One entry of `layers`, or undefined (with a warning) when it is ignored. */
+function readLayer(
+  entry: unknown,
+  index: number,
+  names: ReadonlySet<string>,
+  paths: { base: string; home: string },
+  warn: LayerWarn,
+): LayerDeclaration | undefined {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    return void warn(`layer ${index + 1} must be a mapping { name, path, priority }; ignored`, index);
+  }
+  const layer = entry as Record<string, unknown>;
+  for (const key of Object.keys(layer)) {
+    if (!LAYER_KEYS.includes(key)) {
+      const meant = closest(key, LAYER_KEYS);
+      warn(
+        `unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`,
+        index,
+        key,
+        meant ? `did you mean "${meant}"?` : undefined,
+      );
+    }
+  }
+  const { name, path, priority, git } = layer;
+  if (typeof name !== "string" || name.trim() === "")
+    return void warn(`layer ${index + 1} needs a "name" (a string); layer ignored`, index, "name");
+  if (git === undefined) {
+    for (const key of GIT_ONLY_KEYS)
+      if (key in layer)
+        warn(`layer "${name}": "${key}" applies only to a git layer (one with "git: <url>"); ignored`, index, key);
+  }
+  if (git === undefined && (typeof path !== "string" || path.trim() === "")) {
+    return void warn(
+      `layer "${name}" needs a "path" (a folder) or "git" (a repository URL); layer ignored`,
+      index,
+      "path",
+    );
+  }
+  if (typeof priority !== "number" || !Number.isFinite(priority)) {
+    return void warn(`layer "${name}" needs a numeric "priority" (higher wins); layer ignored`, index, "priority");
+  }
+  if (names.has(name))
+    return void warn(`layer "${name}" is declared twice in this file; the second is ignored`, index, "name");
+  if (git !== undefined) {
+    const source = readGitSource(layer, name, (message, field) => warn(message, index, field));
+    return source && { name, path: "", priority, git: source };
+  }
+  return { name, path: expandPath(path as string, paths.base, paths.home), priority };
 }
 
 /**
  * The git keys of one layer. The URL is never echoed in a message: it may carry a token. Which
  * transports are allowed is decided where the URL is used (src/sources/git-url.ts).
  */
-function readGitSource(layer: Record<string, unknown>, name: string, warn: (message: string, field: string) => void): GitSource | undefined {
+function readGitSource(
+  layer: Record<string, unknown>,
+  name: string,
+  warn: (message: string, field: string) => void,
+): GitSource | undefined {
   const { git, ref, path, refresh } = layer;
-  if (typeof git !== "string" || git.trim() === "") return void warn(`layer "${name}": "git" must be a repository URL (a string); layer ignored`, "git");
-  if (git.trim().startsWith("-") || /[\s\x00-\x1f\x7f]/.test(git.trim())) return void warn(`layer "${name}": "git" is not a repository URL; layer ignored`, "git");
+  if (typeof git !== "string" || git.trim() === "")
+    return void warn(`layer "${name}": "git" must be a repository URL (a string); layer ignored`, "git");
+  if (git.trim().startsWith("-") || /[\s\x00-\x1f\x7f]/.test(git.trim()))
+    return void warn(`layer "${name}": "git" is not a repository URL; layer ignored`, "git");
   const source: GitSource = { url: git.trim(), ref: "HEAD", path: "" };
   if (ref !== undefined) {
     const refText = typeof ref === "number" ? String(ref) : ref;
-    if (typeof refText !== "string" || refText.trim() === "") return void warn(`layer "${name}": "ref" must be a branch, tag or commit (a string); layer ignored`, "ref");
+    if (typeof refText !== "string" || refText.trim() === "")
+      return void warn(`layer "${name}": "ref" must be a branch, tag or commit (a string); layer ignored`, "ref");
     const problem = refProblem(refText.trim());
     if (problem) return void warn(`layer "${name}": "ref" ${problem}; layer ignored`, "ref");
     source.ref = refText.trim();
   }
   if (path !== undefined) {
-    if (typeof path !== "string") return void warn(`layer "${name}": "path" must be a folder inside the repository (a string); layer ignored`, "path");
+    if (typeof path !== "string")
+      return void warn(
+        `layer "${name}": "path" must be a folder inside the repository (a string); layer ignored`,
+        "path",
+      );
     const checked = repoPathOrProblem(path.trim());
     if ("problem" in checked) return void warn(`layer "${name}": "path" ${checked.problem}; layer ignored`, "path");
     source.path = checked.path;
   }
   if (refresh !== undefined && refresh !== false) {
     const ms = typeof refresh === "string" ? parseDuration(refresh) : undefined;
-    if (ms === undefined) warn(`layer "${name}": "refresh" must be a duration like 30m, 1h or 1d (or false); ignored`, "refresh");
-    else if (ms < MIN_REFRESH_MS) warn(`layer "${name}": "refresh" must be at least 1m (a shared remote is not polled more often); ignored`, "refresh");
+    if (ms === undefined)
+      warn(`layer "${name}": "refresh" must be a duration like 30m, 1h or 1d (or false); ignored`, "refresh");
+    else if (ms < MIN_REFRESH_MS)
+      warn(
+        `layer "${name}": "refresh" must be at least 1m (a shared remote is not polled more often); ignored`,
+        "refresh",
+      );
     else source.refreshMs = ms;
   }
   return source;

@@ -68,7 +68,13 @@ function mergeLayers(user: ConfigFile | undefined, project: ConfigFile | undefin
     for (const layer of config?.layers ?? []) {
       const existing = merged.findIndex((l) => l.name === layer.name);
       if (existing >= 0) merged.splice(existing, 1);
-      merged.push({ name: layer.name, dir: layer.path, priority: layer.priority, origin: config!.file, ...(layer.git && { git: layer.git }) });
+      merged.push({
+        name: layer.name,
+        dir: layer.path,
+        priority: layer.priority,
+        origin: config!.file,
+        ...(layer.git && { git: layer.git }),
+      });
     }
   }
   return merged;
@@ -88,7 +94,9 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
       code: "config-invalid",
       file: read.file,
       ...(read.brokenAt && { position: read.brokenAt }),
-      message: before ? `config not reloaded, still using its last good version: ${reason}` : `config ignored: ${reason}`,
+      message: before
+        ? `config not reloaded, still using its last good version: ${reason}`
+        : `config ignored: ${reason}`,
       hint: "fix the file; its layers and settings apply again once it reads",
     });
     return before ?? { file: read.file };
@@ -96,7 +104,9 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
   // Read side by side, reported in one order (user, then project) whichever finishes first.
   const read = async (file: string | undefined) => {
     const found: Diagnostic[] = [];
-    const config = file ? lastGood(await readConfigFile(file, home, (d) => found.push(d)), (d) => found.push(d)) : undefined;
+    const config = file
+      ? lastGood(await readConfigFile(file, home, (d) => found.push(d)), (d) => found.push(d))
+      : undefined;
     return { config, found };
   };
   const [userRead, projectRead] = await Promise.all([read(userFile), read(projectFile)]);
@@ -108,14 +118,25 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
   const layers: LayerSpec[] = [];
   const builtin = options.builtin === false ? false : (project?.builtin ?? user?.builtin ?? true);
   if (builtin) {
-    layers.push({ name: BUILTIN_LAYER_NAME, dir: options.builtinDir ?? builtinSkillsDir(), priority: BUILTIN_PRIORITY, origin: "built-in" });
+    layers.push({
+      name: BUILTIN_LAYER_NAME,
+      dir: options.builtinDir ?? builtinSkillsDir(),
+      priority: BUILTIN_PRIORITY,
+      origin: "built-in",
+    });
   }
   const anyDeclared = Boolean(user?.layers?.length || project?.layers?.length);
   if (anyDeclared) {
     layers.push(...declared);
   } else {
     const fallback = join(options.cwd, FALLBACK_LAYER_DIR);
-    if (isDirectory(fallback)) layers.push({ name: "project", dir: fallback, priority: FALLBACK_LAYER_PRIORITY, origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)` });
+    if (isDirectory(fallback))
+      layers.push({
+        name: "project",
+        dir: fallback,
+        priority: FALLBACK_LAYER_PRIORITY,
+        origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)`,
+      });
   }
   const pageSize = project?.pageSize ?? user?.pageSize;
   const catalog = mergeCatalogSettings(user?.catalog, project?.catalog);

@@ -28,9 +28,14 @@ const CONTEXT = 3;
  * `- expected` / `+ actual` lines with a few unchanged lines of context around each change.
  * Differences a reader cannot see (trailing spaces, tabs) are made visible.
  */
-export function formatDiff(lines: readonly DiffLine[], paint: { removed(s: string): string; added(s: string): string } = { removed: (s) => s, added: (s) => s }): string[] {
+export function formatDiff(
+  lines: readonly DiffLine[],
+  paint: { removed(s: string): string; added(s: string): string } = { removed: (s) => s, added: (s) => s },
+): string[] {
   const visible = (text: string) => text.replace(/\t/g, "→").replace(/ +$/, (m) => "·".repeat(m.length));
-  const near = lines.map((_, index) => lines.slice(Math.max(0, index - CONTEXT), index + CONTEXT + 1).some((l) => l.kind !== " "));
+  const near = lines.map((_, index) =>
+    lines.slice(Math.max(0, index - CONTEXT), index + CONTEXT + 1).some((l) => l.kind !== " "),
+  );
   const out: string[] = [];
   let folded = 0;
   lines.forEach((line, index) => {

@@ -54,7 +54,11 @@ function writtenIn(candidate: Candidate): { path: string; source: string } {
  * Runs every inline example of `candidates` through the same calls the server answers
  * (`prompts/get` for prompts, `tools/call` for tools), in candidate then file order.
  */
-export async function runExamples(registry: Registry, candidates: readonly Candidate[], options: RunExamplesOptions = {}): Promise<ExampleResult[]> {
+export async function runExamples(
+  registry: Registry,
+  candidates: readonly Candidate[],
+  options: RunExamplesOptions = {},
+): Promise<ExampleResult[]> {
   const results: ExampleResult[] = [];
   for (const candidate of candidates) {
     if (candidate.skill.exampleCount === 0) continue;
@@ -62,7 +66,10 @@ export async function runExamples(registry: Registry, candidates: readonly Candi
     for (const [index, example] of candidate.content.read().examples.entries()) {
       const args = { ...(example.arguments ?? {}) };
       const invocation = await invokeSkill(target, candidate.skill.id, args);
-      const verdict: Verdict = judge(example, invocation.ok ? invocation : { ok: false, message: invocation.error.message });
+      const verdict: Verdict = judge(
+        example,
+        invocation.ok ? invocation : { ok: false, message: invocation.error.message },
+      );
       const base = { id: candidate.skill.id, number: index + 1, ...writtenIn(candidate), arguments: args };
       if (verdict.pass) {
         results.push({ ...base, pass: true });
@@ -70,7 +77,9 @@ export async function runExamples(registry: Registry, candidates: readonly Candi
       }
       const { pass: _, ...detail } = verdict;
       // A folder's examples are in its examples file, whose positions the load does not keep.
-      const position = candidate.skill.examplesFile ? undefined : options.locate?.(candidate.path)?.(["examples", index]);
+      const position = candidate.skill.examplesFile
+        ? undefined
+        : options.locate?.(candidate.path)?.(["examples", index]);
       results.push({ ...base, pass: false, ...detail, ...(position && { position }) });
     }
   }

@@ -6,7 +6,14 @@ import { closest } from "../suggest.ts";
 export type Outcome = { ok: true; text: string } | { ok: false; message: string };
 
 /** Why an example failed, for code that shows it (a diff only makes sense for `text-differs`). */
-export type FailureKind = "invalid-example" | "asserts-nothing" | "unexpected-success" | "wrong-error" | "call-failed" | "text-differs" | "text-missing";
+export type FailureKind =
+  | "invalid-example"
+  | "asserts-nothing"
+  | "unexpected-success"
+  | "wrong-error"
+  | "call-failed"
+  | "text-differs"
+  | "text-missing";
 
 export type Verdict =
   | { pass: true }
@@ -35,7 +42,13 @@ export function expectedText(expect: string): string {
  */
 function assertsNothing(example: SkillExample): string | undefined {
   const unknown = example.unknownFields ?? [];
-  if (unknown.length === 0 || example.expect !== undefined || example.contains !== undefined || example.error !== undefined) return undefined;
+  if (
+    unknown.length === 0 ||
+    example.expect !== undefined ||
+    example.contains !== undefined ||
+    example.error !== undefined
+  )
+    return undefined;
   const named = unknown.map((key) => {
     const meant = closest(key, EXAMPLE_FIELDS);
     return `"${key}"${meant ? ` (did you mean "${meant}"?)` : ""}`;
@@ -51,24 +64,65 @@ function assertsNothing(example: SkillExample): string | undefined {
  */
 export function judge(example: SkillExample, outcome: Outcome): Verdict {
   const nothing = assertsNothing(example);
-  if (nothing) return { pass: false, failure: "asserts-nothing", reason: nothing, ...(outcome.ok ? { actual: outcome.text } : { actual: outcome.message }) };
+  if (nothing)
+    return {
+      pass: false,
+      failure: "asserts-nothing",
+      reason: nothing,
+      ...(outcome.ok ? { actual: outcome.text } : { actual: outcome.message }),
+    };
   if (example.error !== undefined && (example.expect !== undefined || example.contains !== undefined)) {
-    return { pass: false, failure: "invalid-example", reason: 'an example expects either an "error" or output ("expect", "contains"), not both' };
+    return {
+      pass: false,
+      failure: "invalid-example",
+      reason: 'an example expects either an "error" or output ("expect", "contains"), not both',
+    };
   }
   if (example.error !== undefined) {
-    if (outcome.ok) return { pass: false, failure: "unexpected-success", reason: `expected the call to fail with "${example.error}", but it succeeded`, expected: example.error, actual: outcome.text };
+    if (outcome.ok)
+      return {
+        pass: false,
+        failure: "unexpected-success",
+        reason: `expected the call to fail with "${example.error}", but it succeeded`,
+        expected: example.error,
+        actual: outcome.text,
+      };
     if (!outcome.message.includes(example.error)) {
-      return { pass: false, failure: "wrong-error", reason: `the call failed, but its message does not contain "${example.error}"`, expected: example.error, actual: outcome.message };
+      return {
+        pass: false,
+        failure: "wrong-error",
+        reason: `the call failed, but its message does not contain "${example.error}"`,
+        expected: example.error,
+        actual: outcome.message,
+      };
     }
     return { pass: true };
   }
-  if (!outcome.ok) return { pass: false, failure: "call-failed", reason: `the call failed: ${outcome.message.split("\n").join("; ")}`, actual: outcome.message };
+  if (!outcome.ok)
+    return {
+      pass: false,
+      failure: "call-failed",
+      reason: `the call failed: ${outcome.message.split("\n").join("; ")}`,
+      actual: outcome.message,
+    };
   if (example.expect !== undefined && outcome.text !== expectedText(example.expect)) {
-    return { pass: false, failure: "text-differs", reason: 'output differs from "expect"', expected: expectedText(example.expect), actual: outcome.text };
+    return {
+      pass: false,
+      failure: "text-differs",
+      reason: 'output differs from "expect"',
+      expected: expectedText(example.expect),
+      actual: outcome.text,
+    };
   }
   const missing = (example.contains ?? []).filter((part) => !outcome.text.includes(part));
   if (missing.length > 0) {
-    return { pass: false, failure: "text-missing", reason: `output does not contain ${missing.map((m) => JSON.stringify(m)).join(", ")}`, actual: outcome.text, missing };
+    return {
+      pass: false,
+      failure: "text-missing",
+      reason: `output does not contain ${missing.map((m) => JSON.stringify(m)).join(", ")}`,
+      actual: outcome.text,
+      missing,
+    };
   }
   return { pass: true };
 }

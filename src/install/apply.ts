@@ -1,7 +1,16 @@
 import { rmSync } from "node:fs";
 import { isRefusal } from "./clients/client.ts";
 import { isConfigDocument, openConfig } from "./config-document.ts";
-import { backUp, FileProblem, readConfigFile, undo, writeAtomically, type Undone, type WriteResult } from "./config-file.ts";
+import {
+  backUp,
+  FileProblem,
+  readConfigFile,
+  undo,
+  writeAtomically,
+  type ConfigFile,
+  type Undone,
+  type WriteResult,
+} from "./config-file.ts";
 import type { Reach } from "./entry.ts";
 import { tildePath } from "./host.ts";
 import { sameEntry, type Plan } from "./plan.ts";
@@ -29,14 +38,18 @@ export type RunCommand = (argv: readonly string[], cwd: string) => Promise<{ cod
 export const runCommand: RunCommand = async (argv, cwd) => {
   const proc = Bun.spawn([...argv], { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill(), 60_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   clearTimeout(timer);
   return { code, output: `${stdout}${stderr}`.trim() };
 };
 
 /** The entry as the file now holds it, started or called the way the client would. */
 function reachOfFile(plan: Plan): Reach | string {
-  let file;
+  let file: ConfigFile;
   try {
     file = readConfigFile(plan.path, plan.shown);
   } catch (error) {
@@ -47,7 +60,8 @@ function reachOfFile(plan: Plan): Reach | string {
   if (!isConfigDocument(doc)) return `${plan.shown} no longer parses (${doc.line}:${doc.column}: ${doc.message})`;
   const entry = doc.get(plan.client.entryPath(doc.data));
   if (entry === undefined) return `${plan.shown} has no skill-central entry after the change`;
-  if (plan.shaped && !sameEntry(entry, plan.shaped)) return `${plan.shown} holds a different skill-central entry than intended`;
+  if (plan.shaped && !sameEntry(entry, plan.shaped))
+    return `${plan.shown} holds a different skill-central entry than intended`;
   const reach = plan.client.reach(entry, plan.ctx);
   return isRefusal(reach) ? reach.refused : reach;
 }
@@ -61,9 +75,12 @@ export async function applyInstall(plan: Plan, verify: Verify, run: RunCommand =
     const reach = reachOfFile(plan);
     if (typeof reach === "string") return { ok: false, message: reach };
     const check = await verify(reach);
-    return check.ok ? { ok: true, message: `already installed; ${describeCheck(check)}`, check } : { ok: false, message: `already installed, but it does not start: ${check.reason}`, check };
+    return check.ok
+      ? { ok: true, message: `already installed; ${describeCheck(check)}`, check }
+      : { ok: false, message: `already installed, but it does not start: ${check.reason}`, check };
   }
-  if (plan.action !== "create" && plan.action !== "add" && plan.action !== "update") return { ok: false, message: plan.message ?? "nothing to do" };
+  if (plan.action !== "create" && plan.action !== "add" && plan.action !== "update")
+    return { ok: false, message: plan.message ?? "nothing to do" };
   const file = plan.file!;
   let backup: string | undefined;
   let written: WriteResult = {};
@@ -74,7 +91,11 @@ export async function applyInstall(plan: Plan, verify: Verify, run: RunCommand =
         const { code, output } = await run(argv, plan.ctx.project);
         if (code !== 0) {
           const undone = undo(file, backup, {});
-          return { ok: false, message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${restoredText(plan, undone, backup, "is as it was")}`, ...kept(plan, undone, backup) };
+          return {
+            ok: false,
+            message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${restoredText(plan, undone, backup, "is as it was")}`,
+            ...kept(plan, undone, backup),
+          };
         }
       }
     } else {
@@ -92,11 +113,25 @@ export async function applyInstall(plan: Plan, verify: Verify, run: RunCommand =
   const check = typeof reach === "string" ? ({ ok: false, reason: reach } as const) : await verify(reach);
   if (!check.ok) {
     const undone = undo(file, backup, written);
-    const restored = file.exists ? "was restored as it was (from its backup)" : "was restored as it was (removed: it did not exist before)";
-    return { ok: false, message: `verification failed: ${check.reason}\n  ${restoredText(plan, undone, backup, restored)}`, check, ...kept(plan, undone, backup) };
+    const restored = file.exists
+      ? "was restored as it was (from its backup)"
+      : "was restored as it was (removed: it did not exist before)";
+    return {
+      ok: false,
+      message: `verification failed: ${check.reason}\n  ${restoredText(plan, undone, backup, restored)}`,
+      check,
+      ...kept(plan, undone, backup),
+    };
   }
-  const how = plan.commands ? `added with \`claude mcp add\` to ${plan.shown}` : `${plan.action === "create" ? "created" : plan.action === "update" ? "updated" : "added to"} ${plan.shown}`;
-  return { ok: true, message: `${how}; ${describeCheck(check)}`, ...(backup && { backup: tildePath(backup, plan.ctx.host) }), check };
+  const how = plan.commands
+    ? `added with \`claude mcp add\` to ${plan.shown}`
+    : `${plan.action === "create" ? "created" : plan.action === "update" ? "updated" : "added to"} ${plan.shown}`;
+  return {
+    ok: true,
+    message: `${how}; ${describeCheck(check)}`,
+    ...(backup && { backup: tildePath(backup, plan.ctx.host) }),
+    check,
+  };
 }
 
 /** "<file> <what>" when the rollback worked; otherwise why not, and where the original bytes are. */
@@ -115,7 +150,11 @@ function rmBackup(backup: string): void {
 }
 
 export async function applyUninstall(plan: Plan, run: RunCommand = runCommand): Promise<Outcome> {
-  if (plan.action !== "remove") return { ok: plan.action === "absent", message: plan.action === "absent" ? "no skill-central entry" : (plan.message ?? "nothing to do") };
+  if (plan.action !== "remove")
+    return {
+      ok: plan.action === "absent",
+      message: plan.action === "absent" ? "no skill-central entry" : (plan.message ?? "nothing to do"),
+    };
   const file = plan.file!;
   let backup: string;
   try {
@@ -131,7 +170,11 @@ export async function applyUninstall(plan: Plan, run: RunCommand = runCommand): 
         const { code, output } = await run(argv, plan.ctx.project);
         if (code !== 0) {
           const undone = undo(file, backup, {});
-          return { ok: false, message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${restoredText(plan, undone, backup, "is as it was")}`, ...kept(plan, undone, backup) };
+          return {
+            ok: false,
+            message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${restoredText(plan, undone, backup, "is as it was")}`,
+            ...kept(plan, undone, backup),
+          };
         }
       }
     } else {
@@ -148,7 +191,11 @@ export async function applyUninstall(plan: Plan, run: RunCommand = runCommand): 
   const doc = after === undefined ? undefined : openConfig(plan.client.format, after);
   if (!doc || !isConfigDocument(doc) || doc.get(plan.entryPath) !== undefined) {
     const undone = undo(file, backup, written);
-    return { ok: false, message: `${plan.shown} still had the entry after removing it; ${undone.restored ? "restored as it was" : restoredText(plan, undone, backup, "restored")}`, ...kept(plan, undone, backup) };
+    return {
+      ok: false,
+      message: `${plan.shown} still had the entry after removing it; ${undone.restored ? "restored as it was" : restoredText(plan, undone, backup, "restored")}`,
+      ...kept(plan, undone, backup),
+    };
   }
   return { ok: true, message: `removed from ${plan.shown}`, backup: tildePath(backup, plan.ctx.host) };
 }

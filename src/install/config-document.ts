@@ -1,4 +1,14 @@
-import { EditRefused, editJson, getJsonValue, isSyntaxProblem, JSONC, jsonValue, parseJson, STRICT_JSON, type SyntaxProblem } from "./json-edit.ts";
+import {
+  EditRefused,
+  editJson,
+  getJsonValue,
+  isSyntaxProblem,
+  JSONC,
+  jsonValue,
+  parseJson,
+  STRICT_JSON,
+  type SyntaxProblem,
+} from "./json-edit.ts";
 import { editToml, getTomlValue, parseToml } from "./toml-edit.ts";
 
 /** How a client's file is written: strict JSON, JSON with comments, or TOML. */
@@ -69,7 +79,12 @@ export function canonical(value: unknown): string {
   const norm = (v: unknown): unknown => {
     if (v instanceof Date) return v.toISOString();
     if (Array.isArray(v)) return v.map(norm);
-    if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, norm((v as Record<string, unknown>)[k])]));
+    if (v && typeof v === "object")
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, norm((v as Record<string, unknown>)[k])]),
+      );
     return v;
   };
   return JSON.stringify(norm(value)) ?? "undefined";
@@ -106,14 +121,19 @@ function pruned(data: unknown, path: readonly string[]): unknown {
 function checked(format: ConfigFormat, before: unknown, path: readonly string[], value: unknown, text: string): string {
   const reread = openConfig(format, text);
   if (!isConfigDocument(reread)) {
-    throw new EditRefused(`the edited file would not parse (${reread.line}:${reread.column}: ${reread.message}); nothing was written`);
+    throw new EditRefused(
+      `the edited file would not parse (${reread.line}:${reread.column}: ${reread.message}); nothing was written`,
+    );
   }
   if (value === undefined && before === undefined) return text;
   const expected = withValue(before, path, value);
   // Removing the last server may leave its parent empty (JSON) or make it vanish (a TOML table that only existed for it).
-  const accepted = value === undefined ? [canonical(expected), canonical(pruned(expected, path))] : [canonical(expected)];
+  const accepted =
+    value === undefined ? [canonical(expected), canonical(pruned(expected, path))] : [canonical(expected)];
   if (!accepted.includes(canonical(reread.data))) {
-    throw new EditRefused(`the edited file would read back differently than intended (is "${path.join(".")}" defined twice?); nothing was written`);
+    throw new EditRefused(
+      `the edited file would read back differently than intended (is "${path.join(".")}" defined twice?); nothing was written`,
+    );
   }
   return text;
 }

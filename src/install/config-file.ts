@@ -1,4 +1,21 @@
-import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 
 /**
@@ -106,11 +123,12 @@ export function readConfigFile(path: string, shown = path): ConfigFile {
   let mode: number;
   try {
     real = linkTarget(path);
-    let stat;
+    let stat: Stats;
     try {
       stat = statSync(real);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { path, real, exists: false, text: "", bytes: new Uint8Array() };
+      if ((error as NodeJS.ErrnoException).code === "ENOENT")
+        return { path, real, exists: false, text: "", bytes: new Uint8Array() };
       throw error;
     }
     if (!stat.isFile()) throw new FileProblem(`${path} is not a file`);
@@ -138,7 +156,10 @@ function bytesNow(real: string): Uint8Array | null {
 }
 
 function stamp(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 /**
@@ -180,7 +201,10 @@ export interface WriteResult {
 /** A temporary file beside `real`, synced, then renamed over it. */
 function replaceBytes(file: ConfigFile, bytes: Uint8Array): void {
   const dir = dirname(file.real);
-  const temp = join(dir, `.${basename(file.real)}.skill-central-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+  const temp = join(
+    dir,
+    `.${basename(file.real)}.skill-central-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`,
+  );
   try {
     const fd = openSync(temp, "wx", file.mode ?? 0o644);
     try {
@@ -212,7 +236,9 @@ export function writeAtomically(file: ConfigFile, text: string): WriteResult {
   }
   const current = readConfigFile(file.path);
   if (current.exists !== file.exists || current.real !== file.real || !sameBytes(current.bytes, file.bytes)) {
-    throw new FileProblem(`${file.path} changed while skill-central was editing it; nothing was written (run the command again)`);
+    throw new FileProblem(
+      `${file.path} changed while skill-central was editing it; nothing was written (run the command again)`,
+    );
   }
   const written = new TextEncoder().encode(text);
   replaceBytes(file, written);
@@ -233,13 +259,17 @@ export function undo(file: ConfigFile, backup: string | undefined, written: Writ
   try {
     const now = bytesNow(file.real);
     if (written.written && (now === null || !sameBytes(now, written.written))) {
-      return { restored: false, reason: "was changed by another program after skill-central wrote it, so it was not put back" };
+      return {
+        restored: false,
+        reason: "was changed by another program after skill-central wrote it, so it was not put back",
+      };
     }
     if (file.exists) {
       const original = backup ? readFileSync(backup) : file.bytes;
       replaceBytes(file, original);
       const after = bytesNow(file.real);
-      if (after === null || !sameBytes(after, original)) return { restored: false, reason: "does not hold its backup's bytes after restoring it" };
+      if (after === null || !sameBytes(after, original))
+        return { restored: false, reason: "does not hold its backup's bytes after restoring it" };
       if (backup) rmSync(backup, { force: true });
       return { restored: true };
     }

@@ -8,7 +8,9 @@ export const SCOPES: readonly Scope[] = ["user", "project"];
  * What install registers, before a client gives it its own shape: the stdio command line that
  * starts this install, or the URL of a running HTTP server and the variable holding its token.
  */
-export type DesiredEntry = { transport: "stdio"; command: string; args: string[] } | { transport: "http"; url: string; tokenEnv?: string };
+export type DesiredEntry =
+  | { transport: "stdio"; command: string; args: string[] }
+  | { transport: "http"; url: string; tokenEnv?: string };
 
 /**
  * How a client would start or reach an entry, variables resolved: exactly what verification

@@ -14,7 +14,10 @@ export interface Host {
   which(command: string): string | null;
 }
 
-export function hostFromEnv(env: Readonly<Record<string, string | undefined>> = process.env, platform: NodeJS.Platform = process.platform): Host {
+export function hostFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Host {
   const home = (platform === "win32" ? env.USERPROFILE : env.HOME) || homedir();
   return { home, platform, env, which: (command) => Bun.which(command, { PATH: env.PATH ?? "" }) };
 }
@@ -33,5 +36,5 @@ export function xdgConfigDir(host: Host): string {
 
 /** `~/…` for paths under HOME: shorter in messages, and no user name in them. */
 export function tildePath(path: string, host: Host): string {
-  return path === host.home || path.startsWith(host.home + "/") ? `~${path.slice(host.home.length)}` : path;
+  return path === host.home || path.startsWith(`${host.home}/`) ? `~${path.slice(host.home.length)}` : path;
 }

@@ -18,7 +18,9 @@ function explain(error: unknown, stage: Stage, url: string, tokenEnv: string | u
     return `${stage}: the server refused the request (HTTP ${error.status})${hint}`;
   }
   if (error instanceof SdkHttpError) {
-    const excerpt = String((error.data as { text?: unknown }).text ?? "").trim().slice(0, 160);
+    const excerpt = String((error.data as { text?: unknown }).text ?? "")
+      .trim()
+      .slice(0, 160);
     return `${stage}: HTTP ${error.status} ${error.statusText ?? ""}${excerpt ? `: ${excerpt}` : ""}`;
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.ClientHttpUnexpectedContent) {

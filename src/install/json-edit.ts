@@ -1,4 +1,11 @@
-import { applyEdits, parseTree, printParseErrorCode, type Edit, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js";
+import {
+  applyEdits,
+  parseTree,
+  printParseErrorCode,
+  type Edit,
+  type Node,
+  type ParseError,
+} from "jsonc-parser/lib/esm/main.js";
 import type { SourcePosition } from "../diagnostics.ts";
 
 /**
@@ -64,7 +71,11 @@ const MESSAGES: Record<string, string> = {
 function describe(error: ParseError, text: string): SyntaxProblem {
   let message = MESSAGES[printParseErrorCode(error.error)] ?? "invalid JSON";
   // A trailing comma shows up as a missing name or value right before a closing bracket.
-  if ((message === "property name expected" || message === "value expected") && /[}\]]/.test(text[error.offset] ?? "") && /,\s*$/.test(text.slice(0, error.offset))) {
+  if (
+    (message === "property name expected" || message === "value expected") &&
+    /[}\]]/.test(text[error.offset] ?? "") &&
+    /,\s*$/.test(text.slice(0, error.offset))
+  ) {
     message = "trailing comma (not allowed in this file)";
   }
   return { ...positionAt(text, error.offset), message };
@@ -73,7 +84,11 @@ function describe(error: ParseError, text: string): SyntaxProblem {
 /** The file parsed as the client would parse it, or where and why it does not parse. */
 export function parseJson(text: string, dialect: JsonDialect): JsonDocument | SyntaxProblem {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: dialect.trailingCommas, disallowComments: !dialect.comments, allowEmptyContent: true });
+  const root = parseTree(text, errors, {
+    allowTrailingComma: dialect.trailingCommas,
+    disallowComments: !dialect.comments,
+    allowEmptyContent: true,
+  });
   const first = errors[0];
   if (first) return describe(first, text);
   return { text, root };
@@ -92,7 +107,9 @@ function nodeValue(node: Node | undefined): unknown {
   if (!node) return undefined;
   switch (node.type) {
     case "object":
-      return Object.fromEntries((node.children ?? []).map((p) => [p.children?.[0]?.value as string, nodeValue(p.children?.[1])]));
+      return Object.fromEntries(
+        (node.children ?? []).map((p) => [p.children?.[0]?.value as string, nodeValue(p.children?.[1])]),
+      );
     case "array":
       return (node.children ?? []).map(nodeValue);
     default:
@@ -192,7 +209,9 @@ function endOf(node: Node): number {
 /** `value` as JSON whose continuation lines start at `base` indentation. */
 function formatValue(value: unknown, style: Style, base: string, compact: boolean): string {
   if (compact) return JSON.stringify(value);
-  return JSON.stringify(value, null, style.indent).split("\n").join(style.eol + base);
+  return JSON.stringify(value, null, style.indent)
+    .split("\n")
+    .join(style.eol + base);
 }
 
 /** Nested objects for the keys left of a path: `["a","b"], v` → `{ a: { b: v } }`. */
@@ -213,7 +232,9 @@ function insertProperty(text: string, object: Node, key: string, value: unknown,
     const last = children.at(-1)!;
     const gap = /:\s/.test(text.slice(last.offset, endOf(last))) ? " " : "";
     const sep = /,\s/.test(text.slice(first!.offset, endOf(last) + 2)) || children.length === 1 ? ", " : ",";
-    return [{ offset: endOf(last), length: 0, content: `${sep}${keyText}:${gap}${formatValue(value, style, "", true)}` }];
+    return [
+      { offset: endOf(last), length: 0, content: `${sep}${keyText}:${gap}${formatValue(value, style, "", true)}` },
+    ];
   }
 
   if (children.length === 0) {
@@ -221,7 +242,10 @@ function insertProperty(text: string, object: Node, key: string, value: unknown,
     const childIndent = objectIndent + style.indent;
     const line = `${childIndent}${keyText}: ${formatValue(value, style, childIndent, false)}`;
     const inside = text.slice(open + 1, close);
-    if (/^\s*$/.test(inside)) return [{ offset: open + 1, length: close - open - 1, content: `${style.eol}${line}${style.eol}${objectIndent}` }];
+    if (/^\s*$/.test(inside))
+      return [
+        { offset: open + 1, length: close - open - 1, content: `${style.eol}${line}${style.eol}${objectIndent}` },
+      ];
     // Only comments inside: our property goes first, the comments stay below it.
     return [{ offset: open + 1, length: 0, content: `${style.eol}${line}` }];
   }
@@ -274,7 +298,14 @@ function removeProperty(text: string, object: Node, prop: Node): Edit[] {
   return removeInline(text, prop, previous, next, ownComma, afterProp);
 }
 
-function removeInline(text: string, prop: Node, previous: Node | undefined, next: Node | undefined, ownComma: boolean, afterProp: number): Edit[] {
+function removeInline(
+  text: string,
+  prop: Node,
+  previous: Node | undefined,
+  next: Node | undefined,
+  ownComma: boolean,
+  afterProp: number,
+): Edit[] {
   if (next) return [{ offset: prop.offset, length: next.offset - prop.offset, content: "" }];
   if (previous) {
     const comma = skipTrivia(text, endOf(previous));
@@ -311,7 +342,9 @@ export function editJson(doc: JsonDocument, path: readonly string[], value: unkn
       const valueNode = prop.children![1]!;
       const base = indentOfLine(text, prop.offset);
       const compact = !startsLine(text, prop.offset) && !text.slice(valueNode.offset, endOf(valueNode)).includes("\n");
-      return applyEdits(text, [{ offset: valueNode.offset, length: valueNode.length, content: formatValue(value, style, base, compact) }]);
+      return applyEdits(text, [
+        { offset: valueNode.offset, length: valueNode.length, content: formatValue(value, style, base, compact) },
+      ]);
     }
     const inner = prop.children?.[1];
     if (inner?.type !== "object") throw new EditRefused(`"${path.slice(0, depth + 1).join(".")}" is not an object`);

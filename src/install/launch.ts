@@ -32,7 +32,9 @@ export function launchFrom(facts: LaunchFacts): Launch {
   if (facts.standalone) return { kind: "binary", command: facts.execPath, prefix: [] };
   const installed = `${facts.packageRoot}${sep}`.includes(`${sep}node_modules${sep}`);
   if (installed) {
-    return facts.bunx ? { kind: "bunx", command: facts.bunx, prefix: ["skill-central"] } : { kind: "bunx", command: facts.execPath, prefix: ["x", "skill-central"] };
+    return facts.bunx
+      ? { kind: "bunx", command: facts.bunx, prefix: ["skill-central"] }
+      : { kind: "bunx", command: facts.execPath, prefix: ["x", "skill-central"] };
   }
   return { kind: "source", command: facts.execPath, prefix: [join(facts.packageRoot, "src", "cli.ts")] };
 }
@@ -58,7 +60,11 @@ function sameFile(a: string, b: string): boolean {
  * registered as an absolute path, not a bare `bun`, because IDEs started from a desktop menu get
  * a shorter PATH than a shell (`~/.bun/bin` is added by shell startup files only).
  */
-export function asFoundOnPath(execPath: string, names: readonly string[], which: (command: string) => string | null): string {
+export function asFoundOnPath(
+  execPath: string,
+  names: readonly string[],
+  which: (command: string) => string | null,
+): string {
   for (const name of names) {
     const found = which(name);
     if (found && isAbsolute(found) && sameFile(found, execPath)) return found;
@@ -72,7 +78,9 @@ export function currentLaunch(host: Host): Launch {
   const names = Bun.isStandaloneExecutable ? ["skill-central", basename(execPath)] : ["bun"];
   const command = asFoundOnPath(execPath, names, (name) => host.which(name));
   // bunx sits beside bun (as bunx.exe where npm installed Bun, on every platform).
-  const beside = [command, execPath].flatMap((bun) => ["bunx", "bunx.exe"].map((name) => join(dirname(bun), name))).find((path) => existsSync(path));
+  const beside = [command, execPath]
+    .flatMap((bun) => ["bunx", "bunx.exe"].map((name) => join(dirname(bun), name)))
+    .find((path) => existsSync(path));
   return launchFrom({
     standalone: Bun.isStandaloneExecutable,
     execPath: command,
@@ -93,5 +101,9 @@ export function commandLine(launch: Launch, mcpOptions: readonly string[]): { co
  * rewrites it).
  */
 export function isThisInstall(launch: Launch, command: string, args: readonly string[]): boolean {
-  return (command === launch.command || sameFile(command, launch.command)) && launch.prefix.every((p, i) => args[i] === p) && args[launch.prefix.length] === "mcp";
+  return (
+    (command === launch.command || sameFile(command, launch.command)) &&
+    launch.prefix.every((p, i) => args[i] === p) &&
+    args[launch.prefix.length] === "mcp"
+  );
 }

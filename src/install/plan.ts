@@ -61,7 +61,12 @@ export interface PlanOptions {
 }
 
 /** The stdio command line, or the HTTP endpoint, a client's entry should hold. */
-export function desiredEntry(client: ClientSpec, ctx: ClientContext, launch: Launch, http?: { url: string; tokenEnv?: string }): DesiredEntry {
+export function desiredEntry(
+  client: ClientSpec,
+  ctx: ClientContext,
+  launch: Launch,
+  http?: { url: string; tokenEnv?: string },
+): DesiredEntry {
   if (http) return { transport: "http", url: http.url, ...(http.tokenEnv && { tokenEnv: http.tokenEnv }) };
   const cwd = client.cwdOption(ctx);
   return { transport: "stdio", ...commandLine(launch, cwd === undefined ? [] : ["--cwd", cwd]) };
@@ -78,10 +83,25 @@ type Opened = { plan: Plan } | { file: ConfigFile; doc: ConfigDocument; base: Pl
 function open(client: ClientSpec, options: PlanOptions): Opened {
   const ctx: ClientContext = { host: options.host, project: options.project, scope: options.scope };
   const path = client.file(ctx);
-  const base: Plan = { client, ctx, action: "error", path: path ?? "", shown: path ? tildePath(path, options.host) : "", before: "", after: "", diff: "", entryPath: [] };
+  const base: Plan = {
+    client,
+    ctx,
+    action: "error",
+    path: path ?? "",
+    shown: path ? tildePath(path, options.host) : "",
+    before: "",
+    after: "",
+    diff: "",
+    entryPath: [],
+  };
   if (path === undefined) {
     const userFile = client.file({ ...ctx, scope: "user" });
-    return { plan: { ...base, message: `${client.name} has no project config file (only ${userFile ? tildePath(userFile, options.host) : "a global one"}); use --scope user` } };
+    return {
+      plan: {
+        ...base,
+        message: `${client.name} has no project config file (only ${userFile ? tildePath(userFile, options.host) : "a global one"}); use --scope user`,
+      },
+    };
   }
   let file: ConfigFile;
   try {
@@ -93,12 +113,29 @@ function open(client: ClientSpec, options: PlanOptions): Opened {
   const text = file.exists ? file.text : (client.template ?? "");
   const doc = openConfig(client.format, text);
   if (!isConfigDocument(doc)) {
-    return { plan: { ...base, file, before: file.text, after: file.text, message: `${base.shown}:${doc.line}:${doc.column}: ${doc.message}; the file is left untouched (fix it, then run this again)` } };
+    return {
+      plan: {
+        ...base,
+        file,
+        before: file.text,
+        after: file.text,
+        message: `${base.shown}:${doc.line}:${doc.column}: ${doc.message}; the file is left untouched (fix it, then run this again)`,
+      },
+    };
   }
-  return { file, doc, base: { ...base, file, before: file.text, after: file.text, entryPath: client.entryPath(doc.data) } };
+  return {
+    file,
+    doc,
+    base: { ...base, file, before: file.text, after: file.text, entryPath: client.entryPath(doc.data) },
+  };
 }
 
-export function planInstall(client: ClientSpec, options: PlanOptions, launch: Launch, http?: { url: string; tokenEnv?: string }): Plan {
+export function planInstall(
+  client: ClientSpec,
+  options: PlanOptions,
+  launch: Launch,
+  http?: { url: string; tokenEnv?: string },
+): Plan {
   const opened = open(client, options);
   if ("plan" in opened) return opened.plan;
   const { file, doc, base } = opened;
@@ -118,8 +155,13 @@ export function planInstall(client: ClientSpec, options: PlanOptions, launch: La
   }
   const action = existing === undefined ? (file.exists ? "add" : "create") : options.force ? "update" : "differs";
   const plan: Plan = { ...base, action, shaped, after, diff: unifiedDiff(file.text, after, base.shown, file.exists) };
-  if (action === "differs") plan.message = `an entry named skill-central already exists in ${base.shown} and differs; run with --force to replace it`;
-  if (cli && action !== "differs") plan.commands = claudeCommands(action === "update" ? "update" : "add", options.scope, entry).map((args) => [cli, ...args]);
+  if (action === "differs")
+    plan.message = `an entry named skill-central already exists in ${base.shown} and differs; run with --force to replace it`;
+  if (cli && action !== "differs")
+    plan.commands = claudeCommands(action === "update" ? "update" : "add", options.scope, entry).map((args) => [
+      cli,
+      ...args,
+    ]);
   return plan;
 }
 
@@ -136,5 +178,11 @@ export function planUninstall(client: ClientSpec, options: PlanOptions): Plan {
     throw error;
   }
   const cli = client.id === "claude-code" ? options.host.which("claude") : null;
-  return { ...base, action: "remove", after, diff: unifiedDiff(file.text, after, base.shown), ...(cli && { commands: claudeCommands("remove", options.scope).map((args) => [cli, ...args]) }) };
+  return {
+    ...base,
+    action: "remove",
+    after,
+    diff: unifiedDiff(file.text, after, base.shown),
+    ...(cli && { commands: claudeCommands("remove", options.scope).map((args) => [cli, ...args]) }),
+  };
 }

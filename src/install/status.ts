@@ -67,7 +67,13 @@ function looksLikeSkillCentral(command: string, before: readonly string[]): bool
   return before.some((a) => /(^|[\\/])skill-central(@[\w.-]+)?$/.test(a) || /[\\/]src[\\/]cli\.ts$/.test(a));
 }
 
-async function entryStatus(ctx: ClientContext, clientIndex: number, path: string, launch: Launch, probe: VersionProbe): Promise<EntryStatus> {
+async function entryStatus(
+  ctx: ClientContext,
+  clientIndex: number,
+  path: string,
+  launch: Launch,
+  probe: VersionProbe,
+): Promise<EntryStatus> {
   const client = CLIENTS[clientIndex]!;
   const shown = tildePath(path, ctx.host);
   const base = { scope: ctx.scope, file: shown };
@@ -85,23 +91,37 @@ async function entryStatus(ctx: ClientContext, clientIndex: number, path: string
   const entry = doc.get(client.entryPath(doc.data));
   if (entry === undefined) return { ...base, state: "none" };
   const shaped = client.shape(desiredEntry(client, ctx, launch), ctx, doc.data);
-  if (!isRefusal(shaped) && sameEntry(entry, shaped)) return { ...base, state: "current", detail: `this install (${VERSION})` };
+  if (!isRefusal(shaped) && sameEntry(entry, shaped))
+    return { ...base, state: "current", detail: `this install (${VERSION})` };
   const reach = client.reach(entry, ctx);
   if (isRefusal(reach)) return { ...base, state: "broken", detail: reach.refused };
   if (reach.transport === "http") return { ...base, state: "http", detail: reach.url };
   if (isThisInstall(launch, reach.command, reach.args)) {
     const options = reach.args.slice(launch.prefix.length + 1).join(" ");
-    return { ...base, state: "this-install", detail: `this install, other options: mcp${options ? ` ${options}` : ""} (run install --force to update)` };
+    return {
+      ...base,
+      state: "this-install",
+      detail: `this install, other options: mcp${options ? ` ${options}` : ""} (run install --force to update)`,
+    };
   }
   const mcpAt = reach.args.indexOf("mcp");
   const before = mcpAt < 0 ? reach.args : reach.args.slice(0, mcpAt);
   const shownCommand = [tildePath(reach.command, ctx.host), ...reach.args].join(" ");
-  if (!looksLikeSkillCentral(reach.command, before)) return { ...base, state: "other", detail: `another command: ${shownCommand}` };
-  const version = await probe([reach.command, ...before, "--version"], reach.cwd, { ...stringEnv(ctx.host.env), ...reach.env });
+  if (!looksLikeSkillCentral(reach.command, before))
+    return { ...base, state: "other", detail: `another command: ${shownCommand}` };
+  const version = await probe([reach.command, ...before, "--version"], reach.cwd, {
+    ...stringEnv(ctx.host.env),
+    ...reach.env,
+  });
   return { ...base, state: "other", detail: `another install: ${shownCommand} (${version})` };
 }
 
-export async function clientStatuses(host: Host, project: string, launch: Launch, probe: VersionProbe = probeVersion): Promise<ClientStatus[]> {
+export async function clientStatuses(
+  host: Host,
+  project: string,
+  launch: Launch,
+  probe: VersionProbe = probeVersion,
+): Promise<ClientStatus[]> {
   return Promise.all(
     CLIENTS.map(async (client, index) => {
       const entries: EntryStatus[] = [];

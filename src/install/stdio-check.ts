@@ -21,7 +21,7 @@ const STDERR_KEEP = 4000;
 function tail(text: string): string {
   const trimmed = text.trim();
   if (trimmed === "") return "";
-  const lines = (trimmed.length > STDERR_KEEP ? "…" + trimmed.slice(-STDERR_KEEP) : trimmed).split("\n").slice(-12);
+  const lines = (trimmed.length > STDERR_KEEP ? `…${trimmed.slice(-STDERR_KEEP)}` : trimmed).split("\n").slice(-12);
   return `\n  stderr: ${lines.join("\n          ")}`;
 }
 
@@ -51,7 +51,7 @@ class ChildTransport implements Transport {
         try {
           this.onmessage?.(deserializeMessage(line));
         } catch {
-          const shown = line.length > 160 ? line.slice(0, 160) + "…" : line;
+          const shown = line.length > 160 ? `${line.slice(0, 160)}…` : line;
           this.badLine = `wrote a line that is not JSON-RPC to stdout (clients drop such servers): ${shown}`;
           this.child.kill("SIGKILL");
           break;

@@ -60,7 +60,7 @@ function readKey(text: string, from: number): { parts: string[]; end: number } {
       i++;
       while (i < text.length && text[i] !== quote) {
         if (quote === '"' && text[i] === "\\") {
-          const { char, length } = unescape(text, i);
+          const { char, length } = readEscape(text, i);
           value += char;
           i += length;
         } else value += text[i++];
@@ -78,12 +78,22 @@ function readKey(text: string, from: number): { parts: string[]; end: number } {
   }
 }
 
-function unescape(text: string, at: number): { char: string; length: number } {
+function readEscape(text: string, at: number): { char: string; length: number } {
   const c = text[at + 1];
-  const simple: Record<string, string> = { b: "\b", t: "\t", n: "\n", f: "\f", r: "\r", '"': '"', "\\": "\\", e: "\x1b" };
+  const simple: Record<string, string> = {
+    b: "\b",
+    t: "\t",
+    n: "\n",
+    f: "\f",
+    r: "\r",
+    '"': '"',
+    "\\": "\\",
+    e: "\x1b",
+  };
   if (c !== undefined && simple[c] !== undefined) return { char: simple[c], length: 2 };
   const digits = c === "u" ? 4 : c === "U" ? 8 : c === "x" ? 2 : 0;
-  if (digits > 0) return { char: String.fromCodePoint(parseInt(text.slice(at + 2, at + 2 + digits), 16)), length: 2 + digits };
+  if (digits > 0)
+    return { char: String.fromCodePoint(parseInt(text.slice(at + 2, at + 2 + digits), 16)), length: 2 + digits };
   return { char: c ?? "", length: 2 };
 }
 
@@ -184,7 +194,8 @@ function blocks(text: string): Block[] {
 }
 
 const samePath = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
-const startsWith = (a: readonly string[], prefix: readonly string[]) => a.length >= prefix.length && prefix.every((k, i) => k === a[i]);
+const startsWith = (a: readonly string[], prefix: readonly string[]) =>
+  a.length >= prefix.length && prefix.every((k, i) => k === a[i]);
 
 /** TOML basic string. */
 export function tomlString(value: string): string {
@@ -199,13 +210,19 @@ function tomlValue(value: unknown): string {
   if (typeof value === "string") return tomlString(value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return `[${value.map(tomlValue).join(", ")}]`;
-  if (value && typeof value === "object") return `{ ${Object.entries(value).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`).join(", ")} }`;
+  if (value && typeof value === "object")
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`)
+      .join(", ")} }`;
   throw new Error(`cannot write ${typeof value} as TOML`);
 }
 
 /** `[a.b]` followed by one `key = value` line per entry (objects become inline tables). */
 function tableText(path: readonly string[], value: Record<string, unknown>, eol: string): string {
-  const lines = [`[${path.map(tomlKey).join(".")}]`, ...Object.entries(value).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`)];
+  const lines = [
+    `[${path.map(tomlKey).join(".")}]`,
+    ...Object.entries(value).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`),
+  ];
   return lines.join(eol) + eol;
 }
 
@@ -227,7 +244,11 @@ export function getTomlValue(doc: TomlDocument, path: readonly string[]): unknow
  * or removed (`undefined`). The table keeps its place when replaced; a new one goes after the
  * last table under the same parent (`[mcp_servers.*]`), else at the end of the file.
  */
-export function editToml(doc: TomlDocument, path: readonly string[], value: Record<string, unknown> | undefined): string {
+export function editToml(
+  doc: TomlDocument,
+  path: readonly string[],
+  value: Record<string, unknown> | undefined,
+): string {
   const { text } = doc;
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const all = blocks(text);
@@ -258,7 +279,10 @@ export function editToml(doc: TomlDocument, path: readonly string[], value: Reco
     const [first, ...rest] = [...ours].sort((a, b) => a.start - b.start);
     const replaced = text.slice(0, first!.start) + table + text.slice(first!.end);
     const shift = table.length - (first!.end - first!.start);
-    return cut(replaced, rest.map((b) => ({ ...b, start: b.start + shift, end: b.end + shift })));
+    return cut(
+      replaced,
+      rest.map((b) => ({ ...b, start: b.start + shift, end: b.end + shift })),
+    );
   }
   const parent = path.slice(0, -1);
   const siblings = all.filter((b) => parent.length > 0 && startsWith(b.header.path, parent));

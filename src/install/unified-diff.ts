@@ -12,7 +12,8 @@ const NO_EOL = "\\ No newline at end of file";
 export function unifiedDiff(before: string, after: string, label: string, beforeExists = true): string {
   if (before === after) return "";
   const options = { context: 3, maxEditLength: MAX_EDITS };
-  const patch = structuredPatch(label, label, before, after, undefined, undefined, options) ?? replaceAll(before, after);
+  const patch =
+    structuredPatch(label, label, before, after, undefined, undefined, options) ?? replaceAll(before, after);
   return `--- ${beforeExists ? label : "/dev/null"}\n+++ ${label}\n${formatPatch(patch, OMIT_HEADERS)}`;
 }
 
@@ -26,6 +27,12 @@ function replaceAll(before: string, after: string): StructuredPatch {
   const removed = side(before, "-");
   const added = side(after, "+");
   const count = (lines: string[]) => lines.filter((line) => line !== NO_EOL).length;
-  const hunk = { oldStart: 1, oldLines: count(removed), newStart: 1, newLines: count(added), lines: [...removed, ...added] };
+  const hunk = {
+    oldStart: 1,
+    oldLines: count(removed),
+    newStart: 1,
+    newLines: count(added),
+    lines: [...removed, ...added],
+  };
   return { oldFileName: undefined, newFileName: undefined, oldHeader: undefined, newHeader: undefined, hunks: [hunk] };
 }

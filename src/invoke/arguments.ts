@@ -31,7 +31,10 @@ function validatorFor(schema: JsonSchema): Validator {
       // TypeBox's compiler recurses once per entry of a list: around 10,000 enum values, anyOf
       // branches, properties or required names overflow the stack, and every call failed with
       // -32603. Its interpreter walks such a list in a loop: same answers, without the compiling.
-      validator = { Check: (value) => Schema.Check(schema as XSchema, value), Errors: (value) => Schema.Errors(schema as XSchema, value) };
+      validator = {
+        Check: (value) => Schema.Check(schema as XSchema, value),
+        Errors: (value) => Schema.Errors(schema as XSchema, value),
+      };
     }
     validators.set(schema, validator);
   }
@@ -40,7 +43,10 @@ function validatorFor(schema: JsonSchema): Validator {
 
 /** `/items/0/name` → `items[0].name`, the way a person writes an argument path. */
 function argumentPath(instancePath: string, child?: string): string {
-  const parts = instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = instancePath
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (child !== undefined) parts.push(child);
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "");
 }
@@ -61,7 +67,9 @@ function describeType(type: unknown): string {
 }
 
 function list(values: unknown): string {
-  return (Array.isArray(values) ? values : [values]).map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ");
+  return (Array.isArray(values) ? values : [values])
+    .map((v) => (typeof v === "string" ? v : JSON.stringify(v)))
+    .join(", ");
 }
 
 /** Keyword → the rule in words, completing `Argument "x" …`. */
@@ -119,10 +127,18 @@ function describe(error: ValidationError, all: readonly ValidationError[]): stri
     // With an `additionalProperties` schema (not `false`), extra arguments are allowed and the
     // real problem is reported at the argument itself.
     const explained = (name: unknown) =>
-      all.some((other) => other !== error && other.keyword !== "boolean" && other.instancePath === `${error.instancePath}/${String(name)}`);
+      all.some(
+        (other) =>
+          other !== error &&
+          other.keyword !== "boolean" &&
+          other.instancePath === `${error.instancePath}/${String(name)}`,
+      );
     return extra
       .filter((name) => !explained(name))
-      .map((name) => `Unexpected argument "${quoted(argumentPath(error.instancePath, String(name)))}": the tool does not accept it`);
+      .map(
+        (name) =>
+          `Unexpected argument "${quoted(argumentPath(error.instancePath, String(name)))}": the tool does not accept it`,
+      );
   }
   const path = argumentPath(error.instancePath);
   return [path === "" ? `Arguments ${rule(error)}` : `Argument "${path}" ${rule(error)}`];

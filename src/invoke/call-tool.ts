@@ -21,14 +21,18 @@ export type ToolOutcome = { ok: true; text: string } | { ok: false; problems: st
 export function callTool(registry: Registry, id: string, args: unknown = {}): ToolOutcome | Promise<ToolOutcome> {
   const candidate = registry.get(id);
   const skill = candidate?.skill;
-  if (!candidate || !skill || skill.type !== "tool" || !skill.inputSchema) throw new SkillCentralError("unknown-tool", `Unknown tool: ${quoted(id)}`);
+  if (!candidate || !skill || skill.type !== "tool" || !skill.inputSchema)
+    throw new SkillCentralError("unknown-tool", `Unknown tool: ${quoted(id)}`);
   const chars = checkArguments(args);
   const data = isPlainObject(args) ? ownArguments(args) : args;
   const finish = (problems: string[]): ToolOutcome => {
     if (problems.length > 0) return { ok: false, problems };
     const content = candidate.content.read();
     // Indentation grows with depth: large arguments are echoed compact, so a reply stays linear in them.
-    const text = content.template === undefined ? JSON.stringify(data, null, chars <= LIMITS.prettyEchoChars ? 2 : undefined) : renderTemplate(content, data as Record<string, unknown>);
+    const text =
+      content.template === undefined
+        ? JSON.stringify(data, null, chars <= LIMITS.prettyEchoChars ? 2 : undefined)
+        : renderTemplate(content, data as Record<string, unknown>);
     return { ok: true, text: checkResult(text) };
   };
   // A pattern that may backtrack catastrophically is run where a time limit can stop it.

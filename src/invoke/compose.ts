@@ -29,12 +29,16 @@ export function composedSkills(registry: Registry, tags: readonly string[]): Can
  * blank (it is asked for by topic, and a client only knows to ask for `tags`), so the CLI warns.
  * Not computed on the server's path: a prompts/get result has no place for a warning.
  */
-export function emptyRequiredArguments(skills: readonly Candidate[], args: Readonly<Record<string, unknown>>): { skill: string; argument: string }[] {
+export function emptyRequiredArguments(
+  skills: readonly Candidate[],
+  args: Readonly<Record<string, unknown>>,
+): { skill: string; argument: string }[] {
   const empty: { skill: string; argument: string }[] = [];
   for (const c of skills) {
     for (const a of c.skill.arguments) {
       const value = Object.hasOwn(args, a.name) ? args[a.name] : undefined;
-      if (a.required && (value === undefined || value === null || value === "")) empty.push({ skill: c.skill.id, argument: a.name });
+      if (a.required && (value === undefined || value === null || value === ""))
+        empty.push({ skill: c.skill.id, argument: a.name });
     }
   }
   return empty;
@@ -53,7 +57,8 @@ export function compose(registry: Registry, tags: readonly string[], args: Promp
     );
   }
   const ordered = composedSkills(registry, tags);
-  if (ordered.length === 0) throw new SkillCentralError("no-skills-for-tags", `No skills found for tags: ${quoted(tags.join(", "))}`);
+  if (ordered.length === 0)
+    throw new SkillCentralError("no-skills-for-tags", `No skills found for tags: ${quoted(tags.join(", "))}`);
   checkPromptArguments(args);
   const data = ownArguments(args);
   const sections: string[] = [];
@@ -66,5 +71,9 @@ export function compose(registry: Registry, tags: readonly string[], args: Promp
   }
   const text = sections.join(COMPOSE_SEPARATOR);
   const count = `${ordered.length} skill${ordered.length === 1 ? "" : "s"}`;
-  return { description: `Composed prompt from tags: ${tags.join(", ")} (${count})`, text, skills: ordered.map((c) => c.skill.id) };
+  return {
+    description: `Composed prompt from tags: ${tags.join(", ")} (${count})`,
+    text,
+    skills: ordered.map((c) => c.skill.id),
+  };
 }

@@ -8,7 +8,11 @@ import { renderPrompt, type RenderedPrompt } from "./render-prompt.ts";
  * reach every template) or one prompt skill. The one dispatch shared by the server, the CLI's
  * `render`, inline examples and the public API.
  */
-export function getPrompt(registry: Registry, name: string, args: Readonly<Record<string, string>> = {}): RenderedPrompt {
+export function getPrompt(
+  registry: Registry,
+  name: string,
+  args: Readonly<Record<string, string>> = {},
+): RenderedPrompt {
   if (name !== COMPOSE_PROMPT_NAME) return renderPrompt(registry, name, args);
   const { tags = "", ...rest } = args;
   return compose(registry, parseTagList(tags), rest);

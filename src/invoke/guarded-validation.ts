@@ -42,7 +42,9 @@ class GuardedValidator {
 
   private spawn(): Worker {
     const worker = new Worker(workerUrl());
-    worker.onmessage = (event: MessageEvent<{ ready?: true; prepared?: string; id: number; problems?: string[]; failure?: string }>) => {
+    worker.onmessage = (
+      event: MessageEvent<{ ready?: true; prepared?: string; id: number; problems?: string[]; failure?: string }>,
+    ) => {
       // A stopped worker may still deliver a message or an error: only the current one counts.
       if (worker !== this.worker) return;
       if (event.data.ready || event.data.prepared !== undefined) {
@@ -148,7 +150,9 @@ class GuardedValidator {
  * bundled `import.meta.url` there is the executable's, so the path is spelled from the root.
  */
 function workerUrl(): string {
-  return Bun.isStandaloneExecutable ? "./invoke/validation-worker.ts" : new URL("./validation-worker.ts", import.meta.url).href;
+  return Bun.isStandaloneExecutable
+    ? "./invoke/validation-worker.ts"
+    : new URL("./validation-worker.ts", import.meta.url).href;
 }
 
 let guarded: GuardedValidator | undefined;

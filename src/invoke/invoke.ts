@@ -22,10 +22,19 @@ function nonStringArgument(args: Readonly<Record<string, unknown>>): string | un
 }
 
 /** `prompts/get`: a prompt skill by id, or `skills:compose` with its `tags` argument. */
-export function invokePrompt(registry: Registry, name: string, args: Readonly<Record<string, unknown>> = {}): Invocation {
+export function invokePrompt(
+  registry: Registry,
+  name: string,
+  args: Readonly<Record<string, unknown>> = {},
+): Invocation {
   const wrong = nonStringArgument(args);
   if (wrong !== undefined) {
-    return failure(new SkillCentralError("invalid-params", `Invalid params for prompts/get: arguments.${wrong}: prompt arguments must be strings`));
+    return failure(
+      new SkillCentralError(
+        "invalid-params",
+        `Invalid params for prompts/get: arguments.${wrong}: prompt arguments must be strings`,
+      ),
+    );
   }
   const strings = args as Readonly<Record<string, string>>;
   try {
@@ -47,6 +56,10 @@ export async function invokeTool(registry: Registry, id: string, args: unknown =
 }
 
 /** Whichever of the two the id names; `skills:compose` is a prompt. */
-export async function invokeSkill(registry: Registry, id: string, args: Readonly<Record<string, unknown>> = {}): Promise<Invocation> {
+export async function invokeSkill(
+  registry: Registry,
+  id: string,
+  args: Readonly<Record<string, unknown>> = {},
+): Promise<Invocation> {
   return registry.get(id)?.skill.type === "tool" ? invokeTool(registry, id, args) : invokePrompt(registry, id, args);
 }

@@ -29,11 +29,17 @@ function size(chars: number): string {
 export function checkArguments(args: unknown): number {
   const depth = nestingDepth(args, LIMITS.argumentDepth);
   if (depth > LIMITS.argumentDepth) {
-    throw new SkillCentralError("limit-exceeded", `Arguments nest more than ${LIMITS.argumentDepth} levels deep (the limit)`);
+    throw new SkillCentralError(
+      "limit-exceeded",
+      `Arguments nest more than ${LIMITS.argumentDepth} levels deep (the limit)`,
+    );
   }
   const chars = JSON.stringify(args ?? {}).length;
   if (chars > LIMITS.argumentChars) {
-    throw new SkillCentralError("limit-exceeded", `Arguments are ${chars} characters of JSON, over the ${size(LIMITS.argumentChars)} limit`);
+    throw new SkillCentralError(
+      "limit-exceeded",
+      `Arguments are ${chars} characters of JSON, over the ${size(LIMITS.argumentChars)} limit`,
+    );
   }
   return chars;
 }
@@ -46,14 +52,20 @@ export function checkPromptArguments(args: Readonly<Record<string, unknown>>): v
     chars += key.length + (typeof value === "string" ? value.length : 0);
   }
   if (chars > LIMITS.argumentChars) {
-    throw new SkillCentralError("limit-exceeded", `Arguments are ${chars} characters, over the ${size(LIMITS.argumentChars)} limit`);
+    throw new SkillCentralError(
+      "limit-exceeded",
+      `Arguments are ${chars} characters, over the ${size(LIMITS.argumentChars)} limit`,
+    );
   }
 }
 
 /** `chars`: how far the result got before it was stopped, when that is known. */
 export function resultTooLarge(chars?: number): SkillCentralError {
   const sofar = chars === undefined ? "" : ` (${chars} characters so far)`;
-  return new SkillCentralError("limit-exceeded", `The result would be over the ${size(LIMITS.resultChars)} limit${sofar}; pass smaller arguments`);
+  return new SkillCentralError(
+    "limit-exceeded",
+    `The result would be over the ${size(LIMITS.resultChars)} limit${sofar}; pass smaller arguments`,
+  );
 }
 
 export function tooManyBlocks(): SkillCentralError {

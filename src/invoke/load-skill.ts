@@ -32,13 +32,21 @@ export function modelMayUse(candidate: Candidate): boolean {
  * `Unknown skill: "x"` with the three nearest names among `among` (by default every skill a
  * model may use).
  */
-export function unknownSkill(registry: Registry, name: string, what = "skill", among: readonly Candidate[] = registry.served()): SkillCentralError {
+export function unknownSkill(
+  registry: Registry,
+  name: string,
+  what = "skill",
+  among: readonly Candidate[] = registry.served(),
+): SkillCentralError {
   const names = nearest(
     name,
     among.filter(modelMayUse).map((c) => c.skill.id),
   );
   const hint = names.length > 0 ? ` Nearest names: ${names.join(", ")}.` : ` No ${what}s are served.`;
-  return new SkillCentralError("unknown-skill", `Unknown ${what}: "${quoted(name)}".${hint} find_skills searches them all.`);
+  return new SkillCentralError(
+    "unknown-skill",
+    `Unknown ${what}: "${quoted(name)}".${hint} find_skills searches them all.`,
+  );
 }
 
 /** Prompt arguments are text; a model may send a number or a flag, which reads as its text. */
@@ -51,7 +59,9 @@ function jsonObject(text: string): Record<string, unknown> | undefined {
   if (!text.trimStart().startsWith("{")) return undefined;
   try {
     const value = JSON.parse(text) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -73,9 +83,12 @@ export function promptArguments(candidate: Candidate, args: unknown): Record<str
     if (parsed !== undefined) return promptArguments(candidate, parsed);
     if (skill.format === "skill-md" && skill.argumentsDeclared) {
       const words = shellWords(args);
-      return Object.fromEntries(skill.arguments.flatMap((a, i) => (words[i] === undefined ? [] : [[a.name, words[i]!]])));
+      return Object.fromEntries(
+        skill.arguments.flatMap((a, i) => (words[i] === undefined ? [] : [[a.name, words[i]!]])),
+      );
     }
-    if (skill.arguments.length === 0) throw new SkillCentralError("invalid-arguments", `"${skill.id}" takes no arguments`);
+    if (skill.arguments.length === 0)
+      throw new SkillCentralError("invalid-arguments", `"${skill.id}" takes no arguments`);
     const names = skill.arguments.map((a) => a.name);
     throw new SkillCentralError(
       "invalid-arguments",
@@ -108,9 +121,17 @@ export function loadSkill(registry: Registry, name: string, args?: unknown): Loa
   const candidate = modelSkill(registry, name);
   const skill = candidate.skill;
   if (skill.type === "tool") {
-    return { kind: "tool", name: skill.id, uri: skillUri(skill.id), description: skill.description, inputSchema: skill.inputSchema ?? { type: "object" } };
+    return {
+      kind: "tool",
+      name: skill.id,
+      uri: skillUri(skill.id),
+      description: skill.description,
+      inputSchema: skill.inputSchema ?? { type: "object" },
+    };
   }
   const rendered = renderPrompt(registry, name, promptArguments(candidate, args));
-  const files = (publishedSkill(registry, name)?.files ?? []).filter((f) => f.path !== SKILL_MD).map((f) => ({ path: f.path, uri: f.uri, size: f.size }));
+  const files = (publishedSkill(registry, name)?.files ?? [])
+    .filter((f) => f.path !== SKILL_MD)
+    .map((f) => ({ path: f.path, uri: f.uri, size: f.size }));
   return { kind: "prompt", name: skill.id, uri: skillUri(skill.id), text: rendered.text, files };
 }

@@ -25,7 +25,11 @@ export function provenSafe(pattern: string): boolean {
   if (verdict === undefined) {
     detector ??= require("redos-detector") as Detector;
     try {
-      const result = detector.isSafePattern(pattern, { unicode: true, timeout: PROOF_BUDGET.timeoutMs, maxSteps: PROOF_BUDGET.maxSteps });
+      const result = detector.isSafePattern(pattern, {
+        unicode: true,
+        timeout: PROOF_BUDGET.timeoutMs,
+        maxSteps: PROOF_BUDGET.maxSteps,
+      });
       verdict = result.safe && result.error === null;
     } catch {
       // A pattern the detector cannot read (a feature it does not support) is not proven safe.

@@ -6,7 +6,7 @@ type Piece = string | readonly string[];
 
 export type PlainRenderer = (data: Readonly<Record<string, unknown>>) => string;
 
-const hasOwn = (value: unknown, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
+const hasOwn = (value: unknown, key: string): boolean => Object.hasOwn(value as object, key);
 
 /** Handlebars' lookup with prototype access off: own properties only; a missing step is empty. */
 export function lookup(data: unknown, path: readonly string[]): unknown {

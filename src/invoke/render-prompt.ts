@@ -22,7 +22,8 @@ export function missingRequired(skill: Skill, args: PromptArguments): string | u
 export function renderPrompt(registry: Registry, id: string, args: PromptArguments = {}): RenderedPrompt {
   const candidate = registry.get(id);
   const skill = candidate?.skill;
-  if (!candidate || !skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${quoted(id)}`);
+  if (!candidate || !skill || skill.type !== "prompt")
+    throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${quoted(id)}`);
   checkPromptArguments(args);
   const own = ownArguments(args);
   const missing = missingRequired(skill, own);
@@ -37,7 +38,12 @@ export function renderSkill(candidate: Candidate, data: Record<string, unknown>)
     // Prompt arguments are strings (prompts/get carries nothing else).
     // A folder inside the binary has no path a host could open: the placeholder stays as written.
     const dir = dirname(candidate.path);
-    return renderSkillMdBody(content.template ?? "", candidate.skill, data as Record<string, string>, isEmbedded(dir) ? undefined : dir);
+    return renderSkillMdBody(
+      content.template ?? "",
+      candidate.skill,
+      data as Record<string, string>,
+      isEmbedded(dir) ? undefined : dir,
+    );
   }
   return renderTemplate(content, data);
 }

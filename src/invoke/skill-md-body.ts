@@ -59,26 +59,37 @@ function argumentText(skill: Skill, args: Readonly<Record<string, string>>): str
   return given.map((a) => quoteWord(args[a.name]!)).join(" ");
 }
 
-export function renderSkillMdBody(body: string, skill: Skill, args: Readonly<Record<string, string>>, skillDir: string | undefined): string {
-  const withDir = skillDir !== undefined && body.includes(SKILL_DIR_PLACEHOLDER) ? body.replaceAll(SKILL_DIR_PLACEHOLDER, () => skillDir) : body;
+export function renderSkillMdBody(
+  body: string,
+  skill: Skill,
+  args: Readonly<Record<string, string>>,
+  skillDir: string | undefined,
+): string {
+  const withDir =
+    skillDir !== undefined && body.includes(SKILL_DIR_PLACEHOLDER)
+      ? body.replaceAll(SKILL_DIR_PLACEHOLDER, () => skillDir)
+      : body;
   const text = argumentText(skill, args);
   if (text.trim() === "") return withDir;
   const words = skill.positional ? shellWords(text) : [];
   const declared = new Set(skill.argumentsDeclared ? skill.arguments.map((a) => a.name) : []);
   let read = false;
-  const rendered = withDir.replace(PLACEHOLDER, (match: string, indexed: string | undefined, positional: string | undefined, name: string | undefined) => {
-    if (indexed !== undefined || positional !== undefined) {
-      if (!skill.positional) return match;
+  const rendered = withDir.replace(
+    PLACEHOLDER,
+    (match: string, indexed: string | undefined, positional: string | undefined, name: string | undefined) => {
+      if (indexed !== undefined || positional !== undefined) {
+        if (!skill.positional) return match;
+        read = true;
+        return words[Number(indexed ?? positional)] ?? "";
+      }
+      if (name !== undefined) {
+        if (!declared.has(name)) return match;
+        read = true;
+        return args[name] ?? "";
+      }
       read = true;
-      return words[Number(indexed ?? positional)] ?? "";
-    }
-    if (name !== undefined) {
-      if (!declared.has(name)) return match;
-      read = true;
-      return args[name] ?? "";
-    }
-    read = true;
-    return text;
-  });
+      return text;
+    },
+  );
   return read ? rendered : `${rendered.replace(/\s+$/, "")}\n\nARGUMENTS: ${text}`;
 }

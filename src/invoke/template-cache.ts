@@ -14,7 +14,9 @@ type Renderer = (data: Record<string, unknown>) => string;
 const compiled = new WeakMap<SkillContent, Renderer>();
 
 /** A prototype with no string-named property: only what turns an object into a primitive. */
-const PRIMITIVE_ONLY: object = Object.freeze(Object.create(null, { [Symbol.toPrimitive]: { value: () => "[object Object]" } }));
+const PRIMITIVE_ONLY: object = Object.freeze(
+  Object.create(null, { [Symbol.toPrimitive]: { value: () => "[object Object]" } }),
+);
 
 /**
  * Arguments arrive without a prototype (`ownArguments` in limits.ts), so no name reaches
@@ -27,7 +29,8 @@ const PRIMITIVE_ONLY: object = Object.freeze(Object.create(null, { [Symbol.toPri
 function forHandlebars(data: Record<string, unknown>): Record<string, unknown> {
   if (Object.getPrototypeOf(data) !== null) return data;
   const copy = Object.create(PRIMITIVE_ONLY) as Record<string, unknown>;
-  for (const key of Object.keys(data)) Object.defineProperty(copy, key, { value: data[key], enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(data))
+    Object.defineProperty(copy, key, { value: data[key], enumerable: true, writable: true, configurable: true });
   return copy;
 }
 

@@ -106,7 +106,10 @@ export class ContentStore {
     }
     if (!content) {
       this.lost(path);
-      throw new SkillCentralError("content-unavailable", "The skill's file changed on disk and can no longer be read as it was listed; it is being reloaded");
+      throw new SkillCentralError(
+        "content-unavailable",
+        "The skill's file changed on disk and can no longer be read as it was listed; it is being reloaded",
+      );
     }
     this.remember(key, content);
     return content;

@@ -45,17 +45,24 @@ export class IndexWriter {
   }
 
   private tick(): void {
-    if (performance.now() - this.lastActivity() < QUIET_MS) return this.schedule(POLL_MS);
+    if (performance.now() - this.lastActivity() < QUIET_MS) {
+      this.schedule(POLL_MS);
+      return;
+    }
     const started = performance.now();
     while (this.queue.length > 0 && performance.now() - started < SLICE_MS) {
       const batch = this.queue.splice(0, 32);
       if (!this.write(batch)) {
         // Busy (another process writes) or broken: try again later; content stays in memory.
         this.queue.unshift(...batch);
-        return this.schedule(POLL_MS * 8);
+        this.schedule(POLL_MS * 8);
+        return;
       }
     }
-    if (this.queue.length > 0) return this.schedule(1);
+    if (this.queue.length > 0) {
+      this.schedule(1);
+      return;
+    }
     if (this.keep && this.index.saveListing(this.keep)) this.keep = undefined;
   }
 

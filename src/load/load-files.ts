@@ -36,15 +36,31 @@ export function loadFiles(paths: readonly string[], cwd: string): FilesResult {
       diagnostics.push(...found.diagnostics);
     } else if (state === "not-a-directory") {
       if (!units.has(full)) units.set(full, undefined);
-    } else diagnostics.push({ severity: "error", code: "no-such-file", file: full, message: "no such file or folder", hint: "check the path: a relative one is read from the project folder (--cwd)" });
+    } else
+      diagnostics.push({
+        severity: "error",
+        code: "no-such-file",
+        file: full,
+        message: "no such file or folder",
+        hint: "check the path: a relative one is read from the project folder (--cwd)",
+      });
   }
   const layer: LayerRef = { name: "paths", priority: 0, order: 0 };
   const store = new ContentStore(undefined, (path) => parseSkillPath(path));
   const records: SkillRecord[] = [];
   const candidates: Candidate[] = [];
   for (const [path, folder] of units) {
-    const parsed: FileParse = folder ? parseSkillFolder(folder, { keepLocator: true }) : parseSkillPath(path, { keepLocator: true });
-    const base = { path, layer, ...(parsed.stamp && { stamp: parsed.stamp }), diagnostics: parsed.diagnostics, ...(parsed.locate && { locate: parsed.locate }), ...(parsed.locateKey && { locateKey: parsed.locateKey }) };
+    const parsed: FileParse = folder
+      ? parseSkillFolder(folder, { keepLocator: true })
+      : parseSkillPath(path, { keepLocator: true });
+    const base = {
+      path,
+      layer,
+      ...(parsed.stamp && { stamp: parsed.stamp }),
+      diagnostics: parsed.diagnostics,
+      ...(parsed.locate && { locate: parsed.locate }),
+      ...(parsed.locateKey && { locateKey: parsed.locateKey }),
+    };
     if (parsed.skill && parsed.content) {
       const content = store.hold(path, parsed.stamp, parsed.content);
       records.push({ ...base, outcome: "served", skill: parsed.skill, content });

@@ -1,5 +1,5 @@
 import { isAbsolute } from "node:path";
-import type { ConfigOptions, ResolvedConfig } from "../config/resolve-config.ts";
+import type { ConfigOptions, LayerSpec, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
 import type { Skill } from "../skill/skill.ts";
@@ -116,7 +116,6 @@ function displayFor(places: DisplayPlaces): (path: string) => string {
   return (path) => displayPath(path, places);
 }
 
-
 /**
  * The one loading pipeline, shared by the server, the CLI and the public API:
  * config → layers → files → records (from the previous load, the index, or a fresh parse) → registry.
@@ -132,104 +131,191 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   };
 
   // The config's layers, git layers resolved to their verified copies (no git, no network).
-  const config = await resolveLayers({ ...options, ...(options.previous && { previousConfig: options.previous.config }) }, (d) => diagnostics.push(d));
+  const config = await resolveLayers(
+    { ...options, ...(options.previous && { previousConfig: options.previous.config }) },
+    (d) => diagnostics.push(d),
+  );
   const builtinDir = config.layers.find((l) => l.origin === "built-in")?.dir;
   const display = displayFor({ cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) });
   options.onConfig?.(config);
   phase("config");
 
   const layers: LayerRef[] = config.layers.map((spec, order) => ({ name: spec.name, priority: spec.priority, order }));
-  const perLayer = config.layers.map((spec, i): { layer: LayerRef; units: Unit[] } => {
-    // Its reason was reported where it was decided.
-    if (spec.unavailable !== undefined) return { layer: layers[i]!, units: [] };
-    const state = layerDirState(spec.dir);
-    if (state !== "ok") {
-      diagnostics.push({
-        severity: "warning",
-        code: "layer-missing",
-        file: spec.dir,
-        message: `layer "${spec.name}" (${isAbsolute(spec.origin) ? display(spec.origin) : spec.origin}): ${state === "missing" ? "the folder does not exist" : "the path is not a folder"}, so it contributes no skills`,
-        hint: state === "missing" ? "create the folder, or fix the layer's path" : "point the layer at a folder",
-      });
-      return { layer: layers[i]!, units: [] };
-    }
-    const found = discoverSkillFiles(spec.dir);
-    diagnostics.push(...found.diagnostics);
-    const units: Unit[] = [...found.files.map((path) => ({ path })), ...found.folders.map((folder) => ({ path: folder.skillFile, folder }))];
-    // One order for both formats: by path, as the file system has nothing to say about it.
-    units.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { layer: layers[i]!, units };
-  });
+  const perLayer = config.layers.map((spec, i) => ({
+    layer: layers[i]!,
+    units: layerUnits(spec, display, diagnostics),
+  }));
   phase("discover");
 
-  const previous = new Map(options.previous?.records.map((r) => [r.path, r]));
-  const store = options.previous?.store ?? new ContentStore(options.index, (path) => parseSkillPath(path), options.onContentLost);
   const { index } = options;
+  const ctx: ReadContext = {
+    previous: new Map(options.previous?.records.map((r) => [r.path, r])),
+    index,
+    store: options.previous?.store ?? new ContentStore(index, (path) => parseSkillPath(path), options.onContentLost),
+    keepLocators: options.keepLocators === true,
+    unindexed: [],
+    parsedSinceCollection: 0,
+  };
   const records: SkillRecord[] = [];
-  const unindexed: IndexEntry[] = [];
-  let parsedSinceCollection = 0;
   let sliceStarted = performance.now();
   let counter = 0;
   for (const { layer, units } of perLayer) {
-    for (const { path, folder } of units) {
+    for (const unit of units) {
       // The clock is read every 32 files: reading it per file would cost more than the check saves.
       if ((++counter & 31) === 0 && performance.now() - sliceStarted > SLICE_MS) {
         await yieldToEventLoop();
         sliceStarted = performance.now();
       }
-      // Reuse what is known about this exact file version: from this process, then the index.
-      const before = previous.get(path);
-      // A file the index has never seen is read anyway: no stat first (a cold start's case). A
-      // folder's files were stamped by discovery; it is the same version when every one is.
-      const stamp = folder ? folderStamp(folder) : before || index?.has(path) ? statStamp(path) : undefined;
-      const same = (skill: Skill | undefined) => !folder || sameFolderFiles(folder, skill);
-      if (before && stamp && sameStamp(before.stamp, stamp) && same(before.skill)) {
-        records.push({ ...before, layer });
-        continue;
-      }
-      const indexed = stamp && index?.lookup(path, stamp);
-      const known = indexed && same(indexed.skill) ? indexed : undefined;
-      if (known && stamp) {
-        records.push({
-          path,
-          layer,
-          stamp,
-          outcome: known.skill ? "served" : "skipped",
-          ...(known.skill && { skill: known.skill, content: store.indexed(path, stamp), servedStamp: stamp }),
-          diagnostics: known.diagnostics,
-        });
-        continue;
-      }
-      const parsed = folder
-        ? parseSkillFolder(folder, { keepLocator: options.keepLocators === true, ...((before?.skill?.files ?? indexed?.skill?.files) && { before: before?.skill?.files ?? indexed?.skill?.files }) })
-        : parseSkillFile(path, { keepLocator: options.keepLocators === true });
-      const locate = parsed.locate && { locate: parsed.locate, ...(parsed.locateKey && { locateKey: parsed.locateKey }) };
-      if (parsed.skill && parsed.content) {
-        records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp, servedStamp: parsed.stamp }), outcome: "served", skill: parsed.skill, content: store.hold(path, parsed.stamp, parsed.content), diagnostics: parsed.diagnostics, ...locate });
-      } else if (before?.skill && before.content) {
-        // Broken now, good before: keep serving the version that was good.
-        records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp }), ...(before.servedStamp && { servedStamp: before.servedStamp }), outcome: "kept", skill: before.skill, content: before.content, diagnostics: parsed.diagnostics, ...locate });
-      } else {
-        records.push({ path, layer, ...(parsed.stamp && { stamp: parsed.stamp }), outcome: "skipped", diagnostics: parsed.diagnostics, ...locate });
-      }
-      if (index && parsed.stamp) unindexed.push({ path, stamp: parsed.stamp, ...(parsed.skill && { skill: parsed.skill, content: parsed.content }), diagnostics: parsed.diagnostics });
-      if (++parsedSinceCollection === PARSED_PER_COLLECTION) {
-        parsedSinceCollection = 0;
-        // Well under a millisecond; ~12 MB less peak RSS at 1,000 files, no measurable cost.
-        Bun.gc(false);
-      }
+      records.push(readUnit(ctx, layer, unit));
     }
   }
   phase("read+parse");
 
   const candidates: Candidate[] = [];
   for (const r of records) {
-    if (r.skill && r.content) candidates.push({ skill: r.skill, layer: r.layer, path: r.path, source: display(r.path), content: r.content });
+    if (r.skill && r.content)
+      candidates.push({ skill: r.skill, layer: r.layer, path: r.path, source: display(r.path), content: r.content });
   }
   const built = buildRegistry(layers, candidates);
   diagnostics.push(...built.diagnostics);
   phase("resolve");
-  const result: LoadResult = { registry: built.registry, config, records, diagnostics, display, store, unindexed, timing };
-  store.retain(referencedVersions(result));
+  const result: LoadResult = {
+    registry: built.registry,
+    config,
+    records,
+    diagnostics,
+    display,
+    store: ctx.store,
+    unindexed: ctx.unindexed,
+    timing,
+  };
+  ctx.store.retain(referencedVersions(result));
   return result;
+}
+
+/** A layer's skill files and folders, in path order; none (with a warning) when its folder is not there. */
+function layerUnits(spec: LayerSpec, display: (path: string) => string, diagnostics: Diagnostic[]): Unit[] {
+  // Its reason was reported where it was decided.
+  if (spec.unavailable !== undefined) return [];
+  const state = layerDirState(spec.dir);
+  if (state !== "ok") {
+    diagnostics.push({
+      severity: "warning",
+      code: "layer-missing",
+      file: spec.dir,
+      message: `layer "${spec.name}" (${isAbsolute(spec.origin) ? display(spec.origin) : spec.origin}): ${state === "missing" ? "the folder does not exist" : "the path is not a folder"}, so it contributes no skills`,
+      hint: state === "missing" ? "create the folder, or fix the layer's path" : "point the layer at a folder",
+    });
+    return [];
+  }
+  const found = discoverSkillFiles(spec.dir);
+  diagnostics.push(...found.diagnostics);
+  const units: Unit[] = [
+    ...found.files.map((path) => ({ path })),
+    ...found.folders.map((folder) => ({ path: folder.skillFile, folder })),
+  ];
+  // One order for both formats: by path, as the file system has nothing to say about it.
+  units.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return units;
+}
+
+/** What reading the files of one load shares. */
+interface ReadContext {
+  previous: Map<string, SkillRecord>;
+  index: StartupIndex | undefined;
+  store: ContentStore;
+  keepLocators: boolean;
+  /** What was parsed that the index does not have yet. */
+  unindexed: IndexEntry[];
+  parsedSinceCollection: number;
+}
+
+/** A file's record: reused when the previous load or the index knows this exact version, else parsed. */
+function readUnit(ctx: ReadContext, layer: LayerRef, { path, folder }: Unit): SkillRecord {
+  const { index } = ctx;
+  // Reuse what is known about this exact file version: from this process, then the index.
+  const before = ctx.previous.get(path);
+  // A file the index has never seen is read anyway: no stat first (a cold start's case). A
+  // folder's files were stamped by discovery; it is the same version when every one is.
+  const stamp = folder ? folderStamp(folder) : before || index?.has(path) ? statStamp(path) : undefined;
+  const same = (skill: Skill | undefined) => !folder || sameFolderFiles(folder, skill);
+  if (before && stamp && sameStamp(before.stamp, stamp) && same(before.skill)) return { ...before, layer };
+  const indexed = stamp && index?.lookup(path, stamp);
+  const known = indexed && same(indexed.skill) ? indexed : undefined;
+  if (known && stamp) {
+    return {
+      path,
+      layer,
+      stamp,
+      outcome: known.skill ? "served" : "skipped",
+      ...(known.skill && { skill: known.skill, content: ctx.store.indexed(path, stamp), servedStamp: stamp }),
+      diagnostics: known.diagnostics,
+    };
+  }
+  const beforeFiles = before?.skill?.files ?? indexed?.skill?.files;
+  const parsed = folder
+    ? parseSkillFolder(folder, { keepLocator: ctx.keepLocators, ...(beforeFiles && { before: beforeFiles }) })
+    : parseSkillFile(path, { keepLocator: ctx.keepLocators });
+  const record = recordOfParse(ctx.store, path, layer, parsed, before);
+  if (index && parsed.stamp)
+    ctx.unindexed.push({
+      path,
+      stamp: parsed.stamp,
+      ...(parsed.skill && { skill: parsed.skill, content: parsed.content }),
+      diagnostics: parsed.diagnostics,
+    });
+  if (++ctx.parsedSinceCollection === PARSED_PER_COLLECTION) {
+    ctx.parsedSinceCollection = 0;
+    // Well under a millisecond; ~12 MB less peak RSS at 1,000 files, no measurable cost.
+    Bun.gc(false);
+  }
+  return record;
+}
+
+/** Served when it parsed; else the version that was good before, kept; else skipped. */
+function recordOfParse(
+  store: ContentStore,
+  path: string,
+  layer: LayerRef,
+  parsed: FileParse,
+  before: SkillRecord | undefined,
+): SkillRecord {
+  const locate = parsed.locate && {
+    locate: parsed.locate,
+    ...(parsed.locateKey && { locateKey: parsed.locateKey }),
+  };
+  if (parsed.skill && parsed.content) {
+    return {
+      path,
+      layer,
+      ...(parsed.stamp && { stamp: parsed.stamp, servedStamp: parsed.stamp }),
+      outcome: "served",
+      skill: parsed.skill,
+      content: store.hold(path, parsed.stamp, parsed.content),
+      diagnostics: parsed.diagnostics,
+      ...locate,
+    };
+  }
+  if (before?.skill && before.content) {
+    // Broken now, good before: keep serving the version that was good.
+    return {
+      path,
+      layer,
+      ...(parsed.stamp && { stamp: parsed.stamp }),
+      ...(before.servedStamp && { servedStamp: before.servedStamp }),
+      outcome: "kept",
+      skill: before.skill,
+      content: before.content,
+      diagnostics: parsed.diagnostics,
+      ...locate,
+    };
+  }
+  return {
+    path,
+    layer,
+    ...(parsed.stamp && { stamp: parsed.stamp }),
+    outcome: "skipped",
+    diagnostics: parsed.diagnostics,
+    ...locate,
+  };
 }

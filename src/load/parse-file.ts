@@ -29,7 +29,9 @@ function crashed(file: string, error: unknown): Diagnostic {
     severity: "error",
     code: deep ? "too-deep" : "parse-failed",
     file,
-    message: deep ? "the file is nested too deeply to check" : `the file could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+    message: deep
+      ? "the file is nested too deeply to check"
+      : `the file could not be checked: ${error instanceof Error ? error.message : String(error)}`,
     hint: deep ? "flatten it (nesting this deep is almost certainly a mistake)" : undefined,
   };
 }
@@ -59,7 +61,14 @@ export function parseSkillFile(file: string, options: { keepLocator?: boolean } 
       // Found by a plain text search: the precise YAML parse behind locators is costly on such input.
       const position = field === undefined ? { line: 1, column: 1 } : topLevelKeyPosition(read.source.text, field);
       const where = field === undefined ? "the file" : `"${field}"`;
-      const diagnostic: Diagnostic = { severity: "error", code: "too-deep", file, message: `${where} nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`, hint: "flatten it: no skill needs structures this deep", position };
+      const diagnostic: Diagnostic = {
+        severity: "error",
+        code: "too-deep",
+        file,
+        message: `${where} nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`,
+        hint: "flatten it: no skill needs structures this deep",
+        position,
+      };
       return { stamp: read.stamp, diagnostics: [diagnostic] };
     }
     const result = parseYamlSkill(parsed.doc.data, parsed.doc);

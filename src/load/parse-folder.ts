@@ -4,13 +4,13 @@ import { readExamples } from "../skill/examples.ts";
 import { Findings, type Path, type SourceLocators } from "../skill/findings.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import type { SkillExample, SkillFile } from "../skill/skill.ts";
-import { quoteUnquotedColons, splitFrontmatter } from "../skill/skill-md/frontmatter.ts";
+import { quoteUnquotedColons, splitFrontmatter, type Split } from "../skill/skill-md/frontmatter.ts";
 import { parseSkillMd } from "../skill/skill-md/parse-skill-md.ts";
 import { nestingDepth } from "../storage/depth.ts";
 import { sha256File } from "../storage/digest.ts";
 import { skillFolderAt, type FolderFile, type FoundFolder } from "../storage/discover.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
-import { parseYamlDocument, type Locator } from "../storage/parse-document.ts";
+import { parseYamlDocument, type Locator, type ParseResult } from "../storage/parse-document.ts";
 import { readSkillFile } from "../storage/read.ts";
 import { MAX_DOCUMENT_DEPTH, parseSkillFile, type FileParse } from "./parse-file.ts";
 
@@ -24,7 +24,13 @@ export const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
 function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFile | undefined {
   const [file, other] = EXAMPLES_FILES.flatMap((name) => found.files.filter((f) => f.rel === name));
   if (file && other) {
-    diagnostics.push({ severity: "warning", code: "two-examples-files", file: other.abs, message: `not read: ${file.rel} holds the examples, so ${other.rel} is served as a file of the skill`, hint: `move its examples into ${file.rel}` });
+    diagnostics.push({
+      severity: "warning",
+      code: "two-examples-files",
+      file: other.abs,
+      message: `not read: ${file.rel} holds the examples, so ${other.rel} is served as a file of the skill`,
+      hint: `move its examples into ${file.rel}`,
+    });
   }
   return file;
 }
@@ -32,14 +38,22 @@ function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFi
 /** Locators of a document that starts `lines` lines into its file. */
 function shifted(locators: SourceLocators, lines: number): SourceLocators & { locate: Locator } {
   const shift = (p: SourcePosition | undefined) => p && { line: p.line + lines, column: p.column };
-  return { locate: (path, within) => shift(locators.locate(path, within)), locateKey: (path: Path) => shift(locators.locateKey(path)) };
+  return {
+    locate: (path, within) => shift(locators.locate(path, within)),
+    locateKey: (path: Path) => shift(locators.locateKey(path)),
+  };
 }
 
 /**
  * Every file's digest, computed once per file version: a version the previous load (or the
  * index) hashed keeps its digest.
  */
-function digests(found: FoundFolder, examplesFile: FolderFile | undefined, before: readonly SkillFile[] | undefined, diagnostics: Diagnostic[]): { files: SkillFile[]; examplesFile?: SkillFile } {
+function digests(
+  found: FoundFolder,
+  examplesFile: FolderFile | undefined,
+  before: readonly SkillFile[] | undefined,
+  diagnostics: Diagnostic[],
+): { files: SkillFile[]; examplesFile?: SkillFile } {
   const known = new Map(before?.map((f) => [f.path, f]));
   const files: SkillFile[] = [];
   let examples: SkillFile | undefined;
@@ -47,7 +61,13 @@ function digests(found: FoundFolder, examplesFile: FolderFile | undefined, befor
     if (file === examplesFile) {
       // Recorded (not published) so that editing it reloads the skill; small, so hashed each time.
       try {
-        examples = { path: file.rel, size: file.size, sha256: sha256File(file.abs), mtimeMs: file.mtimeMs, ino: file.ino };
+        examples = {
+          path: file.rel,
+          size: file.size,
+          sha256: sha256File(file.abs),
+          mtimeMs: file.mtimeMs,
+          ino: file.ino,
+        };
       } catch {
         // Reading it as examples reported the problem.
       }
@@ -59,9 +79,20 @@ function digests(found: FoundFolder, examplesFile: FolderFile | undefined, befor
       continue;
     }
     try {
-      files.push({ path: file.rel, size: file.size, sha256: sha256File(file.abs), mtimeMs: file.mtimeMs, ino: file.ino });
+      files.push({
+        path: file.rel,
+        size: file.size,
+        sha256: sha256File(file.abs),
+        mtimeMs: file.mtimeMs,
+        ino: file.ino,
+      });
     } catch (error) {
-      diagnostics.push({ severity: "warning", code: "unreadable", file: file.abs, message: `left out of the skill: ${describeFsError(error)}` });
+      diagnostics.push({
+        severity: "warning",
+        code: "unreadable",
+        file: file.abs,
+        message: `left out of the skill: ${describeFsError(error)}`,
+      });
     }
   }
   return { files, ...(examples && { examplesFile: examples }) };
@@ -88,10 +119,57 @@ function readExamplesFile(file: FolderFile | undefined, diagnostics: Diagnostic[
 }
 
 /**
+ * The frontmatter as a YAML document within the depth limit. A value holding an unquoted `: `
+ * (which hosts write and YAML refuses) is read as if quoted, with a warning.
+ */
+function parseFrontmatter(file: string, split: Split & { ok: true }, diagnostics: Diagnostic[]): ParseResult {
+  let parsed = parseYamlDocument({ file, text: split.yaml }, { lineBase: split.yamlLine - 1 });
+  const repair = parsed.ok ? undefined : quoteUnquotedColons(split.yaml);
+  if (repair) {
+    const retried = parseYamlDocument({ file, text: repair.yaml }, { lineBase: split.yamlLine - 1 });
+    if (retried.ok) {
+      parsed = retried;
+      for (const { key, line } of repair.quoted) {
+        diagnostics.push({
+          severity: "warning",
+          code: "unquoted-colon",
+          file,
+          message: `the value of "${key}" holds ": ", which is not valid YAML unquoted; it is read as if quoted`,
+          hint: `put it in quotes (${key}: "…"): strict hosts skip this skill`,
+          position: { line: line + split.yamlLine - 1, column: key.length + 3 },
+        });
+      }
+    }
+  }
+  if (!parsed.ok) {
+    const d = parsed.diagnostic;
+    const position = d.position && { line: d.position.line + split.yamlLine - 1, column: d.position.column };
+    const message = `the frontmatter is not valid YAML: ${d.message.replace(/^invalid YAML: /, "")}`;
+    return { ok: false, diagnostic: { ...d, message, ...(position && { position }) } };
+  }
+  if (nestingDepth(parsed.doc.data, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH) {
+    return {
+      ok: false,
+      diagnostic: {
+        severity: "error",
+        code: "too-deep",
+        file,
+        message: `the frontmatter nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`,
+        position: { line: split.yamlLine, column: 1 },
+      },
+    };
+  }
+  return parsed;
+}
+
+/**
  * An Agent Skills folder, read and judged: its SKILL.md parsed, its examples file read, and every
  * file's size and digest recorded (files are hashed, never held in memory). Never throws.
  */
-export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: boolean; before?: readonly SkillFile[] } = {}): FileParse {
+export function parseSkillFolder(
+  found: FoundFolder,
+  options: { keepLocator?: boolean; before?: readonly SkillFile[] } = {},
+): FileParse {
   const file = found.skillFile;
   const diagnostics: Diagnostic[] = [...found.diagnostics];
   if (found.filesRefused) return { diagnostics };
@@ -100,34 +178,23 @@ export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: bo
   try {
     const split = splitFrontmatter(read.source.text);
     if (!split.ok) {
-      return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "frontmatter", file, message: split.message, hint: split.hint, position: { line: split.line, column: 1 } }] };
-    }
-    let parsed = parseYamlDocument({ file, text: split.yaml }, { lineBase: split.yamlLine - 1 });
-    const repair = parsed.ok ? undefined : quoteUnquotedColons(split.yaml);
-    if (repair) {
-      const retried = parseYamlDocument({ file, text: repair.yaml }, { lineBase: split.yamlLine - 1 });
-      if (retried.ok) {
-        parsed = retried;
-        for (const { key, line } of repair.quoted) {
-          diagnostics.push({
-            severity: "warning",
-            code: "unquoted-colon",
+      return {
+        stamp: read.stamp,
+        diagnostics: [
+          ...diagnostics,
+          {
+            severity: "error",
+            code: "frontmatter",
             file,
-            message: `the value of "${key}" holds ": ", which is not valid YAML unquoted; it is read as if quoted`,
-            hint: `put it in quotes (${key}: "…"): strict hosts skip this skill`,
-            position: { line: line + split.yamlLine - 1, column: key.length + 3 },
-          });
-        }
-      }
+            message: split.message,
+            hint: split.hint,
+            position: { line: split.line, column: 1 },
+          },
+        ],
+      };
     }
-    if (!parsed.ok) {
-      const d = parsed.diagnostic;
-      const position = d.position && { line: d.position.line + split.yamlLine - 1, column: d.position.column };
-      return { stamp: read.stamp, diagnostics: [...diagnostics, { ...d, message: `the frontmatter is not valid YAML: ${d.message.replace(/^invalid YAML: /, "")}`, ...(position && { position }) }] };
-    }
-    if (nestingDepth(parsed.doc.data, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH) {
-      return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "too-deep", file, message: `the frontmatter nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit)`, position: { line: split.yamlLine, column: 1 } }] };
-    }
+    const parsed = parseFrontmatter(file, split, diagnostics);
+    if (!parsed.ok) return { stamp: read.stamp, diagnostics: [...diagnostics, parsed.diagnostic] };
     const locators = shifted(parsed.doc, split.yamlLine - 1);
     const examplesFile = examplesFileOf(found, diagnostics);
     const examples = readExamplesFile(examplesFile, diagnostics);
@@ -152,7 +219,18 @@ export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: bo
       ...(options.keepLocator && { locate: locators.locate, locateKey: locators.locateKey }),
     };
   } catch (error) {
-    return { stamp: read.stamp, diagnostics: [...diagnostics, { severity: "error", code: "parse-failed", file, message: `the skill could not be checked: ${error instanceof Error ? error.message : String(error)}` }] };
+    return {
+      stamp: read.stamp,
+      diagnostics: [
+        ...diagnostics,
+        {
+          severity: "error",
+          code: "parse-failed",
+          file,
+          message: `the skill could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ],
+    };
   }
 }
 
@@ -167,6 +245,17 @@ export function isSkillMdPath(path: string): boolean {
 export function parseSkillPath(path: string, options: { keepLocator?: boolean } = {}): FileParse {
   if (!isSkillMdPath(path)) return parseSkillFile(path, options);
   const folder = skillFolderAt(dirname(path));
-  if (!folder) return { diagnostics: [{ severity: "error", code: "no-skill-md", file: path, message: "no SKILL.md here any more", hint: "the folder's skill is withdrawn until a SKILL.md is back" }] };
+  if (!folder)
+    return {
+      diagnostics: [
+        {
+          severity: "error",
+          code: "no-skill-md",
+          file: path,
+          message: "no SKILL.md here any more",
+          hint: "the folder's skill is withdrawn until a SKILL.md is back",
+        },
+      ],
+    };
   return parseSkillFolder(folder, options);
 }

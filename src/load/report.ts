@@ -25,7 +25,10 @@ function fileLine(record: SkillRecord, display: (path: string) => string): strin
   // A kept file is broken, but its skill is still served: for the server that is a warning.
   const severity = record.outcome === "kept" ? "warning" : first.severity;
   const hint = first.hint ? ` — ${first.hint}` : "";
-  return formatDiagnostic({ ...first, severity, message: `${first.message}${hint}${more}`, hint: undefined }, { display, prefix });
+  return formatDiagnostic(
+    { ...first, severity, message: `${first.message}${hint}${more}`, hint: undefined },
+    { display, prefix },
+  );
 }
 
 /**

@@ -59,7 +59,14 @@ export const RACY_WINDOW_MS = 2000;
 const LISTING_CHUNK_ROWS = 1000;
 
 /** One listing row, as stored: an array keeps the document small. */
-type ListingRow = [path: string, size: number, mtimeMs: number, ino: number, skill: Skill | null, diagnostics: Diagnostic[] | null];
+type ListingRow = [
+  path: string,
+  size: number,
+  mtimeMs: number,
+  ino: number,
+  skill: Skill | null,
+  diagnostics: Diagnostic[] | null,
+];
 
 export class StartupIndex {
   /** The listing: the latest indexed version of each path. */
@@ -71,13 +78,23 @@ export class StartupIndex {
   private wroteContent = false;
 
   private constructor(private readonly db: Database) {
-    for (const { value } of db.query("SELECT value FROM listing ORDER BY chunk").iterate() as Iterable<{ value: string }>) {
+    for (const { value } of db.query("SELECT value FROM listing ORDER BY chunk").iterate() as Iterable<{
+      value: string;
+    }>) {
       for (const [path, size, mtimeMs, ino, skill, diagnostics] of JSON.parse(value) as ListingRow[]) {
-        this.files.set(path, { stamp: { size, mtimeMs, ino }, ...(skill && { skill }), diagnostics: diagnostics ?? [] });
+        this.files.set(path, {
+          stamp: { size, mtimeMs, ino },
+          ...(skill && { skill }),
+          diagnostics: diagnostics ?? [],
+        });
       }
     }
-    this.contentQuery = db.query("SELECT template, examples FROM content WHERE path = ? AND size = ? AND mtime = ? AND ino = ?");
-    this.insertContent = db.query("INSERT OR REPLACE INTO content (path, size, mtime, ino, template, examples) VALUES (?, ?, ?, ?, ?, ?)");
+    this.contentQuery = db.query(
+      "SELECT template, examples FROM content WHERE path = ? AND size = ? AND mtime = ? AND ino = ?",
+    );
+    this.insertContent = db.query(
+      "INSERT OR REPLACE INTO content (path, size, mtime, ino, template, examples) VALUES (?, ?, ?, ?, ?, ?)",
+    );
   }
 
   /** Opens (or creates) the index at `path`; undefined when it cannot be used, after one retry from scratch. */
@@ -132,9 +149,15 @@ export class StartupIndex {
   /** The content stored for a served file version; undefined when the index does not have it. */
   content(path: string, stamp: FileStamp): SkillContent | undefined {
     try {
-      const row = this.contentQuery.get(path, stamp.size, stamp.mtimeMs, stamp.ino) as { template: string | null; examples: string | null } | null;
+      const row = this.contentQuery.get(path, stamp.size, stamp.mtimeMs, stamp.ino) as {
+        template: string | null;
+        examples: string | null;
+      } | null;
       if (!row) return undefined;
-      return { ...(row.template !== null && { template: row.template }), examples: row.examples ? (JSON.parse(row.examples) as SkillExample[]) : [] };
+      return {
+        ...(row.template !== null && { template: row.template }),
+        examples: row.examples ? (JSON.parse(row.examples) as SkillExample[]) : [],
+      };
     } catch {
       return undefined;
     }
@@ -156,7 +179,14 @@ export class StartupIndex {
         for (const e of entries) {
           if (!StartupIndex.indexable(e.stamp, now) || !e.skill || !e.content) continue;
           const { template, examples } = e.content;
-          this.insertContent.run(e.path, e.stamp.size, e.stamp.mtimeMs, e.stamp.ino, template ?? null, examples.length > 0 ? JSON.stringify(examples) : null);
+          this.insertContent.run(
+            e.path,
+            e.stamp.size,
+            e.stamp.mtimeMs,
+            e.stamp.ino,
+            template ?? null,
+            examples.length > 0 ? JSON.stringify(examples) : null,
+          );
         }
       })();
     } catch {
@@ -190,12 +220,18 @@ export class StartupIndex {
     // earlier process left behind (it died before saving) go with the next save that writes.
     if (!this.listingDirty && !this.wroteContent) return true;
     const referenced = (r: { path: string; size: number; mtime: number; ino: number }) =>
-      kept.get(r.path)?.some((stamp) => stamp.size === r.size && stamp.mtimeMs === r.mtime && stamp.ino === r.ino) === true;
+      kept.get(r.path)?.some((stamp) => stamp.size === r.size && stamp.mtimeMs === r.mtime && stamp.ino === r.ino) ===
+      true;
     try {
       this.db.transaction(() => {
         // Row by row: 10,000 rows materialised at once were megabytes for a few unreferenced ones.
         const stale: { path: string; size: number; mtime: number; ino: number }[] = [];
-        for (const r of this.db.query("SELECT path, size, mtime, ino FROM content").iterate() as Iterable<{ path: string; size: number; mtime: number; ino: number }>) {
+        for (const r of this.db.query("SELECT path, size, mtime, ino FROM content").iterate() as Iterable<{
+          path: string;
+          size: number;
+          mtime: number;
+          ino: number;
+        }>) {
           if (!referenced(r)) stale.push(r);
         }
         const remove = this.db.query("DELETE FROM content WHERE path = ? AND size = ? AND mtime = ? AND ino = ?");
@@ -206,7 +242,14 @@ export class StartupIndex {
         let rows: ListingRow[] = [];
         let chunk = 0;
         for (const [path, f] of this.files) {
-          rows.push([path, f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, f.skill ?? null, f.diagnostics.length > 0 ? f.diagnostics : null]);
+          rows.push([
+            path,
+            f.stamp.size,
+            f.stamp.mtimeMs,
+            f.stamp.ino,
+            f.skill ?? null,
+            f.diagnostics.length > 0 ? f.diagnostics : null,
+          ]);
           if (rows.length === LISTING_CHUNK_ROWS) {
             insert.run(chunk++, JSON.stringify(rows));
             rows = [];

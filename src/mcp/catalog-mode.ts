@@ -7,7 +7,6 @@ import { clientProfile, type ClientProfile } from "./client-profiles.ts";
 export const FIND_SKILLS = "find_skills";
 export const LOAD_SKILL = "load_skill";
 export const RUN_SKILL_TOOL = "run_skill_tool";
-export const CATALOG_TOOL_NAMES: readonly string[] = [FIND_SKILLS, LOAD_SKILL, RUN_SKILL_TOOL];
 
 /**
  * What clients put before a server's tool names when they hand them to a model: Claude Code and
@@ -26,7 +25,9 @@ const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
 const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /**
@@ -104,9 +105,18 @@ export function planTools(settings: CatalogSettings, client: ClientProfile, coun
     }
   }
   const behind = (toolSkills ? 0 : counts.fitting) + counts.unfitting;
-  if (counts.unfitting > 0) why = join(why, `${counts.unfitting} tool skill name${counts.unfitting === 1 ? " is" : "s are"} too long for a tool list`);
+  if (counts.unfitting > 0)
+    why = join(
+      why,
+      `${counts.unfitting} tool skill name${counts.unfitting === 1 ? " is" : "s are"} too long for a tool list`,
+    );
   const catalog = wanted || behind > 0;
-  return { catalog, run: catalog && behind > 0, toolSkills, why: catalog ? why : `no catalog for ${who}: prompts and tool skills as they are` };
+  return {
+    catalog,
+    run: catalog && behind > 0,
+    toolSkills,
+    why: catalog ? why : `no catalog for ${who}: prompts and tool skills as they are`,
+  };
 }
 
 function join(a: string, b: string): string {

@@ -30,9 +30,24 @@ const SKILL_TYPE = { type: "string", enum: ["prompt", "tool"] } as const;
 const FIND_INPUT = {
   type: "object",
   properties: {
-    query: { type: "string", maxLength: MAX_QUERY_CHARS, description: 'What you need, in a few words, e.g. "review a pull request" or "k8s manifests". Leave it out to list skills alphabetically.' },
-    tags: { type: "array", items: { type: "string", maxLength: 100 }, maxItems: 20, description: "Only skills carrying every one of these tags." },
-    limit: { type: "integer", minimum: 1, maximum: FIND_MAX_LIMIT, description: `How many skills at most (default ${FIND_DEFAULT_LIMIT}).` },
+    query: {
+      type: "string",
+      maxLength: MAX_QUERY_CHARS,
+      description:
+        'What you need, in a few words, e.g. "review a pull request" or "k8s manifests". Leave it out to list skills alphabetically.',
+    },
+    tags: {
+      type: "array",
+      items: { type: "string", maxLength: 100 },
+      maxItems: 20,
+      description: "Only skills carrying every one of these tags.",
+    },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: FIND_MAX_LIMIT,
+      description: `How many skills at most (default ${FIND_DEFAULT_LIMIT}).`,
+    },
   },
   additionalProperties: false,
 } as const;
@@ -68,9 +83,14 @@ const LOAD_INPUT = {
     // No `type`: text or an object. A type list or anyOf is mangled or refused by some clients'
     // schema converters; an untyped property is taken by all of them.
     arguments: {
-      description: 'For a prompt skill: free text (its one argument, or an Agent Skill\'s $ARGUMENTS), or an object of named arguments, e.g. {"file": "src/a.ts"} (also accepted as JSON text).',
+      description:
+        'For a prompt skill: free text (its one argument, or an Agent Skill\'s $ARGUMENTS), or an object of named arguments, e.g. {"file": "src/a.ts"} (also accepted as JSON text).',
     },
-    path: { type: "string", maxLength: 1000, description: "One file of the skill (a path it lists, or its skill:// URI) instead of the skill itself." },
+    path: {
+      type: "string",
+      maxLength: 1000,
+      description: "One file of the skill (a path it lists, or its skill:// URI) instead of the skill itself.",
+    },
   },
   required: ["name"],
   additionalProperties: false,
@@ -114,7 +134,13 @@ const RUN_OUTPUT = {
   required: ["name", "text"],
 } as const;
 
-function toolDefinition(name: string, title: string, description: string, inputSchema: object, outputSchema: object): Tool {
+function toolDefinition(
+  name: string,
+  title: string,
+  description: string,
+  inputSchema: object,
+  outputSchema: object,
+): Tool {
   return Object.freeze({
     name,
     title,
@@ -180,16 +206,26 @@ export function findSkills(registry: Registry, args: unknown, plan: ToolsPlan): 
     filter: modelMayUse,
   });
   const skills = result.hits.map((h) => foundSkill(h.candidate));
-  const asked = [query?.trim() ? `"${oneLine(query, 80)}"` : "", tags?.length ? `tags ${tags.join(", ")}` : ""].filter(Boolean).join(" with ");
+  const asked = [query?.trim() ? `"${oneLine(query, 80)}"` : "", tags?.length ? `tags ${tags.join(", ")}` : ""]
+    .filter(Boolean)
+    .join(" with ");
   if (skills.length === 0) {
-    const text = asked ? `No skill matches ${asked}. Try other or fewer words, or find_skills with no query to list every skill.` : "No skills are served.";
+    const text = asked
+      ? `No skill matches ${asked}. Try other or fewer words, or find_skills with no query to list every skill.`
+      : "No skills are served.";
     return { content: [{ type: "text", text }], structuredContent: { skills } };
   }
   const header = `${result.total > skills.length ? `${skills.length} of ${result.total}` : String(skills.length)} skill${result.total === 1 ? "" : "s"}${asked ? ` for ${asked}` : ""}${query?.trim() ? ", best match first" : ""}:`;
-  const rows = skills.map((s) => `| ${s.name} | ${s.type} | ${cell(oneLine(s.description, TABLE_DESCRIPTION_CHARS))} |`);
+  const rows = skills.map(
+    (s) => `| ${s.name} | ${s.type} | ${cell(oneLine(s.description, TABLE_DESCRIPTION_CHARS))} |`,
+  );
   const how = [`Read a skill with ${LOAD_SKILL} {"name": "<name>"}.`];
   if (skills.some((s) => s.type === "tool")) {
-    how.push(plan.run ? `Run a tool skill with ${RUN_SKILL_TOOL} {"name": "<name>", "arguments": {…}}.` : "Tool skills are tools of their own: call them by name.");
+    how.push(
+      plan.run
+        ? `Run a tool skill with ${RUN_SKILL_TOOL} {"name": "<name>", "arguments": {…}}.`
+        : "Tool skills are tools of their own: call them by name.",
+    );
   }
   const text = [header, "", "| name | type | description |", "|---|---|---|", ...rows, "", how.join(" ")].join("\n");
   return { content: [{ type: "text", text }], structuredContent: { skills } };
@@ -198,12 +234,19 @@ export function findSkills(registry: Registry, args: unknown, plan: ToolsPlan): 
 function describeLoaded(loaded: LoadedSkill, plan: ToolsPlan): CallToolResult {
   switch (loaded.kind) {
     case "prompt": {
-      const files = loaded.files.length > 0
-        ? `\n\n---\nFiles of this skill (read one with ${LOAD_SKILL} {"name": "${loaded.name}", "path": "<path>"}):\n${loaded.files.map((f) => `- ${f.path} (${f.size} bytes) ${f.uri}`).join("\n")}`
-        : "";
+      const files =
+        loaded.files.length > 0
+          ? `\n\n---\nFiles of this skill (read one with ${LOAD_SKILL} {"name": "${loaded.name}", "path": "<path>"}):\n${loaded.files.map((f) => `- ${f.path} (${f.size} bytes) ${f.uri}`).join("\n")}`
+          : "";
       return {
         content: [{ type: "text", text: loaded.text + files }],
-        structuredContent: { name: loaded.name, type: "prompt", uri: loaded.uri, text: loaded.text, ...(loaded.files.length > 0 && { files: loaded.files }) },
+        structuredContent: {
+          name: loaded.name,
+          type: "prompt",
+          uri: loaded.uri,
+          text: loaded.text,
+          ...(loaded.files.length > 0 && { files: loaded.files }),
+        },
       };
     }
     case "tool": {
@@ -214,7 +257,13 @@ function describeLoaded(loaded: LoadedSkill, plan: ToolsPlan): CallToolResult {
       const text = `Tool skill "${loaded.name}": ${loaded.description}\n\n${how}\n\nArguments (JSON Schema):\n${JSON.stringify(loaded.inputSchema, null, 2)}`;
       return {
         content: [{ type: "text", text }],
-        structuredContent: { name: loaded.name, type: "tool", uri: loaded.uri, text: loaded.description, inputSchema: loaded.inputSchema },
+        structuredContent: {
+          name: loaded.name,
+          type: "tool",
+          uri: loaded.uri,
+          text: loaded.description,
+          inputSchema: loaded.inputSchema,
+        },
       };
     }
   }
@@ -241,7 +290,8 @@ function publishedPath(name: string, path: string): string | undefined {
  */
 function loadSkillFile(registry: Registry, name: string, path: string): CallToolResult {
   const candidate = modelSkill(registry, name);
-  if (candidate.skill.type === "tool") return failure(`"${name}" is a tool skill: it has no files (${LOAD_SKILL} without "path" shows its arguments)`);
+  if (candidate.skill.type === "tool")
+    return failure(`"${name}" is a tool skill: it has no files (${LOAD_SKILL} without "path" shows its arguments)`);
   const published = publishedSkill(registry, name);
   const files = published?.files ?? [];
   const wanted = publishedPath(name, path);
@@ -249,7 +299,9 @@ function loadSkillFile(registry: Registry, name: string, path: string): CallTool
   if (!file) {
     const listed = files.map((f) => f.path);
     const shown = listed.slice(0, 20).join(", ") + (listed.length > 20 ? `, … (${listed.length} in all)` : "");
-    return failure(`No file "${quoted(path)}" in skill "${name}"; its files: ${shown || "none (it is being reloaded)"}`);
+    return failure(
+      `No file "${quoted(path)}" in skill "${name}"; its files: ${shown || "none (it is being reloaded)"}`,
+    );
   }
   let content: ReadResourceResult["contents"][number];
   try {
@@ -262,10 +314,16 @@ function loadSkillFile(registry: Registry, name: string, path: string): CallTool
   const structured = { name, type: "prompt", uri: file.uri, path: file.path, mimeType, size: file.size };
   if ("text" in content) {
     checkResult(content.text);
-    return { content: [{ type: "text", text: content.text }], structuredContent: { ...structured, text: content.text } };
+    return {
+      content: [{ type: "text", text: content.text }],
+      structuredContent: { ...structured, text: content.text },
+    };
   }
   checkResult(content.blob);
-  return { content: [{ type: "resource", resource: { uri: file.uri, mimeType, blob: content.blob } }], structuredContent: structured };
+  return {
+    content: [{ type: "resource", resource: { uri: file.uri, mimeType, blob: content.blob } }],
+    structuredContent: structured,
+  };
 }
 
 /** `load_skill`: rendered, described, or one file; problems (an unknown name, a missing argument) are tool errors. */
@@ -288,8 +346,10 @@ export async function runSkillTool(registry: Registry, args: unknown): Promise<C
   if (bad) return bad;
   const { name, arguments: toolArgs } = args as { name: string; arguments?: unknown };
   const candidate = registry.get(name);
-  if (!candidate || !modelMayUse(candidate)) return failure(unknownSkill(registry, name, "tool skill", registry.ofType("tool")).message);
-  if (candidate.skill.type !== "tool") return failure(`"${name}" is a prompt skill, not a tool skill: read it with ${LOAD_SKILL} {"name": "${name}"}`);
+  if (!candidate || !modelMayUse(candidate))
+    return failure(unknownSkill(registry, name, "tool skill", registry.ofType("tool")).message);
+  if (candidate.skill.type !== "tool")
+    return failure(`"${name}" is a prompt skill, not a tool skill: read it with ${LOAD_SKILL} {"name": "${name}"}`);
   const result = await runTool(registry, name, toolArgs ?? {});
   if (result.isError) return result;
   const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");

@@ -59,13 +59,20 @@ const PRIMITIVES = ["prompts", "tools", "resources"] as const;
  * `prompts` shows them. A client that declares nothing is unknown: served as before (prompts and
  * tools, no catalog).
  */
-export function clientProfile(clientInfo: { name?: unknown } | undefined, capabilities: Record<string, unknown> | undefined): ClientProfile {
+export function clientProfile(
+  clientInfo: { name?: unknown } | undefined,
+  capabilities: Record<string, unknown> | undefined,
+): ClientProfile {
   const name = typeof clientInfo?.name === "string" ? clientInfo.name : undefined;
   const known = name === undefined ? undefined : KNOWN_CLIENTS.get(name.toLowerCase());
   if (known) return { name, ...known, basis: "known-client" };
-  const declared = PRIMITIVES.filter((key) => capabilities !== undefined && typeof capabilities[key] === "object" && capabilities[key] !== null);
+  const declared = PRIMITIVES.filter(
+    (key) => capabilities !== undefined && typeof capabilities[key] === "object" && capabilities[key] !== null,
+  );
   if (declared.length > 0) {
-    return declared.includes("prompts") ? { name, prompts: "shown", capped: false, basis: "declared" } : { name, prompts: "not-shown", capped: true, basis: "declared" };
+    return declared.includes("prompts")
+      ? { name, prompts: "shown", capped: false, basis: "declared" }
+      : { name, prompts: "not-shown", capped: true, basis: "declared" };
   }
   return { name, prompts: "unknown", capped: false, basis: "unknown" };
 }

@@ -62,24 +62,43 @@ export function completeEnum(values: readonly string[], value: string): string[]
 /** A completion is asked for what is being typed: a value past the limit is refused, not scanned and echoed. */
 function checkValue(value: string): void {
   if (value.length > LIMITS.completionChars) {
-    throw new SkillCentralError("limit-exceeded", `The value to complete is ${value.length} characters, over the ${LIMITS.completionChars}-character limit`);
+    throw new SkillCentralError(
+      "limit-exceeded",
+      `The value to complete is ${value.length} characters, over the ${LIMITS.completionChars}-character limit`,
+    );
   }
 }
 
-export function completePromptArgument(registry: Registry, prompt: string, argument: string, value: string): CompleteResult {
+export function completePromptArgument(
+  registry: Registry,
+  prompt: string,
+  argument: string,
+  value: string,
+): CompleteResult {
   checkValue(value);
   if (prompt === COMPOSE_PROMPT_NAME) return result(argument === "tags" ? completeTags(registry.tags(), value) : []);
   const skill = registry.get(prompt)?.skill;
-  if (!skill || skill.type !== "prompt") throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${quoted(prompt)}`);
+  if (skill?.type !== "prompt")
+    throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${quoted(prompt)}`);
   const declared = skill.arguments.find((a) => a.name === argument);
   return result(declared?.enum ? completeEnum(declared.enum, value) : []);
 }
 
-export function completeResourceArgument(registry: Registry, uriTemplate: string, argument: string, value: string): CompleteResult {
+export function completeResourceArgument(
+  registry: Registry,
+  uriTemplate: string,
+  argument: string,
+  value: string,
+): CompleteResult {
   checkValue(value);
-  if (uriTemplate === SKILL_URI_TEMPLATE) return result(argument === "id" ? withPrefix(listResources(registry).ids, value.toLowerCase()) : []);
-  if (uriTemplate === SKILL_MD_URI_TEMPLATE) return result(argument === "name" ? withPrefix(listResources(registry).names, value.toLowerCase()) : []);
-  throw new SkillCentralError("invalid-params", `Unknown resource template: ${quoted(uriTemplate)} (this server has ${SKILL_URI_TEMPLATE} and ${SKILL_MD_URI_TEMPLATE})`);
+  if (uriTemplate === SKILL_URI_TEMPLATE)
+    return result(argument === "id" ? withPrefix(listResources(registry).ids, value.toLowerCase()) : []);
+  if (uriTemplate === SKILL_MD_URI_TEMPLATE)
+    return result(argument === "name" ? withPrefix(listResources(registry).names, value.toLowerCase()) : []);
+  throw new SkillCentralError(
+    "invalid-params",
+    `Unknown resource template: ${quoted(uriTemplate)} (this server has ${SKILL_URI_TEMPLATE} and ${SKILL_MD_URI_TEMPLATE})`,
+  );
 }
 
 export const completionFeature: Feature = {

@@ -92,5 +92,9 @@ export function mimeTypeOf(fileName: string): string | undefined {
 
 /** Types whose content is text (sent as `text` when the bytes are UTF-8), as opposed to images, archives, fonts. */
 export function isTextual(mimeType: string): boolean {
-  return mimeType.startsWith("text/") || mimeType === "image/svg+xml" || /^application\/(json|jsonl|yaml|toml|xml|sql|graphql|x-sh|x-httpd-php)$/.test(mimeType);
+  return (
+    mimeType.startsWith("text/") ||
+    mimeType === "image/svg+xml" ||
+    /^application\/(json|jsonl|yaml|toml|xml|sql|graphql|x-sh|x-httpd-php)$/.test(mimeType)
+  );
 }

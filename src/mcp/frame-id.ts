@@ -166,7 +166,10 @@ export class FrameIdScanner {
       id = undefined;
     }
     // Like JSON.parse, the last of duplicate keys wins.
-    this.found = typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? { kind: "id", id } : { kind: "invalid" };
+    this.found =
+      typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))
+        ? { kind: "id", id }
+        : { kind: "invalid" };
   }
 }
 

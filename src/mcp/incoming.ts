@@ -9,10 +9,12 @@ export type Incoming =
   /** Nothing to answer: not a JSON-RPC message and no id. */
   | { kind: "skip" };
 
-export const BATCH_REFUSED = "Invalid Request: JSON-RPC batches are not supported (MCP has none since 2025-06-18); send one message at a time";
+export const BATCH_REFUSED =
+  "Invalid Request: JSON-RPC batches are not supported (MCP has none since 2025-06-18); send one message at a time";
 export const INVALID_ID = "Invalid Request: id must be a string or an integer";
 
-export const isRequestId = (id: unknown): id is RequestId => typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
+export const isRequestId = (id: unknown): id is RequestId =>
+  typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
 
 /**
  * Sorts a parsed message, for both transports. JSON-RPC 2.0 answers an Invalid Request with id
@@ -31,7 +33,8 @@ export function classifyIncoming(json: unknown): Incoming {
   if (isPlainRequest(fields)) return { kind: "message", message: json as JSONRPCMessage };
   const parsed = JSONRPCMessageSchema.safeParse(json);
   if (parsed.success) return { kind: "message", message: parsed.data as JSONRPCMessage };
-  if (hasId && isRequestId(fields.id)) return { kind: "refuse", id: fields.id, message: "Invalid Request: not a JSON-RPC 2.0 message" };
+  if (hasId && isRequestId(fields.id))
+    return { kind: "refuse", id: fields.id, message: "Invalid Request: not a JSON-RPC 2.0 message" };
   return { kind: "skip" };
 }
 

@@ -50,11 +50,13 @@ function gist(description: string, max: number): string {
  * team's own before the built-in ones (higher layer priority first), then by name.
  */
 function highlights(registry: Registry, plan: ToolsPlan, client: ClientProfile): Candidate[] {
-  const onlyThroughCatalog = (c: Candidate) => (c.skill.type === "prompt" ? client.prompts !== "shown" : !plan.toolSkills);
+  const onlyThroughCatalog = (c: Candidate) =>
+    c.skill.type === "prompt" ? client.prompts !== "shown" : !plan.toolSkills;
   const usable = registry.served().filter(modelMayUse);
   const first = usable.filter(onlyThroughCatalog);
   const rest = usable.filter((c) => !onlyThroughCatalog(c));
-  const order = (a: Candidate, b: Candidate) => b.layer.priority - a.layer.priority || (a.skill.id < b.skill.id ? -1 : 1);
+  const order = (a: Candidate, b: Candidate) =>
+    b.layer.priority - a.layer.priority || (a.skill.id < b.skill.id ? -1 : 1);
   return [...first.sort(order), ...rest.sort(order)];
 }
 
@@ -65,7 +67,12 @@ const catalogTextOf = perSnapshot(() => new Map<string, string>());
  * The instructions for a client offered the catalog tools: how to find, read and run skills,
  * then as many skills by name as fit the budget.
  */
-export function catalogInstructions(registry: Registry, plan: ToolsPlan, client: ClientProfile, options: { live: boolean }): string {
+export function catalogInstructions(
+  registry: Registry,
+  plan: ToolsPlan,
+  client: ClientProfile,
+  options: { live: boolean },
+): string {
   const key = `${planKey(plan)}|${client.prompts}|${options.live}`;
   const cache = catalogTextOf(registry);
   const cached = cache.get(key);
@@ -74,7 +81,9 @@ export function catalogInstructions(registry: Registry, plan: ToolsPlan, client:
     "skill-central serves the team's reusable skills: prompts (instructions and checklists to follow) and tools.",
     `Before a task the team may have a skill for, call ${FIND_SKILLS} with a few words about it; read a skill with ${LOAD_SKILL} {"name"} (a prompt comes back as instructions to follow; pass "arguments" as text; a skill folder also lists files to read with "path").`,
     plan.run ? `Tool skills not listed as tools run through ${RUN_SKILL_TOOL} {"name", "arguments"}.` : "",
-  ].filter(Boolean).join(" ");
+  ]
+    .filter(Boolean)
+    .join(" ");
   const tail = options.live ? ` ${WATCHED}` : "";
   const candidates = highlights(registry, plan, client);
   let list = "";
@@ -87,7 +96,10 @@ export function catalogInstructions(registry: Registry, plan: ToolsPlan, client:
     named++;
   }
   const more = candidates.length - named;
-  const skills = named === 0 ? "" : ` Skills include: ${list}${more > 0 ? `; and ${more} more (${FIND_SKILLS} lists them all).` : "."}`;
+  const skills =
+    named === 0
+      ? ""
+      : ` Skills include: ${list}${more > 0 ? `; and ${more} more (${FIND_SKILLS} lists them all).` : "."}`;
   const text = head + skills + tail;
   cache.set(key, text);
   return text;
@@ -99,7 +111,11 @@ export function catalogInstructions(registry: Registry, plan: ToolsPlan, client:
  * client is answered at once, with the catalog version only when the skills are already loaded
  * and its plan offers the catalog.
  */
-export async function instructionsFor(source: RegistrySource, client: ClientProfile, options: { live: boolean }): Promise<string> {
+export async function instructionsFor(
+  source: RegistrySource,
+  client: ClientProfile,
+  options: { live: boolean },
+): Promise<string> {
   let registry = source.loaded();
   if (registry === undefined && client.prompts === "not-shown") {
     let timer: Timer | undefined;

@@ -13,10 +13,20 @@ const ORDER: readonly ListKind[] = ["prompts", "tools", "resources"];
  * the request path), once per reload whatever the number of clients. Returns the unsubscribe
  * function.
  */
-export function watchListChanges(source: RegistrySource, changed: (kinds: readonly ListKind[]) => void, features: readonly Feature[] = FEATURES): () => void {
+export function watchListChanges(
+  source: RegistrySource,
+  changed: (kinds: readonly ListKind[]) => void,
+  features: readonly Feature[] = FEATURES,
+): () => void {
   const lists = features.flatMap((feature) => feature.lists ?? []);
   return source.onSwap((next, previous, catalog) => {
-    const kinds = ORDER.filter((kind) => lists.some((list) => list.kind === kind && !Bun.deepEquals(list.entries(previous, catalog.previous), list.entries(next, catalog.next), true)));
+    const kinds = ORDER.filter((kind) =>
+      lists.some(
+        (list) =>
+          list.kind === kind &&
+          !Bun.deepEquals(list.entries(previous, catalog.previous), list.entries(next, catalog.next), true),
+      ),
+    );
     if (kinds.length > 0) changed(kinds);
   });
 }

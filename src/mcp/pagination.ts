@@ -35,8 +35,16 @@ export function decodeCursor(list: string, cursor: string): string {
   } catch {
     data = undefined;
   }
-  const valid = typeof data === "object" && data !== null && (data as CursorData).l === list && typeof (data as CursorData).a === "string";
-  if (!valid) throw new SkillCentralError("invalid-params", `Invalid cursor for ${list}: pass back a nextCursor from an earlier ${list} result, or omit it to start over`);
+  const valid =
+    typeof data === "object" &&
+    data !== null &&
+    (data as CursorData).l === list &&
+    typeof (data as CursorData).a === "string";
+  if (!valid)
+    throw new SkillCentralError(
+      "invalid-params",
+      `Invalid cursor for ${list}: pass back a nextCursor from an earlier ${list} result, or omit it to start over`,
+    );
   return (data as CursorData).a;
 }
 
@@ -56,7 +64,13 @@ function firstAfter<T>(items: readonly T[], keyOf: (item: T) => string, key: str
  * One page of `items` (sorted by `keyOf`, in JavaScript string order). Without a page size
  * everything from the cursor on is one page: some clients never follow cursors.
  */
-export function paginate<T>(items: T[], keyOf: (item: T) => string, list: string, cursor: string | undefined, pageSize: number | undefined): Page<T> {
+export function paginate<T>(
+  items: T[],
+  keyOf: (item: T) => string,
+  list: string,
+  cursor: string | undefined,
+  pageSize: number | undefined,
+): Page<T> {
   const start = cursor === undefined ? 0 : firstAfter(items, keyOf, decodeCursor(list, cursor));
   if (pageSize === undefined) return { items: start === 0 ? items : items.slice(start) };
   const end = Math.min(start + pageSize, items.length);

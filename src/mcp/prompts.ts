@@ -30,29 +30,36 @@ function composePrompt(registry: Registry): Prompt {
   };
 }
 
-/** Built once per registry snapshot: listing is then a lookup, whatever the skill count. */
 /**
  * Every prompt of a snapshot, sorted by name (`skills:compose` in its sorted place, so cursors,
- * which resume after a name, work for it like for any other entry).
+ * which resume after a name, work for it like for any other entry). Built once per snapshot, so
+ * listing is then a lookup, whatever the skill count.
  */
 export const listPrompts = perSnapshot((registry: Registry): ListPromptsResult & { prompts: Prompt[] } => {
   // `user-invocable: false` skills are not offered to a person (prompts/get still answers them).
-  const prompts: Prompt[] = registry.ofType("prompt").filter(({ skill }) => !skill.hidden).map(({ skill }) => ({
-    name: skill.id,
-    ...(skill.title !== undefined && { title: skill.title }),
-    description: skill.description,
-    arguments: skill.arguments.map((a) => ({
-      name: a.name,
-      ...(a.description !== undefined && { description: a.description }),
-      required: a.required,
-    })),
-  }));
+  const prompts: Prompt[] = registry
+    .ofType("prompt")
+    .filter(({ skill }) => !skill.hidden)
+    .map(({ skill }) => ({
+      name: skill.id,
+      ...(skill.title !== undefined && { title: skill.title }),
+      description: skill.description,
+      arguments: skill.arguments.map((a) => ({
+        name: a.name,
+        ...(a.description !== undefined && { description: a.description }),
+        required: a.required,
+      })),
+    }));
   const at = prompts.findIndex((p) => p.name > COMPOSE_PROMPT_NAME);
   prompts.splice(at < 0 ? prompts.length : at, 0, composePrompt(registry));
   return { prompts };
 });
 
-export function listPromptsPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): ListPromptsResult {
+export function listPromptsPage(
+  registry: Registry,
+  cursor: string | undefined,
+  pageSize: number | undefined,
+): ListPromptsResult {
   const page = paginate(listPrompts(registry).prompts, (p) => p.name, "prompts/list", cursor, pageSize);
   return { prompts: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
@@ -70,8 +77,12 @@ export const promptsFeature: Feature = {
   name: "prompts",
   capabilities: ({ live }) => ({ prompts: { listChanged: live } }),
   register(server, source: RegistrySource) {
-    handle(server, "prompts/list", PaginatedRequestParamsSchema, async (params) => listPromptsPage(await source.current(), params.cursor, source.pageSize()));
-    handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params) => getPromptResult(await source.current(), params.name, params.arguments));
+    handle(server, "prompts/list", PaginatedRequestParamsSchema, async (params) =>
+      listPromptsPage(await source.current(), params.cursor, source.pageSize()),
+    );
+    handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params) =>
+      getPromptResult(await source.current(), params.name, params.arguments),
+    );
   },
   lists: [{ kind: "prompts", entries: (registry) => listPrompts(registry).prompts }],
 };

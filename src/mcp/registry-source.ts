@@ -5,7 +5,11 @@ import type { Registry } from "../registry/registry.ts";
  * Called after a reload swapped in `next`; `previous` is the snapshot it replaced. `catalog`
  * holds the catalog settings served with each (a config edit can change them).
  */
-export type SwapListener = (next: Registry, previous: Registry, catalog: { next: CatalogSettings; previous: CatalogSettings }) => void;
+export type SwapListener = (
+  next: Registry,
+  previous: Registry,
+  catalog: { next: CatalogSettings; previous: CatalogSettings },
+) => void;
 
 /**
  * How MCP handlers reach the registry: the first load may still be running when `initialize`

@@ -1,4 +1,10 @@
-import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext, type StandardSchemaV1 } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+  type StandardSchemaV1,
+} from "@modelcontextprotocol/server";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { toWireError } from "./wire-error.ts";
 
@@ -61,8 +67,12 @@ export const isString = (value: unknown): value is string => typeof value === "s
 function passes(raw: unknown, quick: QuickCheck): boolean {
   if (!isPlainObject(raw)) return false;
   for (const key of Object.keys(raw)) {
-    const test = Object.hasOwn(quick.required, key) ? quick.required[key] : Object.hasOwn(quick.optional, key) ? quick.optional[key] : undefined;
-    if (!test || !test(raw[key])) return false;
+    const test = Object.hasOwn(quick.required, key)
+      ? quick.required[key]
+      : Object.hasOwn(quick.optional, key)
+        ? quick.optional[key]
+        : undefined;
+    if (!test?.(raw[key])) return false;
   }
   return Object.keys(quick.required).every((key) => Object.hasOwn(raw, key));
 }
@@ -71,7 +81,8 @@ function passes(raw: unknown, quick: QuickCheck): boolean {
 export function checkParams<T>(method: string, schema: ParamsSchema<T>, raw: unknown, quick?: QuickCheck): T {
   if (quick && passes(raw, quick)) return raw as T;
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw toWireError(new ProtocolError(ProtocolErrorCode.InvalidParams, describeIssues(method, parsed.error.issues)));
+  if (!parsed.success)
+    throw toWireError(new ProtocolError(ProtocolErrorCode.InvalidParams, describeIssues(method, parsed.error.issues)));
   return parsed.data;
 }
 
@@ -81,7 +92,13 @@ export function checkParams<T>(method: string, schema: ParamsSchema<T>, raw: unk
  * throws reaches the wire through `toWireError` (exact message, bounded length, no prefix).
  * `ctx` is the request's context (who asks: the 2026-07-28 envelope, the session).
  */
-export function handle<T>(server: Server, method: string, schema: ParamsSchema<T>, handler: (params: T, ctx: ServerContext) => unknown, quick?: QuickCheck): void {
+export function handle<T>(
+  server: Server,
+  method: string,
+  schema: ParamsSchema<T>,
+  handler: (params: T, ctx: ServerContext) => unknown,
+  quick?: QuickCheck,
+): void {
   server.setRequestHandler(method, { params: ANY_PARAMS }, async (raw, ctx) => {
     collectNowAndThen();
     const params = checkParams(method, schema, raw, quick);

@@ -15,6 +15,9 @@ export function unknownResource(uri: string, why: string): ProtocolError {
 
 /** -32602 about a URI the client sent, with it in `data` unless it is too long to be a real one. */
 export function invalidUri(message: string, uri: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined);
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    message,
+    uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined,
+  );
 }
-

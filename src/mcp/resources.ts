@@ -1,5 +1,10 @@
 import { PaginatedRequestParamsSchema, ReadResourceRequestParamsSchema } from "@modelcontextprotocol/core";
-import { type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplateType } from "@modelcontextprotocol/server";
+import type {
+  ListResourcesResult,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+} from "@modelcontextprotocol/server";
 import { registryView, resolutionView, skillView, type CandidateView, type SkillView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Feature } from "./feature.ts";
@@ -38,7 +43,8 @@ const REGISTRY_RESOURCE: Resource = {
   uri: REGISTRY_URI,
   name: "registry",
   title: "Skill registry",
-  description: "Every skill id with the provenance of every candidate in every layer: source file, layer, priority and status (effective, shadowed, conflicted)",
+  description:
+    "Every skill id with the provenance of every candidate in every layer: source file, layer, priority and status (effective, shadowed, conflicted)",
   mimeType: JSON_MIME,
 };
 
@@ -54,7 +60,8 @@ const SKILL_MD_TEMPLATE: ResourceTemplateType = {
   uriTemplate: SKILL_MD_URI_TEMPLATE,
   name: "skill-md",
   title: "Skill (SKILL.md)",
-  description: "A skill's SKILL.md, as the MCP skills extension (io.modelcontextprotocol/skills) publishes it; skills/get lists its other files with their digests",
+  description:
+    "A skill's SKILL.md, as the MCP skills extension (io.modelcontextprotocol/skills) publishes it; skills/get lists its other files with their digests",
   mimeType: MARKDOWN_MIME,
 };
 
@@ -100,7 +107,11 @@ export const listResources = perSnapshot((registry: Registry): ResourceListing =
   return listing;
 });
 
-export function listResourcesPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): ListResourcesResult {
+export function listResourcesPage(
+  registry: Registry,
+  cursor: string | undefined,
+  pageSize: number | undefined,
+): ListResourcesResult {
   const page = paginate(listResources(registry).resources, (r) => r.uri, "resources/list", cursor, pageSize);
   return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
@@ -108,7 +119,10 @@ export function listResourcesPage(registry: Registry, cursor: string | undefined
 function resourceText(registry: Registry, uri: string): string {
   if (uri === REGISTRY_URI) return JSON.stringify(registryView(registry), null, 2);
   if (!uri.startsWith(SKILL_URI_PREFIX)) {
-    throw unknownResource(uri, `this server has ${REGISTRY_URI}, ${SKILL_URI_TEMPLATE} and the files of its skills under ${SKILL_SCHEME}<name>/`);
+    throw unknownResource(
+      uri,
+      `this server has ${REGISTRY_URI}, ${SKILL_URI_TEMPLATE} and the files of its skills under ${SKILL_SCHEME}<name>/`,
+    );
   }
   const id = uri.slice(SKILL_URI_PREFIX.length);
   const resolution = registry.resolution(id);
@@ -142,12 +156,17 @@ export const resourcesFeature: Feature = {
   name: "resources",
   capabilities: ({ live }) => ({ resources: { listChanged: live } }),
   register(server, source: RegistrySource) {
-    handle(server, "resources/list", PaginatedRequestParamsSchema, async (params) => listResourcesPage(await source.current(), params.cursor, source.pageSize()));
+    handle(server, "resources/list", PaginatedRequestParamsSchema, async (params) =>
+      listResourcesPage(await source.current(), params.cursor, source.pageSize()),
+    );
     // Two templates: a single page, but a cursor from anywhere else is still refused.
     handle(server, "resources/templates/list", PaginatedRequestParamsSchema, (params) => ({
-      resourceTemplates: paginate(TEMPLATES, (t) => t.uriTemplate, "resources/templates/list", params.cursor, undefined).items,
+      resourceTemplates: paginate(TEMPLATES, (t) => t.uriTemplate, "resources/templates/list", params.cursor, undefined)
+        .items,
     }));
-    handle(server, "resources/read", ReadResourceRequestParamsSchema, async (params) => readResource(await source.current(), params.uri));
+    handle(server, "resources/read", ReadResourceRequestParamsSchema, async (params) =>
+      readResource(await source.current(), params.uri),
+    );
   },
   lists: [{ kind: "resources", entries: (registry) => listResources(registry).resources }],
 };

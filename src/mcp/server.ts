@@ -1,5 +1,12 @@
 import { InitializeRequestParamsSchema } from "@modelcontextprotocol/core";
-import { mergeCapabilities, Server, type JSONRPCRequest, type Result, type ServerCapabilities, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  mergeCapabilities,
+  Server,
+  type JSONRPCRequest,
+  type Result,
+  type ServerCapabilities,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { cacheHints } from "./cache-hints.ts";
 import { completionFeature } from "./completion.ts";
@@ -15,10 +22,22 @@ import { skillsExtensionFeature } from "./skills-extension.ts";
 import { toolsFeature } from "./tools.ts";
 
 /** Every MCP area the server offers; each declares its capabilities and registers its handlers. */
-export const FEATURES: readonly Feature[] = [promptsFeature, toolsFeature, resourcesFeature, skillsExtensionFeature, completionFeature];
+export const FEATURES: readonly Feature[] = [
+  promptsFeature,
+  toolsFeature,
+  resourcesFeature,
+  skillsExtensionFeature,
+  completionFeature,
+];
 
-export function serverCapabilities(options: FeatureOptions, features: readonly Feature[] = FEATURES): ServerCapabilities {
-  return features.reduce<ServerCapabilities>((merged, feature) => mergeCapabilities(merged, feature.capabilities(options)), {});
+export function serverCapabilities(
+  options: FeatureOptions,
+  features: readonly Feature[] = FEATURES,
+): ServerCapabilities {
+  return features.reduce<ServerCapabilities>(
+    (merged, feature) => mergeCapabilities(merged, feature.capabilities(options)),
+    {},
+  );
 }
 
 type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -27,8 +46,14 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
 function clientOf(method: string, request: JSONRPCRequest, ctx: ServerContext) {
   const params = (request.params ?? {}) as { clientInfo?: { name?: unknown }; capabilities?: Record<string, unknown> };
   if (method === "initialize") return clientProfile(params.clientInfo, params.capabilities);
-  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, { name?: unknown } | Record<string, unknown> | undefined>;
-  return clientProfile(envelope["io.modelcontextprotocol/clientInfo"], envelope["io.modelcontextprotocol/clientCapabilities"] as Record<string, unknown> | undefined);
+  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<
+    string,
+    { name?: unknown } | Record<string, unknown> | undefined
+  >;
+  return clientProfile(
+    envelope["io.modelcontextprotocol/clientInfo"],
+    envelope["io.modelcontextprotocol/clientCapabilities"] as Record<string, unknown> | undefined,
+  );
 }
 
 /**
@@ -63,7 +88,11 @@ class SkillServer extends Server {
  * transports make one per connection (stdio, a 2025-11-25 HTTP session) or per request
  * (stateless HTTP); building one costs a few handler registrations, nothing per skill.
  */
-export function createServer(source: RegistrySource, options: FeatureOptions, features: readonly Feature[] = FEATURES): Server {
+export function createServer(
+  source: RegistrySource,
+  options: FeatureOptions,
+  features: readonly Feature[] = FEATURES,
+): Server {
   const server = new SkillServer(
     { name: SERVER_NAME, version: VERSION },
     {
@@ -75,7 +104,8 @@ export function createServer(source: RegistrySource, options: FeatureOptions, fe
   // Stateless, the requests after a 2025-11-25 `initialize` reach other instances, which cannot
   // know the client: its instructions promise what an unknown client gets.
   const forgets = (method: string) => options.stateless === true && method === "initialize";
-  server.instructionsFor = (client, method) => instructionsFor(source, forgets(method) ? clientProfile(undefined, undefined) : client, options);
+  server.instructionsFor = (client, method) =>
+    instructionsFor(source, forgets(method) ? clientProfile(undefined, undefined) : client, options);
   for (const feature of features) feature.register(server, source, options);
   return server;
 }

@@ -50,7 +50,14 @@ function parseTarget(uri: string): SkillTarget | { refused: string } {
     } catch {
       return { refused: "invalid percent-encoding" };
     }
-    if (decoded === "" || decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\") || decoded.includes("\0")) {
+    if (
+      decoded === "" ||
+      decoded === "." ||
+      decoded === ".." ||
+      decoded.includes("/") ||
+      decoded.includes("\\") ||
+      decoded.includes("\0")
+    ) {
       return { refused: "a path inside a skill has no empty, '.' or '..' segments and no encoded slashes" };
     }
     path.push(decoded);
@@ -63,7 +70,8 @@ function locate(registry: Registry, uri: string): { skill: PublishedSkill; path:
   const target = parseTarget(uri);
   if ("refused" in target) throw unknownResource(uri, target.refused);
   const skill = publishedSkill(registry, target.name);
-  if (!skill) throw unknownResource(uri, `no skill named ${quoted(target.name)} is published; skills/list lists those that are`);
+  if (!skill)
+    throw unknownResource(uri, `no skill named ${quoted(target.name)} is published; skills/list lists those that are`);
   return { skill, path: target.path };
 }
 
@@ -87,11 +95,19 @@ function folderIndex(skill: PublishedSkill): Map<string, DirectoryResource[]> {
     for (let depth = 0; depth < parts.length; depth++) {
       const folder = parts.slice(0, depth).join("/");
       let children = index.get(folder);
-      if (!children) index.set(folder, (children = []));
+      if (!children) {
+        children = [];
+        index.set(folder, children);
+      }
       if (depth === parts.length - 1) {
         const mimeType = mimeTypeOf(parts[depth]!);
         // A file of unknown kind has its type decided by its bytes, on read.
-        children.push({ uri: file.uri, name: parts[depth]!, ...(mimeType !== undefined && { mimeType }), size: file.size });
+        children.push({
+          uri: file.uri,
+          name: parts[depth]!,
+          ...(mimeType !== undefined && { mimeType }),
+          size: file.size,
+        });
         continue;
       }
       const sub = parts.slice(0, depth + 1).join("/");
@@ -107,15 +123,27 @@ function folderIndex(skill: PublishedSkill): Map<string, DirectoryResource[]> {
 }
 
 /** `resources/directory/read`: the direct children of a skill's root or of a folder in it, paginated like `resources/list`. */
-export function readSkillFolder(registry: Registry, uri: string, cursor: string | undefined, pageSize: number | undefined): { resources: DirectoryResource[]; nextCursor?: string } {
-  if (!uri.startsWith(SKILL_SCHEME)) throw invalidUri(`Not a directory resource: ${quoted(uri)} (the skills of this server are at skill://<name>)`, uri);
+export function readSkillFolder(
+  registry: Registry,
+  uri: string,
+  cursor: string | undefined,
+  pageSize: number | undefined,
+): { resources: DirectoryResource[]; nextCursor?: string } {
+  if (!uri.startsWith(SKILL_SCHEME))
+    throw invalidUri(`Not a directory resource: ${quoted(uri)} (the skills of this server are at skill://<name>)`, uri);
   const { skill, path } = locate(registry, uri);
   const children = folderIndex(skill).get(path);
   if (!children) {
     const why = skill.byPath.has(path) ? "it is a file: read it with resources/read" : "the skill has no such folder";
     throw invalidUri(`Not a directory resource: ${quoted(uri)} (${why})`, uri);
   }
-  const page = paginate(children, (r) => r.uri, `resources/directory/read of ${skillFolderUri(skill.frontmatter.name, path)}`, cursor, pageSize);
+  const page = paginate(
+    children,
+    (r) => r.uri,
+    `resources/directory/read of ${skillFolderUri(skill.frontmatter.name, path)}`,
+    cursor,
+    pageSize,
+  );
   return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
@@ -125,12 +153,26 @@ function bytesOf(skill: PublishedSkill, file: PublishedFile): Uint8Array {
   if (file.record) {
     const read = readFolderFile(dirname(candidate.path), file.record);
     if (read.ok) return read.bytes;
-    throw new ProtocolError(ProtocolErrorCode.InternalError, `${file.uri} ${read.reason === "changed" ? "changed on disk since it was published" : "cannot be read"} (${read.message}); call skills/get for the skill's current files`, { uri: file.uri });
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `${file.uri} ${read.reason === "changed" ? "changed on disk since it was published" : "cannot be read"} (${read.message}); call skills/get for the skill's current files`,
+      { uri: file.uri },
+    );
   }
   // A synthesised SKILL.md is made again: deterministic, so the same bytes as when it was published.
-  const bytes = Buffer.from(synthesiseSkillMd(candidate.skill, candidate.content.read().template, candidate.layer.name).text, "utf8");
-  if (bytes.length !== file.size || `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}` !== file.digest) {
-    throw new ProtocolError(ProtocolErrorCode.InternalError, `${file.uri} changed since it was published; call skills/get for the skill's current files`, { uri: file.uri });
+  const bytes = Buffer.from(
+    synthesiseSkillMd(candidate.skill, candidate.content.read().template, candidate.layer.name).text,
+    "utf8",
+  );
+  if (
+    bytes.length !== file.size ||
+    `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}` !== file.digest
+  ) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `${file.uri} changed since it was published; call skills/get for the skill's current files`,
+      { uri: file.uri },
+    );
   }
   return bytes;
 }
@@ -149,7 +191,9 @@ export function readSkillFile(registry: Registry, uri: string): ReadResourceResu
   const { skill, path } = locate(registry, uri);
   const file = skill.byPath.get(path);
   if (!file) {
-    const why = folderIndex(skill).has(path) ? "it is a folder: list it with resources/directory/read" : "not a file of the skill; skills/get lists its files";
+    const why = folderIndex(skill).has(path)
+      ? "it is a folder: list it with resources/directory/read"
+      : "not a file of the skill; skills/get lists its files";
     throw unknownResource(uri, why);
   }
   const bytes = bytesOf(skill, file);

@@ -38,7 +38,7 @@ import { readSkillFolder, skillAtManifestUri } from "./skill-files.ts";
  * Where an entry says which layer and file it was served from. A reverse-domain prefix of our
  * own, as the extension asks of intermediaries (`io.modelcontextprotocol.skills/` is reserved).
  */
-export const PROVENANCE_META_KEY = "dev.skill-central/provenance";
+const PROVENANCE_META_KEY = "dev.skill-central/provenance";
 
 export interface EntryProvenance {
   layer: string;
@@ -67,7 +67,9 @@ export function skillEntry(skill: PublishedSkill): SkillEntry {
 }
 
 /** Every entry of a snapshot, in URI order: built once, then paged by every `skills/list`. */
-export const skillEntries = perSnapshot((registry: Registry): SkillEntry[] => publishedCatalog(registry).skills.map(skillEntry));
+export const skillEntries = perSnapshot((registry: Registry): SkillEntry[] =>
+  publishedCatalog(registry).skills.map(skillEntry),
+);
 
 /** The first protocol revision whose results carry `ttlMs` and `cacheScope`. */
 const CACHEABLE_FROM = "2026-07-28";
@@ -83,14 +85,19 @@ function cacheFields(server: Server, options: FeatureOptions): { ttlMs?: number;
   return { ttlMs: hint.ttlMs ?? 0, cacheScope: hint.cacheScope ?? "public" };
 }
 
-export function listSkillsPage(registry: Registry, cursor: string | undefined, pageSize: number | undefined): { skills: SkillEntry[]; nextCursor?: string } {
+export function listSkillsPage(
+  registry: Registry,
+  cursor: string | undefined,
+  pageSize: number | undefined,
+): { skills: SkillEntry[]; nextCursor?: string } {
   const page = paginate(skillEntries(registry), (s) => s.uri, SKILLS_LIST_METHOD, cursor, pageSize);
   return { skills: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
 export function getSkill(registry: Registry, uri: string): SkillEntry {
   const skill = skillAtManifestUri(registry, uri);
-  if (!skill) throw invalidUri(`No skill is served at ${quoted(uri)} (skills/list lists the skills of this server)`, uri);
+  if (!skill)
+    throw invalidUri(`No skill is served at ${quoted(uri)} (skills/list lists the skills of this server)`, uri);
   return skillEntry(skill);
 }
 

@@ -145,7 +145,11 @@ export class StdioTransport implements Transport {
 
   private refuse(id: RequestId | null, message: string): void {
     // JSON-RPC's id null (the id could not be read) is outside the SDK's message type.
-    void this.send({ jsonrpc: "2.0", id, error: { code: ProtocolErrorCode.InvalidRequest, message } } as JSONRPCMessage);
+    void this.send({
+      jsonrpc: "2.0",
+      id,
+      error: { code: ProtocolErrorCode.InvalidRequest, message },
+    } as JSONRPCMessage);
   }
 
   /** The server may take another line: stdout is not pushing back and few enough requests are unanswered. */
@@ -191,11 +195,20 @@ export class StdioTransport implements Transport {
       return;
     }
     const incoming = classifyIncoming(json);
-    if (incoming.kind === "skip") return this.streams.warn(`ignored a line on stdin that is not a JSON-RPC message: ${logValue(line, MAX_QUOTED_LINE_CHARS)}`);
-    if (incoming.kind === "refuse") return this.refuse(incoming.id, incoming.message);
+    if (incoming.kind === "skip") {
+      this.streams.warn(
+        `ignored a line on stdin that is not a JSON-RPC message: ${logValue(line, MAX_QUOTED_LINE_CHARS)}`,
+      );
+      return;
+    }
+    if (incoming.kind === "refuse") {
+      this.refuse(incoming.id, incoming.message);
+      return;
+    }
     const message = incoming.message;
     // A subscriptions/listen request stays open for the whole connection; it is answered when the connection closes.
-    if ("method" in message && "id" in message && message.method !== "subscriptions/listen") this.unanswered.add(message.id);
+    if ("method" in message && "id" in message && message.method !== "subscriptions/listen")
+      this.unanswered.add(message.id);
     this.onmessage?.(message);
   }
 
@@ -206,7 +219,14 @@ export class StdioTransport implements Transport {
    * it matters (before exiting).
    */
   send(message: JSONRPCMessage): Promise<void> {
-    if ("id" in message && !("method" in message) && message.id !== undefined && message.id !== null && this.unanswered.delete(message.id)) this.schedulePump();
+    if (
+      "id" in message &&
+      !("method" in message) &&
+      message.id !== undefined &&
+      message.id !== null &&
+      this.unanswered.delete(message.id)
+    )
+      this.schedulePump();
     const frame = `${JSON.stringify(message)}\n`;
     const accepted = this.streams.output.write(frame);
     if (!accepted && !this.drained) {

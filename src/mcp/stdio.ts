@@ -21,7 +21,11 @@ export interface StdioOptions {
  * connection once it has initialized, on the client's `subscriptions/listen` stream (which the
  * SDK fans out) on a 2026-07-28 one.
  */
-export function serveMcpOverStdio(source: RegistrySource, transport: StdioTransport, options: StdioOptions): { close(): Promise<void> } {
+export function serveMcpOverStdio(
+  source: RegistrySource,
+  transport: StdioTransport,
+  options: StdioOptions,
+): { close(): Promise<void> } {
   /** The instance serving the connection (the last one built: a discarded probe instance is replaced). */
   let current: { server: Server; ready: boolean } | undefined;
   const handle = serveStdio(
@@ -40,7 +44,9 @@ export function serveMcpOverStdio(source: RegistrySource, transport: StdioTransp
   const stopWatching = options.live
     ? watchListChanges(source, (kinds) => {
         if (!current?.ready) return;
-        sendListChanged(current.server, kinds).catch((error: unknown) => options.warn(`could not send a list_changed notification: ${String(error)}`));
+        sendListChanged(current.server, kinds).catch((error: unknown) =>
+          options.warn(`could not send a list_changed notification: ${String(error)}`),
+        );
       })
     : () => {};
   return {

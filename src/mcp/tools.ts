@@ -2,8 +2,25 @@ import { CallToolRequestParamsSchema, PaginatedRequestParamsSchema } from "@mode
 import type { CallToolResult, ListToolsResult, Server, ServerContext, Tool } from "@modelcontextprotocol/server";
 import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
-import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, planKey, planTools, requestClient, RUN_SKILL_TOOL, type ToolSkillCounts, type ToolsPlan } from "./catalog-mode.ts";
-import { FIND_SKILLS_TOOL, findSkills, LOAD_SKILL_TOOL, loadSkillTool, RUN_SKILL_TOOL_TOOL, runSkillTool } from "./catalog-tools.ts";
+import {
+  FIND_SKILLS,
+  fitsAsToolName,
+  LOAD_SKILL,
+  planKey,
+  planTools,
+  requestClient,
+  RUN_SKILL_TOOL,
+  type ToolSkillCounts,
+  type ToolsPlan,
+} from "./catalog-mode.ts";
+import {
+  FIND_SKILLS_TOOL,
+  findSkills,
+  LOAD_SKILL_TOOL,
+  loadSkillTool,
+  RUN_SKILL_TOOL_TOOL,
+  runSkillTool,
+} from "./catalog-tools.ts";
 import type { ClientProfile } from "./client-profiles.ts";
 import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
@@ -62,7 +79,12 @@ export function listTools(registry: Registry, plan: ToolsPlan): Tool[] {
   return tools;
 }
 
-export function listToolsPage(registry: Registry, plan: ToolsPlan, cursor: string | undefined, pageSize: number | undefined): ListToolsResult {
+export function listToolsPage(
+  registry: Registry,
+  plan: ToolsPlan,
+  cursor: string | undefined,
+  pageSize: number | undefined,
+): ListToolsResult {
   const page = paginate(listTools(registry, plan), (t) => t.name, "tools/list", cursor, pageSize);
   return { tools: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
@@ -70,7 +92,12 @@ export function listToolsPage(registry: Registry, plan: ToolsPlan, cursor: strin
 const CATALOG_TOOL_NAMES: ReadonlySet<string> = new Set([FIND_SKILLS, LOAD_SKILL, RUN_SKILL_TOOL]);
 
 /** A catalog tool, when this client's plan lists it; otherwise undefined (the name is then an unknown tool, as for any name). */
-function callCatalogTool(registry: Registry, plan: ToolsPlan, name: string, args: unknown): CallToolResult | Promise<CallToolResult> | undefined {
+function callCatalogTool(
+  registry: Registry,
+  plan: ToolsPlan,
+  name: string,
+  args: unknown,
+): CallToolResult | Promise<CallToolResult> | undefined {
   if (!plan.catalog) return undefined;
   if (name === FIND_SKILLS) return findSkills(registry, args, plan);
   if (name === LOAD_SKILL) return loadSkillTool(registry, args, plan);
@@ -79,13 +106,16 @@ function callCatalogTool(registry: Registry, plan: ToolsPlan, name: string, args
 }
 
 /** The client kinds whose tool lists differ; a reload re-lists tools when any of theirs changed. */
-const REPRESENTATIVE_CLIENTS: readonly ClientProfile[] = (["shown", "not-shown", "unknown"] as const).flatMap((prompts) =>
-  [true, false].map((capped) => ({ name: undefined, prompts, capped, basis: "unknown" as const })),
+const REPRESENTATIVE_CLIENTS: readonly ClientProfile[] = (["shown", "not-shown", "unknown"] as const).flatMap(
+  (prompts) => [true, false].map((capped) => ({ name: undefined, prompts, capped, basis: "unknown" as const })),
 );
 
 /** What `tools/list` says to each kind of client: its plan and the tool skills' definitions (the catalog tools never change). */
 function toolListsByClientKind(registry: Registry, settings: CatalogSettings): unknown {
-  return { plans: REPRESENTATIVE_CLIENTS.map((client) => planKey(planFor(registry, settings, client))), toolSkills: toolSkillsOf(registry).fitting };
+  return {
+    plans: REPRESENTATIVE_CLIENTS.map((client) => planKey(planFor(registry, settings, client))),
+    toolSkills: toolSkillsOf(registry).fitting,
+  };
 }
 
 function planOfRequest(server: Server, ctx: ServerContext, registry: Registry, source: RegistrySource): ToolsPlan {
@@ -107,7 +137,9 @@ export const toolsFeature: Feature = {
       async (params, ctx) => {
         const registry = await source.current();
         // A tool skill's call (the common one) needs no plan: only the catalog's names depend on it.
-        const catalog = CATALOG_TOOL_NAMES.has(params.name) ? callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments) : undefined;
+        const catalog = CATALOG_TOOL_NAMES.has(params.name)
+          ? callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments)
+          : undefined;
         return catalog ?? runTool(registry, params.name, params.arguments);
       },
       { required: { name: isString }, optional: { arguments: isPlainObject } },

@@ -31,8 +31,13 @@ const WIRE_CODES: Record<LocalCode, number> = {
  */
 export function toWireError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) {
-    return error.message.length <= MAX_MESSAGE_CHARS ? error : new ProtocolError(error.code, bounded(error.message), error.data);
+    return error.message.length <= MAX_MESSAGE_CHARS
+      ? error
+      : new ProtocolError(error.code, bounded(error.message), error.data);
   }
   if (error instanceof SkillCentralError) return new ProtocolError(WIRE_CODES[error.code], bounded(error.message));
-  return new ProtocolError(ProtocolErrorCode.InternalError, bounded(error instanceof Error ? error.message : String(error)));
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    bounded(error instanceof Error ? error.message : String(error)),
+  );
 }

@@ -66,7 +66,12 @@ function statusView(status: CandidateStatus): Pick<CandidateView, "status" | "sh
 }
 
 export function candidateView({ candidate, status }: Provenance): CandidateView {
-  return { layer: candidate.layer.name, priority: candidate.layer.priority, source: candidate.source, ...statusView(status) };
+  return {
+    layer: candidate.layer.name,
+    priority: candidate.layer.priority,
+    source: candidate.source,
+    ...statusView(status),
+  };
 }
 
 /**
@@ -97,7 +102,14 @@ export function skillView(candidate: Candidate, withTemplate = false): SkillView
     ...(skill.inputSchema !== undefined && { inputSchema: skill.inputSchema }),
     ...(skill.version !== undefined && { version: skill.version }),
     format: skill.format ?? "yaml",
-    ...(skill.files && { files: skill.files.map(({ path, size, sha256 }) => ({ path, size, sha256, ...(uriOf.has(path) && { uri: uriOf.get(path)! }) })) }),
+    ...(skill.files && {
+      files: skill.files.map(({ path, size, sha256 }) => ({
+        path,
+        size,
+        sha256,
+        ...(uriOf.has(path) && { uri: uriOf.get(path)! }),
+      })),
+    }),
     ...(skill.examplesFile && { examplesFile: skill.examplesFile.path }),
     ...(skill.leftOut && { leftOut: [...skill.leftOut] }),
     ...(published && skillMd && { uri: published.uri, digest: skillMd.digest }),

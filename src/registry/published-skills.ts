@@ -44,7 +44,12 @@ const digestOf = (hex: string) => `sha256:${hex}`;
 
 type Publication = Omit<PublishedSkill, "candidate">;
 
-function assemble(id: string, frontmatter: PublishedSkill["frontmatter"], files: PublishedFile[], synthesised: boolean): Publication {
+function assemble(
+  id: string,
+  frontmatter: PublishedSkill["frontmatter"],
+  files: PublishedFile[],
+  synthesised: boolean,
+): Publication {
   files.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   return { uri: skillUri(id), frontmatter, files, byPath: new Map(files.map((f) => [f.path, f])), synthesised };
 }
@@ -53,9 +58,27 @@ function folderPublication(skill: Skill): Publication | undefined {
   const fm = skill.frontmatter;
   const [skillFile, ...others] = skill.files ?? [];
   // The loader lists the skill file first; without it (unreadable) there is nothing to publish.
-  if (!fm || typeof fm.name !== "string" || typeof fm.description !== "string" || !skillFile || skillFile.path.toLowerCase() !== "skill.md") return undefined;
-  const file = (path: string, record: SkillFile): PublishedFile => ({ path, uri: skillUri(skill.id, path), size: record.size, digest: digestOf(record.sha256), record });
-  return assemble(skill.id, fm as PublishedSkill["frontmatter"], [file(SKILL_MD, skillFile), ...others.map((f) => file(f.path, f))], false);
+  if (
+    !fm ||
+    typeof fm.name !== "string" ||
+    typeof fm.description !== "string" ||
+    !skillFile ||
+    skillFile.path.toLowerCase() !== "skill.md"
+  )
+    return undefined;
+  const file = (path: string, record: SkillFile): PublishedFile => ({
+    path,
+    uri: skillUri(skill.id, path),
+    size: record.size,
+    digest: digestOf(record.sha256),
+    record,
+  });
+  return assemble(
+    skill.id,
+    fm as PublishedSkill["frontmatter"],
+    [file(SKILL_MD, skillFile), ...others.map((f) => file(f.path, f))],
+    false,
+  );
 }
 
 function synthesisedPublication(candidate: Candidate): Publication | undefined {
@@ -68,7 +91,12 @@ function synthesisedPublication(candidate: Candidate): Publication | undefined {
   }
   const made = synthesiseSkillMd(candidate.skill, template, candidate.layer.name);
   const bytes = Buffer.from(made.text, "utf8");
-  const file: PublishedFile = { path: SKILL_MD, uri: skillUri(candidate.skill.id), size: bytes.length, digest: digestOf(new Bun.CryptoHasher("sha256").update(bytes).digest("hex")) };
+  const file: PublishedFile = {
+    path: SKILL_MD,
+    uri: skillUri(candidate.skill.id),
+    size: bytes.length,
+    digest: digestOf(new Bun.CryptoHasher("sha256").update(bytes).digest("hex")),
+  };
   return assemble(candidate.skill.id, made.frontmatter, [file], true);
 }
 
@@ -89,7 +117,8 @@ export function publishedSkillOf(candidate: Candidate): PublishedSkill | undefin
   else {
     publication = skill.format === "skill-md" ? folderPublication(skill) : synthesisedPublication(candidate);
     // A synthesis that failed is tried again next time (its content may come back).
-    if (publication || skill.format === "skill-md") publications.set(skill, { layer: candidate.layer.name, publication });
+    if (publication || skill.format === "skill-md")
+      publications.set(skill, { layer: candidate.layer.name, publication });
   }
   return publication && { candidate, ...publication };
 }
@@ -120,9 +149,12 @@ export interface PublishedHead {
  */
 export const publishedHeads = perSnapshot((registry: Registry): PublishedHead[] => {
   const heads = registry.ofType("prompt").flatMap((c): PublishedHead[] => {
-    if (c.skill.format !== "skill-md") return [{ uri: skillUri(c.skill.id), name: c.skill.id, description: c.skill.description }];
+    if (c.skill.format !== "skill-md")
+      return [{ uri: skillUri(c.skill.id), name: c.skill.id, description: c.skill.description }];
     const published = publishedSkillOf(c);
-    return published ? [{ uri: published.uri, name: published.frontmatter.name, description: published.frontmatter.description }] : [];
+    return published
+      ? [{ uri: published.uri, name: published.frontmatter.name, description: published.frontmatter.description }]
+      : [];
   });
   return heads.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
 });
@@ -139,7 +171,10 @@ let lastToken = 0;
 
 function versionToken(skill: Skill): number {
   let token = versionTokens.get(skill);
-  if (token === undefined) versionTokens.set(skill, (token = ++lastToken));
+  if (token === undefined) {
+    token = ++lastToken;
+    versionTokens.set(skill, token);
+  }
   return token;
 }
 
@@ -152,11 +187,13 @@ function versionToken(skill: Skill): number {
  * would only be work.
  */
 export const publicationFingerprint = perSnapshot((registry: Registry): unknown[] =>
-  registry.ofType("prompt").map(({ skill, layer, source }) => [
-    skill.id,
-    skill.format === "skill-md" ? (skill.files ?? []).map((f) => `${f.path}\0${f.sha256}`) : versionToken(skill),
-    layer.name,
-    layer.priority,
-    source,
-  ]),
+  registry
+    .ofType("prompt")
+    .map(({ skill, layer, source }) => [
+      skill.id,
+      skill.format === "skill-md" ? (skill.files ?? []).map((f) => `${f.path}\0${f.sha256}`) : versionToken(skill),
+      layer.name,
+      layer.priority,
+      source,
+    ]),
 );

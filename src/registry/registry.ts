@@ -61,7 +61,11 @@ export interface Registry {
 
 /** Winner first: higher priority, then later declaration, then source path for a stable order. */
 function precedence(a: Candidate, b: Candidate): number {
-  return b.layer.priority - a.layer.priority || b.layer.order - a.layer.order || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return (
+    b.layer.priority - a.layer.priority ||
+    b.layer.order - a.layer.order ||
+    (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+  );
 }
 
 function describe(c: Candidate): string {
@@ -72,7 +76,8 @@ const EFFECTIVE: CandidateStatus = { kind: "effective" };
 
 function resolve(id: string, candidates: Candidate[], diagnostics: Diagnostic[]): Resolution {
   // Most ids have one candidate: nothing to rank.
-  if (candidates.length === 1) return { id, effective: candidates[0]!, chain: [{ candidate: candidates[0]!, status: EFFECTIVE }] };
+  if (candidates.length === 1)
+    return { id, effective: candidates[0]!, chain: [{ candidate: candidates[0]!, status: EFFECTIVE }] };
   const sorted = [...candidates].sort(precedence);
   const top = sorted[0]!;
   const rivals = sorted.filter((c) => c.layer === top.layer);
@@ -126,7 +131,10 @@ function resolve(id: string, candidates: Candidate[], diagnostics: Diagnostic[])
  * Resolves every id once and builds the indexes requests use, so no request ever scans all
  * skills. Findings (conflicts, ties) are returned for the caller to report.
  */
-export function buildRegistry(layers: readonly LayerRef[], candidates: readonly Candidate[]): { registry: Registry; diagnostics: Diagnostic[] } {
+export function buildRegistry(
+  layers: readonly LayerRef[],
+  candidates: readonly Candidate[],
+): { registry: Registry; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const grouped = new Map<string, Candidate[]>();
   for (const c of candidates) {

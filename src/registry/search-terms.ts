@@ -71,7 +71,8 @@ function chunkTerms(chunk: string): ChunkTerms {
   if (cached !== undefined) return cached;
   let lower = /[a-z0-9][A-Z]|[A-Z]{2}[a-z]/.test(chunk) ? splitCase(chunk).toLowerCase() : chunk.toLowerCase();
   // Only a chunk with `+`, `#` or a dot inside a word can hold a code word.
-  if (/[+#]|\.[a-z]/.test(lower)) for (const [pattern, replacement] of CODE_WORDS) lower = lower.replace(pattern, replacement);
+  if (/[+#]|\.[a-z]/.test(lower))
+    for (const [pattern, replacement] of CODE_WORDS) lower = lower.replace(pattern, replacement);
   const parts = lower.split(/[^a-z0-9]+/).filter((w) => w !== "");
   const words = parts.filter((w) => !STOP_WORDS.has(w)).map(stem);
   const joined = parts.length > 1 && parts.join("").length <= 40 ? stem(parts.join("")) : undefined;
@@ -149,7 +150,9 @@ const RELATED_WORDS: Readonly<Record<string, readonly string[]>> = {
   backend: ["server"],
 };
 
-const RELATED = new Map<string, readonly string[]>(Object.entries(RELATED_WORDS).map(([word, related]) => [stem(word), related.map(stem)]));
+const RELATED = new Map<string, readonly string[]>(
+  Object.entries(RELATED_WORDS).map(([word, related]) => [stem(word), related.map(stem)]),
+);
 
 export function relatedTerms(term: string): readonly string[] {
   return RELATED.get(term) ?? [];

@@ -56,7 +56,9 @@ export interface SearchIndex {
 /** Builds the index of a list of skills (in practice `registry.served()`). */
 export function buildSearchIndex(candidates: readonly Candidate[]): SearchIndex {
   const fieldTerms = candidates.map((c) => FIELDS.map((f) => terms(f.text(c))));
-  const averages = FIELDS.map((_, f) => Math.max(1, fieldTerms.reduce((sum, fields) => sum + fields[f]!.length, 0) / Math.max(1, candidates.length)));
+  const averages = FIELDS.map((_, f) =>
+    Math.max(1, fieldTerms.reduce((sum, fields) => sum + fields[f]!.length, 0) / Math.max(1, candidates.length)),
+  );
   const growing = new Map<string, { docs: number[]; weights: number[] }>();
   fieldTerms.forEach((fields, doc) => {
     const tilde = new Map<string, number>();
@@ -68,13 +70,17 @@ export function buildSearchIndex(candidates: readonly Candidate[]): SearchIndex 
     });
     for (const [term, tf] of tilde) {
       let entry = growing.get(term);
-      if (!entry) growing.set(term, (entry = { docs: [], weights: [] }));
+      if (!entry) {
+        entry = { docs: [], weights: [] };
+        growing.set(term, entry);
+      }
       entry.docs.push(doc);
       entry.weights.push(tf / (K1 + tf));
     }
   });
   const postings = new Map<string, Postings>();
-  for (const [term, { docs, weights }] of growing) postings.set(term, { docs: Uint32Array.from(docs), weights: Float32Array.from(weights) });
+  for (const [term, { docs, weights }] of growing)
+    postings.set(term, { docs: Uint32Array.from(docs), weights: Float32Array.from(weights) });
   return { candidates, postings, vocabulary: [...postings.keys()].sort() };
 }
 
@@ -153,7 +159,11 @@ function expand(index: SearchIndex, term: string): Map<string, number> {
   for (const related of relatedTerms(term)) add(related, RELATED_WEIGHT);
   if (term.length >= 3) {
     let added = 0;
-    for (let i = lowerBound(index.vocabulary, term); i < index.vocabulary.length && added < MAX_PREFIX_EXPANSIONS; i++) {
+    for (
+      let i = lowerBound(index.vocabulary, term);
+      i < index.vocabulary.length && added < MAX_PREFIX_EXPANSIONS;
+      i++
+    ) {
       const candidate = index.vocabulary[i]!;
       if (!candidate.startsWith(term)) break;
       if (candidate === term) continue;
@@ -168,7 +178,11 @@ function expand(index: SearchIndex, term: string): Map<string, number> {
     const near: { t: string; d: number }[] = [];
     // Typos rarely touch the first letter: only terms starting with it are compared.
     const first = term[0]!;
-    for (let i = lowerBound(index.vocabulary, first); i < index.vocabulary.length && index.vocabulary[i]![0] === first; i++) {
+    for (
+      let i = lowerBound(index.vocabulary, first);
+      i < index.vocabulary.length && index.vocabulary[i]![0] === first;
+      i++
+    ) {
       const candidate = index.vocabulary[i]!;
       const d = editDistance(term, candidate, distance);
       if (d > 0 && d <= distance.limit) near.push({ t: candidate, d });
@@ -182,7 +196,10 @@ function expand(index: SearchIndex, term: string): Map<string, number> {
 /** Query terms, plus each adjacent pair written as one word ("post mortem" → "postmortem"). */
 function queryTerms(query: string): string[] {
   const list = terms(query);
-  const words = query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
+  const words = query
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "");
   for (let i = 0; i + 1 < words.length; i++) list.push(...terms(words[i]! + words[i + 1]!));
   return [...new Set(list)];
 }
@@ -215,7 +232,8 @@ function best(hits: readonly SearchHit[], limit: number): SearchHit[] {
 export function searchSkills(index: SearchIndex, options: SearchOptions = {}): SearchResult {
   const limit = Math.max(0, options.limit ?? 10);
   const tags = options.tags ?? [];
-  const allowed = (c: Candidate) => (options.filter ? options.filter(c) : true) && tags.every((t) => c.skill.tags.includes(t));
+  const allowed = (c: Candidate) =>
+    (options.filter ? options.filter(c) : true) && tags.every((t) => c.skill.tags.includes(t));
   const query = (options.query ?? "").slice(0, MAX_QUERY_CHARS).trim();
   // Coverage counts the words the person typed, once each, wherever (and however) they matched.
   const typed = new Set(terms(query, { joined: false }));

@@ -37,7 +37,14 @@ export class LiveSkills {
     this.home = options.load.home ?? homedir();
     this.reloader = new Reloader(() => this.load());
     this.watcher = options.watch ? new SkillWatcher(() => this.reloader.schedule(), options.warn) : undefined;
-    this.refresh = options.watch ? new BackgroundRefresh({ cwd: options.load.cwd, home: this.home, changed: () => this.reload(), log: options.warn }) : undefined;
+    this.refresh = options.watch
+      ? new BackgroundRefresh({
+          cwd: options.load.cwd,
+          home: this.home,
+          changed: () => this.reload(),
+          log: options.warn,
+        })
+      : undefined;
   }
 
   /** The startup load. */
@@ -74,7 +81,9 @@ export class LiveSkills {
     this.last = result;
     this.options.loaded(result, previous);
     // After the answer is out: background fetches of git layers that follow a ref.
-    this.refresh?.update(result.config.layers).catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
+    this.refresh
+      ?.update(result.config.layers)
+      .catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
   }
 
   /** Stops watching; a load in flight is discarded. */

@@ -61,7 +61,10 @@ export class SkillWatcher {
         this.onChange();
       });
     } catch (error) {
-      if (!this.failed.has(key)) this.warn(`cannot watch ${point.dir} (${error instanceof Error ? error.message : String(error)}); changes there need a restart`);
+      if (!this.failed.has(key))
+        this.warn(
+          `cannot watch ${point.dir} (${error instanceof Error ? error.message : String(error)}); changes there need a restart`,
+        );
       this.failed.add(key);
       return false;
     }

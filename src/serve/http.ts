@@ -38,7 +38,9 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
   const logger = createLogger({ debug: options.debugTiming });
   const tokens = await startOrRefuse(http, () => loadBearerTokens(http.tokenFile, process.env, logger.warn));
   const source = new LiveRegistry();
-  const serving = await startOrRefuse(http, async () => serveMcpOverHttp(source, { ...http, live: options.watch ?? true, tokens, log: logger.info }));
+  const serving = await startOrRefuse(http, async () =>
+    serveMcpOverHttp(source, { ...http, live: options.watch ?? true, tokens, log: logger.info }),
+  );
   logger.info(servingLine(serving, http.stateless, tokens));
 
   const skills = openSkills(options, source, logger, [["mcp command", startedAt]]);
@@ -62,7 +64,9 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
 
 function servingLine(serving: HttpServing, stateless: boolean, tokens: BearerTokens | undefined): string {
   const modes = stateless ? "stateless: every request stands alone" : "2025-11-25 sessions and 2026-07-28 requests";
-  const auth = tokens ? `${tokens.size} bearer token${tokens.size === 1 ? "" : "s"}` : "no authentication, this machine only";
+  const auth = tokens
+    ? `${tokens.size} bearer token${tokens.size === 1 ? "" : "s"}`
+    : "no authentication, this machine only";
   return `serving MCP over HTTP at ${serving.url} (${modes}; ${auth})`;
 }
 
@@ -73,7 +77,9 @@ async function startOrRefuse<T>(http: HttpStartOptions, start: () => Promise<T>)
   } catch (error) {
     if (error instanceof TokenConfigError || error instanceof HttpConfigError) throw new StartError(error.message);
     if ((error as { code?: string }).code === "EADDRINUSE") {
-      throw new StartError(`port ${http.port} on ${http.host} is in use (choose another with --port, or --port 0 for any free one)`);
+      throw new StartError(
+        `port ${http.port} on ${http.host} is in use (choose another with --port, or --port 0 for any free one)`,
+      );
     }
     throw error;
   }

@@ -14,7 +14,10 @@ export interface Logger {
   readonly debugging: boolean;
 }
 
-export function createLogger(options: { debug?: boolean } = {}, write: (text: string) => unknown = (text) => process.stderr.write(text)): Logger {
+export function createLogger(
+  options: { debug?: boolean } = {},
+  write: (text: string) => unknown = (text) => process.stderr.write(text),
+): Logger {
   const line = (text: string): void => {
     write(`[skill-central] ${text}\n`);
   };

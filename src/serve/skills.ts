@@ -68,7 +68,11 @@ export function openSkills(
       reportLoad(logger, result, previous);
       if (!previous && logger.debugging) logger.debug(startupLine([...milestones, atIndex], rssAtIndex));
       collectLoadGarbage();
-      source.swap(result.registry, pageSize ?? result.config.pageSize, mergeCatalogSettings(result.config.catalog, catalog !== undefined ? { mode: catalog } : undefined));
+      source.swap(
+        result.registry,
+        pageSize ?? result.config.pageSize,
+        mergeCatalogSettings(result.config.catalog, catalog !== undefined ? { mode: catalog } : undefined),
+      );
       if (!previous) {
         hooks.firstLoad?.(result);
         void warmHandlebarsWhenIdle(() => source.lastRequestAt);
@@ -79,7 +83,9 @@ export function openSkills(
       }
     },
     failed(error, first) {
-      logger.warn(`${first ? "loading" : "reload"} failed: ${error instanceof Error ? error.message : String(error)}${first ? "" : "; still serving the previous skills"}`);
+      logger.warn(
+        `${first ? "loading" : "reload"} failed: ${error instanceof Error ? error.message : String(error)}${first ? "" : "; still serving the previous skills"}`,
+      );
       if (first) source.fail(error);
     },
   });
@@ -97,11 +103,17 @@ export function openSkills(
 function reportLoad(logger: Logger, result: LoadResult, previous: LoadResult | undefined): void {
   const before = new Set(previous && loadReport(previous));
   for (const line of loadReport(result)) if (!before.has(line)) logger.info(line);
-  const ms = Object.values(result.timing).reduce((sum, phase) => sum + phase, 0).toFixed(1);
+  const ms = Object.values(result.timing)
+    .reduce((sum, phase) => sum + phase, 0)
+    .toFixed(1);
   if (previous) logger.info(`reloaded in ${ms} ms: ${counts(result)}`);
   if (!logger.debugging) return;
-  const phases = Object.entries(result.timing).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(", ");
-  logger.debug(`loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases}; ${result.unindexed.length} files parsed)`);
+  const phases = Object.entries(result.timing)
+    .map(([k, v]) => `${k} ${v.toFixed(1)} ms`)
+    .join(", ");
+  logger.debug(
+    `loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases}; ${result.unindexed.length} files parsed)`,
+  );
 }
 
 /** Milestones since the process started, for finding what delays the first answer (`--debug-timing`). */

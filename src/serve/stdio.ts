@@ -52,7 +52,8 @@ export async function runStdio(options: ServeOptions): Promise<void> {
 
   // A person who runs `skill-central mcp` in a terminal sees one line, not a silent wait. An IDE
   // (stdin a pipe) gets nothing it did not ask for.
-  const firstLoad = process.stdin.isTTY === true ? (result: LoadResult) => logger.info(terminalGreeting(result)) : undefined;
+  const firstLoad =
+    process.stdin.isTTY === true ? (result: LoadResult) => logger.info(terminalGreeting(result)) : undefined;
   skills = openSkills(options, source, logger, milestones, firstLoad && { firstLoad });
   if (exiting) return;
   await skills.live.start();
@@ -85,7 +86,10 @@ async function firstLine(transport: StdioTransport): Promise<number | undefined>
 export function terminalGreeting(result: LoadResult): string {
   const served = result.registry.served().length;
   const layers = result.registry.layers.map((l) => l.name);
-  const from = layers.length === 0 ? "no layers" : `${layers.length} layer${layers.length === 1 ? "" : "s"} (${layers.join(", ")})`;
+  const from =
+    layers.length === 0
+      ? "no layers"
+      : `${layers.length} layer${layers.length === 1 ? "" : "s"} (${layers.join(", ")})`;
   const what = `serving ${served} skill${served === 1 ? "" : "s"} (${counts(result)}) from ${from}`;
   return `${SERVER_NAME} ${VERSION}: ${what}; waiting for an MCP client on stdin; Ctrl-C to stop`;
 }

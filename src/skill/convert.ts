@@ -19,7 +19,11 @@ function yamlList(values: readonly string[]): string {
 /** A literal block scalar holding `text` exactly (a final newline is kept with `|`, dropped with `|-`). */
 function block(key: string, text: string, indent = ""): string {
   const chomp = text.endsWith("\n") ? "|" : "|-";
-  const body = text.replace(/\n$/, "").split("\n").map((line) => (line === "" ? "" : `${indent}  ${line}`)).join("\n");
+  const body = text
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((line) => (line === "" ? "" : `${indent}  ${line}`))
+    .join("\n");
   return `${indent}${key}: ${chomp}\n${body}\n`;
 }
 
@@ -33,7 +37,10 @@ function examplesYaml(content: SkillContent): string {
  * is reported). Tools have no SKILL.md form.
  */
 export function toSkillMd(skill: Skill, content: SkillContent): Conversion | { refused: string } {
-  if (skill.type === "tool") return { refused: `"${skill.id}" is a tool: the Agent Skills format has prompts only, so a tool has no SKILL.md form` };
+  if (skill.type === "tool")
+    return {
+      refused: `"${skill.id}" is a tool: the Agent Skills format has prompts only, so a tool has no SKILL.md form`,
+    };
   const lost: string[] = [];
   const names = new Set(skill.arguments.map((a) => a.name));
   let blocks = 0;
@@ -43,10 +50,17 @@ export function toSkillMd(skill: Skill, content: SkillContent): Conversion | { r
     blocks++;
     return tag;
   });
-  if (blocks > 0) lost.push(`${blocks} Handlebars tag(s) other than plain arguments (blocks, paths, helpers) stay in the body as text: a SKILL.md body is not a template`);
-  if (skill.title !== undefined) lost.push(`the title "${skill.title}" (name:) has no SKILL.md field; it is kept in metadata.title`);
+  if (blocks > 0)
+    lost.push(
+      `${blocks} Handlebars tag(s) other than plain arguments (blocks, paths, helpers) stay in the body as text: a SKILL.md body is not a template`,
+    );
+  if (skill.title !== undefined)
+    lost.push(`the title "${skill.title}" (name:) has no SKILL.md field; it is kept in metadata.title`);
   const described = skill.arguments.filter((a) => a.description || a.required || a.enum);
-  if (described.length > 0) lost.push(`argument descriptions, required flags and enum values (${described.map((a) => a.name).join(", ")}) have no SKILL.md form: arguments become optional names`);
+  if (described.length > 0)
+    lost.push(
+      `argument descriptions, required flags and enum values (${described.map((a) => a.name).join(", ")}) have no SKILL.md form: arguments become optional names`,
+    );
   const metadata: string[] = [];
   if (skill.tags.length > 0) metadata.push(`  tags: ${quote(skill.tags.join(" "))}`);
   if (skill.version !== undefined) metadata.push(`  version: ${quote(skill.version)}`);
@@ -54,17 +68,20 @@ export function toSkillMd(skill: Skill, content: SkillContent): Conversion | { r
   const frontmatter = [
     `name: ${skill.id}`,
     `description: ${quote(skill.description)}`,
-    ...(skill.argumentsDeclared && skill.arguments.length > 0 ? [`arguments: ${yamlList(skill.arguments.map((a) => a.name))}`] : []),
+    ...(skill.argumentsDeclared && skill.arguments.length > 0
+      ? [`arguments: ${yamlList(skill.arguments.map((a) => a.name))}`]
+      : []),
     ...(metadata.length > 0 ? ["metadata:", ...metadata] : []),
   ];
   const files = [{ path: "SKILL.md", text: `---\n${frontmatter.join("\n")}\n---\n${body}` }];
   if (content.examples.length > 0) {
     files.push({ path: "examples.yaml", text: examplesYaml(content) });
-    lost.push("examples move to examples.yaml; SKILL.md bodies render without Handlebars, so check them with `skill-central test`");
+    lost.push(
+      "examples move to examples.yaml; SKILL.md bodies render without Handlebars, so check them with `skill-central test`",
+    );
   }
   return { files, lost };
 }
-
 
 /**
  * An Agent Skills folder as a YAML prompt skill: `$name` and `$ARGUMENTS` become Handlebars
@@ -77,23 +94,34 @@ export function toYaml(skill: Skill, content: SkillContent): Conversion {
   let positional = 0;
   let skillDir = 0;
   const escaped = (content.template ?? "").replace(/\{\{/g, "\\{{");
-  const prompt = escaped.replace(PLACEHOLDER_OR_SKILL_DIR, (match: string, indexed: string | undefined, n: string | undefined, name: string | undefined) => {
-    if (match === SKILL_DIR_PLACEHOLDER) {
-      skillDir++;
-      return match;
-    }
-    if (indexed !== undefined || n !== undefined) {
-      if (skill.positional) positional++;
-      return match;
-    }
-    if (name !== undefined) return declared.has(name) ? `{{${name}}}` : match;
-    return skill.argumentsDeclared ? match : "{{arguments}}";
-  });
-  if (positional > 0) lost.push(`${positional} positional placeholder(s) ($N, $ARGUMENTS[N]) have no YAML form and stay as text`);
+  const prompt = escaped.replace(
+    PLACEHOLDER_OR_SKILL_DIR,
+    (match: string, indexed: string | undefined, n: string | undefined, name: string | undefined) => {
+      if (match === SKILL_DIR_PLACEHOLDER) {
+        skillDir++;
+        return match;
+      }
+      if (indexed !== undefined || n !== undefined) {
+        if (skill.positional) positional++;
+        return match;
+      }
+      if (name !== undefined) return declared.has(name) ? `{{${name}}}` : match;
+      return skill.argumentsDeclared ? match : "{{arguments}}";
+    },
+  );
+  if (positional > 0)
+    lost.push(`${positional} positional placeholder(s) ($N, $ARGUMENTS[N]) have no YAML form and stay as text`);
   if (skillDir > 0) lost.push("${CLAUDE_SKILL_DIR} has no YAML form (a YAML skill has no folder) and stays as text");
-  const others = (skill.files ?? []).filter((f) => f.path !== "SKILL.md" && f.path !== "examples.yaml" && f.path !== "examples.yml");
-  if (others.length > 0) lost.push(`the folder's other files (${others.map((f) => f.path).join(", ")}) have no place in a YAML skill and are not copied`);
-  const hostFields = Object.keys(skill.frontmatter ?? {}).filter((k) => !["name", "description", "metadata", "arguments", "argument-hint", "tags", "version"].includes(k));
+  const others = (skill.files ?? []).filter(
+    (f) => f.path !== "SKILL.md" && f.path !== "examples.yaml" && f.path !== "examples.yml",
+  );
+  if (others.length > 0)
+    lost.push(
+      `the folder's other files (${others.map((f) => f.path).join(", ")}) have no place in a YAML skill and are not copied`,
+    );
+  const hostFields = Object.keys(skill.frontmatter ?? {}).filter(
+    (k) => !["name", "description", "metadata", "arguments", "argument-hint", "tags", "version"].includes(k),
+  );
   if (hostFields.length > 0) lost.push(`frontmatter fields ${hostFields.join(", ")} have no YAML form`);
   const args = skill.argumentsDeclared
     ? skill.arguments.map((a) => `  - name: ${a.name}`)
@@ -108,6 +136,7 @@ export function toYaml(skill: Skill, content: SkillContent): Conversion {
     ...args,
   ];
   let text = `${lines.join("\n")}\n${block("prompt", prompt)}`;
-  if (content.examples.length > 0) text += `examples:\n${content.examples.map((e) => `  - ${JSON.stringify(e)}`).join("\n")}\n`;
+  if (content.examples.length > 0)
+    text += `examples:\n${content.examples.map((e) => `  - ${JSON.stringify(e)}`).join("\n")}\n`;
   return { files: [{ path: `${skill.id}.yaml`, text }], lost };
 }

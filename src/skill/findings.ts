@@ -64,7 +64,11 @@ export class Findings {
     for (const [code, { severity, count }] of this.counts) {
       if (count <= MAX_FINDINGS_PER_KIND) continue;
       const noun = severity === "error" ? "errors" : "warnings";
-      more.push({ severity, code, message: `${count - MAX_FINDINGS_PER_KIND} more ${noun} of this kind (${code}) are not listed; ${count} in all` });
+      more.push({
+        severity,
+        code,
+        message: `${count - MAX_FINDINGS_PER_KIND} more ${noun} of this kind (${code}) are not listed; ${count} in all`,
+      });
     }
     return more.length === 0 ? this.found : [...this.found, ...more];
   }
@@ -91,7 +95,14 @@ export function kindOf(value: unknown): string {
 }
 
 /** Unknown keys of a mapping: a warning each, with the known key it most likely meant. */
-export function unknownKeys(f: Findings, map: Record<string, unknown>, known: readonly string[], path: Path, what: string, reported: ReadonlySet<string> = new Set()): void {
+export function unknownKeys(
+  f: Findings,
+  map: Record<string, unknown>,
+  known: readonly string[],
+  path: Path,
+  what: string,
+  reported: ReadonlySet<string> = new Set(),
+): void {
   for (const key of Object.keys(map)) {
     if (known.includes(key) || reported.has(key)) continue;
     const meant = closest(key, known);
@@ -103,4 +114,3 @@ export function unknownKeys(f: Findings, map: Record<string, unknown>, known: re
     );
   }
 }
-

@@ -25,7 +25,10 @@ export function bodyHeadings(body: string | undefined): string[] | undefined {
     if (fence !== undefined) continue;
     const match = ATX.exec(line.replace(/\r$/, ""));
     if (!match) continue;
-    const text = match[1]!.replace(/\{\{[^}]*\}\}/g, " ").replace(/\s+/g, " ").trim();
+    const text = match[1]!
+      .replace(/\{\{[^}]*\}\}/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
     if (text === "") continue;
     headings.push(text.slice(0, MAX_HEADING_CHARS));
     if (headings.length === MAX_HEADINGS) break;

@@ -3,13 +3,66 @@ import { isPlainObject } from "./json-schema.ts";
 
 /** Every keyword of JSON Schema 2020-12, plus the draft-07 ones people still write. */
 const KEYWORDS = [
-  "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs", "definitions",
-  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
-  "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required",
-  "dependentRequired", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "allOf", "anyOf",
-  "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items", "contains", "properties", "patternProperties",
-  "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "format", "contentEncoding",
-  "contentMediaType", "contentSchema", "dependencies", "additionalItems",
+  "$schema",
+  "$id",
+  "$ref",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$vocabulary",
+  "$comment",
+  "$defs",
+  "definitions",
+  "type",
+  "enum",
+  "const",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxContains",
+  "minContains",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "dependentRequired",
+  "title",
+  "description",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "examples",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "prefixItems",
+  "items",
+  "contains",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "format",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "dependencies",
+  "additionalItems",
 ];
 const KNOWN = new Set(KEYWORDS);
 
@@ -35,7 +88,7 @@ export function unknownSchemaKeywords(schema: unknown): UnknownKeyword[] {
   const walk = (node: unknown, path: (string | number)[], depth: number): void => {
     if (depth > 64) return;
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, [...path, i], depth + 1));
+      for (const [i, item] of node.entries()) walk(item, [...path, i], depth + 1);
       return;
     }
     if (!isPlainObject(node)) return;

@@ -33,15 +33,16 @@ const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "object", 
 const isNonNegativeInteger = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0;
 const isString = (v: unknown): boolean => typeof v === "string";
 const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
-const isUniqueStrings = (v: unknown): boolean =>
-  Array.isArray(v) && v.every(isString) && new Set(v).size === v.length;
+const isUniqueStrings = (v: unknown): boolean => Array.isArray(v) && v.every(isString) && new Set(v).size === v.length;
 
 /**
  * Keywords the fast path fully understands, each with the meta-schema's own rule for its value.
  * Sub-schema keywords are checked recursively by `isSimpleSchema`.
  */
 const SCALAR_KEYWORDS: Record<string, (value: unknown) => boolean> = {
-  type: (v) => (isString(v) && TYPE_NAMES.has(v as string)) || (Array.isArray(v) && v.length > 0 && v.every((t) => TYPE_NAMES.has(t)) && new Set(v).size === v.length),
+  type: (v) =>
+    (isString(v) && TYPE_NAMES.has(v as string)) ||
+    (Array.isArray(v) && v.length > 0 && v.every((t) => TYPE_NAMES.has(t)) && new Set(v).size === v.length),
   title: isString,
   description: isString,
   $comment: isString,
@@ -103,7 +104,7 @@ interface Walked {
 /** Visits a schema, reading keys as keywords only where they are keywords. */
 function walkSchema(node: unknown, out: Walked, path: (string | number)[]): void {
   if (Array.isArray(node)) {
-    node.forEach((item, i) => walkSchema(item, out, [...path, i]));
+    for (const [i, item] of node.entries()) walkSchema(item, out, [...path, i]);
     return;
   }
   if (!isPlainObject(node)) return;
@@ -111,11 +112,13 @@ function walkSchema(node: unknown, out: Walked, path: (string | number)[]): void
   for (const [key, value] of Object.entries(node)) {
     if (DATA_KEYWORDS.has(key)) continue;
     if (key === "$ref" && typeof value === "string") out.refs.push({ ref: value, path: [...path, key] });
-    else if (key === "pattern" && typeof value === "string") out.patterns.push({ pattern: value, path: [...path, key] });
+    else if (key === "pattern" && typeof value === "string")
+      out.patterns.push({ pattern: value, path: [...path, key] });
     else if ((key === "$anchor" || key === "$dynamicAnchor") && typeof value === "string") out.anchors.set(value, node);
     else if (key === "$id" && typeof value === "string") out.ids.set(value.replace(/#$/, ""), node);
-    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) Object.entries(value).forEach(([name, sub]) => walkSchema(sub, out, [...path, key, name]));
-    else if (typeof value === "object") walkSchema(value, out, [...path, key]);
+    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) {
+      for (const [name, sub] of Object.entries(value)) walkSchema(sub, out, [...path, key, name]);
+    } else if (typeof value === "object") walkSchema(value, out, [...path, key]);
   }
 }
 
@@ -145,8 +148,10 @@ function resolveRef(schema: JsonSchema, ref: string, walked: Walked): { target: 
   const base = hash < 0 ? ref : ref.slice(0, hash);
   const fragment = hash < 0 ? "" : ref.slice(hash + 1);
   const root = base === "" ? schema : walked.ids.get(base);
-  if (!root) return { problem: `$ref "${ref}" points outside this schema; only local references ("#/$defs/…") can be resolved` };
-  const target = fragment.startsWith("/") || fragment === "" ? resolvePointer(root, fragment) : walked.anchors.get(fragment);
+  if (!root)
+    return { problem: `$ref "${ref}" points outside this schema; only local references ("#/$defs/…") can be resolved` };
+  const target =
+    fragment.startsWith("/") || fragment === "" ? resolvePointer(root, fragment) : walked.anchors.get(fragment);
   return target === undefined ? { problem: `$ref "${ref}" does not resolve to a schema in this document` } : { target };
 }
 
@@ -155,7 +160,8 @@ const REF_HINT = 'point it at a schema inside this inputSchema, e.g. "#/$defs/na
 /** The value at a path inside the schema, for a hint about it. */
 function valueAt(schema: unknown, path: readonly (string | number)[]): unknown {
   let node = schema;
-  for (const step of path) node = isPlainObject(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[step] : undefined;
+  for (const step of path)
+    node = isPlainObject(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[step] : undefined;
   return node;
 }
 
@@ -172,9 +178,11 @@ const IN_PLACE_SINGLE = ["not", "if", "then", "else"];
 function endlessRef(schema: JsonSchema, walked: Walked): { ref: string; path: (string | number)[] } | undefined {
   const edges = (node: Record<string, unknown>): { next: unknown; ref?: string }[] => {
     const out: { next: unknown; ref?: string }[] = [];
-    for (const key of IN_PLACE_LISTS) if (Array.isArray(node[key])) for (const sub of node[key] as unknown[]) out.push({ next: sub });
+    for (const key of IN_PLACE_LISTS)
+      if (Array.isArray(node[key])) for (const sub of node[key] as unknown[]) out.push({ next: sub });
     for (const key of IN_PLACE_SINGLE) if (node[key] !== undefined) out.push({ next: node[key] });
-    if (isPlainObject(node.dependentSchemas)) for (const sub of Object.values(node.dependentSchemas)) out.push({ next: sub });
+    if (isPlainObject(node.dependentSchemas))
+      for (const sub of Object.values(node.dependentSchemas)) out.push({ next: sub });
     if (typeof node.$ref === "string") {
       const resolved = resolveRef(schema, node.$ref, walked);
       if ("target" in resolved) out.push({ next: resolved.target, ref: node.$ref });
@@ -185,7 +193,9 @@ function endlessRef(schema: JsonSchema, walked: Walked): { ref: string; path: (s
   // Iterative depth-first search: the schema's size, not its shape, bounds the work.
   for (const start of walked.places.keys()) {
     if (state.has(start)) continue;
-    const stack: { node: Record<string, unknown>; next: { next: unknown; ref?: string }[] }[] = [{ node: start, next: edges(start) }];
+    const stack: { node: Record<string, unknown>; next: { next: unknown; ref?: string }[] }[] = [
+      { node: start, next: edges(start) },
+    ];
     state.set(start, "open");
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
@@ -201,7 +211,10 @@ function endlessRef(schema: JsonSchema, walked: Walked): { ref: string; path: (s
         if (edge.ref !== undefined) return { ref: edge.ref, path: [...(walked.places.get(top.node) ?? []), "$ref"] };
         // A loop closed by an in-place keyword needs a $ref somewhere on it; report that one.
         const closing = stack.find((frame) => typeof frame.node.$ref === "string");
-        return { ref: String(closing?.node.$ref ?? "#"), path: [...(walked.places.get(closing?.node ?? top.node) ?? []), "$ref"] };
+        return {
+          ref: String(closing?.node.$ref ?? "#"),
+          path: [...(walked.places.get(closing?.node ?? top.node) ?? []), "$ref"],
+        };
       }
       if (seen === "done") continue;
       state.set(edge.next, "open");
@@ -212,7 +225,13 @@ function endlessRef(schema: JsonSchema, walked: Walked): { ref: string; path: (s
 }
 
 function pointerPath(pointer: string): (string | number)[] {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  return pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+        .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 }
 
 function describeMetaError(error: { instancePath: string; message: string }, schema: unknown): SchemaProblem {
@@ -220,9 +239,17 @@ function describeMetaError(error: { instancePath: string; message: string }, sch
   const path = pointerPath(error.instancePath);
   // The common mistake: a misspelt type name.
   const value = valueAt(schema, path);
-  const wrongType = path[path.length - 1] === "type" ? (Array.isArray(value) ? value : [value]).find((t) => typeof t === "string" && !TYPE_NAMES.has(t)) : undefined;
+  const wrongType =
+    path[path.length - 1] === "type"
+      ? (Array.isArray(value) ? value : [value]).find((t) => typeof t === "string" && !TYPE_NAMES.has(t))
+      : undefined;
   const meant = typeof wrongType === "string" ? closest(wrongType, [...TYPE_NAMES]) : undefined;
-  const hint = wrongType === undefined ? undefined : meant ? `did you mean "${meant}"?` : `use one of: ${[...TYPE_NAMES].join(", ")}`;
+  const hint =
+    wrongType === undefined
+      ? undefined
+      : meant
+        ? `did you mean "${meant}"?`
+        : `use one of: ${[...TYPE_NAMES].join(", ")}`;
   return { message: `${where} ${error.message}`, path, ...(hint && { hint }) };
 }
 
@@ -234,9 +261,24 @@ function describeMetaError(error: { instancePath: string; message: string }, sch
  * against the compiled meta-schema.
  */
 export function proveInputSchema(schema: unknown): SchemaProof {
-  if (!isPlainObject(schema)) return { ok: false, problems: [{ message: "inputSchema must be a mapping (a JSON Schema object)", hint: "write type: object and the arguments under properties", path: [] }] };
+  if (!isPlainObject(schema))
+    return {
+      ok: false,
+      problems: [
+        {
+          message: "inputSchema must be a mapping (a JSON Schema object)",
+          hint: "write type: object and the arguments under properties",
+          path: [],
+        },
+      ],
+    };
   const problems: SchemaProblem[] = [];
-  if (schema.type !== "object") problems.push({ message: "inputSchema must have type: object", hint: "tool arguments are a JSON object: write type: object and list them under properties", path: schema.type === undefined ? [] : ["type"] });
+  if (schema.type !== "object")
+    problems.push({
+      message: "inputSchema must have type: object",
+      hint: "tool arguments are a JSON object: write type: object and list them under properties",
+      path: schema.type === undefined ? [] : ["type"],
+    });
   if (!isSimpleSchema(schema)) {
     const [valid, errors] = meta().Errors(schema);
     if (!valid) {
@@ -259,7 +301,12 @@ export function proveInputSchema(schema: unknown): SchemaProof {
   }
   if (walked.refs.length > 0) {
     const loop = endlessRef(schema, walked);
-    if (loop) problems.push({ message: `$ref "${loop.ref}" leads back to itself without reading any part of the arguments, so checking them would never end`, hint: "let the loop pass through properties or items", path: loop.path });
+    if (loop)
+      problems.push({
+        message: `$ref "${loop.ref}" leads back to itself without reading any part of the arguments, so checking them would never end`,
+        hint: "let the loop pass through properties or items",
+        path: loop.path,
+      });
   }
   for (const { pattern, path } of walked.patterns) {
     try {
@@ -267,7 +314,11 @@ export function proveInputSchema(schema: unknown): SchemaProof {
     } catch (error) {
       // "Invalid regular expression: /(/: missing )" → "missing )": what the engine objects to.
       const why = error instanceof Error ? error.message.replace(/^.*: /, "") : "";
-      problems.push({ message: `pattern "${pattern}" is not a valid regular expression${why ? `: ${why}` : ""}`, hint: "patterns are JavaScript regular expressions with the u flag; escape a literal ( [ { . * + ? with \\", path });
+      problems.push({
+        message: `pattern "${pattern}" is not a valid regular expression${why ? `: ${why}` : ""}`,
+        hint: "patterns are JavaScript regular expressions with the u flag; escape a literal ( [ { . * + ? with \\",
+        path,
+      });
     }
   }
   return problems.length === 0 ? { ok: true } : { ok: false, problems };

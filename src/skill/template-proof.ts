@@ -53,26 +53,32 @@ function fastProof(template: string): TemplateProof | undefined {
   for (const match of template.matchAll(TAG)) {
     tags++;
     const inner = match[1]!;
-    let m: RegExpExecArray | null;
     if (ELSE.test(inner)) {
       const top = blocks[blocks.length - 1];
       if (!top || top.sawElse) return undefined;
       top.sawElse = true;
       // The else branch of #each / #with renders against the outer context.
       if (CONTEXT_CHANGING_HELPERS.has(top.name)) depth--;
-    } else if ((m = MUSTACHE.exec(inner))) {
-      if (!note(m[1]!)) return undefined;
-    } else if (DATA.test(inner)) {
       continue;
-    } else if ((m = OPEN_BLOCK.exec(inner))) {
-      if (!note(m[2]!)) return undefined;
-      blocks.push({ name: m[1]!, sawElse: false });
-      if (CONTEXT_CHANGING_HELPERS.has(m[1]!)) depth++;
-    } else if ((m = CLOSE_BLOCK.exec(inner))) {
-      const top = blocks.pop();
-      if (!top || top.name !== m[1]) return undefined;
-      if (CONTEXT_CHANGING_HELPERS.has(top.name) && !top.sawElse) depth--;
-    } else return undefined;
+    }
+    const mustache = MUSTACHE.exec(inner);
+    if (mustache) {
+      if (!note(mustache[1]!)) return undefined;
+      continue;
+    }
+    if (DATA.test(inner)) continue;
+    const open = OPEN_BLOCK.exec(inner);
+    if (open) {
+      if (!note(open[2]!)) return undefined;
+      blocks.push({ name: open[1]!, sawElse: false });
+      if (CONTEXT_CHANGING_HELPERS.has(open[1]!)) depth++;
+      continue;
+    }
+    const close = CLOSE_BLOCK.exec(inner);
+    if (!close) return undefined;
+    const top = blocks.pop();
+    if (!top || top.name !== close[1]) return undefined;
+    if (CONTEXT_CHANGING_HELPERS.has(top.name) && !top.sawElse) depth--;
   }
   // Every `{{` must be one of the tags above; `{{{` or a stray `{{` would not have matched.
   if (tags !== opens || blocks.length > 0) return undefined;
@@ -127,13 +133,17 @@ function visitCall(node: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, wal
   const hasArguments = node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0;
   if (isBlock && BLOCK_HELPERS.has(name)) {
     if (node.params.length !== 1 || (node.hash?.pairs.length ?? 0) > 0) {
-      throw new TemplateRejection(`{{#${name}}} takes exactly one argument`, `e.g. {{#${name} name}}…{{/${name}}}`, at(node));
+      throw new TemplateRejection(
+        `{{#${name}}} takes exactly one argument`,
+        `e.g. {{#${name} name}}…{{/${name}}}`,
+        at(node),
+      );
     }
   } else if (hasArguments || BLOCK_HELPERS.has(name)) {
     const hint = BLOCK_HELPERS.has(name) ? `write it as a block: {{#${name} …}}…{{/${name}}}` : ONLY_BLOCKS;
     throw new TemplateRejection(`unknown helper "${name}"`, hint, at(node));
   }
-  node.params.forEach((param) => visitExpression(param, walk));
+  for (const param of node.params) visitExpression(param, walk);
   // A parameterless block is a mustache section: it reads its own name from the outer context.
   if (!hasArguments) visitExpression(node.path, walk);
 }
@@ -141,7 +151,7 @@ function visitCall(node: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, wal
 function visit(node: AstNode, walk: Walk): void {
   switch (node.type) {
     case "Program":
-      (node as hbs.AST.Program).body.forEach((child) => visit(child, walk));
+      for (const child of (node as hbs.AST.Program).body) visit(child, walk);
       return;
     case "ContentStatement":
     case "CommentStatement":
@@ -162,7 +172,11 @@ function visit(node: AstNode, walk: Walk): void {
     }
     case "PartialStatement":
     case "PartialBlockStatement":
-      throw new TemplateRejection("partials ({{> name}}) are not supported", "write the text into this skill: skills are self-contained", at(node));
+      throw new TemplateRejection(
+        "partials ({{> name}}) are not supported",
+        "write the text into this skill: skills are self-contained",
+        at(node),
+      );
     default:
       throw new TemplateRejection(`unsupported template construct (${node.type})`, undefined, at(node));
   }
@@ -172,7 +186,11 @@ function visit(node: AstNode, walk: Walk): void {
  * Why Handlebars refused the template, in words: the tag scan's finding (template-errors.ts), or
  * else the grammar's expectation, at the line Handlebars names and the column its excerpt shows.
  */
-function parseFailure(template: string, message: string, place?: Place): { message: string; hint: string; position?: SourcePosition } {
+function parseFailure(
+  template: string,
+  message: string,
+  place?: Place,
+): { message: string; hint: string; position?: SourcePosition } {
   const explained = explainTemplateError(template, place);
   if (explained) return { ...explained, message: `template does not parse: ${explained.message}` };
   const expected = /\n(Expecting [^\n]*)$/.exec(message)?.[1];
@@ -183,7 +201,11 @@ function parseFailure(template: string, message: string, place?: Place): { messa
   const index = before === "" ? 0 : text.lastIndexOf(before);
   const position = line > 0 ? { line, column: index < 0 ? 1 : index + before.length + 1 } : undefined;
   const what = expected ? grammarInWords(expected) : firstLine(message);
-  return { message: `template does not parse: ${what}`, hint: 'check the tag here; a literal "{{" is written \\{{', ...(position && { position }) };
+  return {
+    message: `template does not parse: ${what}`,
+    hint: 'check the tag here; a literal "{{" is written \\{{',
+    ...(position && { position }),
+  };
 }
 
 function firstLine(message: string): string {
@@ -209,7 +231,13 @@ export function proveTemplate(template: string, place?: Place): TemplateProof {
   try {
     visit(ast, walk);
   } catch (error) {
-    if (error instanceof TemplateRejection) return { ok: false, message: error.message, ...(error.hint !== undefined && { hint: error.hint }), ...(error.position && { position: error.position }) };
+    if (error instanceof TemplateRejection)
+      return {
+        ok: false,
+        message: error.message,
+        ...(error.hint !== undefined && { hint: error.hint }),
+        ...(error.position && { position: error.position }),
+      };
     throw error;
   }
   return { ok: true, variables: [...walk.variables] };

@@ -148,7 +148,10 @@ export class CacheEntry {
   }
 
   /** Records a remote contact: a success clears the last error. */
-  async recordFetch(outcome: { ok: true } | { ok: false; error: string }, orphaned?: { commit: string; gone: boolean }): Promise<void> {
+  async recordFetch(
+    outcome: { ok: true } | { ok: false; error: string },
+    orphaned?: { commit: string; gone: boolean },
+  ): Promise<void> {
     const record = await this.fetchRecord();
     const now = Date.now();
     record.lastAttempt = now;
@@ -183,9 +186,11 @@ export class CacheEntry {
     const names = await readdir(this.copies).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => n.startsWith(".tmp-")).map((n) => removeTree(join(this.copies, n))));
     const seals = join(this.dir, "seals");
-    for (const name of await readdir(seals).catch(() => [] as string[])) if (name.endsWith(".tmp")) await rm(join(seals, name), { force: true });
+    for (const name of await readdir(seals).catch(() => [] as string[]))
+      if (name.endsWith(".tmp")) await rm(join(seals, name), { force: true });
     for (const name of await readdir(this.dir).catch(() => [] as string[])) {
-      if (/^(repo|probe)\.git\.tmp-/.test(name) || name === "probe.git") await rm(join(this.dir, name), { recursive: true, force: true });
+      if (/^(repo|probe)\.git\.tmp-/.test(name) || name === "probe.git")
+        await rm(join(this.dir, name), { recursive: true, force: true });
     }
   }
 
@@ -201,12 +206,32 @@ export class CacheEntry {
    */
   async fetchRef(ref: string, timeoutMs?: number): Promise<string> {
     await this.ensureRepo();
-    await git(`cannot fetch "${ref}"`, ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--depth=1", "--", this.url, `+${ref}:${FETCHED}`], {
-      gitDir: this.repo,
-      url: this.url,
-      ...(timeoutMs !== undefined && { timeoutMs }),
-    });
-    const commit = new TextDecoder().decode(await git(`"${ref}" is not a commit`, ["rev-parse", "--verify", "--quiet", `${FETCHED}^{commit}`], { gitDir: this.repo })).trim();
+    await git(
+      `cannot fetch "${ref}"`,
+      [
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--no-write-fetch-head",
+        "--depth=1",
+        "--",
+        this.url,
+        `+${ref}:${FETCHED}`,
+      ],
+      {
+        gitDir: this.repo,
+        url: this.url,
+        ...(timeoutMs !== undefined && { timeoutMs }),
+      },
+    );
+    const commit = new TextDecoder()
+      .decode(
+        await git(`"${ref}" is not a commit`, ["rev-parse", "--verify", "--quiet", `${FETCHED}^{commit}`], {
+          gitDir: this.repo,
+        }),
+      )
+      .trim();
     await this.pin(commit);
     return commit;
   }
@@ -218,16 +243,32 @@ export class CacheEntry {
       return "cached";
     }
     await this.ensureRepo();
-    await git(`cannot fetch commit ${commit.slice(0, 12)}`, ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--depth=1", "--", this.url, `+${commit}:${PINNED}${commit}`], {
-      gitDir: this.repo,
-      url: this.url,
-      ...(timeoutMs !== undefined && { timeoutMs }),
-    });
+    await git(
+      `cannot fetch commit ${commit.slice(0, 12)}`,
+      [
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--no-write-fetch-head",
+        "--depth=1",
+        "--",
+        this.url,
+        `+${commit}:${PINNED}${commit}`,
+      ],
+      {
+        gitDir: this.repo,
+        url: this.url,
+        ...(timeoutMs !== undefined && { timeoutMs }),
+      },
+    );
     return "fetched";
   }
 
   private async pin(commit: string): Promise<void> {
-    await git("cannot record the commit in the cache", ["update-ref", `${PINNED}${commit}`, commit], { gitDir: this.repo });
+    await git("cannot record the commit in the cache", ["update-ref", `${PINNED}${commit}`, commit], {
+      gitDir: this.repo,
+    });
   }
 
   /**
@@ -235,7 +276,9 @@ export class CacheEntry {
    * first match in git's own order of ref names (exact, tags, branches), tags peeled.
    */
   async remoteCommit(ref: string, timeoutMs = 30_000): Promise<string | undefined> {
-    const out = new TextDecoder().decode(await git("cannot reach the remote", ["ls-remote", "--", this.url, ref], { url: this.url, timeoutMs }));
+    const out = new TextDecoder().decode(
+      await git("cannot reach the remote", ["ls-remote", "--", this.url, ref], { url: this.url, timeoutMs }),
+    );
     const refs = new Map<string, string>();
     for (const line of out.split("\n")) {
       const [oid, name] = line.split("\t");
@@ -258,7 +301,20 @@ export class CacheEntry {
     await rm(probe, { recursive: true, force: true });
     try {
       await git("cannot create a probe repository", ["init", "--bare", "--quiet", "--template=", probe]);
-      const run = await runGit(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--depth=1", "--filter=tree:0", "--", this.url, commit], { gitDir: probe, url: this.url, timeoutMs });
+      const run = await runGit(
+        [
+          "fetch",
+          "--quiet",
+          "--no-tags",
+          "--no-write-fetch-head",
+          "--depth=1",
+          "--filter=tree:0",
+          "--",
+          this.url,
+          commit,
+        ],
+        { gitDir: probe, url: this.url, timeoutMs },
+      );
       if (run.code === 0) return "present";
       return isGoneError(run.stderr) ? "gone" : "unknown";
     } catch (error) {
@@ -272,5 +328,7 @@ export class CacheEntry {
 
 /** git's ways of saying that the remote does not have an object or ref we asked for. */
 export function isGoneError(stderr: string): boolean {
-  return /not our ref|no such remote ref|couldn't find remote ref|unadvertised object|not a valid object|did not send all necessary objects/i.test(stderr);
+  return /not our ref|no such remote ref|couldn't find remote ref|unadvertised object|not a valid object|did not send all necessary objects/i.test(
+    stderr,
+  );
 }

@@ -57,6 +57,8 @@ export async function listCopy(dir: string): Promise<string[]> {
 /** The content hash of a copy on disk, read in parallel. */
 export async function hashCopy(dir: string): Promise<string> {
   const paths = await listCopy(dir);
-  const files = await Promise.all(paths.map(async (path) => ({ path, bytes: await Bun.file(join(dir, path)).bytes() })));
+  const files = await Promise.all(
+    paths.map(async (path) => ({ path, bytes: await Bun.file(join(dir, path)).bytes() })),
+  );
   return contentHash(files);
 }

@@ -88,7 +88,10 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       const again = await readFile(path, "utf8").catch(() => undefined);
       if (again === text) {
         const aside = `${path}.stale-${token}`;
-        await rename(path, aside).then(() => unlink(aside), () => {});
+        await rename(path, aside).then(
+          () => unlink(aside),
+          () => {},
+        );
       }
       continue;
     }
@@ -104,15 +107,4 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
 async function releaseLock(path: string, token: string): Promise<void> {
   const text = await readFile(path, "utf8").catch(() => "");
   if (parseOwner(text)?.token === token) await unlink(path).catch(() => {});
-}
-
-/** Runs `work` holding the lock; throws when it cannot be had within the timeout. */
-export async function withLock<T>(path: string, what: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const held = await acquireLock(path, options);
-  if (!held) throw new Error(`${what}: another skill-central process holds ${path}; try again when it has finished`);
-  try {
-    return await work();
-  } finally {
-    await held.release();
-  }
 }

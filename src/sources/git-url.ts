@@ -7,16 +7,27 @@ import { createHash } from "node:crypto";
  */
 export type GitUrlKind = "http" | "ssh" | "git" | "file" | "scp" | "local";
 
-const SCHEMES: Record<string, GitUrlKind> = { "https:": "http", "http:": "http", "ssh:": "ssh", "git:": "git", "file:": "file" };
+const SCHEMES: Record<string, GitUrlKind> = {
+  "https:": "http",
+  "http:": "http",
+  "ssh:": "ssh",
+  "git:": "git",
+  "file:": "file",
+};
 
 /** The transport of `url`, or why it is not one we use. */
 export function classifyGitUrl(url: string): { kind: GitUrlKind } | { problem: string } {
   if (url.startsWith("-")) return { problem: "is not a repository URL" };
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url)) return { problem: "uses a git remote helper (<transport>::); only https, http, ssh, git and file URLs are fetched" };
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url))
+    return {
+      problem: "uses a git remote helper (<transport>::); only https, http, ssh, git and file URLs are fetched",
+    };
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*:)\/\//.exec(url)?.[1]?.toLowerCase();
   if (scheme) {
     const kind = SCHEMES[scheme];
-    return kind ? { kind } : { problem: `uses "${scheme.slice(0, -1)}://"; only https, http, ssh, git and file URLs are fetched` };
+    return kind
+      ? { kind }
+      : { problem: `uses "${scheme.slice(0, -1)}://"; only https, http, ssh, git and file URLs are fetched` };
   }
   if (url.startsWith("/") || /^[A-Za-z]:[\\/]/.test(url)) return { kind: "local" };
   // scp-like: `host:path` where the part before the first colon has no slash (git's own rule).
@@ -60,15 +71,17 @@ function secretsOf(url: string): string[] {
   if (!userinfo) return [];
   const [user = "", password = ""] = userinfo.split(":");
   const secrets = /^https?:/i.test(url) ? [user, password] : [password];
-  return secrets.filter((s) => s.length >= 3).flatMap((s) => {
-    let decoded = s;
-    try {
-      decoded = decodeURIComponent(s);
-    } catch {
-      // Not percent-encoded: the raw form is the only one.
-    }
-    return decoded === s ? [s] : [s, decoded];
-  });
+  return secrets
+    .filter((s) => s.length >= 3)
+    .flatMap((s) => {
+      let decoded = s;
+      try {
+        decoded = decodeURIComponent(s);
+      } catch {
+        // Not percent-encoded: the raw form is the only one.
+      }
+      return decoded === s ? [s] : [s, decoded];
+    });
 }
 
 /**
@@ -76,7 +89,9 @@ function secretsOf(url: string): string[] {
  * `scheme://***@`, and the secrets of `url` are replaced wherever they appear.
  */
 export function redactText(text: string, url?: string): string {
-  let out = text.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s'"]*:[^/@\s'"]*@/g, "$1***@").replace(/(https?:\/\/)[^/@\s'":]+@/gi, "$1***@");
+  let out = text
+    .replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s'"]*:[^/@\s'"]*@/g, "$1***@")
+    .replace(/(https?:\/\/)[^/@\s'":]+@/gi, "$1***@");
   for (const secret of url ? secretsOf(url) : []) out = out.split(secret).join("***");
   return out;
 }

@@ -37,9 +37,13 @@ const LOCATION_VARIABLES = [
  * Credential helpers (`credential.helper`) and the SSH agent keep working. Messages are in
  * English so that failures can be told apart.
  */
-export function gitEnvironment(base: Record<string, string | undefined> = process.env, configuredSsh?: string): Record<string, string> {
+export function gitEnvironment(
+  base: Record<string, string | undefined> = process.env,
+  configuredSsh?: string,
+): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(base)) if (value !== undefined && !LOCATION_VARIABLES.includes(key)) env[key] = value;
+  for (const [key, value] of Object.entries(base))
+    if (value !== undefined && !LOCATION_VARIABLES.includes(key)) env[key] = value;
   const ssh = base.GIT_SSH_COMMAND?.trim() || configuredSsh?.trim();
   Object.assign(env, {
     GIT_TERMINAL_PROMPT: "0",
@@ -64,13 +68,20 @@ export function gitEnvironment(base: Record<string, string | undefined> = proces
  * lock and timeout, not as a detached process), and newer gits are told not to prompt either.
  */
 const CONFIG = [
-  "-c", "fetch.fsckObjects=true",
-  "-c", "transfer.fsckObjects=true",
-  "-c", "gc.autoDetach=false",
-  "-c", "credential.interactive=never",
-  "-c", "core.askPass=",
-  "-c", "protocol.ext.allow=never",
-  "-c", "protocol.fd.allow=never",
+  "-c",
+  "fetch.fsckObjects=true",
+  "-c",
+  "transfer.fsckObjects=true",
+  "-c",
+  "gc.autoDetach=false",
+  "-c",
+  "credential.interactive=never",
+  "-c",
+  "core.askPass=",
+  "-c",
+  "protocol.ext.allow=never",
+  "-c",
+  "protocol.fd.allow=never",
 ];
 
 export interface GitRun {
@@ -112,7 +123,13 @@ let sshCommand: Promise<string | undefined> | undefined;
 function configuredSshCommand(): Promise<string | undefined> {
   sshCommand ??= (async () => {
     try {
-      const proc = Bun.spawn(["git", "config", "--get", "core.sshCommand"], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: gitEnvironment(), timeout: 10_000 });
+      const proc = Bun.spawn(["git", "config", "--get", "core.sshCommand"], {
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "ignore",
+        env: gitEnvironment(),
+        timeout: 10_000,
+      });
       const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
       return code === 0 ? out.trim() || undefined : undefined;
     } catch {
@@ -126,7 +143,13 @@ function configuredSshCommand(): Promise<string | undefined> {
 export function gitVersion(): Promise<string | undefined> {
   checked ??= (async () => {
     try {
-      const proc = Bun.spawn(["git", "--version"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: gitEnvironment(), timeout: 10_000 });
+      const proc = Bun.spawn(["git", "--version"], {
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+        env: gitEnvironment(),
+        timeout: 10_000,
+      });
       const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
       return code === 0 ? out.trim().replace(/^git version /, "") : undefined;
     } catch {
@@ -152,7 +175,10 @@ export async function runGit(args: readonly string[], options: GitOptions = {}):
     });
   } catch (error) {
     const missing = (error as { code?: string }).code === "ENOENT";
-    throw new GitError(missing ? "git is not installed (or not on PATH); git layers need it" : `could not run git: ${String(error)}`, "");
+    throw new GitError(
+      missing ? "git is not installed (or not on PATH); git layers need it" : `could not run git: ${String(error)}`,
+      "",
+    );
   }
   const output = Promise.all([new Response(proc.stdout).bytes(), new Response(proc.stderr).text()]);
   try {
@@ -163,19 +189,27 @@ export async function runGit(args: readonly string[], options: GitOptions = {}):
   }
   const [[stdout, stderr], code] = await Promise.all([output, proc.exited]);
   const timedOut = proc.signalCode === "SIGKILL";
-  return { code: timedOut ? -1 : code, stdout, stderr: redactText(stderr, options.url).trim() + (timedOut ? "\n(timed out)" : "") };
+  return {
+    code: timedOut ? -1 : code,
+    stdout,
+    stderr: redactText(stderr, options.url).trim() + (timedOut ? "\n(timed out)" : ""),
+  };
 }
 
 /** git's ways of saying the remote wants credentials it did not get. */
-const AUTH_FAILURE = /could not read (Username|Password)|Authentication failed|terminal prompts disabled|Permission denied \(publickey|Host key verification failed/i;
-const AUTH_HINT = " (skill-central never prompts: give git a credential helper or an SSH key for this remote; see docs/git-layers.md)";
+const AUTH_FAILURE =
+  /could not read (Username|Password)|Authentication failed|terminal prompts disabled|Permission denied \(publickey|Host key verification failed/i;
+const AUTH_HINT =
+  " (skill-central never prompts: give git a credential helper or an SSH key for this remote; see docs/git-layers.md)";
 
 /** Like `runGit`, but a non-zero exit throws a `GitError` saying `what` failed, with git's reason. */
 export async function git(what: string, args: readonly string[], options: GitOptions = {}): Promise<Uint8Array> {
   const run = await runGit(args, options);
   if (run.code === 0) return run.stdout;
   const timedOut = run.code === -1;
-  const reason = timedOut ? `timed out after ${Math.round((options.timeoutMs ?? GIT_TIMEOUT_MS) / 1000)} s` : lastLines(run.stderr) || `git exited with status ${run.code}`;
+  const reason = timedOut
+    ? `timed out after ${Math.round((options.timeoutMs ?? GIT_TIMEOUT_MS) / 1000)} s`
+    : lastLines(run.stderr) || `git exited with status ${run.code}`;
   const hint = AUTH_FAILURE.test(run.stderr) ? AUTH_HINT : "";
   throw new GitError(`${what}: ${reason}${hint}`, run.stderr, timedOut);
 }
@@ -185,7 +219,10 @@ export async function git(what: string, args: readonly string[], options: GitOpt
  * check an object failed) and its last `fatal:` line, else the last line.
  */
 function lastLines(stderr: string): string {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const errors = lines.filter((l) => /^(error|remote):/i.test(l)).slice(0, 2);
   const fatal = lines.filter((l) => /^fatal:/i.test(l)).slice(-1);
   const important = [...errors, ...fatal];

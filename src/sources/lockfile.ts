@@ -59,7 +59,13 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    report({ severity: "error", code: "lockfile", file, message: `cannot read the lockfile (${String(error)})`, hint: "until it can be read, its git layers are not served" });
+    report({
+      severity: "error",
+      code: "lockfile",
+      file,
+      message: `cannot read the lockfile (${String(error)})`,
+      hint: "until it can be read, its git layers are not served",
+    });
     return { ...lock, readable: false };
   }
   // JSON.parse on the start-up path (~0.1 ms); the precise parser only to place a message.
@@ -70,7 +76,14 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
     return parsed.ok ? (key ? parsed.doc.locateKey(path) : parsed.doc.locate(path)) : undefined;
   };
   const fail = (message: string, position?: Diagnostic["position"]): Lockfile => {
-    report({ severity: "error", code: "lockfile", file, ...(position && { position }), message, hint: "fix it (a merge conflict?) or delete it and run skill-central sync; until then its git layers are not served" });
+    report({
+      severity: "error",
+      code: "lockfile",
+      file,
+      ...(position && { position }),
+      message,
+      hint: "fix it (a merge conflict?) or delete it and run skill-central sync; until then its git layers are not served",
+    });
     return { ...lock, readable: false };
   };
   try {
@@ -80,17 +93,38 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
     const reason = parsed.ok ? String((error as Error).message) : parsed.diagnostic.message.replace(/^skipped: /, "");
     return fail(`the lockfile is not valid JSON: ${reason}`, parsed.ok ? undefined : parsed.diagnostic.position);
   }
-  if (!data || typeof data !== "object" || Array.isArray(data)) return fail("the lockfile must be a JSON object", { line: 1, column: 1 });
+  if (!data || typeof data !== "object" || Array.isArray(data))
+    return fail("the lockfile must be a JSON object", { line: 1, column: 1 });
   if (data.lockfileVersion !== LOCKFILE_VERSION) {
-    return fail(`lockfileVersion ${JSON.stringify(data.lockfileVersion)} is not one this version reads (${LOCKFILE_VERSION})`, locate(["lockfileVersion"]));
+    return fail(
+      `lockfileVersion ${JSON.stringify(data.lockfileVersion)} is not one this version reads (${LOCKFILE_VERSION})`,
+      locate(["lockfileVersion"]),
+    );
   }
   const layers = data.layers ?? {};
-  if (typeof layers !== "object" || Array.isArray(layers) || layers === null) return fail(`"layers" must be an object`, locate(["layers"]));
+  if (typeof layers !== "object" || Array.isArray(layers) || layers === null)
+    return fail(`"layers" must be an object`, locate(["layers"]));
   for (const [name, value] of Object.entries(layers as Record<string, unknown>)) {
     const entry = value as Record<string, unknown> | null;
-    const bad = !entry || typeof entry !== "object" ? "must be an object" : FIELDS.find((f) => typeof entry[f] !== "string") ? `needs ${FIELDS.join(", ")} (strings)` : !COMMIT.test(entry.commit as string) ? "has a commit that is not a full hex object id" : !CONTENT_HASH_PATTERN.test(entry.contentHash as string) ? "has a contentHash that is not sha256:<64 hex digits>" : undefined;
+    const bad =
+      !entry || typeof entry !== "object"
+        ? "must be an object"
+        : FIELDS.find((f) => typeof entry[f] !== "string")
+          ? `needs ${FIELDS.join(", ")} (strings)`
+          : !COMMIT.test(entry.commit as string)
+            ? "has a commit that is not a full hex object id"
+            : !CONTENT_HASH_PATTERN.test(entry.contentHash as string)
+              ? "has a contentHash that is not sha256:<64 hex digits>"
+              : undefined;
     if (bad) {
-      report({ severity: "error", code: "lockfile", file, position: locate(["layers", name], true), message: `entry "${name}" ${bad}`, hint: "the entry is ignored: run skill-central sync to write it again" });
+      report({
+        severity: "error",
+        code: "lockfile",
+        file,
+        position: locate(["layers", name], true),
+        message: `entry "${name}" ${bad}`,
+        hint: "the entry is ignored: run skill-central sync to write it again",
+      });
       continue;
     }
     const e = entry as Record<(typeof FIELDS)[number], string>;

@@ -37,13 +37,29 @@ export interface Copy {
 /** The regular files of `path` at `commit`, checked; throws `CopyRefused` when the tree breaks a rule. */
 async function listFiles(entry: CacheEntry, commit: string, path: string, limits: TreeLimits): Promise<TreeFile[]> {
   const treeish = path === "" ? `${commit}^{tree}` : `${commit}:${path}`;
-  const type = new TextDecoder().decode(await git(`cannot read commit ${commit.slice(0, 12)}`, ["cat-file", "-t", treeish], { gitDir: entry.repo }).catch(() => new Uint8Array())).trim();
+  const type = new TextDecoder()
+    .decode(
+      await git(`cannot read commit ${commit.slice(0, 12)}`, ["cat-file", "-t", treeish], { gitDir: entry.repo }).catch(
+        () => new Uint8Array(),
+      ),
+    )
+    .trim();
   if (type !== "tree") {
-    throw new CopyRefused(type === "" ? `commit ${commit.slice(0, 12)} has no folder "${path}"` : `"${path}" in commit ${commit.slice(0, 12)} is a file, not a folder`);
+    throw new CopyRefused(
+      type === ""
+        ? `commit ${commit.slice(0, 12)} has no folder "${path}"`
+        : `"${path}" in commit ${commit.slice(0, 12)} is a file, not a folder`,
+    );
   }
-  const listing = await git(`cannot list commit ${commit.slice(0, 12)}`, ["ls-tree", "-r", "-l", "-z", "--", treeish], { gitDir: entry.repo });
+  const listing = await git(`cannot list commit ${commit.slice(0, 12)}`, ["ls-tree", "-r", "-l", "-z", "--", treeish], {
+    gitDir: entry.repo,
+  });
   const checked = checkTree(listing, limits);
-  if (!checked.ok) throw new CopyRefused(`commit ${commit.slice(0, 12)}${path ? ` (folder "${path}")` : ""} is refused`, checked.problems);
+  if (!checked.ok)
+    throw new CopyRefused(
+      `commit ${commit.slice(0, 12)}${path ? ` (folder "${path}")` : ""} is refused`,
+      checked.problems,
+    );
   return checked.files;
 }
 
@@ -52,12 +68,16 @@ async function readBlobs(entry: CacheEntry, files: readonly TreeFile[]): Promise
   const wanted = [...new Set(files.map((f) => f.oid))];
   const blobs = new Map<string, Uint8Array>();
   if (wanted.length === 0) return blobs;
-  const out = await git("cannot read the files of the commit", ["cat-file", "--batch"], { gitDir: entry.repo, stdin: new TextEncoder().encode(`${wanted.join("\n")}\n`) });
+  const out = await git("cannot read the files of the commit", ["cat-file", "--batch"], {
+    gitDir: entry.repo,
+    stdin: new TextEncoder().encode(`${wanted.join("\n")}\n`),
+  });
   let at = 0;
   for (const oid of wanted) {
     const newline = out.indexOf(10, at);
     const header = new TextDecoder().decode(out.subarray(at, newline)).split(" ");
-    if (newline < 0 || header[0] !== oid || header[1] !== "blob") throw new CopyRefused(`object ${oid} is missing or not a file (${header.join(" ")})`);
+    if (newline < 0 || header[0] !== oid || header[1] !== "blob")
+      throw new CopyRefused(`object ${oid} is missing or not a file (${header.join(" ")})`);
     const size = Number(header[2]);
     blobs.set(oid, out.subarray(newline + 1, newline + 1 + size));
     at = newline + 1 + size + 1;
@@ -68,13 +88,16 @@ async function readBlobs(entry: CacheEntry, files: readonly TreeFile[]): Promise
 /** Writes `files` under `dir` (which must not exist), read-only, folders last. */
 async function writeReadOnly(dir: string, files: readonly { path: string; bytes: Uint8Array }[]): Promise<void> {
   const folders = new Set<string>([dir]);
-  for (const file of files) for (let d = dirname(join(dir, file.path)); d.length > dir.length; d = dirname(d)) folders.add(d);
+  for (const file of files)
+    for (let d = dirname(join(dir, file.path)); d.length > dir.length; d = dirname(d)) folders.add(d);
   await mkdir(dir, { recursive: true });
   for (const folder of [...folders].sort()) await mkdir(folder, { recursive: true });
   // Bounded parallelism: thousands of open files at once would hit the descriptor limit.
   const BATCH = 64;
   for (let i = 0; i < files.length; i += BATCH) {
-    await Promise.all(files.slice(i, i + BATCH).map((f) => writeFile(join(dir, f.path), f.bytes, { flag: "wx", mode: 0o444 })));
+    await Promise.all(
+      files.slice(i, i + BATCH).map((f) => writeFile(join(dir, f.path), f.bytes, { flag: "wx", mode: 0o444 })),
+    );
   }
   // Deepest first, so each folder is still writable while its children are finished.
   for (const folder of [...folders].sort((a, b) => b.length - a.length)) await chmod(folder, 0o555);
@@ -90,7 +113,12 @@ export interface MaterialiseOptions {
  * The verified copy of `path` at `commit` (which must be in the cache's repository), made if
  * missing; a copy on disk that fails verification is replaced. Call with the entry's lock held.
  */
-export async function materialise(entry: CacheEntry, commit: string, path: string, options: MaterialiseOptions = {}): Promise<Copy> {
+export async function materialise(
+  entry: CacheEntry,
+  commit: string,
+  path: string,
+  options: MaterialiseOptions = {},
+): Promise<Copy> {
   const dir = entry.copyDir(commit, path);
   const seal = entry.sealFile(commit, path);
   const existing = await verifyCopy(dir, seal, options.expect);
@@ -103,7 +131,9 @@ export async function materialise(entry: CacheEntry, commit: string, path: strin
   const content = files.map((f) => ({ path: f.path, bytes: blobs.get(f.oid)! }));
   const hash = contentHash(content);
   if (options.expect !== undefined && hash !== options.expect) {
-    throw new CopyRefused(`the files of commit ${commit.slice(0, 12)} do not match the lock's contentHash (${options.expect.slice(0, 19)}…, got ${hash.slice(0, 19)}…); not served`);
+    throw new CopyRefused(
+      `the files of commit ${commit.slice(0, 12)} do not match the lock's contentHash (${options.expect.slice(0, 19)}…, got ${hash.slice(0, 19)}…); not served`,
+    );
   }
   if (existing.state === "ok" && existing.contentHash === hash) return { dir, contentHash: hash };
   if (existing.state !== "missing") {

@@ -15,7 +15,12 @@ export const UNUSED_COPY_MAX_AGE_MS = 30 * 86_400_000;
  * Removes the copies of `entry` unused for `maxAgeMs`, except those in `keep` and those that
  * `current.json` names. Call with the entry's lock held. Returns the folders removed.
  */
-export async function pruneCopies(entry: CacheEntry, keep: Iterable<string>, maxAgeMs = UNUSED_COPY_MAX_AGE_MS, now = Date.now()): Promise<string[]> {
+export async function pruneCopies(
+  entry: CacheEntry,
+  keep: Iterable<string>,
+  maxAgeMs = UNUSED_COPY_MAX_AGE_MS,
+  now = Date.now(),
+): Promise<string[]> {
   const kept = new Set([...keep, ...(await entry.currentDirs())]);
   const removed: string[] = [];
   for (const name of await readdir(entry.copies).catch(() => [] as string[])) {
@@ -23,7 +28,8 @@ export async function pruneCopies(entry: CacheEntry, keep: Iterable<string>, max
     const dir = join(entry.copies, name);
     if (kept.has(dir)) continue;
     const seal = join(entry.dir, "seals", `${name}.json`);
-    const usedAt = (await stat(seal).catch(() => undefined))?.mtimeMs ?? (await stat(dir).catch(() => undefined))?.mtimeMs ?? now;
+    const usedAt =
+      (await stat(seal).catch(() => undefined))?.mtimeMs ?? (await stat(dir).catch(() => undefined))?.mtimeMs ?? now;
     if (now - usedAt <= maxAgeMs) continue;
     forgetCopy(dir);
     await removeTree(dir);

@@ -111,13 +111,18 @@ export class BackgroundRefresh {
         const copy = await materialise(entry, commit, git.path);
         await entry.setCurrent(git.ref, git.path, { commit, contentHash: copy.contentHash });
         await pruneCopies(entry, [copy.dir]).catch(() => {});
-        this.options.log(`git layer "${name}" (${url} ${git.ref}): ${before ? `${before.slice(0, 12)} → ` : "fetched "}${commit.slice(0, 12)}; reloading`);
+        this.options.log(
+          `git layer "${name}" (${url} ${git.ref}): ${before ? `${before.slice(0, 12)} → ` : "fetched "}${commit.slice(0, 12)}; reloading`,
+        );
         if (!this.closed) this.options.changed();
       }
     } catch (error) {
-      const message = error instanceof GitError || error instanceof CopyRefused ? error.message : redactText(String(error), git.url);
+      const message =
+        error instanceof GitError || error instanceof CopyRefused ? error.message : redactText(String(error), git.url);
       await entry.recordFetch({ ok: false, error: message }).catch(() => {});
-      this.options.log(`background refresh of git layer "${name}" (${url}) failed: ${message}${before ? `; still serving ${before.slice(0, 12)}` : ""}`);
+      this.options.log(
+        `background refresh of git layer "${name}" (${url}) failed: ${message}${before ? `; still serving ${before.slice(0, 12)}` : ""}`,
+      );
     } finally {
       await held.release();
     }

@@ -37,12 +37,21 @@ export interface GitLayerStatus {
 export function age(ms: number, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - ms) / 1000));
   const [value, unit] =
-    seconds < 60 ? [seconds, "second"] : seconds < 3600 ? [Math.floor(seconds / 60), "minute"] : seconds < 86_400 ? [Math.floor(seconds / 3600), "hour"] : [Math.floor(seconds / 86_400), "day"];
+    seconds < 60
+      ? [seconds, "second"]
+      : seconds < 3600
+        ? [Math.floor(seconds / 60), "minute"]
+        : seconds < 86_400
+          ? [Math.floor(seconds / 3600), "hour"]
+          : [Math.floor(seconds / 86_400), "day"];
   return seconds < 5 ? "just now" : `${value} ${unit}${value === 1 ? "" : "s"} ago`;
 }
 
 /** Each git layer's state, from the lockfile and the cache; nothing is fetched. */
-export async function gitLayerStatuses(layers: readonly LayerSpec[], where: { cwd: string; home?: string }): Promise<GitLayerStatus[]> {
+export async function gitLayerStatuses(
+  layers: readonly LayerSpec[],
+  where: { cwd: string; home?: string },
+): Promise<GitLayerStatus[]> {
   const gitLayers = layers.filter((l) => l.git);
   if (gitLayers.length === 0) return [];
   const home = where.home ?? homedir();
@@ -51,26 +60,45 @@ export async function gitLayerStatuses(layers: readonly LayerSpec[], where: { cw
   return Promise.all(
     gitLayers.map(async (spec): Promise<GitLayerStatus> => {
       const source = spec.git!;
-      const base = { name: spec.name, origin: spec.origin, url: redactUrl(source.url), ref: source.ref, path: source.path, locked: false, orphaned: false, lastFetchAge: "never", ...(source.refreshMs !== undefined && { refreshMs: source.refreshMs }) };
+      const base = {
+        name: spec.name,
+        origin: spec.origin,
+        url: redactUrl(source.url),
+        ref: source.ref,
+        path: source.path,
+        locked: false,
+        orphaned: false,
+        lastFetchAge: "never",
+        ...(source.refreshMs !== undefined && { refreshMs: source.refreshMs }),
+      };
       if ("problem" in classifyGitUrl(source.url)) return { ...base, copy: "bad-url" };
       const entry = new CacheEntry(source.url, home);
       const record = await entry.fetchRecord();
       const fetched = {
-        ...(record.lastSuccess !== undefined && { lastFetch: new Date(record.lastSuccess).toISOString(), lastFetchAge: age(record.lastSuccess) }),
-        ...(record.lastError !== undefined && (record.lastAttempt ?? 0) > (record.lastSuccess ?? 0) && { lastError: record.lastError }),
+        ...(record.lastSuccess !== undefined && {
+          lastFetch: new Date(record.lastSuccess).toISOString(),
+          lastFetchAge: age(record.lastSuccess),
+        }),
+        ...(record.lastError !== undefined &&
+          (record.lastAttempt ?? 0) > (record.lastSuccess ?? 0) && { lastError: record.lastError }),
       };
       let target: { commit: string; contentHash: string } | undefined;
       let locked = false;
       if (isLockable(spec, projectFile) && lock?.entries.has(spec.name)) {
         const entryOfLock = lock.entries.get(spec.name)!;
-        if (!sameSource(entryOfLock, { url: canonicalUrl(source.url), ref: source.ref, path: source.path })) return { ...base, ...fetched, copy: "lock-outdated" };
+        if (!sameSource(entryOfLock, { url: canonicalUrl(source.url), ref: source.ref, path: source.path }))
+          return { ...base, ...fetched, copy: "lock-outdated" };
         target = entryOfLock;
         locked = true;
       } else if (!isLockable(spec, projectFile) || source.refreshMs !== undefined) {
         target = await entry.current(source.ref, source.path);
       }
       if (!target) return { ...base, ...fetched, copy: "not-synced" };
-      const copy = await verifyCopy(entry.copyDir(target.commit, source.path), entry.sealFile(target.commit, source.path), target.contentHash);
+      const copy = await verifyCopy(
+        entry.copyDir(target.commit, source.path),
+        entry.sealFile(target.commit, source.path),
+        target.contentHash,
+      );
       return {
         ...base,
         ...fetched,
@@ -120,25 +148,52 @@ export function gitLayerProblems(statuses: readonly GitLayerStatus[]): Diagnosti
         hint: `\`skill-central sync --update ${s.name}\` locks the ref's current commit`,
       });
     }
-    if (s.lastError) problems.push({ severity: "warning", code: "git-fetch-failed", ...at, message: `git layer "${s.name}": the last fetch failed: ${s.lastError}` });
+    if (s.lastError)
+      problems.push({
+        severity: "warning",
+        code: "git-fetch-failed",
+        ...at,
+        message: `git layer "${s.name}": the last fetch failed: ${s.lastError}`,
+      });
     if (s.locked && s.refreshMs !== undefined) {
-      problems.push({ severity: "note", code: "git-refresh-locked", ...at, message: `git layer "${s.name}": "refresh" is ignored while skill-central.lock pins the layer`, hint: `\`skill-central sync --update ${s.name}\` moves it` });
+      problems.push({
+        severity: "note",
+        code: "git-refresh-locked",
+        ...at,
+        message: `git layer "${s.name}": "refresh" is ignored while skill-central.lock pins the layer`,
+        hint: `\`skill-central sync --update ${s.name}\` moves it`,
+      });
     }
     const host = /^http:\/\/(?:[^@/]*@)?([^/:]+)/i.exec(s.url)?.[1];
     if (host && !["localhost", "127.0.0.1", "[::1]"].includes(host)) {
-      problems.push({ severity: "warning", code: "git-insecure-url", ...at, message: `git layer "${s.name}" is fetched over plain http: anyone on the network path can change what is fetched`, hint: "use an https:// or ssh URL" });
+      problems.push({
+        severity: "warning",
+        code: "git-insecure-url",
+        ...at,
+        message: `git layer "${s.name}" is fetched over plain http: anyone on the network path can change what is fetched`,
+        hint: "use an https:// or ssh URL",
+      });
     }
   }
   return problems;
 }
 
 /** Where a served skill file of a git layer comes from: repository, commit and path in it. */
-export function gitOrigin(layers: readonly LayerSpec[], layerName: string, source: string, cwd: string): { url: string; commit: string; path: string } | undefined {
+export function gitOrigin(
+  layers: readonly LayerSpec[],
+  layerName: string,
+  source: string,
+  cwd: string,
+): { url: string; commit: string; path: string } | undefined {
   const layer = layers.find((l) => l.name === layerName);
   if (!layer?.provenance) return undefined;
   const file = isAbsolute(source) ? source : resolve(cwd, source);
   const inLayer = relative(layer.dir, file);
   if (inLayer.startsWith("..") || isAbsolute(inLayer)) return undefined;
   const rel = inLayer.split(sep).join("/");
-  return { url: layer.provenance.url, commit: layer.provenance.commit, path: layer.provenance.path ? `${layer.provenance.path}/${rel}` : rel };
+  return {
+    url: layer.provenance.url,
+    commit: layer.provenance.commit,
+    path: layer.provenance.path ? `${layer.provenance.path}/${rel}` : rel,
+  };
 }

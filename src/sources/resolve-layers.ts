@@ -59,12 +59,23 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
   }
   // The layer contributes nothing; `dir`, when known, is where its copy will appear (watched).
   const unavailable = ({ code, message, hint, dir = "", severity = "warning" }: Why): LayerSpec => {
-    ctx.report({ severity, code, file: spec.origin, message: `${label}: ${message}, so it contributes no skills`, hint });
+    ctx.report({
+      severity,
+      code,
+      file: spec.origin,
+      message: `${label}: ${message}, so it contributes no skills`,
+      hint,
+    });
     return { ...spec, dir, unavailable: message };
   };
   const SYNC = "run `skill-central sync`";
   const kind = classifyGitUrl(source.url);
-  if ("problem" in kind) return unavailable({ code: "git-url", message: `the URL ${kind.problem}`, hint: "use an https://, ssh://, git://, file:// or user@host:path URL" });
+  if ("problem" in kind)
+    return unavailable({
+      code: "git-url",
+      message: `the URL ${kind.problem}`,
+      hint: "use an https://, ssh://, git://, file:// or user@host:path URL",
+    });
 
   const entry = new CacheEntry(source.url, ctx.home);
   const locked = isLockable(spec, ctx.projectFile) ? ctx.lock?.entries.get(spec.name) : undefined;
@@ -73,25 +84,49 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
   if (locked) {
     if (!sameSource(locked, { url: canonicalUrl(source.url), ref: source.ref, path: source.path })) {
       const was = `${locked.url} ${locked.ref}${locked.path ? ` ${locked.path}/` : ""}`;
-      return unavailable({ code: "git-lock-outdated", message: `${LOCKFILE_NAME} locks ${was}, not what the config says`, hint: `${SYNC} to lock what the config says` });
+      return unavailable({
+        code: "git-lock-outdated",
+        message: `${LOCKFILE_NAME} locks ${was}, not what the config says`,
+        hint: `${SYNC} to lock what the config says`,
+      });
     }
     ({ commit, contentHash: expected } = locked);
   } else if (isLockable(spec, ctx.projectFile) && source.refreshMs === undefined) {
-    return unavailable({ code: "git-not-synced", message: `it is not in ${LOCKFILE_NAME} yet`, hint: `${SYNC} to fetch it and lock its commit` });
+    return unavailable({
+      code: "git-not-synced",
+      message: `it is not in ${LOCKFILE_NAME} yet`,
+      hint: `${SYNC} to fetch it and lock its commit`,
+    });
   } else {
     ctx.inputs.add(entry.currentFile);
     const current = await entry.current(source.ref, source.path);
     if (!current) {
       const wait = source.refreshMs !== undefined ? " (or wait: the server fetches it in the background)" : "";
-      return unavailable({ code: "git-not-synced", message: "it has not been fetched on this machine", hint: `${SYNC}${wait}` });
+      return unavailable({
+        code: "git-not-synced",
+        message: "it has not been fetched on this machine",
+        hint: `${SYNC}${wait}`,
+      });
     }
     ({ commit, contentHash: expected } = current);
   }
   const dir = entry.copyDir(commit, source.path);
   const copy = await verifyCopy(dir, entry.sealFile(commit, source.path), expected);
-  if (copy.state === "missing") return unavailable({ code: "git-copy-missing", message: `there is no local copy of commit ${commit.slice(0, 12)}`, hint: SYNC, dir });
+  if (copy.state === "missing")
+    return unavailable({
+      code: "git-copy-missing",
+      message: `there is no local copy of commit ${commit.slice(0, 12)}`,
+      hint: SYNC,
+      dir,
+    });
   if (copy.state === "mismatch") {
-    return unavailable({ code: "git-copy-mismatch", message: `the local copy of commit ${commit.slice(0, 12)} does not match its contentHash`, hint: `${SYNC} to restore it`, dir, severity: "error" });
+    return unavailable({
+      code: "git-copy-mismatch",
+      message: `the local copy of commit ${commit.slice(0, 12)} does not match its contentHash`,
+      hint: `${SYNC} to restore it`,
+      dir,
+      severity: "error",
+    });
   }
   return { ...spec, dir, provenance: { url, commit, path: source.path } };
 }

@@ -45,14 +45,11 @@ export async function skillChanges(before: string | undefined, after: string): P
   for (const [file, path] of now) {
     const previous = old.get(file);
     if (!previous) changes.added.push(await named(file, path));
-    else if (!Buffer.from(await Bun.file(previous).bytes()).equals(await Bun.file(path).bytes())) changes.changed.push(await named(file, path));
+    else if (!Buffer.from(await Bun.file(previous).bytes()).equals(await Bun.file(path).bytes()))
+      changes.changed.push(await named(file, path));
   }
   for (const [file, path] of old) if (!now.has(file)) changes.removed.push(await named(file, path));
-  for (const list of Object.values(changes)) list.sort((a: SkillChange, b: SkillChange) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const list of Object.values(changes))
+    list.sort((a: SkillChange, b: SkillChange) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return changes;
 }
-
-export function countChanges(changes: SkillChanges | undefined): number {
-  return changes ? changes.added.length + changes.removed.length + changes.changed.length : 0;
-}
-

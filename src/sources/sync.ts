@@ -120,7 +120,11 @@ class ProjectHistory {
   private dirty = false;
 
   constructor(cwd: string, home: string) {
-    this.file = join(gitCacheRoot(home), "projects", `${createHash("sha256").update(cwd).digest("hex").slice(0, 16)}.json`);
+    this.file = join(
+      gitCacheRoot(home),
+      "projects",
+      `${createHash("sha256").update(cwd).digest("hex").slice(0, 16)}.json`,
+    );
   }
 
   async read(): Promise<void> {
@@ -161,12 +165,17 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   const projectFile = projectConfigPath(request.cwd);
   const lock = projectFile ? await readLockfile(lockfilePath(projectFile), report) : undefined;
   if (lock && !lock.readable && request.mode !== "check") {
-    throw new SyncRefused(`${lock.file} cannot be read (see above); fix it (a merge conflict?) or delete it, then run skill-central sync again`);
+    throw new SyncRefused(
+      `${lock.file} cannot be read (see above); fix it (a merge conflict?) or delete it, then run skill-central sync again`,
+    );
   }
   const gitLayers = config.layers.filter((l) => l.git);
   if (request.layer !== undefined) {
     const named = config.layers.find((l) => l.name === request.layer);
-    if (!named) throw new SyncRefused(`no layer named "${request.layer}"; git layers: ${gitLayers.map((l) => l.name).join(", ") || "none"}`);
+    if (!named)
+      throw new SyncRefused(
+        `no layer named "${request.layer}"; git layers: ${gitLayers.map((l) => l.name).join(", ") || "none"}`,
+      );
     if (!named.git) throw new SyncRefused(`layer "${request.layer}" is a folder, not a git layer; nothing to update`);
   }
 
@@ -177,7 +186,8 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   const used = new Map<string, { entry: CacheEntry; dirs: Set<string> }>();
   for (const [index, spec] of gitLayers.entries()) {
     const lockable = isLockable(spec, projectFile);
-    const progress: Progress = (step) => request.progress?.({ layer: spec.name, index: index + 1, total: gitLayers.length, ...step } as SyncProgress);
+    const progress: Progress = (step) =>
+      request.progress?.({ layer: spec.name, index: index + 1, total: gitLayers.length, ...step } as SyncProgress);
     const layer = await syncLayer(spec, { request, home, lockable, entries, history, used, progress });
     progress({ phase: "done", report: layer });
     layers.push(layer);
@@ -229,10 +239,17 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
   const source = spec.git!;
   const { mode } = ctx.request;
   const canonical = canonicalUrl(source.url);
-  const result: LayerSyncReport = { name: spec.name, url: redactUrl(source.url), ref: source.ref, path: source.path, locked: ctx.lockable, outcome: "unchanged", notes: [] };
-  const fail = (outcome: "failed" | "out-of-date", problem: string): LayerSyncReport => Object.assign(result, { outcome, problem });
+  const result: LayerSyncReport = {
+    name: spec.name,
+    url: redactUrl(source.url),
+    ref: source.ref,
+    path: source.path,
+    locked: ctx.lockable,
+    outcome: "unchanged",
+    notes: [],
+  };
   const kind = classifyGitUrl(source.url);
-  if ("problem" in kind) return fail("failed", `the URL ${kind.problem}`);
+  if ("problem" in kind) return failed(result, "failed", `the URL ${kind.problem}`);
 
   const entry = new CacheEntry(source.url, ctx.home);
   const locked = ctx.lockable ? ctx.entries.get(spec.name) : undefined;
@@ -244,82 +261,165 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
   if (before !== undefined) result.before = before;
   const moving = mode === "update" && (ctx.request.layer === undefined || ctx.request.layer === spec.name);
 
-  if (mode === "check") return checkLayer(result, { entry, source, lockable: ctx.lockable, locked, matches, current, progress: ctx.progress });
+  if (mode === "check")
+    return checkLayer(result, {
+      entry,
+      source,
+      lockable: ctx.lockable,
+      locked,
+      matches,
+      current,
+      progress: ctx.progress,
+    });
   if (ctx.lockable && !matches && mode === "frozen") {
-    return fail("out-of-date", locked ? "the lock entry is for another url, ref or path than the config says" : "not in the lockfile");
+    return failed(
+      result,
+      "out-of-date",
+      locked ? "the lock entry is for another url, ref or path than the config says" : "not in the lockfile",
+    );
   }
 
-  const timeoutMs = ctx.request.timeoutMs;
-  const held = await entry.lock({ onWait: (pid) => ctx.request.note?.(`waiting for another skill-central process (pid ${pid}) using the cache of ${result.url}`) });
-  if (!held) return fail("failed", "another skill-central process kept the cache busy for too long");
+  const held = await entry.lock({
+    onWait: (pid) =>
+      ctx.request.note?.(`waiting for another skill-central process (pid ${pid}) using the cache of ${result.url}`),
+  });
+  if (!held) return failed(result, "failed", "another skill-central process kept the cache busy for too long");
   try {
     await entry.removeLeftovers();
-    let commit: string;
-    let contentHash: string;
-    if (matches && !moving) {
-      // Keep the locked commit: fetch it only when the cache lacks it.
-      ({ commit, contentHash } = locked);
-      ctx.progress({ phase: "verifying", commit });
-      const had = (await verifyCopy(entry.copyDir(commit, source.path), entry.sealFile(commit, source.path), contentHash)).state === "ok";
-      if (!had) {
-        try {
-          ctx.progress({ phase: "fetching", url: result.url, ref: source.ref, commit });
-          if ((await entry.fetchCommit(commit, timeoutMs)) === "fetched") await entry.recordFetch({ ok: true }, { commit, gone: false });
-        } catch (error) {
-          if (!(error instanceof GitError)) throw error;
-          const gone = isGoneError(error.detail);
-          await entry.recordFetch({ ok: false, error: error.message }, gone ? { commit, gone } : undefined);
-          return fail("failed", gone ? orphanedProblem(commit, spec.name, false) : error.message);
-        }
-        ctx.progress({ phase: "copying", commit });
-        await materialise(entry, commit, source.path, { expect: contentHash, ...(ctx.request.limits && { limits: ctx.request.limits }) });
-        if (previous === undefined) {
-          // A machine that never served this layer: a first fetch, every skill new to it.
-          delete result.before;
-          result.outcome = "fetched";
-        } else {
-          result.outcome = previous === commit ? "restored" : "updated";
-        }
-      } else if (result.before !== undefined && result.before !== commit) {
-        result.outcome = "updated";
-      }
-      if (mode === "sync" && ctx.request.layer === undefined) {
-        ctx.progress({ phase: "asking", url: result.url, ref: source.ref });
-        await checkRemote(result, entry, commit, source.ref, timeoutMs);
-      }
-    } else {
-      try {
-        ctx.progress({ phase: "fetching", url: result.url, ref: source.ref });
-        commit = await entry.fetchRef(source.ref, timeoutMs);
-      } catch (error) {
-        if (!(error instanceof GitError)) throw error;
-        await entry.recordFetch({ ok: false, error: error.message });
-        return fail("failed", error.message);
-      }
-      await entry.recordFetch({ ok: true });
-      ctx.progress({ phase: "copying", commit });
-      ({ contentHash } = await materialise(entry, commit, source.path, ctx.request.limits ? { limits: ctx.request.limits } : {}));
-      if (ctx.lockable) ctx.entries.set(spec.name, { url: canonical, ref: source.ref, path: source.path, commit, contentHash });
-      else await entry.setCurrent(source.ref, source.path, { commit, contentHash });
-      const first = ctx.lockable ? !matches : current === undefined;
-      result.outcome = result.before === commit ? (first && ctx.lockable ? "locked" : "unchanged") : first ? (ctx.lockable ? "locked" : "fetched") : "updated";
-    }
+    const step: LayerStep = { result, ctx, entry, source, name: spec.name };
+    const commit =
+      matches && !moving
+        ? await keepLockedCommit(step, locked, previous)
+        : await fetchRefTip(step, canonical, matches, current);
+    if (typeof commit !== "string") return commit;
     result.after = commit;
     ctx.history.set(spec.name, canonical, source.path, commit);
     const used = ctx.used.get(entry.dir) ?? { entry, dirs: new Set<string>() };
     used.dirs.add(entry.copyDir(commit, source.path));
     ctx.used.set(entry.dir, used);
-    if (result.before !== commit) {
-      const beforeDir = result.before ? entry.copyDir(result.before, source.path) : undefined;
-      result.changes = await skillChanges(beforeDir && existsSync(beforeDir) ? beforeDir : undefined, entry.copyDir(commit, source.path));
-      if (result.before && !(beforeDir && existsSync(beforeDir))) result.notes.push(`no copy of ${result.before.slice(0, 12)} on this machine to compare with: every skill is listed as added`);
-    }
+    if (result.before !== commit) await compareWithBefore(result, entry, source.path, commit);
     return result;
   } catch (error) {
-    return fail("failed", describeError(error, source.url));
+    return failed(result, "failed", describeError(error, source.url));
   } finally {
     await held.release();
   }
+}
+
+function failed(result: LayerSyncReport, outcome: "failed" | "out-of-date", problem: string): LayerSyncReport {
+  return Object.assign(result, { outcome, problem });
+}
+
+/** One layer's sync, with its cache entry held. */
+interface LayerStep {
+  result: LayerSyncReport;
+  ctx: LayerContext;
+  entry: CacheEntry;
+  source: NonNullable<LayerSpec["git"]>;
+  name: string;
+}
+
+/** Keeps the locked commit, fetching it only when the cache lacks it; the commit, or the failed report. */
+async function keepLockedCommit(
+  { result, ctx, entry, source, name }: LayerStep,
+  locked: LockEntry,
+  previous: string | undefined,
+): Promise<string | LayerSyncReport> {
+  const { commit, contentHash } = locked;
+  const timeoutMs = ctx.request.timeoutMs;
+  ctx.progress({ phase: "verifying", commit });
+  const had =
+    (await verifyCopy(entry.copyDir(commit, source.path), entry.sealFile(commit, source.path), contentHash)).state ===
+    "ok";
+  if (!had) {
+    try {
+      ctx.progress({ phase: "fetching", url: result.url, ref: source.ref, commit });
+      if ((await entry.fetchCommit(commit, timeoutMs)) === "fetched")
+        await entry.recordFetch({ ok: true }, { commit, gone: false });
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      const gone = isGoneError(error.detail);
+      await entry.recordFetch({ ok: false, error: error.message }, gone ? { commit, gone } : undefined);
+      return failed(result, "failed", gone ? orphanedProblem(commit, name, false) : error.message);
+    }
+    ctx.progress({ phase: "copying", commit });
+    await materialise(entry, commit, source.path, {
+      expect: contentHash,
+      ...(ctx.request.limits && { limits: ctx.request.limits }),
+    });
+    if (previous === undefined) {
+      // A machine that never served this layer: a first fetch, every skill new to it.
+      delete result.before;
+      result.outcome = "fetched";
+    } else {
+      result.outcome = previous === commit ? "restored" : "updated";
+    }
+  } else if (result.before !== undefined && result.before !== commit) {
+    result.outcome = "updated";
+  }
+  if (ctx.request.mode === "sync" && ctx.request.layer === undefined) {
+    ctx.progress({ phase: "asking", url: result.url, ref: source.ref });
+    await checkRemote(result, entry, commit, source.ref, timeoutMs);
+  }
+  return commit;
+}
+
+/** Fetches the ref's tip and copies it, locking or recording it; the commit, or the failed report. */
+async function fetchRefTip(
+  { result, ctx, entry, source, name }: LayerStep,
+  canonical: string,
+  matches: boolean,
+  current: { commit: string } | undefined,
+): Promise<string | LayerSyncReport> {
+  let commit: string;
+  try {
+    ctx.progress({ phase: "fetching", url: result.url, ref: source.ref });
+    commit = await entry.fetchRef(source.ref, ctx.request.timeoutMs);
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    await entry.recordFetch({ ok: false, error: error.message });
+    return failed(result, "failed", error.message);
+  }
+  await entry.recordFetch({ ok: true });
+  ctx.progress({ phase: "copying", commit });
+  const { contentHash } = await materialise(
+    entry,
+    commit,
+    source.path,
+    ctx.request.limits ? { limits: ctx.request.limits } : {},
+  );
+  if (ctx.lockable) ctx.entries.set(name, { url: canonical, ref: source.ref, path: source.path, commit, contentHash });
+  else await entry.setCurrent(source.ref, source.path, { commit, contentHash });
+  const first = ctx.lockable ? !matches : current === undefined;
+  result.outcome =
+    result.before === commit
+      ? first && ctx.lockable
+        ? "locked"
+        : "unchanged"
+      : first
+        ? ctx.lockable
+          ? "locked"
+          : "fetched"
+        : "updated";
+  return commit;
+}
+
+/** What changed since the commit this machine served before, when it still has that copy. */
+async function compareWithBefore(
+  result: LayerSyncReport,
+  entry: CacheEntry,
+  path: string,
+  commit: string,
+): Promise<void> {
+  const beforeDir = result.before ? entry.copyDir(result.before, path) : undefined;
+  result.changes = await skillChanges(
+    beforeDir && existsSync(beforeDir) ? beforeDir : undefined,
+    entry.copyDir(commit, path),
+  );
+  if (result.before && !(beforeDir && existsSync(beforeDir)))
+    result.notes.push(
+      `no copy of ${result.before.slice(0, 12)} on this machine to compare with: every skill is listed as added`,
+    );
 }
 
 function orphanedProblem(commit: string, layer: string, served: boolean): string {
@@ -335,7 +435,13 @@ function orphanedProblem(commit: string, layer: string, served: boolean): string
  * whether the remote still has it at all ("orphaned"). Each answer is a note; not being able to
  * ask is one too (offline is normal).
  */
-async function checkRemote(result: LayerSyncReport, entry: CacheEntry, commit: string, ref: string, timeoutMs?: number): Promise<void> {
+async function checkRemote(
+  result: LayerSyncReport,
+  entry: CacheEntry,
+  commit: string,
+  ref: string,
+  timeoutMs?: number,
+): Promise<void> {
   let tip: string | undefined;
   try {
     tip = /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(ref) ? undefined : await entry.remoteCommit(ref, timeoutMs);
@@ -356,20 +462,32 @@ async function checkRemote(result: LayerSyncReport, entry: CacheEntry, commit: s
   } else {
     await entry.recordFetch({ ok: true }, probe === "present" ? { commit, gone: false } : undefined);
   }
-  if (tip !== undefined) result.notes.push(`${ref} is now at ${tip.slice(0, 12)}; \`skill-central sync --update ${result.name}\` moves the lock there`);
+  if (tip !== undefined)
+    result.notes.push(
+      `${ref} is now at ${tip.slice(0, 12)}; \`skill-central sync --update ${result.name}\` moves the lock there`,
+    );
   else if (!/^[0-9a-f]{40}/.test(ref)) result.notes.push(`the remote has no ref "${ref}" any more`);
 }
 
 async function checkLayer(
   result: LayerSyncReport,
-  facts: { entry: CacheEntry; source: NonNullable<LayerSpec["git"]>; lockable: boolean; locked?: LockEntry; matches: boolean; current?: { commit: string; contentHash: string }; progress: Progress },
+  facts: {
+    entry: CacheEntry;
+    source: NonNullable<LayerSpec["git"]>;
+    lockable: boolean;
+    locked?: LockEntry;
+    matches: boolean;
+    current?: { commit: string; contentHash: string };
+    progress: Progress;
+  },
 ): Promise<LayerSyncReport> {
   const fail = (problem: string): LayerSyncReport => Object.assign(result, { outcome: "out-of-date", problem });
   const { entry, source } = facts;
   let target: { commit: string; contentHash: string };
   if (facts.lockable) {
     if (!facts.locked) return fail("not in the lockfile; run skill-central sync");
-    if (!facts.matches) return fail("the lock entry is for another url, ref or path than the config says; run skill-central sync");
+    if (!facts.matches)
+      return fail("the lock entry is for another url, ref or path than the config says; run skill-central sync");
     target = facts.locked;
   } else {
     if (!facts.current) return fail("not synced on this machine; run skill-central sync");
@@ -377,9 +495,16 @@ async function checkLayer(
   }
   result.after = target.commit;
   facts.progress({ phase: "verifying", commit: target.commit });
-  const copy = await verifyCopy(entry.copyDir(target.commit, source.path), entry.sealFile(target.commit, source.path), target.contentHash);
+  const copy = await verifyCopy(
+    entry.copyDir(target.commit, source.path),
+    entry.sealFile(target.commit, source.path),
+    target.contentHash,
+  );
   if (copy.state === "missing") return fail(`no local copy of ${target.commit.slice(0, 12)}; run skill-central sync`);
-  if (copy.state === "mismatch") return fail(`the local copy of ${target.commit.slice(0, 12)} does not match its contentHash; run skill-central sync`);
+  if (copy.state === "mismatch")
+    return fail(
+      `the local copy of ${target.commit.slice(0, 12)} does not match its contentHash; run skill-central sync`,
+    );
   const orphanedAt = (await entry.fetchRecord()).orphaned?.[target.commit];
   if (facts.lockable && orphanedAt !== undefined) return fail(orphanedProblem(target.commit, result.name, true));
   return result;

@@ -134,7 +134,10 @@ export function checkTree(output: Uint8Array, limits: TreeLimits = DEFAULT_LIMIT
       const seen = spellings.get(key);
       if (seen === undefined) spellings.set(key, spelling);
       else if (seen !== spelling || i === segments.length) {
-        const how = seen.normalize("NFC") === spelling.normalize("NFC") ? "the same name in another Unicode normal form (NFC/NFD)" : "on a case-insensitive file system";
+        const how =
+          seen.normalize("NFC") === spelling.normalize("NFC")
+            ? "the same name in another Unicode normal form (NFC/NFD)"
+            : "on a case-insensitive file system";
         problem(`${shown}: collides with ${seen}, ${how}`);
         collided = true;
         break;
@@ -144,6 +147,7 @@ export function checkTree(output: Uint8Array, limits: TreeLimits = DEFAULT_LIMIT
     totalBytes += size;
     files.push({ path: entry.path, oid: entry.oid, size, executable: entry.mode === "100755" });
   }
-  if (totalBytes > limits.maxTotalBytes) problem(`${totalBytes} bytes in all is over the limit of ${limits.maxTotalBytes} bytes`);
+  if (totalBytes > limits.maxTotalBytes)
+    problem(`${totalBytes} bytes in all is over the limit of ${limits.maxTotalBytes} bytes`);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, files, totalBytes };
 }

@@ -16,7 +16,10 @@ import { hashCopy } from "./content-hash.ts";
  * its owner. Anything else (a seal missing, a copy moved to another disk) means a full hash.
  */
 
-export type CopyState = { state: "ok"; contentHash: string } | { state: "missing" } | { state: "mismatch"; contentHash?: string };
+export type CopyState =
+  | { state: "ok"; contentHash: string }
+  | { state: "missing" }
+  | { state: "mismatch"; contentHash?: string };
 
 interface Seal {
   contentHash: string;
@@ -100,7 +103,9 @@ export async function verifyCopy(dir: string, sealFile: string, expected?: strin
     verified.set(dir, actual);
   }
   markUsed(sealFile);
-  return expected === undefined || actual === expected ? { state: "ok", contentHash: actual } : { state: "mismatch", contentHash: actual };
+  return expected === undefined || actual === expected
+    ? { state: "ok", contentHash: actual }
+    : { state: "mismatch", contentHash: actual };
 }
 
 /** Forgets what is known of a copy that is about to be removed or replaced. */

@@ -1,5 +1,5 @@
 import { Glob } from "bun";
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import { describeFsError } from "./fs-errors.ts";
@@ -79,7 +79,10 @@ export function isLeftOutOfSkill(name: string): boolean {
  * unreadable folders are left out with a warning; hidden names are left out and listed in
  * `leftOut`, for `show` and `validate` to name.
  */
-function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; diagnostics: Diagnostic[]; leftOut: string[]; filesRefused: boolean } {
+function folderFiles(
+  dir: string,
+  skillFile: string,
+): { files: FolderFile[]; diagnostics: Diagnostic[]; leftOut: string[]; filesRefused: boolean } {
   const files: FolderFile[] = [];
   const leftOut: string[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -94,7 +97,11 @@ function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; dia
     try {
       entries = readdirSync(path, { withFileTypes: true });
     } catch (error) {
-      warn("unreadable-folder", path, `cannot read this folder of the skill: ${describeFsError(error)}; its files are left out`);
+      warn(
+        "unreadable-folder",
+        path,
+        `cannot read this folder of the skill: ${describeFsError(error)}; its files are left out`,
+      );
       continue;
     }
     for (const entry of entries) {
@@ -107,9 +114,18 @@ function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; dia
       }
       if (entry.isDirectory()) stack.push({ path: full, rel: relPath });
       else if (entry.isSymbolicLink()) {
-        warn("link-in-skill-folder", full, "left out of the skill: links are not followed inside a skill folder", "copy the file into the folder instead");
+        warn(
+          "link-in-skill-folder",
+          full,
+          "left out of the skill: links are not followed inside a skill folder",
+          "copy the file into the folder instead",
+        );
       } else if (!entry.isFile()) {
-        warn("not-a-file", full, "left out of the skill without opening it: not a regular file (a FIFO, socket or device)");
+        warn(
+          "not-a-file",
+          full,
+          "left out of the skill without opening it: not a regular file (a FIFO, socket or device)",
+        );
       } else {
         try {
           const info = statSync(full);
@@ -121,7 +137,9 @@ function folderFiles(dir: string, skillFile: string): { files: FolderFile[]; dia
       }
     }
   }
-  files.sort((a, b) => (a.abs === skillFile ? -1 : b.abs === skillFile ? 1 : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  files.sort((a, b) =>
+    a.abs === skillFile ? -1 : b.abs === skillFile ? 1 : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0,
+  );
   leftOut.sort();
   const filesRefused = files.length > FOLDER_LIMITS.files || bytes > FOLDER_LIMITS.bytes;
   if (filesRefused) {
@@ -181,92 +199,101 @@ export function skillFolderAt(dir: string): FoundFolder | undefined {
  * Files come back sorted, so nothing downstream depends on the order of the file system.
  */
 export function discoverSkillFiles(dir: string): Discovery {
-  const files: string[] = [];
-  const folders: FoundFolder[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const warn = (code: string, file: string, message: string, hint?: string) =>
-    diagnostics.push({ severity: "warning", code, file, message, ...(hint && { hint }) });
   let realRoot: string;
   try {
     realRoot = realpathOrSelf(dir);
   } catch (error) {
-    warn("unreadable-folder", dir, `cannot read the layer folder: ${describeFsError(error)}`, "fix its permissions, or point the layer at another folder");
-    return { files, folders, diagnostics };
+    const diagnostic = warning(
+      "unreadable-folder",
+      dir,
+      `cannot read the layer folder: ${describeFsError(error)}`,
+      "fix its permissions, or point the layer at another folder",
+    );
+    return { files: [], folders: [], diagnostics: [diagnostic] };
   }
-  const walkedDirs = new Map<string, string>([[realRoot, dir]]);
+  const walk = new LayerWalk(dir, realRoot);
+  walk.run();
+  const { files, folders, diagnostics } = walk;
+  files.sort();
+  folders.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+  return { files, folders, diagnostics };
+}
+
+function warning(code: string, file: string, message: string, hint?: string): Diagnostic {
+  return { severity: "warning", code, file, message, ...(hint && { hint }) };
+}
+
+interface QueuedFolder {
+  path: string;
+  real: string;
+  viaLink: boolean;
+}
+
+interface PendingLink {
+  path: string;
+  /** The real path of the folder holding the link. */
+  real: string;
+  name: string;
+}
+
+/** One walk of a layer folder (see discoverSkillFiles): what it found, and what is left to visit. */
+class LayerWalk {
+  readonly files: string[] = [];
+  readonly folders: FoundFolder[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly realRoot: string;
+  private readonly walkedDirs: Map<string, string>;
   // Real paths of the files found: checked only for files reached through a link (a walk
   // without links cannot meet a file twice, since every real folder is walked once).
-  const realFiles: string[] = [];
-  let seenFiles: Set<string> | undefined;
-  const queue: { path: string; real: string; viaLink: boolean }[] = [{ path: dir, real: realRoot, viaLink: false }];
+  private readonly realFiles: string[] = [];
+  private seenFiles: Set<string> | undefined;
+  private readonly queue: QueuedFolder[];
   // Links are followed after every real folder is known, so a folder is reached by its own path
   // when it has one, and a link to it is the duplicate.
-  const links: { path: string; real: string; name: string }[] = [];
-  const addFile = (full: string, realFile: string, viaLink: boolean) => {
-    if (viaLink) {
-      seenFiles ??= new Set(realFiles);
-      if (seenFiles.has(realFile)) return;
-      seenFiles.add(realFile);
-    }
-    realFiles.push(realFile);
-    files.push(full);
-  };
-  const followLink = ({ path: full, real: parentReal, name }: { path: string; real: string; name: string }) => {
-    let target: string;
-    try {
-      target = realpathSync(full);
-    } catch (error) {
-      warn("broken-link", full, `link not followed: ${describeFsError(error)}`, BROKEN_LINK_HINT);
-      return;
-    }
-    if (!inside(target, realRoot)) {
-      warn("link-outside-layer", full, `link not followed: it points outside the layer (${target})`, "copy the file into the layer, or declare its folder as a layer of its own");
-      return;
-    }
-    let info;
-    try {
-      info = statSync(target);
-    } catch (error) {
-      warn("broken-link", full, `link not followed: ${describeFsError(error)}`, BROKEN_LINK_HINT);
-      return;
-    }
-    if (info.isDirectory()) {
-      if (inside(parentReal, target)) {
-        warn("link-loop", full, `link not followed: it loops back to ${walkedDirs.get(target) ?? target}, a folder that contains it`, "remove the link");
-        return;
+  private readonly links: PendingLink[] = [];
+
+  constructor(dir: string, realRoot: string) {
+    this.realRoot = realRoot;
+    this.walkedDirs = new Map([[realRoot, dir]]);
+    this.queue = [{ path: dir, real: realRoot, viaLink: false }];
+  }
+
+  run(): void {
+    const { queue, links } = this;
+    while (queue.length > 0 || links.length > 0) {
+      if (queue.length === 0) {
+        // In name order, so which of two links to one folder is followed does not depend on readdir.
+        links.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        this.followLink(links.shift()!);
+        continue;
       }
-      const earlier = walkedDirs.get(target);
-      if (earlier !== undefined) {
-        warn("link-duplicate", full, `link not followed: it leads to ${earlier}, which is already part of this layer`, "remove the link; every skill under it is loaded once already");
-        return;
-      }
-      walkedDirs.set(target, full);
-      queue.push({ path: full, real: target, viaLink: true });
-    } else if (info.isFile() && SKILL_FILES.match(name)) {
-      addFile(full, target, true);
+      this.readFolder(queue.shift()!);
     }
-  };
-  while (queue.length > 0 || links.length > 0) {
-    if (queue.length === 0) {
-      // In name order, so which of two links to one folder is followed does not depend on readdir.
-      links.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      followLink(links.shift()!);
-      continue;
-    }
-    const { path, real, viaLink } = queue.shift()!;
+  }
+
+  private warn(code: string, file: string, message: string, hint?: string): void {
+    this.diagnostics.push(warning(code, file, message, hint));
+  }
+
+  private readFolder({ path, real, viaLink }: QueuedFolder): void {
     let entries: Dirent[];
     try {
       entries = readdirSync(path, { withFileTypes: true });
     } catch (error) {
-      warn("unreadable-folder", path, `cannot read this folder: ${describeFsError(error)}; its skills are not loaded`, "fix its permissions, or move it out of the layer");
-      continue;
+      this.warn(
+        "unreadable-folder",
+        path,
+        `cannot read this folder: ${describeFsError(error)}; its skills are not loaded`,
+        "fix its permissions, or move it out of the layer",
+      );
+      return;
     }
     // A folder holding SKILL.md is one skill: everything under it is that skill's files.
     const skillMd = skillMdEntry(entries);
     if (skillMd) {
       const skillFile = path + sep + skillMd.name;
-      folders.push({ dir: path, skillFile, ...folderFiles(path, skillFile) });
-      continue;
+      this.folders.push({ dir: path, skillFile, ...folderFiles(path, skillFile) });
+      return;
     }
     for (const entry of entries) {
       const name = entry.name;
@@ -275,18 +302,83 @@ export function discoverSkillFiles(dir: string): Discovery {
       const full = path + sep + name;
       if (entry.isDirectory()) {
         const sub = real + sep + name;
-        walkedDirs.set(sub, full);
-        queue.push({ path: full, real: sub, viaLink });
+        this.walkedDirs.set(sub, full);
+        this.queue.push({ path: full, real: sub, viaLink });
       } else if (entry.isFile()) {
-        if (SKILL_FILES.match(name)) addFile(full, real + sep + name, viaLink);
+        if (SKILL_FILES.match(name)) this.addFile(full, real + sep + name, viaLink);
       } else if (entry.isSymbolicLink()) {
-        links.push({ path: full, real, name });
+        this.links.push({ path: full, real, name });
       } else if (SKILL_FILES.match(name)) {
-        warn("not-a-file", full, "skipped without opening it: not a regular file (a FIFO, socket or device)", NOT_A_FILE_HINT);
+        this.warn(
+          "not-a-file",
+          full,
+          "skipped without opening it: not a regular file (a FIFO, socket or device)",
+          NOT_A_FILE_HINT,
+        );
       }
     }
   }
-  files.sort();
-  folders.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
-  return { files, folders, diagnostics };
+
+  private addFile(full: string, realFile: string, viaLink: boolean): void {
+    if (viaLink) {
+      this.seenFiles ??= new Set(this.realFiles);
+      if (this.seenFiles.has(realFile)) return;
+      this.seenFiles.add(realFile);
+    }
+    this.realFiles.push(realFile);
+    this.files.push(full);
+  }
+
+  private followLink({ path: full, real: parentReal, name }: PendingLink): void {
+    let target: string;
+    try {
+      target = realpathSync(full);
+    } catch (error) {
+      this.warn("broken-link", full, `link not followed: ${describeFsError(error)}`, BROKEN_LINK_HINT);
+      return;
+    }
+    if (!inside(target, this.realRoot)) {
+      this.warn(
+        "link-outside-layer",
+        full,
+        `link not followed: it points outside the layer (${target})`,
+        "copy the file into the layer, or declare its folder as a layer of its own",
+      );
+      return;
+    }
+    let info: Stats;
+    try {
+      info = statSync(target);
+    } catch (error) {
+      this.warn("broken-link", full, `link not followed: ${describeFsError(error)}`, BROKEN_LINK_HINT);
+      return;
+    }
+    if (info.isDirectory()) this.followFolderLink(full, target, parentReal);
+    else if (info.isFile() && SKILL_FILES.match(name)) this.addFile(full, target, true);
+  }
+
+  /** A link to a folder is walked unless it loops back or leads to a folder walked already. */
+  private followFolderLink(full: string, target: string, parentReal: string): void {
+    if (inside(parentReal, target)) {
+      this.warn(
+        "link-loop",
+        full,
+        `link not followed: it loops back to ${this.walkedDirs.get(target) ?? target}, a folder that contains it`,
+        "remove the link",
+      );
+      return;
+    }
+    const earlier = this.walkedDirs.get(target);
+    if (earlier !== undefined) {
+      this.warn(
+        "link-duplicate",
+        full,
+        `link not followed: it leads to ${earlier}, which is already part of this layer`,
+        "remove the link; every skill under it is loaded once already",
+      );
+      return;
+    }
+    this.walkedDirs.set(target, full);
+    this.queue.push({ path: full, real: target, viaLink: true });
+  }
 }

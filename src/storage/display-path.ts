@@ -9,7 +9,8 @@ export interface DisplayPlaces {
 
 function within(path: string, root: string): string | undefined {
   // The common case without relative()'s normalising: a path below the root as it was joined.
-  if (path.length > root.length + 1 && path.startsWith(root) && path[root.length] === sep && !path.includes(`${sep}..`)) return path.slice(root.length + 1);
+  if (path.length > root.length + 1 && path.startsWith(root) && path[root.length] === sep && !path.includes(`${sep}..`))
+    return path.slice(root.length + 1);
   const rel = relative(root, path);
   return rel === "" || rel.startsWith("..") || rel.startsWith(sep) ? undefined : rel;
 }

@@ -118,7 +118,12 @@ function resolvePlain(s: string): unknown {
   if (INT_OCT.test(s)) return parseInt(s.slice(2), 8);
   if (INT.test(s)) return parseInt(s, 10);
   if (INT_HEX.test(s)) return parseInt(s.slice(2), 16);
-  if (FLOAT_NAN.test(s)) return s.slice(-3).toLowerCase() === "nan" ? Number.NaN : c === DASH ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  if (FLOAT_NAN.test(s))
+    return s.slice(-3).toLowerCase() === "nan"
+      ? Number.NaN
+      : c === DASH
+        ? Number.NEGATIVE_INFINITY
+        : Number.POSITIVE_INFINITY;
   if (FLOAT_EXP.test(s) || FLOAT.test(s)) return parseFloat(s);
   return s;
 }
@@ -127,7 +132,22 @@ function resolvePlain(s: string): unknown {
 function isSafePlainStart(text: string, p: number, end: number): boolean {
   const c = text.charCodeAt(p);
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) return true;
-  if (c === 95 || c === 36 || c === 47 || c === 92 || c === 40 || c === 46 || c === 126 || c === 43 || c === 60 || c === 61 || c === 59 || c === 94 || c === 41 || c > 127) {
+  if (
+    c === 95 ||
+    c === 36 ||
+    c === 47 ||
+    c === 92 ||
+    c === 40 ||
+    c === 46 ||
+    c === 126 ||
+    c === 43 ||
+    c === 60 ||
+    c === 61 ||
+    c === 59 ||
+    c === 94 ||
+    c === 41 ||
+    c > 127
+  ) {
     return true;
   }
   // `-x` and `-5` are plain scalars; `- x` is a sequence entry, and `-` before anything else
@@ -219,7 +239,7 @@ function expectLineEnd(text: string, p: number, end: number): void {
 
 /** Keys are plain strings and unique within a mapping; anything else is left to `yaml`. */
 function setKey(map: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__" || Object.prototype.hasOwnProperty.call(map, key)) throw BAIL;
+  if (key === "__proto__" || Object.hasOwn(map, key)) throw BAIL;
   map[key] = value;
 }
 
@@ -372,7 +392,8 @@ function readBlockScalar(r: Reader, parent: number, chomp: Chomp, folded: boolea
   if (folded) body = fold(lines, from, lastContent, indent);
   else if (lines.crlf) {
     const parts: string[] = [];
-    for (let j = from; j <= lastContent; j++) parts.push(text.slice(Math.min(lines.starts[j]! + indent, lines.ends[j]!), lines.ends[j]!));
+    for (let j = from; j <= lastContent; j++)
+      parts.push(text.slice(Math.min(lines.starts[j]! + indent, lines.ends[j]!), lines.ends[j]!));
     body = parts.join("\n");
   } else {
     // One native replace removes the indentation of every line (an empty line has at most
@@ -409,7 +430,12 @@ function fold(lines: Lines, from: number, last: number, indent: number): string 
 
 const UNINDENT: RegExp[] = [];
 function unindent(indent: number): RegExp {
-  return (UNINDENT[indent] ??= new RegExp(`\\n {0,${indent}}`, "g"));
+  let pattern = UNINDENT[indent];
+  if (!pattern) {
+    pattern = new RegExp(`\\n {0,${indent}}`, "g");
+    UNINDENT[indent] = pattern;
+  }
+  return pattern;
 }
 
 /** The value written after `key:` or `- ` on line `line` from position `p`. */
@@ -475,7 +501,7 @@ function keyAt(text: string, p: number, end: number): { key: string; valueAt: nu
   const c = text.charCodeAt(p);
   if (c === DQUOTE || c === SQUOTE) {
     const [key, q] = readQuoted(text, p, end);
-    let k = skipSpaces(text, q, end);
+    const k = skipSpaces(text, q, end);
     if (k < end && text.charCodeAt(k) === COLON && (k + 1 === end || text.charCodeAt(k + 1) === SPACE)) {
       return { key, valueAt: skipSpaces(text, k + 1, end) };
     }

@@ -36,12 +36,14 @@ export function readFolderFile(dir: string, file: RecordedFile): FolderFileRead 
   try {
     if (isEmbedded(full)) bytes = readFileSync(full);
     else {
-      if (!inside(realpathSync(full), realpathSync(dir))) return { ok: false, reason: "changed", message: "the file is no longer inside its skill folder" };
+      if (!inside(realpathSync(full), realpathSync(dir)))
+        return { ok: false, reason: "changed", message: "the file is no longer inside its skill folder" };
       const fd = openSync(full, OPEN_FLAGS);
       try {
         const info = fstatSync(fd);
         if (!info.isFile()) return { ok: false, reason: "changed", message: "the file is no longer a regular file" };
-        if (info.size !== file.size) return { ok: false, reason: "changed", message: "the file changed since it was loaded" };
+        if (info.size !== file.size)
+          return { ok: false, reason: "changed", message: "the file changed since it was loaded" };
         const buffer = Buffer.allocUnsafe(file.size);
         let read = 0;
         while (read < file.size) {

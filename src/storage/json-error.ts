@@ -11,7 +11,12 @@ function jsonc(): typeof import("jsonc-parser/lib/esm/main.js") {
 /** A string's valid start: it ends at a raw control character, a malformed escape or the end of the text. */
 const STRING_BODY = /(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*/y;
 /** jsonc-parser's errors inside a string token, which it reports at the opening quote. */
-const STRING_ERRORS = new Set(["UnexpectedEndOfString", "InvalidUnicode", "InvalidEscapeCharacter", "InvalidCharacter"]);
+const STRING_ERRORS = new Set([
+  "UnexpectedEndOfString",
+  "InvalidUnicode",
+  "InvalidEscapeCharacter",
+  "InvalidCharacter",
+]);
 /** The number or literal a bad word starts with. */
 const VALID_START = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 

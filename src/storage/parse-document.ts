@@ -142,8 +142,10 @@ function lazyLocators(text: string, precise?: PreciseDocument): Pick<ParsedDocum
 function yamlHint(error: YAMLError): string {
   if (error.code === "TAB_AS_INDENT") return "indent with spaces, not tabs";
   const flow = /end with a ([\]}])/.exec(error.message);
-  if (flow) return `close it with ${flow[1]} (on the same line, or indented), or quote the text if it is not a ${flow[1] === "]" ? "list" : "mapping"}`;
-  if (error.code === "BAD_INDENT") return "line up the keys of one mapping, and the items of one list, at the same indentation";
+  if (flow)
+    return `close it with ${flow[1]} (on the same line, or indented), or quote the text if it is not a ${flow[1] === "]" ? "list" : "mapping"}`;
+  if (error.code === "BAD_INDENT")
+    return "line up the keys of one mapping, and the items of one list, at the same indentation";
   return 'quote text that contains ": " or " #", or that starts with [ { * & ! | > % @ or `';
 }
 
@@ -153,7 +155,14 @@ function keyAt(text: string, offset: number): string | undefined {
   return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
-function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | undefined, fallback: unknown, text = "", lineBase = 0): Diagnostic {
+function syntaxDiagnostic(
+  file: string,
+  lines: LineCounter,
+  error: YAMLError | undefined,
+  fallback: unknown,
+  text = "",
+  lineBase = 0,
+): Diagnostic {
   if (error) {
     const duplicate = error.code === "DUPLICATE_KEY";
     let offset = error.pos[0];
@@ -162,13 +171,23 @@ function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | u
     if (flow) offset = Math.max(0, text.lastIndexOf(flow[1] === "]" ? "[" : "{", offset - 1)) || offset;
     const key = duplicate ? keyAt(text, offset) : undefined;
     const advice = indentAdvice(error, text, offset, lineBase);
-    if (advice) return { severity: "error", code: "yaml-syntax", file, position: advice.position, message: `invalid YAML: ${advice.message}`, hint: advice.hint };
+    if (advice)
+      return {
+        severity: "error",
+        code: "yaml-syntax",
+        file,
+        position: advice.position,
+        message: `invalid YAML: ${advice.message}`,
+        hint: advice.hint,
+      };
     return {
       severity: "error",
       code: duplicate ? "duplicate-key" : "yaml-syntax",
       file,
       position: position(lines, offset),
-      message: duplicate ? `duplicate key${key === undefined ? "" : ` "${key}"`} in a mapping (${firstLine(error.message)})` : `invalid YAML: ${firstLine(error.message)}`,
+      message: duplicate
+        ? `duplicate key${key === undefined ? "" : ` "${key}"`} in a mapping (${firstLine(error.message)})`
+        : `invalid YAML: ${firstLine(error.message)}`,
       hint: duplicate ? "keep one of them: the file is not loaded while both are there" : yamlHint(error),
     };
   }
@@ -177,9 +196,17 @@ function syntaxDiagnostic(file: string, lines: LineCounter, error: YAMLError | u
 
 /** The two indentation errors people make by hand, told apart and said in words (yaml-indent-hint.ts). */
 function indentAdvice(error: YAMLError, text: string, offset: number, lineBase: number): IndentAdvice | undefined {
-  if ((error.code === "BLOCK_AS_IMPLICIT_KEY" && /Nested mappings/.test(error.message)) || error.code === "MULTILINE_IMPLICIT_KEY") return compactMappingAdvice(text, offset, lineBase);
+  if (
+    (error.code === "BLOCK_AS_IMPLICIT_KEY" && /Nested mappings/.test(error.message)) ||
+    error.code === "MULTILINE_IMPLICIT_KEY"
+  )
+    return compactMappingAdvice(text, offset, lineBase);
   // A key out of line with its mapping; under a list item it reads as an item without its "-".
-  if ((error.code === "BAD_INDENT" && /same column/.test(error.message)) || (error.code === "MISSING_CHAR" && /Sequence item without/.test(error.message))) return badIndentAdvice(text, offset, lineBase);
+  if (
+    (error.code === "BAD_INDENT" && /same column/.test(error.message)) ||
+    (error.code === "MISSING_CHAR" && /Sequence item without/.test(error.message))
+  )
+    return badIndentAdvice(text, offset, lineBase);
   return undefined;
 }
 
@@ -270,13 +297,24 @@ function aliasGrowth(doc: Document.Parsed): { added: number; at: number } | unde
 function fromPrecise(source: SourceText, lineBase: number): ParseResult {
   const precise = parsePrecisely(source.text);
   const error = firstError(precise);
-  if (error) return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "", source.text, lineBase) };
+  if (error)
+    return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, error, "", source.text, lineBase) };
   const growth = aliasGrowth(precise.doc);
   if (growth && growth.added > MAX_ALIAS_EXPANSION) {
-    const how = growth.added === Infinity ? "an alias names a node that contains it, so it never ends" : `its aliases expand it by ${growth.added} values, over the limit of ${MAX_ALIAS_EXPANSION}`;
+    const how =
+      growth.added === Infinity
+        ? "an alias names a node that contains it, so it never ends"
+        : `its aliases expand it by ${growth.added} values, over the limit of ${MAX_ALIAS_EXPANSION}`;
     return {
       ok: false,
-      diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, position: position(precise.lines, growth.at), message: `invalid YAML: ${how} (a guard against alias bombs, a resource exhaustion attack)`, hint: "write the repeated parts out, or use fewer aliases" },
+      diagnostic: {
+        severity: "error",
+        code: "yaml-syntax",
+        file: source.file,
+        position: position(precise.lines, growth.at),
+        message: `invalid YAML: ${how} (a guard against alias bombs, a resource exhaustion attack)`,
+        hint: "write the repeated parts out, or use fewer aliases",
+      },
     };
   }
   let data: unknown;
@@ -286,7 +324,10 @@ function fromPrecise(source: SourceText, lineBase: number): ParseResult {
   } catch (failure) {
     // An unresolved alias only surfaces when the document is turned into data.
     const reason = failure instanceof Error ? failure.message : String(failure);
-    return { ok: false, diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, message: `invalid YAML: ${reason}` } };
+    return {
+      ok: false,
+      diagnostic: { severity: "error", code: "yaml-syntax", file: source.file, message: `invalid YAML: ${reason}` },
+    };
   }
   return { ok: true, doc: { data, ...lazyLocators(source.text, precise) } };
 }
@@ -319,7 +360,9 @@ function parseJson(source: SourceText): ParseResult {
       severity: "error",
       code: "yaml-syntax",
       file: source.file,
-      ...(offset >= 0 ? { position: position(precise.lines, offset) } : precise.doc.errors[0] && { position: position(precise.lines, precise.doc.errors[0].pos[0]) }),
+      ...(offset >= 0
+        ? { position: position(precise.lines, offset) }
+        : precise.doc.errors[0] && { position: position(precise.lines, precise.doc.errors[0].pos[0]) }),
       message: `invalid JSON: ${reason}`,
       hint: "JSON has no comments, trailing commas or single quotes; a .yaml file may be easier to write by hand",
     };
@@ -330,7 +373,16 @@ function parseJson(source: SourceText): ParseResult {
   const duplicate = firstDuplicateKey(precise.doc);
   if (duplicate !== undefined) {
     const { YAMLParseError } = yaml();
-    return { ok: false, diagnostic: syntaxDiagnostic(source.file, precise.lines, new YAMLParseError([duplicate, duplicate + 1], "DUPLICATE_KEY", "Map keys must be unique"), "", source.text) };
+    return {
+      ok: false,
+      diagnostic: syntaxDiagnostic(
+        source.file,
+        precise.lines,
+        new YAMLParseError([duplicate, duplicate + 1], "DUPLICATE_KEY", "Map keys must be unique"),
+        "",
+        source.text,
+      ),
+    };
   }
   return { ok: true, doc: { data, ...lazyLocators(source.text, precise) } };
 }

@@ -26,7 +26,16 @@ function readEmbedded(file: string): ReadResult {
     const stamp = stampOfStats(statSync(file));
     return { ok: true, source: { file, text: readFileSync(file, "utf8") }, stamp };
   } catch (error) {
-    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}`, hint: UNREADABLE_HINT } };
+    return {
+      ok: false,
+      diagnostic: {
+        severity: "error",
+        code: "unreadable",
+        file,
+        message: `cannot read the file: ${describeFsError(error)}`,
+        hint: UNREADABLE_HINT,
+      },
+    };
   }
 }
 
@@ -41,17 +50,41 @@ export function readSkillFile(file: string, limit = MAX_SKILL_FILE_BYTES): ReadR
   try {
     fd = openSync(file, OPEN_FLAGS);
   } catch (error) {
-    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}`, hint: UNREADABLE_HINT } };
+    return {
+      ok: false,
+      diagnostic: {
+        severity: "error",
+        code: "unreadable",
+        file,
+        message: `cannot read the file: ${describeFsError(error)}`,
+        hint: UNREADABLE_HINT,
+      },
+    };
   }
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) {
-      return { ok: false, diagnostic: { severity: "error", code: "not-a-file", file, message: "not a regular file (a FIFO, socket or device); never read", hint: NOT_A_FILE_HINT } };
+      return {
+        ok: false,
+        diagnostic: {
+          severity: "error",
+          code: "not-a-file",
+          file,
+          message: "not a regular file (a FIFO, socket or device); never read",
+          hint: NOT_A_FILE_HINT,
+        },
+      };
     }
     if (info.size > limit) {
       return {
         ok: false,
-        diagnostic: { severity: "error", code: "file-too-large", file, message: `${info.size} bytes is over the ${limit / (1024 * 1024)} MiB limit for a skill file`, hint: "split it, or move large material out of the layer" },
+        diagnostic: {
+          severity: "error",
+          code: "file-too-large",
+          file,
+          message: `${info.size} bytes is over the ${limit / (1024 * 1024)} MiB limit for a skill file`,
+          hint: "split it, or move large material out of the layer",
+        },
       };
     }
     const buffer = Buffer.allocUnsafe(info.size);
@@ -63,7 +96,16 @@ export function readSkillFile(file: string, limit = MAX_SKILL_FILE_BYTES): ReadR
     }
     return { ok: true, source: { file, text: buffer.toString("utf8", 0, read) }, stamp: stampOfStats(info) };
   } catch (error) {
-    return { ok: false, diagnostic: { severity: "error", code: "unreadable", file, message: `cannot read the file: ${describeFsError(error)}`, hint: UNREADABLE_HINT } };
+    return {
+      ok: false,
+      diagnostic: {
+        severity: "error",
+        code: "unreadable",
+        file,
+        message: `cannot read the file: ${describeFsError(error)}`,
+        hint: UNREADABLE_HINT,
+      },
+    };
   } finally {
     closeSync(fd);
   }

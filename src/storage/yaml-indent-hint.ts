@@ -23,7 +23,8 @@ interface Line {
 /** The key on a line (`key:` or `- key:`), where it starts, and the text after it. */
 // A plain key ends in a character that is neither a space nor ":", so no two parts of the
 // pattern can match the same spaces: linear on any line (this runs on hostile files too).
-const KEY_LINE = /^([ ]*(?:-[ ]+)*)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|-?[^\s#'"\-?:,[\]{}](?:[^:#]*[^\s:#])?)[ \t]*:(?:[ \t]+|$)/;
+const KEY_LINE =
+  /^([ ]*(?:-[ ]+)*)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|-?[^\s#'"\-?:,[\]{}](?:[^:#]*[^\s:#])?)[ \t]*:(?:[ \t]+|$)/;
 
 function linesOf(text: string): Line[] {
   return text.split("\n").map((raw, index) => {
@@ -58,7 +59,9 @@ function keyName(raw: string): string {
 
 function quoted(value: string): string {
   const text = value.replace(/[ \t]+#.*$/, "").trimEnd();
-  return text.length <= 60 ? `${text.includes('"') && !text.includes("'") ? `'${text}'` : JSON.stringify(text)}` : '"…"';
+  return text.length <= 60
+    ? `${text.includes('"') && !text.includes("'") ? `'${text}'` : JSON.stringify(text)}`
+    : '"…"';
 }
 
 /**
@@ -101,7 +104,8 @@ export function compactMappingAdvice(text: string, offset: number, lineBase = 0)
   const value = start.text.slice(column);
   if (/^["'[{]/.test(value)) return undefined;
   const owner = KEY_LINE.exec(start.text.slice(0, column));
-  const ownerKey = owner && owner[0].length === column ? { name: keyName(owner[2]!), column: owner[1]!.length + 1 } : undefined;
+  const ownerKey =
+    owner && owner[0].length === column ? { name: keyName(owner[2]!), column: owner[1]!.length + 1 } : undefined;
 
   const colon = colonIn(value);
   if (colon >= 0) {
@@ -167,7 +171,9 @@ export function badIndentAdvice(text: string, offset: number, lineBase = 0): Ind
       position,
     };
   }
-  const options = [shallower[shallower.length - 1], nearest].filter((k) => k !== undefined).map((k) => `column ${k.column} (in line with "${k.key}:" on line ${n(k.line - 1)})`);
+  const options = [shallower[shallower.length - 1], nearest]
+    .filter((k) => k !== undefined)
+    .map((k) => `column ${k.column} (in line with "${k.key}:" on line ${n(k.line - 1)})`);
   return {
     message: `"${name}:" on line ${n(index)} starts at column ${column}, in line with no key above it`,
     hint: `move it to ${options.join(" or ")}`,

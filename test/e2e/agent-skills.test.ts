@@ -45,15 +45,19 @@ argument-hint: <environment> [flags]
 disable-model-invocation: true
 ---
 ${DEPLOY_BODY}`;
-const BACKGROUND = "---\nname: house-style\ndescription: The team's writing style, for the model to apply\nuser-invocable: false\n---\nWrite short sentences.\n";
-const REVIEW_MD = "---\nname: review\ndescription: Review a file with a focus\narguments: [file, focus]\n---\nReview $file, focusing on $focus.\n";
+const BACKGROUND =
+  "---\nname: house-style\ndescription: The team's writing style, for the model to apply\nuser-invocable: false\n---\nWrite short sentences.\n";
+const REVIEW_MD =
+  "---\nname: review\ndescription: Review a file with a focus\narguments: [file, focus]\n---\nReview $file, focusing on $focus.\n";
 const FILES: Record<string, string> = {
-  "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n",
-  "team/review.yaml": "id: review\ndescription: Team review\ntype: prompt\narguments:\n  - { name: file, required: true }\nprompt: 'Team review of {{file}}'\n",
+  "skill-central.yaml":
+    "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n",
+  "team/review.yaml":
+    "id: review\ndescription: Team review\ntype: prompt\narguments:\n  - { name: file, required: true }\nprompt: 'Team review of {{file}}'\n",
   "team/pdf-tools/SKILL.md": PDF,
   "team/pdf-tools/scripts/extract.py": "import sys\nprint(open(sys.argv[1], 'rb').read()[:10])\n",
   "team/pdf-tools/references/forms.md": "# Forms\n\nA field is written {{name}}.\n",
-  "team/pdf-tools/examples.yaml": "- contains: [\"$10.00\", \"{{field_name}}\"]\n",
+  "team/pdf-tools/examples.yaml": '- contains: ["$10.00", "{{field_name}}"]\n',
   "team/deploy/SKILL.md": DEPLOY,
   "team/house-style/SKILL.md": BACKGROUND,
   "team/notes/SKILL.md": "---\nname: notes\ndescription: Notes as a folder\n---\nFolder notes\n",
@@ -85,7 +89,9 @@ describe("over stdio, with the SDK's client", () => {
   test("folders and YAML files are prompts side by side; user-invocable: false is not listed", async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(["deploy", "notes", "pdf-tools", "review", "skills:compose"]);
-    expect(prompts.find((p) => p.name === "deploy")!.arguments).toEqual([{ name: "arguments", description: "<environment> [flags]", required: false }]);
+    expect(prompts.find((p) => p.name === "deploy")!.arguments).toEqual([
+      { name: "arguments", description: "<environment> [flags]", required: false },
+    ]);
     expect(prompts.find((p) => p.name === "review")!.arguments).toEqual([
       { name: "file", required: false },
       { name: "focus", required: false },
@@ -93,7 +99,9 @@ describe("over stdio, with the SDK's client", () => {
   });
 
   test("overrides cross formats: the project's folder beats the team's YAML, the project's YAML beats the team's folder", async () => {
-    expect(textOf(await client.getPrompt({ name: "review", arguments: { file: "a.ts", focus: "errors" } }))).toBe("Review a.ts, focusing on errors.\n");
+    expect(textOf(await client.getPrompt({ name: "review", arguments: { file: "a.ts", focus: "errors" } }))).toBe(
+      "Review a.ts, focusing on errors.\n",
+    );
     expect(textOf(await client.getPrompt({ name: "notes" }))).toBe("YAML notes");
   });
 
@@ -104,12 +112,18 @@ describe("over stdio, with the SDK's client", () => {
   });
 
   test("with arguments: $ARGUMENTS and $N are substituted; !`command` stays as written and is never run", async () => {
-    const text = textOf(await client.getPrompt({ name: "deploy", arguments: { arguments: 'staging "--force --quiet"' } }));
-    expect(text).toBe('Deploy staging "--force --quiet".\nEnvironment: staging (flags: --force --quiet)\nCurrent state: !`git status --short`\n');
+    const text = textOf(
+      await client.getPrompt({ name: "deploy", arguments: { arguments: 'staging "--force --quiet"' } }),
+    );
+    expect(text).toBe(
+      'Deploy staging "--force --quiet".\nEnvironment: staging (flags: --force --quiet)\nCurrent state: !`git status --short`\n',
+    );
   });
 
   test("a body that never reads its arguments gets them appended", async () => {
-    expect(textOf(await client.getPrompt({ name: "pdf-tools", arguments: { arguments: "report.pdf" } }))).toEndWith("fill them by hand.\n\nARGUMENTS: report.pdf");
+    expect(textOf(await client.getPrompt({ name: "pdf-tools", arguments: { arguments: "report.pdf" } }))).toEndWith(
+      "fill them by hand.\n\nARGUMENTS: report.pdf",
+    );
   });
 
   test("a skill hidden from the list still resolves by name", async () => {
@@ -118,7 +132,9 @@ describe("over stdio, with the SDK's client", () => {
 
   test("the log names the !`command` warning's file, line and column; nothing is an error", () => {
     const log = session.stderr();
-    expect(log).toMatch(/team\/deploy\/SKILL\.md:9:16: warning: !`git status --short` is served as written: this server never runs commands/);
+    expect(log).toMatch(
+      /team\/deploy\/SKILL\.md:9:16: warning: !`git status --short` is served as written: this server never runs commands/,
+    );
     expect(log).not.toMatch(/: error: /);
   });
 });
@@ -130,7 +146,13 @@ describe("the CLI on skill folders", () => {
     expect(stdout).toMatch(/^pdf-tools\s+prompt\s+team\s+50\s+documents,pdf\s+Extract text/m);
     expect(stdout).toMatch(/^house-style\s+prompt\s+team/m);
     const json = await runCliJson<SkillView[]>(["list"], fixture.cwd, fixture.home);
-    expect(Object.fromEntries(json.json.map((s) => [s.id, s.format]))).toEqual({ deploy: "skill-md", "house-style": "skill-md", notes: "yaml", "pdf-tools": "skill-md", review: "skill-md" });
+    expect(Object.fromEntries(json.json.map((s) => [s.id, s.format]))).toEqual({
+      deploy: "skill-md",
+      "house-style": "skill-md",
+      notes: "yaml",
+      "pdf-tools": "skill-md",
+      review: "skill-md",
+    });
   });
 
   test("show lists the folder's files with size and digest, and the provenance across formats", async () => {
@@ -143,10 +165,23 @@ describe("the CLI on skill folders", () => {
     expect(json.json.skill.files).toEqual([
       { path: "SKILL.md", size: Buffer.byteLength(PDF), sha256: sha256(PDF), uri: "skill://pdf-tools/SKILL.md" },
       { path: "assets/logo.png", size: LOGO.length, sha256: sha256(LOGO), uri: "skill://pdf-tools/assets/logo.png" },
-      { path: "references/forms.md", size: expect.any(Number), sha256: expect.any(String), uri: "skill://pdf-tools/references/forms.md" },
-      { path: "scripts/extract.py", size: expect.any(Number), sha256: expect.any(String), uri: "skill://pdf-tools/scripts/extract.py" },
+      {
+        path: "references/forms.md",
+        size: expect.any(Number),
+        sha256: expect.any(String),
+        uri: "skill://pdf-tools/references/forms.md",
+      },
+      {
+        path: "scripts/extract.py",
+        size: expect.any(Number),
+        sha256: expect.any(String),
+        uri: "skill://pdf-tools/scripts/extract.py",
+      },
     ]);
-    expect([json.json.skill.uri, json.json.skill.digest]).toEqual(["skill://pdf-tools/SKILL.md", `sha256:${sha256(PDF)}`]);
+    expect([json.json.skill.uri, json.json.skill.digest]).toEqual([
+      "skill://pdf-tools/SKILL.md",
+      `sha256:${sha256(PDF)}`,
+    ]);
     expect(json.json.skill.examplesFile).toBe("examples.yaml");
     const review = await cli("show", "review");
     expect(review.stdout).toMatch(/project\s+100\s+\.skills\/review\/SKILL\.md\s+effective/);
@@ -168,7 +203,9 @@ describe("the CLI on skill folders", () => {
     expect(plain.stdout).toContain("team/deploy/SKILL.md:9:16: warning:");
     const strict = await cli("validate", "--strict");
     expect(strict.code).toBe(1);
-    expect(strict.stdout).toMatch(/team\/deploy\/SKILL\.md:4:1: error: "argument-hint" is not a field of the Agent Skills specification/);
+    expect(strict.stdout).toMatch(
+      /team\/deploy\/SKILL\.md:4:1: error: "argument-hint" is not a field of the Agent Skills specification/,
+    );
     expect(strict.stdout).toMatch(/\.skills\/review\/SKILL\.md:4:1: error: "arguments" is not a field/);
     expect(strict.stdout).not.toContain("pdf-tools/SKILL.md");
   });
@@ -192,7 +229,10 @@ describe("convert", () => {
     expect(code).toBe(0);
     expect(stdout).toContain("${CLAUDE_SKILL_DIR} has no YAML form");
     expect(stdout).toContain("the folder's other files (assets/logo.png, references/forms.md, scripts/extract.py)");
-    const other = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: c, path: ./c, priority: 1 }\n", "c/pdf-tools.yaml": readFileSync(join(out, "pdf-tools.yaml"), "utf8") });
+    const other = makeFixture({
+      "skill-central.yaml": "builtin: false\nlayers:\n  - { name: c, path: ./c, priority: 1 }\n",
+      "c/pdf-tools.yaml": readFileSync(join(out, "pdf-tools.yaml"), "utf8"),
+    });
     try {
       const rendered = await runCli(["render", "pdf-tools"], other.cwd, other.home);
       expect(rendered.code).toBe(0);
@@ -206,7 +246,9 @@ describe("convert", () => {
     const out = join(fixture.root, "to-md");
     const converted = await cli("convert", "notes", "--to", "skill-md", "--out", out);
     expect(converted.code).toBe(0);
-    expect(readFileSync(join(out, "notes/SKILL.md"), "utf8")).toBe('---\nname: notes\ndescription: "Notes in YAML"\n---\nYAML notes');
+    expect(readFileSync(join(out, "notes/SKILL.md"), "utf8")).toBe(
+      '---\nname: notes\ndescription: "Notes in YAML"\n---\nYAML notes',
+    );
     const again = await cli("convert", "notes", "--to", "skill-md", "--out", out);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("already exists; nothing was written");
@@ -241,7 +283,11 @@ describe("live reload of skill folders", () => {
   test("a new folder appears with list_changed; removing its SKILL.md withdraws it", async () => {
     live.write("team/beta/SKILL.md", "---\nname: beta\ndescription: Beta\n---\nb\n");
     await changes.waitFor("prompts", 1);
-    expect((await session.client.listPrompts()).prompts.map((p) => p.name)).toEqual(["alpha", "beta", "skills:compose"]);
+    expect((await session.client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+      "alpha",
+      "beta",
+      "skills:compose",
+    ]);
     rmSync(join(live.cwd, "team/beta/SKILL.md"));
     await changes.waitFor("prompts", 2);
     expect((await session.client.listPrompts()).prompts.map((p) => p.name)).toEqual(["alpha", "skills:compose"]);
@@ -262,7 +308,9 @@ describe("live reload of skill folders", () => {
 describe("the API", () => {
   test("openSkills renders a folder's body with Claude Code's substitutions", async () => {
     const skills = await openSkills({ cwd: fixture.cwd, home: fixture.home });
-    expect(await skills.renderPrompt("deploy", { arguments: "qa" })).toBe("Deploy qa.\nEnvironment: qa (flags: )\nCurrent state: !`git status --short`\n");
+    expect(await skills.renderPrompt("deploy", { arguments: "qa" })).toBe(
+      "Deploy qa.\nEnvironment: qa (flags: )\nCurrent state: !`git status --short`\n",
+    );
     expect(skills.get("pdf-tools")).toMatchObject({ format: "skill-md", tags: ["documents", "pdf"], version: "2.1" });
   });
 });

@@ -8,10 +8,12 @@ describe("openSkills, in process", () => {
   let skills: Skills;
   beforeAll(async () => {
     fixture = makeFixture({
-      "skill-central.yaml": "layers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n",
+      "skill-central.yaml":
+        "layers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n",
       ".skills/greeting.yaml": GREETING,
       "team/greeting.yaml": "id: greeting\ndescription: Team greeting\ntype: prompt\ntags: [hello]\nprompt: Hey\n",
-      "team/wave.yaml": "id: wave\ndescription: Waves\ntype: prompt\ntags: [hello, hand]\nprompt: 'Wave{{#if who}} at {{who}}{{/if}}'\nexamples:\n  - { contains: [Wave at] }\n",
+      "team/wave.yaml":
+        "id: wave\ndescription: Waves\ntype: prompt\ntags: [hello, hand]\nprompt: 'Wave{{#if who}} at {{who}}{{/if}}'\nexamples:\n  - { contains: [Wave at] }\n",
       "team/broken.yaml": "id: broken\ndescription: [\n",
     });
     skills = await openSkills({ cwd: fixture.cwd, home: fixture.home });
@@ -27,10 +29,21 @@ describe("openSkills, in process", () => {
 
   test("get gives a served skill with its provenance chain; an unknown id gives undefined", () => {
     const greeting = skills.get("greeting")!;
-    expect(greeting).toMatchObject({ id: "greeting", layer: "project", priority: 100, source: ".skills/greeting.yaml" });
+    expect(greeting).toMatchObject({
+      id: "greeting",
+      layer: "project",
+      priority: 100,
+      source: ".skills/greeting.yaml",
+    });
     expect(greeting.chain).toEqual([
       { layer: "project", priority: 100, source: ".skills/greeting.yaml", status: "effective" },
-      { layer: "team", priority: 50, source: "team/greeting.yaml", status: "shadowed", shadowedBy: ".skills/greeting.yaml" },
+      {
+        layer: "team",
+        priority: 50,
+        source: "team/greeting.yaml",
+        status: "shadowed",
+        shadowedBy: ".skills/greeting.yaml",
+      },
     ]);
     expect(skills.get("nope")).toBeUndefined();
     expect(skills.resolution("greeting")?.served).toBe(true);
@@ -48,9 +61,15 @@ describe("openSkills, in process", () => {
     expect(error).toBeInstanceOf(SkillCentralError);
     expect(error).toMatchObject({
       code: "invalid-arguments",
-      problems: ['Missing required argument: "summary"', 'Argument "type" must be one of: feat, fix, docs, style, refactor, perf, test, build, ci, chore, revert'],
+      problems: [
+        'Missing required argument: "summary"',
+        'Argument "type" must be one of: feat, fix, docs, style, refactor, perf, test, build, ci, chore, revert',
+      ],
     });
-    await expect(skills.renderPrompt("greeting")).rejects.toMatchObject({ code: "missing-argument", message: 'Missing required argument: "who"' });
+    await expect(skills.renderPrompt("greeting")).rejects.toMatchObject({
+      code: "missing-argument",
+      message: 'Missing required argument: "who"',
+    });
     await expect(skills.callTool("greeting")).rejects.toMatchObject({ code: "unknown-tool" });
     await expect(skills.compose("nothing-has-this")).rejects.toMatchObject({ code: "no-skills-for-tags" });
   });
@@ -64,7 +83,13 @@ describe("openSkills, in process", () => {
       ["greeting", true],
       ["wave", false],
     ]);
-    expect(all[1]).toMatchObject({ failure: "text-missing", missing: ["Wave at"], actual: "Wave", source: "team/wave.yaml", position: { line: 7, column: 5 } });
+    expect(all[1]).toMatchObject({
+      failure: "text-missing",
+      missing: ["Wave at"],
+      actual: "Wave",
+      source: "team/wave.yaml",
+      position: { line: 7, column: 5 },
+    });
     expect((await skills.runExamples(["greeting"])).map((r) => r.id)).toEqual(["greeting"]);
     await expect(skills.runExamples(["nope"])).rejects.toThrow("Unknown skill: nope");
     await expect(skills.runExamples(["nope"])).rejects.toMatchObject({ code: "unknown-skill" });

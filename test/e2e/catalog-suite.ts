@@ -14,7 +14,9 @@ export const CATALOG = ["find_skills", "load_skill"];
 export const MODEL_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 type Structured<T> = { structuredContent?: T; isError?: boolean; content: { type: string; text?: string }[] };
-export type Found = { skills: { name: string; type: string; layer: string; uri: string; tags: string[]; description: string }[] };
+export type Found = {
+  skills: { name: string; type: string; layer: string; uri: string; tags: string[]; description: string }[];
+};
 
 /**
  * What a tool-only client's model does with the catalog: find a prompt skill by what it needs,
@@ -22,7 +24,10 @@ export type Found = { skills: { name: string; type: string; layer: string; uri: 
  * checks every structured result against the tool's output schema.
  */
 export async function usePromptSkillThroughTools(client: Client): Promise<void> {
-  const found = (await client.callTool({ name: "find_skills", arguments: { query: "blameless write-up after an outage" } })) as Structured<Found>;
+  const found = (await client.callTool({
+    name: "find_skills",
+    arguments: { query: "blameless write-up after an outage" },
+  })) as Structured<Found>;
   expect(found.isError).toBeUndefined();
   expect(found.structuredContent!.skills[0]).toEqual({
     name: "incident-postmortem",
@@ -34,23 +39,49 @@ export async function usePromptSkillThroughTools(client: Client): Promise<void> 
   });
   expect(textOf(found)).toContain("| incident-postmortem | prompt | Write a blameless postmortem");
 
-  const loaded = (await client.callTool({ name: "load_skill", arguments: { name: "incident-postmortem", arguments: "payments outage on 2 March" } })) as Structured<{ text: string; files: { uri: string }[] }>;
+  const loaded = (await client.callTool({
+    name: "load_skill",
+    arguments: { name: "incident-postmortem", arguments: "payments outage on 2 March" },
+  })) as Structured<{ text: string; files: { uri: string }[] }>;
   expect(loaded.isError).toBeUndefined();
   expect(loaded.structuredContent!.text).toContain("## Timeline");
   expect(loaded.structuredContent!.text).toContain("Work on: payments outage on 2 March");
-  expect(loaded.structuredContent!.files.map((f) => f.uri)).toEqual(["skill://incident-postmortem/references/examples/payments-outage.md", "skill://incident-postmortem/references/template.md"]);
-  expect(textOf(loaded)).toContain("- references/template.md (46 bytes) skill://incident-postmortem/references/template.md");
+  expect(loaded.structuredContent!.files.map((f) => f.uri)).toEqual([
+    "skill://incident-postmortem/references/examples/payments-outage.md",
+    "skill://incident-postmortem/references/template.md",
+  ]);
+  expect(textOf(loaded)).toContain(
+    "- references/template.md (46 bytes) skill://incident-postmortem/references/template.md",
+  );
 
-  const file = (await client.callTool({ name: "load_skill", arguments: { name: "incident-postmortem", path: "references/template.md" } })) as Structured<{ mimeType: string }>;
+  const file = (await client.callTool({
+    name: "load_skill",
+    arguments: { name: "incident-postmortem", path: "references/template.md" },
+  })) as Structured<{ mimeType: string }>;
   expect(textOf(file)).toBe("# Postmortem template\n\n## Timeline\n\n## Impact\n");
-  expect(file.structuredContent).toMatchObject({ uri: "skill://incident-postmortem/references/template.md", mimeType: "text/markdown", size: 46 });
+  expect(file.structuredContent).toMatchObject({
+    uri: "skill://incident-postmortem/references/template.md",
+    mimeType: "text/markdown",
+    size: 46,
+  });
 
-  const yamlPrompt = (await client.callTool({ name: "load_skill", arguments: { name: "review-pr", arguments: { subject: "the login change" } } })) as Structured<{ text: string }>;
+  const yamlPrompt = (await client.callTool({
+    name: "load_skill",
+    arguments: { name: "review-pr", arguments: { subject: "the login change" } },
+  })) as Structured<{ text: string }>;
   expect(yamlPrompt.structuredContent!.text).toContain("Apply review-pr to the login change.");
 
-  const unknown = (await client.callTool({ name: "load_skill", arguments: { name: "postmortem" } })) as Structured<never>;
+  const unknown = (await client.callTool({
+    name: "load_skill",
+    arguments: { name: "postmortem" },
+  })) as Structured<never>;
   expect({ content: unknown.content, isError: unknown.isError }).toEqual({
-    content: [{ type: "text", text: 'Unknown skill: "postmortem". Nearest names: incident-postmortem, test-strategy, house-style. find_skills searches them all.' }],
+    content: [
+      {
+        type: "text",
+        text: 'Unknown skill: "postmortem". Nearest names: incident-postmortem, test-strategy, house-style. find_skills searches them all.',
+      },
+    ],
     isError: true,
   });
 }
@@ -86,7 +117,12 @@ export function catalogSuite(target: ServerTarget): void {
       const tools = (await client.listTools()).tools.filter((t) => CATALOG.includes(t.name));
       for (const tool of tools) {
         expect(tool.title).toBeString();
-        expect(tool.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+        expect(tool.annotations).toEqual({
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        });
         expect(tool.outputSchema?.type).toBe("object");
         expect(tool.description!.length).toBeLessThanOrEqual(2048);
       }
@@ -96,7 +132,10 @@ export function catalogSuite(target: ServerTarget): void {
       const client = await open("codex-mcp-client");
       expect(await toolNames(client)).toEqual([...CATALOG, ...CATALOG_TOOL_IDS].sort());
       await usePromptSkillThroughTools(client);
-      const described = (await client.callTool({ name: "load_skill", arguments: { name: "regex-builder" } })) as Structured<{ inputSchema: unknown }>;
+      const described = (await client.callTool({
+        name: "load_skill",
+        arguments: { name: "regex-builder" },
+      })) as Structured<{ inputSchema: unknown }>;
       expect(described.structuredContent!.inputSchema).toMatchObject({ required: ["input"] });
       expect(textOf(described)).toContain('Call it as the tool "regex-builder"');
     });
@@ -108,7 +147,10 @@ export function catalogSuite(target: ServerTarget): void {
       expect(prompts).toContain("incident-postmortem");
       expect(prompts).toContain("review-pr");
       expect(client.getInstructions()).toContain("prompt skills are MCP prompts");
-      expect(await wireError(client.callTool({ name: "find_skills", arguments: {} }))).toEqual({ code: -32602, message: "Unknown tool: find_skills" });
+      expect(await wireError(client.callTool({ name: "find_skills", arguments: {} }))).toEqual({
+        code: -32602,
+        message: "Unknown tool: find_skills",
+      });
     });
 
     test("--catalog on gives Claude Code the catalog tools as well", async () => {
@@ -124,12 +166,18 @@ export function catalogSuite(target: ServerTarget): void {
 
     test("a skill only people may run is never found, loaded or suggested through the catalog", async () => {
       const client = await open("windsurf-client");
-      const found = (await client.callTool({ name: "find_skills", arguments: { query: "deploy the service to an environment", limit: 50 } })) as Structured<Found>;
+      const found = (await client.callTool({
+        name: "find_skills",
+        arguments: { query: "deploy the service to an environment", limit: 50 },
+      })) as Structured<Found>;
       expect(found.structuredContent!.skills.map((s) => s.name)).not.toContain("deploy");
       const listed = (await client.callTool({ name: "find_skills", arguments: { limit: 50 } })) as Structured<Found>;
       expect(listed.structuredContent!.skills.map((s) => s.name)).not.toContain("deploy");
       expect(listed.structuredContent!.skills.map((s) => s.name)).toContain("house-style");
-      const loaded = (await client.callTool({ name: "load_skill", arguments: { name: "deploy" } })) as Structured<never>;
+      const loaded = (await client.callTool({
+        name: "load_skill",
+        arguments: { name: "deploy" },
+      })) as Structured<never>;
       expect(loaded.isError).toBe(true);
       expect(client.getInstructions()).not.toContain("deploy");
     });
@@ -137,15 +185,37 @@ export function catalogSuite(target: ServerTarget): void {
     test("find_skills: no query lists alphabetically, tags narrow, limit cuts, bad arguments get tool-style messages", async () => {
       const client = await open("windsurf-client");
       const first = (await client.callTool({ name: "find_skills", arguments: { limit: 3 } })) as Structured<Found>;
-      expect(first.structuredContent!.skills.map((s) => s.name)).toEqual(["accessibility-audit", "api-design", "changelog-entry"]);
+      expect(first.structuredContent!.skills.map((s) => s.name)).toEqual([
+        "accessibility-audit",
+        "api-design",
+        "changelog-entry",
+      ]);
       expect(textOf(first)).toStartWith("3 of 51 skills:");
-      const tagged = (await client.callTool({ name: "find_skills", arguments: { tags: ["Database"] } })) as Structured<Found>;
-      expect(tagged.structuredContent!.skills.map((s) => s.name)).toEqual(["db-index-advisor", "db-migration", "sql-query-review"]);
-      const none = (await client.callTool({ name: "find_skills", arguments: { query: "quantum chromodynamics" } })) as Structured<Found>;
+      const tagged = (await client.callTool({
+        name: "find_skills",
+        arguments: { tags: ["Database"] },
+      })) as Structured<Found>;
+      expect(tagged.structuredContent!.skills.map((s) => s.name)).toEqual([
+        "db-index-advisor",
+        "db-migration",
+        "sql-query-review",
+      ]);
+      const none = (await client.callTool({
+        name: "find_skills",
+        arguments: { query: "quantum chromodynamics" },
+      })) as Structured<Found>;
       expect(none.structuredContent).toEqual({ skills: [] });
       expect(textOf(none)).toStartWith('No skill matches "quantum chromodynamics".');
       const bad = await client.callTool({ name: "find_skills", arguments: { limit: 500, colour: "red" } });
-      expect(bad).toEqual({ content: [{ type: "text", text: 'Unexpected argument "colour": the tool does not accept it\nArgument "limit" must be <= 50' }], isError: true });
+      expect(bad).toEqual({
+        content: [
+          {
+            type: "text",
+            text: 'Unexpected argument "colour": the tool does not accept it\nArgument "limit" must be <= 50',
+          },
+        ],
+        isError: true,
+      });
     });
 
     test("2026-07-28: the mode follows the clientInfo each request carries", async () => {

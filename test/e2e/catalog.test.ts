@@ -4,7 +4,14 @@ import { CATALOG_TOOL_IDS, catalogFixtureFiles } from "../helpers/catalog-fixtur
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connectHttp, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { connect, SOURCE_TARGET, wireError, type Connected } from "../helpers/server.ts";
-import { CATALOG, catalogSuite, MODEL_TOOL_NAME, toolNames, usePromptSkillThroughTools, type Found } from "./catalog-suite.ts";
+import {
+  CATALOG,
+  catalogSuite,
+  MODEL_TOOL_NAME,
+  toolNames,
+  usePromptSkillThroughTools,
+  type Found,
+} from "./catalog-suite.ts";
 import { runCli } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
@@ -47,36 +54,66 @@ describe("tool skills over a capped client's budget", () => {
     expect(tools).toEqual(["find_skills", "load_skill", "run_skill_tool"]);
     for (let i = 1; i <= 60; i++) {
       const name = `tool-${String(i).padStart(3, "0")}`;
-      const result = (await client.callTool({ name: "run_skill_tool", arguments: { name, arguments: { count: i } } })) as Result;
-      expect(result).toEqual({ content: [{ type: "text", text: `${name} x${i}` }], structuredContent: { name, text: `${name} x${i}` } });
+      const result = (await client.callTool({
+        name: "run_skill_tool",
+        arguments: { name, arguments: { count: i } },
+      })) as Result;
+      expect(result).toEqual({
+        content: [{ type: "text", text: `${name} x${i}` }],
+        structuredContent: { name, text: `${name} x${i}` },
+      });
     }
-    const listed = (await client.callTool({ name: "find_skills", arguments: { tags: ["kit"], limit: 50 } })) as Result & { structuredContent: Found };
+    const listed = (await client.callTool({
+      name: "find_skills",
+      arguments: { tags: ["kit"], limit: 50 },
+    })) as Result & { structuredContent: Found };
     expect(listed.structuredContent.skills).toHaveLength(50);
     expect((listed.content[0]!.text ?? "").split("\n")[0]).toBe("50 of 60 skills for tags kit:");
-    expect(listed.content[0]!.text).toContain('Run a tool skill with run_skill_tool {"name": "<name>", "arguments": {…}}.');
+    expect(listed.content[0]!.text).toContain(
+      'Run a tool skill with run_skill_tool {"name": "<name>", "arguments": {…}}.',
+    );
   });
 
   test("run_skill_tool validates exactly as tools/call does, and still calls a tool skill that is not listed", async () => {
     const client = await open(toolSkills(60), "cursor-vscode");
     for (const args of [{}, { count: 0 }, { count: "three" }, { count: 1, extra: true }]) {
       const direct = await client.callTool({ name: "tool-007", arguments: args });
-      const through = await client.callTool({ name: "run_skill_tool", arguments: { name: "tool-007", arguments: args } });
+      const through = await client.callTool({
+        name: "run_skill_tool",
+        arguments: { name: "tool-007", arguments: args },
+      });
       expect(direct.isError).toBe(true);
       expect(through).toEqual(direct);
     }
     expect(await client.callTool({ name: "run_skill_tool", arguments: { name: "tool-07", arguments: {} } })).toEqual({
-      content: [{ type: "text", text: 'Unknown tool skill: "tool-07". Nearest names: tool-007, tool-017, tool-027. find_skills searches them all.' }],
+      content: [
+        {
+          type: "text",
+          text: 'Unknown tool skill: "tool-07". Nearest names: tool-007, tool-017, tool-027. find_skills searches them all.',
+        },
+      ],
       isError: true,
     });
-    expect(await client.callTool({ name: "run_skill_tool", arguments: {} })).toEqual({ content: [{ type: "text", text: 'Missing required argument: "name"' }], isError: true });
+    expect(await client.callTool({ name: "run_skill_tool", arguments: {} })).toEqual({
+      content: [{ type: "text", text: 'Missing required argument: "name"' }],
+      isError: true,
+    });
     const schema = (await client.callTool({ name: "load_skill", arguments: { name: "tool-007" } })) as Result;
     expect(schema.content[0]!.text).toContain('Run it with run_skill_tool {"name": "tool-007"');
   });
 
   test("run_skill_tool on a prompt skill says to load it", async () => {
-    const client = await open({ ...toolSkills(41), ".skills/notes.yaml": "id: notes\ndescription: Notes\ntype: prompt\nprompt: Notes\n" }, "cursor-vscode");
+    const client = await open(
+      { ...toolSkills(41), ".skills/notes.yaml": "id: notes\ndescription: Notes\ntype: prompt\nprompt: Notes\n" },
+      "cursor-vscode",
+    );
     expect(await client.callTool({ name: "run_skill_tool", arguments: { name: "notes" } })).toEqual({
-      content: [{ type: "text", text: '"notes" is a prompt skill, not a tool skill: read it with load_skill {"name": "notes"}' }],
+      content: [
+        {
+          type: "text",
+          text: '"notes" is a prompt skill, not a tool skill: read it with load_skill {"name": "notes"}',
+        },
+      ],
       isError: true,
     });
   });
@@ -91,23 +128,39 @@ describe("tool skills over a capped client's budget", () => {
 
   test("40 tool skills fit Cursor's cap as tools; toolCap in the config moves the line", async () => {
     expect(await toolNames(await open(toolSkills(40), "cursor-vscode"))).toHaveLength(40);
-    expect(await toolNames(await open({ ...toolSkills(40), "skill-central.yaml": "builtin: false\ntoolCap: 30\n" }, "cursor-vscode"))).toEqual(["find_skills", "load_skill", "run_skill_tool"]);
+    expect(
+      await toolNames(
+        await open({ ...toolSkills(40), "skill-central.yaml": "builtin: false\ntoolCap: 30\n" }, "cursor-vscode"),
+      ),
+    ).toEqual(["find_skills", "load_skill", "run_skill_tool"]);
   });
 
   test("toolSkills: catalog puts tool skills behind run_skill_tool even for Claude Code", async () => {
-    const client = await open({ ...toolSkills(2), "skill-central.yaml": "builtin: false\ntoolSkills: catalog\n" }, "claude-code");
+    const client = await open(
+      { ...toolSkills(2), "skill-central.yaml": "builtin: false\ntoolSkills: catalog\n" },
+      "claude-code",
+    );
     expect(await toolNames(client)).toEqual(["find_skills", "load_skill", "run_skill_tool"]);
-    expect(await client.callTool({ name: "run_skill_tool", arguments: { name: "tool-002", arguments: { count: 2 } } })).toMatchObject({ content: [{ text: "tool-002 x2" }] });
+    expect(
+      await client.callTool({ name: "run_skill_tool", arguments: { name: "tool-002", arguments: { count: 2 } } }),
+    ).toMatchObject({ content: [{ text: "tool-002 x2" }] });
   });
 
   test("a tool skill whose name would not fit the prefixed 64 characters is not listed by name, but runs through run_skill_tool", async () => {
     const long = "a-very-long-tool-skill-name-that-goes-on-and-on-x";
-    const client = await open({ ...toolSkills(1), [`.skills/${long}.yaml`]: `id: ${long}\ndescription: Long\ntype: tool\nprompt: long\n` }, "claude-code");
+    const client = await open(
+      { ...toolSkills(1), [`.skills/${long}.yaml`]: `id: ${long}\ndescription: Long\ntype: tool\nprompt: long\n` },
+      "claude-code",
+    );
     const names = await toolNames(client);
     expect(names).toEqual(["find_skills", "load_skill", "run_skill_tool", "tool-001"]);
     for (const name of names) expect(`mcp__skill-central__${name}`).toMatch(MODEL_TOOL_NAME);
-    expect(await client.callTool({ name: "run_skill_tool", arguments: { name: long } })).toMatchObject({ content: [{ text: "long" }] });
-    expect(sessions.at(-1)!.stderr()).toContain(`warning: tool id "${long}" is 49 characters: as mcp__skill-central__${long} it is over the 64 that clients' models take`);
+    expect(await client.callTool({ name: "run_skill_tool", arguments: { name: long } })).toMatchObject({
+      content: [{ text: "long" }],
+    });
+    expect(sessions.at(-1)!.stderr()).toContain(
+      `warning: tool id "${long}" is 49 characters: as mcp__skill-central__${long} it is over the 64 that clients' models take`,
+    );
   });
 });
 
@@ -139,7 +192,9 @@ describe("list_changed for tools when the catalog or its mode changes on reload"
     fixture.write(".skills/notes.yaml", "id: notes\ndescription: Notes\ntype: prompt\nprompt: Notes\n");
     await changes.waitFor("prompts", 1);
     expect(changes.counts.tools).toBe(1);
-    const found = (await client.callTool({ name: "find_skills", arguments: { query: "notes" } })) as Result & { structuredContent: Found };
+    const found = (await client.callTool({ name: "find_skills", arguments: { query: "notes" } })) as Result & {
+      structuredContent: Found;
+    };
     expect(found.structuredContent.skills.map((s) => s.name)).toEqual(["notes"]);
   });
 
@@ -147,7 +202,10 @@ describe("list_changed for tools when the catalog or its mode changes on reload"
     fixture.write("skill-central.yaml", "builtin: false\ncatalog: off\n");
     await changes.waitFor("tools", 2);
     expect(await toolNames(client)).toHaveLength(41);
-    expect(await wireError(client.callTool({ name: "run_skill_tool", arguments: {} }))).toEqual({ code: -32602, message: "Unknown tool: run_skill_tool" });
+    expect(await wireError(client.callTool({ name: "run_skill_tool", arguments: {} }))).toEqual({
+      code: -32602,
+      message: "Unknown tool: run_skill_tool",
+    });
   });
 });
 
@@ -166,7 +224,10 @@ describe("the catalog over HTTP", () => {
   });
 
   test("a 2025-11-25 session from Windsurf and a 2026-07-28 request from Codex get the catalog; Claude Code's session does not", async () => {
-    for (const [name, era] of [["windsurf-client", "legacy"], ["codex-mcp-client", "modern"]] as const) {
+    for (const [name, era] of [
+      ["windsurf-client", "legacy"],
+      ["codex-mcp-client", "modern"],
+    ] as const) {
       const { client } = await connectHttp(server.url, era, {}, { name });
       clients.push(client);
       expect(await toolNames(client)).toEqual([...CATALOG, ...CATALOG_TOOL_IDS].sort());
@@ -219,42 +280,68 @@ describe("skill-central find", () => {
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n")[0]).toMatch(/^NAME\s+TYPE\s+LAYER\s+TAGS\s+DESCRIPTION$/);
     expect(run.stdout.split("\n")[1]).toStartWith("incident-postmortem  prompt  project  incident,oncall");
-    const json = JSON.parse((await cli("find", "blameless write-up after an outage", "--json")).stdout) as { total: number; skills: { name: string; uri: string }[] };
+    const json = JSON.parse((await cli("find", "blameless write-up after an outage", "--json")).stdout) as {
+      total: number;
+      skills: { name: string; uri: string }[];
+    };
     expect(json.skills[0]).toMatchObject({ name: "incident-postmortem", uri: "skill://incident-postmortem/SKILL.md" });
   });
 
   test("people see skills only people may run; --model shows what a model sees", async () => {
-    const all = JSON.parse((await cli("find", "deploy", "--json")).stdout) as { skills: { name: string; modelInvocable?: boolean }[] };
+    const all = JSON.parse((await cli("find", "deploy", "--json")).stdout) as {
+      skills: { name: string; modelInvocable?: boolean }[];
+    };
     expect(all.skills[0]).toMatchObject({ name: "deploy", modelInvocable: false });
     const model = await cli("find", "deploy", "the", "service", "--model", "--json");
-    expect((JSON.parse(model.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name)).not.toContain("deploy");
+    expect((JSON.parse(model.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name)).not.toContain(
+      "deploy",
+    );
   });
 
   test("--tag, --type and --limit narrow; nothing found exits 1; bad flags exit 2 with a one-line reason", async () => {
-    const tools = JSON.parse((await cli("find", "--type", "tool", "--tag", "security", "--json")).stdout) as { skills: { name: string }[] };
+    const tools = JSON.parse((await cli("find", "--type", "tool", "--tag", "security", "--json")).stdout) as {
+      skills: { name: string }[];
+    };
     expect(tools.skills.map((s) => s.name)).toEqual(["secrets-scan"]);
     const limited = await cli("find", "review", "--limit", "2");
     expect(limited.stdout.trim().split("\n")).toHaveLength(3);
     expect(limited.stderr).toMatch(/^2 of \d+ matches shown \(--limit to see more\)$/m);
     const none = await cli("find", "quantum", "chromodynamics");
     expect([none.code, none.stderr]).toEqual([1, 'no skill matches "quantum chromodynamics"\n']);
-    expect(await cli("find", "x", "--limit", "0")).toMatchObject({ code: 2, stderr: 'skill-central find: error: --limit must be a positive whole number, not "0"\n' });
-    expect(await cli("find", "x", "--type", "tools")).toMatchObject({ code: 2, stderr: 'skill-central find: error: --type must be "prompt" or "tool", not "tools" (did you mean "tool"?)\n' });
+    expect(await cli("find", "x", "--limit", "0")).toMatchObject({
+      code: 2,
+      stderr: 'skill-central find: error: --limit must be a positive whole number, not "0"\n',
+    });
+    expect(await cli("find", "x", "--type", "tools")).toMatchObject({
+      code: 2,
+      stderr: 'skill-central find: error: --type must be "prompt" or "tool", not "tools" (did you mean "tool"?)\n',
+    });
   });
 
   test("mcp --catalog takes auto, on or off", async () => {
-    expect(await cli("mcp", "--catalog", "yes")).toMatchObject({ code: 2, stderr: 'skill-central mcp: error: --catalog must be auto, on or off, not "yes"\n' });
-    expect(await cli("mcp", "--catalog", "offf")).toMatchObject({ code: 2, stderr: 'skill-central mcp: error: --catalog must be auto, on or off, not "offf" (did you mean "off"?)\n' });
+    expect(await cli("mcp", "--catalog", "yes")).toMatchObject({
+      code: 2,
+      stderr: 'skill-central mcp: error: --catalog must be auto, on or off, not "yes"\n',
+    });
+    expect(await cli("mcp", "--catalog", "offf")).toMatchObject({
+      code: 2,
+      stderr: 'skill-central mcp: error: --catalog must be auto, on or off, not "offf" (did you mean "off"?)\n',
+    });
   });
 });
 
 describe("skill-central doctor", () => {
   test("shows the catalog settings in effect, the project's over the user's", async () => {
-    const fixture = makeFixture({ "~/.skill-central/config.yaml": "toolCap: 25\n", "skill-central.yaml": "catalog: on\n" });
+    const fixture = makeFixture({
+      "~/.skill-central/config.yaml": "toolCap: 25\n",
+      "skill-central.yaml": "catalog: on\n",
+    });
     try {
       const text = await runCli(["doctor"], fixture.cwd, fixture.home);
       expect(text.stdout).toContain("  catalog: on; toolSkills: tools; toolCap: 25 (docs/catalog.md)\n");
-      const json = JSON.parse((await runCli(["doctor", "--json"], fixture.cwd, fixture.home)).stdout) as { catalog: unknown };
+      const json = JSON.parse((await runCli(["doctor", "--json"], fixture.cwd, fixture.home)).stdout) as {
+        catalog: unknown;
+      };
       expect(json.catalog).toEqual({ mode: "on", toolSkills: "tools", toolCap: 25 });
     } finally {
       fixture.cleanup();
@@ -268,7 +355,11 @@ describe("the public API's find", () => {
     const fixture = makeFixture(catalogFixtureFiles());
     try {
       const skills = await openSkills({ cwd: fixture.cwd, home: fixture.home });
-      expect(skills.find("blameless write-up after an outage")[0]).toMatchObject({ id: "incident-postmortem", layer: "project", format: "skill-md" });
+      expect(skills.find("blameless write-up after an outage")[0]).toMatchObject({
+        id: "incident-postmortem",
+        layer: "project",
+        format: "skill-md",
+      });
       expect(skills.find("review", { tags: ["Database"] }).map((s) => s.id)).toEqual(["sql-query-review"]);
       expect(skills.find("", { limit: 2 }).map((s) => s.id)).toEqual(["accessibility-audit", "api-design"]);
       expect(skills.find("deploy the service").map((s) => s.id)).not.toContain("deploy");

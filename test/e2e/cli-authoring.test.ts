@@ -17,8 +17,11 @@ describe("init → new → render → test → validate", () => {
   test("init scaffolds a config, two layers and an example prompt and tool", async () => {
     const { code, stdout } = await cli("init");
     expect(code).toBe(0);
-    expect(stdout).toStartWith("created     skill-central.yaml\ncreated     .skills/team/explain-change.yaml\ncreated     .skills/project/branch-name.yaml\n");
-    for (const file of ["skill-central.yaml", ".skills/team/explain-change.yaml", ".skills/project/branch-name.yaml"]) expect(existsSync(join(fixture.cwd, file))).toBe(true);
+    expect(stdout).toStartWith(
+      "created     skill-central.yaml\ncreated     .skills/team/explain-change.yaml\ncreated     .skills/project/branch-name.yaml\n",
+    );
+    for (const file of ["skill-central.yaml", ".skills/team/explain-change.yaml", ".skills/project/branch-name.yaml"])
+      expect(existsSync(join(fixture.cwd, file))).toBe(true);
   });
 
   test("init never overwrites, and says what it left alone", async () => {
@@ -44,9 +47,14 @@ describe("init → new → render → test → validate", () => {
   });
 
   test("new writes a commented skill into the highest-priority layer, or the one named", async () => {
-    const [prompt, tool] = await Promise.all([cli("new", "api-review", "--type", "prompt"), cli("new", "ticket-link", "--type", "tool", "--layer", "team")]);
+    const [prompt, tool] = await Promise.all([
+      cli("new", "api-review", "--type", "prompt"),
+      cli("new", "ticket-link", "--type", "tool", "--layer", "team"),
+    ]);
     expect(prompt.code).toBe(0);
-    expect(prompt.stdout).toStartWith('created .skills/project/api-review.yaml (prompt, layer "project", priority 100)\n');
+    expect(prompt.stdout).toStartWith(
+      'created .skills/project/api-review.yaml (prompt, layer "project", priority 100)\n',
+    );
     expect(tool.code).toBe(0);
     expect(tool.stdout).toStartWith('created .skills/team/ticket-link.yaml (tool, layer "team", priority 50)\n');
     const text = readFileSync(join(fixture.cwd, ".skills/project/api-review.yaml"), "utf8");
@@ -72,7 +80,9 @@ describe("init → new → render → test → validate", () => {
     const before = readFileSync(join(fixture.cwd, ".skills/project/api-review.yaml"), "utf8");
     const { code, stderr } = await cli("new", "api-review", "--type", "tool");
     expect(code).toBe(1);
-    expect(stderr).toBe("error: .skills/project/api-review.yaml already exists — pass --force to replace it (the current one is then kept as .skills/project/api-review.yaml.bak)\n");
+    expect(stderr).toBe(
+      "error: .skills/project/api-review.yaml already exists — pass --force to replace it (the current one is then kept as .skills/project/api-review.yaml.bak)\n",
+    );
     expect(readFileSync(join(fixture.cwd, ".skills/project/api-review.yaml"), "utf8")).toBe(before);
   });
 
@@ -90,8 +100,16 @@ describe("init → new → render → test → validate", () => {
 
     // A second --force never overwrites the first backup.
     const second = readFileSync(file, "utf8");
-    const again = await runCliJson<{ created: boolean; replaced: boolean; backup: string }>(["new", "api-review", "--type", "prompt", "--force", "--no-builtin"], fixture.cwd, fixture.home);
-    expect(again.json).toMatchObject({ created: true, replaced: true, backup: ".skills/project/api-review.yaml.2.bak" });
+    const again = await runCliJson<{ created: boolean; replaced: boolean; backup: string }>(
+      ["new", "api-review", "--type", "prompt", "--force", "--no-builtin"],
+      fixture.cwd,
+      fixture.home,
+    );
+    expect(again.json).toMatchObject({
+      created: true,
+      replaced: true,
+      backup: ".skills/project/api-review.yaml.2.bak",
+    });
     expect(readFileSync(`${file}.bak`, "utf8")).toBe(first);
     expect(readFileSync(`${file}.2.bak`, "utf8")).toBe(second);
     // Backups are not skill files: the id is still served once, from the new file.
@@ -109,7 +127,9 @@ describe("init → new → render → test → validate", () => {
     expect(existsSync(join(fixture.cwd, ".skills/project/explain-change.yaml"))).toBe(false);
     const forced = await cli("new", "explain-change", "--type", "prompt", "--force");
     expect(forced.code).toBe(0);
-    expect(forced.stdout).toContain('created .skills/project/explain-change.yaml (prompt, layer "project", priority 100)\nnote: it overrides .skills/team/explain-change.yaml (layer "team", priority 50)\n');
+    expect(forced.stdout).toContain(
+      'created .skills/project/explain-change.yaml (prompt, layer "project", priority 100)\nnote: it overrides .skills/team/explain-change.yaml (layer "team", priority 50)\n',
+    );
     expect(existsSync(join(fixture.cwd, ".skills/project/explain-change.yaml.bak"))).toBe(false);
   });
 
@@ -125,10 +145,15 @@ describe("init → new → render → test → validate", () => {
   });
 
   test("new refuses, even with --force, an id another file of the same layer defines (they would conflict)", async () => {
-    writeFileSync(join(fixture.cwd, ".skills/project/named-otherwise.yaml"), "id: taken\ndescription: d\ntype: prompt\nprompt: x\n");
+    writeFileSync(
+      join(fixture.cwd, ".skills/project/named-otherwise.yaml"),
+      "id: taken\ndescription: d\ntype: prompt\nprompt: x\n",
+    );
     const { code, stderr } = await cli("new", "taken", "--type", "prompt", "--force");
     expect(code).toBe(1);
-    expect(stderr).toBe('error: id "taken" is already defined in layer "project" by .skills/project/named-otherwise.yaml; a second file would conflict with it — edit that file instead\n');
+    expect(stderr).toBe(
+      'error: id "taken" is already defined in layer "project" by .skills/project/named-otherwise.yaml; a second file would conflict with it — edit that file instead\n',
+    );
     expect(existsSync(join(fixture.cwd, ".skills/project/taken.yaml"))).toBe(false);
   });
 
@@ -141,7 +166,9 @@ describe("init → new → render → test → validate", () => {
     ]);
     expect([badId.code, noType.code, badLayer.code, builtin.code]).toEqual([2, 2, 2, 2]);
     expect(badId.stderr).toStartWith('skill-central new: error: "Bad_Id" is not a valid id');
-    expect(noType.stderr).toBe("skill-central new: error: --type is required: --type prompt or --type tool (or --format skill-md for an Agent Skills folder)\n");
+    expect(noType.stderr).toBe(
+      "skill-central new: error: --type is required: --type prompt or --type tool (or --format skill-md for an Agent Skills folder)\n",
+    );
     expect(badLayer.stderr).toContain('no layer named "tema" (did you mean "team"?)');
     expect(builtin.stderr).toContain("the built-in layer ships with skill-central");
   });
@@ -150,7 +177,10 @@ describe("init → new → render → test → validate", () => {
 describe("new --format skill-md", () => {
   let project: Fixture;
   beforeAll(() => {
-    project = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n", "team/old.yaml": "id: release-notes\ndescription: d\ntype: prompt\nprompt: p\n" });
+    project = makeFixture({
+      "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n",
+      "team/old.yaml": "id: release-notes\ndescription: d\ntype: prompt\nprompt: p\n",
+    });
   });
   afterAll(() => project.cleanup());
   const run = (...args: string[]) => runCli(args, project.cwd, project.home);
@@ -161,7 +191,12 @@ describe("new --format skill-md", () => {
     expect(created.stdout).toBe(
       'created team/draft-reply/SKILL.md (Agent Skills folder, layer "team", priority 50)\ncreated team/draft-reply/examples.yaml\nNext: edit it, then skill-central render draft-reply and skill-central test draft-reply\n',
     );
-    const [validated, tested, rendered, strict] = await Promise.all([run("validate"), run("test", "draft-reply"), run("render", "draft-reply", "--arg", "arguments=the outage email"), run("validate", "--strict")]);
+    const [validated, tested, rendered, strict] = await Promise.all([
+      run("validate"),
+      run("test", "draft-reply"),
+      run("render", "draft-reply", "--arg", "arguments=the outage email"),
+      run("validate", "--strict"),
+    ]);
     expect(validated.code).toBe(0);
     expect(validated.stdout).toBe("");
     expect(tested.stdout).toEndWith("2 examples: 2 passed, 0 failed\n");
@@ -174,11 +209,17 @@ describe("new --format skill-md", () => {
     const examples = join(project.cwd, "team/draft-reply/examples.yaml");
     writeFileSync(examples, "- contains: [Work on]\n");
     const refused = await run("new", "draft-reply", "--format", "skill-md");
-    expect(refused.stderr).toBe("error: team/draft-reply/SKILL.md already exists — pass --force to replace it (the current one is then kept as team/draft-reply/.SKILL.md.bak)\n");
+    expect(refused.stderr).toBe(
+      "error: team/draft-reply/SKILL.md already exists — pass --force to replace it (the current one is then kept as team/draft-reply/.SKILL.md.bak)\n",
+    );
     const forced = await run("new", "draft-reply", "--format", "skill-md", "--force");
     expect(forced.stdout).toContain("the previous file is kept as team/draft-reply/.SKILL.md.bak\n");
     expect(readFileSync(examples, "utf8")).toBe("- contains: [Work on]\n");
-    const shown = await runCliJson<{ skill: { files: { path: string }[]; examplesFile?: string; leftOut?: string[] } }>(["show", "draft-reply"], project.cwd, project.home);
+    const shown = await runCliJson<{ skill: { files: { path: string }[]; examplesFile?: string; leftOut?: string[] } }>(
+      ["show", "draft-reply"],
+      project.cwd,
+      project.home,
+    );
     expect(shown.json.skill.files.map((f) => f.path)).toEqual(["SKILL.md"]);
     expect(shown.json.skill.examplesFile).toBe("examples.yaml");
     expect(shown.json.skill.leftOut).toEqual([".SKILL.md.bak"]);
@@ -186,12 +227,16 @@ describe("new --format skill-md", () => {
 
   test("an id a YAML file of the same layer defines is refused; a tool is refused; a wrong format is a usage error", async () => {
     const same = await run("new", "release-notes", "--format", "skill-md", "--force");
-    expect(same.stderr).toBe('error: id "release-notes" is already defined in layer "team" by team/old.yaml; a second file would conflict with it — edit that file instead\n');
+    expect(same.stderr).toBe(
+      'error: id "release-notes" is already defined in layer "team" by team/old.yaml; a second file would conflict with it — edit that file instead\n',
+    );
     const tool = await run("new", "x", "--format", "skill-md", "--type", "tool");
     expect(tool.code).toBe(2);
     expect(tool.stderr).toContain("an Agent Skills folder (SKILL.md) is always a prompt");
     const format = await run("new", "x", "--format", "skillmd");
-    expect(format.stderr).toBe('skill-central new: error: --format must be "yaml" or "skill-md", not "skillmd" (did you mean "skill-md"?)\n');
+    expect(format.stderr).toBe(
+      'skill-central new: error: --format must be "yaml" or "skill-md", not "skillmd" (did you mean "skill-md"?)\n',
+    );
   });
 });
 

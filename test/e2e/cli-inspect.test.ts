@@ -10,10 +10,12 @@ const FILES: Record<string, string> = {
     "builtin: false\ncolour: red\nlayers:\n  - { name: empty, path: ./empty, priority: 5 }\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n",
   "~/.skill-central/config.yaml": "layers:\n  - { name: personal, path: ~/gone, priority: 80 }\n",
   "empty/_draft.yaml": "not: a skill\n",
-  "team/greet.yaml": "id: greet\ndescription: Team greeting\ntype: prompt\ntags: [hello]\narguments:\n  - { name: who, required: true }\nprompt: 'Hello, {{who}}!'\n",
+  "team/greet.yaml":
+    "id: greet\ndescription: Team greeting\ntype: prompt\ntags: [hello]\narguments:\n  - { name: who, required: true }\nprompt: 'Hello, {{who}}!'\n",
   ".skills/greet.yaml":
     "id: greet\nname: Greeting\ndescription: Project greeting\ntype: prompt\ntags: [hello, team]\narguments:\n  - { name: who, description: Who to greet, required: true }\nprompt: 'Hi {{who}}!'\n",
-  "team/wave.yaml": "id: wave\ndescription: Waves\ntype: prompt\ntags: [hello]\nprompt: 'Wave{{#if at}} at {{at}}{{/if}}'\n",
+  "team/wave.yaml":
+    "id: wave\ndescription: Waves\ntype: prompt\ntags: [hello]\nprompt: 'Wave{{#if at}} at {{at}}{{/if}}'\n",
   "team/count.yaml":
     "id: count\ndescription: Counts things\ntype: tool\ntags: [numbers]\ninputSchema:\n  type: object\n  properties:\n    n: { type: integer, minimum: 1, description: How many }\n  required: [n]\nprompt: 'n={{n}}'\n",
   ".skills/dup-a.yaml": "id: dup\ndescription: A\ntype: prompt\nprompt: A\n",
@@ -60,14 +62,21 @@ describe("list", () => {
         // Undeclared: derived from the template's variables, as prompts/list would show them.
         arguments: [{ name: "n", required: false }],
         prompt: "n={{n}}",
-        inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 1, description: "How many" } }, required: ["n"] },
+        inputSchema: {
+          type: "object",
+          properties: { n: { type: "integer", minimum: 1, description: "How many" } },
+          required: ["n"],
+        },
         format: "yaml",
         layer: "team",
         priority: 50,
         source: "team/count.yaml",
       },
     ]);
-    const [tagged, layered] = await Promise.all([cliJson<SkillView[]>("list", "--tag", "HELLO"), cliJson<SkillView[]>("list", "--tag", "hello", "--layer", "project")]);
+    const [tagged, layered] = await Promise.all([
+      cliJson<SkillView[]>("list", "--tag", "HELLO"),
+      cliJson<SkillView[]>("list", "--tag", "hello", "--layer", "project"),
+    ]);
     expect(tagged.json.map((s) => s.id)).toEqual(["greet", "wave"]);
     expect(layered.json.map((s) => s.id)).toEqual(["greet"]);
   });
@@ -75,7 +84,9 @@ describe("list", () => {
   test("a wrong --type or an unknown --layer is a usage error with a suggestion", async () => {
     const [type, layer] = await Promise.all([cli("list", "--type", "tools"), cli("list", "--layer", "projcet")]);
     expect(type.code).toBe(2);
-    expect(type.stderr.trim().split("\n")).toEqual(['skill-central list: error: --type must be "prompt" or "tool", not "tools" (did you mean "tool"?)']);
+    expect(type.stderr.trim().split("\n")).toEqual([
+      'skill-central list: error: --type must be "prompt" or "tool", not "tools" (did you mean "tool"?)',
+    ]);
     expect(layer.code).toBe(2);
     expect(layer.stderr).toContain('no layer named "projcet" (did you mean "project"?)');
   });
@@ -95,7 +106,12 @@ describe("show", () => {
   });
 
   test("--json has the skill, the checked arguments (a tool's from its schema) and the chain", async () => {
-    const { code, json } = await cliJson<{ served: boolean; skill: SkillView; arguments: unknown[]; chain: CandidateView[] }>("show", "count");
+    const { code, json } = await cliJson<{
+      served: boolean;
+      skill: SkillView;
+      arguments: unknown[];
+      chain: CandidateView[];
+    }>("show", "count");
     expect(code).toBe(0);
     expect(json.served).toBe(true);
     expect(json.skill.source).toBe("team/count.yaml");
@@ -104,12 +120,27 @@ describe("show", () => {
   });
 
   test("an id withdrawn by a conflict shows both files and exits 1; an unknown id suggests one", async () => {
-    const [dup, unknown] = await Promise.all([cliJson<{ served: boolean; chain: CandidateView[] }>("show", "dup"), cli("show", "gret")]);
+    const [dup, unknown] = await Promise.all([
+      cliJson<{ served: boolean; chain: CandidateView[] }>("show", "dup"),
+      cli("show", "gret"),
+    ]);
     expect(dup.code).toBe(1);
     expect(dup.json.served).toBe(false);
     expect(dup.json.chain).toEqual([
-      { layer: "project", priority: 100, source: ".skills/dup-a.yaml", status: "conflicted", conflictsWith: [".skills/dup-b.yaml"] },
-      { layer: "project", priority: 100, source: ".skills/dup-b.yaml", status: "conflicted", conflictsWith: [".skills/dup-a.yaml"] },
+      {
+        layer: "project",
+        priority: 100,
+        source: ".skills/dup-a.yaml",
+        status: "conflicted",
+        conflictsWith: [".skills/dup-b.yaml"],
+      },
+      {
+        layer: "project",
+        priority: 100,
+        source: ".skills/dup-b.yaml",
+        status: "conflicted",
+        conflictsWith: [".skills/dup-a.yaml"],
+      },
     ]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('error: unknown skill "gret" (did you mean "greet"?)');
@@ -174,21 +205,33 @@ interface DoctorJson {
   duplicates: { id: string; sources: string[]; withdrawn: boolean }[];
   errors: number;
   warnings: number;
-  problems: { severity: string; rule: string; file?: string; line?: number; column?: number; message: string; hint?: string }[];
+  problems: {
+    severity: string;
+    rule: string;
+    file?: string;
+    line?: number;
+    column?: number;
+    message: string;
+    hint?: string;
+  }[];
 }
 
 describe("doctor", () => {
   test("reports config files, layer states, shadowing, conflicts with both files, lonely tags; errors exit 1", async () => {
     const { code, stdout } = await cli("doctor");
     expect(code).toBe(1);
-    expect(stdout).toContain(`Config files (user first; the project's settings win)\n  ${fixture.home}/.skill-central/config.yaml\n  skill-central.yaml\n`);
+    expect(stdout).toContain(
+      `Config files (user first; the project's settings win)\n  ${fixture.home}/.skill-central/config.yaml\n  skill-central.yaml\n`,
+    );
     expect(stdout).toMatch(/personal\s+80\s+\S+\/gone\s+missing/);
     expect(stdout).toMatch(/empty\s+5\s+empty\s+0 files, 0 served/);
     expect(stdout).toContain("greet: .skills/greet.yaml (project, 100) shadows team/greet.yaml (team, 50)");
     expect(stdout).toContain('skill-central.yaml:2:1: warning: unknown key "colour" is ignored');
-    expect(stdout).toContain('.skills/dup-a.yaml: error: id "dup" is defined 2 times in layer "project" (.skills/dup-a.yaml and .skills/dup-b.yaml), so it is not served');
+    expect(stdout).toContain(
+      '.skills/dup-a.yaml: error: id "dup" is defined 2 times in layer "project" (.skills/dup-a.yaml and .skills/dup-b.yaml), so it is not served',
+    );
     expect(stdout).toContain('team/lonely.yaml: warning: prompt "lonely": no other prompt skill has its tag (solo)');
-    expect(stdout).toContain("empty: warning: layer \"empty\"");
+    expect(stdout).toContain('empty: warning: layer "empty"');
     expect(stdout).toMatch(/\.skills\/broken\.yaml:\d+:\d+: error: invalid YAML/);
     expect(stdout).toEndWith("2 errors, 4 warnings; 0 examples run, 0 failed\n");
   });
@@ -203,9 +246,24 @@ describe("doctor", () => {
       ["team", "ok", 4, 3],
       ["project", "ok", 4, 1],
     ]);
-    expect(json.shadowed).toEqual([{ id: "greet", effective: { layer: "project", priority: 100, source: ".skills/greet.yaml" }, shadowed: [{ layer: "team", priority: 50, source: "team/greet.yaml" }] }] as never);
-    expect(json.duplicates).toEqual([{ id: "dup", layer: "project", sources: [".skills/dup-a.yaml", ".skills/dup-b.yaml"], withdrawn: true }] as never);
-    expect(json.problems.map((p) => p.rule).sort()).toEqual(["config", "duplicate-id", "layer-empty", "layer-missing", "tags-compose-with-nothing", "yaml-syntax"]);
+    expect(json.shadowed).toEqual([
+      {
+        id: "greet",
+        effective: { layer: "project", priority: 100, source: ".skills/greet.yaml" },
+        shadowed: [{ layer: "team", priority: 50, source: "team/greet.yaml" }],
+      },
+    ] as never);
+    expect(json.duplicates).toEqual([
+      { id: "dup", layer: "project", sources: [".skills/dup-a.yaml", ".skills/dup-b.yaml"], withdrawn: true },
+    ] as never);
+    expect(json.problems.map((p) => p.rule).sort()).toEqual([
+      "config",
+      "duplicate-id",
+      "layer-empty",
+      "layer-missing",
+      "tags-compose-with-nothing",
+      "yaml-syntax",
+    ]);
   });
 
   test("warnings alone exit 0", async () => {

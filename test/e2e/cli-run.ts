@@ -10,7 +10,12 @@ export interface CliRun {
  * Runs the CLI from source (`bun src/cli.ts …`) in `cwd` with an isolated HOME and no colour
  * hints, the way a script or CI would.
  */
-export async function runCli(args: readonly string[], cwd: string, home: string, env: Record<string, string> = {}): Promise<CliRun> {
+export async function runCli(
+  args: readonly string[],
+  cwd: string,
+  home: string,
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   const proc = Bun.spawn([process.execPath, SOURCE_ENTRY, ...args], {
     cwd,
     env: { HOME: home, PATH: process.env.PATH ?? "", ...env },
@@ -18,12 +23,20 @@ export async function runCli(args: readonly string[], cwd: string, home: string,
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
 /** Shorthand for a JSON-printing run. */
-export async function runCliJson<T = unknown>(args: readonly string[], cwd: string, home: string): Promise<CliRun & { json: T }> {
+export async function runCliJson<T = unknown>(
+  args: readonly string[],
+  cwd: string,
+  home: string,
+): Promise<CliRun & { json: T }> {
   const run = await runCli([...args, "--json"], cwd, home);
   let json: T;
   try {

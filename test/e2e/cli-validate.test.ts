@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Diagnostic } from "../../src/diagnostics.ts";
 import type { ExampleResult } from "../../src/examples/run.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { runCli, runCliJson } from "./cli-run.ts";
 
 const FILES: Record<string, string> = {
-  ".skills/ok.yaml": 'id: ok\ndescription: Fine\ntype: prompt\nprompt: "Hello {{who}}"\nexamples:\n  - arguments: { who: Ada }\n    expect: Hello Ada\n',
-  ".skills/two-problems.yaml": "id: Two_Problems\ndescription: Two things wrong\ntype: prompt\nprompt: |\n  Fine line\n  {{uppercase name}}\n",
-  ".skills/bad-schema.yaml": "id: bad-schema\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { type: strnig }\n",
+  ".skills/ok.yaml":
+    'id: ok\ndescription: Fine\ntype: prompt\nprompt: "Hello {{who}}"\nexamples:\n  - arguments: { who: Ada }\n    expect: Hello Ada\n',
+  ".skills/two-problems.yaml":
+    "id: Two_Problems\ndescription: Two things wrong\ntype: prompt\nprompt: |\n  Fine line\n  {{uppercase name}}\n",
+  ".skills/bad-schema.yaml":
+    "id: bad-schema\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { type: strnig }\n",
   ".skills/bad-yaml.yaml": "id: bad-yaml\ndescription: [oops\n",
   ".skills/fails.yaml": [
     "id: fails",
@@ -56,28 +58,41 @@ describe("validate", () => {
       ".skills/two-problems.yaml:6:3: error",
       ".skills/unknown-field.yaml:4:1: warning",
     ]);
-    expect(lines[2]).toBe('.skills/fails.yaml:12:5: error: example 2 of "fails": output differs from "expect" — run `skill-central test fails` for the details');
+    expect(lines[2]).toBe(
+      '.skills/fails.yaml:12:5: error: example 2 of "fails": output differs from "expect" — run `skill-central test fails` for the details',
+    );
     expect(lines[5]).toContain('unknown helper "uppercase"');
     expect(stderr).toBe("6 errors, 1 warning in 6 files; 4 examples run, 2 failed\n");
   });
 
   test("named files are checked on their own; warnings alone exit 0; a missing path is an error", async () => {
-    const [good, warned, missing] = await Promise.all([cli("validate", ".skills/ok.yaml"), cli("validate", ".skills/ok.yaml", ".skills/unknown-field.yaml"), cli("validate", "nope.yaml")]);
+    const [good, warned, missing] = await Promise.all([
+      cli("validate", ".skills/ok.yaml"),
+      cli("validate", ".skills/ok.yaml", ".skills/unknown-field.yaml"),
+      cli("validate", "nope.yaml"),
+    ]);
     expect(good.code).toBe(0);
     expect(good.stdout).toBe("");
     expect(good.stderr).toBe("no errors, 0 warnings in 1 file; 1 example run, 0 failed\n");
     expect(warned.code).toBe(0);
-    expect(warned.stdout).toBe('.skills/unknown-field.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples\n');
+    expect(warned.stdout).toBe(
+      '.skills/unknown-field.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples\n',
+    );
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toBe("nope.yaml: error: no such file or folder — check the path: a relative one is read from the project folder (--cwd)\n");
+    expect(missing.stdout).toBe(
+      "nope.yaml: error: no such file or folder — check the path: a relative one is read from the project folder (--cwd)\n",
+    );
   });
 
   test("--json reports the counts and every problem as data", async () => {
-    const { code, json } = await runCliJson<{ ok: boolean; files: number; errors: number; warnings: number; examples: { passed: number; failed: number }; problems: Record<string, unknown>[] }>(
-      ["validate", ".skills/fails.yaml", ".skills/two-problems.yaml"],
-      fixture.cwd,
-      fixture.home,
-    );
+    const { code, json } = await runCliJson<{
+      ok: boolean;
+      files: number;
+      errors: number;
+      warnings: number;
+      examples: { passed: number; failed: number };
+      problems: Record<string, unknown>[];
+    }>(["validate", ".skills/fails.yaml", ".skills/two-problems.yaml"], fixture.cwd, fixture.home);
     expect(code).toBe(1);
     expect(json).toMatchObject({ ok: false, files: 2, errors: 4, warnings: 0, examples: { passed: 1, failed: 2 } });
     expect(json.problems[0]).toEqual({
@@ -97,7 +112,9 @@ describe("test", () => {
     const { code, stdout, stderr } = await cli("test", "--no-builtin");
     expect(code).toBe(1);
     // The broken files are reported as the server logs them, and count against a whole run.
-    expect(stderr).toEndWith("4 errors while loading (above, one line per file; `skill-central validate` lists each with its position)\n");
+    expect(stderr).toEndWith(
+      "4 errors while loading (above, one line per file; `skill-central validate` lists each with its position)\n",
+    );
     expect(stdout).toBe(
       [
         "pass  fails example 1",
@@ -130,13 +147,31 @@ describe("test", () => {
   });
 
   test("--json has the counts and one result per example", async () => {
-    const { code, json } = await runCliJson<{ passed: number; failed: number; errors: number; results: Omit<ExampleResult, "path">[] }>(["test", "fails"], fixture.cwd, fixture.home);
+    const { code, json } = await runCliJson<{
+      passed: number;
+      failed: number;
+      errors: number;
+      results: Omit<ExampleResult, "path">[];
+    }>(["test", "fails"], fixture.cwd, fixture.home);
     expect(code).toBe(1);
     expect(json.passed).toBe(1);
     expect(json.failed).toBe(2);
     expect(json.errors).toBe(4);
     // Paths as people read them (no absolute path, which inside the binary is a virtual one).
-    expect(json.results[0]).toEqual({ id: "fails", number: 1, source: ".skills/fails.yaml", arguments: { n: 1 }, pass: true });
-    expect(json.results[1]).toMatchObject({ number: 2, pass: false, failure: "text-differs", expected: "n=3\nand more", actual: "n=2", position: { line: 12, column: 5 } });
+    expect(json.results[0]).toEqual({
+      id: "fails",
+      number: 1,
+      source: ".skills/fails.yaml",
+      arguments: { n: 1 },
+      pass: true,
+    });
+    expect(json.results[1]).toMatchObject({
+      number: 2,
+      pass: false,
+      failure: "text-differs",
+      expected: "n=3\nand more",
+      actual: "n=2",
+      position: { line: 12, column: 5 },
+    });
   });
 });

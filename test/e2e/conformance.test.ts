@@ -12,7 +12,11 @@ import { REPO_ROOT, SOURCE_TARGET } from "../helpers/server.ts";
  * others do not apply.
  */
 const DOC = join(REPO_ROOT, "docs", "conformance.md");
-const SUITE = join(dirname(Bun.resolveSync("@modelcontextprotocol/conformance/package.json", REPO_ROOT)), "dist", "index.js");
+const SUITE = join(
+  dirname(Bun.resolveSync("@modelcontextprotocol/conformance/package.json", REPO_ROOT)),
+  "dist",
+  "index.js",
+);
 const ERAS = ["2025-11-25", "default"] as const;
 type Era = (typeof ERAS)[number];
 
@@ -32,7 +36,10 @@ function tableAfter(markdown: string, heading: string): string[][] {
   for (const line of markdown.slice(at + heading.length).split("\n")) {
     if (line.startsWith("|")) {
       seenTable = true;
-      const cells = line.split("|").slice(1, -1).map((c) => c.trim().replace(/`/g, ""));
+      const cells = line
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim().replace(/`/g, ""));
       if (!cells.every((c) => /^-+$/.test(c))) rows.push(cells);
     } else if (seenTable) break;
   }
@@ -57,7 +64,8 @@ const STRICT_SCENARIO = /^sep-2640-/;
 function readPlan(markdown: string): Plan {
   const runs = new Map<string, Record<Era, Expected>>();
   for (const [name, legacy, modern] of tableAfter(markdown, "## Scenarios that run")) {
-    const cell = (text: string | undefined): Expected => (!text?.startsWith("runs") ? "skipped" : text.includes("--force") ? "runs --force" : "runs");
+    const cell = (text: string | undefined): Expected =>
+      !text?.startsWith("runs") ? "skipped" : text.includes("--force") ? "runs --force" : "runs";
     runs.set(name!, { "2025-11-25": cell(legacy), default: cell(modern) });
   }
   const untestable = new Map<string, string>();
@@ -65,7 +73,8 @@ function readPlan(markdown: string): Plan {
   const skips = new Map<string, Era>();
   for (const [check, status] of tableAfter(markdown, "## Allowed checks")) {
     if (status!.startsWith("warning")) warnings.add(check!);
-    else if (status!.startsWith("skipped on ")) skips.set(check!, status!.slice("skipped on ".length) === "2025-11-25" ? "2025-11-25" : "default");
+    else if (status!.startsWith("skipped on "))
+      skips.set(check!, status!.slice("skipped on ".length) === "2025-11-25" ? "2025-11-25" : "default");
     else untestable.set(check!, status!);
   }
   const notApplicable = new Set(tableAfter(markdown, "## Scenarios that do not apply").map(([name]) => name!));
@@ -73,20 +82,47 @@ function readPlan(markdown: string): Plan {
 }
 
 async function suite(args: string[]): Promise<{ code: number; stdout: string }> {
-  const proc = Bun.spawn([process.execPath, SUITE, ...args], { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const proc = Bun.spawn([process.execPath, SUITE, ...args], {
+    cwd: REPO_ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const timer = setTimeout(() => proc.kill("SIGKILL"), 90_000);
-  const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const [code, stdout, stderr] = await Promise.all([
+    proc.exited,
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
   clearTimeout(timer);
   return { code, stdout: stdout + stderr };
 }
 
 /** What one scenario run came to: nothing, or the problems (each naming the check). */
-async function runScenario(url: string, scenario: string, era: Era, expected: Expected, plan: Plan, outRoot: string): Promise<string[]> {
+async function runScenario(
+  url: string,
+  scenario: string,
+  era: Era,
+  expected: Expected,
+  plan: Plan,
+  outRoot: string,
+): Promise<string[]> {
   const out = join(outRoot, `${scenario}-${era}`);
   const force = expected === "runs --force" ? ["--force"] : [];
-  const { stdout } = await suite(["server", "--url", url, "--scenario", scenario, ...(era === "default" ? [] : ["--spec-version", era]), ...force, "-o", out]);
+  const { stdout } = await suite([
+    "server",
+    "--url",
+    url,
+    "--scenario",
+    scenario,
+    ...(era === "default" ? [] : ["--spec-version", era]),
+    ...force,
+    "-o",
+    out,
+  ]);
   const skipped = /SKIPPED: scenario '[^']+' is not applicable/.test(stdout);
-  if (expected === "skipped") return skipped ? [] : [`${scenario} (${era}): ran, but docs/conformance.md says the suite skips it`];
+  if (expected === "skipped")
+    return skipped ? [] : [`${scenario} (${era}): ran, but docs/conformance.md says the suite skips it`];
   if (skipped) return [`${scenario} (${era}): the suite skipped it: ${stdout.trim().slice(0, 300)}`];
   const dirs = readdirSync(out, { withFileTypes: true }).filter((d) => d.isDirectory());
   if (dirs.length !== 1) return [`${scenario} (${era}): no results (${stdout.trim().slice(0, 300)})`];
@@ -133,11 +169,15 @@ describe("MCP conformance suite, both eras", () => {
     fixture = makeFixture({
       ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n",
       // The skills scenarios test the first skill they find: an Agent Skills folder with subfolders, sorting first.
-      ".skills/api-client/SKILL.md": "---\nname: api-client\ndescription: Generate a typed API client from an OpenAPI document\nlicense: MIT\n---\nFollow references/guide.md, then run scripts/generate.sh.\n",
+      ".skills/api-client/SKILL.md":
+        "---\nname: api-client\ndescription: Generate a typed API client from an OpenAPI document\nlicense: MIT\n---\nFollow references/guide.md, then run scripts/generate.sh.\n",
       ".skills/api-client/references/guide.md": "# Guide\n\nOne client per service.\n",
       ".skills/api-client/scripts/generate.sh": "#!/bin/sh\necho generating\n",
     });
-    [sessions, stateless] = await Promise.all([startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home), startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"])]);
+    [sessions, stateless] = await Promise.all([
+      startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home),
+      startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"]),
+    ]);
     outRoot = mkdtempSync(join(tmpdir(), "skill-central-conformance-"));
   });
   afterAll(async () => {
@@ -148,13 +188,28 @@ describe("MCP conformance suite, both eras", () => {
 
   test("docs/conformance.md accounts for every server scenario of the pinned suite, once", async () => {
     const { stdout } = await suite(["list"]);
-    const listed = stdout.slice(0, stdout.indexOf("Client scenarios")).match(/^ {2}- (\S+)/gm)!.map((l) => l.slice(4));
+    const listed = stdout
+      .slice(0, stdout.indexOf("Client scenarios"))
+      .match(/^ {2}- (\S+)/gm)!
+      .map((l) => l.slice(4));
     expect(listed.length).toBeGreaterThan(40);
     const decided = [...plan.runs.keys(), ...plan.notApplicable];
     expect(decided.filter((name, i) => decided.indexOf(name) !== i)).toEqual([]);
     expect(listed.filter((name) => !decided.includes(name))).toEqual([]);
     expect(decided.filter((name) => !listed.includes(name))).toEqual([]);
-    for (const required of ["server-initialize", "server-session-lifecycle", "server-stateless", "ping", "prompts-list", "tools-list", "resources-list", "caching", "dns-rebinding-protection", "sep-2164-resource-not-found", "http-header-validation"]) {
+    for (const required of [
+      "server-initialize",
+      "server-session-lifecycle",
+      "server-stateless",
+      "ping",
+      "prompts-list",
+      "tools-list",
+      "resources-list",
+      "caching",
+      "dns-rebinding-protection",
+      "sep-2164-resource-not-found",
+      "http-header-validation",
+    ]) {
       expect(plan.runs.has(required)).toBe(true);
     }
     // The skills extension runs in both eras, the older one with --force (an extension is not on the spec timeline).
@@ -170,7 +225,10 @@ describe("MCP conformance suite, both eras", () => {
     }
     // The stateless wire again, against a --stateless server.
     for (const [scenario, eras] of plan.runs) {
-      if (eras.default !== "skipped" && (eras["2025-11-25"] === "skipped" || STRICT_SCENARIO.test(scenario))) jobs.push(() => runScenario(stateless.url, scenario, "default", eras.default, plan, join(outRoot, "stateless")));
+      if (eras.default !== "skipped" && (eras["2025-11-25"] === "skipped" || STRICT_SCENARIO.test(scenario)))
+        jobs.push(() =>
+          runScenario(stateless.url, scenario, "default", eras.default, plan, join(outRoot, "stateless")),
+        );
     }
     const problems = (await pooled(jobs, 3)).flat();
     expect(problems).toEqual([]);
@@ -181,9 +239,14 @@ describe("MCP conformance suite, both eras", () => {
     await suite(["server", "--url", sessions.url, "--scenario", "server-stateless", "-o", out]);
     const dir = readdirSync(out)[0]!;
     const checks = (await Bun.file(join(out, dir, "checks.json")).json()) as Check[];
-    const notSucceeded = checks.filter((c) => c.status !== "SUCCESS").map((c) => `${c.status} ${c.id}${c.details?.untestable ? " (untestable)" : ""}`);
+    const notSucceeded = checks
+      .filter((c) => c.status !== "SUCCESS")
+      .map((c) => `${c.status} ${c.id}${c.details?.untestable ? " (untestable)" : ""}`);
     expect(notSucceeded.sort()).toEqual(
-      [...[...plan.untestable.keys()].map((id) => `FAILURE ${id} (untestable)`), ...[...plan.warnings].map((id) => `WARNING ${id}`)].sort(),
+      [
+        ...[...plan.untestable.keys()].map((id) => `FAILURE ${id} (untestable)`),
+        ...[...plan.warnings].map((id) => `WARNING ${id}`),
+      ].sort(),
     );
   }, 60_000);
 });

@@ -19,13 +19,14 @@ const FILES: Record<string, string> = {
   ".skills/stray-close.yaml": `id: stray-close\n${HEAD}prompt: 'Done {{/if}}'\n`,
   ".skills/folder/SKILL.md": "---\nname: folder\ndescription: A folder skill\n  license: MIT\n---\nBody\n",
   // An Agent Skills body is served as written, never through Handlebars: no template error.
-  ".skills/literal/SKILL.md": "---\nname: literal\ndescription: Braces in a code sample\n---\nWrite `{{#if x}` in the sample.\n",
+  ".skills/literal/SKILL.md":
+    "---\nname: literal\ndescription: Braces in a code sample\n---\nWrite `{{#if x}` in the sample.\n",
 };
 
 const EXPECTED = [
-  ".skills/colon.yaml:2:14: error: invalid YAML: the value of \"description\" holds \": \" (column 17), which YAML reads as the start of a nested key — quote the value: description: \"Fix: the bug\"",
-  ".skills/folder/SKILL.md:4:3: error: the frontmatter is not valid YAML: \"license:\" on line 4 is indented deeper than \"description:\" on line 3, so YAML reads it as more of description's text — un-indent line 4 to column 1, in line with \"description:\" (or, if it is meant as text, quote description's value)",
-  ".skills/indent.yaml:3:3: error: invalid YAML: \"type:\" on line 3 is indented deeper than \"description:\" on line 2, so YAML reads it as more of description's text — un-indent line 3 to column 1, in line with \"description:\" (or, if it is meant as text, quote description's value)",
+  '.skills/colon.yaml:2:14: error: invalid YAML: the value of "description" holds ": " (column 17), which YAML reads as the start of a nested key — quote the value: description: "Fix: the bug"',
+  '.skills/folder/SKILL.md:4:3: error: the frontmatter is not valid YAML: "license:" on line 4 is indented deeper than "description:" on line 3, so YAML reads it as more of description\'s text — un-indent line 4 to column 1, in line with "description:" (or, if it is meant as text, quote description\'s value)',
+  '.skills/indent.yaml:3:3: error: invalid YAML: "type:" on line 3 is indented deeper than "description:" on line 2, so YAML reads it as more of description\'s text — un-indent line 3 to column 1, in line with "description:" (or, if it is meant as text, quote description\'s value)',
   ".skills/mismatch.yaml:4:20: error: template does not parse: {{/each}} does not match {{#if}}, opened at line 4, column 10 — write {{/if}} here: blocks close in the reverse order they were opened",
   ".skills/never-closed.yaml:5:3: error: template does not parse: {{#each}} is never closed — add {{/each}} where the block ends",
   ".skills/open-tag.yaml:6:3: error: template does not parse: the tag {{#if ready} ends with one } instead of }} — close it with }}: {{#if ready}}",
@@ -39,8 +40,18 @@ beforeAll(() => {
 afterAll(() => fixture.cleanup());
 
 async function run(command: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn(command, { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn(command, {
+    cwd: fixture.cwd,
+    env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -59,16 +70,26 @@ for (const target of TARGETS) {
     test("validate says the fix at the right line and column, with no grammar token names", async () => {
       const { code, stdout } = await run([...command, "validate", "--no-builtin"]);
       expect(code).toBe(1);
-      const lines = stdout.trimEnd().split("\n").filter((l) => l.includes(": error: "));
+      const lines = stdout
+        .trimEnd()
+        .split("\n")
+        .filter((l) => l.includes(": error: "));
       expect(lines).toEqual(EXPECTED);
       expect(stdout).not.toMatch(/Expecting|CLOSE_RAW_BLOCK|'INVALID'|compact mappings|quote text that contains/);
     });
 
     test("the server's startup warnings on stderr say the same, file by file", async () => {
-      const session = await rawSession({ name: target.name, command: command[0]!, args: [...command.slice(1), "mcp", "--no-builtin"] }, fixture.cwd, fixture.home, [initializeLine(1)], 1);
+      const session = await rawSession(
+        { name: target.name, command: command[0]!, args: [...command.slice(1), "mcp", "--no-builtin"] },
+        fixture.cwd,
+        fixture.home,
+        [initializeLine(1)],
+        1,
+      );
       expect(session.exitCode).toBe(0);
       const warnings = session.stderr.split("\n").filter((l) => l.includes(": error: "));
-      const words = (line: string) => line.replace(/^\[skill-central\] /, "").replace(": error: skipped: ", ": error: ");
+      const words = (line: string) =>
+        line.replace(/^\[skill-central\] /, "").replace(": error: skipped: ", ": error: ");
       expect(warnings.map(words).sort()).toEqual(EXPECTED);
     });
   });

@@ -20,8 +20,10 @@ const FILES: Record<string, string> = {
   ".skills/notes/examples.yaml": "- arguments: { arguments: x }\n  contain: [x]\n  expekt: y\n",
 };
 
-const GREET_REASON = 'the example asserts nothing: "expcet" (did you mean "expect"?) is not a field of an example; check the output with "expect", "contains" or "error"';
-const NOTES_REASON = 'the example asserts nothing: "contain" (did you mean "contains"?), "expekt" (did you mean "expect"?) are not fields of an example; check the output with "expect", "contains" or "error"';
+const GREET_REASON =
+  'the example asserts nothing: "expcet" (did you mean "expect"?) is not a field of an example; check the output with "expect", "contains" or "error"';
+const NOTES_REASON =
+  'the example asserts nothing: "contain" (did you mean "contains"?), "expekt" (did you mean "expect"?) are not fields of an example; check the output with "expect", "contains" or "error"';
 
 let fixture: Fixture;
 beforeAll(() => {
@@ -33,16 +35,24 @@ describe("an example that asserts nothing", () => {
   test("skill-central test fails it, says why at its position, and counts it as failed", async () => {
     const run = await runCli(["test"], fixture.cwd, fixture.home, { NO_COLOR: "1" });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`FAIL  greet example 1  .skills/greet.yaml:6:5\n      ${GREET_REASON}\n      arguments: {"who":"Ada"}\n`);
+    expect(run.stdout).toContain(
+      `FAIL  greet example 1  .skills/greet.yaml:6:5\n      ${GREET_REASON}\n      arguments: {"who":"Ada"}\n`,
+    );
     expect(run.stdout).toContain("pass  greet example 2\npass  greet example 3\n");
     expect(run.stdout).toContain(`FAIL  notes example 1  .skills/notes/examples.yaml\n      ${NOTES_REASON}\n`);
     expect(run.stdout).toEndWith("4 examples: 2 passed, 2 failed\n");
     // The load's warnings still name each key.
-    expect(run.stderr).toContain('.skills/greet.yaml:7:5: warning: unknown field "expcet" in example 1 is ignored — did you mean "expect"?');
+    expect(run.stderr).toContain(
+      '.skills/greet.yaml:7:5: warning: unknown field "expcet" in example 1 is ignored — did you mean "expect"?',
+    );
   });
 
   test("test --json: the failure kind is asserts-nothing", async () => {
-    const run = await runCliJson<{ passed: number; failed: number; results: ExampleResult[] }>(["test"], fixture.cwd, fixture.home);
+    const run = await runCliJson<{ passed: number; failed: number; results: ExampleResult[] }>(
+      ["test"],
+      fixture.cwd,
+      fixture.home,
+    );
     expect(run.code).toBe(1);
     expect([run.json.passed, run.json.failed]).toEqual([2, 2]);
     expect(run.json.results.filter((r) => !r.pass).map((r) => [r.id, r.number, r.failure, r.reason])).toEqual([
@@ -54,7 +64,9 @@ describe("an example that asserts nothing", () => {
   test("validate counts it as an error (exit 1), with the warning for each unknown key", async () => {
     const run = await runCli(["validate"], fixture.cwd, fixture.home, { NO_COLOR: "1" });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`.skills/greet.yaml:6:5: error: example 1 of "greet": ${GREET_REASON} — run \`skill-central test greet\` for the details\n`);
+    expect(run.stdout).toContain(
+      `.skills/greet.yaml:6:5: error: example 1 of "greet": ${GREET_REASON} — run \`skill-central test greet\` for the details\n`,
+    );
     expect(run.stdout).toContain(`.skills/notes/examples.yaml: error: example 1 of "notes": ${NOTES_REASON}`);
     expect(run.stderr).toBe("2 errors, 4 warnings in 2 files; 4 examples run, 2 failed\n");
   });

@@ -18,7 +18,12 @@ afterAll(() => fixture.cleanup());
 function spawnServer() {
   return Bun.spawn([SOURCE_TARGET.command, ...SOURCE_TARGET.args, "--no-watch", "--debug-timing"], {
     cwd: fixture.cwd,
-    env: { HOME: fixture.home, PATH: process.env.PATH ?? "", SKILL_CENTRAL_CACHE: "on", XDG_CACHE_HOME: join(fixture.root, "xdg") },
+    env: {
+      HOME: fixture.home,
+      PATH: process.env.PATH ?? "",
+      SKILL_CENTRAL_CACHE: "on",
+      XDG_CACHE_HOME: join(fixture.root, "xdg"),
+    },
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
@@ -32,9 +37,19 @@ describe("the client's first line", () => {
     proc.stdin.end();
     const [out, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     expect(await proc.exited).toBe(0);
-    expect(out.trim().split("\n").map((line) => JSON.parse(line).id)).toEqual([1, 2]);
+    expect(
+      out
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).id),
+    ).toEqual([1, 2]);
     const since = parseLoadTiming(stderr)?.sinceStart ?? {};
-    expect(Object.keys(since).slice(0, 4)).toEqual(["mcp command", "first line read", "index opened", "first load done"]);
+    expect(Object.keys(since).slice(0, 4)).toEqual([
+      "mcp command",
+      "first line read",
+      "index opened",
+      "first load done",
+    ]);
     expect(since["first line read"]!).toBeLessThanOrEqual(since["index opened"]!);
   });
 
@@ -56,14 +71,23 @@ describe("the client's first line", () => {
     proc.stdin.end();
     const out = await new Response(proc.stdout).text();
     expect(await proc.exited).toBe(0);
-    const get = out.trim().split("\n").map((line) => JSON.parse(line)).find((m) => m.id === 2);
+    const get = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+      .find((m) => m.id === 2);
     expect(get.result.messages[0].content.text).toBe("Hello");
   });
 
   test("an edit made right after initialize is answered is served, whichever way it races the first load", async () => {
     const proc = Bun.spawn([SOURCE_TARGET.command, ...SOURCE_TARGET.args, "--debug-timing"], {
       cwd: fixture.cwd,
-      env: { HOME: fixture.home, PATH: process.env.PATH ?? "", SKILL_CENTRAL_CACHE: "on", XDG_CACHE_HOME: join(fixture.root, "xdg") },
+      env: {
+        HOME: fixture.home,
+        PATH: process.env.PATH ?? "",
+        SKILL_CENTRAL_CACHE: "on",
+        XDG_CACHE_HOME: join(fixture.root, "xdg"),
+      },
       stdin: "pipe",
       stdout: "pipe",
       stderr: "ignore",

@@ -14,7 +14,8 @@ import { textOf } from "./live-session.ts";
  * `skill-central test` reads.
  */
 
-const SKILL_MD = "---\nname: py-helper\ndescription: Run the team's Python helper on a file\n---\nRun `python -m scripts ${CLAUDE_SKILL_DIR}` on $ARGUMENTS.\n";
+const SKILL_MD =
+  "---\nname: py-helper\ndescription: Run the team's Python helper on a file\n---\nRun `python -m scripts ${CLAUDE_SKILL_DIR}` on $ARGUMENTS.\n";
 const FILES: Record<string, string> = {
   "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./skills, priority: 10 }\n",
   "skills/py-helper/SKILL.md": SKILL_MD,
@@ -36,7 +37,11 @@ const PUBLISHED = ["SKILL.md", "_assets/banner.txt", "scripts/__init__.py", "scr
 type Structured<T> = { structuredContent: T; isError?: boolean; content: { text: string }[] };
 
 /** The CLI of a server target: its command without the trailing `mcp`. */
-async function cli(target: ServerTarget, fixture: Fixture, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  target: ServerTarget,
+  fixture: Fixture,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn([target.command, ...target.args.slice(0, -1), ...args], {
     cwd: fixture.cwd,
     env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
@@ -44,7 +49,11 @@ async function cli(target: ServerTarget, fixture: Fixture, ...args: string[]): P
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -72,15 +81,27 @@ export function folderFilesSuite(target: ServerTarget): void {
       for (const [i, resource] of resources.entries()) {
         const file = await skills.read(entries[0]!, resource.uri);
         expect(file.verified).toBe(true);
-        expect(Buffer.from(file.bytes).equals(readFileSync(join(fixture.cwd, "skills/py-helper", PUBLISHED[i]!)))).toBe(true);
+        expect(Buffer.from(file.bytes).equals(readFileSync(join(fixture.cwd, "skills/py-helper", PUBLISHED[i]!)))).toBe(
+          true,
+        );
       }
-      expect((await skills.readDirectory("skill://py-helper")).resources.map((r) => r.name)).toEqual(["SKILL.md", "_assets", "scripts"]);
-      expect((await skills.readDirectory("skill://py-helper/scripts")).resources.map((r) => r.name)).toEqual(["__init__.py", "__main__.py", "_util.py"]);
+      expect((await skills.readDirectory("skill://py-helper")).resources.map((r) => r.name)).toEqual([
+        "SKILL.md",
+        "_assets",
+        "scripts",
+      ]);
+      expect((await skills.readDirectory("skill://py-helper/scripts")).resources.map((r) => r.name)).toEqual([
+        "__init__.py",
+        "__main__.py",
+        "_util.py",
+      ]);
     });
 
     test("resources/read serves scripts/__init__.py and refuses examples.yaml and hidden files as not files of the skill", async () => {
       const init = await client.readResource({ uri: "skill://py-helper/scripts/__init__.py" });
-      expect(init.contents).toEqual([{ uri: "skill://py-helper/scripts/__init__.py", mimeType: expect.any(String), text: "" }]);
+      expect(init.contents).toEqual([
+        { uri: "skill://py-helper/scripts/__init__.py", mimeType: expect.any(String), text: "" },
+      ]);
       for (const path of ["examples.yaml", ".DS_Store", ".git/HEAD", "scripts/.env"]) {
         const refused = await client.readResource({ uri: `skill://py-helper/${path}` }).then(
           () => undefined,
@@ -92,13 +113,24 @@ export function folderFilesSuite(target: ServerTarget): void {
     });
 
     test("load_skill lists the same files and reads a _ file; examples.yaml is not one of them", async () => {
-      const loaded = (await client.callTool({ name: "load_skill", arguments: { name: "py-helper", arguments: "report.csv" } })) as Structured<{ files: { path: string }[] }>;
+      const loaded = (await client.callTool({
+        name: "load_skill",
+        arguments: { name: "py-helper", arguments: "report.csv" },
+      })) as Structured<{ files: { path: string }[] }>;
       expect(loaded.structuredContent.files.map((f) => f.path)).toEqual(PUBLISHED.slice(1));
-      const util = await client.callTool({ name: "load_skill", arguments: { name: "py-helper", path: "scripts/_util.py" } });
+      const util = await client.callTool({
+        name: "load_skill",
+        arguments: { name: "py-helper", path: "scripts/_util.py" },
+      });
       expect(textOf(util)).toBe(FILES["skills/py-helper/scripts/_util.py"]!);
-      const examples = (await client.callTool({ name: "load_skill", arguments: { name: "py-helper", path: "examples.yaml" } })) as unknown as Structured<unknown>;
+      const examples = (await client.callTool({
+        name: "load_skill",
+        arguments: { name: "py-helper", path: "examples.yaml" },
+      })) as unknown as Structured<unknown>;
       expect(examples.isError).toBe(true);
-      expect(examples.content[0]!.text).toStartWith(`No file "examples.yaml" in skill "py-helper"; its files: ${PUBLISHED.join(", ")}`);
+      expect(examples.content[0]!.text).toStartWith(
+        `No file "examples.yaml" in skill "py-helper"; its files: ${PUBLISHED.join(", ")}`,
+      );
     });
 
     test("a _ folder of the layer is still not a skill, and the server logs nothing about the folder", async () => {
@@ -109,14 +141,23 @@ export function folderFilesSuite(target: ServerTarget): void {
     test("show marks examples.yaml test-only and names each file left out; validate names them as notes and passes --strict", async () => {
       const shown = await cli(target, fixture, "show", "py-helper");
       expect(shown.code).toBe(0);
-      expect(shown.stdout).toContain("examples  1 in examples.yaml (test-only: run by skill-central test, not published to clients)\n");
+      expect(shown.stdout).toContain(
+        "examples  1 in examples.yaml (test-only: run by skill-central test, not published to clients)\n",
+      );
       expect(shown.stdout).toContain("Files (5, with the digest a host verifies each read against)\n");
-      expect(shown.stdout).toMatch(/\n  scripts\/__init__\.py +0 +e3b0c44298fc1c14\n/);
-      expect(shown.stdout).toContain("\nLeft out (hidden names are never part of a skill)\n  .DS_Store\n  .git/\n  scripts/.env\n");
+      expect(shown.stdout).toMatch(/\n {2}scripts\/__init__\.py +0 +e3b0c44298fc1c14\n/);
+      expect(shown.stdout).toContain(
+        "\nLeft out (hidden names are never part of a skill)\n  .DS_Store\n  .git/\n  scripts/.env\n",
+      );
       const validated = await cli(target, fixture, "validate", "--strict");
       expect(validated.code).toBe(0);
       const notes = validated.stdout.trim().split("\n");
-      expect(notes).toEqual([".DS_Store", ".git/", "scripts/.env"].map((name) => `skills/py-helper/${name}: note: left out of skill "py-helper": hidden names (starting with ".") are never part of a skill — rename it without the leading dot if hosts need it`));
+      expect(notes).toEqual(
+        [".DS_Store", ".git/", "scripts/.env"].map(
+          (name) =>
+            `skills/py-helper/${name}: note: left out of skill "py-helper": hidden names (starting with ".") are never part of a skill — rename it without the leading dot if hosts need it`,
+        ),
+      );
       expect(validated.stderr).toBe("no errors, 0 warnings in 1 file; 1 example run, 0 failed\n");
     });
 

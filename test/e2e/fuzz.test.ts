@@ -29,10 +29,19 @@ const replay = "bun bench/fuzz.ts";
 describe(`fuzz over stdio (seed ${SEED}, ${CASES} cases)`, () => {
   for (const plan of planSessions(CASES)) {
     const last = plan.firstCase + plan.files + plan.frames - 1;
-    test(`session ${plan.index} (${plan.kind}): cases ${plan.firstCase}–${last}, ${plan.files} skill files and ${plan.frames} frames`, { timeout: 300_000 }, async () => {
+    test(`session ${plan.index} (${plan.kind}): cases ${plan.firstCase}–${last}, ${plan.files} skill files and ${plan.frames} frames`, {
+      timeout: 300_000,
+    }, async () => {
       const session = await runSession(SEED, plan, OPTIONS);
-      const report: FuzzReport = { seed: SEED, cases: CASES, sessions: [session], failures: session.failures, ms: session.ms };
-      if (session.failures.length > 0) console.error(`${summarise(report)}\n--- stderr of the server (tail)\n${session.stderrTail}`);
+      const report: FuzzReport = {
+        seed: SEED,
+        cases: CASES,
+        sessions: [session],
+        failures: session.failures,
+        ms: session.ms,
+      };
+      if (session.failures.length > 0)
+        console.error(`${summarise(report)}\n--- stderr of the server (tail)\n${session.stderrTail}`);
       expect(session.failures.map((f) => describeFailure(report, f, replay))).toEqual([]);
       // The session ran what it was planned to: not a run that stopped early and passed.
       expect(Object.values(session.kinds).reduce((a, b) => a + b, 0)).toBe(plan.files + plan.frames);

@@ -36,7 +36,8 @@ function member(name: string, fromProject: string): { cwd: string; home: string 
   const home = join(fixture.root, name, "home");
   mkdirSync(cwd, { recursive: true });
   mkdirSync(home, { recursive: true });
-  for (const file of ["skill-central.yaml", "skill-central.lock"]) copyFileSync(join(fromProject, file), join(cwd, file));
+  for (const file of ["skill-central.yaml", "skill-central.lock"])
+    copyFileSync(join(fromProject, file), join(cwd, file));
   return { cwd, home };
 }
 
@@ -46,7 +47,10 @@ async function promptNames(client: RawClient): Promise<string[]> {
 }
 
 async function promptText(client: RawClient, name: string): Promise<string> {
-  const result = await client.call<{ messages: { content: { text: string } }[] }>("prompts/get", { name, arguments: {} });
+  const result = await client.call<{ messages: { content: { text: string } }[] }>("prompts/get", {
+    name,
+    arguments: {},
+  });
   return result.messages[0]!.content.text;
 }
 
@@ -57,8 +61,14 @@ function expectOnlyJsonRpc(client: RawClient): void {
 describe("a team shares skills through git", () => {
   test("commit skill-central.yaml + skill-central.lock; after one sync every member's server serves the locked commit", async () => {
     http = serveGitHttp(join(fixture.root, "srv"));
-    const locked = remote.commit({ "skills/review.yaml": skill("review", "Review v1"), "skills/commit-message.yaml": skill("commit-message") });
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${http.url("skills.git")}, ref: main, path: skills }\n`);
+    const locked = remote.commit({
+      "skills/review.yaml": skill("review", "Review v1"),
+      "skills/commit-message.yaml": skill("commit-message"),
+    });
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${http.url("skills.git")}, ref: main, path: skills }\n`,
+    );
 
     const lead = await runCli(["sync"], fixture.cwd, fixture.home);
     expect(lead.code).toBe(0);
@@ -77,9 +87,13 @@ describe("a team shares skills through git", () => {
 
     const sync = await runCli(["sync"], alice.cwd, alice.home);
     expect(sync.code).toBe(0);
-    expect(sync.stdout).toContain(`  fetched ${locked.slice(0, 12)}\n  + commit-message  commit-message.yaml\n  + review  review.yaml\n`);
+    expect(sync.stdout).toContain(
+      `  fetched ${locked.slice(0, 12)}\n  + commit-message  commit-message.yaml\n  + review  review.yaml\n`,
+    );
     expect(sync.stdout).toContain("main is now at");
-    expect(readFileSync(join(alice.cwd, "skill-central.lock"), "utf8")).toBe(readFileSync(join(fixture.cwd, "skill-central.lock"), "utf8"));
+    expect(readFileSync(join(alice.cwd, "skill-central.lock"), "utf8")).toBe(
+      readFileSync(join(fixture.cwd, "skill-central.lock"), "utf8"),
+    );
 
     const server = await RawClient.start(SOURCE_TARGET, alice.cwd, env(alice.home));
     expect(await promptNames(server)).toEqual(["commit-message", "review"]);
@@ -89,10 +103,18 @@ describe("a team shares skills through git", () => {
     expect(server.stderr()).not.toContain("warning");
 
     const show = await runCli(["show", "review", "--json"], alice.cwd, alice.home);
-    expect(JSON.parse(show.stdout).git).toEqual({ url: http.url("skills.git"), commit: locked, path: "skills/review.yaml" });
+    expect(JSON.parse(show.stdout).git).toEqual({
+      url: http.url("skills.git"),
+      commit: locked,
+      path: "skills/review.yaml",
+    });
     const doctor = await runCli(["doctor"], alice.cwd, alice.home);
     expect(doctor.code).toBe(0);
-    expect(doctor.stdout).toMatch(new RegExp(`team +${locked.slice(0, 12)} +verified +(just now|\\d+ seconds? ago) +${http.url("skills.git").replace(/[.]/g, "\\.")} main, skills/ \\(locked\\)`));
+    expect(doctor.stdout).toMatch(
+      new RegExp(
+        `team +${locked.slice(0, 12)} +verified +(just now|\\d+ seconds? ago) +${http.url("skills.git").replace(/[.]/g, "\\.")} main, skills/ \\(locked\\)`,
+      ),
+    );
 
     // Alice moves the team to the new commit; the diff says what changed.
     const update = await runCli(["sync", "--update", "team"], alice.cwd, alice.home);
@@ -104,13 +126,18 @@ describe("a team shares skills through git", () => {
     expect(check.code).toBe(1);
     expect(check.stdout).toContain("out of date: no local copy of");
     const catchUp = await runCli(["sync"], fixture.cwd, fixture.home);
-    expect(catchUp.stdout).toContain(`${locked.slice(0, 12)} → ${remote.tip()!.slice(0, 12)}\n  + new  new.yaml\n  ~ review  review.yaml\n`);
+    expect(catchUp.stdout).toContain(
+      `${locked.slice(0, 12)} → ${remote.tip()!.slice(0, 12)}\n  + new  new.yaml\n  ~ review  review.yaml\n`,
+    );
     expect((await runCli(["sync", "--check"], fixture.cwd, fixture.home)).code).toBe(0);
   });
 
   test("a copy that appears while the server runs (a sync in a terminal) is served with list_changed", async () => {
     remote.commit({ "skills/review.yaml": skill("review") });
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n  - { name: local, priority: 10, path: ./local }\n`);
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n  - { name: local, priority: 10, path: ./local }\n`,
+    );
     fixture.write("local/mine.yaml", skill("mine"));
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
 
@@ -134,7 +161,10 @@ describe("failure modes", () => {
   test("offline start: with the remote gone, the server serves the copy and sync only notes it", async () => {
     http = serveGitHttp(join(fixture.root, "srv"));
     remote.commit({ "skills/review.yaml": skill("review") });
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${http.url("skills.git")}, path: skills }\n`);
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${http.url("skills.git")}, path: skills }\n`,
+    );
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
     await http.stop();
     http = undefined;
@@ -157,9 +187,16 @@ describe("failure modes", () => {
     const askpass = fixture.write("askpass.sh", `#!/bin/sh\ntouch '${marker}'\necho hunter2\n`);
     chmodSync(askpass, 0o755);
     const secretUrl = http.url("skills.git").replace("http://", "http://deploy:s3cret-t0ken@");
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: plain, priority: 50, git: ${http.url("skills.git")} }\n  - { name: token, priority: 60, git: '${secretUrl}' }\n`);
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: plain, priority: 50, git: ${http.url("skills.git")} }\n  - { name: token, priority: 60, git: '${secretUrl}' }\n`,
+    );
 
-    const sync = await runCli(["sync"], fixture.cwd, fixture.home, { GIT_ASKPASS: askpass, SSH_ASKPASS: askpass, DISPLAY: ":0" });
+    const sync = await runCli(["sync"], fixture.cwd, fixture.home, {
+      GIT_ASKPASS: askpass,
+      SSH_ASKPASS: askpass,
+      DISPLAY: ":0",
+    });
     expect(sync.code).toBe(1);
     expect(sync.stdout).toContain("terminal prompts disabled");
     expect(sync.stdout).toContain("Authentication failed");
@@ -181,12 +218,18 @@ describe("failure modes", () => {
 
   test("two syncs at once (two windows, one cache) both succeed and leave one complete copy", async () => {
     remote.bulkCommit(Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`skills/s${i}.yaml`, skill(`s${i}`)])));
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`);
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`,
+    );
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
     const lock = readFileSync(join(fixture.cwd, "skill-central.lock"), "utf8");
 
     const carol = member("carol", fixture.cwd);
-    const [one, two] = await Promise.all([runCli(["sync"], carol.cwd, carol.home), runCli(["sync"], carol.cwd, carol.home)]);
+    const [one, two] = await Promise.all([
+      runCli(["sync"], carol.cwd, carol.home),
+      runCli(["sync"], carol.cwd, carol.home),
+    ]);
     expect([one.code, two.code]).toEqual([0, 0]);
     expect(readFileSync(join(carol.cwd, "skill-central.lock"), "utf8")).toBe(lock);
     const cache = join(carol.home, ".cache", "skill-central", "git");
@@ -200,17 +243,27 @@ describe("failure modes", () => {
 
   test("a sync killed while writing a copy: the previous copy keeps serving, the next sync finishes the job", async () => {
     const a = remote.commit({ "skills/review.yaml": skill("review", "Review A") });
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`);
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`,
+    );
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
     const lock = readFileSync(join(fixture.cwd, "skill-central.lock"), "utf8");
     // A large next commit, so that writing its copy takes a while.
-    const files = Object.fromEntries(Array.from({ length: 8000 }, (_, i) => [`skills/bulk/f${i}.yaml`, skill(`f${i}`, "x".repeat(200))]));
+    const files = Object.fromEntries(
+      Array.from({ length: 8000 }, (_, i) => [`skills/bulk/f${i}.yaml`, skill(`f${i}`, "x".repeat(200))]),
+    );
     const b = remote.bulkCommit({ ...files, "skills/review.yaml": skill("review", "Review B") });
 
     const cache = join(fixture.home, ".cache", "skill-central", "git");
     const [entry] = readdirSync(cache).filter((n) => n !== "projects");
     const copies = join(cache, entry!, "copies");
-    const proc = Bun.spawn([process.execPath, SOURCE_ENTRY, "sync", "--update"], { cwd: fixture.cwd, env: env(fixture.home), stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, SOURCE_ENTRY, "sync", "--update"], {
+      cwd: fixture.cwd,
+      env: env(fixture.home),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     let caught = false;
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && proc.exitCode === null) {
@@ -227,7 +280,11 @@ describe("failure modes", () => {
     expect(proc.signalCode).toBe("SIGKILL");
 
     // Half a copy on disk, under a name nobody serves; the lock and the served copy are untouched.
-    expect(readdirSync(copies).filter((n) => !n.startsWith(".tmp-")).map((n) => n.slice(0, 40))).toEqual([a]);
+    expect(
+      readdirSync(copies)
+        .filter((n) => !n.startsWith(".tmp-"))
+        .map((n) => n.slice(0, 40)),
+    ).toEqual([a]);
     expect(readFileSync(join(fixture.cwd, "skill-central.lock"), "utf8")).toBe(lock);
     const server = await RawClient.start(SOURCE_TARGET, fixture.cwd, env(fixture.home));
     expect(await promptNames(server)).toEqual(["review"]);
@@ -245,7 +302,10 @@ describe("failure modes", () => {
 
   test("a force-pushed remote: the orphaned commit keeps serving, and sync and doctor say so", async () => {
     const a = remote.commit({ "skills/review.yaml": skill("review") });
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`);
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`,
+    );
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
     remote.forcePush({ "skills/other.yaml": skill("other") });
 
@@ -266,7 +326,10 @@ describe("failure modes", () => {
 describe("without git", () => {
   test("the server never runs git to start: with no git on PATH it serves the synced copy; sync says git is missing", async () => {
     remote.commit({ "skills/review.yaml": skill("review") });
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`);
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`,
+    );
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
     const noGit = { HOME: fixture.home, PATH: join(fixture.root, "empty-bin"), NO_COLOR: "1" };
     const server = await RawClient.start(SOURCE_TARGET, fixture.cwd, noGit);
@@ -274,8 +337,17 @@ describe("without git", () => {
     await server.close();
     expect(server.stderr()).toBe("");
 
-    const proc = Bun.spawn([process.execPath, SOURCE_ENTRY, "sync", "--update"], { cwd: fixture.cwd, env: noGit, stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn([process.execPath, SOURCE_ENTRY, "sync", "--update"], {
+      cwd: fixture.cwd,
+      env: noGit,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect(code).toBe(1);
     expect(out).toContain("failed: git is not installed (or not on PATH); git layers need it");
     expect(err).toContain("git is not installed");
@@ -283,7 +355,10 @@ describe("without git", () => {
 
   test("new never writes into a git layer's read-only copy", async () => {
     remote.commit({ "skills/review.yaml": skill("review") });
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`);
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`,
+    );
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
     const named = await runCli(["new", "idea", "--type", "prompt", "--layer", "team"], fixture.cwd, fixture.home);
     expect(named.code).toBe(2);
@@ -297,7 +372,10 @@ describe("without git", () => {
 describe("a user layer that follows a branch", () => {
   test("refresh: the server fetches it in the background after start and announces it with list_changed", async () => {
     remote.commit({ "mine.yaml": skill("mine") });
-    fixture.write("~/.skill-central/config.yaml", `builtin: false\nlayers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main, refresh: 1h }\n`);
+    fixture.write(
+      "~/.skill-central/config.yaml",
+      `builtin: false\nlayers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main, refresh: 1h }\n`,
+    );
     const server = await RawClient.start(SOURCE_TARGET, fixture.cwd, env(fixture.home));
     // The first answer does not wait for the network.
     expect(await promptNames(server)).toEqual([]);
@@ -312,7 +390,10 @@ describe("a user layer that follows a branch", () => {
 
   test("moving the remote dir away makes no difference to a started server", async () => {
     remote.commit({ "mine.yaml": skill("mine") });
-    fixture.write("~/.skill-central/config.yaml", `builtin: false\nlayers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main }\n`);
+    fixture.write(
+      "~/.skill-central/config.yaml",
+      `builtin: false\nlayers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main }\n`,
+    );
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).stdout).toContain("(not locked: follows its ref)");
     renameSync(remote.dir, `${remote.dir}.gone`);
     const server = await RawClient.start(SOURCE_TARGET, fixture.cwd, env(fixture.home));
@@ -325,14 +406,26 @@ describe("the compiled binary", () => {
   test("syncs a git layer and serves the locked commit", async () => {
     const binary = await buildForTests();
     const locked = remote.commit({ "skills/review.yaml": skill("review", "Review v1") });
-    fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`);
-    const proc = Bun.spawn([binary, "sync", "--json"], { cwd: fixture.cwd, env: env(fixture.home), stdout: "pipe", stderr: "pipe" });
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n`,
+    );
+    const proc = Bun.spawn([binary, "sync", "--json"], {
+      cwd: fixture.cwd,
+      env: env(fixture.home),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(0);
     expect(JSON.parse(out).layers).toMatchObject([{ name: "team", outcome: "locked", after: locked }]);
     remote.commit({ "skills/review.yaml": skill("review", "Review v2") });
 
-    const server = await RawClient.start({ name: "binary", command: binary, args: ["mcp"] }, fixture.cwd, env(fixture.home));
+    const server = await RawClient.start(
+      { name: "binary", command: binary, args: ["mcp"] },
+      fixture.cwd,
+      env(fixture.home),
+    );
     expect(await promptText(server, "review")).toBe("Review v1");
     await server.close();
     expectOnlyJsonRpc(server);

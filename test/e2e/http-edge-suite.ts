@@ -11,7 +11,11 @@ const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-fedcba9876543210xyz";
 /** The access log reaches us through a pipe: a generous bound on waiting for a line, not a verdict. */
 const LOG_WAIT_MS = 30_000;
-const BAD_HOST = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Bad Request: the Host header is missing or is not a host name" } };
+const BAD_HOST = {
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: -32600, message: "Bad Request: the Host header is missing or is not a host name" },
+};
 
 /**
  * The edges of `mcp --http` a hostile client reaches before or around MCP: requests whose URL
@@ -25,11 +29,18 @@ export function httpEdgeSuite(target: ServerTarget): void {
     const auth = { Authorization: `Bearer ${ALICE}` };
 
     beforeAll(async () => {
-      fixture = makeFixture({ ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n" });
+      fixture = makeFixture({
+        ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n",
+      });
       const tokens = join(fixture.root, "tokens");
       writeFileSync(tokens, `alice ${ALICE}\nbob ${BOB}\n`);
       chmodSync(tokens, 0o600);
-      server = await startHttpServer(target, fixture.cwd, fixture.home, ["--token-file", tokens, "--allow-origin", "https://app.example.com"]);
+      server = await startHttpServer(target, fixture.cwd, fixture.home, [
+        "--token-file",
+        tokens,
+        "--allow-origin",
+        "https://app.example.com",
+      ]);
     });
     afterAll(async () => {
       await server?.stop();
@@ -63,10 +74,16 @@ export function httpEdgeSuite(target: ServerTarget): void {
     test("an HTTP/1.0 request with no Host, or a Host that is not a host name, gets a small JSON 400 and one access line", async () => {
       const requests: [string, RegExp][] = [
         ["GET /mcp HTTP/1.0\r\n\r\n", /^\[skill-central\] http GET \/mcp 400 \d+\.\dms$/],
-        [`POST /mcp HTTP/1.0\r\nHost: a@localhost\r\nContent-Type: application/json\r\nContent-Length: ${JSON.stringify(INITIALIZE).length}\r\n\r\n${JSON.stringify(INITIALIZE)}`, /^\[skill-central\] http POST \/mcp 400 \d+\.\dms$/],
+        [
+          `POST /mcp HTTP/1.0\r\nHost: a@localhost\r\nContent-Type: application/json\r\nContent-Length: ${JSON.stringify(INITIALIZE).length}\r\n\r\n${JSON.stringify(INITIALIZE)}`,
+          /^\[skill-central\] http POST \/mcp 400 \d+\.\dms$/,
+        ],
         ["GET /healthz HTTP/1.0\r\nHost: a@localhost\r\n\r\n", /^\[skill-central\] http GET \/healthz 400 \d+\.\dms$/],
         [`GET /mcp/${ALICE} HTTP/1.0\r\nHost: [::1\r\n\r\n`, /^\[skill-central\] http GET \/mcp\/\* 400 \d+\.\dms$/],
-        ["DELETE /mcp HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n", /^\[skill-central\] http DELETE \/mcp 400 \d+\.\dms$/],
+        [
+          "DELETE /mcp HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+          /^\[skill-central\] http DELETE \/mcp 400 \d+\.\dms$/,
+        ],
       ];
       for (const [request, line] of requests) {
         const lines = await linesOf(async () => {
@@ -75,7 +92,8 @@ export function httpEdgeSuite(target: ServerTarget): void {
           expect(response.headers["content-type"]).toStartWith("application/json");
           expect(response.body.length).toBeLessThan(200);
           expect(JSON.parse(response.body)).toEqual(BAD_HOST);
-          for (const internal of [fixture.cwd, process.cwd(), "src/", ".ts", "    at "]) expect(response.raw).not.toContain(internal);
+          for (const internal of [fixture.cwd, process.cwd(), "src/", ".ts", "    at "])
+            expect(response.raw).not.toContain(internal);
         });
         expect(lines).toHaveLength(1);
         expect(lines[0]).toMatch(line);
@@ -89,10 +107,14 @@ export function httpEdgeSuite(target: ServerTarget): void {
       const forged = "[skill-central] http POST /mcp 200 1.0ms rpc=tools/call token=bob";
       const lines = await linesOf(async () => {
         await postJson(server.url, { jsonrpc: "2.0", id: 1, method: `tools/list\n${forged}` }, auth);
-        await postJson(server.url, { jsonrpc: "2.0", id: 2, method: `tools/list\r${forged} "quoted" \\ \u2028 \u001b[2J` }, auth);
+        await postJson(
+          server.url,
+          { jsonrpc: "2.0", id: 2, method: `tools/list\r${forged} "quoted" \\ \u2028 \u001b[2J` },
+          auth,
+        );
       });
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toStartWith('[skill-central] http POST /mcp 400 ');
+      expect(lines[0]).toStartWith("[skill-central] http POST /mcp 400 ");
       expect(lines[0]).toContain(String.raw`rpc="tools/list\n[skill-central] http POST /mcp 200 1.0ms rpc=tools/`);
       expect(lines[1]).toContain(String.raw`rpc="tools/list\r[skill-central]`);
       expect(lines.every((l) => l.endsWith(" token=alice"))).toBe(true);
@@ -112,15 +134,31 @@ export function httpEdgeSuite(target: ServerTarget): void {
     });
 
     test("--allow-origin admits its origin only: another scheme or port is 403 and gets no CORS headers", async () => {
-      for (const origin of ["http://app.example.com:8081", "ftp://app.example.com", "http://app.example.com", "https://app.example.com:8443", "https://app.example.com.evil.example", "ws://localhost:3000"]) {
+      for (const origin of [
+        "http://app.example.com:8081",
+        "ftp://app.example.com",
+        "http://app.example.com",
+        "https://app.example.com:8443",
+        "https://app.example.com.evil.example",
+        "ws://localhost:3000",
+      ]) {
         const response = await postJson(server.url, INITIALIZE, { ...auth, Origin: origin });
         expect({ origin, status: response.status }).toEqual({ origin, status: 403 });
         expect(response.headers.get("access-control-allow-origin")).toBeNull();
         expect(((await response.json()) as { error: { message: string } }).error.message).toContain("--allow-origin");
-        const preflight = await fetch(server.url, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "POST" } });
+        const preflight = await fetch(server.url, {
+          method: "OPTIONS",
+          headers: { Origin: origin, "Access-Control-Request-Method": "POST" },
+        });
         expect({ origin, status: preflight.status }).toEqual({ origin, status: 403 });
       }
-      for (const origin of ["https://app.example.com", "https://app.example.com:443", "https://APP.example.com", "http://localhost:6274", "http://127.0.0.1:3000"]) {
+      for (const origin of [
+        "https://app.example.com",
+        "https://app.example.com:443",
+        "https://APP.example.com",
+        "http://localhost:6274",
+        "http://127.0.0.1:3000",
+      ]) {
         const response = await postJson(server.url, INITIALIZE, { ...auth, Origin: origin });
         expect({ origin, status: response.status }).toEqual({ origin, status: 200 });
         expect(response.headers.get("access-control-allow-origin")).toBe(origin);
@@ -129,7 +167,13 @@ export function httpEdgeSuite(target: ServerTarget): void {
 
     test("a token in the URL path is never logged: an unknown path is logged by its shape", async () => {
       const lines = await linesOf(async () => {
-        for (const path of [`/mcp/${ALICE}`, `/${ALICE}`, `/mcp/x/${ALICE}/`, `/${ALICE}/mcp?q=${ALICE}`, `/${encodeURIComponent(`a/${ALICE}`)}`]) {
+        for (const path of [
+          `/mcp/${ALICE}`,
+          `/${ALICE}`,
+          `/mcp/x/${ALICE}/`,
+          `/${ALICE}/mcp?q=${ALICE}`,
+          `/${encodeURIComponent(`a/${ALICE}`)}`,
+        ]) {
           expect((await postJson(`${server.base}${path}`, INITIALIZE, auth)).status).toBe(404);
         }
         expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
@@ -152,7 +196,12 @@ export function httpEdgeSuite(target: ServerTarget): void {
     let server: HttpServer;
     beforeAll(async () => {
       fixture = makeFixture({});
-      server = await startHttpServer(target, fixture.cwd, fixture.home, ["--allow-origin", "http://intranet.example:80", "--allow-origin", "https://App.Example.com:443/"]);
+      server = await startHttpServer(target, fixture.cwd, fixture.home, [
+        "--allow-origin",
+        "http://intranet.example:80",
+        "--allow-origin",
+        "https://App.Example.com:443/",
+      ]);
     });
     afterAll(async () => {
       await server?.stop();

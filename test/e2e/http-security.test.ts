@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
-import { accessLog, connectHttp, INITIALIZE, postJson, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
+import {
+  accessLog,
+  connectHttp,
+  INITIALIZE,
+  postJson,
+  startHttpServer,
+  type HttpServer,
+} from "../helpers/http-server.ts";
 import { SOURCE_TARGET } from "../helpers/server.ts";
 import { eventually } from "./live-session.ts";
 
@@ -12,8 +19,18 @@ const BOB = "bob-token-fedcba9876543210xyz";
 const ENV_TOKEN = "env-token-aaaaaaaaaaaaaaaaaaaa";
 
 /** Runs the CLI to completion (a server that refuses to start), with its output. */
-async function refused(args: string[], cwd: string, home: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
-  const proc = Bun.spawn([target.command, ...target.args, "--http", ...args], { cwd, env: { HOME: home, PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+async function refused(
+  args: string[],
+  cwd: string,
+  home: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stderr: string }> {
+  const proc = Bun.spawn([target.command, ...target.args, "--http", ...args], {
+    cwd,
+    env: { HOME: home, PATH: process.env.PATH ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
   const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   clearTimeout(timer);
@@ -29,7 +46,9 @@ const start = async (args: string[], env: Record<string, string> = {}) => {
 };
 
 beforeAll(() => {
-  fixture = makeFixture({ ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n" });
+  fixture = makeFixture({
+    ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n",
+  });
   writeFileSync(join(fixture.root, "tokens"), `# the team's tokens\nalice ${ALICE}\n\n  bob   ${BOB}  \n`);
   chmodSync(join(fixture.root, "tokens"), 0o600);
 });
@@ -46,7 +65,10 @@ describe("bearer tokens", () => {
     const missing = await postJson(server.url, INITIALIZE);
     expect(missing.status).toBe(401);
     expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="skill-central"');
-    expect(((await missing.json()) as { error: { code: number; message: string } }).error).toEqual({ code: -32001, message: "Unauthorized: a bearer token is required" });
+    expect(((await missing.json()) as { error: { code: number; message: string } }).error).toEqual({
+      code: -32001,
+      message: "Unauthorized: a bearer token is required",
+    });
     const wrong = await postJson(server.url, INITIALIZE, { Authorization: `Bearer ${ALICE}x` });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="skill-central", error="invalid_token"');
@@ -73,7 +95,11 @@ describe("bearer tokens", () => {
   test("a session opened with one token is not found with another", async () => {
     const server = await start(["--token-file", join(fixture.root, "tokens")]);
     const { client, transport } = await connectHttp(server.url, "legacy", { Authorization: `Bearer ${ALICE}` });
-    const other = await postJson(server.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { Authorization: `Bearer ${BOB}`, "Mcp-Session-Id": transport.sessionId!, "MCP-Protocol-Version": "2025-11-25" });
+    const other = await postJson(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { Authorization: `Bearer ${BOB}`, "Mcp-Session-Id": transport.sessionId!, "MCP-Protocol-Version": "2025-11-25" },
+    );
     expect(other.status).toBe(404);
     await client.close();
   });
@@ -90,9 +116,13 @@ describe("bearer tokens", () => {
     for (const query of [`?access_token=${ALICE}`, `?token=${ALICE}`, `?x=${ALICE}`]) {
       const response = await postJson(`${server.url}${query}`, INITIALIZE, { Authorization: `Bearer ${ALICE}` });
       expect(response.status).toBe(400);
-      expect(((await response.json()) as { error: { message: string } }).error.message).toContain("Authorization: Bearer");
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+        "Authorization: Bearer",
+      );
     }
-    await eventually(() => expect(accessLog(server.stderr()).filter((l) => l.includes("POST /mcp 400"))).toHaveLength(3));
+    await eventually(() =>
+      expect(accessLog(server.stderr()).filter((l) => l.includes("POST /mcp 400"))).toHaveLength(3),
+    );
     expect(server.stderr()).not.toContain(ALICE);
   });
 
@@ -106,10 +136,18 @@ describe("bearer tokens", () => {
     expect(weak.code).toBe(2);
     expect(weak.stderr).toContain(`${short}:1: the token is shorter than 16 characters`);
     expect(weak.stderr).not.toContain("tooshort");
-    const missing = await refused(["--token-file", join(fixture.root, "nope"), "--port", "0"], fixture.cwd, fixture.home);
+    const missing = await refused(
+      ["--token-file", join(fixture.root, "nope"), "--port", "0"],
+      fixture.cwd,
+      fixture.home,
+    );
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--token-file: cannot read");
-    const stdioOnly = Bun.spawnSync([target.command, ...target.args, "--port", "1"], { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "" }, stderr: "pipe" });
+    const stdioOnly = Bun.spawnSync([target.command, ...target.args, "--port", "1"], {
+      cwd: fixture.cwd,
+      env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
+      stderr: "pipe",
+    });
     expect(stdioOnly.exitCode).toBe(2);
     expect(stdioOnly.stderr.toString()).toContain("--port applies to the HTTP server: add --http");
   });
@@ -140,7 +178,10 @@ describe("Host and Origin (DNS rebinding)", () => {
     const allowed = await postJson(server.url, INITIALIZE, { Origin: "https://app.example.com" });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-expose-headers")).toContain("Mcp-Session-Id");
-    const preflight = await fetch(server.url, { method: "OPTIONS", headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "POST" } });
+    const preflight = await fetch(server.url, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "POST" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-headers")).toContain("Authorization");
     const foreignPreflight = await fetch(server.url, { method: "OPTIONS", headers: { Origin: "http://evil.example" } });
@@ -157,10 +198,18 @@ describe("Host and Origin (DNS rebinding)", () => {
 describe("limits", () => {
   test("a body over 4 MiB is 413 and the server goes on", async () => {
     const server = await start([]);
-    const huge = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { x: "y".repeat(4 * 1024 * 1024) } } });
+    const huge = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { x: "y".repeat(4 * 1024 * 1024) } },
+    });
     const response = await postJson(server.url, huge);
     expect(response.status).toBe(413);
-    expect(((await response.json()) as { error: { code: number; message: string } }).error).toEqual({ code: -32600, message: "Request too large: bodies are limited to 4 MiB" });
+    expect(((await response.json()) as { error: { code: number; message: string } }).error).toEqual({
+      code: -32600,
+      message: "Request too large: bodies are limited to 4 MiB",
+    });
     expect((await postJson(server.url, INITIALIZE)).status).toBe(200);
   });
 
@@ -184,7 +233,11 @@ describe("limits", () => {
     // Both places are taken, so another initialize gets 503 until a session is closed: wait for
     // that (however late a busy machine runs the idle sweep), not for a time.
     while ((await postJson(server.url, INITIALIZE)).status === 503) await Bun.sleep(100);
-    const late = await postJson(server.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "Mcp-Session-Id": idle, "MCP-Protocol-Version": "2025-11-25" });
+    const late = await postJson(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { "Mcp-Session-Id": idle, "MCP-Protocol-Version": "2025-11-25" },
+    );
     expect(late.status).toBe(404);
     expect((await listening.client.listTools()).tools.length).toBeGreaterThan(0);
     await listening.client.close();
@@ -226,9 +279,12 @@ describe("limits", () => {
 const LIFECYCLE_FILES = 4000;
 
 describe("lifecycle", () => {
-  test("SIGTERM: a request in flight is answered, open streams end, the process exits 0", { timeout: 60_000 }, async () => {
+  test("SIGTERM: a request in flight is answered, open streams end, the process exits 0", {
+    timeout: 60_000,
+  }, async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < LIFECYCLE_FILES; i++) files[`.skills/bulk/s${i}.yaml`] = `id: bulk-${i}\ndescription: Skill ${i}\ntype: prompt\nprompt: Body ${i}\n`;
+    for (let i = 0; i < LIFECYCLE_FILES; i++)
+      files[`.skills/bulk/s${i}.yaml`] = `id: bulk-${i}\ndescription: Skill ${i}\ntype: prompt\nprompt: Body ${i}\n`;
     const big = makeFixture(files);
     try {
       // Keep-alive comments two minutes apart (past this test's timeout): the stream below can only open on the server's opening comment.
@@ -247,7 +303,9 @@ describe("lifecycle", () => {
       const exited = server.stop("SIGTERM");
       const response = await inFlight;
       expect(response.status).toBe(200);
-      expect(((await response.json()) as { result: { prompts: unknown[] } }).result.prompts.length).toBeGreaterThan(LIFECYCLE_FILES);
+      expect(((await response.json()) as { result: { prompts: unknown[] } }).result.prompts.length).toBeGreaterThan(
+        LIFECYCLE_FILES,
+      );
       const reader = stream.body!.getReader();
       const streamEnded = (async () => {
         for (;;) {

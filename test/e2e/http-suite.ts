@@ -2,13 +2,22 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
-import { accessLog, connectHttp, INITIALIZE, postJson, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
+import {
+  accessLog,
+  connectHttp,
+  INITIALIZE,
+  postJson,
+  startHttpServer,
+  type HttpServer,
+} from "../helpers/http-server.ts";
 import { wireError, type ServerTarget } from "../helpers/server.ts";
 import { eventually, ListChanges, textOf } from "./live-session.ts";
 
 const PROJECT = {
-  ".skills/kmp-expert.yaml": "id: kmp-expert\ndescription: Kotlin Multiplatform expertise\ntype: prompt\ntags: [kmp]\nprompt: 'Share code across {{platforms}}.'\n",
-  ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object, properties: { word: { type: string } }, required: [word] }\nprompt: 'Echo {{word}}'\n",
+  ".skills/kmp-expert.yaml":
+    "id: kmp-expert\ndescription: Kotlin Multiplatform expertise\ntype: prompt\ntags: [kmp]\nprompt: 'Share code across {{platforms}}.'\n",
+  ".skills/echo.yaml":
+    "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object, properties: { word: { type: string } }, required: [word] }\nprompt: 'Echo {{word}}'\n",
 };
 
 /** The answers both eras must agree on, through the SDK's own client. */
@@ -17,14 +26,27 @@ async function sameAnswers(client: Client): Promise<void> {
   const names = (await client.listPrompts()).prompts.map((p) => p.name);
   expect(names).toContain("kmp-expert");
   expect(names).toContain("review-pr");
-  expect(textOf(await client.getPrompt({ name: "kmp-expert", arguments: { platforms: "iOS" } }))).toBe("Share code across iOS.");
-  expect(await client.callTool({ name: "echo", arguments: { word: "hi" } })).toMatchObject({ content: [{ type: "text", text: "Echo hi" }] });
+  expect(textOf(await client.getPrompt({ name: "kmp-expert", arguments: { platforms: "iOS" } }))).toBe(
+    "Share code across iOS.",
+  );
+  expect(await client.callTool({ name: "echo", arguments: { word: "hi" } })).toMatchObject({
+    content: [{ type: "text", text: "Echo hi" }],
+  });
   expect(await client.callTool({ name: "echo", arguments: {} })).toMatchObject({ isError: true });
-  expect(await wireError(client.getPrompt({ name: "nope" }))).toEqual({ code: -32602, message: "Unknown prompt skill: nope" });
-  expect(await wireError(client.callTool({ name: "nope", arguments: {} }))).toEqual({ code: -32602, message: "Unknown tool: nope" });
+  expect(await wireError(client.getPrompt({ name: "nope" }))).toEqual({
+    code: -32602,
+    message: "Unknown prompt skill: nope",
+  });
+  expect(await wireError(client.callTool({ name: "nope", arguments: {} }))).toEqual({
+    code: -32602,
+    message: "Unknown tool: nope",
+  });
   const { contents } = await client.readResource({ uri: "skill-central://skills/echo" });
   expect(JSON.parse((contents[0] as { text: string }).text).id).toBe("echo");
-  const tags = await client.complete({ ref: { type: "ref/prompt", name: "skills:compose" }, argument: { name: "tags", value: "km" } });
+  const tags = await client.complete({
+    ref: { type: "ref/prompt", name: "skills:compose" },
+    argument: { name: "tags", value: "km" },
+  });
   expect(tags.completion.values).toEqual(["kmp"]);
 }
 
@@ -67,7 +89,10 @@ export function httpSuite(target: ServerTarget): void {
       expect(client.getProtocolEra()).toBe("modern");
       expect(transport.sessionId).toBeUndefined();
       await sameAnswers(client);
-      const listed = (await client.request({ method: "tools/list", params: {} })) as { ttlMs?: number; cacheScope?: string };
+      const listed = (await client.request({ method: "tools/list", params: {} })) as {
+        ttlMs?: number;
+        cacheScope?: string;
+      };
       expect({ ttlMs: listed.ttlMs, cacheScope: listed.cacheScope }).toEqual({ ttlMs: 0, cacheScope: "private" });
     });
 
@@ -96,7 +121,11 @@ export function httpSuite(target: ServerTarget): void {
       const { transport } = await connect("legacy");
       const id = transport.sessionId!;
       await transport.terminateSession();
-      const after = await postJson(server.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25" });
+      const after = await postJson(
+        server.url,
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        { "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25" },
+      );
       expect(after.status).toBe(404);
       expect(((await after.json()) as { error: { message: string } }).error.message).toContain("Session not found");
       const none = await postJson(server.url, { jsonrpc: "2.0", id: 3, method: "tools/list" });
@@ -106,7 +135,11 @@ export function httpSuite(target: ServerTarget): void {
     test("a batch, an id null and a body that is not JSON are refused with the JSON-RPC error and id null", async () => {
       const batch = await postJson(server.url, [INITIALIZE]);
       expect(batch.status).toBe(400);
-      expect(await batch.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("batches are not supported") } });
+      expect(await batch.json()).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: expect.stringContaining("batches are not supported") },
+      });
       const nullId = await postJson(server.url, { jsonrpc: "2.0", id: null, method: "ping" });
       expect(nullId.status).toBe(400);
       expect(((await nullId.json()) as { id: unknown }).id).toBeNull();
@@ -120,8 +153,14 @@ export function httpSuite(target: ServerTarget): void {
       const short = transport.sessionId!.slice(0, 8);
       await eventually(() => {
         const lines = accessLog(server.stderr());
-        expect(lines.some((l) => new RegExp(`^\\[skill-central\\] http POST /mcp 200 \\d+\\.\\dms rpc=initialize session=${short}$`).test(l))).toBe(true);
-        expect(lines.some((l) => /^\[skill-central\] http POST \/mcp 200 \d+\.\dms rpc=tools\/call$/.test(l))).toBe(true);
+        expect(
+          lines.some((l) =>
+            new RegExp(`^\\[skill-central\\] http POST /mcp 200 \\d+\\.\\dms rpc=initialize session=${short}$`).test(l),
+          ),
+        ).toBe(true);
+        expect(lines.some((l) => /^\[skill-central\] http POST \/mcp 200 \d+\.\dms rpc=tools\/call$/.test(l))).toBe(
+          true,
+        );
         expect(lines.some((l) => /^\[skill-central\] http POST \/mcp 404 /.test(l))).toBe(true);
       });
     });
@@ -130,7 +169,11 @@ export function httpSuite(target: ServerTarget): void {
       expect(await (await fetch(`${server.base}/healthz`)).json()).toEqual({ status: "ok" });
       const ready = await fetch(`${server.base}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toMatchObject({ status: "ready", prompts: expect.any(Number), tools: expect.any(Number) });
+      expect(await ready.json()).toMatchObject({
+        status: "ready",
+        prompts: expect.any(Number),
+        tools: expect.any(Number),
+      });
       expect((await fetch(`${server.base}/elsewhere`)).status).toBe(404);
     });
   });

@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { buildForTests } from "../../script/build.ts";
@@ -16,7 +28,17 @@ import { runCli, type CliRun } from "./cli-run.ts";
  */
 
 type Id = "claude-code" | "claude-desktop" | "cursor" | "windsurf" | "vscode" | "codex" | "zed" | "gemini" | "opencode";
-const ALL: Id[] = ["claude-code", "claude-desktop", "cursor", "windsurf", "vscode", "codex", "zed", "gemini", "opencode"];
+const ALL: Id[] = [
+  "claude-code",
+  "claude-desktop",
+  "cursor",
+  "windsurf",
+  "vscode",
+  "codex",
+  "zed",
+  "gemini",
+  "opencode",
+];
 const WITH_PROJECT_FILE: Id[] = ["claude-code", "cursor", "vscode", "codex", "zed", "gemini", "opencode"];
 
 interface ClientFacts {
@@ -38,6 +60,7 @@ const fromMcpServers = (key: string) => (text: string) => {
   const entry = jsonc(text)[key]?.["skill-central"] as { command: string; args: string[] } | undefined;
   return entry && { command: entry.command, args: entry.args };
 };
+const asJsonFile = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const BROKEN_JSON: [string, string] = ['{\n  "theme": "dark"\n  "mcpServers": {}\n}\n', "3:3: comma expected"];
 
 const CLIENTS: Record<Id, ClientFacts> = {
@@ -46,14 +69,19 @@ const CLIENTS: Record<Id, ClientFacts> = {
     project: ".mcp.json",
     entry: fromMcpServers("mcpServers"),
     startsIn: "project",
-    fixture: JSON.stringify({ numStartups: 12, mcpServers: { github: { type: "stdio", command: "gh", args: ["mcp"], env: {} } }, projects: { "/home/u/p": { allowedTools: [] } } }, null, 2) + "\n",
+    fixture: asJsonFile({
+      numStartups: 12,
+      mcpServers: { github: { type: "stdio", command: "gh", args: ["mcp"], env: {} } },
+      projects: { "/home/u/p": { allowedTools: [] } },
+    }),
     broken: BROKEN_JSON,
   },
   "claude-desktop": {
     user: ".config/Claude/claude_desktop_config.json",
     entry: fromMcpServers("mcpServers"),
     startsIn: "home",
-    fixture: '{\n  "globalShortcut": "Ctrl+Space",\n  "mcpServers": {\n    "filesystem": {\n      "command": "npx",\n      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]\n    }\n  }\n}\n',
+    fixture:
+      '{\n  "globalShortcut": "Ctrl+Space",\n  "mcpServers": {\n    "filesystem": {\n      "command": "npx",\n      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]\n    }\n  }\n}\n',
     broken: ['{\n  // comments are not JSON\n  "mcpServers": {}\n}\n', "2:3: comments are not allowed in this file"],
   },
   cursor: {
@@ -68,7 +96,8 @@ const CLIENTS: Record<Id, ClientFacts> = {
     user: ".codeium/windsurf/mcp_config.json",
     entry: fromMcpServers("mcpServers"),
     startsIn: "home",
-    fixture: '{\n    "mcpServers": {\n        "sentry": {\n            "serverUrl": "https://mcp.sentry.dev/mcp"\n        }\n    }\n}\n',
+    fixture:
+      '{\n    "mcpServers": {\n        "sentry": {\n            "serverUrl": "https://mcp.sentry.dev/mcp"\n        }\n    }\n}\n',
     broken: BROKEN_JSON,
   },
   vscode: {
@@ -76,18 +105,21 @@ const CLIENTS: Record<Id, ClientFacts> = {
     project: ".vscode/mcp.json",
     entry: fromMcpServers("servers"),
     startsIn: "home",
-    fixture: '{\n\t// Servers for every workspace\n\t"servers": {\n\t\t"memory": {\n\t\t\t"type": "stdio",\n\t\t\t"command": "npx",\n\t\t\t"args": ["-y", "@modelcontextprotocol/server-memory"], // pinned later\n\t\t},\n\t},\n\t"inputs": [],\n}\n',
+    fixture:
+      '{\n\t// Servers for every workspace\n\t"servers": {\n\t\t"memory": {\n\t\t\t"type": "stdio",\n\t\t\t"command": "npx",\n\t\t\t"args": ["-y", "@modelcontextprotocol/server-memory"], // pinned later\n\t\t},\n\t},\n\t"inputs": [],\n}\n',
     broken: BROKEN_JSON,
   },
   codex: {
     user: ".codex/config.toml",
     project: ".codex/config.toml",
     entry: (text) => {
-      const entry = (Bun.TOML.parse(text) as { mcp_servers?: Record<string, { command: string; args: string[] }> }).mcp_servers?.["skill-central"];
+      const entry = (Bun.TOML.parse(text) as { mcp_servers?: Record<string, { command: string; args: string[] }> })
+        .mcp_servers?.["skill-central"];
       return entry && { command: entry.command, args: entry.args };
     },
     startsIn: "project",
-    fixture: '# Codex settings\nmodel = "o3" # default model\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\nargs = [\n  "--port", # [not a table]\n  "0",\n]\n\n# fast profile\n[profiles.fast]\nmodel = "o4-mini"\n',
+    fixture:
+      '# Codex settings\nmodel = "o3" # default model\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\nargs = [\n  "--port", # [not a table]\n  "0",\n]\n\n# fast profile\n[profiles.fast]\nmodel = "o4-mini"\n',
     broken: ['model = "o3"\nsandbox = = "x"\n', "2:11: invalid value"],
   },
   zed: {
@@ -98,7 +130,8 @@ const CLIENTS: Record<Id, ClientFacts> = {
       return entry && { command: entry.command, args: entry.args };
     },
     startsIn: "project",
-    fixture: '// Zed settings\n{\n  "theme": "One Dark",\n  "context_servers": {\n    "postgres": {\n      "source": "custom",\n      "command": "pg-mcp",\n      "args": [],\n    },\n  },\n}\n',
+    fixture:
+      '// Zed settings\n{\n  "theme": "One Dark",\n  "context_servers": {\n    "postgres": {\n      "source": "custom",\n      "command": "pg-mcp",\n      "args": [],\n    },\n  },\n}\n',
     broken: BROKEN_JSON,
   },
   gemini: {
@@ -106,7 +139,8 @@ const CLIENTS: Record<Id, ClientFacts> = {
     project: ".gemini/settings.json",
     entry: fromMcpServers("mcpServers"),
     startsIn: "project",
-    fixture: '{\n  "theme": "GitHub",\n  "mcpServers": {\n    "git": { "command": "uvx", "args": ["mcp-server-git"] }\n  }\n}\n',
+    fixture:
+      '{\n  "theme": "GitHub",\n  "mcpServers": {\n    "git": { "command": "uvx", "args": ["mcp-server-git"] }\n  }\n}\n',
     broken: BROKEN_JSON,
   },
   opencode: {
@@ -117,7 +151,8 @@ const CLIENTS: Record<Id, ClientFacts> = {
       return entry && { command: entry[0]!, args: entry.slice(1) };
     },
     startsIn: "project",
-    fixture: '{\n  "$schema": "https://opencode.ai/config.json",\n  // local tools\n  "mcp": {\n    "everything": {\n      "type": "local",\n      "command": ["npx", "-y", "@modelcontextprotocol/server-everything"],\n      "enabled": true,\n    },\n  },\n}\n',
+    fixture:
+      '{\n  "$schema": "https://opencode.ai/config.json",\n  // local tools\n  "mcp": {\n    "everything": {\n      "type": "local",\n      "command": ["npx", "-y", "@modelcontextprotocol/server-everything"],\n      "enabled": true,\n    },\n  },\n}\n',
     broken: BROKEN_JSON,
   },
 };
@@ -138,7 +173,8 @@ function sandbox(): Sandbox {
   const root = mkdtempSync(join(tmpdir(), "skill-central-install-"));
   const [home, project, bin] = ["home", "project", "bin"].map((d) => join(root, d)) as [string, string, string];
   for (const d of [home, project, bin]) mkdirSync(d);
-  const file = (id: Id, scope: "user" | "project" = "user") => (scope === "user" ? join(home, CLIENTS[id].user) : join(project, CLIENTS[id].project!));
+  const file = (id: Id, scope: "user" | "project" = "user") =>
+    scope === "user" ? join(home, CLIENTS[id].user) : join(project, CLIENTS[id].project!);
   return {
     root,
     home,
@@ -156,23 +192,42 @@ function sandbox(): Sandbox {
   };
 }
 
-const cli = (box: Sandbox, args: string[], env: Record<string, string> = {}): Promise<CliRun> => runCli(args, box.project, box.home, { PATH: box.bin, NO_COLOR: "1", ...env });
+const cli = (box: Sandbox, args: string[], env: Record<string, string> = {}): Promise<CliRun> =>
+  runCli(args, box.project, box.home, { PATH: box.bin, NO_COLOR: "1", ...env });
 
 /** What is in HOME besides Bun's own ~/.bun (which any bun process may create). */
 const homeEntries = (box: Sandbox) => readdirSync(box.home).filter((name) => name !== ".bun");
 
 /** Backups left beside a client's file. */
-const backups = (path: string) => (existsSync(dirname(path)) ? readdirSync(dirname(path)).filter((f) => f.startsWith(`${path.split("/").pop()}.skill-central-`) && f.endsWith(".bak")) : []);
+const backups = (path: string) =>
+  existsSync(dirname(path))
+    ? readdirSync(dirname(path)).filter(
+        (f) => f.startsWith(`${path.split("/").pop()}.skill-central-`) && f.endsWith(".bak"),
+      )
+    : [];
 
 /**
  * Starts the entry exactly as it is written (command and args, `${workspaceFolder}` filled in
  * as the editor does) in the folder the client starts servers in, with the SDK's own client.
  */
-async function startEntry(box: Sandbox, id: Id, text: string, expected: { command: string; argsStart: string[] }): Promise<void> {
+async function startEntry(
+  box: Sandbox,
+  id: Id,
+  text: string,
+  expected: { command: string; argsStart: string[] },
+): Promise<void> {
   const entry = CLIENTS[id].entry(text);
-  expect({ id, command: entry?.command, argsStart: entry?.args.slice(0, expected.argsStart.length) }).toEqual({ id, command: expected.command, argsStart: expected.argsStart });
+  expect({ id, command: entry?.command, argsStart: entry?.args.slice(0, expected.argsStart.length) }).toEqual({
+    id,
+    command: expected.command,
+    argsStart: expected.argsStart,
+  });
   const args = entry!.args.map((a) => a.replaceAll("${workspaceFolder}", box.project));
-  const session = await connect({ name: id, command: entry!.command, args }, CLIENTS[id].startsIn === "project" ? box.project : box.home, box.home);
+  const session = await connect(
+    { name: id, command: entry!.command, args },
+    CLIENTS[id].startsIn === "project" ? box.project : box.home,
+    box.home,
+  );
   try {
     expect({ id, server: session.client.getServerVersion()?.name }).toEqual({ id, server: "skill-central" });
     expect((await session.client.listTools()).tools.length).toBeGreaterThan(0);
@@ -204,7 +259,12 @@ describe("install from source, user scope, all nine clients", () => {
   test("into missing files: created, verified, and each entry starts when a test runs it as written", async () => {
     const run = await cli(box, ["install", ...ALL]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
-    for (const id of ALL) expect(run.stdout).toMatch(new RegExp(`: ok: created ~/${CLIENTS[id].user.replace(/\./g, "\\.")}; skill-central \\S+ answered initialize and listed \\d+ tools`));
+    for (const id of ALL)
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `: ok: created ~/${CLIENTS[id].user.replace(/\./g, "\\.")}; skill-central \\S+ answered initialize and listed \\d+ tools`,
+        ),
+      );
     expect(run.stdout).toContain("Installed in 9 clients.");
     for (const id of ALL) await startEntry(box, id, box.read(id), SOURCE);
     // Global-only clients pin the project; Cursor and VS Code let the editor fill it in.
@@ -224,10 +284,16 @@ describe("install from source, user scope, all nine clients", () => {
 
   test("doctor lists every client and sees this install in each", async () => {
     const run = await runCli(["doctor", "--json"], box.project, box.home, { PATH: box.bin });
-    const clients = (JSON.parse(run.stdout) as { clients: { id: string; entries: { scope: string; state: string }[] }[] }).clients;
-    expect(clients.map((c) => [c.id, c.entries.map((e) => `${e.scope}:${e.state}`).join(",")])).toEqual(ALL.map((id) => [id, "user:current"]));
+    const clients = (
+      JSON.parse(run.stdout) as { clients: { id: string; entries: { scope: string; state: string }[] }[] }
+    ).clients;
+    expect(clients.map((c) => [c.id, c.entries.map((e) => `${e.scope}:${e.state}`).join(",")])).toEqual(
+      ALL.map((id) => [id, "user:current"]),
+    );
     const text = await runCli(["doctor"], box.project, box.home, { PATH: box.bin });
-    expect(text.stdout).toMatch(/IDE clients .*\n\s+CLIENT\s+FOUND\s+FILE\s+ENTRY\n\s+Claude Code\s+yes\s+~\/\.claude\.json\s+installed: this install/);
+    expect(text.stdout).toMatch(
+      /IDE clients .*\n\s+CLIENT\s+FOUND\s+FILE\s+ENTRY\n\s+Claude Code\s+yes\s+~\/\.claude\.json\s+installed: this install/,
+    );
   }, 60_000);
 
   test("uninstall removes every entry (and nothing else), keeping a backup", async () => {
@@ -269,7 +335,11 @@ describe("files that already hold other servers and the user's comments", () => 
       expect(box.read(id)).toBe(CLIENTS[id].fixture);
       expect(backups(box.file(id))).toEqual([]);
     }
-    expect(run.stderr.match(/error: verification failed: no answer to initialize within 0\.001 s\n {2}~\/\S+ was restored as it was \(from its backup\)/g)?.length).toBe(9);
+    expect(
+      run.stderr.match(
+        /error: verification failed: no answer to initialize within 0\.001 s\n {2}~\/\S+ was restored as it was \(from its backup\)/g,
+      )?.length,
+    ).toBe(9);
     expect(run.stdout).toContain("Nothing installed; 9 clients not (see above).");
   });
 
@@ -280,7 +350,10 @@ describe("files that already hold other servers and the user's comments", () => 
       const text = box.read(id);
       await startEntry(box, id, text, SOURCE);
       // The other server and the comments are still there.
-      for (const line of CLIENTS[id].fixture.split("\n").filter((l) => /\/\/|#|"(github|filesystem|linear|sentry|memory|postgres|git|everything)"|docs/.test(l))) expect(text).toContain(line.trim());
+      for (const line of CLIENTS[id].fixture
+        .split("\n")
+        .filter((l) => /\/\/|#|"(github|filesystem|linear|sentry|memory|postgres|git|everything)"|docs/.test(l)))
+        expect(text).toContain(line.trim());
       const [backup] = backups(box.file(id));
       expect(readFileSync(join(dirname(box.file(id)), backup!), "utf8")).toBe(CLIENTS[id].fixture);
     }
@@ -298,13 +371,25 @@ describe("an existing skill-central entry that differs", () => {
       case "codex":
         return `${CLIENTS.codex.fixture}\n[mcp_servers.skill-central]\ncommand = "${OLD}"\nargs = ["mcp"]\n`;
       case "opencode":
-        return CLIENTS.opencode.fixture.replace('"mcp": {\n', `"mcp": {\n    "skill-central": { "type": "local", "command": ["${OLD}", "mcp"], "enabled": true },\n`);
+        return CLIENTS.opencode.fixture.replace(
+          '"mcp": {\n',
+          `"mcp": {\n    "skill-central": { "type": "local", "command": ["${OLD}", "mcp"], "enabled": true },\n`,
+        );
       case "zed":
-        return CLIENTS.zed.fixture.replace('"context_servers": {\n', `"context_servers": {\n    "skill-central": { "source": "custom", "command": "${OLD}", "args": ["mcp"] },\n`);
+        return CLIENTS.zed.fixture.replace(
+          '"context_servers": {\n',
+          `"context_servers": {\n    "skill-central": { "source": "custom", "command": "${OLD}", "args": ["mcp"] },\n`,
+        );
       case "vscode":
-        return CLIENTS.vscode.fixture.replace('"servers": {\n', `"servers": {\n\t\t"skill-central": { "type": "stdio", "command": "${OLD}", "args": ["mcp"] },\n`);
+        return CLIENTS.vscode.fixture.replace(
+          '"servers": {\n',
+          `"servers": {\n\t\t"skill-central": { "type": "stdio", "command": "${OLD}", "args": ["mcp"] },\n`,
+        );
       default:
-        return CLIENTS[id].fixture.replace('"mcpServers": {\n', `"mcpServers": {\n    "skill-central": { "command": "${OLD}", "args": ["mcp"] },\n`);
+        return CLIENTS[id].fixture.replace(
+          '"mcpServers": {\n',
+          `"mcpServers": {\n    "skill-central": { "command": "${OLD}", "args": ["mcp"] },\n`,
+        );
     }
   };
   beforeAll(() => {
@@ -319,7 +404,9 @@ describe("an existing skill-central entry that differs", () => {
     for (const id of ALL) {
       expect(CLIENTS[id].entry(box.read(id))?.command).toBe(OLD);
       expect(box.read(id)).toBe(withOldEntry(id));
-      expect(run.stdout).toContain(`differs: an entry named skill-central already exists in ~/${CLIENTS[id].user} and differs; run with --force to replace it`);
+      expect(run.stdout).toContain(
+        `differs: an entry named skill-central already exists in ~/${CLIENTS[id].user} and differs; run with --force to replace it`,
+      );
     }
     expect(run.stdout.match(new RegExp(`^-.*${OLD.replace(/\//g, "\\/")}`, "gm"))?.length).toBe(9);
     expect(run.stdout.match(new RegExp(`^\\+.*${process.execPath.replace(/[/.]/g, "\\$&")}`, "gm"))?.length).toBe(9);
@@ -331,7 +418,10 @@ describe("an existing skill-central entry that differs", () => {
     for (const id of ALL) {
       const text = box.read(id);
       await startEntry(box, id, text, SOURCE);
-      for (const line of withOldEntry(id).split("\n").filter((l) => !l.includes(OLD) && !/^args = \["mcp"\]$/.test(l))) expect({ id, line, kept: text.includes(line) }).toEqual({ id, line, kept: true });
+      for (const line of withOldEntry(id)
+        .split("\n")
+        .filter((l) => !l.includes(OLD) && !/^args = \["mcp"\]$/.test(l)))
+        expect({ id, line, kept: text.includes(line) }).toEqual({ id, line, kept: true });
     }
   }, 120_000);
 });
@@ -350,7 +440,9 @@ describe("broken config files", () => {
     for (const id of ALL) {
       expect(box.read(id)).toBe(CLIENTS[id].broken[0]);
       expect(backups(box.file(id))).toEqual([]);
-      expect(run.stderr).toContain(`error: ~/${CLIENTS[id].user}:${CLIENTS[id].broken[1]}; the file is left untouched (fix it, then run this again)\n`);
+      expect(run.stderr).toContain(
+        `error: ~/${CLIENTS[id].user}:${CLIENTS[id].broken[1]}; the file is left untouched (fix it, then run this again)\n`,
+      );
     }
     const removing = await cli(box, ["uninstall", ...ALL]);
     expect(removing.code).toBe(1);
@@ -375,8 +467,12 @@ describe("project scope", () => {
   test("Claude Desktop and Windsurf have none: an error naming their user file", async () => {
     const run = await cli(box, ["install", "windsurf", "claude-desktop", "--scope", "project"]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("Windsurf: error: Windsurf has no project config file (only ~/.codeium/windsurf/mcp_config.json); use --scope user");
-    expect(run.stderr).toContain("Claude Desktop: error: Claude Desktop has no project config file (only ~/.config/Claude/claude_desktop_config.json); use --scope user");
+    expect(run.stderr).toContain(
+      "Windsurf: error: Windsurf has no project config file (only ~/.codeium/windsurf/mcp_config.json); use --scope user",
+    );
+    expect(run.stderr).toContain(
+      "Claude Desktop: error: Claude Desktop has no project config file (only ~/.config/Claude/claude_desktop_config.json); use --scope user",
+    );
   });
 });
 
@@ -393,7 +489,9 @@ describe("with no client named", () => {
     const run = await cli(box, ["install"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith("Found Cursor (~/.cursor exists), Codex (~/.codex exists)\n");
-    expect(run.stdout).toContain("Nothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to install, or name the clients.");
+    expect(run.stdout).toContain(
+      "Nothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to install, or name the clients.",
+    );
     expect(existsSync(box.file("cursor"))).toBe(false);
     expect(box.read("codex")).toBe(CLIENTS.codex.fixture);
   });
@@ -407,7 +505,9 @@ describe("with no client named", () => {
 
   test("uninstall finds the clients that have the entry", async () => {
     const shown = await cli(box, ["uninstall"]);
-    expect(shown.stdout).toMatch(/^Cursor: remove the entry from ~\/\.cursor\/mcp\.json\n[\s\S]*Codex: remove the entry from ~\/\.codex\/config\.toml\n/);
+    expect(shown.stdout).toMatch(
+      /^Cursor: remove the entry from ~\/\.cursor\/mcp\.json\n[\s\S]*Codex: remove the entry from ~\/\.codex\/config\.toml\n/,
+    );
     const run = await cli(box, ["uninstall", "--yes"]);
     expect(run.code).toBe(0);
     expect(box.read("codex")).toBe(CLIENTS.codex.fixture);
@@ -419,7 +519,9 @@ describe("with no client named", () => {
     try {
       const run = await cli(empty, ["install"]);
       expect(run.code).toBe(1);
-      expect(run.stderr).toStartWith("skill-central install: no MCP client found on this machine (looked for Claude Code, Claude Desktop, Cursor");
+      expect(run.stderr).toStartWith(
+        "skill-central install: no MCP client found on this machine (looked for Claude Code, Claude Desktop, Cursor",
+      );
     } finally {
       empty.cleanup();
     }
@@ -442,12 +544,20 @@ describe("usage errors", () => {
       cli(box, ["install", "cursor", "--http", "http://127.0.0.1:1/mcp", "--token-env", "SKILLS_TOKEN_NOT_SET"]),
       cli(box, ["install", "cursor", "--verify-timeout", "soon"]),
     ]);
-    expect(client).toEqual({ code: 2, stdout: "", stderr: 'skill-central install: error: unknown client "cursr" (did you mean "cursor"?)\n' });
+    expect(client).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'skill-central install: error: unknown client "cursr" (did you mean "cursor"?)\n',
+    });
     expect(scope.stderr).toBe('skill-central install: error: --scope must be user or project, not "global"\n');
     expect(url.stderr).toBe('skill-central install: error: --http needs an http:// or https:// URL, not "ftp://x"\n');
     expect(orphan.stderr).toBe("skill-central install: error: --token-env goes with --http <url>\n");
-    expect(unset.stderr).toBe("skill-central install: error: --token-env SKILLS_TOKEN_NOT_SET: the variable is not set here; set it (the entry is checked with it), then run this again\n");
-    expect(timeout.stderr).toBe('skill-central install: error: --verify-timeout must be a positive number of seconds, not "soon"\n');
+    expect(unset.stderr).toBe(
+      "skill-central install: error: --token-env SKILLS_TOKEN_NOT_SET: the variable is not set here; set it (the entry is checked with it), then run this again\n",
+    );
+    expect(timeout.stderr).toBe(
+      'skill-central install: error: --verify-timeout must be a positive number of seconds, not "soon"\n',
+    );
     expect(homeEntries(box)).toEqual([]);
   });
 });
@@ -460,14 +570,41 @@ describe("--json", () => {
   afterAll(() => box.cleanup());
 
   test("plans and results as data, dry run or not", async () => {
-    type Report = { dryRun: boolean; scope: string; entry: { kind: string; command: string; args: string[] }; clients: { client: string; file: string; action: string; diff: string; result?: { ok: boolean; message: string } }[] };
+    type Report = {
+      dryRun: boolean;
+      scope: string;
+      entry: { kind: string; command: string; args: string[] };
+      clients: {
+        client: string;
+        file: string;
+        action: string;
+        diff: string;
+        result?: { ok: boolean; message: string };
+      }[];
+    };
     const dry = JSON.parse((await cli(box, ["install", "gemini", "--dry-run", "--json"])).stdout) as Report;
-    expect(dry).toMatchObject({ dryRun: true, scope: "user", entry: { kind: "source", command: process.execPath, args: [SOURCE_ENTRY, "mcp"] } });
-    expect(dry.clients).toEqual([{ client: "gemini", scope: "user", file: box.file("gemini"), action: "create", diff: expect.stringMatching(/^--- \/dev\/null\n/) }] as never);
+    expect(dry).toMatchObject({
+      dryRun: true,
+      scope: "user",
+      entry: { kind: "source", command: process.execPath, args: [SOURCE_ENTRY, "mcp"] },
+    });
+    expect(dry.clients).toEqual([
+      {
+        client: "gemini",
+        scope: "user",
+        file: box.file("gemini"),
+        action: "create",
+        diff: expect.stringMatching(/^--- \/dev\/null\n/),
+      },
+    ] as never);
     const run = await cli(box, ["install", "gemini", "--json"]);
     const report = JSON.parse(run.stdout) as Report;
     expect(run.code).toBe(0);
-    expect(report.clients[0]).toMatchObject({ client: "gemini", action: "create", result: { ok: true, message: expect.stringContaining("answered initialize") } });
+    expect(report.clients[0]).toMatchObject({
+      client: "gemini",
+      action: "create",
+      result: { ok: true, message: expect.stringContaining("answered initialize") },
+    });
   }, 60_000);
 });
 
@@ -481,9 +618,19 @@ describe("--http entries (checked against a fixture Streamable HTTP server: the 
       port: 0,
       hostname: "127.0.0.1",
       async fetch(request) {
-        if (request.headers.get("authorization") !== `Bearer ${TOKEN}`) return new Response("unauthorized", { status: 401 });
+        if (request.headers.get("authorization") !== `Bearer ${TOKEN}`)
+          return new Response("unauthorized", { status: 401 });
         const message = (await request.json()) as { id?: number; method: string; params?: { protocolVersion: string } };
-        if (message.method === "initialize") return Response.json({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params!.protocolVersion, capabilities: {}, serverInfo: { name: "skill-central", version: "http" } } });
+        if (message.method === "initialize")
+          return Response.json({
+            jsonrpc: "2.0",
+            id: message.id,
+            result: {
+              protocolVersion: message.params!.protocolVersion,
+              capabilities: {},
+              serverInfo: { name: "skill-central", version: "http" },
+            },
+          });
         if (message.id === undefined) return new Response(null, { status: 202 });
         return Response.json({ jsonrpc: "2.0", id: message.id, result: { tools: [{ name: "x" }] } });
       },
@@ -498,21 +645,36 @@ describe("--http entries (checked against a fixture Streamable HTTP server: the 
 
   test("each client gets the URL in its own key and the token by reference; the secret is in no file and no output", async () => {
     const url = `http://127.0.0.1:${server.port}/mcp`;
-    const run = await cli(box, ["install", ...HTTP_CLIENTS, "--http", url, "--token-env", "SKILLS_TOKEN"], { SKILLS_TOKEN: TOKEN });
+    const run = await cli(box, ["install", ...HTTP_CLIENTS, "--http", url, "--token-env", "SKILLS_TOKEN"], {
+      SKILLS_TOKEN: TOKEN,
+    });
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
-    expect(run.stdout.match(/skill-central http answered initialize and listed 1 tool\b/g)?.length).toBe(HTTP_CLIENTS.length);
+    expect(run.stdout.match(/skill-central http answered initialize and listed 1 tool\b/g)?.length).toBe(
+      HTTP_CLIENTS.length,
+    );
     for (const id of HTTP_CLIENTS) expect(box.read(id)).not.toContain(TOKEN);
     expect(run.stdout).not.toContain(TOKEN);
-    expect(jsonc(box.read("windsurf")).mcpServers!["skill-central"]).toEqual({ serverUrl: url, headers: { Authorization: "Bearer ${env:SKILLS_TOKEN}" } });
-    expect((Bun.TOML.parse(box.read("codex")) as { mcp_servers: Record<string, unknown> }).mcp_servers["skill-central"]).toEqual({ url, bearer_token_env_var: "SKILLS_TOKEN" });
+    expect(jsonc(box.read("windsurf")).mcpServers!["skill-central"]).toEqual({
+      serverUrl: url,
+      headers: { Authorization: "Bearer ${env:SKILLS_TOKEN}" },
+    });
+    expect(
+      (Bun.TOML.parse(box.read("codex")) as { mcp_servers: Record<string, unknown> }).mcp_servers["skill-central"],
+    ).toEqual({ url, bearer_token_env_var: "SKILLS_TOKEN" });
   }, 60_000);
 
   test("a wrong token fails verification, names the variable, and rolls back", async () => {
     const fresh = sandbox();
     try {
-      const run = await cli(fresh, ["install", "gemini", "--http", `http://127.0.0.1:${server.port}/mcp`, "--token-env", "SKILLS_TOKEN"], { SKILLS_TOKEN: "wrong" });
+      const run = await cli(
+        fresh,
+        ["install", "gemini", "--http", `http://127.0.0.1:${server.port}/mcp`, "--token-env", "SKILLS_TOKEN"],
+        { SKILLS_TOKEN: "wrong" },
+      );
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain("verification failed: initialize: the server refused the request (HTTP 401): check the token in SKILLS_TOKEN");
+      expect(run.stderr).toContain(
+        "verification failed: initialize: the server refused the request (HTTP 401): check the token in SKILLS_TOKEN",
+      );
       expect(existsSync(fresh.file("gemini"))).toBe(false);
     } finally {
       fresh.cleanup();
@@ -520,7 +682,19 @@ describe("--http entries (checked against a fixture Streamable HTTP server: the 
   });
 
   test("Zed with a token and Claude Desktop with any URL are refused, with the reason", async () => {
-    const run = await cli(box, ["install", "zed", "claude-desktop", "--http", `http://127.0.0.1:${server.port}/mcp`, "--token-env", "SKILLS_TOKEN"], { SKILLS_TOKEN: TOKEN });
+    const run = await cli(
+      box,
+      [
+        "install",
+        "zed",
+        "claude-desktop",
+        "--http",
+        `http://127.0.0.1:${server.port}/mcp`,
+        "--token-env",
+        "SKILLS_TOKEN",
+      ],
+      { SKILLS_TOKEN: TOKEN },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("Zed: error: Zed does not read environment variables in headers");
     expect(run.stderr).toContain("Claude Desktop: error: Claude Desktop takes remote servers as connectors");
@@ -529,7 +703,8 @@ describe("--http entries (checked against a fixture Streamable HTTP server: the 
 
 /** The real Claude Code CLI (npm @anthropic-ai/claude-code, installed by .ci/run); works offline for `claude mcp`. */
 const claude = Bun.which("claude");
-if (!claude && process.env.CI) throw new Error("CI must install the claude CLI (.ci/run does: npm install -g @anthropic-ai/claude-code)");
+if (!claude && process.env.CI)
+  throw new Error("CI must install the claude CLI (.ci/run does: npm install -g @anthropic-ai/claude-code)");
 
 describe.if(claude !== null)("Claude Code through the real `claude mcp` commands", () => {
   let box: Sandbox;
@@ -542,12 +717,16 @@ describe.if(claude !== null)("Claude Code through the real `claude mcp` commands
   test("install runs claude mcp add; the entry Claude wrote is verified and starts", async () => {
     const run = await cli(box, ["install", "claude-code"]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
-    expect(run.stdout).toContain(`Claude Code: create ~/.claude.json with \`claude mcp add --scope user skill-central -- ${process.execPath} ${SOURCE_ENTRY} mcp\``);
+    expect(run.stdout).toContain(
+      `Claude Code: create ~/.claude.json with \`claude mcp add --scope user skill-central -- ${process.execPath} ${SOURCE_ENTRY} mcp\``,
+    );
     expect(run.stdout).toContain("Claude Code: ok: added with `claude mcp add` to ~/.claude.json; skill-central");
     const written = jsonc(box.read("claude-code")).mcpServers!["skill-central"];
     expect(written).toEqual({ type: "stdio", command: process.execPath, args: [SOURCE_ENTRY, "mcp"], env: {} });
     await startEntry(box, "claude-code", box.read("claude-code"), SOURCE);
-    expect((await cli(box, ["install", "claude-code"])).stdout).toContain("Claude Code: already installed in ~/.claude.json");
+    expect((await cli(box, ["install", "claude-code"])).stdout).toContain(
+      "Claude Code: already installed in ~/.claude.json",
+    );
   }, 60_000);
 
   test("--force goes through claude mcp remove then add; uninstall through claude mcp remove", async () => {
@@ -557,7 +736,9 @@ describe.if(claude !== null)("Claude Code through the real `claude mcp` commands
     writeFileSync(path, JSON.stringify(data, null, 2));
     const forced = await cli(box, ["install", "claude-code", "--force"]);
     expect(forced.code).toBe(0);
-    expect(forced.stdout).toContain("with `claude mcp remove --scope user skill-central` then `claude mcp add --scope user skill-central -- ");
+    expect(forced.stdout).toContain(
+      "with `claude mcp remove --scope user skill-central` then `claude mcp add --scope user skill-central -- ",
+    );
     expect(CLIENTS["claude-code"].entry(box.read("claude-code"))?.command).toBe(process.execPath);
     const removed = await cli(box, ["uninstall", "claude-code"]);
     expect(removed.code).toBe(0);
@@ -583,18 +764,45 @@ describe("the compiled binary registers itself", () => {
   afterAll(() => box?.cleanup());
 
   test("its own absolute path, verified, started as written; doctor sees this install", async () => {
-    const proc = Bun.spawn([binary, "install", "cursor", "codex", "claude-desktop"], { cwd: box.project, env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn([binary, "install", "cursor", "codex", "claude-desktop"], {
+      cwd: box.project,
+      env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     expect(stdout).toContain(`Entry: ${binary} mcp (this binary)`);
-    for (const id of ["cursor", "codex", "claude-desktop"] as const) await startEntry(box, id, box.read(id), { command: binary, argsStart: ["mcp"] });
-    const doctor = Bun.spawn([binary, "doctor", "--json"], { cwd: box.project, env: { HOME: box.home, PATH: box.bin }, stdout: "pipe" });
-    const clients = (JSON.parse(await new Response(doctor.stdout).text()) as { clients: { id: string; entries: { state: string }[] }[] }).clients;
-    expect(clients.filter((c) => c.entries.some((e) => e.state === "current")).map((c) => c.id)).toEqual(["claude-desktop", "cursor", "codex"]);
+    for (const id of ["cursor", "codex", "claude-desktop"] as const)
+      await startEntry(box, id, box.read(id), { command: binary, argsStart: ["mcp"] });
+    const doctor = Bun.spawn([binary, "doctor", "--json"], {
+      cwd: box.project,
+      env: { HOME: box.home, PATH: box.bin },
+      stdout: "pipe",
+    });
+    const clients = (
+      JSON.parse(await new Response(doctor.stdout).text()) as {
+        clients: { id: string; entries: { state: string }[] }[];
+      }
+    ).clients;
+    expect(clients.filter((c) => c.entries.some((e) => e.state === "current")).map((c) => c.id)).toEqual([
+      "claude-desktop",
+      "cursor",
+      "codex",
+    ]);
     // The same entries seen from the source checkout point at another install.
     const fromSource = await runCli(["doctor", "--json"], box.project, box.home, { PATH: box.bin });
-    const cursor = (JSON.parse(fromSource.stdout) as { clients: { id: string; entries: { state: string; detail: string }[] }[] }).clients.find((c) => c.id === "cursor")!;
-    expect(cursor.entries[0]).toMatchObject({ state: "other", detail: expect.stringMatching(/^another install: .* \(version \d+\.\d+\.\d+\)$/) });
+    const cursor = (
+      JSON.parse(fromSource.stdout) as { clients: { id: string; entries: { state: string; detail: string }[] }[] }
+    ).clients.find((c) => c.id === "cursor")!;
+    expect(cursor.entries[0]).toMatchObject({
+      state: "other",
+      detail: expect.stringMatching(/^another install: .* \(version \d+\.\d+\.\d+\)$/),
+    });
   }, 120_000);
 });
 
@@ -634,8 +842,18 @@ function fromBinary(): Runner & { build(): Promise<void> } {
       binary = await buildForTests();
     },
     async run(box, args) {
-      const proc = Bun.spawn([binary, ...args], { cwd: box.project, env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      const proc = Bun.spawn([binary, ...args], {
+        cwd: box.project,
+        env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" },
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(proc.stdout).text(),
+        new Response(proc.stderr).text(),
+        proc.exited,
+      ]);
       return { code, stdout, stderr };
     },
     expected: () => ({ command: binary, argsStart: ["mcp"] }),
@@ -673,26 +891,41 @@ for (const runner of [fromSource, fromBinary()]) {
 
     test("a config that is not valid UTF-8 is refused, naming the file and the first bad byte; its bytes are unchanged, no backup", async () => {
       // Latin-1 "café" in another server's args, as an old editor saved it.
-      const latin1 = Uint8Array.from('{\n  "mcpServers": {\n    "old": { "command": "x", "args": ["caf\xe9"] }\n  }\n}\n', (c) => c.charCodeAt(0));
+      const latin1 = Uint8Array.from(
+        '{\n  "mcpServers": {\n    "old": { "command": "x", "args": ["caf\xe9"] }\n  }\n}\n',
+        (c) => c.charCodeAt(0),
+      );
       const path = box.file("cursor");
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, latin1);
-      const expected = "~/.cursor/mcp.json:3:43: not valid UTF-8 (byte 0xE9 at byte offset 62); skill-central edits only UTF-8 files, so the file is left untouched (save it as UTF-8, then run this again)";
+      const expected =
+        "~/.cursor/mcp.json:3:43: not valid UTF-8 (byte 0xE9 at byte offset 62); skill-central edits only UTF-8 files, so the file is left untouched (save it as UTF-8, then run this again)";
       for (const command of ["install", "uninstall"]) {
         const run = await runner.run(box, [command, "cursor"]);
-        expect({ command, code: run.code, stderr: run.stderr.trim() }).toEqual({ command, code: 1, stderr: `Cursor: error: ${expected}` });
+        expect({ command, code: run.code, stderr: run.stderr.trim() }).toEqual({
+          command,
+          code: 1,
+          stderr: `Cursor: error: ${expected}`,
+        });
         expect(sameBytes(path, latin1)).toBe(true);
         expect(backups(path)).toEqual([]);
       }
-      const doctor = JSON.parse((await runner.run(box, ["doctor", "--json"])).stdout) as { clients: { id: string; entries: { state: string; detail?: string }[] }[] };
-      expect(doctor.clients.find((c) => c.id === "cursor")!.entries[0]).toMatchObject({ state: "broken", detail: expected });
+      const doctor = JSON.parse((await runner.run(box, ["doctor", "--json"])).stdout) as {
+        clients: { id: string; entries: { state: string; detail?: string }[] }[];
+      };
+      expect(doctor.clients.find((c) => c.id === "cursor")!.entries[0]).toMatchObject({
+        state: "broken",
+        detail: expected,
+      });
       rmSync(path);
     }, 60_000);
 
     test("files saved with a byte order mark (VS Code, Cursor, Codex) are installed with the BOM kept; uninstall gives back the exact bytes", async () => {
       const ids: Id[] = ["vscode", "cursor", "codex"];
       const originals = ids.map((id) => {
-        const bytes = new TextEncoder().encode(BOM + CLIENTS[id].fixture.replace(/\n/g, id === "codex" ? "\n" : "\r\n"));
+        const bytes = new TextEncoder().encode(
+          BOM + CLIENTS[id].fixture.replace(/\n/g, id === "codex" ? "\n" : "\r\n"),
+        );
         const path = box.file(id);
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, bytes);
@@ -702,17 +935,25 @@ for (const runner of [fromSource, fromBinary()]) {
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
       for (const id of ids) {
         const text = box.read(id);
-        expect({ id, bom: [...bytesOf(box.file(id)).slice(0, 3)], more: text.indexOf(BOM, 1) }).toEqual({ id, bom: [0xef, 0xbb, 0xbf], more: -1 });
+        expect({ id, bom: [...bytesOf(box.file(id)).slice(0, 3)], more: text.indexOf(BOM, 1) }).toEqual({
+          id,
+          bom: [0xef, 0xbb, 0xbf],
+          more: -1,
+        });
         await startEntry(box, id, text.slice(1), runner.expected());
       }
       const removed = await runner.run(box, ["uninstall", ...ids]);
       expect(removed.code).toBe(0);
-      ids.forEach((id, i) => expect({ id, same: sameBytes(box.file(id), originals[i]!) }).toEqual({ id, same: true }));
+      for (const [i, id] of ids.entries()) {
+        expect({ id, same: sameBytes(box.file(id), originals[i]!) }).toEqual({ id, same: true });
+      }
       for (const id of ids) rmSync(dirname(box.file(id)), { recursive: true });
     }, 120_000);
 
     test("a check that fails puts back the exact bytes (BOM, CRLF, non-ASCII, no final newline) and only then removes the backup", async () => {
-      const original = new TextEncoder().encode(`${BOM}{\r\n  // Zoë's servers ✓\r\n  "mcpServers": { "docs": { "command": "docs-mcp", "args": ["𝄞"] } }\r\n}`);
+      const original = new TextEncoder().encode(
+        `${BOM}{\r\n  // Zoë's servers ✓\r\n  "mcpServers": { "docs": { "command": "docs-mcp", "args": ["𝄞"] } }\r\n}`,
+      );
       const path = box.file("cursor");
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, original, { mode: 0o600 });
@@ -730,7 +971,12 @@ for (const runner of [fromSource, fromBinary()]) {
     test("when another program rewrites the file during the check, the rollback leaves its content and keeps the backup", async () => {
       const original = '{\n  "mcpServers": {}\n}\n';
       const path = box.write("cursor", original);
-      const run = await runner.run(box, ["install", "cursor", "--http", `http://127.0.0.1:${refusing.port}/rewrite?file=${encodeURIComponent(path)}`]);
+      const run = await runner.run(box, [
+        "install",
+        "cursor",
+        "--http",
+        `http://127.0.0.1:${refusing.port}/rewrite?file=${encodeURIComponent(path)}`,
+      ]);
       expect(run.code).toBe(1);
       const [backup] = backups(path);
       expect(run.stderr).toBe(
@@ -803,11 +1049,21 @@ describe("the entry names the command as found on PATH, not the file behind its 
     place(process.execPath, exe);
     symlinkSync("../lib/node_modules/bun/bin/bun.exe", join(box.bin, "bun"));
     const bun = join(box.bin, "bun");
-    const proc = Bun.spawn([bun, SOURCE_ENTRY, "install", "cursor", "codex"], { cwd: box.project, env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn([bun, SOURCE_ENTRY, "install", "cursor", "codex"], {
+      cwd: box.project,
+      env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     expect(stdout).toContain(`Entry: ${bun} ${SOURCE_ENTRY} mcp (this checkout, with bun)`);
-    for (const id of ["cursor", "codex"] as const) await startEntry(box, id, box.read(id), { command: bun, argsStart: [SOURCE_ENTRY, "mcp"] });
+    for (const id of ["cursor", "codex"] as const)
+      await startEntry(box, id, box.read(id), { command: bun, argsStart: [SOURCE_ENTRY, "mcp"] });
     expect(box.read("cursor")).not.toContain("bun.exe");
   }, 120_000);
 
@@ -817,8 +1073,17 @@ describe("the entry names the command as found on PATH, not the file behind its 
     const link = join(box.bin, "skill-central");
     symlinkSync(real, link);
     rmSync(box.file("cursor"));
-    const proc = Bun.spawn(["skill-central", "install", "cursor"], { cwd: box.project, env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn(["skill-central", "install", "cursor"], {
+      cwd: box.project,
+      env: { HOME: box.home, PATH: box.bin, NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     expect(stdout).toContain(`Entry: ${link} mcp (this binary)`);
     await startEntry(box, "cursor", box.read("cursor"), { command: link, argsStart: ["mcp"] });

@@ -19,7 +19,9 @@ test("--no-watch serves the startup set for good and does not declare listChange
     await watching.client.listPrompts();
     fixture.write("team/b.yaml", promptSkill("b"));
     await watchingChanges.waitFor("prompts", 1);
-    await eventually(async () => expect((await watching.client.listPrompts()).prompts.map((p) => p.name)).toContain("b"));
+    await eventually(async () =>
+      expect((await watching.client.listPrompts()).prompts.map((p) => p.name)).toContain("b"),
+    );
     expect((await fixed.client.listPrompts()).prompts.map((p) => p.name)).toEqual(["a", "skills:compose"]);
     expect(fixedChanges.counts).toEqual({ prompts: 0, tools: 0, resources: 0 });
   } finally {

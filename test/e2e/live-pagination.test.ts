@@ -4,12 +4,14 @@ import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 import { connect, listPage, SOURCE_TARGET, type Connected, wireError } from "../helpers/server.ts";
 import { eventually, ListChanges } from "./live-session.ts";
 
-const CONFIG = (pageSize: number) => `builtin: false\npageSize: ${pageSize}\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n`;
+const CONFIG = (pageSize: number) =>
+  `builtin: false\npageSize: ${pageSize}\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n`;
 const TOOL = (id: string) => `id: ${id}\ndescription: Tool ${id}\ntype: tool\n`;
 
-
 /** Follows nextCursor to the end; returns every page's names. */
-async function allPages(list: (cursor?: string) => Promise<{ names: string[]; nextCursor?: string }>): Promise<string[][]> {
+async function allPages(
+  list: (cursor?: string) => Promise<{ names: string[]; nextCursor?: string }>,
+): Promise<string[][]> {
   const pages: string[][] = [];
   let cursor: string | undefined;
   do {
@@ -93,7 +95,12 @@ describe("pagination with pageSize in the config", () => {
 
 describe("command-line flags", () => {
   test("--page-size overrides the config's pageSize", async () => {
-    const fixture = makeFixture({ "skill-central.yaml": CONFIG(2), "team/a.yaml": promptSkill("a"), "team/b.yaml": promptSkill("b"), "team/c.yaml": promptSkill("c") });
+    const fixture = makeFixture({
+      "skill-central.yaml": CONFIG(2),
+      "team/a.yaml": promptSkill("a"),
+      "team/b.yaml": promptSkill("b"),
+      "team/c.yaml": promptSkill("c"),
+    });
     const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home, ["--page-size", "3"]);
     try {
       const first = await listPage(session.client, "prompts/list");
@@ -106,7 +113,10 @@ describe("command-line flags", () => {
   });
 
   test("without a page size everything is one page with no nextCursor", async () => {
-    const fixture = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n", "team/a.yaml": promptSkill("a") });
+    const fixture = makeFixture({
+      "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n",
+      "team/a.yaml": promptSkill("a"),
+    });
     const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
     try {
       expect(await listPage(session.client, "prompts/list")).toEqual({ names: ["a", "skills:compose"] });

@@ -10,12 +10,12 @@ import { eventually, ListChanges, textOf } from "./live-session.ts";
 const CONFIG = (extraLayers = "") =>
   `builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: later, path: ./later/deep, priority: 20 }\n${extraLayers}`;
 
-const ALPHA = (description: string, body: string) => `id: alpha\nname: Alpha\ndescription: ${description}\ntype: prompt\ntags: [kmp]\nprompt: ${body}\n`;
+const ALPHA = (description: string, body: string) =>
+  `id: alpha\nname: Alpha\ndescription: ${description}\ntype: prompt\ntags: [kmp]\nprompt: ${body}\n`;
 const HAMMER = (description: string) =>
   `id: hammer\ndescription: ${description}\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    nail: { type: string }\n  required: [nail]\nprompt: 'Hit {{nail}}'\n`;
 const SAW = (description: string, body: string) =>
   `id: saw\ndescription: ${description}\ntype: tool\ninputSchema: { type: object, properties: { board: { type: string } } }\nprompt: '${body} {{board}}'\n`;
-
 
 /** How editors save: write a temporary file beside it, then rename it over the original. */
 function saveAtomically(fixture: Fixture, path: string, text: string): void {
@@ -75,19 +75,29 @@ describe("live reload under a connected client", () => {
     await changes.waitFor("resources", 2);
     expect(changes.counts).toEqual({ prompts: 1, tools: 0, resources: 2 });
     expect((await prompt("alpha"))?.description).toBe("Alpha v2");
-    expect((await client.listResources()).resources.find((r) => r.uri === "skill-central://skills/alpha")?.description).toBe("Alpha v2");
+    expect(
+      (await client.listResources()).resources.find((r) => r.uri === "skill-central://skills/alpha")?.description,
+    ).toBe("Alpha v2");
   });
 
   test("4. a half-saved file keeps serving its last good version, with a warning naming file:line:col", async () => {
     fixture.write("team/alpha.yaml", "id: alpha\ndescription: [Alpha v3\ntype: pro");
-    await eventually(() => expect(session.stderr()).toMatch(/team\/alpha\.yaml:\d+:\d+: warning: not reloaded, still serving its last good version: invalid YAML/));
+    await eventually(() =>
+      expect(session.stderr()).toMatch(
+        /team\/alpha\.yaml:\d+:\d+: warning: not reloaded, still serving its last good version: invalid YAML/,
+      ),
+    );
     expect(textOf(await client.getPrompt({ name: "alpha" }))).toBe("second body");
     expect((await prompt("alpha"))?.description).toBe("Alpha v2");
   });
 
   test("5. a tool whose schema turns invalid keeps its last good version too", async () => {
     fixture.write("team/hammer.yaml", HAMMER("Hammer v2").replace("type: string", "type: strnig"));
-    await eventually(() => expect(session.stderr()).toMatch(/team\/hammer\.yaml:\d+:\d+: warning: not reloaded, still serving its last good version: /));
+    await eventually(() =>
+      expect(session.stderr()).toMatch(
+        /team\/hammer\.yaml:\d+:\d+: warning: not reloaded, still serving its last good version: /,
+      ),
+    );
     expect((await tool("hammer"))?.description).toBe("Hammer v1");
     expect(textOf(await client.callTool({ name: "hammer", arguments: { nail: "it" } }))).toBe("Hit it");
   });
@@ -114,15 +124,23 @@ describe("live reload under a connected client", () => {
     fixture.remove("team/alpha.yaml");
     await changes.waitFor("prompts", 3);
     expect(await promptNames()).toEqual(["skills:compose"]);
-    expect(await wireError(client.getPrompt({ name: "alpha" }))).toEqual({ code: -32602, message: "Unknown prompt skill: alpha" });
-    expect((await wireError(client.getPrompt({ name: "skills:compose", arguments: { tags: "kmp" } }))).message).toContain("No skills found for tags: kmp");
+    expect(await wireError(client.getPrompt({ name: "alpha" }))).toEqual({
+      code: -32602,
+      message: "Unknown prompt skill: alpha",
+    });
+    expect(
+      (await wireError(client.getPrompt({ name: "skills:compose", arguments: { tags: "kmp" } }))).message,
+    ).toContain("No skills found for tags: kmp");
     await changes.waitFor("resources", 5);
     expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain("skill-central://skills/alpha");
     expect((await wireError(client.readResource({ uri: "skill-central://skills/alpha" }))).code).toBe(-32602);
   });
 
   test("9. a layer folder that did not exist starts serving when it is created, nested folders included", async () => {
-    fixture.write("later/deep/gamma.yaml", "id: gamma\ndescription: From a late layer\ntype: prompt\nprompt: gamma body\n");
+    fixture.write(
+      "later/deep/gamma.yaml",
+      "id: gamma\ndescription: From a late layer\ntype: prompt\nprompt: gamma body\n",
+    );
     await changes.waitFor("prompts", 4);
     expect(await promptNames()).toEqual(["gamma", "skills:compose"]);
   });
@@ -229,7 +247,12 @@ describe("watching and the process lifecycle", () => {
         await raw.send(toolsList(id));
         await raw.readUntil(`"id":${id}`);
       }
-      expect(raw.stdout().split("\n").filter((line) => line.includes('"method":"notifications/'))).toEqual([]);
+      expect(
+        raw
+          .stdout()
+          .split("\n")
+          .filter((line) => line.includes('"method":"notifications/')),
+      ).toEqual([]);
       raw.proc.stdin.end();
       expect(await raw.proc.exited).toBe(0);
     } finally {
@@ -240,7 +263,13 @@ describe("watching and the process lifecycle", () => {
   test("with nothing reloaded yet, stdin EOF exits 0", async () => {
     const fixture = makeFixture({ "skill-central.yaml": CONFIG(), "team/hammer.yaml": HAMMER("h") });
     try {
-      const raw = await rawSession(SOURCE_TARGET, fixture.cwd, fixture.home, [initializeLine(1), JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })], 2);
+      const raw = await rawSession(
+        SOURCE_TARGET,
+        fixture.cwd,
+        fixture.home,
+        [initializeLine(1), JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })],
+        2,
+      );
       expect(raw.exitCode).toBe(0);
     } finally {
       fixture.cleanup();

@@ -40,8 +40,18 @@ export class ListChanges {
   waitFor(kind: ListKind, count: number, timeoutMs = CHANGE_TIMEOUT_MS): Promise<void> {
     if (this.counts[kind] >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${kind}/list_changed #${count} within ${timeoutMs} ms (got ${this.counts[kind]})`)), timeoutMs);
-      this.waiters.push({ kind, count, resolve: () => (clearTimeout(timer), resolve()) });
+      const timer = setTimeout(
+        () => reject(new Error(`no ${kind}/list_changed #${count} within ${timeoutMs} ms (got ${this.counts[kind]})`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        kind,
+        count,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
     });
   }
 }

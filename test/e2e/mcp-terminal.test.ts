@@ -49,7 +49,12 @@ describe("mcp in a terminal", () => {
 });
 
 test("mcp with stdin a pipe (an IDE) prints nothing on stderr", async () => {
-  const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+  });
   const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "prompts/list" });
   const session = await rawSession(SOURCE_TARGET, fixture.cwd, fixture.home, [`${initialize}\n`, `${list}\n`], 2);
   expect(session.stdout).toHaveLength(2);

@@ -25,21 +25,27 @@ const AUTH = { Authorization: `Bearer ${TOKEN}` };
  */
 export function replicaCommands(template: string, tokens: string): string[][] {
   const lines = [...template.matchAll(/^#\s+skill-central mcp --http (.*)$/gm)].map((m) => m[1]!.trim().split(/\s+/));
-  if (lines.length !== 2) throw new Error(`docs/nginx.conf's header should give 2 replica commands, it gives ${lines.length}`);
+  if (lines.length !== 2)
+    throw new Error(`docs/nginx.conf's header should give 2 replica commands, it gives ${lines.length}`);
   return lines.map((args) =>
     args.map((arg, i) => {
       if (args[i - 1] === "--port") return "0";
       if (args[i - 1] === "--token-file") return tokens;
-      if (arg.includes("…") || arg.includes("[")) throw new Error(`docs/nginx.conf's replica command has a placeholder: ${args.join(" ")}`);
+      if (arg.includes("…") || arg.includes("["))
+        throw new Error(`docs/nginx.conf's replica command has a placeholder: ${args.join(" ")}`);
       return arg;
     }),
   );
 }
 
-
 function nginxBinary(): string {
-  const found = [process.env.NGINX, Bun.which("nginx"), "/usr/sbin/nginx"].find((p): p is string => p !== undefined && p !== null && existsSync(p));
-  if (found === undefined) throw new Error("nginx not found: install the Debian package (apt-get install nginx; .ci/run does) or set NGINX to its path");
+  const found = [process.env.NGINX, Bun.which("nginx"), "/usr/sbin/nginx"].find(
+    (p): p is string => p !== undefined && p !== null && existsSync(p),
+  );
+  if (found === undefined)
+    throw new Error(
+      "nginx not found: install the Debian package (apt-get install nginx; .ci/run does) or set NGINX to its path",
+    );
   return found;
 }
 
@@ -53,9 +59,12 @@ async function freePort(): Promise<number> {
 /** docs/nginx.conf with the replicas' and nginx's own ports replaced; fails if the file's shape changed. */
 export function configFor(template: string, replicaPorts: readonly number[], listenPort: number): string {
   const servers = [...template.matchAll(/^\s*server 127\.0\.0\.1:(\d+)/gm)];
-  if (servers.length !== replicaPorts.length) throw new Error(`docs/nginx.conf should name ${replicaPorts.length} replicas, it names ${servers.length}`);
+  if (servers.length !== replicaPorts.length)
+    throw new Error(`docs/nginx.conf should name ${replicaPorts.length} replicas, it names ${servers.length}`);
   let config = template;
-  servers.forEach((match, i) => (config = config.replace(`127.0.0.1:${match[1]}`, `127.0.0.1:${replicaPorts[i]}`)));
+  for (const [i, match] of servers.entries()) {
+    config = config.replace(`127.0.0.1:${match[1]}`, `127.0.0.1:${replicaPorts[i]}`);
+  }
   if (!/^\s*listen 8740;/m.test(config)) throw new Error("docs/nginx.conf should listen on 8740");
   return config.replace(/^(\s*)listen 8740;/m, `$1listen 127.0.0.1:${listenPort};`);
 }
@@ -69,16 +78,28 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    fixture = makeFixture({ ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object, properties: { n: { type: integer } } }\nprompt: 'n={{n}}'\n" });
+    fixture = makeFixture({
+      ".skills/echo.yaml":
+        "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object, properties: { n: { type: integer } } }\nprompt: 'n={{n}}'\n",
+    });
     const tokens = fixture.write("tokens", `team ${TOKEN}\n`);
     chmodSync(tokens, 0o600);
     const template = await Bun.file(NGINX_CONF).text();
-    replicas = await Promise.all(replicaCommands(template, tokens).map((args) => startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, args)));
+    replicas = await Promise.all(
+      replicaCommands(template, tokens).map((args) => startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, args)),
+    );
     listen = await freePort();
     const prefix = join(fixture.root, "nginx");
     mkdirSync(join(prefix, "logs"), { recursive: true });
     const site = join(prefix, "skill-central.conf");
-    writeFileSync(site, configFor(template, replicas.map((r) => Number(new URL(r.url).port)), listen));
+    writeFileSync(
+      site,
+      configFor(
+        template,
+        replicas.map((r) => Number(new URL(r.url).port)),
+        listen,
+      ),
+    );
     // A minimal main config around the README's file, everything under the temporary prefix.
     const main = join(prefix, "nginx.conf");
     writeFileSync(
@@ -95,13 +116,23 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
         "}",
       ].join("\n"),
     );
-    nginx = Bun.spawn([nginxBinary(), "-p", prefix, "-e", `${prefix}/logs/error.log`, "-c", main, "-g", "daemon off;"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    nginx = Bun.spawn(
+      [nginxBinary(), "-p", prefix, "-e", `${prefix}/logs/error.log`, "-c", main, "-g", "daemon off;"],
+      { stdin: "ignore", stdout: "pipe", stderr: "pipe" },
+    );
     url = `http://127.0.0.1:${listen}/mcp`;
     const deadline = Date.now() + 10_000;
     for (;;) {
       const ready = await fetch(url.replace("/mcp", "/readyz")).catch(() => undefined);
       if (ready?.status === 200) break;
-      if (nginx.exitCode !== null || Date.now() > deadline) throw new Error(`nginx did not come up: ${await new Response(nginx.stderr).text()} ${await Bun.file(`${prefix}/logs/error.log`).text().catch(() => "")}`);
+      if (nginx.exitCode !== null || Date.now() > deadline)
+        throw new Error(
+          `nginx did not come up: ${await new Response(nginx.stderr).text()} ${await Bun.file(
+            `${prefix}/logs/error.log`,
+          )
+            .text()
+            .catch(() => "")}`,
+        );
       await Bun.sleep(50);
     }
   }, 30_000);
@@ -119,7 +150,12 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
   });
 
   test("a client on another machine, reaching nginx by its address or by name, is served; without a token it gets 401", async () => {
-    const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "elsewhere", version: "0" } } });
+    const initialize = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "elsewhere", version: "0" } },
+    });
     const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     for (const host of [`10.1.2.3:${listen}`, `${hostname()}:${listen}`, `skills.example.com:${listen}`]) {
       const served = await rawRequest(listen, host, "POST", "/mcp", { ...headers, ...AUTH }, initialize);
@@ -130,11 +166,19 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
       expect(refused.text).toContain("a bearer token is required");
     }
     // The replicas still refuse a page of another site (DNS rebinding through nginx): nginx passes the browser's Origin on.
-    const rebound = await rawRequest(listen, `evil.example:${listen}`, "POST", "/mcp", { ...headers, ...AUTH, Origin: `http://evil.example:${listen}` }, initialize);
+    const rebound = await rawRequest(
+      listen,
+      `evil.example:${listen}`,
+      "POST",
+      "/mcp",
+      { ...headers, ...AUTH, Origin: `http://evil.example:${listen}` },
+      initialize,
+    );
     expect(rebound.status).toBe(403);
   });
 
-  const callsOn = (replica: HttpServer) => accessLog(replica.stderr()).filter((l) => l.includes("rpc=tools/call")).length;
+  const callsOn = (replica: HttpServer) =>
+    accessLog(replica.stderr()).filter((l) => l.includes("rpc=tools/call")).length;
 
   test("one client's requests alternate between the replicas, in both eras", async () => {
     for (const era of ["modern", "legacy"] as const) {

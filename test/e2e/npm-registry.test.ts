@@ -10,7 +10,13 @@ import { distinctLaunches, fillPlaceholders, readmeLaunches, type Launch } from 
 import { packReleaseForTests, releaseTestDir, type PackedRelease } from "../helpers/release.ts";
 import { runBounded, runOk, type RunResult } from "../helpers/processes.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
-import { startVerdaccio, VERDACCIO_BIN, VERDACCIO_INSTALL, verdaccioInstalled, type Registry } from "../helpers/verdaccio.ts";
+import {
+  startVerdaccio,
+  VERDACCIO_BIN,
+  VERDACCIO_INSTALL,
+  verdaccioInstalled,
+  type Registry,
+} from "../helpers/verdaccio.ts";
 
 /**
  * The release as a user meets it: every tarball `bun run release:pack` writes is published to a
@@ -23,7 +29,9 @@ import { startVerdaccio, VERDACCIO_BIN, VERDACCIO_INSTALL, verdaccioInstalled, t
  * loud message, except under CI=true, where its absence fails.
  */
 
-const HOST_TARGET = RELEASE_TARGETS.find((t) => t.os === process.platform && t.cpu === process.arch && t.libc === undefined);
+const HOST_TARGET = RELEASE_TARGETS.find(
+  (t) => t.os === process.platform && t.cpu === process.arch && t.libc === undefined,
+);
 const ON_CI = process.env.CI === "true";
 const HAVE_VERDACCIO = verdaccioInstalled();
 
@@ -41,7 +49,8 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-const PROJECT_SKILL = "id: project-only\ndescription: A skill of the consumer project\ntype: prompt\nprompt: Body of project-only\n";
+const PROJECT_SKILL =
+  "id: project-only\ndescription: A skill of the consumer project\ntype: prompt\nprompt: Body of project-only\n";
 
 /**
  * A machine as a user has it: a HOME, a project folder, a temp folder, and a PATH of one folder
@@ -100,10 +109,18 @@ function expectServedFromRegistry(check: McpCheck): void {
 /** The packages an installer put under `node_modules` folders below `dir`, by name. */
 function installedPackages(dir: string): Set<string> {
   const names = new Set<string>();
-  for (const path of new Glob("**/node_modules/*/package.json").scanSync({ cwd: dir, dot: true, followSymlinks: false })) {
+  for (const path of new Glob("**/node_modules/*/package.json").scanSync({
+    cwd: dir,
+    dot: true,
+    followSymlinks: false,
+  })) {
     names.add(path.split("/").slice(-2, -1)[0]!);
   }
-  for (const path of new Glob("**/node_modules/@*/*/package.json").scanSync({ cwd: dir, dot: true, followSymlinks: false })) {
+  for (const path of new Glob("**/node_modules/@*/*/package.json").scanSync({
+    cwd: dir,
+    dot: true,
+    followSymlinks: false,
+  })) {
     names.add(path.split("/").slice(-3, -1).join("/"));
   }
   return names;
@@ -120,215 +137,334 @@ if (!HAVE_VERDACCIO) {
   }
 }
 
-describe.skipIf(!HAVE_VERDACCIO || HOST_TARGET === undefined)("the packed release, published to a local registry", () => {
-  let release: PackedRelease;
-  let root: string;
-  let registry: Registry;
+describe.skipIf(!HAVE_VERDACCIO || HOST_TARGET === undefined)(
+  "the packed release, published to a local registry",
+  () => {
+    let release: PackedRelease;
+    let root: string;
+    let registry: Registry;
 
-  beforeAll(async () => {
-    release = await packReleaseForTests(); // timed by the helper: another test file may have packed already
-    root = releaseTestDir("registry");
-    registry = await timed("start Verdaccio", () => startVerdaccio(join(root, "verdaccio")));
-    // Publishing is `npm publish <tarball>`, as RELEASING.md says. The registry takes anonymous
-    // publishes of skill-central*, but npm will not send one without some token.
-    const publisher = join(root, "publisher");
-    mkdirSync(publisher, { recursive: true });
-    writeFileSync(join(publisher, ".npmrc"), `registry=${registry.url}\n${registry.nerfDart}:_authToken=anonymous-test-publisher\n`);
-    await timed("npm publish (7 tarballs)", async () => {
-      for (const tarball of release.tarballs.values()) {
-        await runOk(["npm", "publish", tarball, "--registry", registry.url], {
-          cwd: publisher,
-          env: { PATH: process.env.PATH, HOME: publisher, NPM_CONFIG_UPDATE_NOTIFIER: "false" },
-          timeoutMs: 180_000,
-        });
+    beforeAll(async () => {
+      release = await packReleaseForTests(); // timed by the helper: another test file may have packed already
+      root = releaseTestDir("registry");
+      registry = await timed("start Verdaccio", () => startVerdaccio(join(root, "verdaccio")));
+      // Publishing is `npm publish <tarball>`, as RELEASING.md says. The registry takes anonymous
+      // publishes of skill-central*, but npm will not send one without some token.
+      const publisher = join(root, "publisher");
+      mkdirSync(publisher, { recursive: true });
+      writeFileSync(
+        join(publisher, ".npmrc"),
+        `registry=${registry.url}\n${registry.nerfDart}:_authToken=anonymous-test-publisher\n`,
+      );
+      await timed("npm publish (7 tarballs)", async () => {
+        for (const tarball of release.tarballs.values()) {
+          await runOk(["npm", "publish", tarball, "--registry", registry.url], {
+            cwd: publisher,
+            env: { PATH: process.env.PATH, HOME: publisher, NPM_CONFIG_UPDATE_NOTIFIER: "false" },
+            timeoutMs: 180_000,
+          });
+        }
+      });
+    }, TEST_MS);
+
+    afterAll(async () => {
+      await registry?.stop();
+      if (root && !process.env.KEEP_RELEASE_TEST) rmSync(root, { recursive: true, force: true });
+      if (timings.length > 0)
+        process.stderr.write(
+          `npm registry test timings: ${timings.map(([l, ms]) => `${l} ${(ms / 1000).toFixed(1)} s`).join("; ")}\n`,
+        );
+    });
+
+    test("the registry serves every package at the release version, byte for byte the packed tarball", async () => {
+      expect([...release.tarballs.keys()].sort()).toEqual(
+        ["skill-central", ...RELEASE_TARGETS.map((t) => `skill-central-${t.name}`)].sort(),
+      );
+      for (const [name, tarball] of release.tarballs) {
+        const doc = (await (await fetch(`${registry.url}${name}`, { signal: AbortSignal.timeout(30_000) })).json()) as {
+          "dist-tags": { latest: string };
+          versions: Record<string, { dist: { integrity: string; tarball: string } }>;
+        };
+        expect({ name, latest: doc["dist-tags"].latest }).toEqual({ name, latest: pkg.version });
+        const integrity = `sha512-${new Bun.CryptoHasher("sha512").update(await Bun.file(tarball).bytes()).digest("base64")}`;
+        expect({ name, integrity: doc.versions[pkg.version]?.dist.integrity }).toEqual({ name, integrity });
       }
-    });
-  }, TEST_MS);
+    }, 60_000);
 
-  afterAll(async () => {
-    await registry?.stop();
-    if (root && !process.env.KEEP_RELEASE_TEST) rmSync(root, { recursive: true, force: true });
-    if (timings.length > 0) process.stderr.write(`npm registry test timings: ${timings.map(([l, ms]) => `${l} ${(ms / 1000).toFixed(1)} s`).join("; ")}\n`);
-  });
+    describe("on a machine with Node, npm and Bun", () => {
+      let machine: Machine;
+      beforeAll(() => {
+        machine = makeMachine(root, "with-bun", ["node", "npm", "npx", "sh", "bun", "bunx"], registry);
+      });
 
-  test("the registry serves every package at the release version, byte for byte the packed tarball", async () => {
-    expect([...release.tarballs.keys()].sort()).toEqual(["skill-central", ...RELEASE_TARGETS.map((t) => `skill-central-${t.name}`)].sort());
-    for (const [name, tarball] of release.tarballs) {
-      const doc = (await (await fetch(`${registry.url}${name}`, { signal: AbortSignal.timeout(30_000) })).json()) as {
-        "dist-tags": { latest: string };
-        versions: Record<string, { dist: { integrity: string; tarball: string } }>;
-      };
-      expect({ name, latest: doc["dist-tags"].latest }).toEqual({ name, latest: pkg.version });
-      const integrity = `sha512-${new Bun.CryptoHasher("sha512").update(await Bun.file(tarball).bytes()).digest("base64")}`;
-      expect({ name, integrity: doc.versions[pkg.version]?.dist.integrity }).toEqual({ name, integrity });
-    }
-  }, 60_000);
+      test("nothing called skill-central is on its PATH, and the checkout is not on it", () => {
+        expect(Bun.which("skill-central", { PATH: machine.path })).toBeNull();
+        expect(machine.path.startsWith(REPO_ROOT)).toBe(false);
+        expect(readdirSync(machine.path).sort()).toEqual(["bun", "bunx", "node", "npm", "npx", "sh"]);
+      });
 
-  describe("on a machine with Node, npm and Bun", () => {
-    let machine: Machine;
-    beforeAll(() => {
-      machine = makeMachine(root, "with-bun", ["node", "npm", "npx", "sh", "bun", "bunx"], registry);
-    });
-
-    test("nothing called skill-central is on its PATH, and the checkout is not on it", () => {
-      expect(Bun.which("skill-central", { PATH: machine.path })).toBeNull();
-      expect(machine.path.startsWith(REPO_ROOT)).toBe(false);
-      expect(readdirSync(machine.path).sort()).toEqual(["bun", "bunx", "node", "npm", "npx", "sh"]);
-    });
-
-    test("npx -y skill-central --version prints the version", async () => {
-      const result = await timed("npx -y skill-central --version (first run: install)", () =>
-        runBounded(["npx", "-y", "skill-central", "--version"], { cwd: machine.project, env: machine.env, timeoutMs: INSTALL_MS }),
+      test(
+        "npx -y skill-central --version prints the version",
+        async () => {
+          const result = await timed("npx -y skill-central --version (first run: install)", () =>
+            runBounded(["npx", "-y", "skill-central", "--version"], {
+              cwd: machine.project,
+              env: machine.env,
+              timeoutMs: INSTALL_MS,
+            }),
+          );
+          expect({ stdout: result.stdout, code: result.code }).toEqual({ stdout: `${pkg.version}\n`, code: 0 });
+          const again = await timed("npx -y skill-central --version (cached)", () =>
+            runBounded(["npx", "-y", "skill-central", "--version"], {
+              cwd: machine.project,
+              env: machine.env,
+              timeoutMs: INSTALL_MS,
+            }),
+          );
+          expect({ stdout: again.stdout, code: again.code }).toEqual({ stdout: `${pkg.version}\n`, code: 0 });
+        },
+        TEST_MS,
       );
-      expect({ stdout: result.stdout, code: result.code }).toEqual({ stdout: `${pkg.version}\n`, code: 0 });
-      const again = await timed("npx -y skill-central --version (cached)", () =>
-        runBounded(["npx", "-y", "skill-central", "--version"], { cwd: machine.project, env: machine.env, timeoutMs: INSTALL_MS }),
-      );
-      expect({ stdout: again.stdout, code: again.code }).toEqual({ stdout: `${pkg.version}\n`, code: 0 });
-    }, TEST_MS);
 
-    test("npx installed the main package and this machine's platform package, not the others and not the MCP SDK", () => {
-      const installed = installedPackages(join(machine.home, ".npm", "_npx"));
-      expect(installed.has("skill-central")).toBe(true);
-      expect(installed.has(`skill-central-${HOST_TARGET!.name}`)).toBe(true);
-      const otherTargets = RELEASE_TARGETS.filter((t) => t !== HOST_TARGET).map((t) => `skill-central-${t.name}`);
-      expect(otherTargets.filter((name) => installed.has(name))).toEqual([]);
-      expect(installed.has("@modelcontextprotocol/sdk")).toBe(false);
-    });
-
-    test("npx -y skill-central mcp serves an MCP session", async () => {
-      const check = await timed("npx -y skill-central mcp (cached)", () =>
-        mcpExchange(["npx", "-y", "skill-central", "mcp"], { cwd: machine.project, env: machine.env, firstTimeoutMs: INSTALL_MS }),
-      );
-      expectServedFromRegistry(check);
-    }, TEST_MS);
-
-    test("bunx skill-central mcp serves an MCP session", async () => {
-      const check = await timed("bunx skill-central mcp (first run: install)", () =>
-        mcpExchange(["bunx", "skill-central", "mcp"], { cwd: machine.project, env: machine.env, firstTimeoutMs: INSTALL_MS }),
-      );
-      expectServedFromRegistry(check);
-    }, TEST_MS);
-
-    describe("bun add -d skill-central, then the author's bun test", () => {
-      let added: RunResult;
-      beforeAll(async () => {
-        writeFileSync(join(machine.project, ".skills", "greeting.yaml"), GREETING);
-        writeFileSync(join(machine.project, "skills.test.ts"), CONSUMER_TEST);
-        added = await timed("bun add -d skill-central", () => runOk(["bun", "add", "-d", "skill-central"], { cwd: machine.project, env: machine.env, timeoutMs: INSTALL_MS }));
-      }, TEST_MS);
-
-      test("the package is a dev dependency at the release version, with this machine's binary beside it", async () => {
-        expect(added.code).toBe(0);
-        const manifest = await Bun.file(join(machine.project, "package.json")).json();
-        expect(manifest.devDependencies).toEqual({ "skill-central": expect.stringContaining(pkg.version) });
-        const installed = installedPackages(machine.project);
+      test("npx installed the main package and this machine's platform package, not the others and not the MCP SDK", () => {
+        const installed = installedPackages(join(machine.home, ".npm", "_npx"));
+        expect(installed.has("skill-central")).toBe(true);
         expect(installed.has(`skill-central-${HOST_TARGET!.name}`)).toBe(true);
         const otherTargets = RELEASE_TARGETS.filter((t) => t !== HOST_TARGET).map((t) => `skill-central-${t.name}`);
         expect(otherTargets.filter((name) => installed.has(name))).toEqual([]);
         expect(installed.has("@modelcontextprotocol/sdk")).toBe(false);
       });
 
-      test("the author's tests pass against the installed package", async () => {
-        const result = await timed("consumer bun test", () => runBounded(["bun", "test", "skills.test.ts"], { cwd: machine.project, env: machine.env, timeoutMs: 120_000 }));
-        const output = result.stdout + result.stderr;
-        expect(output).toContain(" 4 pass");
-        expect(output).toContain(" 0 fail");
-        expect(result.code).toBe(0);
-      }, TEST_MS);
-
-      test("a wrong expectation fails the run", async () => {
-        writeFileSync(join(machine.project, "wrong.test.ts"), WRONG_TEST);
-        const result = await runBounded(["bun", "test", "wrong.test.ts"], { cwd: machine.project, env: machine.env, timeoutMs: 120_000 });
-        const output = result.stdout + result.stderr;
-        expect(result.code).toBe(1);
-        expect(output).toContain(" 1 fail");
-        expect(output).toContain('"fix: not what it returns"');
-      }, TEST_MS);
-
-      test("in the project that has it as a dev dependency, bunx and npx run the server", async () => {
-        for (const command of [["bunx", "skill-central", "mcp"], ["npx", "-y", "skill-central", "mcp"]]) {
-          expectServedFromRegistry(await mcpExchange(command, { cwd: machine.project, env: machine.env, firstTimeoutMs: INSTALL_MS }));
-        }
-      }, TEST_MS);
-    });
-  });
-
-  describe("on a machine with Node and npm but no Bun", () => {
-    let machine: Machine;
-    beforeAll(() => {
-      // sh: npx runs the package's bin through it.
-      machine = makeMachine(root, "node-only", ["node", "npm", "npx", "sh"], registry);
-    });
-
-    test("neither bun nor skill-central is on its PATH", () => {
-      expect(Bun.which("bun", { PATH: machine.path })).toBeNull();
-      expect(Bun.which("bunx", { PATH: machine.path })).toBeNull();
-      expect(Bun.which("skill-central", { PATH: machine.path })).toBeNull();
-    });
-
-    test("npx -y skill-central --version prints the version", async () => {
-      const result = await timed("npx --version without Bun (first run: install)", () =>
-        runBounded(["npx", "-y", "skill-central", "--version"], { cwd: machine.project, env: machine.env, timeoutMs: INSTALL_MS }),
+      test(
+        "npx -y skill-central mcp serves an MCP session",
+        async () => {
+          const check = await timed("npx -y skill-central mcp (cached)", () =>
+            mcpExchange(["npx", "-y", "skill-central", "mcp"], {
+              cwd: machine.project,
+              env: machine.env,
+              firstTimeoutMs: INSTALL_MS,
+            }),
+          );
+          expectServedFromRegistry(check);
+        },
+        TEST_MS,
       );
-      expect({ stdout: result.stdout, code: result.code }).toEqual({ stdout: `${pkg.version}\n`, code: 0 });
-    }, TEST_MS);
 
-    test("npx -y skill-central mcp serves an MCP session", async () => {
-      const check = await timed("npx mcp without Bun", () =>
-        mcpExchange(["npx", "-y", "skill-central", "mcp"], { cwd: machine.project, env: machine.env, firstTimeoutMs: INSTALL_MS }),
+      test(
+        "bunx skill-central mcp serves an MCP session",
+        async () => {
+          const check = await timed("bunx skill-central mcp (first run: install)", () =>
+            mcpExchange(["bunx", "skill-central", "mcp"], {
+              cwd: machine.project,
+              env: machine.env,
+              firstTimeoutMs: INSTALL_MS,
+            }),
+          );
+          expectServedFromRegistry(check);
+        },
+        TEST_MS,
       );
-      expectServedFromRegistry(check);
-    }, TEST_MS);
 
-    test("npx with --omit=optional gets the one-line error naming the platform and the package to install", async () => {
-      const result = await runBounded(["npx", "-y", "--omit=optional", "--cache", join(machine.home, "omit-cache"), "skill-central", "--version"], {
-        cwd: machine.project,
-        env: { ...machine.env, npm_config_cache: join(machine.home, "omit-cache") },
-        timeoutMs: INSTALL_MS,
+      describe("bun add -d skill-central, then the author's bun test", () => {
+        let added: RunResult;
+        beforeAll(async () => {
+          writeFileSync(join(machine.project, ".skills", "greeting.yaml"), GREETING);
+          writeFileSync(join(machine.project, "skills.test.ts"), CONSUMER_TEST);
+          added = await timed("bun add -d skill-central", () =>
+            runOk(["bun", "add", "-d", "skill-central"], {
+              cwd: machine.project,
+              env: machine.env,
+              timeoutMs: INSTALL_MS,
+            }),
+          );
+        }, TEST_MS);
+
+        test("the package is a dev dependency at the release version, with this machine's binary beside it", async () => {
+          expect(added.code).toBe(0);
+          const manifest = await Bun.file(join(machine.project, "package.json")).json();
+          expect(manifest.devDependencies).toEqual({ "skill-central": expect.stringContaining(pkg.version) });
+          const installed = installedPackages(machine.project);
+          expect(installed.has(`skill-central-${HOST_TARGET!.name}`)).toBe(true);
+          const otherTargets = RELEASE_TARGETS.filter((t) => t !== HOST_TARGET).map((t) => `skill-central-${t.name}`);
+          expect(otherTargets.filter((name) => installed.has(name))).toEqual([]);
+          expect(installed.has("@modelcontextprotocol/sdk")).toBe(false);
+        });
+
+        test(
+          "the author's tests pass against the installed package",
+          async () => {
+            const result = await timed("consumer bun test", () =>
+              runBounded(["bun", "test", "skills.test.ts"], {
+                cwd: machine.project,
+                env: machine.env,
+                timeoutMs: 120_000,
+              }),
+            );
+            const output = result.stdout + result.stderr;
+            expect(output).toContain(" 4 pass");
+            expect(output).toContain(" 0 fail");
+            expect(result.code).toBe(0);
+          },
+          TEST_MS,
+        );
+
+        test(
+          "a wrong expectation fails the run",
+          async () => {
+            writeFileSync(join(machine.project, "wrong.test.ts"), WRONG_TEST);
+            const result = await runBounded(["bun", "test", "wrong.test.ts"], {
+              cwd: machine.project,
+              env: machine.env,
+              timeoutMs: 120_000,
+            });
+            const output = result.stdout + result.stderr;
+            expect(result.code).toBe(1);
+            expect(output).toContain(" 1 fail");
+            expect(output).toContain('"fix: not what it returns"');
+          },
+          TEST_MS,
+        );
+
+        test(
+          "in the project that has it as a dev dependency, bunx and npx run the server",
+          async () => {
+            for (const command of [
+              ["bunx", "skill-central", "mcp"],
+              ["npx", "-y", "skill-central", "mcp"],
+            ]) {
+              expectServedFromRegistry(
+                await mcpExchange(command, { cwd: machine.project, env: machine.env, firstTimeoutMs: INSTALL_MS }),
+              );
+            }
+          },
+          TEST_MS,
+        );
       });
-      expect(result.code).toBe(1);
-      expect(result.stdout).toBe("");
-      const expected = `skill-central: the binary for ${HOST_TARGET!.name} is not installed: install skill-central-${HOST_TARGET!.name}@${pkg.version}`;
-      expect(result.stderr).toContain(expected);
-      expect(result.stderr.split("\n").filter((line) => line.startsWith("skill-central:"))).toHaveLength(1);
-    }, TEST_MS);
-  });
-
-  describe("on a machine with Bun but no Node", () => {
-    let machine: Machine;
-    beforeAll(() => {
-      machine = makeMachine(root, "bun-only", ["bun", "bunx"], registry);
     });
 
-    test("bunx skill-central mcp runs the launcher's #!/usr/bin/env node line with Bun and serves an MCP session", async () => {
-      expect(Bun.which("node", { PATH: machine.path })).toBeNull();
-      const check = await timed("bunx mcp without Node (first run: install)", () =>
-        mcpExchange(["bunx", "skill-central", "mcp"], { cwd: machine.project, env: machine.env, firstTimeoutMs: INSTALL_MS }),
+    describe("on a machine with Node and npm but no Bun", () => {
+      let machine: Machine;
+      beforeAll(() => {
+        // sh: npx runs the package's bin through it.
+        machine = makeMachine(root, "node-only", ["node", "npm", "npx", "sh"], registry);
+      });
+
+      test("neither bun nor skill-central is on its PATH", () => {
+        expect(Bun.which("bun", { PATH: machine.path })).toBeNull();
+        expect(Bun.which("bunx", { PATH: machine.path })).toBeNull();
+        expect(Bun.which("skill-central", { PATH: machine.path })).toBeNull();
+      });
+
+      test(
+        "npx -y skill-central --version prints the version",
+        async () => {
+          const result = await timed("npx --version without Bun (first run: install)", () =>
+            runBounded(["npx", "-y", "skill-central", "--version"], {
+              cwd: machine.project,
+              env: machine.env,
+              timeoutMs: INSTALL_MS,
+            }),
+          );
+          expect({ stdout: result.stdout, code: result.code }).toEqual({ stdout: `${pkg.version}\n`, code: 0 });
+        },
+        TEST_MS,
       );
-      expectServedFromRegistry(check);
-    }, TEST_MS);
-  });
 
-  describe("the README's npx and bunx command lines, placeholders filled in", () => {
-    let launches: Launch[];
-    let machine: Machine;
-    beforeAll(async () => {
-      const shown = await readmeLaunches();
-      expect(shown.problems).toEqual([]);
-      launches = distinctLaunches(shown.launches, ["npx", "bunx"]);
-      machine = makeMachine(root, "readme", ["node", "npm", "npx", "sh", "bun", "bunx"], registry);
+      test(
+        "npx -y skill-central mcp serves an MCP session",
+        async () => {
+          const check = await timed("npx mcp without Bun", () =>
+            mcpExchange(["npx", "-y", "skill-central", "mcp"], {
+              cwd: machine.project,
+              env: machine.env,
+              firstTimeoutMs: INSTALL_MS,
+            }),
+          );
+          expectServedFromRegistry(check);
+        },
+        TEST_MS,
+      );
+
+      test(
+        "npx with --omit=optional gets the one-line error naming the platform and the package to install",
+        async () => {
+          const result = await runBounded(
+            ["npx", "-y", "--omit=optional", "--cache", join(machine.home, "omit-cache"), "skill-central", "--version"],
+            {
+              cwd: machine.project,
+              env: { ...machine.env, npm_config_cache: join(machine.home, "omit-cache") },
+              timeoutMs: INSTALL_MS,
+            },
+          );
+          expect(result.code).toBe(1);
+          expect(result.stdout).toBe("");
+          const expected = `skill-central: the binary for ${HOST_TARGET!.name} is not installed: install skill-central-${HOST_TARGET!.name}@${pkg.version}`;
+          expect(result.stderr).toContain(expected);
+          expect(result.stderr.split("\n").filter((line) => line.startsWith("skill-central:"))).toHaveLength(1);
+        },
+        TEST_MS,
+      );
     });
 
-    test("each starts the server from the registry", async () => {
-      expect(launches.map((l) => l.kind)).toContain("npx");
-      for (const launch of launches) {
-        const command = [launch.command, ...fillPlaceholders(launch.args, machine.project)];
-        const check = await mcpExchange(command, { cwd: machine.home, env: machine.env, firstTimeoutMs: INSTALL_MS });
-        expect({ where: launch.where, server: check.serverInfo.name, exit: check.exitCode }).toEqual({ where: launch.where, server: "skill-central", exit: 0 });
-        // With --cwd the project's skills are found wherever the IDE starts the server.
-        if (command.includes("--cwd")) expect({ where: launch.where, prompts: check.prompts }).toEqual({ where: launch.where, prompts: expect.arrayContaining(["project-only"]) });
-      }
-    }, TEST_MS);
-  });
-});
+    describe("on a machine with Bun but no Node", () => {
+      let machine: Machine;
+      beforeAll(() => {
+        machine = makeMachine(root, "bun-only", ["bun", "bunx"], registry);
+      });
+
+      test(
+        "bunx skill-central mcp runs the launcher's #!/usr/bin/env node line with Bun and serves an MCP session",
+        async () => {
+          expect(Bun.which("node", { PATH: machine.path })).toBeNull();
+          const check = await timed("bunx mcp without Node (first run: install)", () =>
+            mcpExchange(["bunx", "skill-central", "mcp"], {
+              cwd: machine.project,
+              env: machine.env,
+              firstTimeoutMs: INSTALL_MS,
+            }),
+          );
+          expectServedFromRegistry(check);
+        },
+        TEST_MS,
+      );
+    });
+
+    describe("the README's npx and bunx command lines, placeholders filled in", () => {
+      let launches: Launch[];
+      let machine: Machine;
+      beforeAll(async () => {
+        const shown = await readmeLaunches();
+        expect(shown.problems).toEqual([]);
+        launches = distinctLaunches(shown.launches, ["npx", "bunx"]);
+        machine = makeMachine(root, "readme", ["node", "npm", "npx", "sh", "bun", "bunx"], registry);
+      });
+
+      test(
+        "each starts the server from the registry",
+        async () => {
+          expect(launches.map((l) => l.kind)).toContain("npx");
+          for (const launch of launches) {
+            const command = [launch.command, ...fillPlaceholders(launch.args, machine.project)];
+            const check = await mcpExchange(command, {
+              cwd: machine.home,
+              env: machine.env,
+              firstTimeoutMs: INSTALL_MS,
+            });
+            expect({ where: launch.where, server: check.serverInfo.name, exit: check.exitCode }).toEqual({
+              where: launch.where,
+              server: "skill-central",
+              exit: 0,
+            });
+            // With --cwd the project's skills are found wherever the IDE starts the server.
+            if (command.includes("--cwd"))
+              expect({ where: launch.where, prompts: check.prompts }).toEqual({
+                where: launch.where,
+                prompts: expect.arrayContaining(["project-only"]),
+              });
+          }
+        },
+        TEST_MS,
+      );
+    });
+  },
+);

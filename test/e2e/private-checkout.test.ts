@@ -25,11 +25,14 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 test("the unreadable-folder hardening test passes in a checkout only its owner can read", async () => {
-  const run = await runBounded([process.execPath, "test", "test/e2e/hardening.test.ts", "-t", "hardening \\(source\\) 2\\. "], {
-    cwd: checkout,
-    env: { ...process.env, NO_COLOR: "1" },
-    timeoutMs: 110_000,
-  });
+  const run = await runBounded(
+    [process.execPath, "test", "test/e2e/hardening.test.ts", "-t", "hardening \\(source\\) 2\\. "],
+    {
+      cwd: checkout,
+      env: { ...process.env, NO_COLOR: "1" },
+      timeoutMs: 110_000,
+    },
+  );
   const output = `${run.stdout}\n${run.stderr}`;
   expect(output).not.toContain("Module not found");
   expect(output).toMatch(/^\(pass\) hardening \(source\) > 2\. /m);

@@ -13,8 +13,11 @@ import { REPO_ROOT } from "../helpers/server.ts";
  */
 
 const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-const shBlock = (heading: string, contains: string) => fencedBlocks(section(README, heading)).find((b) => b.lang === "sh" && b.body.includes(contains))!.body;
-const ALIAS = shBlock("## Install", "alias skill-central=").split("\n").find((l) => l.startsWith("alias skill-central="))!;
+const shBlock = (heading: string, contains: string) =>
+  fencedBlocks(section(README, heading)).find((b) => b.lang === "sh" && b.body.includes(contains))!.body;
+const ALIAS = shBlock("## Install", "alias skill-central=")
+  .split("\n")
+  .find((l) => l.startsWith("alias skill-central="))!;
 const RECIPE = shBlock("## Testing skills", "validate --strict");
 
 const fixtures: Fixture[] = [];
@@ -27,14 +30,26 @@ async function recipeAfter(setup: string): Promise<{ code: number; stdout: strin
   const fixture = makeFixture();
   fixtures.push(fixture);
   const script = `set -e\nshopt -s expand_aliases\ncd ${JSON.stringify(REPO_ROOT)}\n${ALIAS}\ncd ${JSON.stringify(fixture.cwd)}\n${setup}\n${RECIPE}`;
-  const proc = Bun.spawn(["bash", "-c", script], { env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn(["bash", "-c", script], {
+    env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr, cwd: fixture.cwd };
 }
 
 describe("the README's CI recipe", () => {
   test("is one validate --strict command", () => {
-    expect(RECIPE.trim().split("\n").map((l) => l.replace(/\s+#.*$/, ""))).toEqual(["skill-central validate --strict"]);
+    expect(
+      RECIPE.trim()
+        .split("\n")
+        .map((l) => l.replace(/\s+#.*$/, "")),
+    ).toEqual(["skill-central validate --strict"]);
   });
 
   const cases: [name: string, setup: string, files: number][] = [
@@ -53,7 +68,9 @@ describe("the README's CI recipe", () => {
     test(`passes as given in ${name}`, async () => {
       const run = await recipeAfter(setup);
       expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "" });
-      expect(run.stderr).toMatch(new RegExp(`^no errors, 0 warnings in ${files} files; \\d+ examples run, 0 failed\\n$`));
+      expect(run.stderr).toMatch(
+        new RegExp(`^no errors, 0 warnings in ${files} files; \\d+ examples run, 0 failed\\n$`),
+      );
     }, 60_000);
   }
 });
@@ -64,12 +81,22 @@ describe("the README's CI recipe", () => {
  * an empty project (printing the warning), while the same files in the user's own layer fail it.
  */
 describe("validate --strict judges the user's own files, never the built-in skills", () => {
-  const LAX_SKILL_MD = "---\nname: lax\ndescription: A built-in skill written for Claude Code\nargument-hint: '[topic]'\n---\nWrite about $ARGUMENTS.\n";
+  const LAX_SKILL_MD =
+    "---\nname: lax\ndescription: A built-in skill written for Claude Code\nargument-hint: '[topic]'\n---\nWrite about $ARGUMENTS.\n";
   const TYPO_YAML = "id: typo\ndescription: Has an unknown field\ntype: prompt\ntgas: [x]\nprompt: Hi\n";
   let copy: Fixture;
   const run = async (cwd: string, home: string) => {
-    const proc = Bun.spawn([process.execPath, join(copy.cwd, "src/cli.ts"), "validate", "--strict"], { cwd, env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn([process.execPath, join(copy.cwd, "src/cli.ts"), "validate", "--strict"], {
+      cwd,
+      env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     return { code, stdout, stderr };
   };
 
@@ -77,21 +104,29 @@ describe("validate --strict judges the user's own files, never the built-in skil
     // The source tree with its own skills/ folder (the built-in layer sits beside src/).
     copy = makeFixture({ "skills/lax/SKILL.md": LAX_SKILL_MD, "skills/typo.yaml": TYPO_YAML });
     fixtures.push(copy);
-    for (const name of ["src", "package.json", "tsconfig.json"]) cpSync(join(REPO_ROOT, name), join(copy.cwd, name), { recursive: true });
+    for (const name of ["src", "package.json", "tsconfig.json"])
+      cpSync(join(REPO_ROOT, name), join(copy.cwd, name), { recursive: true });
     symlinkSync(join(REPO_ROOT, "node_modules"), join(copy.cwd, "node_modules"), "dir");
 
     const empty = makeFixture();
     fixtures.push(empty);
     const builtinOnly = await run(empty.cwd, empty.home);
-    expect(builtinOnly.stdout).toBe('builtin:typo.yaml:4:1: warning: unknown field "tgas" is ignored — did you mean "tags"?\n');
+    expect(builtinOnly.stdout).toBe(
+      'builtin:typo.yaml:4:1: warning: unknown field "tgas" is ignored — did you mean "tags"?\n',
+    );
     expect(builtinOnly.stderr).toBe("no errors, 1 warning in 2 files; 0 examples run, 0 failed\n");
     expect(builtinOnly.code).toBe(0);
 
-    const own = makeFixture({ ".skills/lax/SKILL.md": LAX_SKILL_MD.replaceAll("lax", "mine"), ".skills/typo-too.yaml": TYPO_YAML.replace("id: typo", "id: typo-too") });
+    const own = makeFixture({
+      ".skills/lax/SKILL.md": LAX_SKILL_MD.replaceAll("lax", "mine"),
+      ".skills/typo-too.yaml": TYPO_YAML.replace("id: typo", "id: typo-too"),
+    });
     fixtures.push(own);
     const mine = await run(own.cwd, own.home);
     expect(mine.code).toBe(1);
-    expect(mine.stdout).toContain('.skills/lax/SKILL.md:4:1: error: "argument-hint" is not a field of the Agent Skills specification');
+    expect(mine.stdout).toContain(
+      '.skills/lax/SKILL.md:4:1: error: "argument-hint" is not a field of the Agent Skills specification',
+    );
     expect(mine.stdout).toContain('.skills/typo-too.yaml:4:1: warning: unknown field "tgas"');
     expect(mine.stdout).not.toContain("builtin:lax/SKILL.md:4:1: error");
   }, 60_000);
@@ -107,14 +142,28 @@ describe("the recipe's command in the compiled binary (the built-in skills embed
     const fixture = makeFixture();
     fixtures.push(fixture);
     const run = async (...args: string[]) => {
-      const proc = Bun.spawn([binary, ...args], { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      const proc = Bun.spawn([binary, ...args], {
+        cwd: fixture.cwd,
+        env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(proc.stdout).text(),
+        new Response(proc.stderr).text(),
+        proc.exited,
+      ]);
       return { code, stdout, stderr };
     };
     const empty = await run("validate", "--strict");
     expect({ code: empty.code, stdout: empty.stdout }).toEqual({ code: 0, stdout: "" });
     expect(empty.stderr).toMatch(/^no errors, 0 warnings in 11 files; /);
-    for (const args of [["new", "p", "--type", "prompt"], ["new", "t", "--type", "tool"], ["new", "f", "--format", "skill-md"]]) expect((await run(...args)).code).toBe(0);
+    for (const args of [
+      ["new", "p", "--type", "prompt"],
+      ["new", "t", "--type", "tool"],
+      ["new", "f", "--format", "skill-md"],
+    ])
+      expect((await run(...args)).code).toBe(0);
     const scaffolded = await run("validate", "--strict");
     expect({ code: scaffolded.code, stdout: scaffolded.stdout }).toEqual({ code: 0, stdout: "" });
     expect(scaffolded.stderr).toMatch(/^no errors, 0 warnings in 14 files; \d+ examples run, 0 failed\n$/);

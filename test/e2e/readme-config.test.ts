@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
-import { distinctLaunches, fillPlaceholders, launchProblem, readmeLaunches, SERVER_NAME, type Launch, type LaunchKind, type ReadmeLaunches } from "../helpers/readme-launches.ts";
+import {
+  distinctLaunches,
+  fillPlaceholders,
+  launchProblem,
+  readmeLaunches,
+  SERVER_NAME,
+  type Launch,
+  type LaunchKind,
+  type ReadmeLaunches,
+} from "../helpers/readme-launches.ts";
 import { connect } from "../helpers/server.ts";
 
 /**
@@ -59,16 +68,25 @@ describe("README IDE configuration", () => {
       expect({ kind, json: has("json", kind) }).toEqual({ kind, json: true });
     }
     // In each IDE section the first snippet is the one that needs only Node.
-    const sections = [...readme.matchAll(/^### (.+)$/gm)].map((m) => ({ title: m[1]!, line: readme.slice(0, m.index).split("\n").length }));
-    const sectionOf = (launch: Launch) => sections.filter((s) => s.line < Number(/README\.md:(\d+)/.exec(launch.where)?.[1])).pop()?.title;
+    const sections = [...readme.matchAll(/^### (.+)$/gm)].map((m) => ({
+      title: m[1]!,
+      line: readme.slice(0, m.index).split("\n").length,
+    }));
+    const sectionOf = (launch: Launch) =>
+      sections.filter((s) => s.line < Number(/README\.md:(\d+)/.exec(launch.where)?.[1])).pop()?.title;
     const firstBySection = new Map<string, Launch>();
     for (const launch of launches) {
       const section = sectionOf(launch);
       if (section && !firstBySection.has(section)) firstBySection.set(section, launch);
     }
-    for (const ide of ["Claude Code", "Cursor", "Windsurf", "VS Code", "Codex"]) expect({ ide, kind: firstBySection.get(ide)?.kind }).toEqual({ ide, kind: "npx" });
+    for (const ide of ["Claude Code", "Cursor", "Windsurf", "VS Code", "Codex"])
+      expect({ ide, kind: firstBySection.get(ide)?.kind }).toEqual({ ide, kind: "npx" });
     // VS Code and Codex read their own formats; each also shows the binary.
-    for (const from of ["vscode", "toml"] as const) expect({ from, kinds: [...new Set(launches.filter((l) => l.from === from).map((l) => l.kind))].sort() }).toEqual({ from, kinds: ["binary", "npx"] });
+    for (const from of ["vscode", "toml"] as const)
+      expect({ from, kinds: [...new Set(launches.filter((l) => l.from === from).map((l) => l.kind))].sort() }).toEqual({
+        from,
+        kinds: ["binary", "npx"],
+      });
     expect(readme).toContain(".cursor/mcp.json");
     expect(readme).toContain("~/.codeium/windsurf/mcp_config.json");
     expect(readme).toContain(".vscode/mcp.json");
@@ -91,9 +109,16 @@ describe("README IDE configuration", () => {
       expect(distinct.length).toBeGreaterThan(0);
       for (const launch of distinct) {
         const command = launch.kind === "binary" ? binary : process.execPath;
-        const session = await connect({ name: launch.where, command, args: fillPlaceholders(launch.args, fixture.cwd) }, fixture.cwd, fixture.home);
+        const session = await connect(
+          { name: launch.where, command, args: fillPlaceholders(launch.args, fixture.cwd) },
+          fixture.cwd,
+          fixture.home,
+        );
         try {
-          expect({ where: launch.where, server: session.client.getServerVersion()?.name }).toEqual({ where: launch.where, server: SERVER_NAME });
+          expect({ where: launch.where, server: session.client.getServerVersion()?.name }).toEqual({
+            where: launch.where,
+            server: SERVER_NAME,
+          });
         } finally {
           await session.close();
         }

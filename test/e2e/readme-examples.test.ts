@@ -14,19 +14,30 @@ import { runCli } from "./cli-run.ts";
  */
 
 const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-const shBlock = (heading: string, contains: string) => fencedBlocks(section(README, heading)).find((b) => b.lang === "sh" && b.body.includes(contains))!.body;
+const shBlock = (heading: string, contains: string) =>
+  fencedBlocks(section(README, heading)).find((b) => b.lang === "sh" && b.body.includes(contains))!.body;
 
 describe("the README's 30-second example", () => {
   let fixture: Fixture;
   let run: { code: number; stdout: string; stderr: string };
   beforeAll(async () => {
     fixture = makeFixture();
-    const alias = shBlock("## Install", "alias skill-central=").split("\n").find((l) => l.startsWith("alias skill-central="))!;
+    const alias = shBlock("## Install", "alias skill-central=")
+      .split("\n")
+      .find((l) => l.startsWith("alias skill-central="))!;
     const example = shBlock("## A 30-second example", "cat > .skills/greet.yaml");
     // The alias is defined in the checkout, as the install block does; the example runs in an empty folder.
     const script = `set -e\nshopt -s expand_aliases\ncd ${JSON.stringify(REPO_ROOT)}\n${alias}\ncd ${JSON.stringify(fixture.cwd)}\n${example}`;
-    const proc = Bun.spawn(["bash", "-c", script], { env: { HOME: fixture.home, PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn(["bash", "-c", script], {
+      env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     run = { code, stdout, stderr };
   });
   afterAll(() => fixture.cleanup());
@@ -59,7 +70,10 @@ describe("the README's 30-second example", () => {
 describe("skills and configs shown in the README and docs/skills.md", () => {
   const skillBlocks = [
     ...fencedBlocks(README).map((b) => ({ where: `README.md:${b.line}`, ...b })),
-    ...fencedBlocks(readFileSync(join(REPO_ROOT, "docs", "skills.md"), "utf8")).map((b) => ({ where: `docs/skills.md:${b.line}`, ...b })),
+    ...fencedBlocks(readFileSync(join(REPO_ROOT, "docs", "skills.md"), "utf8")).map((b) => ({
+      where: `docs/skills.md:${b.line}`,
+      ...b,
+    })),
   ].filter((b) => b.lang === "yaml" && /^id: /m.test(b.body));
 
   test("there are complete skills to check", () => {
@@ -81,7 +95,10 @@ describe("skills and configs shown in the README and docs/skills.md", () => {
 
   const skillMdBlocks = [
     ...fencedBlocks(README).map((b) => ({ where: `README.md:${b.line}`, ...b })),
-    ...fencedBlocks(readFileSync(join(REPO_ROOT, "docs", "agent-skills.md"), "utf8")).map((b) => ({ where: `docs/agent-skills.md:${b.line}`, ...b })),
+    ...fencedBlocks(readFileSync(join(REPO_ROOT, "docs", "agent-skills.md"), "utf8")).map((b) => ({
+      where: `docs/agent-skills.md:${b.line}`,
+      ...b,
+    })),
   ].filter((b) => b.lang === "markdown" && /^---\nname: /.test(b.body));
 
   test("there are SKILL.md examples to check", () => {
@@ -96,7 +113,11 @@ describe("skills and configs shown in the README and docs/skills.md", () => {
         const result = await runCli(["validate", "--no-builtin"], project.cwd, project.home);
         expect({ stdout: result.stdout, code: result.code }).toEqual({ stdout: "", code: 0 });
         const rendered = await runCli(["render", name, "--no-builtin"], project.cwd, project.home);
-        expect(rendered.stdout).toBe(block.body.slice(block.body.indexOf("\n---\n", 4) + 5).replaceAll("${CLAUDE_SKILL_DIR}", join(project.cwd, ".skills", name)));
+        expect(rendered.stdout).toBe(
+          block.body
+            .slice(block.body.indexOf("\n---\n", 4) + 5)
+            .replaceAll("${CLAUDE_SKILL_DIR}", join(project.cwd, ".skills", name)),
+        );
       } finally {
         project.cleanup();
       }

@@ -39,7 +39,8 @@ function shellWords(line: string): string[] {
 }
 
 function headersOf(value: unknown, where: string): Record<string, string> {
-  if (typeof value !== "object" || value === null || Object.values(value).some((v) => typeof v !== "string")) throw new Error(`${where}: headers must be an object of strings`);
+  if (typeof value !== "object" || value === null || Object.values(value).some((v) => typeof v !== "string"))
+    throw new Error(`${where}: headers must be an object of strings`);
   return value as Record<string, string>;
 }
 
@@ -57,7 +58,11 @@ function remoteConfigs(markdown: string, env: Record<string, string>, token: str
           if (words[i]!.startsWith("--")) flags.set(words[i]!, [...(flags.get(words[i]!) ?? []), words[++i]!]);
           else positionals.push(words[i]!);
         }
-        expect({ where, transport: flags.get("--transport"), positionals: positionals.length }).toEqual({ where, transport: ["http"], positionals: 2 });
+        expect({ where, transport: flags.get("--transport"), positionals: positionals.length }).toEqual({
+          where,
+          transport: ["http"],
+          positionals: 2,
+        });
         expect(positionals[0]).toBe(SERVER_NAME);
         const headers: Record<string, string> = {};
         for (const header of flags.get("--header") ?? []) {
@@ -67,26 +72,43 @@ function remoteConfigs(markdown: string, env: Record<string, string>, token: str
         configs.push({ client: "Claude Code", url: positionals[1]!, headers, where });
       }
     } else if (block.lang === "json") {
-      const doc = JSON.parse(block.body) as { mcpServers?: Record<string, Record<string, unknown>>; servers?: Record<string, Record<string, unknown>>; inputs?: { id: string; type: string; password?: boolean }[] };
+      const doc = JSON.parse(block.body) as {
+        mcpServers?: Record<string, Record<string, unknown>>;
+        servers?: Record<string, Record<string, unknown>>;
+        inputs?: { id: string; type: string; password?: boolean }[];
+      };
       if (doc.servers) {
         // VS Code: "type": "http"; ${input:…} is asked for once, from the matching inputs entry.
         const entry = doc.servers[SERVER_NAME]!;
         expect(entry.type).toBe("http");
-        const inputs = Object.fromEntries((doc.inputs ?? []).filter((i) => i.type === "promptString" && i.password === true).map((i) => [i.id, token]));
-        const headers = Object.fromEntries(Object.entries(headersOf(entry.headers, where)).map(([k, v]) => [k, expand(v, {}, inputs)]));
+        const inputs = Object.fromEntries(
+          (doc.inputs ?? []).filter((i) => i.type === "promptString" && i.password === true).map((i) => [i.id, token]),
+        );
+        const headers = Object.fromEntries(
+          Object.entries(headersOf(entry.headers, where)).map(([k, v]) => [k, expand(v, {}, inputs)]),
+        );
         configs.push({ client: "VS Code", url: entry.url as string, headers, where });
       } else {
         const entry = doc.mcpServers![SERVER_NAME]!;
         const client: ClientName = "serverUrl" in entry ? "Windsurf" : "Cursor";
-        const headers = Object.fromEntries(Object.entries(headersOf(entry.headers, where)).map(([k, v]) => [k, expand(v, env)]));
+        const headers = Object.fromEntries(
+          Object.entries(headersOf(entry.headers, where)).map(([k, v]) => [k, expand(v, env)]),
+        );
         configs.push({ client, url: (entry.serverUrl ?? entry.url) as string, headers, where });
       }
     } else if (block.lang === "toml") {
       // Codex: url, and the bearer token from the variable bearer_token_env_var names.
-      const doc = Bun.TOML.parse(block.body) as { mcp_servers: Record<string, { url: string; bearer_token_env_var?: string }> };
+      const doc = Bun.TOML.parse(block.body) as {
+        mcp_servers: Record<string, { url: string; bearer_token_env_var?: string }>;
+      };
       const entry = doc.mcp_servers[SERVER_NAME]!;
       expect(entry.bearer_token_env_var).toBe(TOKEN_VAR);
-      configs.push({ client: "Codex", url: entry.url, headers: { Authorization: `Bearer ${env[entry.bearer_token_env_var!] ?? ""}` }, where });
+      configs.push({
+        client: "Codex",
+        url: entry.url,
+        headers: { Authorization: `Bearer ${env[entry.bearer_token_env_var!] ?? ""}` },
+        where,
+      });
     }
   }
   return configs;
@@ -111,7 +133,11 @@ describe(`docs/http.md "Connecting clients"`, () => {
     const configs = remoteConfigs(text, { [TOKEN_VAR]: TOKEN }, TOKEN);
     expect(configs.map((c) => c.client).sort()).toEqual(["Claude Code", "Codex", "Cursor", "VS Code", "Windsurf"]);
     for (const config of configs) {
-      expect({ client: config.client, url: config.url, headers: config.headers }).toEqual({ client: config.client, url: PLACEHOLDER_URL, headers: { Authorization: `Bearer ${TOKEN}` } });
+      expect({ client: config.client, url: config.url, headers: config.headers }).toEqual({
+        client: config.client,
+        url: PLACEHOLDER_URL,
+        headers: { Authorization: `Bearer ${TOKEN}` },
+      });
     }
     // The token comes from a variable (or VS Code's stored input), never written into a file.
     expect(text).not.toContain(TOKEN);
@@ -120,9 +146,15 @@ describe(`docs/http.md "Connecting clients"`, () => {
   test("every serve command in the README and docs/http.md uses options mcp --help lists", async () => {
     const help = Bun.spawnSync([process.execPath, SOURCE_ENTRY, "mcp", "--help"]).stdout.toString();
     const docs = await Promise.all(["README.md", "docs/http.md"].map((f) => Bun.file(join(REPO_ROOT, f)).text()));
-    const serves = docs.flatMap((doc) => fencedBlocks(doc).flatMap((b) => b.body.split("\n")).filter((l) => l.startsWith("skill-central mcp --http")));
+    const serves = docs.flatMap((doc) =>
+      fencedBlocks(doc)
+        .flatMap((b) => b.body.split("\n"))
+        .filter((l) => l.startsWith("skill-central mcp --http")),
+    );
     expect(serves.length).toBeGreaterThanOrEqual(2);
-    for (const serve of serves) for (const flag of serve.match(/--[a-z-]+/g)!) expect({ serve, flag, listed: help.includes(`  ${flag}`) }).toEqual({ serve, flag, listed: true });
+    for (const serve of serves)
+      for (const flag of serve.match(/--[a-z-]+/g)!)
+        expect({ serve, flag, listed: help.includes(`  ${flag}`) }).toEqual({ serve, flag, listed: true });
   });
 
   test("each config, its URL pointed at a running server, connects and lists the skills; without the token it is refused", async () => {
@@ -132,7 +164,11 @@ describe(`docs/http.md "Connecting clients"`, () => {
       for (const era of ["legacy", "modern"] as const) {
         const { client } = await connectHttp(url, era, config.headers);
         try {
-          expect({ client: config.client, era, tools: (await client.listTools()).tools.length > 0 }).toEqual({ client: config.client, era, tools: true });
+          expect({ client: config.client, era, tools: (await client.listTools()).tools.length > 0 }).toEqual({
+            client: config.client,
+            era,
+            tools: true,
+          });
         } finally {
           await client.close();
         }

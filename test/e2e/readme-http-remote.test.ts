@@ -42,10 +42,22 @@ afterAll(async () => {
 });
 
 test("the README's team server answers a client that reaches it by address or by name, with a token; 401 without", async () => {
-  const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "elsewhere", version: "0" } } });
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "elsewhere", version: "0" } },
+  });
   const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
   for (const host of [`10.1.2.3:${port}`, `${hostname()}:${port}`]) {
-    const served = await rawRequest(port, host, "POST", "/mcp", { ...headers, Authorization: `Bearer ${TOKEN}` }, initialize);
+    const served = await rawRequest(
+      port,
+      host,
+      "POST",
+      "/mcp",
+      { ...headers, Authorization: `Bearer ${TOKEN}` },
+      initialize,
+    );
     expect({ host, status: served.status }).toEqual({ host, status: 200 });
     expect(served.text).toContain('"serverInfo":{"name":"skill-central"');
     const refused = await rawRequest(port, host, "POST", "/mcp", headers, initialize);

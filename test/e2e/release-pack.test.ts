@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Glob } from "bun";
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { RELEASE_TARGETS } from "../../script/build.ts";
@@ -16,7 +16,9 @@ import { REPO_ROOT } from "../helpers/server.ts";
  * Node and under Bun. test/e2e/npm-registry.test.ts publishes the same tarballs to a registry.
  */
 
-const HOST_TARGET = RELEASE_TARGETS.find((t) => t.os === process.platform && t.cpu === process.arch && t.libc === undefined);
+const HOST_TARGET = RELEASE_TARGETS.find(
+  (t) => t.os === process.platform && t.cpu === process.arch && t.libc === undefined,
+);
 const HOST_PACKAGE = `skill-central-${HOST_TARGET?.name}`;
 const PACK_MS = 600_000;
 const ENV = { PATH: process.env.PATH ?? "", NO_COLOR: "1" };
@@ -24,11 +26,20 @@ const ENV = { PATH: process.env.PATH ?? "", NO_COLOR: "1" };
 async function tarListing(tarball: string): Promise<Map<string, string>> {
   const result = await runOk(["tar", "-tvzf", tarball], { cwd: REPO_ROOT, env: ENV, timeoutMs: 60_000 });
   // `-rwxr-xr-x 0/0  113981616 1985-10-26 08:15 package/bin/skill-central` → path → mode
-  return new Map(result.stdout.split("\n").filter(Boolean).map((line) => [line.split(/\s+/).pop()!, line.split(/\s+/)[0]!]));
+  return new Map(
+    result.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => [line.split(/\s+/).pop()!, line.split(/\s+/)[0]!]),
+  );
 }
 
 async function tarManifest(tarball: string): Promise<Record<string, unknown>> {
-  const result = await runOk(["tar", "-xOzf", tarball, "package/package.json"], { cwd: REPO_ROOT, env: ENV, timeoutMs: 60_000 });
+  const result = await runOk(["tar", "-xOzf", tarball, "package/package.json"], {
+    cwd: REPO_ROOT,
+    env: ENV,
+    timeoutMs: 60_000,
+  });
   return JSON.parse(result.stdout);
 }
 
@@ -44,7 +55,12 @@ describe("release:pack refuses to pack", () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  const pack = () => runBounded([process.execPath, "run", "release:pack", "--out", outDir], { cwd: checkout, env: { ...process.env, NO_COLOR: "1" }, timeoutMs: 60_000 });
+  const pack = () =>
+    runBounded([process.execPath, "run", "release:pack", "--out", outDir], {
+      cwd: checkout,
+      env: { ...process.env, NO_COLOR: "1" },
+      timeoutMs: 60_000,
+    });
   const expectRefused = (result: RunResult, message: string) => {
     expect(result.stderr).toContain(`release-pack: ${message}`);
     expect(result.code).toBe(1);
@@ -77,7 +93,10 @@ describe("release:pack refuses to pack", () => {
   test("a commit tagged with another version than package.json's", async () => {
     git(checkout, "tag", "v9.9.9");
     try {
-      expectRefused(await pack(), `HEAD is tagged v9.9.9 but package.json says ${pkg.version}; the tag and the version must agree`);
+      expectRefused(
+        await pack(),
+        `HEAD is tagged v9.9.9 but package.json says ${pkg.version}; the tag and the version must agree`,
+      );
     } finally {
       git(checkout, "tag", "-d", "v9.9.9");
     }
@@ -85,7 +104,7 @@ describe("release:pack refuses to pack", () => {
 
   test("a package.json version that is not semver", async () => {
     const manifest = await Bun.file(join(checkout, "package.json")).json();
-    writeFileSync(join(checkout, "package.json"), JSON.stringify({ ...manifest, version: "1.0" }, null, 2) + "\n");
+    writeFileSync(join(checkout, "package.json"), `${JSON.stringify({ ...manifest, version: "1.0" }, null, 2)}\n`);
     git(checkout, "commit", "-q", "-am", "a bad version");
     try {
       expectRefused(await pack(), 'package.json version "1.0" is not a semver version (x.y.z)');
@@ -104,9 +123,18 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
 
   test("stdout lists a tarball per target, then the main package, then SHA256SUMS, which sha256sum -c accepts", async () => {
     const names = [...RELEASE_TARGETS.map((t) => `skill-central-${t.name}`), "skill-central"];
-    expect(release.listed).toEqual([...names.map((n) => join(release.outDir, `${n}-${pkg.version}.tgz`)), join(release.outDir, "SHA256SUMS")]);
-    expect(readdirSync(release.outDir).sort()).toEqual([...names.map((n) => `${n}-${pkg.version}.tgz`), "SHA256SUMS"].sort());
-    const check = await runBounded(["sha256sum", "-c", "SHA256SUMS"], { cwd: release.outDir, env: ENV, timeoutMs: 120_000 });
+    expect(release.listed).toEqual([
+      ...names.map((n) => join(release.outDir, `${n}-${pkg.version}.tgz`)),
+      join(release.outDir, "SHA256SUMS"),
+    ]);
+    expect(readdirSync(release.outDir).sort()).toEqual(
+      [...names.map((n) => `${n}-${pkg.version}.tgz`), "SHA256SUMS"].sort(),
+    );
+    const check = await runBounded(["sha256sum", "-c", "SHA256SUMS"], {
+      cwd: release.outDir,
+      env: ENV,
+      timeoutMs: 120_000,
+    });
     expect(check.stdout).toBe(names.map((n) => `${n}-${pkg.version}.tgz: OK\n`).join(""));
     expect(check.code).toBe(0);
   }, 120_000);
@@ -121,10 +149,19 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
       const tarball = release.tarballs.get(name)!;
       const binary = `package/bin/skill-central${target.exe ? ".exe" : ""}`;
       const listing = await tarListing(tarball);
-      expect({ name, files: [...listing.keys()].sort() }).toEqual({ name, files: [binary, "package/README.md", "package/package.json"].sort() });
+      expect({ name, files: [...listing.keys()].sort() }).toEqual({
+        name,
+        files: [binary, "package/README.md", "package/package.json"].sort(),
+      });
       expect({ name, mode: listing.get(binary) }).toEqual({ name, mode: "-rwxr-xr-x" });
       const manifest = await tarManifest(tarball);
-      expect(manifest).toMatchObject({ name, version: pkg.version, os: [target.os], cpu: [target.cpu], license: pkg.license });
+      expect(manifest).toMatchObject({
+        name,
+        version: pkg.version,
+        os: [target.os],
+        cpu: [target.cpu],
+        license: pkg.license,
+      });
       expect({ name, libc: manifest.libc }).toEqual({ name, libc: target.libc ? [target.libc] : undefined });
       expect(manifest.bin).toBeUndefined(); // only the main package puts a command on PATH
     }
@@ -139,10 +176,17 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
     const sources = files.filter((f) => f.startsWith("src/"));
     expect(sources).toContain("src/api.ts");
     expect(sources).toContain("src/diagnostics.ts"); // reached only through `import type`: consumers' type-checkers need it
-    for (const file of sources) expect({ file, inRepo: existsSync(join(REPO_ROOT, file)) }).toEqual({ file, inRepo: true });
+    for (const file of sources)
+      expect({ file, inRepo: existsSync(join(REPO_ROOT, file)) }).toEqual({ file, inRepo: true });
     // The server's own parts are in the binary, not here.
-    expect(sources.filter((f) => f.startsWith("src/mcp/") || f.startsWith("src/commands/") || f === "src/cli.ts")).toEqual([]);
-    expect(files.filter((f) => !/^(src|skills)\//.test(f)).sort()).toEqual(["README.md", "bin/skill-central.js", "package.json"]);
+    expect(
+      sources.filter((f) => f.startsWith("src/mcp/") || f.startsWith("src/commands/") || f === "src/cli.ts"),
+    ).toEqual([]);
+    expect(files.filter((f) => !/^(src|skills)\//.test(f)).sort()).toEqual([
+      "README.md",
+      "bin/skill-central.js",
+      "package.json",
+    ]);
   }, 60_000);
 
   test("the main manifest: launcher bin, API export, the API's dependencies only, every target pinned to this version", async () => {
@@ -155,20 +199,37 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
       exports: { ".": "./src/api.ts", "./package.json": "./package.json" },
       engines: { node: ">=18", bun: pkg.engines.bun },
     });
-    expect(manifest.optionalDependencies).toEqual(Object.fromEntries(RELEASE_TARGETS.map((t) => [`skill-central-${t.name}`, pkg.version])));
+    expect(manifest.optionalDependencies).toEqual(
+      Object.fromEntries(RELEASE_TARGETS.map((t) => [`skill-central-${t.name}`, pkg.version])),
+    );
     const dependencies = manifest.dependencies as Record<string, string>;
-    expect(Object.keys(dependencies).sort()).toEqual(["handlebars", "jsonc-parser", "redos-detector", "typebox", "yaml"]);
-    for (const [name, range] of Object.entries(dependencies)) expect(range).toBe((pkg.dependencies as Record<string, string>)[name]!);
+    expect(Object.keys(dependencies).sort()).toEqual([
+      "handlebars",
+      "jsonc-parser",
+      "redos-detector",
+      "typebox",
+      "yaml",
+    ]);
+    for (const [name, range] of Object.entries(dependencies))
+      expect(range).toBe((pkg.dependencies as Record<string, string>)[name]!);
     expect(manifest.private).toBeUndefined();
     expect(manifest.scripts).toBeUndefined();
     expect(manifest.devDependencies).toBeUndefined();
   }, 60_000);
 
   test("the launcher is plain JavaScript with the shebang npx and bunx both run", async () => {
-    const listing = await runOk(["tar", "-xOzf", release.tarballs.get("skill-central")!, "package/bin/skill-central.js"], { cwd: REPO_ROOT, env: ENV, timeoutMs: 60_000 });
+    const listing = await runOk(
+      ["tar", "-xOzf", release.tarballs.get("skill-central")!, "package/bin/skill-central.js"],
+      { cwd: REPO_ROOT, env: ENV, timeoutMs: 60_000 },
+    );
     expect(listing.stdout.startsWith("#!/usr/bin/env node\n")).toBe(true);
     // Node parses it as an ES module without running it.
-    const check = await runBounded(["node", "--check", "--input-type=module"], { cwd: REPO_ROOT, env: ENV, timeoutMs: 30_000, stdin: listing.stdout.replace(/^#!.*\n/, "") });
+    const check = await runBounded(["node", "--check", "--input-type=module"], {
+      cwd: REPO_ROOT,
+      env: ENV,
+      timeoutMs: 30_000,
+      stdin: listing.stdout.replace(/^#!.*\n/, ""),
+    });
     expect({ code: check.code, stderr: check.stderr }).toEqual({ code: 0, stderr: "" });
   }, 60_000);
 
@@ -177,15 +238,30 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
     let project: string;
 
     /** node_modules as an installer lays it out: the main package and, unless told, this machine's. */
-    const layout = async (name: string, options: { platform?: boolean; editMain?: (m: Record<string, unknown>) => void; editPlatform?: (m: Record<string, unknown>) => void } = {}) => {
+    const layout = async (
+      name: string,
+      options: {
+        platform?: boolean;
+        editMain?: (m: Record<string, unknown>) => void;
+        editPlatform?: (m: Record<string, unknown>) => void;
+      } = {},
+    ) => {
       const dir = join(root, name);
       const main = join(dir, "node_modules", "skill-central");
       mkdirSync(main, { recursive: true });
-      await runOk(["tar", "-xzf", release.tarballs.get("skill-central")!, "-C", main, "--strip-components=1"], { cwd: dir, env: ENV, timeoutMs: 60_000 });
+      await runOk(["tar", "-xzf", release.tarballs.get("skill-central")!, "-C", main, "--strip-components=1"], {
+        cwd: dir,
+        env: ENV,
+        timeoutMs: 60_000,
+      });
       if (options.platform !== false) {
         const platform = join(dir, "node_modules", HOST_PACKAGE);
         mkdirSync(platform, { recursive: true });
-        await runOk(["tar", "-xzf", release.tarballs.get(HOST_PACKAGE)!, "-C", platform, "--strip-components=1"], { cwd: dir, env: ENV, timeoutMs: 60_000 });
+        await runOk(["tar", "-xzf", release.tarballs.get(HOST_PACKAGE)!, "-C", platform, "--strip-components=1"], {
+          cwd: dir,
+          env: ENV,
+          timeoutMs: 60_000,
+        });
         if (options.editPlatform) {
           const manifest = await Bun.file(join(platform, "package.json")).json();
           options.editPlatform(manifest);
@@ -197,7 +273,10 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
         options.editMain(manifest);
         writeFileSync(join(main, "package.json"), JSON.stringify(manifest));
       }
-      return { launcher: join(main, "bin", "skill-central.js"), binary: join(dir, "node_modules", HOST_PACKAGE, "bin", "skill-central") };
+      return {
+        launcher: join(main, "bin", "skill-central.js"),
+        binary: join(dir, "node_modules", HOST_PACKAGE, "bin", "skill-central"),
+      };
     };
     let installed: { launcher: string; binary: string };
 
@@ -210,15 +289,33 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
     }, 120_000);
     afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-    const env = (extra: Record<string, string> = {}) => ({ HOME: join(root, "home"), PATH: process.env.PATH ?? "", NO_COLOR: "1", ...extra });
-    const run = (command: string[], extra: Record<string, string> = {}) => runBounded(command, { cwd: project, env: env(extra), timeoutMs: 60_000 });
+    const env = (extra: Record<string, string> = {}) => ({
+      HOME: join(root, "home"),
+      PATH: process.env.PATH ?? "",
+      NO_COLOR: "1",
+      ...extra,
+    });
+    const run = (command: string[], extra: Record<string, string> = {}) =>
+      runBounded(command, { cwd: project, env: env(extra), timeoutMs: 60_000 });
 
     test("under Node and under Bun, the same arguments give the binary's stdout, stderr and exit code", async () => {
-      for (const args of [["--version"], ["list", "--json"], ["render", "greeting", "--arg", "who=Ada"], ["no-such-command"], ["render", "greeting"]]) {
+      for (const args of [
+        ["--version"],
+        ["list", "--json"],
+        ["render", "greeting", "--arg", "who=Ada"],
+        ["no-such-command"],
+        ["render", "greeting"],
+      ]) {
         const direct = await run([installed.binary, ...args]);
         for (const runtime of ["node", process.execPath]) {
           const launched = await run([runtime, installed.launcher, ...args]);
-          expect({ args, runtime, code: launched.code, stdout: launched.stdout, stderr: launched.stderr }).toEqual({ args, runtime, code: direct.code, stdout: direct.stdout, stderr: direct.stderr });
+          expect({ args, runtime, code: launched.code, stdout: launched.stdout, stderr: launched.stderr }).toEqual({
+            args,
+            runtime,
+            code: direct.code,
+            stdout: direct.stdout,
+            stderr: direct.stderr,
+          });
         }
       }
       expect((await run([installed.binary, "no-such-command"])).code).toBe(2); // the comparison covered a failing exit code
@@ -231,17 +328,35 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
 
     test("carries an MCP session with only JSON-RPC on stdout, under Node and under Bun", async () => {
       for (const runtime of ["node", process.execPath]) {
-        const check = await mcpExchange([runtime, installed.launcher, "mcp"], { cwd: project, env: env(), firstTimeoutMs: 30_000 });
-        expect({ runtime, ...check }).toMatchObject({ runtime, serverInfo: { name: "skill-central", version: pkg.version }, toolText: "feat(cli): add x", exitCode: 0, strayLines: [] });
+        const check = await mcpExchange([runtime, installed.launcher, "mcp"], {
+          cwd: project,
+          env: env(),
+          firstTimeoutMs: 30_000,
+        });
+        expect({ runtime, ...check }).toMatchObject({
+          runtime,
+          serverInfo: { name: "skill-central", version: pkg.version },
+          toolText: "feat(cli): add x",
+          exitCode: 0,
+          strayLines: [],
+        });
         expect(check.prompts).toContain("greeting");
       }
     }, 120_000);
 
     for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
       test(`passes ${signal} on to the server and exits as it does`, async () => {
-        const session = openSession(["node", installed.launcher, "mcp"], { cwd: project, env: env(), timeoutMs: 30_000 });
+        const session = openSession(["node", installed.launcher, "mcp"], {
+          cwd: project,
+          env: env(),
+          timeoutMs: 30_000,
+        });
         try {
-          await session.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } });
+          await session.request("initialize", {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "t", version: "0" },
+          });
           const children = await childPids(session.proc.pid);
           expect(children).toHaveLength(1);
           const server = children[0]!;
@@ -259,7 +374,11 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
     test("a server killed by a signal ends the launcher with that signal", async () => {
       const session = openSession(["node", installed.launcher, "mcp"], { cwd: project, env: env(), timeoutMs: 30_000 });
       try {
-        await session.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } });
+        await session.request("initialize", {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "t", version: "0" },
+        });
         const [server] = await childPids(session.proc.pid);
         process.kill(server!, "SIGKILL");
         await exitedWithin(session.proc, 15_000, "launcher");
@@ -290,7 +409,9 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
         },
       });
       const result = await run(["node", launcher, "--version"]);
-      const others = RELEASE_TARGETS.filter((t) => t !== HOST_TARGET).map((t) => t.name).join(", ");
+      const others = RELEASE_TARGETS.filter((t) => t !== HOST_TARGET)
+        .map((t) => t.name)
+        .join(", ");
       expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
         code: 1,
         stdout: "",
@@ -299,9 +420,16 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
     }, 60_000);
 
     test("a platform package of another version is refused, naming the version to install", async () => {
-      const { launcher } = await layout("mismatch", { editPlatform: (m) => void (m.version = "0.0.1") });
+      const { launcher } = await layout("mismatch", {
+        editPlatform: (m) => {
+          m.version = "0.0.1";
+        },
+      });
       const result = await run(["node", launcher, "--version"]);
-      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 1, stderr: `skill-central: ${HOST_PACKAGE} is 0.0.1 but skill-central is ${pkg.version}: install ${HOST_PACKAGE}@${pkg.version}\n` });
+      expect({ code: result.code, stderr: result.stderr }).toEqual({
+        code: 1,
+        stderr: `skill-central: ${HOST_PACKAGE} is 0.0.1 but skill-central is ${pkg.version}: install ${HOST_PACKAGE}@${pkg.version}\n`,
+      });
     }, 60_000);
 
     test("SKILL_CENTRAL_BINARY runs the binary it names, with no platform package needed", async () => {
@@ -339,11 +467,21 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
       writeFileSync(join(project, "skills.test.ts"), CONSUMER_TEST);
       // The other targets' packages are looked up on the public registry and not found (404): a
       // warning, as for any optional dependency that cannot be installed.
-      added = await runBounded([process.execPath, "add", "-d", "--prefer-offline", release.tarballs.get("skill-central")!, release.tarballs.get(HOST_PACKAGE)!], {
-        cwd: project,
-        env: { ...process.env, NO_COLOR: "1" },
-        timeoutMs: 300_000,
-      });
+      added = await runBounded(
+        [
+          process.execPath,
+          "add",
+          "-d",
+          "--prefer-offline",
+          release.tarballs.get("skill-central")!,
+          release.tarballs.get(HOST_PACKAGE)!,
+        ],
+        {
+          cwd: project,
+          env: { ...process.env, NO_COLOR: "1" },
+          timeoutMs: 300_000,
+        },
+      );
     }, PACK_MS);
     afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -354,10 +492,18 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
     });
 
     test("the author's bun test passes against it, and its command runs the binary", async () => {
-      const tests = await runBounded([process.execPath, "test", "skills.test.ts"], { cwd: project, env: { PATH: process.env.PATH, HOME: join(root, "home"), NO_COLOR: "1" }, timeoutMs: 120_000 });
+      const tests = await runBounded([process.execPath, "test", "skills.test.ts"], {
+        cwd: project,
+        env: { PATH: process.env.PATH, HOME: join(root, "home"), NO_COLOR: "1" },
+        timeoutMs: 120_000,
+      });
       expect(tests.stdout + tests.stderr).toContain(" 4 pass");
       expect(tests.code).toBe(0);
-      const version = await runBounded([join(project, "node_modules", ".bin", "skill-central"), "--version"], { cwd: project, env: ENV, timeoutMs: 30_000 });
+      const version = await runBounded([join(project, "node_modules", ".bin", "skill-central"), "--version"], {
+        cwd: project,
+        env: ENV,
+        timeoutMs: 30_000,
+      });
       expect({ code: version.code, stdout: version.stdout }).toEqual({ code: 0, stdout: `${pkg.version}\n` });
     }, 180_000);
   });

@@ -9,20 +9,24 @@ import { runCli, runCliJson } from "./cli-run.ts";
  * commands and is "skipped" in the server's log; a warning fails none (only `validate --strict`).
  */
 const BROKEN: Record<string, string> = {
-  "skill-central.yaml": "builtin: false\nlayrs: []\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n  - { name: gone, path: ./gone, priority: 10 }\n  - { name: empty, path: ./empty, priority: 5 }\n",
+  "skill-central.yaml":
+    "builtin: false\nlayrs: []\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n  - { name: gone, path: ./gone, priority: 10 }\n  - { name: empty, path: ./empty, priority: 5 }\n",
   "empty/_draft.yaml": "not: a skill\n",
   // An error: bad YAML.
   ".skills/bad-yaml.yaml": "id: bad-yaml\ndescription: [oops\n",
   // An error and a warning in one file: the server logs one line, validate two.
   ".skills/bad-type.yaml": "id: bad-type\ndescripton: d\ndescription: Typed wrong\ntype: promt\nprompt: x\n",
   // Warnings only: served.
-  ".skills/typo.yaml": "id: typo\ndescription: Has a typo\ntype: prompt\ntags: [solo]\narguments:\n  - { name: who, requried: true }\nprompt: 'Hi {{who}} {{whom}}'\n",
+  ".skills/typo.yaml":
+    "id: typo\ndescription: Has a typo\ntype: prompt\ntags: [solo]\narguments:\n  - { name: who, requried: true }\nprompt: 'Hi {{who}} {{whom}}'\n",
   // A conflict in the winning layer: the id is withdrawn (an error).
   ".skills/dup-a.yaml": "id: dup\ndescription: A\ntype: prompt\nprompt: A\n",
   ".skills/dup-b.yaml": "id: dup\ndescription: B\ntype: prompt\nprompt: B\n",
   // A failing example: served, but not as its author says.
-  "team/fails.yaml": "id: fails\ndescription: Fails its example\ntype: prompt\nprompt: actual\nexamples:\n  - arguments: {}\n    expect: expected\n",
-  "team/fine.yaml": "id: fine\ndescription: Fine\ntype: prompt\nprompt: fine\nexamples:\n  - arguments: {}\n    expect: fine\n",
+  "team/fails.yaml":
+    "id: fails\ndescription: Fails its example\ntype: prompt\nprompt: actual\nexamples:\n  - arguments: {}\n    expect: expected\n",
+  "team/fine.yaml":
+    "id: fine\ndescription: Fine\ntype: prompt\nprompt: fine\nexamples:\n  - arguments: {}\n    expect: fine\n",
 };
 
 interface Finding {
@@ -47,7 +51,8 @@ beforeAll(() => {
 });
 afterAll(() => fixture.cleanup());
 
-const files = (findings: readonly Finding[], severity: string) => [...new Set(findings.filter((f) => f.severity === severity && f.file).map((f) => f.file!))].sort();
+const files = (findings: readonly Finding[], severity: string) =>
+  [...new Set(findings.filter((f) => f.severity === severity && f.file).map((f) => f.file!))].sort();
 
 describe("a broken project", () => {
   let validate: ValidateJson;
@@ -70,7 +75,11 @@ describe("a broken project", () => {
     const server = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
     try {
       await server.client.listPrompts(); // answered once the first load is in, after its log lines
-      serverLog = server.stderr().trimEnd().split("\n").map((l) => l.replace(/^\[skill-central\] /, ""));
+      serverLog = server
+        .stderr()
+        .trimEnd()
+        .split("\n")
+        .map((l) => l.replace(/^\[skill-central\] /, ""));
     } finally {
       await server.close();
     }
@@ -99,24 +108,41 @@ describe("a broken project", () => {
       [".skills/dup-a.yaml", "duplicate-id"],
       ["team/fails.yaml", "example-failed"],
     ]);
-    expect(files(validate.problems, "warning")).toEqual([".skills/bad-type.yaml", ".skills/typo.yaml", "gone", "skill-central.yaml"]);
+    expect(files(validate.problems, "warning")).toEqual([
+      ".skills/bad-type.yaml",
+      ".skills/typo.yaml",
+      "gone",
+      "skill-central.yaml",
+    ]);
     // In the file with a bad type, the misspelt "descripton" is a warning too (the right key is also there).
-    expect(validate.problems.filter((f) => f.file === ".skills/bad-type.yaml").map((f) => f.rule)).toEqual(["unknown-field", "invalid-type"]);
+    expect(validate.problems.filter((f) => f.file === ".skills/bad-type.yaml").map((f) => f.rule)).toEqual([
+      "unknown-field",
+      "invalid-type",
+    ]);
   });
 
   test("the server skips exactly the files validate calls broken, logs the same first finding, and warns about the rest", () => {
-    const loadErrors = validate.problems.filter((f) => f.severity === "error" && f.rule !== "example-failed" && f.rule !== "duplicate-id");
+    const loadErrors = validate.problems.filter(
+      (f) => f.severity === "error" && f.rule !== "example-failed" && f.rule !== "duplicate-id",
+    );
     for (const f of loadErrors) {
-      expect(serverLog).toContainEqual(expect.stringContaining(`${f.file}:${f.line}:${f.column}: error: skipped: ${f.message}`));
+      expect(serverLog).toContainEqual(
+        expect.stringContaining(`${f.file}:${f.line}:${f.column}: error: skipped: ${f.message}`),
+      );
     }
     // A file with warnings only is served, and the server says why it may not be what was meant.
     expect(serverLog).toContainEqual(expect.stringMatching(/^\.skills\/typo\.yaml:\d+:\d+: warning: /));
     // Findings about no single file's content (config, layers, resolution) are the same lines.
-    for (const f of validate.problems.filter((p) => p.rule === "config" || p.rule === "layer-missing" || p.rule === "duplicate-id")) {
+    for (const f of validate.problems.filter(
+      (p) => p.rule === "config" || p.rule === "layer-missing" || p.rule === "duplicate-id",
+    )) {
       const place = f.line === undefined ? "" : `:${f.line}:${f.column}`;
       expect(serverLog).toContain(`${f.file}${place}: ${f.severity}: ${f.message}${f.hint ? ` — ${f.hint}` : ""}`);
     }
-    const skipped = serverLog.filter((l) => l.includes(": error: skipped: ")).map((l) => l.slice(0, l.indexOf(":"))).sort();
+    const skipped = serverLog
+      .filter((l) => l.includes(": error: skipped: "))
+      .map((l) => l.slice(0, l.indexOf(":")))
+      .sort();
     expect(skipped).toEqual([".skills/bad-type.yaml", ".skills/bad-yaml.yaml"]);
   });
 
@@ -124,7 +150,9 @@ describe("a broken project", () => {
     const loadLines = testStderr.trimEnd().split("\n").slice(0, -1);
     expect(loadLines.length).toBeGreaterThan(3);
     expect(loadLines).toEqual(serverLog.filter((l) => /: (error|warning|note): /.test(l)));
-    expect(testStderr).toEndWith("while loading (above, one line per file; `skill-central validate` lists each with its position)\n");
+    expect(testStderr).toEndWith(
+      "while loading (above, one line per file; `skill-central validate` lists each with its position)\n",
+    );
   });
 });
 
@@ -132,7 +160,8 @@ describe("the same project with its errors fixed", () => {
   let fixed: Fixture;
   beforeAll(() => {
     const files = { ...BROKEN };
-    for (const name of [".skills/bad-yaml.yaml", ".skills/bad-type.yaml", ".skills/dup-b.yaml", "team/fails.yaml"]) delete files[name];
+    for (const name of [".skills/bad-yaml.yaml", ".skills/bad-type.yaml", ".skills/dup-b.yaml", "team/fails.yaml"])
+      delete files[name];
     fixed = makeFixture(files);
   });
   afterAll(() => fixed.cleanup());

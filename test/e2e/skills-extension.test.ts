@@ -20,9 +20,12 @@ import { ListChanges } from "./live-session.ts";
 const PROVENANCE = "dev.skill-central/provenance";
 
 /** Any result: for requests the SDK client has no schema for, checked by the test itself. */
-const ANY: StandardSchemaV1<unknown, unknown> = { "~standard": { version: 1, vendor: "test", validate: (value) => ({ value }) } };
+const ANY: StandardSchemaV1<unknown, unknown> = {
+  "~standard": { version: 1, vendor: "test", validate: (value) => ({ value }) },
+};
 
 /** A raw wire result, asserted field by field (kept inside this file). */
+// biome-ignore lint/suspicious/noExplicitAny: a raw result is asserted field by field; typing it would restate the protocol.
 type Wire = Record<string, any>;
 
 async function raw(client: Client, method: string, params: Record<string, unknown>): Promise<Wire> {
@@ -43,7 +46,9 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: number; messa
 const sha256 = (bytes: Uint8Array) => `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`;
 
 /** Not UTF-8 anywhere: a PNG signature, a NUL, and bytes no UTF-8 sequence starts with. */
-const LOGO = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe, 0xc3, 0x28, 0x80, 0x7f]);
+const LOGO = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe, 0xc3, 0x28, 0x80, 0x7f,
+]);
 
 const PDF_SKILL_MD = `---
 name: pdf-tools
@@ -91,18 +96,22 @@ Hello {{who}}!
 /** A project with two layers: every case of what is published and what is not. */
 function skillsProject(): Fixture {
   const fixture = makeFixture({
-    "skill-central.yaml": "layers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n",
+    "skill-central.yaml":
+      "layers:\n  - { name: team, path: ./team, priority: 50 }\n  - { name: project, path: ./.skills, priority: 100 }\n",
     ".skills/pdf-tools/SKILL.md": PDF_SKILL_MD,
     ".skills/pdf-tools/references/forms.md": "# Forms\n\nFill field by field.\n",
-    ".skills/pdf-tools/scripts/extract.py": "#!/usr/bin/env python3\nimport sys\nprint(open(sys.argv[1], 'rb').read()[:4])\n",
+    ".skills/pdf-tools/scripts/extract.py":
+      "#!/usr/bin/env python3\nimport sys\nprint(open(sys.argv[1], 'rb').read()[:4])\n",
     ".skills/pdf-tools/assets/my form #1.txt": "a file whose name needs percent-encoding\n",
     // Never part of the skill: a dot-file, and (below) a link leading out of the folder.
     ".skills/pdf-tools/.secret": "not published\n",
     ".skills/outside.txt": "outside every skill folder\n",
-    ".skills/quiet/SKILL.md": "---\nname: quiet\ndescription: Background conventions the model applies on its own\nuser-invocable: false\n---\nAlways write tests first.\n",
+    ".skills/quiet/SKILL.md":
+      "---\nname: quiet\ndescription: Background conventions the model applies on its own\nuser-invocable: false\n---\nAlways write tests first.\n",
     ".skills/long-desc/SKILL.md": `---\nname: long-desc\ndescription: ${LONG_DESCRIPTION}\n---\nBody.\n`,
     ".skills/greet.yaml": GREET_YAML,
-    ".skills/echo-tool.yaml": "id: echo-tool\ndescription: Echoes its input\ntype: tool\ninputSchema: { type: object }\n",
+    ".skills/echo-tool.yaml":
+      "id: echo-tool\ndescription: Echoes its input\ntype: tool\ninputSchema: { type: object }\n",
     // Two definitions of one id in the winning layer withdraw it, whatever a lower layer has.
     ".skills/dup-a.yaml": "id: dup\ndescription: One\ntype: prompt\nprompt: one\n",
     ".skills/dup-b.yaml": "id: dup\ndescription: Two\ntype: prompt\nprompt: two\n",
@@ -110,7 +119,8 @@ function skillsProject(): Fixture {
     // Shadowed by the project's greet.
     "team/greet.yaml": "id: greet\ndescription: The team's greeting\ntype: prompt\nprompt: Hi\n",
     // A folder that overrides a built-in YAML skill of the same id.
-    "team/review-pr/SKILL.md": "---\nname: review-pr\ndescription: The team's own review checklist\n---\nWork through checklist.md.\n",
+    "team/review-pr/SKILL.md":
+      "---\nname: review-pr\ndescription: The team's own review checklist\n---\nWork through checklist.md.\n",
     "team/review-pr/checklist.md": "- [ ] tests\n- [ ] docs\n",
   });
   writeFileSync(join(fixture.cwd, ".skills/pdf-tools/assets/logo.png"), LOGO);
@@ -121,8 +131,10 @@ function skillsProject(): Fixture {
 
 /** Where an entry's files are on disk, from its provenance: the project, or the repository's built-in skills. */
 function folderOf(fixture: Fixture, entry: SkillEntry): string {
-  const source = (entry._meta?.[PROVENANCE] as { source: string }).source;
-  return source.startsWith("builtin:") ? join(REPO_ROOT, "skills", dirname(source.slice("builtin:".length))) : join(fixture.cwd, dirname(source));
+  const source = (entry._meta![PROVENANCE] as { source: string }).source;
+  return source.startsWith("builtin:")
+    ? join(REPO_ROOT, "skills", dirname(source.slice("builtin:".length)))
+    : join(fixture.cwd, dirname(source));
 }
 
 function relativePath(entry: SkillEntry, uri: string): string {
@@ -130,7 +142,16 @@ function relativePath(entry: SkillEntry, uri: string): string {
   return uri.slice(root.length).split("/").map(decodeURIComponent).join("/");
 }
 
-const BUILTIN_PROMPTS = ["api-design", "architectural-mindset", "debugging-playbook", "incident-postmortem", "refactoring-guide", "security-review", "test-strategy", "write-adr"];
+const BUILTIN_PROMPTS = [
+  "api-design",
+  "architectural-mindset",
+  "debugging-playbook",
+  "incident-postmortem",
+  "refactoring-guide",
+  "security-review",
+  "test-strategy",
+  "write-adr",
+];
 
 for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
   describe(`skills extension over stdio (${era === "legacy" ? "2025-11-25" : "2026-07-28"})`, () => {
@@ -167,17 +188,22 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
     test("skills/list: every effective prompt skill once, in URI order; no tool, shadowed copy or withdrawn id", async () => {
       const listing = await skills.list();
       const uris = listing.skills.map((s) => s.uri);
-      const expected = [...BUILTIN_PROMPTS.filter((n) => n !== "review-pr"), "greet", "pdf-tools", "quiet", "review-pr"].map((n) => `skill://${n}/SKILL.md`).sort();
+      const expected = [...BUILTIN_PROMPTS.filter((n) => n !== "review-pr"), "greet", "pdf-tools", "quiet", "review-pr"]
+        .map((n) => `skill://${n}/SKILL.md`)
+        .sort();
       expect(uris).toEqual(expected);
       // Published as written; the SDK's client refuses it for the specification's 1,024-character limit.
-      expect(listing.invalid).toEqual([expect.objectContaining({ uri: "skill://long-desc/SKILL.md", reason: expect.stringContaining("1-1024") })]);
+      expect(listing.invalid).toEqual([
+        expect.objectContaining({ uri: "skill://long-desc/SKILL.md", reason: expect.stringContaining("1-1024") }),
+      ]);
       const wire = await raw(client, "skills/list", {});
       const all = (wire.skills as SkillEntry[]).map((s) => s.uri);
       expect(all).toEqual([...expected, "skill://long-desc/SKILL.md"].sort());
       expect(new Set(all.map((u) => u.split("/")[2])).size).toBe(all.length);
       expect(wire.nextCursor).toBeUndefined();
       // (The SDK's client refuses a 2026-07-28 result without resultType, and strips it.)
-      if (era === "modern") expect({ ttlMs: wire.ttlMs, cacheScope: wire.cacheScope }).toEqual({ ttlMs: 0, cacheScope: "public" });
+      if (era === "modern")
+        expect({ ttlMs: wire.ttlMs, cacheScope: wire.cacheScope }).toEqual({ ttlMs: 0, cacheScope: "public" });
       else expect([wire.ttlMs, wire.cacheScope]).toEqual([undefined, undefined]);
     });
 
@@ -185,13 +211,28 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
       const { skill } = await skills.get("skill://pdf-tools/SKILL.md");
       expect(skill.frontmatter).toEqual(Bun.YAML.parse(PDF_SKILL_MD.split("---\n")[1]!) as typeof skill.frontmatter);
       expect(Object.keys(skill.frontmatter)).toEqual(["name", "description", "license", "allowed-tools", "metadata"]);
-      expect(skill._meta).toEqual({ [PROVENANCE]: { layer: "project", priority: 100, source: ".skills/pdf-tools/SKILL.md", format: "skill-md" } });
+      expect(skill._meta).toEqual({
+        [PROVENANCE]: { layer: "project", priority: 100, source: ".skills/pdf-tools/SKILL.md", format: "skill-md" },
+      });
       // `user-invocable: false` is listed: the host decides what to offer.
       expect((await skills.get("skill://quiet/SKILL.md")).skill.frontmatter["user-invocable"]).toBe(false);
       // A folder in a lower layer overrides a built-in YAML skill; the project's YAML skill shadows the team's.
-      expect((await skills.get("skill://review-pr/SKILL.md")).skill._meta?.[PROVENANCE]).toEqual({ layer: "team", priority: 50, source: "team/review-pr/SKILL.md", format: "skill-md" });
-      expect((await skills.get("skill://greet/SKILL.md")).skill._meta?.[PROVENANCE]).toEqual({ layer: "project", priority: 100, source: ".skills/greet.yaml", format: "yaml" });
-      expect((await skills.get("skill://incident-postmortem/SKILL.md")).skill._meta?.[PROVENANCE]).toMatchObject({ layer: "builtin", source: "builtin:incident-postmortem/SKILL.md" });
+      expect((await skills.get("skill://review-pr/SKILL.md")).skill._meta?.[PROVENANCE]).toEqual({
+        layer: "team",
+        priority: 50,
+        source: "team/review-pr/SKILL.md",
+        format: "skill-md",
+      });
+      expect((await skills.get("skill://greet/SKILL.md")).skill._meta?.[PROVENANCE]).toEqual({
+        layer: "project",
+        priority: 100,
+        source: ".skills/greet.yaml",
+        format: "yaml",
+      });
+      expect((await skills.get("skill://incident-postmortem/SKILL.md")).skill._meta?.[PROVENANCE]).toMatchObject({
+        layer: "builtin",
+        source: "builtin:incident-postmortem/SKILL.md",
+      });
     });
 
     test("every file of every listed skill reads back as its digest and size promise: checked by the SDK's client and against the bytes on disk", async () => {
@@ -223,10 +264,26 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
     });
 
     test("text is sent as text with its MIME type, a binary asset as a base64 blob", async () => {
-      const read = async (uri: string) => (await client.readResource({ uri })).contents[0] as { uri: string; mimeType?: string; text?: string; blob?: string };
-      expect(await read("skill://pdf-tools/SKILL.md")).toEqual({ uri: "skill://pdf-tools/SKILL.md", mimeType: "text/markdown", text: PDF_SKILL_MD });
-      expect(await read("skill://pdf-tools/scripts/extract.py")).toMatchObject({ mimeType: "text/x-python", text: expect.stringMatching(/^#!\/usr\/bin\/env python3\n/) });
-      expect(await read("skill://pdf-tools/assets/my%20form%20%231.txt")).toMatchObject({ mimeType: "text/plain", text: "a file whose name needs percent-encoding\n" });
+      const read = async (uri: string) =>
+        (await client.readResource({ uri })).contents[0] as {
+          uri: string;
+          mimeType?: string;
+          text?: string;
+          blob?: string;
+        };
+      expect(await read("skill://pdf-tools/SKILL.md")).toEqual({
+        uri: "skill://pdf-tools/SKILL.md",
+        mimeType: "text/markdown",
+        text: PDF_SKILL_MD,
+      });
+      expect(await read("skill://pdf-tools/scripts/extract.py")).toMatchObject({
+        mimeType: "text/x-python",
+        text: expect.stringMatching(/^#!\/usr\/bin\/env python3\n/),
+      });
+      expect(await read("skill://pdf-tools/assets/my%20form%20%231.txt")).toMatchObject({
+        mimeType: "text/plain",
+        text: "a file whose name needs percent-encoding\n",
+      });
       const logo = await read("skill://pdf-tools/assets/logo.png");
       expect(logo.mimeType).toBe("image/png");
       expect(logo.text).toBeUndefined();
@@ -239,13 +296,26 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
       expect(file.text).toBe(GREET_SKILL_MD);
       expect(skill.frontmatter).toEqual({
         name: "greet",
-        description: 'Says hello: politely.\nSecond line with a # hash, a\ttab, émoji 🎉',
+        description: "Says hello: politely.\nSecond line with a # hash, a\ttab, émoji 🎉",
         metadata: { tags: "hello world", version: "2.0", title: 'Greeter: "formal" edition', layer: "project" },
       });
       // Any YAML reader reads the same frontmatter (the SDK's client compared it in read(); here the `yaml` of Bun).
       expect(Bun.YAML.parse(GREET_SKILL_MD.split("---\n")[1]!)).toEqual(skill.frontmatter);
-      expect(skill.resources).toEqual([{ uri: "skill://greet/SKILL.md", digest: sha256(Buffer.from(GREET_SKILL_MD)), size: Buffer.byteLength(GREET_SKILL_MD) }]);
-      expect((await skills.readDirectory("skill://greet")).resources).toEqual([{ uri: "skill://greet/SKILL.md", name: "SKILL.md", mimeType: "text/markdown", size: Buffer.byteLength(GREET_SKILL_MD) }]);
+      expect(skill.resources).toEqual([
+        {
+          uri: "skill://greet/SKILL.md",
+          digest: sha256(Buffer.from(GREET_SKILL_MD)),
+          size: Buffer.byteLength(GREET_SKILL_MD),
+        },
+      ]);
+      expect((await skills.readDirectory("skill://greet")).resources).toEqual([
+        {
+          uri: "skill://greet/SKILL.md",
+          name: "SKILL.md",
+          mimeType: "text/markdown",
+          size: Buffer.byteLength(GREET_SKILL_MD),
+        },
+      ]);
     });
 
     test("a description over 1,024 characters is published unchanged: frontmatter identical to the file", async () => {
@@ -253,7 +323,9 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
       expect(skill.frontmatter).toEqual({ name: "long-desc", description: LONG_DESCRIPTION });
       expect(LONG_DESCRIPTION.length).toBe(1_068);
       const text = readFileSync(join(fixture.cwd, ".skills/long-desc/SKILL.md"), "utf8");
-      expect(skill.resources).toEqual([{ uri: "skill://long-desc/SKILL.md", digest: sha256(Buffer.from(text)), size: Buffer.byteLength(text) }]);
+      expect(skill.resources).toEqual([
+        { uri: "skill://long-desc/SKILL.md", digest: sha256(Buffer.from(text)), size: Buffer.byteLength(text) },
+      ]);
       expect((await client.readResource({ uri: "skill://long-desc/SKILL.md" })).contents[0]).toMatchObject({ text });
     });
 
@@ -265,7 +337,15 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
         expect(got.nextCursor).toBeUndefined();
         if (era === "modern") expect([got.ttlMs, got.cacheScope]).toEqual([0, "public"]);
       }
-      for (const uri of ["skill://nope/SKILL.md", "skill://echo-tool/SKILL.md", "skill://dup/SKILL.md", "skill://pdf-tools/references/forms.md", "skill://pdf-tools", "skill-central://skills/greet", "skill://greet/SKILL.md?x=1"]) {
+      for (const uri of [
+        "skill://nope/SKILL.md",
+        "skill://echo-tool/SKILL.md",
+        "skill://dup/SKILL.md",
+        "skill://pdf-tools/references/forms.md",
+        "skill://pdf-tools",
+        "skill-central://skills/greet",
+        "skill://greet/SKILL.md?x=1",
+      ]) {
         const error = await refusal(raw(client, "skills/get", { uri }));
         expect({ uri, code: error.code }).toEqual({ uri, code: -32602 });
         expect(error.message).toStartWith(`No skill is served at ${uri}`);
@@ -282,19 +362,37 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
     test("resources/directory/read lists a folder's direct children, folders as inode/directory; a file or unknown folder is -32602", async () => {
       const root = await skills.readDirectory("skill://pdf-tools");
       expect(root.resources).toEqual([
-        { uri: "skill://pdf-tools/SKILL.md", name: "SKILL.md", mimeType: "text/markdown", size: Buffer.byteLength(PDF_SKILL_MD) },
+        {
+          uri: "skill://pdf-tools/SKILL.md",
+          name: "SKILL.md",
+          mimeType: "text/markdown",
+          size: Buffer.byteLength(PDF_SKILL_MD),
+        },
         { uri: "skill://pdf-tools/assets", name: "assets", mimeType: "inode/directory" },
         { uri: "skill://pdf-tools/references", name: "references", mimeType: "inode/directory" },
         { uri: "skill://pdf-tools/scripts", name: "scripts", mimeType: "inode/directory" },
       ]);
       if (era === "modern") expect([root.ttlMs, root.cacheScope]).toEqual([0, "public"]);
-      expect((await skills.readDirectory("skill://pdf-tools/assets")).resources.map((r) => [r.name, r.mimeType, r.size])).toEqual([
+      expect(
+        (await skills.readDirectory("skill://pdf-tools/assets")).resources.map((r) => [r.name, r.mimeType, r.size]),
+      ).toEqual([
         ["logo.png", "image/png", LOGO.length],
         ["my form #1.txt", "text/plain", Buffer.byteLength("a file whose name needs percent-encoding\n")],
       ]);
       // The link is not a file of the skill.
-      expect((await skills.readDirectory("skill://pdf-tools/references")).resources.map((r) => r.name)).toEqual(["forms.md"]);
-      for (const uri of ["skill://pdf-tools/SKILL.md", "skill://pdf-tools/nope", "skill://pdf-tools/", "skill://nope", "skill://echo-tool", "skill://pdf-tools/references/..", "skill://pdf-tools/%2e%2e", "file:///etc"]) {
+      expect((await skills.readDirectory("skill://pdf-tools/references")).resources.map((r) => r.name)).toEqual([
+        "forms.md",
+      ]);
+      for (const uri of [
+        "skill://pdf-tools/SKILL.md",
+        "skill://pdf-tools/nope",
+        "skill://pdf-tools/",
+        "skill://nope",
+        "skill://echo-tool",
+        "skill://pdf-tools/references/..",
+        "skill://pdf-tools/%2e%2e",
+        "file:///etc",
+      ]) {
         const error = await refusal(raw(client, "resources/directory/read", { uri }));
         expect({ uri, code: error.code }).toEqual({ uri, code: -32602 });
       }
@@ -341,15 +439,22 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
       const [old, now] = [byUri(before), byUri(after)];
       // Every other skill's entry is unchanged.
       for (const [uri, entry] of now) if (uri !== "skill://pdf-tools/SKILL.md") expect(entry).toEqual(old.get(uri)!);
-      const changed = (e: SkillEntry) => (e.resources as { uri: string; digest: string; size: number }[]).map((r) => `${r.uri} ${r.digest} ${r.size}`);
-      const diff = changed(now.get("skill://pdf-tools/SKILL.md")!).filter((line) => !changed(old.get("skill://pdf-tools/SKILL.md")!).includes(line));
+      const changed = (e: SkillEntry) =>
+        (e.resources as { uri: string; digest: string; size: number }[]).map((r) => `${r.uri} ${r.digest} ${r.size}`);
+      const diff = changed(now.get("skill://pdf-tools/SKILL.md")!).filter(
+        (line) => !changed(old.get("skill://pdf-tools/SKILL.md")!).includes(line),
+      );
       const forms = "# Forms\n\nFill field by field, then sign.\n";
-      expect(diff).toEqual([`skill://pdf-tools/references/forms.md ${sha256(Buffer.from(forms))} ${Buffer.byteLength(forms)}`]);
+      expect(diff).toEqual([
+        `skill://pdf-tools/references/forms.md ${sha256(Buffer.from(forms))} ${Buffer.byteLength(forms)}`,
+      ]);
       // A host holding the old entry refuses the new bytes; one that refreshes with skills/get reads them.
       const stale = old.get("skill://pdf-tools/SKILL.md")!;
       expect(await skills.read(stale, "references/forms.md").catch((e: { reason?: string }) => e.reason)).toBe("size");
       const fresh = (await skills.get("skill://pdf-tools/SKILL.md")).skill;
-      expect(new TextDecoder().decode((await skills.read(fresh, "references/forms.md")).bytes)).toBe("# Forms\n\nFill field by field, then sign.\n");
+      expect(new TextDecoder().decode((await skills.read(fresh, "references/forms.md")).bytes)).toBe(
+        "# Forms\n\nFill field by field, then sign.\n",
+      );
     });
 
     test("a file added to a folder joins its entry; a YAML prompt's template edit changes its SKILL.md's digest", async () => {
@@ -357,7 +462,9 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
       fixture.write(".skills/pdf-tools/references/fields.md", "name, date\n");
       await changes.waitFor("resources", ++announced);
       const pdf = (await skills.get("skill://pdf-tools/SKILL.md")).skill;
-      expect((pdf.resources as { uri: string }[]).map((r) => r.uri)).toContain("skill://pdf-tools/references/fields.md");
+      expect((pdf.resources as { uri: string }[]).map((r) => r.uri)).toContain(
+        "skill://pdf-tools/references/fields.md",
+      );
       expect(new TextDecoder().decode((await skills.read(pdf, "references/fields.md")).bytes)).toBe("name, date\n");
       const greetBefore = (await skills.get("skill://greet/SKILL.md")).skill;
       fixture.write(".skills/greet.yaml", GREET_YAML.replace("Good day to you.", "Good evening."));
@@ -371,7 +478,9 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
 
 describe("skills extension: the first reload of a server nobody has listed yet", () => {
   test("editing a YAML prompt's template is one reload and one resources/list_changed: nothing reads the replaced version's template", async () => {
-    const fixture = makeFixture({ ".skills/note.yaml": "id: note\ndescription: A note\ntype: prompt\nprompt: first\n" });
+    const fixture = makeFixture({
+      ".skills/note.yaml": "id: note\ndescription: A note\ntype: prompt\nprompt: first\n",
+    });
     const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home, ["--no-builtin", "--debug-timing"]);
     try {
       const changes = new ListChanges(session.client);
@@ -399,7 +508,10 @@ describe("skills extension: what a file changed on disk without a reload becomes
   let session: Connected;
 
   beforeAll(async () => {
-    fixture = makeFixture({ ".skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes\n---\nRead data.md.\n", ".skills/notes/data.md": "v1\n" });
+    fixture = makeFixture({
+      ".skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes\n---\nRead data.md.\n",
+      ".skills/notes/data.md": "v1\n",
+    });
     session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home, ["--no-watch", "--no-builtin"]);
   });
   afterAll(async () => {
@@ -408,7 +520,9 @@ describe("skills extension: what a file changed on disk without a reload becomes
   });
 
   test("under --no-watch it is refused with -32603, never served unverified", async () => {
-    expect((await session.client.readResource({ uri: "skill://notes/data.md" })).contents[0]).toMatchObject({ text: "v1\n" });
+    expect((await session.client.readResource({ uri: "skill://notes/data.md" })).contents[0]).toMatchObject({
+      text: "v1\n",
+    });
     fixture.write(".skills/notes/data.md", "v2\n");
     const error = await refusal(session.client.readResource({ uri: "skill://notes/data.md" }));
     expect(error.code).toBe(-32603);
@@ -425,8 +539,11 @@ describe("skills extension: pages", () => {
   let session: Connected;
 
   beforeAll(async () => {
-    const files: Record<string, string> = { "skill-central.yaml": "builtin: false\npageSize: 2\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n" };
-    for (const id of ["a", "a-b", "b", "c", "d"]) files[`team/${id}.yaml`] = `id: ${id}\ndescription: Skill ${id}\ntype: prompt\nprompt: Body ${id}\n`;
+    const files: Record<string, string> = {
+      "skill-central.yaml": "builtin: false\npageSize: 2\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n",
+    };
+    for (const id of ["a", "a-b", "b", "c", "d"])
+      files[`team/${id}.yaml`] = `id: ${id}\ndescription: Skill ${id}\ntype: prompt\nprompt: Body ${id}\n`;
     files["team/big/SKILL.md"] = "---\nname: big\ndescription: Many files\n---\nSee files/.\n";
     for (const n of [1, 2, 3, 4, 5]) files[`team/big/files/f${n}.md`] = `file ${n}\n`;
     fixture = makeFixture(files);
@@ -454,14 +571,21 @@ describe("skills extension: pages", () => {
     ]);
     expect((await new SkillsClient(session.client).list()).skills.map((s) => s.uri)).toEqual(pages.flat());
     const tools = await session.client.listTools();
-    expect((await refusal(raw(session.client, "skills/list", { cursor: tools.nextCursor ?? "bogus" }))).code).toBe(-32602);
+    expect((await refusal(raw(session.client, "skills/list", { cursor: tools.nextCursor ?? "bogus" }))).code).toBe(
+      -32602,
+    );
   });
 
   test("resources/directory/read pages a folder's children the same way; a cursor of another folder is refused", async () => {
     const first = await raw(session.client, "resources/directory/read", { uri: "skill://big/files" });
     expect((first.resources as { name: string }[]).map((r) => r.name)).toEqual(["f1.md", "f2.md"]);
-    expect((await new SkillsClient(session.client).readDirectory("skill://big/files")).resources.map((r) => r.name)).toEqual(["f1.md", "f2.md", "f3.md", "f4.md", "f5.md"]);
-    expect((await refusal(raw(session.client, "resources/directory/read", { uri: "skill://big", cursor: first.nextCursor }))).code).toBe(-32602);
+    expect(
+      (await new SkillsClient(session.client).readDirectory("skill://big/files")).resources.map((r) => r.name),
+    ).toEqual(["f1.md", "f2.md", "f3.md", "f4.md", "f5.md"]);
+    expect(
+      (await refusal(raw(session.client, "resources/directory/read", { uri: "skill://big", cursor: first.nextCursor })))
+        .code,
+    ).toBe(-32602);
   });
 });
 
@@ -480,7 +604,11 @@ describe("skills extension in the compiled binary", () => {
     try {
       const skills = new SkillsClient(session.client);
       const { skills: entries } = await skills.list();
-      expect(entries.map((e) => e.uri)).toEqual(BUILTIN_PROMPTS.concat("review-pr").map((n) => `skill://${n}/SKILL.md`).sort());
+      expect(entries.map((e) => e.uri)).toEqual(
+        BUILTIN_PROMPTS.concat("review-pr")
+          .map((n) => `skill://${n}/SKILL.md`)
+          .sort(),
+      );
       const entry = entries.find((e) => e.uri === "skill://incident-postmortem/SKILL.md")!;
       expect((entry.resources as { uri: string }[]).map((r) => r.uri)).toEqual([
         "skill://incident-postmortem/SKILL.md",
@@ -492,7 +620,9 @@ describe("skills extension in the compiled binary", () => {
         const path = join(REPO_ROOT, "skills/incident-postmortem", relativePath(entry, resource.uri));
         expect(Buffer.from(file.bytes).equals(readFileSync(path))).toBe(true);
       }
-      expect((await skills.readDirectory("skill://incident-postmortem/references")).resources.map((r) => r.name)).toEqual(["template.md"]);
+      expect(
+        (await skills.readDirectory("skill://incident-postmortem/references")).resources.map((r) => r.name),
+      ).toEqual(["template.md"]);
       // Every synthesised SKILL.md verifies too.
       for (const e of entries) expect((await skills.read(e)).verified).toBe(true);
       expect(session.stderr()).toBe("");
@@ -522,10 +652,17 @@ describe("skills extension: the CLI says where each skill is served and its dige
         }
         const { skill } = await raw(session.client, "skills/get", { uri: `skill://${view.id}/SKILL.md` });
         const skillMd = (skill.resources as { uri: string; digest: string }[]).find((r) => r.uri === skill.uri)!;
-        expect({ id: view.id, uri: view.uri, digest: view.digest }).toEqual({ id: view.id, uri: skill.uri, digest: skillMd.digest });
+        expect({ id: view.id, uri: view.uri, digest: view.digest }).toEqual({
+          id: view.id,
+          uri: skill.uri,
+          digest: skillMd.digest,
+        });
       }
       const shown = await runCliJson<{ skill: SkillView }>(["show", "greet"], fixture.cwd, fixture.home);
-      expect([shown.json.skill.uri, shown.json.skill.digest]).toEqual(["skill://greet/SKILL.md", sha256(Buffer.from(GREET_SKILL_MD))]);
+      expect([shown.json.skill.uri, shown.json.skill.digest]).toEqual([
+        "skill://greet/SKILL.md",
+        sha256(Buffer.from(GREET_SKILL_MD)),
+      ]);
     } finally {
       await session.close();
     }

@@ -6,7 +6,21 @@ import { BUSY_RETRY_AFTER_S, MAX_QUEUED_ANSWER_BYTES } from "../../src/mcp/http/
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { accessLog, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import type { ServerTarget } from "../helpers/server.ts";
-import { BIG_FILE_URI, BIGGER_FILE_URI, bigFileProject, HealthProbe, openSession, openSessions, quiescent, readRequest, RssWatch, StalledConnection, textOfMb, UnreadPipe, type StalledAnswer } from "../helpers/slow-clients.ts";
+import {
+  BIG_FILE_URI,
+  BIGGER_FILE_URI,
+  bigFileProject,
+  HealthProbe,
+  openSession,
+  openSessions,
+  quiescent,
+  readRequest,
+  RssWatch,
+  StalledConnection,
+  textOfMb,
+  UnreadPipe,
+  type StalledAnswer,
+} from "../helpers/slow-clients.ts";
 import { eventually } from "./live-session.ts";
 
 /**
@@ -38,12 +52,16 @@ function mcpStatuses(stderr: string): number[] {
 
 /** The text of a `resources/read` answer's one content. */
 function readText(body: string): string {
-  return ((JSON.parse(body) as { result: { contents: { text: string }[] } }).result.contents[0]!.text);
+  return (JSON.parse(body) as { result: { contents: { text: string }[] } }).result.contents[0]!.text;
 }
 
 /** A refused client got 503, Retry-After and a JSON-RPC error that says why. */
 function expectRefused(answer: StalledAnswer): void {
-  expect({ status: answer.status, retryAfter: answer.headers["retry-after"], complete: answer.complete }).toEqual({ status: 503, retryAfter: String(BUSY_RETRY_AFTER_S), complete: true });
+  expect({ status: answer.status, retryAfter: answer.headers["retry-after"], complete: answer.complete }).toEqual({
+    status: 503,
+    retryAfter: String(BUSY_RETRY_AFTER_S),
+    complete: true,
+  });
   const body = JSON.parse(answer.body) as { jsonrpc: string; error: { code: number; message: string } };
   expect(body.error.code).toBe(-32000);
   expect(body.error.message).toStartWith("Server busy: ");
@@ -69,7 +87,12 @@ export function slowClientsSuite(target: ServerTarget): void {
       const session = await openSession(server.url);
       const response = await fetch(server.url, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" },
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "Mcp-Session-Id": session,
+          "MCP-Protocol-Version": "2025-11-25",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "resources/read", params: { uri } }),
       });
       expect(response.status).toBe(200);
@@ -83,14 +106,22 @@ export function slowClientsSuite(target: ServerTarget): void {
         const logged = mcpStatuses(server.stderr()).length;
         const rss = new RssWatch(server.proc.pid);
         const health = new HealthProbe(server.base, 30_000);
-        const stalled = await Promise.all(sessions.map((session, i) => StalledConnection.open(server.url, readRequest(server.url, session, i + 2))));
+        const stalled = await Promise.all(
+          sessions.map((session, i) => StalledConnection.open(server.url, readRequest(server.url, session, i + 2))),
+        );
         try {
           // Every request has had its answer made, or been refused.
-          await eventually(() => expect(mcpStatuses(server.stderr()).length - logged).toBeGreaterThanOrEqual(HTTP_CLIENTS), 120_000);
+          await eventually(
+            () => expect(mcpStatuses(server.stderr()).length - logged).toBeGreaterThanOrEqual(HTTP_CLIENTS),
+            120_000,
+          );
           await health.answered(health.latencies.length + health.failures + 1);
           rss.stop();
           await health.stop();
-          expect({ peakMb: Math.round(rss.peak) < RSS_LIMIT_MB, healthFailures: health.failures }).toEqual({ peakMb: true, healthFailures: 0 });
+          expect({ peakMb: Math.round(rss.peak) < RSS_LIMIT_MB, healthFailures: health.failures }).toEqual({
+            peakMb: true,
+            healthFailures: 0,
+          });
           expect(health.latencies.length).toBeGreaterThan(0);
 
           const answers = await Promise.all(stalled.map((c) => c.resume()));
@@ -98,7 +129,11 @@ export function slowClientsSuite(target: ServerTarget): void {
           expect(served.length).toBeGreaterThan(0);
           for (const answer of answers) {
             expect(answer).toBeDefined();
-            if (answer!.status === 200) expect({ complete: answer!.complete, bodyBytes: answer!.bodyBytes > dataBytes }).toEqual({ complete: true, bodyBytes: true });
+            if (answer!.status === 200)
+              expect({ complete: answer!.complete, bodyBytes: answer!.bodyBytes > dataBytes }).toEqual({
+                complete: true,
+                bodyBytes: true,
+              });
             else expectRefused(answer!);
           }
           // Never more held at once than the cap allows (each answer is a little over the file).
@@ -123,7 +158,9 @@ export function slowClientsSuite(target: ServerTarget): void {
           let status = 0;
           for (let i = 0; i < 12 && status !== 503; i++) {
             const logged = mcpStatuses(server.stderr()).length;
-            stalled.push(await StalledConnection.open(server.url, readRequest(server.url, session, 100 + i, BIGGER_FILE_URI)));
+            stalled.push(
+              await StalledConnection.open(server.url, readRequest(server.url, session, 100 + i, BIGGER_FILE_URI)),
+            );
             status = await eventually(() => {
               const statuses = mcpStatuses(server.stderr());
               expect(statuses.length).toBeGreaterThan(logged);
@@ -139,7 +176,8 @@ export function slowClientsSuite(target: ServerTarget): void {
           expect(stalled.length - 1).toBeGreaterThanOrEqual(heldAtCap);
           expect(stalled.length - 1).toBeLessThan(12);
           const answers = await Promise.all(stalled.map((c) => c.resume()));
-          for (const answer of answers.slice(0, -1)) expect({ status: answer?.status, complete: answer?.complete }).toEqual({ status: 200, complete: true });
+          for (const answer of answers.slice(0, -1))
+            expect({ status: answer?.status, complete: answer?.complete }).toEqual({ status: 200, complete: true });
           expectRefused(answers.at(-1)!);
           expect(answers.at(-1)!.body).toContain("waiting for their clients to read them");
         } finally {
@@ -202,15 +240,27 @@ export function slowClientsSuite(target: ServerTarget): void {
       `${STDIO_REQUESTS} requests for a ${DATA_MB} MiB answer: the server holds a few answers, RSS stays under ${RSS_LIMIT_MB} MB, and every request is answered once the client reads`,
       async () => {
         const stdout = new UnreadPipe(scratch);
-        const proc = Bun.spawn([target.command, ...target.args, "--no-watch"], { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "" }, stdin: "pipe", stdout: stdout.writeFd, stderr: "pipe" });
+        const proc = Bun.spawn([target.command, ...target.args, "--no-watch"], {
+          cwd: fixture.cwd,
+          env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
+          stdin: "pipe",
+          stdout: stdout.writeFd,
+          stderr: "pipe",
+        });
         stdout.detach();
         const stderr = new Response(proc.stderr).text();
         const rss = new RssWatch(proc.pid);
         try {
           const frame = (message: unknown) => `${JSON.stringify(message)}\n`;
-          let text = frame({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "slow", version: "0" } } });
+          let text = frame({
+            jsonrpc: "2.0",
+            id: 0,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "slow", version: "0" } },
+          });
           text += frame({ jsonrpc: "2.0", method: "notifications/initialized" });
-          for (let id = 1; id <= STDIO_REQUESTS; id++) text += frame({ jsonrpc: "2.0", id, method: "resources/read", params: { uri: BIG_FILE_URI } });
+          for (let id = 1; id <= STDIO_REQUESTS; id++)
+            text += frame({ jsonrpc: "2.0", id, method: "resources/read", params: { uri: BIG_FILE_URI } });
           proc.stdin.write(text);
           void proc.stdin.flush();
           await quiescent(proc.pid);
@@ -219,14 +269,19 @@ export function slowClientsSuite(target: ServerTarget): void {
 
           const answered = new Map<number, number>();
           await stdout.drain((line) => {
-            const message = JSON.parse(line) as { id: number; result?: { contents?: { text: string }[] }; error?: unknown };
+            const message = JSON.parse(line) as {
+              id: number;
+              result?: { contents?: { text: string }[] };
+              error?: unknown;
+            };
             expect(message.error).toBeUndefined();
             answered.set(message.id, message.result?.contents?.[0]?.text.length ?? -1);
             if (answered.size === STDIO_REQUESTS + 1) proc.stdin.end();
           });
           expect(await proc.exited).toBe(0);
           expect(answered.size).toBe(STDIO_REQUESTS + 1);
-          for (let id = 1; id <= STDIO_REQUESTS; id++) expect({ id, bytes: answered.get(id) }).toEqual({ id, bytes: dataBytes });
+          for (let id = 1; id <= STDIO_REQUESTS; id++)
+            expect({ id, bytes: answered.get(id) }).toEqual({ id, bytes: dataBytes });
         } finally {
           rss.stop();
           proc.kill("SIGKILL");

@@ -35,22 +35,37 @@ interface Session {
 
 /** One session with the index switched on (a checkout leaves it off): a list and a prompts/get. */
 async function session(): Promise<Session> {
-  const proc = Bun.spawn([SOURCE_TARGET.command, ...SOURCE_TARGET.args, "--no-builtin", "--no-watch", "--debug-timing"], {
-    cwd: fixture.cwd,
-    env: { HOME: fixture.home, PATH: process.env.PATH ?? "", SKILL_CENTRAL_CACHE: "on", XDG_CACHE_HOME: join(fixture.root, "xdg") },
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  proc.stdin.write(`${initializeLine(1)}\n${requestLine(2, "prompts/list")}\n${requestLine(3, "prompts/get", { name: "a", arguments: { who: "Ada" } })}\n`);
+  const proc = Bun.spawn(
+    [SOURCE_TARGET.command, ...SOURCE_TARGET.args, "--no-builtin", "--no-watch", "--debug-timing"],
+    {
+      cwd: fixture.cwd,
+      env: {
+        HOME: fixture.home,
+        PATH: process.env.PATH ?? "",
+        SKILL_CENTRAL_CACHE: "on",
+        XDG_CACHE_HOME: join(fixture.root, "xdg"),
+      },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
+  proc.stdin.write(
+    `${initializeLine(1)}\n${requestLine(2, "prompts/list")}\n${requestLine(3, "prompts/get", { name: "a", arguments: { who: "Ada" } })}\n`,
+  );
   proc.stdin.end();
   const [out, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   expect(await proc.exited).toBe(0);
-  const messages = out.trim().split("\n").map((l) => JSON.parse(l));
+  const messages = out
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   const list = messages.find((m) => m.id === 2);
   const get = messages.find((m) => m.id === 3);
   return {
-    descriptions: list.result.prompts.filter((p: { name: string }) => p.name !== "skills:compose").map((p: { description: string }) => p.description),
+    descriptions: list.result.prompts
+      .filter((p: { name: string }) => p.name !== "skills:compose")
+      .map((p: { description: string }) => p.description),
     rendered: get.result?.messages[0].content.text ?? get.error.message,
     stderr,
     parsed: Number(/; (\d+) files parsed\)/.exec(stderr)?.[1] ?? Number.NaN),
@@ -77,7 +92,10 @@ describe("the start-up index", () => {
   });
 
   test("an edited file is read again and served fresh; the others still come from the index", async () => {
-    fixture.write(".skills/a.yaml", promptSkill("a", { description: "second, longer version", prompt: "New body, {{who}}" }));
+    fixture.write(
+      ".skills/a.yaml",
+      promptSkill("a", { description: "second, longer version", prompt: "New body, {{who}}" }),
+    );
     age(".skills/a.yaml");
     const edited = await session();
     expect(edited.parsed).toBe(1);

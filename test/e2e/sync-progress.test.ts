@@ -55,7 +55,11 @@ async function onTerminal(command: string[], cols = 200): Promise<{ code: number
 
 async function piped(command: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn(command, { cwd: fixture.cwd, env: env(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -66,60 +70,78 @@ const TARGETS: { name: string; command: () => Promise<string[]> }[] = [
 
 for (const target of TARGETS) {
   describe(`sync progress (${target.name})`, () => {
-    test(
-      "on a terminal: one line per layer, rewritten in place through its steps, ending in done",
-      async () => {
-        const cli = await target.command();
-        const commit = remote.commit({ "skills/review.yaml": skill("review") });
-        const short = commit.slice(0, 12);
-        fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, ref: main, path: skills }\n  - { name: whole, priority: 60, git: ${remote.url}, ref: main }\n`);
+    test("on a terminal: one line per layer, rewritten in place through its steps, ending in done", async () => {
+      const cli = await target.command();
+      const commit = remote.commit({ "skills/review.yaml": skill("review") });
+      const short = commit.slice(0, 12);
+      fixture.write(
+        "skill-central.yaml",
+        `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, ref: main, path: skills }\n  - { name: whole, priority: 60, git: ${remote.url}, ref: main }\n`,
+      );
 
-        const first = await onTerminal([...cli, "sync"]);
-        expect(first.code).toBe(0);
-        const layer = (n: string, name: string, steps: string[]) => steps.map((s) => `${CLEAR}[${n}/2] ${name}: ${s}`).join("") + "\r\n";
-        expect(first.screen).toBe(
-          layer("1", "team", [`fetching main from ${remote.url}`, `writing and verifying the copy of ${short}`, `done: locked at ${short}`]) +
-            layer("2", "whole", [`fetching main from ${remote.url}`, `writing and verifying the copy of ${short}`, `done: locked at ${short}`]),
-        );
-        expect(first.stdout).toContain(`team  ${remote.url} main, skills/\n  locked at ${short}\n`);
+      const first = await onTerminal([...cli, "sync"]);
+      expect(first.code).toBe(0);
+      const layer = (n: string, name: string, steps: string[]) =>
+        `${steps.map((s) => `${CLEAR}[${n}/2] ${name}: ${s}`).join("")}\r\n`;
+      expect(first.screen).toBe(
+        layer("1", "team", [
+          `fetching main from ${remote.url}`,
+          `writing and verifying the copy of ${short}`,
+          `done: locked at ${short}`,
+        ]) +
+          layer("2", "whole", [
+            `fetching main from ${remote.url}`,
+            `writing and verifying the copy of ${short}`,
+            `done: locked at ${short}`,
+          ]),
+      );
+      expect(first.stdout).toContain(`team  ${remote.url} main, skills/\n  locked at ${short}\n`);
 
-        // Already synced: the local copy is checked and the remote asked whether the ref moved.
-        const again = await onTerminal([...cli, "sync"]);
-        expect(again.code).toBe(0);
-        expect(again.screen).toBe(
-          layer("1", "team", [`checking the local copy of ${short}`, `asking ${remote.url} whether main moved`, `done: up to date at ${short}`]) +
-            layer("2", "whole", [`checking the local copy of ${short}`, `asking ${remote.url} whether main moved`, `done: up to date at ${short}`]),
-        );
-        // The report is the same as without a terminal.
-        const plain = await piped([...cli, "sync"]);
-        expect(again.stdout).toBe(plain.stdout);
-      },
-      120_000,
-    );
+      // Already synced: the local copy is checked and the remote asked whether the ref moved.
+      const again = await onTerminal([...cli, "sync"]);
+      expect(again.code).toBe(0);
+      expect(again.screen).toBe(
+        layer("1", "team", [
+          `checking the local copy of ${short}`,
+          `asking ${remote.url} whether main moved`,
+          `done: up to date at ${short}`,
+        ]) +
+          layer("2", "whole", [
+            `checking the local copy of ${short}`,
+            `asking ${remote.url} whether main moved`,
+            `done: up to date at ${short}`,
+          ]),
+      );
+      // The report is the same as without a terminal.
+      const plain = await piped([...cli, "sync"]);
+      expect(again.stdout).toBe(plain.stdout);
+    }, 120_000);
 
-    test(
-      "not on a terminal: nothing on stderr, and a failing layer still gets its done line on one",
-      async () => {
-        const cli = await target.command();
-        remote.commit({ "skills/review.yaml": skill("review") });
-        fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, ref: main }\n`);
-        const quiet = await piped([...cli, "sync"]);
-        expect(quiet.code).toBe(0);
-        expect(quiet.stderr).toBe("");
-        expect(quiet.stdout).toContain("locked at");
+    test("not on a terminal: nothing on stderr, and a failing layer still gets its done line on one", async () => {
+      const cli = await target.command();
+      remote.commit({ "skills/review.yaml": skill("review") });
+      fixture.write(
+        "skill-central.yaml",
+        `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, ref: main }\n`,
+      );
+      const quiet = await piped([...cli, "sync"]);
+      expect(quiet.code).toBe(0);
+      expect(quiet.stderr).toBe("");
+      expect(quiet.stdout).toContain("locked at");
 
-        fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - { name: gone, priority: 50, git: ${remote.url}-missing, ref: main }\n`);
-        const failed = await onTerminal([...cli, "sync"], 60);
-        expect(failed.code).toBe(1);
-        const lines = failed.screen.split("\r\n").filter(Boolean);
-        expect(lines).toHaveLength(1);
-        const last = lines[0]!.split(CLEAR).pop()!;
-        expect(last).toStartWith("[1/1] gone: done: failed: ");
-        // Cut to the terminal's width, so that \r redraws the whole line.
-        expect(last.length).toBeLessThanOrEqual(59);
-        expect(failed.stdout).toContain("failed: ");
-      },
-      120_000,
-    );
+      fixture.write(
+        "skill-central.yaml",
+        `builtin: false\nlayers:\n  - { name: gone, priority: 50, git: ${remote.url}-missing, ref: main }\n`,
+      );
+      const failed = await onTerminal([...cli, "sync"], 60);
+      expect(failed.code).toBe(1);
+      const lines = failed.screen.split("\r\n").filter(Boolean);
+      expect(lines).toHaveLength(1);
+      const last = lines[0]!.split(CLEAR).pop()!;
+      expect(last).toStartWith("[1/1] gone: done: failed: ");
+      // Cut to the terminal's width, so that \r redraws the whole line.
+      expect(last.length).toBeLessThanOrEqual(59);
+      expect(failed.stdout).toContain("failed: ");
+    }, 120_000);
   });
 }

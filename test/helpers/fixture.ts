@@ -44,5 +44,5 @@ export function makeFixture(files: Record<string, string> = {}): Fixture {
 /** A minimal valid prompt skill file. */
 export function promptSkill(id: string, extra: Record<string, string> = {}): string {
   const fields = { description: `The ${id} skill`, type: "prompt", prompt: `Body of ${id}`, ...extra };
-  return [`id: ${id}`, ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`)].join("\n") + "\n";
+  return `${[`id: ${id}`, ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`)].join("\n")}\n`;
 }

@@ -39,11 +39,19 @@ export function serveGitHttp(root: string, options: { requireAuth?: boolean } = 
     async fetch(request) {
       state.requests++;
       if (options.requireAuth) {
-        return new Response("authentication required\n", { status: 401, headers: { "WWW-Authenticate": 'Basic realm="skills"' } });
+        return new Response("authentication required\n", {
+          status: 401,
+          headers: { "WWW-Authenticate": 'Basic realm="skills"' },
+        });
       }
       const url = new URL(request.url);
       const body = request.method === "POST" ? new Uint8Array(await request.arrayBuffer()) : undefined;
-      const proc = Bun.spawn(["git", "http-backend"], { env: cgiEnvironment(request, url, root), stdin: body ?? "ignore", stdout: "pipe", stderr: "pipe" });
+      const proc = Bun.spawn(["git", "http-backend"], {
+        env: cgiEnvironment(request, url, root),
+        stdin: body ?? "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const output = new Uint8Array(await new Response(proc.stdout).arrayBuffer());
       await proc.exited;
       // CGI: headers, a blank line, then the body.

@@ -22,7 +22,18 @@ const ENV = {
 };
 
 export function gitSync(args: string[], options: { cwd?: string; stdin?: string | Uint8Array } = {}): string {
-  const proc = Bun.spawnSync(["git", ...args], { cwd: options.cwd, env: ENV, stdin: options.stdin === undefined ? "ignore" : typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawnSync(["git", ...args], {
+    cwd: options.cwd,
+    env: ENV,
+    stdin:
+      options.stdin === undefined
+        ? "ignore"
+        : typeof options.stdin === "string"
+          ? new TextEncoder().encode(options.stdin)
+          : options.stdin,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (proc.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${proc.stderr.toString()}`);
   return proc.stdout.toString().trim();
 }
@@ -62,7 +73,8 @@ export class Remote {
         folders.set(folder, inner);
         continue;
       }
-      if (typeof entry === "string" || entry instanceof Uint8Array) here.push(`100644 blob ${this.blob(entry)}\t${path}`);
+      if (typeof entry === "string" || entry instanceof Uint8Array)
+        here.push(`100644 blob ${this.blob(entry)}\t${path}`);
       else if ("symlink" in entry) here.push(`120000 blob ${this.blob(entry.symlink)}\t${path}`);
       else if ("submodule" in entry) here.push(`160000 commit ${entry.submodule}\t${path}`);
       else here.push(`100755 blob ${this.blob(entry.executable)}\t${path}`);
@@ -76,7 +88,9 @@ export class Remote {
     const branch = options.branch ?? "main";
     const parent = options.orphan ? undefined : this.tip(branch);
     const message = options.message ?? `commit ${++this.counter}`;
-    const commit = gitSync(["commit-tree", this.tree(files), ...(parent ? ["-p", parent] : []), "-m", message], { cwd: this.dir });
+    const commit = gitSync(["commit-tree", this.tree(files), ...(parent ? ["-p", parent] : []), "-m", message], {
+      cwd: this.dir,
+    });
     gitSync(["update-ref", `refs/heads/${branch}`, commit], { cwd: this.dir });
     return commit;
   }
@@ -88,8 +102,16 @@ export class Remote {
   bulkCommit(files: Record<string, string>, branch = "main"): string {
     const parent = this.tip(branch);
     const encoder = new TextEncoder();
-    const parts: string[] = [`commit refs/heads/${branch}`, "committer Test <test@example.com> 1704067200 +0000", "data 4", "bulk", ...(parent ? [`from ${parent}`] : []), "deleteall"];
-    for (const [path, text] of Object.entries(files)) parts.push(`M 100644 inline ${path}`, `data ${encoder.encode(text).length}`, text);
+    const parts: string[] = [
+      `commit refs/heads/${branch}`,
+      "committer Test <test@example.com> 1704067200 +0000",
+      "data 4",
+      "bulk",
+      ...(parent ? [`from ${parent}`] : []),
+      "deleteall",
+    ];
+    for (const [path, text] of Object.entries(files))
+      parts.push(`M 100644 inline ${path}`, `data ${encoder.encode(text).length}`, text);
     gitSync(["fast-import", "--quiet"], { cwd: this.dir, stdin: `${parts.join("\n")}\n\n` });
     return this.tip(branch)!;
   }

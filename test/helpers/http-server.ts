@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Subprocess } from "bun";
 import { newClient, type ClientIdentity, type Era, type ServerTarget } from "./server.ts";
 
@@ -21,9 +21,22 @@ const STARTED = /serving MCP over HTTP at (http:\/\/\S+\/mcp)/;
  * Starts the server over HTTP on a free port (`--port 0`) and waits for the line that names its
  * URL. Rejects with its stderr if it exits first or says nothing within the timeout.
  */
-export async function startHttpServer(target: ServerTarget, cwd: string, home: string, extraArgs: string[] = [], env: Record<string, string> = {}, timeoutMs = 15_000): Promise<HttpServer> {
+export async function startHttpServer(
+  target: ServerTarget,
+  cwd: string,
+  home: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+  timeoutMs = 15_000,
+): Promise<HttpServer> {
   const args = [...target.args, "--http", ...(extraArgs.includes("--port") ? [] : ["--port", "0"]), ...extraArgs];
-  const proc = Bun.spawn([target.command, ...args], { cwd, env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([target.command, ...args], {
+    cwd,
+    env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let stderr = "";
   const decoder = new TextDecoder();
   const reading = (async () => {
@@ -54,7 +67,12 @@ export async function startHttpServer(target: ServerTarget, cwd: string, home: s
 }
 
 /** The SDK's v2 client over Streamable HTTP, in the given era, with optional extra headers (a token). */
-export async function connectHttp(url: string, era: Era = "legacy", headers: Record<string, string> = {}, identity?: ClientIdentity): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connectHttp(
+  url: string,
+  era: Era = "legacy",
+  headers: Record<string, string> = {},
+  identity?: ClientIdentity,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   const client = newClient(era, identity);
   await client.connect(transport);
@@ -70,7 +88,12 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
   });
 }
 
-export const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
+export const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+};
 
 /** Lines of the access log (one per request). */
 export function accessLog(stderr: string): string[] {

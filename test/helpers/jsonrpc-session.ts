@@ -37,7 +37,14 @@ export interface SessionOptions {
 }
 
 export function openSession(command: string[], options: SessionOptions): JsonRpcSession {
-  const proc = Bun.spawn(command, { cwd: options.cwd, env: options.env, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
+  const proc = Bun.spawn(command, {
+    cwd: options.cwd,
+    env: options.env,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
   const pending = new Map<number, { resolve: (response: JsonRpcResponse) => void; reject: (error: Error) => void }>();
   const stray: string[] = [];
   let stderr = "";
@@ -53,8 +60,7 @@ export function openSession(command: string[], options: SessionOptions): JsonRpc
     let buffer = "";
     for await (const chunk of proc.stdout) {
       buffer += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
+      for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
         const line = buffer.slice(0, newline).replace(/\r$/, "");
         buffer = buffer.slice(newline + 1);
         if (line === "") continue;
@@ -66,7 +72,8 @@ export function openSession(command: string[], options: SessionOptions): JsonRpc
           continue;
         }
         if (message.jsonrpc !== "2.0") stray.push(line);
-        else if (typeof message.id === "number" && message.method === undefined) pending.get(message.id)?.resolve(message as JsonRpcResponse);
+        else if (typeof message.id === "number" && message.method === undefined)
+          pending.get(message.id)?.resolve(message as JsonRpcResponse);
         // Server notifications (list_changed, logging) are JSON-RPC too and need no answer here.
       }
     }
@@ -74,12 +81,15 @@ export function openSession(command: string[], options: SessionOptions): JsonRpc
     ended = true;
     // No answer can come any more: fail what is waiting now rather than at its timeout.
     await Promise.race([proc.exited, Bun.sleep(2_000)]);
-    for (const waiting of pending.values()) waiting.reject(new Error(`stdout closed before the response (exit ${proc.exitCode ?? proc.signalCode}); stderr:\n${stderr}`));
+    for (const waiting of pending.values())
+      waiting.reject(
+        new Error(`stdout closed before the response (exit ${proc.exitCode ?? proc.signalCode}); stderr:\n${stderr}`),
+      );
   })();
 
   const write = (message: Record<string, unknown>) => {
     try {
-      proc.stdin.write(JSON.stringify(message) + "\n");
+      proc.stdin.write(`${JSON.stringify(message)}\n`);
       void proc.stdin.flush();
     } catch {
       // The child is gone; the reader fails whatever is waiting.
@@ -93,7 +103,11 @@ export function openSession(command: string[], options: SessionOptions): JsonRpc
       return new Promise<JsonRpcResponse>((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
-          reject(new Error(`no response to ${method} within ${timeoutMs} ms${ended ? " (stdout closed)" : ""}; stderr:\n${stderr}`));
+          reject(
+            new Error(
+              `no response to ${method} within ${timeoutMs} ms${ended ? " (stdout closed)" : ""}; stderr:\n${stderr}`,
+            ),
+          );
         }, timeoutMs);
         const settle = () => {
           clearTimeout(timer);
@@ -101,8 +115,14 @@ export function openSession(command: string[], options: SessionOptions): JsonRpc
         };
         if (ended) return reject(new Error(`stdout already closed; cannot send ${method}; stderr:\n${stderr}`));
         pending.set(id, {
-          resolve: (response) => (settle(), resolve(response)),
-          reject: (error) => (settle(), reject(error)),
+          resolve: (response) => {
+            settle();
+            resolve(response);
+          },
+          reject: (error) => {
+            settle();
+            reject(error);
+          },
         });
         write({ jsonrpc: "2.0", id, method, params });
       });
@@ -141,21 +161,32 @@ export interface McpCheck {
  * prompts/list, then stdin closes and the server must exit. `firstTimeoutMs` bounds initialize,
  * which includes whatever installing the launcher does first (npx, bunx).
  */
-export async function mcpExchange(command: string[], options: SessionOptions & { firstTimeoutMs: number }): Promise<McpCheck> {
+export async function mcpExchange(
+  command: string[],
+  options: SessionOptions & { firstTimeoutMs: number },
+): Promise<McpCheck> {
   const session = openSession(command, options);
   try {
     const init = await session.request(
       "initialize",
-      { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "skill-central-release-test", version: "0" } },
+      {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "skill-central-release-test", version: "0" },
+      },
       options.firstTimeoutMs,
     );
     if (!init.result) throw new Error(`initialize failed: ${JSON.stringify(init.error)}\n${session.stderr()}`);
     session.notify("notifications/initialized");
     const tools = await session.request("tools/list");
-    const call = await session.request("tools/call", { name: "commit-conventions", arguments: { type: "feat", scope: "cli", summary: "add x" } });
+    const call = await session.request("tools/call", {
+      name: "commit-conventions",
+      arguments: { type: "feat", scope: "cli", summary: "add x" },
+    });
     const prompts = await session.request("prompts/list");
     const exitCode = await session.close();
-    const names = (response: JsonRpcResponse, key: string) => ((response.result?.[key] ?? []) as { name: string }[]).map((entry) => entry.name);
+    const names = (response: JsonRpcResponse, key: string) =>
+      ((response.result?.[key] ?? []) as { name: string }[]).map((entry) => entry.name);
     return {
       serverInfo: init.result.serverInfo as McpCheck["serverInfo"],
       tools: names(tools, "tools"),

@@ -68,7 +68,10 @@ export async function runBounded(command: string[], options: RunOptions): Promis
 /** Like runBounded, but a non-zero exit is an error that shows the output. */
 export async function runOk(command: string[], options: RunOptions): Promise<RunResult> {
   const result = await runBounded(command, options);
-  if (result.code !== 0) throw new Error(`${command.join(" ")} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(
+      `${command.join(" ")} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+    );
   return result;
 }
 

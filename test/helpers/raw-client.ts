@@ -19,7 +19,13 @@ export class RawClient {
   private buffer = "";
   private nextId = 1000;
   private readonly messages: RawMessage[] = [];
-  private readonly waiters: { test: (m: RawMessage) => boolean; resolve: (m: RawMessage) => void; reject: (error: Error) => void; drop: () => void; what: string }[] = [];
+  private readonly waiters: {
+    test: (m: RawMessage) => boolean;
+    resolve: (m: RawMessage) => void;
+    reject: (error: Error) => void;
+    drop: () => void;
+    what: string;
+  }[] = [];
   private stderrText = "";
   /** Every stdout line, in order. */
   readonly lines: string[] = [];
@@ -49,7 +55,9 @@ export class RawClient {
   }
 
   static spawn(cmd: string[], options: { cwd: string; env: Record<string, string> }): RawClient {
-    return new RawClient(Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" }));
+    return new RawClient(
+      Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" }),
+    );
   }
 
   /** Spawns a target and completes the handshake. */
@@ -63,8 +71,7 @@ export class RawClient {
     const decoder = new TextDecoder();
     for await (const chunk of this.proc.stdout) {
       this.buffer += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = this.buffer.indexOf("\n")) >= 0) {
+      for (let newline = this.buffer.indexOf("\n"); newline >= 0; newline = this.buffer.indexOf("\n")) {
         const line = this.buffer.slice(0, newline);
         this.buffer = this.buffer.slice(newline + 1);
         if (line === "") continue;
@@ -115,13 +122,21 @@ export class RawClient {
       const waiter = {
         test,
         what,
-        resolve: (m: RawMessage) => (clearTimeout(timer), resolve(m)),
-        reject: (error: Error) => (clearTimeout(timer), reject(error)),
+        resolve: (m: RawMessage) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+        reject: (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
         drop: () => clearTimeout(timer),
       };
       const timer = setTimeout(() => {
         this.waiters.splice(this.waiters.indexOf(waiter), 1);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr:\n${this.stderrText.slice(-2000)}`));
+        reject(
+          new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr:\n${this.stderrText.slice(-2000)}`),
+        );
       }, timeoutMs);
       this.waiters.push(waiter);
     });
@@ -134,7 +149,11 @@ export class RawClient {
   }
 
   /** The result of `method`, or throws with the JSON-RPC error. */
-  async call<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, timeoutMs = 15_000): Promise<T> {
+  async call<T = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    timeoutMs = 15_000,
+  ): Promise<T> {
     const answer = await this.request(method, params, timeoutMs);
     if (answer.error) throw new Error(`${method}: ${answer.error.code} ${answer.error.message}`);
     return answer.result as T;
@@ -146,7 +165,8 @@ export class RawClient {
     const deadline = Date.now() + timeoutMs;
     while (seen() < count) {
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new Error(`no ${method} #${count} within ${timeoutMs} ms; stderr:\n${this.stderrText.slice(-2000)}`);
+      if (remaining <= 0)
+        throw new Error(`no ${method} #${count} within ${timeoutMs} ms; stderr:\n${this.stderrText.slice(-2000)}`);
       await this.waitFor((m) => m.method === method, remaining, method).catch(() => undefined);
       if (seen() < count) await Bun.sleep(10);
     }
@@ -158,7 +178,11 @@ export class RawClient {
 
   /** initialize + notifications/initialized, as the 2025-11-25 handshake goes. */
   async initialize(clientName = "raw-test"): Promise<RawMessage> {
-    const answer = await this.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: clientName, version: "0" } });
+    const answer = await this.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: clientName, version: "0" },
+    });
     this.notify("notifications/initialized");
     return answer;
   }

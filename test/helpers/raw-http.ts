@@ -17,7 +17,10 @@ export function rawHttp(base: string, request: string, timeoutMs = 30_000): Prom
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => reject(new Error(`no end of answer within ${timeoutMs} ms to ${JSON.stringify(request.slice(0, 60))}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no end of answer within ${timeoutMs} ms to ${JSON.stringify(request.slice(0, 60))}`)),
+      timeoutMs,
+    );
     const done = () => {
       clearTimeout(timer);
       const raw = Buffer.concat(chunks).toString("latin1");
@@ -59,8 +62,21 @@ export function rawHttp(base: string, request: string, timeoutMs = 30_000): Prom
  * machine reaches a server (or a proxy) by its address or name, without sending anything anywhere
  * but this machine. Resolves with the status and the whole response once the server closes.
  */
-export async function rawRequest(port: number, host: string, method: string, path: string, headers: Record<string, string>, body = ""): Promise<{ status: number; text: string }> {
-  const head = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, "Connection: close", `Content-Length: ${Buffer.byteLength(body)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+export async function rawRequest(
+  port: number,
+  host: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body = "",
+): Promise<{ status: number; text: string }> {
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: ${host}`,
+    "Connection: close",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   const answer = await rawHttp(`http://127.0.0.1:${port}`, `${head.join("\r\n")}\r\n\r\n${body}`);
   return { status: answer.status, text: Buffer.from(answer.raw, "latin1").toString("utf8") };
 }

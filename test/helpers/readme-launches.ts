@@ -40,7 +40,8 @@ export async function cliOptions(): Promise<Map<string, boolean>> {
   const proc = Bun.spawn([process.execPath, SOURCE_ENTRY, "mcp", "--help"], { stdout: "pipe", stderr: "pipe" });
   const help = await new Response(proc.stdout).text();
   const options = new Map<string, boolean>();
-  for (const match of help.matchAll(/^\s+(--[a-z][a-z-]*)(\s+<[^>]+>)?\s{2,}/gm)) options.set(match[1]!, match[2] !== undefined);
+  for (const match of help.matchAll(/^\s+(--[a-z][a-z-]*)(\s+<[^>]+>)?\s{2,}/gm))
+    options.set(match[1]!, match[2] !== undefined);
   return options;
 }
 
@@ -50,19 +51,26 @@ export async function cliOptions(): Promise<Map<string, boolean>> {
  * `bun /path/to/…/src/cli.ts [mcp]`, each followed only by options `mcp --help` lists (with their
  * values). npx needs `-y`: an IDE has no terminal to answer npx's install prompt.
  */
-export function launchProblem(command: string, args: string[], options: Map<string, boolean>): { kind: LaunchKind } | { problem: string } {
+export function launchProblem(
+  command: string,
+  args: string[],
+  options: Map<string, boolean>,
+): { kind: LaunchKind } | { problem: string } {
   let kind: LaunchKind;
   let rest: string[];
   if (command === "npx") {
-    if (args[0] !== "-y") return { problem: `npx needs -y first (no prompt to install in an IDE), not ${JSON.stringify(args[0])}` };
-    if (args[1] !== PACKAGE_NAME) return { problem: `npx -y must run "${PACKAGE_NAME}", not ${JSON.stringify(args[1])}` };
+    if (args[0] !== "-y")
+      return { problem: `npx needs -y first (no prompt to install in an IDE), not ${JSON.stringify(args[0])}` };
+    if (args[1] !== PACKAGE_NAME)
+      return { problem: `npx -y must run "${PACKAGE_NAME}", not ${JSON.stringify(args[1])}` };
     [kind, rest] = ["npx", args.slice(2)];
   } else if (command === "bunx") {
     if (args[0] !== PACKAGE_NAME) return { problem: `bunx must run "${PACKAGE_NAME}", not ${JSON.stringify(args[0])}` };
     [kind, rest] = ["bunx", args.slice(1)];
   } else if (command === "bun") {
     const entry = args[0] ?? "";
-    if (!PLACEHOLDER.test(entry) || !/[\\/]src[\\/]cli\.ts$/.test(entry)) return { problem: `bun must run /path/to/skill-central/src/cli.ts, not ${JSON.stringify(entry)}` };
+    if (!PLACEHOLDER.test(entry) || !/[\\/]src[\\/]cli\.ts$/.test(entry))
+      return { problem: `bun must run /path/to/skill-central/src/cli.ts, not ${JSON.stringify(entry)}` };
     [kind, rest] = ["source", args.slice(1)];
   } else if (BINARY_FILE.test(baseName(command)) && (command === baseName(command) || PLACEHOLDER.test(command))) {
     [kind, rest] = ["binary", args];
@@ -73,7 +81,8 @@ export function launchProblem(command: string, args: string[], options: Map<stri
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const takesValue = options.get(arg);
-    if (takesValue === undefined) return { problem: `${JSON.stringify(arg)} is not an option of skill-central mcp (see mcp --help)` };
+    if (takesValue === undefined)
+      return { problem: `${JSON.stringify(arg)} is not an option of skill-central mcp (see mcp --help)` };
     if (arg === "--help" || arg === "--version") return { problem: `${arg} prints and exits instead of serving` };
     if (takesValue) {
       if (rest[i + 1] === undefined) return { problem: `${arg} needs a value` };
@@ -84,7 +93,14 @@ export function launchProblem(command: string, args: string[], options: Map<stri
 }
 
 /** One server entry (`command`, `args`, optional `env` and `type`), checked the way its client reads it. */
-function entryLaunch(name: string, entry: unknown, where: string, from: Shown["from"], problems: string[], typeRequired = false): Shown | undefined {
+function entryLaunch(
+  name: string,
+  entry: unknown,
+  where: string,
+  from: Shown["from"],
+  problems: string[],
+  typeRequired = false,
+): Shown | undefined {
   // Entries with a URL are remote (HTTP) configs: readme-http-config.test.ts checks those.
   if (isRemote(entry)) return undefined;
   if (name !== SERVER_NAME) problems.push(`${where}: server "${name}" should be named "${SERVER_NAME}"`);
@@ -105,7 +121,9 @@ function entryLaunch(name: string, entry: unknown, where: string, from: Shown["f
  */
 function jsonLaunches(markdown: string, problems: string[]): Shown[] {
   const launches: Shown[] = [];
-  for (const block of fencedBlocks(markdown).filter((b) => b.body.includes("mcpServers") || b.body.includes('"servers"'))) {
+  for (const block of fencedBlocks(markdown).filter(
+    (b) => b.body.includes("mcpServers") || b.body.includes('"servers"'),
+  )) {
     const where = `README.md:${block.line} (${block.lang || "no language"} block)`;
     if (block.lang !== "json") problems.push(`${where}: a server snippet must be a json block`);
     let doc: unknown;
@@ -153,28 +171,41 @@ function tomlLaunches(markdown: string, problems: string[]): Shown[] {
 /** Every `claude mcp add [--scope <s>] skill-central -- <command> <args…>` line in shell blocks. */
 function claudeLaunches(markdown: string, problems: string[]): Shown[] {
   const launches: Shown[] = [];
-  for (const block of fencedBlocks(markdown).filter((b) => b.lang === "sh" || b.lang === "bash" || b.lang === "shell")) {
-    block.body.split("\n").forEach((text, offset) => {
+  for (const block of fencedBlocks(markdown).filter(
+    (b) => b.lang === "sh" || b.lang === "bash" || b.lang === "shell",
+  )) {
+    for (const [offset, text] of block.body.split("\n").entries()) {
       const line = text.replace(/\s+#.*$/, "").trim();
-      if (!line.startsWith("claude mcp add")) return;
+      if (!line.startsWith("claude mcp add")) continue;
       // HTTP servers (--transport http) are checked by readme-http-config.test.ts.
-      if (/\s--transport\s+(http|sse)\b/.test(line)) return;
+      if (/\s--transport\s+(http|sse)\b/.test(line)) continue;
       const where = `README.md:${block.line + 1 + offset}`;
-      if (/["'`$\\]/.test(line)) return void problems.push(`${where}: keep the line free of quotes and escapes: ${line}`);
+      if (/["'`$\\]/.test(line)) {
+        problems.push(`${where}: keep the line free of quotes and escapes: ${line}`);
+        continue;
+      }
       const tokens = line.split(/\s+/);
       const dashes = tokens.indexOf("--");
-      if (dashes < 0) return void problems.push(`${where}: put "--" between the server name and the command`);
+      if (dashes < 0) {
+        problems.push(`${where}: put "--" between the server name and the command`);
+        continue;
+      }
       const head = tokens.slice(3, dashes);
       const name = head.pop();
-      if (name !== SERVER_NAME) problems.push(`${where}: server name should be "${SERVER_NAME}", not ${JSON.stringify(name)}`);
+      if (name !== SERVER_NAME)
+        problems.push(`${where}: server name should be "${SERVER_NAME}", not ${JSON.stringify(name)}`);
       for (let i = 0; i < head.length; i += 2) {
         const [flag, value] = [head[i], head[i + 1]];
-        if ((flag !== "--scope" && flag !== "-s") || !["local", "project", "user"].includes(value ?? "")) problems.push(`${where}: unexpected ${flag} ${value ?? ""}`);
+        if ((flag !== "--scope" && flag !== "-s") || !["local", "project", "user"].includes(value ?? ""))
+          problems.push(`${where}: unexpected ${flag} ${value ?? ""}`);
       }
       const [command, ...args] = tokens.slice(dashes + 1);
-      if (command === undefined) return void problems.push(`${where}: no command after "--"`);
+      if (command === undefined) {
+        problems.push(`${where}: no command after "--"`);
+        continue;
+      }
       launches.push({ from: "claude", command, args, where });
-    });
+    }
   }
   return launches;
 }
@@ -191,7 +222,11 @@ export async function readmeLaunches(): Promise<ReadmeLaunches> {
   const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
   const options = await cliOptions();
   const problems: string[] = [];
-  const launches = [...jsonLaunches(readme, problems), ...tomlLaunches(readme, problems), ...claudeLaunches(readme, problems)].flatMap((launch): Launch[] => {
+  const launches = [
+    ...jsonLaunches(readme, problems),
+    ...tomlLaunches(readme, problems),
+    ...claudeLaunches(readme, problems),
+  ].flatMap((launch): Launch[] => {
     const verdict = launchProblem(launch.command, launch.args, options);
     if ("problem" in verdict) {
       problems.push(`${launch.where}: ${verdict.problem}`);
@@ -214,5 +249,11 @@ export function distinctLaunches(launches: Launch[], kinds: LaunchKind[]): Launc
  * it fills in with the open folder) by a real folder, the checkout's entry by ours.
  */
 export function fillPlaceholders(args: string[], project: string): string[] {
-  return args.map((arg) => (arg.startsWith("/path/to/project") || arg === "${workspaceFolder}" ? project : arg.endsWith("src/cli.ts") ? SOURCE_ENTRY : arg));
+  return args.map((arg) =>
+    arg.startsWith("/path/to/project") || arg === "${workspaceFolder}"
+      ? project
+      : arg.endsWith("src/cli.ts")
+        ? SOURCE_ENTRY
+        : arg,
+  );
 }

@@ -13,7 +13,16 @@ import { REPO_ROOT } from "./server.ts";
 // Not under the `skill-central-test-` prefix of the fixtures, which people sweep from a shared /tmp.
 const RELEASE_TEST_DIR = join(tmpdir(), "skill-central-release-tests");
 
-const GIT_IDENTITY = ["-c", "user.name=skill-central tests", "-c", "user.email=tests@skill-central.invalid", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"];
+const GIT_IDENTITY = [
+  "-c",
+  "user.name=skill-central tests",
+  "-c",
+  "user.email=tests@skill-central.invalid",
+  "-c",
+  "commit.gpgsign=false",
+  "-c",
+  "tag.gpgsign=false",
+];
 
 export function git(cwd: string, ...args: string[]): string {
   const result = Bun.spawnSync(["git", ...GIT_IDENTITY, ...args], { cwd, stdout: "pipe", stderr: "pipe" });
@@ -26,7 +35,9 @@ export function git(cwd: string, ...args: string[]): string {
  * nothing git ignores) in one commit. `node_modules` is linked, not copied, and excluded.
  */
 export function snapshotCheckout(into: string): string {
-  const listed = git(REPO_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0").filter(Boolean);
+  const listed = git(REPO_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    .split("\0")
+    .filter(Boolean);
   for (const file of listed) {
     const from = join(REPO_ROOT, file);
     if (!existsSync(from) || lstatSync(from).isDirectory()) continue; // deleted, not yet committed; or a submodule
@@ -47,7 +58,8 @@ export function releaseTestDir(label: string): string {
   mkdirSync(RELEASE_TEST_DIR, { recursive: true });
   for (const name of readdirSync(RELEASE_TEST_DIR)) {
     const pid = Number(/-(\d+)$/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) rmSync(join(RELEASE_TEST_DIR, name), { recursive: true, force: true });
+    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid))
+      rmSync(join(RELEASE_TEST_DIR, name), { recursive: true, force: true });
   }
   const dir = join(RELEASE_TEST_DIR, `${label}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });

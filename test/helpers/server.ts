@@ -42,7 +42,14 @@ export interface Connected {
 }
 
 /** Spawns the server in `cwd` with an isolated HOME and connects the SDK's own Client to it. */
-export async function connect(target: ServerTarget, cwd: string, home: string, extraArgs: string[] = [], era: Era = "legacy", identity?: ClientIdentity): Promise<Connected> {
+export async function connect(
+  target: ServerTarget,
+  cwd: string,
+  home: string,
+  extraArgs: string[] = [],
+  era: Era = "legacy",
+  identity?: ClientIdentity,
+): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: target.command,
     args: [...target.args, ...extraArgs],
@@ -150,8 +157,18 @@ const LIST_KEYS = { "prompts/list": "prompts", "tools/list": "tools", "resources
  * One page of a list exactly as the server sent it. The v2 client's `listPrompts()` etc. follow
  * every cursor themselves when called without one; pagination tests need the pages.
  */
-export async function listPage(client: Client, method: ListMethod, cursor?: string): Promise<{ names: string[]; nextCursor?: string }> {
-  const result = (await client.request({ method, params: cursor === undefined ? {} : { cursor } })) as Record<string, unknown> & { nextCursor?: string };
+export async function listPage(
+  client: Client,
+  method: ListMethod,
+  cursor?: string,
+): Promise<{ names: string[]; nextCursor?: string }> {
+  const result = (await client.request({ method, params: cursor === undefined ? {} : { cursor } })) as Record<
+    string,
+    unknown
+  > & { nextCursor?: string };
   const items = result[LIST_KEYS[method]] as { name: string; uri?: string }[];
-  return { names: items.map((item) => item.uri ?? item.name), ...(result.nextCursor !== undefined && { nextCursor: result.nextCursor }) };
+  return {
+    names: items.map((item) => item.uri ?? item.name),
+    ...(result.nextCursor !== undefined && { nextCursor: result.nextCursor }),
+  };
 }

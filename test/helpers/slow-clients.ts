@@ -74,7 +74,10 @@ export async function quiescent(pid: number, quietMs = 300, timeoutMs = 120_000)
 export class RssWatch {
   peak = 0;
   private readonly timer: ReturnType<typeof setInterval>;
-  constructor(private readonly pid: number, everyMs = 20) {
+  constructor(
+    private readonly pid: number,
+    everyMs = 20,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), everyMs);
   }
@@ -101,7 +104,10 @@ export class HealthProbe {
   failures = 0;
   private running = true;
   private readonly loop: Promise<void>;
-  constructor(base: string, private readonly timeoutMs = 5_000) {
+  constructor(
+    base: string,
+    private readonly timeoutMs = 5_000,
+  ) {
     this.loop = (async () => {
       while (this.running) {
         const started = performance.now();
@@ -111,8 +117,7 @@ export class HealthProbe {
           if (response.status === 200) {
             this.latencies.push(performance.now() - started);
             this.times.push(performance.now());
-          }
-          else this.failures++;
+          } else this.failures++;
         } catch {
           this.failures++;
         }
@@ -140,7 +145,11 @@ export async function openSession(url: string): Promise<string> {
   await init.text();
   const id = init.headers.get("mcp-session-id");
   if (id === null) throw new Error(`initialize answered ${init.status} without a session`);
-  const done = await fetch(url, { method: "POST", headers: { ...headers, "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  const done = await fetch(url, {
+    method: "POST",
+    headers: { ...headers, "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25" },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
   await done.text();
   return id;
 }
@@ -148,7 +157,8 @@ export async function openSession(url: string): Promise<string> {
 /** `count` sessions, opened a few at a time (a burst of hundreds of initialize would itself be refused as too many at once). */
 export async function openSessions(url: string, count: number): Promise<string[]> {
   const ids: string[] = [];
-  while (ids.length < count) ids.push(...(await Promise.all(Array.from({ length: Math.min(16, count - ids.length) }, () => openSession(url)))));
+  while (ids.length < count)
+    ids.push(...(await Promise.all(Array.from({ length: Math.min(16, count - ids.length) }, () => openSession(url)))));
   return ids;
 }
 
@@ -230,8 +240,15 @@ export class StalledConnection {
     const bodyBytes = all.length - headEnd - 4;
     const length = headers["content-length"] === undefined ? undefined : Number(headers["content-length"]);
     // A chunked body ends with its zero-length chunk.
-    const complete = length !== undefined ? bodyBytes >= length : all.subarray(all.length - 5).toString("latin1") === "0\r\n\r\n";
-    return { status: Number(statusLine!.split(" ")[1]), headers, bodyBytes, complete, body: complete && bodyBytes < 4096 ? all.subarray(headEnd + 4).toString("utf8") : "" };
+    const complete =
+      length !== undefined ? bodyBytes >= length : all.subarray(all.length - 5).toString("latin1") === "0\r\n\r\n";
+    return {
+      status: Number(statusLine!.split(" ")[1]),
+      headers,
+      bodyBytes,
+      complete,
+      body: complete && bodyBytes < 4096 ? all.subarray(headEnd + 4).toString("utf8") : "",
+    };
   }
 
   /** Reads the whole answer (or until the server closes the connection). */
@@ -272,8 +289,7 @@ export class UnreadPipe {
     let pending = "";
     for await (const chunk of Bun.file(this.readFd).stream()) {
       pending += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = pending.indexOf("\n")) >= 0) {
+      for (let newline = pending.indexOf("\n"); newline >= 0; newline = pending.indexOf("\n")) {
         onLine(pending.slice(0, newline));
         pending = pending.slice(newline + 1);
       }

@@ -29,7 +29,11 @@ export interface Registry {
 async function upstreamRegistry(): Promise<string> {
   const fromEnv = process.env.npm_config_registry ?? process.env.NPM_CONFIG_REGISTRY;
   if (fromEnv) return fromEnv;
-  const result = await runBounded(["npm", "config", "get", "registry"], { cwd: REPO_ROOT, env: process.env, timeoutMs: 30_000 });
+  const result = await runBounded(["npm", "config", "get", "registry"], {
+    cwd: REPO_ROOT,
+    env: process.env,
+    timeoutMs: 30_000,
+  });
   const url = result.stdout.trim();
   return result.code === 0 && /^https?:\/\//.test(url) ? url : "https://registry.npmjs.org/";
 }

@@ -42,12 +42,15 @@ function rankOf(stage: string): number {
   return rank;
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
   // Only modules: `../package.json` (the version) is data.
-  return [...text.matchAll(IMPORT)].map((m) => resolve(dirname(file), (m[1] ?? m[2])!)).filter((t) => t.endsWith(".ts"));
+  return [...text.matchAll(IMPORT)]
+    .map((m) => resolve(dirname(file), (m[1] ?? m[2])!))
+    .filter((t) => t.endsWith(".ts"));
 }
 
 const files = [...new Glob("**/*.ts").scanSync({ cwd: SRC })].map((f) => join(SRC, f)).sort();
@@ -55,7 +58,9 @@ const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
 describe("source architecture", () => {
   test("every import from src/ names a file that exists inside src/", () => {
-    const broken = [...graph].flatMap(([file, targets]) => targets.filter((t) => !graph.has(t)).map((t) => `${relative(SRC, file)} → ${relative(SRC, t)}`));
+    const broken = [...graph].flatMap(([file, targets]) =>
+      targets.filter((t) => !graph.has(t)).map((t) => `${relative(SRC, file)} → ${relative(SRC, t)}`),
+    );
     expect(broken).toEqual([]);
   });
 
@@ -66,7 +71,8 @@ describe("source architecture", () => {
       for (const target of targets) {
         const to = stageOf(target);
         if (to === from) continue;
-        if (rankOf(to) >= rankOf(from)) upward.push(`${relative(SRC, file)} (${from}) → ${relative(SRC, target)} (${to})`);
+        if (rankOf(to) >= rankOf(from))
+          upward.push(`${relative(SRC, file)} (${from}) → ${relative(SRC, target)} (${to})`);
       }
     }
     expect(upward).toEqual([]);
@@ -81,7 +87,8 @@ describe("source architecture", () => {
       stack.push(file);
       for (const next of graph.get(file) ?? []) {
         if (!graph.has(next)) continue;
-        if (state.get(next) === "open") cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(SRC, f)).join(" → "));
+        if (state.get(next) === "open")
+          cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(SRC, f)).join(" → "));
         else if (!state.has(next)) visit(next);
       }
       stack.pop();
@@ -108,7 +115,10 @@ describe("MCP SDK packages", () => {
       for (const file of new Glob("**/*.ts").scanSync({ cwd: join(REPO, folder) })) {
         const text = readFileSync(join(REPO, folder, file), "utf8");
         for (const [, pkg] of text.matchAll(SDK_IMPORT)) {
-          const allowed = folder === "src" && !file.startsWith("install/") ? ["@modelcontextprotocol/server", "@modelcontextprotocol/core"] : ["@modelcontextprotocol/server", "@modelcontextprotocol/core", "@modelcontextprotocol/client"];
+          const allowed =
+            folder === "src" && !file.startsWith("install/")
+              ? ["@modelcontextprotocol/server", "@modelcontextprotocol/core"]
+              : ["@modelcontextprotocol/server", "@modelcontextprotocol/core", "@modelcontextprotocol/client"];
           if (!allowed.includes(pkg!)) offenders.push(`${folder}/${file}: ${pkg}`);
         }
       }
@@ -122,7 +132,14 @@ describe("MCP SDK packages", () => {
     const reachesClient = (file: string): boolean => {
       if (!memo.has(file)) {
         const specs = [...readFileSync(file, "utf8").matchAll(STATIC)].map((m) => m[1]!);
-        memo.set(file, specs.some((s) => s === "@modelcontextprotocol/client" || (s.startsWith(".") && s.endsWith(".ts") && reachesClient(resolve(dirname(file), s)))));
+        memo.set(
+          file,
+          specs.some(
+            (s) =>
+              s === "@modelcontextprotocol/client" ||
+              (s.startsWith(".") && s.endsWith(".ts") && reachesClient(resolve(dirname(file), s))),
+          ),
+        );
       }
       return memo.get(file)!;
     };
@@ -132,8 +149,13 @@ describe("MCP SDK packages", () => {
   });
 
   test("package.json depends on the v2 packages, not on @modelcontextprotocol/sdk", async () => {
-    const pkg = (await Bun.file(join(REPO, "package.json")).json()) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(["@modelcontextprotocol/server", "@modelcontextprotocol/core"]));
+    const pkg = (await Bun.file(join(REPO, "package.json")).json()) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys(pkg.dependencies)).toEqual(
+      expect.arrayContaining(["@modelcontextprotocol/server", "@modelcontextprotocol/core"]),
+    );
     expect(pkg.dependencies["@modelcontextprotocol/client"]).toBeDefined(); // install's check ships in the binary
     expect(pkg.dependencies["@modelcontextprotocol/sdk"]).toBeUndefined();
     expect(pkg.devDependencies["@modelcontextprotocol/sdk"]).toBeUndefined();

@@ -18,7 +18,12 @@ const tool: JsonSchema = {
       minItems: 1,
       maxItems: 2,
       uniqueItems: true,
-      items: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false },
+      items: {
+        type: "object",
+        properties: { name: { type: "string" } },
+        required: ["name"],
+        additionalProperties: false,
+      },
     },
   },
   required: ["summary"],
@@ -32,7 +37,17 @@ describe("valid arguments", () => {
   test("valid arguments have no problems", () => {
     expect(problems({ summary: "valid" })).toEqual([]);
     expect(
-      problems({ summary: "valid", count: 10, mode: "b", code: "ABC", email: "a@b.co", ratio: 0.5, flag: true, note: null, items: [{ name: "x" }] }),
+      problems({
+        summary: "valid",
+        count: 10,
+        mode: "b",
+        code: "ABC",
+        email: "a@b.co",
+        ratio: 0.5,
+        flag: true,
+        note: null,
+        items: [{ name: "x" }],
+      }),
     ).toEqual([]);
   });
 
@@ -48,7 +63,10 @@ describe("one exact line per problem", () => {
   });
 
   test("several missing required arguments, one line each", () => {
-    expect(problems({}, { type: "object", required: ["a", "b"] })).toEqual(['Missing required argument: "a"', 'Missing required argument: "b"']);
+    expect(problems({}, { type: "object", required: ["a", "b"] })).toEqual([
+      'Missing required argument: "a"',
+      'Missing required argument: "b"',
+    ]);
   });
 
   test("a wrong type", () => {
@@ -87,19 +105,26 @@ describe("one exact line per problem", () => {
       ["date-time", "yesterday"],
     ];
     for (const [format, value] of formats) {
-      expect(problems({ a: value }, { type: "object", properties: { a: { type: "string", format } } })).toEqual([`Argument "a" must be a valid ${format}`]);
+      expect(problems({ a: value }, { type: "object", properties: { a: { type: "string", format } } })).toEqual([
+        `Argument "a" must be a valid ${format}`,
+      ]);
     }
   });
 
   test("valid formatted values pass", () => {
-    const schema: JsonSchema = { type: "object", properties: { d: { type: "string", format: "date-time" }, e: { type: "string", format: "email" } } };
+    const schema: JsonSchema = {
+      type: "object",
+      properties: { d: { type: "string", format: "date-time" }, e: { type: "string", format: "email" } },
+    };
     expect(problems({ d: "2024-01-01T00:00:00Z", e: "a@b.co" }, schema)).toEqual([]);
   });
 
   test("string length bounds", () => {
     expect(problems({ summary: "ab" })).toEqual(['Argument "summary" must be at least 3 characters long']);
     expect(problems({ summary: "x".repeat(21) })).toEqual(['Argument "summary" must be at most 20 characters long']);
-    expect(problems({ a: "" }, { type: "object", properties: { a: { type: "string", minLength: 1 } } })).toEqual(['Argument "a" must be at least 1 character long']);
+    expect(problems({ a: "" }, { type: "object", properties: { a: { type: "string", minLength: 1 } } })).toEqual([
+      'Argument "a" must be at least 1 character long',
+    ]);
   });
 
   test("numeric bounds, inclusive and exclusive", () => {
@@ -112,8 +137,12 @@ describe("one exact line per problem", () => {
 
   test("array size and uniqueness", () => {
     expect(problems(withSummary({ items: [] }))).toEqual(['Argument "items" must have at least 1 item']);
-    expect(problems(withSummary({ items: [{ name: "a" }, { name: "b" }, { name: "c" }] }))).toEqual(['Argument "items" must have at most 2 items']);
-    expect(problems(withSummary({ items: [{ name: "a" }, { name: "a" }] }))).toEqual(['Argument "items" must not contain duplicate items']);
+    expect(problems(withSummary({ items: [{ name: "a" }, { name: "b" }, { name: "c" }] }))).toEqual([
+      'Argument "items" must have at most 2 items',
+    ]);
+    expect(problems(withSummary({ items: [{ name: "a" }, { name: "a" }] }))).toEqual([
+      'Argument "items" must not contain duplicate items',
+    ]);
   });
 });
 
@@ -130,14 +159,23 @@ describe("paths to nested arguments", () => {
   });
 
   test("nested arrays are written with consecutive indexes", () => {
-    const schema: JsonSchema = { type: "object", properties: { grid: { type: "array", items: { type: "array", items: { type: "integer" } } } } };
+    const schema: JsonSchema = {
+      type: "object",
+      properties: { grid: { type: "array", items: { type: "array", items: { type: "integer" } } } },
+    };
     expect(problems({ grid: [[1], [2, "x"]] }, schema)).toEqual(['Argument "grid[1][1]" must be an integer']);
   });
 
   test("nested objects are written with dots", () => {
     const schema: JsonSchema = {
       type: "object",
-      properties: { o: { type: "object", required: ["deep"], properties: { deep: { type: "object", properties: { x: { type: "string" } } } } } },
+      properties: {
+        o: {
+          type: "object",
+          required: ["deep"],
+          properties: { deep: { type: "object", properties: { x: { type: "string" } } } },
+        },
+      },
     };
     expect(problems({ o: {} }, schema)).toEqual(['Missing required argument: "o.deep"']);
     expect(problems({ o: { deep: { x: 1 } } }, schema)).toEqual(['Argument "o.deep.x" must be a string']);
@@ -145,7 +183,10 @@ describe("paths to nested arguments", () => {
 
   test("property names with / and ~ are unescaped from the JSON pointer", () => {
     const schema: JsonSchema = { type: "object", properties: { "a/b": { type: "string" }, "c~d": { type: "string" } } };
-    expect(problems({ "a/b": 1, "c~d": 1 }, schema)).toEqual(['Argument "a/b" must be a string', 'Argument "c~d" must be a string']);
+    expect(problems({ "a/b": 1, "c~d": 1 }, schema)).toEqual([
+      'Argument "a/b" must be a string',
+      'Argument "c~d" must be a string',
+    ]);
   });
 });
 
@@ -159,12 +200,19 @@ describe("additionalProperties: false", () => {
 
   test("an unexpected argument and a missing one are both reported, without a 'schema is false' echo", () => {
     const found = problems({ x: 1 });
-    expect(found).toEqual(['Missing required argument: "summary"', 'Unexpected argument "x": the tool does not accept it']);
+    expect(found).toEqual([
+      'Missing required argument: "summary"',
+      'Unexpected argument "x": the tool does not accept it',
+    ]);
     expect(found.join("\n")).not.toContain("schema is false");
   });
 
   test("patternProperties count as expected", () => {
-    const schema: JsonSchema = { type: "object", patternProperties: { "^x": { type: "string" } }, additionalProperties: false };
+    const schema: JsonSchema = {
+      type: "object",
+      patternProperties: { "^x": { type: "string" } },
+      additionalProperties: false,
+    };
     expect(problems({ x1: "s", y: 1 }, schema)).toEqual(['Unexpected argument "y": the tool does not accept it']);
   });
 
@@ -177,8 +225,15 @@ describe("additionalProperties: false", () => {
 describe("$ref targets", () => {
   const schema: JsonSchema = {
     type: "object",
-    $defs: { count: { type: "integer", minimum: 0 }, person: { type: "object", required: ["name"], properties: { name: { type: "string" } } } },
-    properties: { n: { $ref: "#/$defs/count" }, who: { $ref: "#/$defs/person" }, people: { type: "array", items: { $ref: "#/$defs/person" } } },
+    $defs: {
+      count: { type: "integer", minimum: 0 },
+      person: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+    },
+    properties: {
+      n: { $ref: "#/$defs/count" },
+      who: { $ref: "#/$defs/person" },
+      people: { type: "array", items: { $ref: "#/$defs/person" } },
+    },
   };
 
   test("a $ref target's type and bounds are enforced", () => {
@@ -188,7 +243,9 @@ describe("$ref targets", () => {
 
   test("a $ref target's required fields and nested types are enforced", () => {
     expect(problems({ who: {} }, schema)).toEqual(['Missing required argument: "who.name"']);
-    expect(problems({ people: [{ name: "a" }, { name: 2 }] }, schema)).toEqual(['Argument "people[1].name" must be a string']);
+    expect(problems({ people: [{ name: "a" }, { name: 2 }] }, schema)).toEqual([
+      'Argument "people[1].name" must be a string',
+    ]);
   });
 
   test("valid values through $ref pass", () => {
@@ -196,7 +253,11 @@ describe("$ref targets", () => {
   });
 
   test("a $ref to an $anchor is enforced", () => {
-    const anchored: JsonSchema = { type: "object", $defs: { n: { $anchor: "num", type: "number" } }, properties: { a: { $ref: "#num" } } };
+    const anchored: JsonSchema = {
+      type: "object",
+      $defs: { n: { $anchor: "num", type: "number" } },
+      properties: { a: { $ref: "#num" } },
+    };
     expect(problems({ a: "x" }, anchored)).toEqual(['Argument "a" must be a number']);
   });
 });
@@ -216,7 +277,12 @@ describe("no duplicate lines", () => {
   });
 
   test("every result is free of repeated lines", () => {
-    const inputs: unknown[] = [{}, { x: 1 }, withSummary({ items: [{}, {}, {}] }), withSummary({ count: "x", mode: 1, ratio: 2, items: [{ name: 1, a: 1 }] })];
+    const inputs: unknown[] = [
+      {},
+      { x: 1 },
+      withSummary({ items: [{}, {}, {}] }),
+      withSummary({ count: "x", mode: 1, ratio: 2, items: [{ name: 1, a: 1 }] }),
+    ];
     for (const args of inputs) {
       const found = problems(args);
       expect(found.length).toBeGreaterThan(0);
@@ -232,7 +298,9 @@ describe("wording details", () => {
     ]);
   });
   test("maxItems 1 is singular: 'at most 1 item'", () => {
-    expect(problems({ a: [1, 2] }, { type: "object", properties: { a: { type: "array", maxItems: 1 } } })).toEqual(['Argument "a" must have at most 1 item']);
+    expect(problems({ a: [1, 2] }, { type: "object", properties: { a: { type: "array", maxItems: 1 } } })).toEqual([
+      'Argument "a" must have at most 1 item',
+    ]);
   });
   test("minProperties and maxProperties in words, singular for 1", () => {
     const schema = { type: "object", properties: { a: { type: "object", minProperties: 1, maxProperties: 2 } } };
@@ -240,7 +308,9 @@ describe("wording details", () => {
     expect(problems({ a: { x: 1, y: 2, z: 3 } }, schema)).toEqual(['Argument "a" must have at most 2 properties']);
   });
   test("an additionalProperties schema (not false) does not call a wrongly typed extra argument unexpected", () => {
-    expect(problems({ a: 1 }, { type: "object", additionalProperties: { type: "string" } })).toEqual(['Argument "a" must be a string']);
+    expect(problems({ a: 1 }, { type: "object", additionalProperties: { type: "string" } })).toEqual([
+      'Argument "a" must be a string',
+    ]);
   });
 });
 
@@ -248,18 +318,29 @@ describe("schemas too wide for TypeBox's compiler (found by the fuzzer: every ca
   const wide = 20_000;
   // CPU-heavy (~0.5 s on an idle 2-core machine): its own timeout, with room for a busy machine.
   test("an enum of 20,000 values checks arguments like a short one", () => {
-    const schema: JsonSchema = { type: "object", properties: { s: { type: "string", enum: Array.from({ length: wide }, (_, i) => `e${i}`) } } };
+    const schema: JsonSchema = {
+      type: "object",
+      properties: { s: { type: "string", enum: Array.from({ length: wide }, (_, i) => `e${i}`) } },
+    };
     expect(problems({ s: `e${wide - 1}` }, schema)).toEqual([]);
-    expect(problems({ s: "nope" }, schema)).toEqual([expect.stringMatching(/^Argument "s" must be one of: e0, e1, e2, /)]);
+    expect(problems({ s: "nope" }, schema)).toEqual([
+      expect.stringMatching(/^Argument "s" must be one of: e0, e1, e2, /),
+    ]);
   }, 60_000);
 
   // CPU-heavy (~4 s on an idle 2-core machine): its own timeout, with room for a busy machine.
   test("20,000 properties and 20,000 required names", () => {
     const names = Array.from({ length: wide }, (_, i) => `p${i}`);
-    const schema: JsonSchema = { type: "object", properties: Object.fromEntries(names.map((n) => [n, { type: "integer" }])), required: names };
+    const schema: JsonSchema = {
+      type: "object",
+      properties: Object.fromEntries(names.map((n) => [n, { type: "integer" }])),
+      required: names,
+    };
     expect(problems(Object.fromEntries(names.map((n) => [n, 1])), schema)).toEqual([]);
     const missing = problems({}, schema);
     expect(missing[0]).toBe('Missing required argument: "p0"');
-    expect(problems({ ...Object.fromEntries(names.map((n) => [n, 1])), p5: "x" }, schema)).toEqual(['Argument "p5" must be an integer']);
+    expect(problems({ ...Object.fromEntries(names.map((n) => [n, 1])), p5: "x" }, schema)).toEqual([
+      'Argument "p5" must be an integer',
+    ]);
   }, 120_000);
 });

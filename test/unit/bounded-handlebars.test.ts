@@ -3,7 +3,8 @@ import { LIMITS, ownArguments } from "../../src/invoke/limits.ts";
 import { renderTemplate } from "../../src/invoke/template-cache.ts";
 import type { SkillContent } from "../../src/skill/skill.ts";
 
-const render = (template: string, args: Record<string, unknown>): string => renderTemplate({ template, examples: [] } satisfies SkillContent, ownArguments(args));
+const render = (template: string, args: Record<string, unknown>): string =>
+  renderTemplate({ template, examples: [] } satisfies SkillContent, ownArguments(args));
 const refusal = (template: string, args: Record<string, unknown>): string => {
   try {
     render(template, args);
@@ -15,7 +16,8 @@ const refusal = (template: string, args: Record<string, unknown>): string => {
 
 describe("Handlebars templates render within the limits on work and size", () => {
   const squared = "{{#each a}}{{#each ../a}}x{{/each}}{{/each}}";
-  const fourDeep = "{{#each a}}{{#each ../a}}{{#each ../../a}}{{#each ../../../a}}x{{/each}}{{/each}}{{/each}}{{/each}}";
+  const fourDeep =
+    "{{#each a}}{{#each ../a}}{{#each ../../a}}{{#each ../../../a}}x{{/each}}{{/each}}{{/each}}{{/each}}";
   const list = (n: number) => Array.from({ length: n }, (_, i) => `item ${i}`);
   const limitMessage = `The template renders more than ${LIMITS.renderBlocks} block bodies for these arguments (the limit): {{#each}} inside {{#each}} multiplies them; pass fewer items`;
 
@@ -41,12 +43,16 @@ describe("Handlebars templates render within the limits on work and size", () =>
 
   test("an #each whose output passes the result limit stops there", () => {
     const big = "y".repeat(1024 * 1024);
-    expect(refusal("{{#each a}}{{../big}}{{/each}}", { a: Array.from({ length: 20 }, () => 0), big })).toMatch(/^The result would be over the 16 MiB limit \(\d+ characters so far\)/);
+    expect(refusal("{{#each a}}{{../big}}{{/each}}", { a: Array.from({ length: 20 }, () => 0), big })).toMatch(
+      /^The result would be over the 16 MiB limit \(\d+ characters so far\)/,
+    );
   });
 
   test("text too long for the engine (a large value repeated) is the result limit, not an internal error", () => {
     const big = "z".repeat(8 * 1024 * 1024 - 100);
-    expect(refusal(`{{!-- via Handlebars --}}{{#if b}}${"{{b}}".repeat(300)}{{/if}}`, { b: big })).toBe("The result would be over the 16 MiB limit; pass smaller arguments");
+    expect(refusal(`{{!-- via Handlebars --}}{{#if b}}${"{{b}}".repeat(300)}{{/if}}`, { b: big })).toBe(
+      "The result would be over the 16 MiB limit; pass smaller arguments",
+    );
   });
 
   test("the count starts again for every render", () => {

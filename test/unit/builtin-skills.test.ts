@@ -35,7 +35,11 @@ describe("the built-in skills", () => {
     const folders = loaded.records.filter((r) => r.skill?.format === "skill-md");
     expect(folders.map((r) => r.skill!.id)).toContain("incident-postmortem");
     for (const record of folders) {
-      const findings = agentSkillsSpecFindings({ frontmatter: record.skill!.frontmatter!, folderName: basename(dirname(record.path)), body: record.content!.read().template ?? "" });
+      const findings = agentSkillsSpecFindings({
+        frontmatter: record.skill!.frontmatter!,
+        folderName: basename(dirname(record.path)),
+        body: record.content!.read().template ?? "",
+      });
       expect({ id: record.skill!.id, findings }).toEqual({ id: record.skill!.id, findings: [] });
     }
   });
@@ -52,7 +56,10 @@ describe("the built-in skills", () => {
   test("no single company's stack: no Kotlin Multiplatform or Android leftovers in any text or tag", () => {
     for (const file of yamlFiles()) {
       const text = readFileSync(join(SKILLS_DIR, file), "utf8");
-      expect({ file, leftovers: text.match(/\b(kmp|kotlin|multiplatform|android|jetpack|commonMain|ViewModel)\b/gi) ?? [] }).toEqual({ file, leftovers: [] });
+      expect({
+        file,
+        leftovers: text.match(/\b(kmp|kotlin|multiplatform|android|jetpack|commonMain|ViewModel)\b/gi) ?? [],
+      }).toEqual({ file, leftovers: [] });
     }
   });
 });
@@ -61,7 +68,14 @@ describe("changelog-entry groups entries by kind", () => {
   test("sections come in Keep a Changelog's order, whatever the order of the input", async () => {
     const result = await callTool(loaded.registry, "changelog-entry", {
       version: "2.0.0",
-      changes: { security: ["s"], fixed: ["f1", "f2"], removed: ["r"], deprecated: ["d"], changed: ["c"], added: ["a"] },
+      changes: {
+        security: ["s"],
+        fixed: ["f1", "f2"],
+        removed: ["r"],
+        deprecated: ["d"],
+        changed: ["c"],
+        added: ["a"],
+      },
     });
     expect(result).toEqual({
       ok: true,
@@ -70,9 +84,21 @@ describe("changelog-entry groups entries by kind", () => {
   });
 
   test("a kind with no entries has no heading; at least one kind is required", async () => {
-    expect(await callTool(loaded.registry, "changelog-entry", { version: "1.0.1", date: "2026-01-02", changes: { fixed: ["x"] } })).toEqual({ ok: true, text: "## [1.0.1] - 2026-01-02\n\n### Fixed\n\n- x" });
-    expect(await callTool(loaded.registry, "changelog-entry", { version: "1.0.1", changes: {} })).toEqual({ ok: false, problems: ['Argument "changes" must have at least 1 property'] });
-    expect(await callTool(loaded.registry, "changelog-entry", { version: "1.0.1", changes: { fixed: [] } })).toEqual({ ok: false, problems: ['Argument "changes.fixed" must have at least 1 item'] });
+    expect(
+      await callTool(loaded.registry, "changelog-entry", {
+        version: "1.0.1",
+        date: "2026-01-02",
+        changes: { fixed: ["x"] },
+      }),
+    ).toEqual({ ok: true, text: "## [1.0.1] - 2026-01-02\n\n### Fixed\n\n- x" });
+    expect(await callTool(loaded.registry, "changelog-entry", { version: "1.0.1", changes: {} })).toEqual({
+      ok: false,
+      problems: ['Argument "changes" must have at least 1 property'],
+    });
+    expect(await callTool(loaded.registry, "changelog-entry", { version: "1.0.1", changes: { fixed: [] } })).toEqual({
+      ok: false,
+      problems: ['Argument "changes.fixed" must have at least 1 item'],
+    });
   });
 });
 

@@ -22,7 +22,10 @@ describe("the supported Bun", () => {
   });
 
   test("the README's install commands install the version .ci/run pins", () => {
-    const commands = fencedBlocks(install).filter((b) => b.lang === "sh").map((b) => b.body).join("\n");
+    const commands = fencedBlocks(install)
+      .filter((b) => b.lang === "sh")
+      .map((b) => b.body)
+      .join("\n");
     const npm = [...commands.matchAll(/npm install -g bun(@\S+)?/g)].map((m) => m[1]);
     const script = [...commands.matchAll(/bun\.sh\/install \| bash(?: -s (\S+))?/g)].map((m) => m[1]);
     expect({ npm, script }).toEqual({ npm: [`@${ciPin}`], script: [`bun-v${ciPin}`] });
@@ -33,6 +36,9 @@ describe("the supported Bun", () => {
   });
 
   test("this suite runs on a Bun the range admits", () => {
-    expect({ bun: Bun.version, supported: Bun.semver.satisfies(Bun.version, engines) }).toEqual({ bun: Bun.version, supported: true });
+    expect({ bun: Bun.version, supported: Bun.semver.satisfies(Bun.version, engines) }).toEqual({
+      bun: Bun.version,
+      supported: true,
+    });
   });
 });

@@ -1,6 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { parseArgs } from "node:util";
-import { choice, flag, flagNames, list, optionHelp, parseArgsConfig, positiveInt, readValues, text, value, wholeNumber } from "../../src/commands/support/options.ts";
+import {
+  choice,
+  flag,
+  flagNames,
+  list,
+  optionHelp,
+  parseArgsConfig,
+  positiveInt,
+  readValues,
+  text,
+  value,
+  wholeNumber,
+} from "../../src/commands/support/options.ts";
 import { scopeOption } from "../../src/commands/support/install-output.ts";
 
 const OPTIONS = {
@@ -36,22 +48,51 @@ describe("options declared once", () => {
   });
 
   test("help lines: a negatable flag by its --no- form, a short alias first, choices as a|b, in declaration order", () => {
-    const labels = optionHelp(OPTIONS).split("\n").map((line) => line.slice(2, 24));
-    expect(labels).toEqual(["--no-watch            ", "--type prompt|tool    ", "--format yaml|skill-md", "--limit <n>           ", "--port <n>            ", "--tag <tag>           ", "--cwd <dir>           ", "-y, --yes             ", "--update [layer]      ", ""]);
-    expect(optionHelp({ json: flag("Machine-readable output"), help: flag("Show help", { short: "h" }) })).toBe("  --json      Machine-readable output\n  -h, --help  Show help\n");
+    const labels = optionHelp(OPTIONS)
+      .split("\n")
+      .map((line) => line.slice(2, 24));
+    expect(labels).toEqual([
+      "--no-watch            ",
+      "--type prompt|tool    ",
+      "--format yaml|skill-md",
+      "--limit <n>           ",
+      "--port <n>            ",
+      "--tag <tag>           ",
+      "--cwd <dir>           ",
+      "-y, --yes             ",
+      "--update [layer]      ",
+      "",
+    ]);
+    expect(optionHelp({ json: flag("Machine-readable output"), help: flag("Show help", { short: "h" }) })).toBe(
+      "  --json      Machine-readable output\n  -h, --help  Show help\n",
+    );
     expect(flagNames({ watch: OPTIONS.watch, yes: OPTIONS.yes })).toEqual(["--watch", "--no-watch", "--yes"]);
   });
 
   test("typed values: defaults, flags, lists and parsed numbers", () => {
-    expect({ ...read([]) }).toEqual({ watch: true, type: undefined, format: "yaml", limit: 20, port: undefined, tag: [], cwd: undefined, yes: false, update: false });
-    expect({ ...read(["--no-watch", "--type", "tool", "--limit", "5", "--port", "0", "--tag", "a", "--tag", "b", "-y"]) }).toMatchObject({ watch: false, type: "tool", limit: 5, port: 0, tag: ["a", "b"], yes: true });
+    expect({ ...read([]) }).toEqual({
+      watch: true,
+      type: undefined,
+      format: "yaml",
+      limit: 20,
+      port: undefined,
+      tag: [],
+      cwd: undefined,
+      yes: false,
+      update: false,
+    });
+    expect({
+      ...read(["--no-watch", "--type", "tool", "--limit", "5", "--port", "0", "--tag", "a", "--tag", "b", "-y"]),
+    }).toMatchObject({ watch: false, type: "tool", limit: 5, port: 0, tag: ["a", "b"], yes: true });
   });
 
   test("a bad value is a usage error that names the flag, the choices, and the nearest one", () => {
     expect(() => read(["--limit", "0"]).limit).toThrow('--limit must be a positive whole number, not "0"');
     expect(() => read(["--limit", "1.5"]).limit).toThrow('--limit must be a positive whole number, not "1.5"');
     expect(() => read(["--port", "65536"]).port).toThrow('--port must be a whole number from 0 to 65535, not "65536"');
-    expect(() => read(["--type", "tools"]).type).toThrow('--type must be "prompt" or "tool", not "tools" (did you mean "tool"?)');
+    expect(() => read(["--type", "tools"]).type).toThrow(
+      '--type must be "prompt" or "tool", not "tools" (did you mean "tool"?)',
+    );
     expect(() => read(["--format", "md"]).format).toThrow('--format must be yaml or skill-md, not "md"');
     const catalog = readValues({ catalog: choice(["auto", "on", "off"], "Catalog tools") }, { catalog: "offf" });
     expect(() => catalog.catalog).toThrow('--catalog must be auto, on or off, not "offf" (did you mean "off"?)');
@@ -67,7 +108,11 @@ describe("options declared once", () => {
 
   test("a value is parsed when first read, so a command meets bad values in the order it checks them", () => {
     const seen: string[] = [];
-    const traced = (name: string) => value("<x>", name, (raw) => (seen.push(name), raw));
+    const traced = (name: string) =>
+      value("<x>", name, (raw) => {
+        seen.push(name);
+        return raw;
+      });
     const values = readValues({ a: traced("a"), b: traced("b") }, { a: "1", b: "2" });
     expect(seen).toEqual([]);
     expect([values.b, values.a, values.b]).toEqual(["2", "1", "2"]);

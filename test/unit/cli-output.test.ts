@@ -37,11 +37,14 @@ describe("suggestions", () => {
 
   /** The textbook table, for comparison with the three-row one. */
   function referenceDistance(a: string, b: string, swaps = true): number {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    const d = Array.from({ length: a.length + 1 }, (_, i) =>
+      Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    );
     for (let i = 1; i <= a.length; i++) {
       for (let j = 1; j <= b.length; j++) {
         d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-        if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+          d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
       }
     }
     return d[a.length]![b.length]!;
@@ -49,7 +52,8 @@ describe("suggestions", () => {
 
   test("the edit distance (three rows, no table) agrees with the textbook one on random words", () => {
     const random = mulberry32(11);
-    const word = () => Array.from({ length: Math.floor(random() * 9) }, () => "abcd"[Math.floor(random() * 4)]).join("");
+    const word = () =>
+      Array.from({ length: Math.floor(random() * 9) }, () => "abcd"[Math.floor(random() * 4)]).join("");
     for (let i = 0; i < 2000; i++) {
       const [a, b] = [word(), word()];
       expect({ a, b, d: editDistance(a, b) }).toEqual({ a, b, d: referenceDistance(a, b) });
@@ -60,10 +64,16 @@ describe("suggestions", () => {
 
   test("with a limit, any distance beyond it is limit + 1; without swaps, it is Levenshtein's (search's typos)", () => {
     const random = mulberry32(12);
-    const word = () => Array.from({ length: Math.floor(random() * 12) }, () => "abc"[Math.floor(random() * 3)]).join("");
+    const word = () =>
+      Array.from({ length: Math.floor(random() * 12) }, () => "abc"[Math.floor(random() * 3)]).join("");
     for (let i = 0; i < 2000; i++) {
       const [a, b, limit] = [word(), word(), Math.floor(random() * 4)];
-      expect({ a, b, limit, d: editDistance(a, b, { limit }) }).toEqual({ a, b, limit, d: Math.min(referenceDistance(a, b), limit + 1) });
+      expect({ a, b, limit, d: editDistance(a, b, { limit }) }).toEqual({
+        a,
+        b,
+        limit,
+        d: Math.min(referenceDistance(a, b), limit + 1),
+      });
       expect({ a, b, d: editDistance(a, b, { swaps: false }) }).toEqual({ a, b, d: referenceDistance(a, b, false) });
     }
     expect(editDistance("auidt", "audit", { limit: 1 })).toBe(1);
@@ -79,7 +89,13 @@ describe("suggestions", () => {
 
 describe("tables", () => {
   test("columns are padded to the widest cell, with no trailing spaces", () => {
-    expect(formatTable([["ID", "TYPE"], ["review-pr", "prompt"], ["x", ""]])).toBe("ID         TYPE\nreview-pr  prompt\nx\n");
+    expect(
+      formatTable([
+        ["ID", "TYPE"],
+        ["review-pr", "prompt"],
+        ["x", ""],
+      ]),
+    ).toBe("ID         TYPE\nreview-pr  prompt\nx\n");
   });
 
   test("the last column is cut to the terminal width", () => {
@@ -92,7 +108,15 @@ describe("tables", () => {
 describe("--arg values", () => {
   const tool = {
     type: "tool",
-    inputSchema: { type: "object", properties: { n: { type: "integer" }, flag: { type: "boolean" }, name: { type: "string" }, either: { type: ["string", "null"] } } },
+    inputSchema: {
+      type: "object",
+      properties: {
+        n: { type: "integer" },
+        flag: { type: "boolean" },
+        name: { type: "string" },
+        either: { type: ["string", "null"] },
+      },
+    },
   } as unknown as Skill;
 
   test("are JSON for a tool property whose type is not a string, text otherwise", () => {
@@ -107,11 +131,22 @@ describe("--arg values", () => {
 });
 
 describe("where `new` writes without --layer", () => {
-  const layer = (name: string, priority: number, origin = "skill-central.yaml") => ({ name, dir: `/p/${name}`, priority, origin });
+  const layer = (name: string, priority: number, origin = "skill-central.yaml") => ({
+    name,
+    dir: `/p/${name}`,
+    priority,
+    origin,
+  });
 
   test("the highest-priority layer, the later one on a tie, never the built-in one", () => {
-    expect(defaultLayer([layer("builtin", 0, "built-in"), layer("team", 50), layer("project", 100)], "/p").name).toBe("project");
+    expect(defaultLayer([layer("builtin", 0, "built-in"), layer("team", 50), layer("project", 100)], "/p").name).toBe(
+      "project",
+    );
     expect(defaultLayer([layer("a", 10), layer("b", 10)], "/p").name).toBe("b");
-    expect(defaultLayer([layer("builtin", 0, "built-in")], "/p")).toMatchObject({ name: "project", dir: "/p/.skills", priority: 100 });
+    expect(defaultLayer([layer("builtin", 0, "built-in")], "/p")).toMatchObject({
+      name: "project",
+      dir: "/p/.skills",
+      priority: 100,
+    });
   });
 });

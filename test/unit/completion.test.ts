@@ -1,12 +1,28 @@
 import { describe, expect, test } from "bun:test";
-import { completeEnum, completePromptArgument, completeResourceArgument, completeTags, MAX_COMPLETION_VALUES, withPrefix } from "../../src/mcp/completion.ts";
+import {
+  completeEnum,
+  completePromptArgument,
+  completeResourceArgument,
+  completeTags,
+  MAX_COMPLETION_VALUES,
+  withPrefix,
+} from "../../src/mcp/completion.ts";
 import { buildRegistry, type Candidate, type LayerRef } from "../../src/registry/registry.ts";
 import type { Skill } from "../../src/skill/skill.ts";
 
 const layer: LayerRef = { name: "team", priority: 10, order: 0 };
 function skill(id: string, extra: Partial<Skill> = {}): Candidate {
   return {
-    skill: { id, description: id, type: "prompt", tags: [], arguments: [], argumentsDeclared: false, exampleCount: 0, ...extra },
+    skill: {
+      id,
+      description: id,
+      type: "prompt",
+      tags: [],
+      arguments: [],
+      argumentsDeclared: false,
+      exampleCount: 0,
+      ...extra,
+    },
     layer,
     path: `/${id}.yaml`,
     source: `${id}.yaml`,
@@ -43,20 +59,36 @@ describe("prefix matching", () => {
 
 describe("completion against a registry", () => {
   const many = Array.from({ length: 120 }, (_, i) => `v${String(i).padStart(3, "0")}`);
-  const { registry } = buildRegistry([layer], [
-    skill("pick", { arguments: [{ name: "level", required: false, enum: ["low", "lower", "high"] }, { name: "free", required: false }] }),
-    skill("wide", { arguments: [{ name: "x", required: false, enum: many }] }),
-    skill("tagged", { tags: ["kmp", "android"] }),
-    skill("tool-one", { type: "tool" }),
-  ]);
+  const { registry } = buildRegistry(
+    [layer],
+    [
+      skill("pick", {
+        arguments: [
+          { name: "level", required: false, enum: ["low", "lower", "high"] },
+          { name: "free", required: false },
+        ],
+      }),
+      skill("wide", { arguments: [{ name: "x", required: false, enum: many }] }),
+      skill("tagged", { tags: ["kmp", "android"] }),
+      skill("tool-one", { type: "tool" }),
+    ],
+  );
 
   test("a prompt's enum argument; an argument without enum completes to nothing", () => {
-    expect(completePromptArgument(registry, "pick", "level", "lo").completion).toEqual({ values: ["low", "lower"], total: 2, hasMore: false });
+    expect(completePromptArgument(registry, "pick", "level", "lo").completion).toEqual({
+      values: ["low", "lower"],
+      total: 2,
+      hasMore: false,
+    });
     expect(completePromptArgument(registry, "pick", "free", "x").completion.values).toEqual([]);
   });
 
   test("at most 100 values, with the total and hasMore", () => {
-    expect(completePromptArgument(registry, "wide", "x", "v").completion).toEqual({ values: many.slice(0, MAX_COMPLETION_VALUES), total: 120, hasMore: true });
+    expect(completePromptArgument(registry, "wide", "x", "v").completion).toEqual({
+      values: many.slice(0, MAX_COMPLETION_VALUES),
+      total: 120,
+      hasMore: true,
+    });
   });
 
   test("skills:compose tags come from the registry's tags", () => {
@@ -69,12 +101,19 @@ describe("completion against a registry", () => {
   });
 
   test("the skill resource template completes served ids; another template is an error", () => {
-    expect(completeResourceArgument(registry, "skill-central://skills/{id}", "id", "t").completion.values).toEqual(["tagged", "tool-one"]);
-    expect(() => completeResourceArgument(registry, "skill-central://other/{x}", "x", "")).toThrow("Unknown resource template: skill-central://other/{x}");
+    expect(completeResourceArgument(registry, "skill-central://skills/{id}", "id", "t").completion.values).toEqual([
+      "tagged",
+      "tool-one",
+    ]);
+    expect(() => completeResourceArgument(registry, "skill-central://other/{x}", "x", "")).toThrow(
+      "Unknown resource template: skill-central://other/{x}",
+    );
   });
 
   test("skill://{name}/SKILL.md completes published skills only: prompts, not tools", () => {
-    expect(completeResourceArgument(registry, "skill://{name}/SKILL.md", "name", "t").completion.values).toEqual(["tagged"]);
+    expect(completeResourceArgument(registry, "skill://{name}/SKILL.md", "name", "t").completion.values).toEqual([
+      "tagged",
+    ]);
     expect(completeResourceArgument(registry, "skill://{name}/SKILL.md", "other", "t").completion.values).toEqual([]);
   });
 });

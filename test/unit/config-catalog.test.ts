@@ -10,7 +10,9 @@ afterEach(() => fixture?.cleanup());
 async function resolve(files: Record<string, string>) {
   fixture = makeFixture(files);
   const diagnostics: Diagnostic[] = [];
-  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtinDir: "/builtin" }, (d) => diagnostics.push(d));
+  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtinDir: "/builtin" }, (d) =>
+    diagnostics.push(d),
+  );
   return { config, diagnostics };
 }
 
@@ -36,7 +38,9 @@ describe("catalog settings in the config files", () => {
   });
 
   test("a bad value is a warning naming file, line and column, and the key keeps its default", async () => {
-    const { config, diagnostics } = await resolve({ "skill-central.yaml": "builtin: true\ncatalog: sometimes\ntoolSkills: both\ntoolCap: 2\n" });
+    const { config, diagnostics } = await resolve({
+      "skill-central.yaml": "builtin: true\ncatalog: sometimes\ntoolSkills: both\ntoolCap: 2\n",
+    });
     expect(config.catalog).toEqual({ mode: "auto", toolSkills: "tools", toolCap: 40 });
     const file = join(fixture.cwd, "skill-central.yaml");
     expect(diagnostics.map((d) => [d.file, d.position?.line, d.position?.column, d.message])).toEqual([
@@ -49,19 +53,27 @@ describe("catalog settings in the config files", () => {
 
   test("toolCap must be a whole number", async () => {
     const { diagnostics } = await resolve({ "skill-central.yaml": "toolCap: 12.5\n" });
-    expect(diagnostics.map((d) => d.message)).toEqual(['"toolCap" must be a whole number from 3 (the catalog\'s own tools) to 10000; ignored']);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      '"toolCap" must be a whole number from 3 (the catalog\'s own tools) to 10000; ignored',
+    ]);
   });
 
   test("toolSkills: catalog with catalog: off is a warning: tool skills stay tools", async () => {
     const { config, diagnostics } = await resolve({ "skill-central.yaml": "catalog: off\ntoolSkills: catalog\n" });
     expect(config.catalog).toEqual({ mode: "off", toolSkills: "catalog", toolCap: 40 });
     expect(diagnostics.map((d) => [d.severity, d.file, d.message])).toEqual([
-      ["warning", join(fixture.cwd, "skill-central.yaml"), '"toolSkills: catalog" needs the catalog tools, which "catalog: off" turns off; tool skills stay tools'],
+      [
+        "warning",
+        join(fixture.cwd, "skill-central.yaml"),
+        '"toolSkills: catalog" needs the catalog tools, which "catalog: off" turns off; tool skills stay tools',
+      ],
     ]);
   });
 
   test("the unknown-key warning lists the new keys", async () => {
     const { diagnostics } = await resolve({ "skill-central.yaml": "catalogue: on\n" });
-    expect(diagnostics[0]!.message).toBe('unknown key "catalogue" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap)');
+    expect(diagnostics[0]!.message).toBe(
+      'unknown key "catalogue" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap)',
+    );
   });
 });

@@ -13,14 +13,17 @@ afterEach(() => fixture?.cleanup());
 async function resolve(files: Record<string, string>) {
   fixture = makeFixture(files);
   const diagnostics: Diagnostic[] = [];
-  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtin: false }, (d) => diagnostics.push(d));
+  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtin: false }, (d) =>
+    diagnostics.push(d),
+  );
   return { config, diagnostics, messages: diagnostics.map((d) => d.message) };
 }
 
 describe("git layers in the config files", () => {
   test("a project layer names a repository, a ref and a folder inside it", async () => {
     const { config, diagnostics } = await resolve({
-      "skill-central.yaml": "layers:\n  - { name: team, priority: 50, git: https://example.com/skills.git, ref: main, path: ./skills/team/ }\n",
+      "skill-central.yaml":
+        "layers:\n  - { name: team, priority: 50, git: https://example.com/skills.git, ref: main, path: ./skills/team/ }\n",
     });
     expect(diagnostics).toEqual([]);
     expect(config.layers).toHaveLength(1);
@@ -31,10 +34,16 @@ describe("git layers in the config files", () => {
 
   test("a user layer may follow a branch with a background refresh; ref defaults to HEAD, path to the root", async () => {
     const { config, diagnostics } = await resolve({
-      "~/.skill-central/config.yaml": "layers:\n  - name: mine\n    priority: 70\n    git: git@example.com:me/skills.git\n    refresh: 1h\n",
+      "~/.skill-central/config.yaml":
+        "layers:\n  - name: mine\n    priority: 70\n    git: git@example.com:me/skills.git\n    refresh: 1h\n",
     });
     expect(diagnostics).toEqual([]);
-    expect(config.layers[0]!.git).toEqual({ url: "git@example.com:me/skills.git", ref: "HEAD", path: "", refreshMs: 3_600_000 });
+    expect(config.layers[0]!.git).toEqual({
+      url: "git@example.com:me/skills.git",
+      ref: "HEAD",
+      path: "",
+      refreshMs: 3_600_000,
+    });
   });
 
   test("a project git layer replaces a same-named user folder layer", async () => {
@@ -42,7 +51,9 @@ describe("git layers in the config files", () => {
       "~/.skill-central/config.yaml": "layers:\n  - { name: team, path: ./team, priority: 10 }\n",
       "skill-central.yaml": "layers:\n  - { name: team, priority: 50, git: file:///srv/skills.git }\n",
     });
-    expect(config.layers.map((l) => [l.name, l.priority, l.git?.url])).toEqual([["team", 50, "file:///srv/skills.git"]]);
+    expect(config.layers.map((l) => [l.name, l.priority, l.git?.url])).toEqual([
+      ["team", 50, "file:///srv/skills.git"],
+    ]);
   });
 
   test("ill-typed git keys are reported at their position; the layer is ignored when it cannot be fetched", async () => {
@@ -78,15 +89,20 @@ describe("git layers in the config files", () => {
 
   test("a git URL with credentials is never echoed in a config warning", async () => {
     const { messages } = await resolve({
-      "skill-central.yaml": "layers:\n  - { name: t, priority: 1, git: 'https://user:s3cret-token@example.com/x.git', ref: 'a b' }\n",
+      "skill-central.yaml":
+        "layers:\n  - { name: t, priority: 1, git: 'https://user:s3cret-token@example.com/x.git', ref: 'a b' }\n",
     });
     expect(messages).toHaveLength(1);
     expect(messages.join("\n")).not.toContain("s3cret");
   });
 
   test("unknown layer keys name the git keys among the known ones", async () => {
-    const { messages } = await resolve({ "skill-central.yaml": "layers:\n  - { name: t, priority: 1, git: https://x/y.git, branch: main }\n" });
-    expect(messages).toEqual(['unknown layer key "branch" is ignored (known: name, path, priority, git, ref, refresh)']);
+    const { messages } = await resolve({
+      "skill-central.yaml": "layers:\n  - { name: t, priority: 1, git: https://x/y.git, branch: main }\n",
+    });
+    expect(messages).toEqual([
+      'unknown layer key "branch" is ignored (known: name, path, priority, git, ref, refresh)',
+    ]);
   });
 });
 
@@ -110,12 +126,16 @@ describe("git layer key syntax", () => {
 
 describe("the documented examples", () => {
   const REPO = join(import.meta.dir, "..", "..");
-  const yamlBlocks = (file: string) => [...readFileSync(join(REPO, file), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const yamlBlocks = (file: string) =>
+    [...readFileSync(join(REPO, file), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
   test("every git layer example in docs/git-layers.md and the README's team section is a valid config", async () => {
     const readme = readFileSync(join(REPO, "README.md"), "utf8");
     const team = section(readme, "## Sharing skills across a team");
-    const blocks = [...yamlBlocks("docs/git-layers.md"), ...[...team.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!)];
+    const blocks = [
+      ...yamlBlocks("docs/git-layers.md"),
+      ...[...team.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!),
+    ];
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     for (const block of blocks) {
       const { config, diagnostics } = await resolve({ "skill-central.yaml": block });

@@ -10,7 +10,9 @@ afterEach(() => fixture?.cleanup());
 async function resolve(files: Record<string, string>, extra: { builtin?: boolean } = {}) {
   fixture = makeFixture(files);
   const diagnostics: Diagnostic[] = [];
-  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtinDir: "/builtin", ...extra }, (d) => diagnostics.push(d));
+  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtinDir: "/builtin", ...extra }, (d) =>
+    diagnostics.push(d),
+  );
   return { config, diagnostics, layers: config.layers.map((l) => `${l.name}@${l.priority}`) };
 }
 
@@ -45,17 +47,23 @@ describe("config merging", () => {
       ["mine", join(fixture.home, ".skill-central", "personal")],
       ["team", join(fixture.cwd, "skills", "team")],
     ]);
-    expect(config.files).toEqual([join(fixture.home, ".skill-central", "config.yaml"), join(fixture.cwd, "skill-central.yaml")]);
+    expect(config.files).toEqual([
+      join(fixture.home, ".skill-central", "config.yaml"),
+      join(fixture.cwd, "skill-central.yaml"),
+    ]);
   });
 
   test("~ in a layer path expands to the home folder", async () => {
-    const { config } = await resolve({ "skill-central.yaml": "layers:\n  - { name: h, path: ~/skills, priority: 1 }\n" });
+    const { config } = await resolve({
+      "skill-central.yaml": "layers:\n  - { name: h, path: ~/skills, priority: 1 }\n",
+    });
     expect(config.layers[1]!.dir).toBe(join(fixture.home, "skills"));
   });
 
   test("a project layer with the user's layer name replaces it and takes the project's place", async () => {
     const { config, layers } = await resolve({
-      "~/.skill-central/config.yaml": "layers:\n  - { name: shared, path: ./a, priority: 10 }\n  - { name: mine, path: ./b, priority: 30 }\n",
+      "~/.skill-central/config.yaml":
+        "layers:\n  - { name: shared, path: ./a, priority: 10 }\n  - { name: mine, path: ./b, priority: 30 }\n",
       "skill-central.yaml": "layers:\n  - { name: shared, path: ./override, priority: 15 }\n",
     });
     expect(layers).toEqual(["builtin@0", "mine@30", "shared@15"]);
@@ -63,7 +71,9 @@ describe("config merging", () => {
   });
 
   test("an absolute layer path is taken as written, not appended to the config's folder", async () => {
-    const { config } = await resolve({ "skill-central.yaml": "layers:\n  - { name: abs, path: /srv/team-skills/, priority: 5 }\n" });
+    const { config } = await resolve({
+      "skill-central.yaml": "layers:\n  - { name: abs, path: /srv/team-skills/, priority: 5 }\n",
+    });
     expect(config.layers[1]!.dir).toBe("/srv/team-skills");
   });
 
@@ -73,9 +83,15 @@ describe("config merging", () => {
   });
 
   test("the project's builtin setting wins over the user's", async () => {
-    const on = await resolve({ "~/.skill-central/config.yaml": "builtin: false\n", "skill-central.yaml": "builtin: true\n" });
+    const on = await resolve({
+      "~/.skill-central/config.yaml": "builtin: false\n",
+      "skill-central.yaml": "builtin: true\n",
+    });
     expect(on.layers).toEqual(["builtin@0"]);
-    const off = await resolve({ "~/.skill-central/config.yaml": "builtin: true\n", "skill-central.yml": "builtin: false\n" });
+    const off = await resolve({
+      "~/.skill-central/config.yaml": "builtin: true\n",
+      "skill-central.yml": "builtin: false\n",
+    });
     expect(off.layers).toEqual([]);
   });
 
@@ -85,7 +101,10 @@ describe("config merging", () => {
   });
 
   test("scalar settings: the project's pageSize overrides the user's", async () => {
-    const { config } = await resolve({ "~/.skill-central/config.yaml": "pageSize: 10\n", "skill-central.yaml": "pageSize: 25\n" });
+    const { config } = await resolve({
+      "~/.skill-central/config.yaml": "pageSize: 10\n",
+      "skill-central.yaml": "pageSize: 25\n",
+    });
     expect(config.pageSize).toBe(25);
   });
 });
@@ -102,7 +121,8 @@ describe("config validation", () => {
 
   test("ill-typed values are reported and ignored, keeping the rest", async () => {
     const { diagnostics, layers } = await resolve({
-      "skill-central.yaml": "builtin: maybe\npageSize: -1\nlayers:\n  - { name: ok, path: ./ok, priority: 5 }\n  - { name: bad, path: ./bad, priority: high }\n  - { path: ./x, priority: 1 }\n",
+      "skill-central.yaml":
+        "builtin: maybe\npageSize: -1\nlayers:\n  - { name: ok, path: ./ok, priority: 5 }\n  - { name: bad, path: ./bad, priority: high }\n  - { path: ./x, priority: 1 }\n",
     });
     expect(layers).toEqual(["builtin@0", "ok@5"]);
     const messages = diagnostics.map((d) => d.message);

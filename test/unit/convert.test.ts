@@ -7,7 +7,10 @@ const yamlSkill = (extra: Partial<Skill> = {}): Skill => ({
   description: "Review: a file",
   type: "prompt",
   tags: ["code", "review"],
-  arguments: [{ name: "file", description: "The file", required: true }, { name: "focus", required: false }],
+  arguments: [
+    { name: "file", description: "The file", required: true },
+    { name: "focus", required: false },
+  ],
   argumentsDeclared: true,
   exampleCount: 0,
   ...extra,
@@ -15,7 +18,10 @@ const yamlSkill = (extra: Partial<Skill> = {}): Skill => ({
 
 describe("YAML → SKILL.md", () => {
   test("plain {{argument}} tags become $argument; blocks stay as text and are reported; tags and version go to metadata", () => {
-    const result = toSkillMd(yamlSkill({ version: "1.0", title: "Review" }), { template: "Review {{file}}{{#if focus}} for {{focus}}{{/if}} {{ file }}.", examples: [{ arguments: { file: "a" }, contains: ["a"] }] });
+    const result = toSkillMd(yamlSkill({ version: "1.0", title: "Review" }), {
+      template: "Review {{file}}{{#if focus}} for {{focus}}{{/if}} {{ file }}.",
+      examples: [{ arguments: { file: "a" }, contains: ["a"] }],
+    });
     if ("refused" in result) throw new Error(result.refused);
     expect(result.files).toEqual([
       {
@@ -33,7 +39,9 @@ describe("YAML → SKILL.md", () => {
   });
 
   test("a tool has no SKILL.md form", () => {
-    expect(toSkillMd(yamlSkill({ type: "tool" }), { examples: [] })).toEqual({ refused: '"review" is a tool: the Agent Skills format has prompts only, so a tool has no SKILL.md form' });
+    expect(toSkillMd(yamlSkill({ type: "tool" }), { examples: [] })).toEqual({
+      refused: '"review" is a tool: the Agent Skills format has prompts only, so a tool has no SKILL.md form',
+    });
   });
 });
 
@@ -57,7 +65,10 @@ describe("SKILL.md → YAML", () => {
   });
 
   test("$ARGUMENTS becomes {{arguments}}; literal {{ is escaped so it renders as written; what YAML cannot carry is listed", () => {
-    const result = toYaml(folder(), { template: "Read $ARGUMENTS; $0 first; ${CLAUDE_SKILL_DIR}/x; {{literal}} costs $10.00\n", examples: [] });
+    const result = toYaml(folder(), {
+      template: "Read $ARGUMENTS; $0 first; ${CLAUDE_SKILL_DIR}/x; {{literal}} costs $10.00\n",
+      examples: [],
+    });
     expect(result.files).toEqual([
       {
         path: "pdf.yaml",
@@ -73,7 +84,14 @@ describe("SKILL.md → YAML", () => {
   });
 
   test("declared arguments: $name becomes {{name}}, an undeclared $word stays", () => {
-    const skill = folder({ arguments: [{ name: "file", required: false }], argumentsDeclared: true, frontmatter: { name: "pdf", description: "PDFs", arguments: ["file"] }, files: [] });
-    expect(toYaml(skill, { template: "Open $file, not $other.", examples: [] }).files[0]!.text).toContain("prompt: |-\n  Open {{file}}, not $other.\n");
+    const skill = folder({
+      arguments: [{ name: "file", required: false }],
+      argumentsDeclared: true,
+      frontmatter: { name: "pdf", description: "PDFs", arguments: ["file"] },
+      files: [],
+    });
+    expect(toYaml(skill, { template: "Open $file, not $other.", examples: [] }).files[0]!.text).toContain(
+      "prompt: |-\n  Open {{file}}, not $other.\n",
+    );
   });
 });

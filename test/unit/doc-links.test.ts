@@ -9,11 +9,18 @@ import { REPO_ROOT } from "../helpers/server.ts";
  * A link to the web is not allowed, and neither is a bare URL in prose, which GitHub turns into one.
  */
 
-const PAGES = ["README.md", ...readdirSync(join(REPO_ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(REPO_ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** The text a reader sees as prose: fenced blocks and inline code removed (neither makes links). */
 function prose(markdown: string): string {
-  return markdown.replace(/^```[\s\S]*?^```/gm, (block) => block.replace(/[^\n]/g, " ")).replace(/`[^`\n]*`/g, (code) => " ".repeat(code.length));
+  return markdown
+    .replace(/^```[\s\S]*?^```/gm, (block) => block.replace(/[^\n]/g, " "))
+    .replace(/`[^`\n]*`/g, (code) => " ".repeat(code.length));
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens; repeats get -1, -2. */
@@ -21,7 +28,10 @@ function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const match of markdown.replace(/^```[\s\S]*?^```/gm, "").matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const base = match[1]!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+    const base = match[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -58,7 +68,12 @@ function problems(page: string, markdown = readFileSync(join(REPO_ROOT, page), "
       out.push(`${where}: no such file`);
       continue;
     }
-    if (anchor !== undefined && resolved.endsWith(".md") && statSync(resolved).isFile() && !anchors(readFileSync(resolved, "utf8")).has(anchor)) {
+    if (
+      anchor !== undefined &&
+      resolved.endsWith(".md") &&
+      statSync(resolved).isFile() &&
+      !anchors(readFileSync(resolved, "utf8")).has(anchor)
+    ) {
       out.push(`${where}: no heading with that anchor`);
     }
   }
@@ -85,8 +100,13 @@ describe("links in the README and docs/", () => {
   test("the checker catches what it must", () => {
     const anchorsOf = anchors("# A title\n## `new <id> --type prompt|tool`\n## Limits\n## Limits\n");
     expect([...anchorsOf]).toEqual(["a-title", "new-id---type-prompttool", "limits", "limits-1"]);
-    expect(links("see [a](https://example.com) and [b](docs/x.md#y)\n```\n[c](ignored.md)\n```\n`[d](also-ignored.md)`\n").map((l) => l.target)).toEqual(["https://example.com", "docs/x.md#y"]);
-    const page = "[web](https://example.com)\n[gone](docs/nope.md)\n[up](../../etc/passwd)\n[bad anchor](docs/cli.md#no-such-heading)\n[good](docs/cli.md#one-severity-model)\nsee https://example.org\n";
+    expect(
+      links(
+        "see [a](https://example.com) and [b](docs/x.md#y)\n```\n[c](ignored.md)\n```\n`[d](also-ignored.md)`\n",
+      ).map((l) => l.target),
+    ).toEqual(["https://example.com", "docs/x.md#y"]);
+    const page =
+      "[web](https://example.com)\n[gone](docs/nope.md)\n[up](../../etc/passwd)\n[bad anchor](docs/cli.md#no-such-heading)\n[good](docs/cli.md#one-severity-model)\nsee https://example.org\n";
     expect(problems("README.md", page)).toEqual([
       "README.md:1: https://example.com: points outside the repository",
       "README.md:2: docs/nope.md: no such file",

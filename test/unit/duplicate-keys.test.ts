@@ -49,7 +49,11 @@ function reading(text: string): Verdict {
   if (result.ok) return { kind: "clean" };
   const { code, position, message } = result.diagnostic;
   if (code !== "duplicate-key") return { kind: "error" };
-  return { kind: "duplicate", line: position!.line, key: /^duplicate key "(.*)" in a mapping/.exec(message)?.[1] ?? "?" };
+  return {
+    kind: "duplicate",
+    line: position!.line,
+    key: /^duplicate key "(.*)" in a mapping/.exec(message)?.[1] ?? "?",
+  };
 }
 
 const scan = (lines: string[], eol = "\n"): Verdict => reading(lines.join(eol) + eol);
@@ -62,7 +66,12 @@ function agreesWithYaml(text: string): void {
   const result = parseYamlDocument({ file: "skill.yaml", text });
   const yamlSays = yamlReading(text);
   if (doc.errors.some((e) => e.code !== "DUPLICATE_KEY")) expect({ text, ok: result.ok }).toEqual({ text, ok: false });
-  else if (yamlSays.duplicate) expect({ text, read: reading(text).kind, line: (reading(text) as { line?: number }).line }).toEqual({ text, read: "duplicate", line: yamlSays.line });
+  else if (yamlSays.duplicate)
+    expect({ text, read: reading(text).kind, line: (reading(text) as { line?: number }).line }).toEqual({
+      text,
+      read: "duplicate",
+      line: yamlSays.line,
+    });
   else if (!result.ok && /guard against alias bombs/.test(result.diagnostic.message)) {
     // A self-containing alias, which the yaml package expands into a cycle, is refused on purpose (parse-document.test.ts).
     expect(text).toContain("*");
@@ -184,7 +193,11 @@ describe("block scalars", () => {
   });
 
   test("a block scalar ends at a less indented line even after blank lines", () => {
-    expect(scan(["x:", "  p: |", "    body", "", "  q: 1", "  p: 2"])).toEqual({ kind: "duplicate", line: 6, key: "p" });
+    expect(scan(["x:", "  p: |", "    body", "", "  q: 1", "  p: 2"])).toEqual({
+      kind: "duplicate",
+      line: 6,
+      key: "p",
+    });
   });
 
   test("a block scalar as a sequence item hides its content", () => {
@@ -215,7 +228,7 @@ describe("constructs the fast reader leaves to the yaml package", () => {
     }
   });
 
-  const asYaml = (lines: string[]) => agreesWithYaml(lines.join("\n") + "\n");
+  const asYaml = (lines: string[]) => agreesWithYaml(`${lines.join("\n")}\n`);
 
   test("a flow collection spread over several lines is read as the yaml package reads it", () => {
     asYaml(["a: {", "  x: 1,", "  y: 2", "}"]);
@@ -328,7 +341,6 @@ describe("keys that resolve to the same value are never clean", () => {
 // ---------------------------------------------------------------------------------------------
 // Property: over many generated documents, `clean` never hides a duplicate the yaml package sees.
 
-
 class Gen {
   private anchors = 0;
   constructor(private readonly rnd: () => number) {}
@@ -351,15 +363,31 @@ class Gen {
     return name;
   }
   scalar(): string {
-    return this.pick(["1", "text", "two words", '"quoted: yes"', "'single # not comment'", "x # comment", "a:b", "tab\there", "true"]);
+    return this.pick([
+      "1",
+      "text",
+      "two words",
+      '"quoted: yes"',
+      "'single # not comment'",
+      "x # comment",
+      "a:b",
+      "tab\there",
+      "true",
+    ]);
   }
   flow(): string {
-    const pairs = Array.from({ length: this.int(1, 3) }, () => `${this.pick(["a", "b", "name"])}: ${this.pick(["1", "x", "[p, q]"])}`);
+    const pairs = Array.from(
+      { length: this.int(1, 3) },
+      () => `${this.pick(["a", "b", "name"])}: ${this.pick(["1", "x", "[p, q]"])}`,
+    );
     const map = `{${pairs.join(", ")}}`;
     return this.pick([map, `[x, ${map}]`, "[a, b]", "[]", "{}"]);
   }
   blockScalarLines(indent: string): string[] {
-    const lines = Array.from({ length: this.int(1, 3) }, () => `${indent}${this.pick(["id: x", "name: y", "- a: 1", "plain text", "# not a comment", "{a: 1, a: 2}"])}`);
+    const lines = Array.from(
+      { length: this.int(1, 3) },
+      () => `${indent}${this.pick(["id: x", "name: y", "- a: 1", "plain text", "# not a comment", "{a: 1, a: 2}"])}`,
+    );
     if (this.chance(0.3)) lines.splice(1, 0, "");
     return lines;
   }
@@ -428,7 +456,7 @@ class Gen {
     if (this.chance(0.1)) lines.unshift("---");
     if (this.chance(0.05)) lines = [...lines, "---", ...this.mapping(0, 1)];
     if (this.chance(0.04)) lines.splice(this.int(1, lines.length), 0, `\t${this.key()}: tabbed`);
-    return lines.join(this.chance(0.2) ? "\r\n" : "\n") + "\n";
+    return `${lines.join(this.chance(0.2) ? "\r\n" : "\n")}\n`;
   }
 }
 

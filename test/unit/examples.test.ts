@@ -12,7 +12,12 @@ describe("judging an example against its call's outcome", () => {
 
   test("expect is the exact text", () => {
     expect(judge({ expect: "fix: x" }, ok("fix: x"))).toEqual({ pass: true });
-    expect(judge({ expect: "fix: x" }, ok("fix: y"))).toMatchObject({ pass: false, failure: "text-differs", expected: "fix: x", actual: "fix: y" });
+    expect(judge({ expect: "fix: x" }, ok("fix: y"))).toMatchObject({
+      pass: false,
+      failure: "text-differs",
+      expected: "fix: x",
+      actual: "fix: y",
+    });
     expect(judge({ expect: "fix: x" }, ok("fix: x and more"))).toMatchObject({ pass: false });
   });
 
@@ -23,33 +28,56 @@ describe("judging an example against its call's outcome", () => {
 
   test("contains lists substrings, and a failure names the missing ones", () => {
     expect(judge({ contains: ["a", "c"] }, ok("abc"))).toEqual({ pass: true });
-    expect(judge({ contains: ["a", "x", "y"] }, ok("abc"))).toMatchObject({ pass: false, failure: "text-missing", missing: ["x", "y"] });
+    expect(judge({ contains: ["a", "x", "y"] }, ok("abc"))).toMatchObject({
+      pass: false,
+      failure: "text-missing",
+      missing: ["x", "y"],
+    });
   });
 
   test("expect and contains together must both hold", () => {
     expect(judge({ expect: "abc", contains: ["b"] }, ok("abc"))).toEqual({ pass: true });
-    expect(judge({ expect: "abc", contains: ["z"] }, ok("abc"))).toMatchObject({ pass: false, failure: "text-missing" });
+    expect(judge({ expect: "abc", contains: ["z"] }, ok("abc"))).toMatchObject({
+      pass: false,
+      failure: "text-missing",
+    });
   });
 
   test("error passes only when the call fails with a message containing it", () => {
     expect(judge({ error: "Missing required" }, failed('Missing required argument: "x"'))).toEqual({ pass: true });
-    expect(judge({ error: "Missing required" }, ok("fine"))).toMatchObject({ pass: false, failure: "unexpected-success", actual: "fine" });
-    expect(judge({ error: "must be an integer" }, failed('Missing required argument: "x"'))).toMatchObject({ pass: false, failure: "wrong-error" });
+    expect(judge({ error: "Missing required" }, ok("fine"))).toMatchObject({
+      pass: false,
+      failure: "unexpected-success",
+      actual: "fine",
+    });
+    expect(judge({ error: "must be an integer" }, failed('Missing required argument: "x"'))).toMatchObject({
+      pass: false,
+      failure: "wrong-error",
+    });
   });
 
   test("an example without expectations passes when the call succeeds and fails when it fails", () => {
     expect(judge({}, ok("anything"))).toEqual({ pass: true });
-    expect(judge({}, failed("Unknown tool: x"))).toMatchObject({ pass: false, failure: "call-failed", reason: "the call failed: Unknown tool: x" });
+    expect(judge({}, failed("Unknown tool: x"))).toMatchObject({
+      pass: false,
+      failure: "call-failed",
+      reason: "the call failed: Unknown tool: x",
+    });
   });
 
   test("an example whose only check is a key that is not a field (a misspelt expect) asserts nothing and fails, naming the key", () => {
     expect(judge({ unknownFields: ["expcet"] }, ok("Hello"))).toEqual({
       pass: false,
       failure: "asserts-nothing",
-      reason: 'the example asserts nothing: "expcet" (did you mean "expect"?) is not a field of an example; check the output with "expect", "contains" or "error"',
+      reason:
+        'the example asserts nothing: "expcet" (did you mean "expect"?) is not a field of an example; check the output with "expect", "contains" or "error"',
       actual: "Hello",
     });
-    expect(judge({ unknownFields: ["zzzzzz"] }, failed("boom"))).toMatchObject({ pass: false, failure: "asserts-nothing", reason: expect.stringContaining('"zzzzzz" is not a field') });
+    expect(judge({ unknownFields: ["zzzzzz"] }, failed("boom"))).toMatchObject({
+      pass: false,
+      failure: "asserts-nothing",
+      reason: expect.stringContaining('"zzzzzz" is not a field'),
+    });
     // A real check beside the unknown key still judges the output (the load warns about the key).
     expect(judge({ unknownFields: ["exepct"], contains: ["ell"] }, ok("Hello"))).toEqual({ pass: true });
     expect(judge({ unknownFields: ["exepct"], error: "boom" }, failed("boom"))).toEqual({ pass: true });
@@ -85,7 +113,10 @@ describe("line diff", () => {
     const expected = Array.from({ length: 600 }, (_, i) => `e${i}`);
     const actual = Array.from({ length: 600 }, (_, i) => `a${i}`);
     const lines = lineDiff(expected.join("\n"), actual.join("\n"));
-    expect(lines).toEqual([...expected.map((text) => ({ kind: "-" as const, text })), ...actual.map((text) => ({ kind: "+" as const, text }))]);
+    expect(lines).toEqual([
+      ...expected.map((text) => ({ kind: "-" as const, text })),
+      ...actual.map((text) => ({ kind: "+" as const, text })),
+    ]);
   });
 });
 
@@ -93,7 +124,11 @@ let fixture: Fixture | undefined;
 afterEach(() => fixture?.cleanup());
 
 async function project(files: Record<string, string>) {
-  fixture = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: low, path: ./low, priority: 10 }\n  - { name: high, path: ./high, priority: 20 }\n", ...files });
+  fixture = makeFixture({
+    "skill-central.yaml":
+      "builtin: false\nlayers:\n  - { name: low, path: ./low, priority: 10 }\n  - { name: high, path: ./high, priority: 20 }\n",
+    ...files,
+  });
   const loaded = await loadSkills({ cwd: fixture.cwd, home: fixture.home, keepLocators: true });
   return { ...loaded, locate: locatorsOf(loaded) };
 }
@@ -143,7 +178,12 @@ describe("running inline examples through the server's calls", () => {
       ["count", 1, true],
       ["count", 2, true],
     ]);
-    expect(results[1]).toMatchObject({ failure: "text-differs", expected: "Hello, Bob!", actual: "Hello, Ada!", source: "high/greet.yaml" });
+    expect(results[1]).toMatchObject({
+      failure: "text-differs",
+      expected: "Hello, Bob!",
+      actual: "Hello, Ada!",
+      source: "high/greet.yaml",
+    });
     // prompts/get carries strings only: a number is refused, not rendered.
     expect(results[3]!.reason).toContain("prompt arguments must be strings");
   });
@@ -184,7 +224,10 @@ describe("invoking skills as prompts/get and tools/call do", () => {
       "high/a.yaml": "id: a\ndescription: a\ntype: prompt\ntags: [t]\nprompt: A {{x}}\n",
       "high/b.yaml": "id: b\ndescription: b\ntype: prompt\ntags: [t]\nprompt: B\n",
     });
-    expect(invokePrompt(registry, "skills:compose", { tags: "T", x: "1" })).toEqual({ ok: true, text: "## a\nA 1\n\n---\n\n## b\nB" });
+    expect(invokePrompt(registry, "skills:compose", { tags: "T", x: "1" })).toEqual({
+      ok: true,
+      text: "## a\nA 1\n\n---\n\n## b\nB",
+    });
     const unknown = await invokeSkill(registry, "nope", {});
     expect(unknown.ok === false && unknown.error.message).toBe("Unknown prompt skill: nope");
     const tool = await invokeTool(registry, "a", {});

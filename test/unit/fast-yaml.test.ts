@@ -60,7 +60,16 @@ describe("fast YAML reader: what it reads", () => {
       "",
     ].join("\n");
     expect(agrees(text)).toBe(true);
-    expect(fastParseYaml(text)!.data).toMatchObject({ id: "review-pr", version: 1.2, count: 42, on: true, off: false, nothing: null, empty: null, tags: ["review", "it's", "x y"] });
+    expect(fastParseYaml(text)!.data).toMatchObject({
+      id: "review-pr",
+      version: 1.2,
+      count: 42,
+      on: true,
+      off: false,
+      nothing: null,
+      empty: null,
+      tags: ["review", "it's", "x y"],
+    });
   });
 
   test("chomping: clip keeps one final newline, strip none, keep every trailing one when there are none", () => {
@@ -73,7 +82,10 @@ describe("fast YAML reader: what it reads", () => {
     for (const header of [">", ">-", ">+"]) {
       expect(agrees(`a: ${header}\n  one\n  two\n\n  three\n\n\n  four  \n  five\nb: 1\n`)).toBe(true);
     }
-    expect(fastParseYaml("description: >-\n  Commit type. feat: new feature;\n  fix: bug fix\nx: 1\n")!.data).toEqual({ description: "Commit type. feat: new feature; fix: bug fix", x: 1 });
+    expect(fastParseYaml("description: >-\n  Commit type. feat: new feature;\n  fix: bug fix\nx: 1\n")!.data).toEqual({
+      description: "Commit type. feat: new feature; fix: bug fix",
+      x: 1,
+    });
   });
 
   test("a sequence at its key's indentation and nested mappings", () => {
@@ -136,14 +148,97 @@ describe("fast YAML reader: agreement with the yaml package", () => {
   });
 
   const rng = mulberry32(20261203);
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
   const scalars = [
-    "plain text", "x", "42", "-7", "+3", "0o17", "0x1F", "1.5", ".5", "1e3", "1.0e-2", ".inf", "-.Inf", ".nan", "true", "False", "TRUE", "null", "~", "Null",
-    "yes", "no", "on", "off", "01", "0", "a#b", "a # comment", "http://x.y/z?q=1", "{{name}}", "$10.00", "-x", "x-", "é unicode", "a: b", "a:b", "[x]", "x, y",
-    "'single ''q'''", '"double \\"q\\" \\n \\t \\u263A \\x41"', '"bad \\q"', "'unclosed", '"', "", "  spaced  ", "@at", "`tick", "!bang", "&anchor", "*alias", "%pct", "?q", "- dash", ">gt", "|bar",
-    "...", "---", "a\tb", "key:", "<<", "=eq", ";semi", "(paren)", "\\back",
+    "plain text",
+    "x",
+    "42",
+    "-7",
+    "+3",
+    "0o17",
+    "0x1F",
+    "1.5",
+    ".5",
+    "1e3",
+    "1.0e-2",
+    ".inf",
+    "-.Inf",
+    ".nan",
+    "true",
+    "False",
+    "TRUE",
+    "null",
+    "~",
+    "Null",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "01",
+    "0",
+    "a#b",
+    "a # comment",
+    "http://x.y/z?q=1",
+    "{{name}}",
+    "$10.00",
+    "-x",
+    "x-",
+    "é unicode",
+    "a: b",
+    "a:b",
+    "[x]",
+    "x, y",
+    "'single ''q'''",
+    '"double \\"q\\" \\n \\t \\u263A \\x41"',
+    '"bad \\q"',
+    "'unclosed",
+    '"',
+    "",
+    "  spaced  ",
+    "@at",
+    "`tick",
+    "!bang",
+    "&anchor",
+    "*alias",
+    "%pct",
+    "?q",
+    "- dash",
+    ">gt",
+    "|bar",
+    "...",
+    "---",
+    "a\tb",
+    "key:",
+    "<<",
+    "=eq",
+    ";semi",
+    "(paren)",
+    "\\back",
   ];
-  const keys = ["id", "name", "description", "type", "tags", "a", "b", "b", "x y", "'quoted'", '"dq"', "1", "01", "true", "null", "-k", "k-", "é", "__proto__", "a#b", "<<", "[f]"];
+  const keys = [
+    "id",
+    "name",
+    "description",
+    "type",
+    "tags",
+    "a",
+    "b",
+    "b",
+    "x y",
+    "'quoted'",
+    '"dq"',
+    "1",
+    "01",
+    "true",
+    "null",
+    "-k",
+    "k-",
+    "é",
+    "__proto__",
+    "a#b",
+    "<<",
+    "[f]",
+  ];
   const comment = () => (rng() < 0.2 ? pick(["  # c", " #", "#nc", "   # trailing"]) : "");
   const blank = () => (rng() < 0.15 ? pick(["", "  ", "# comment", "  # indented comment", "\t"]) : undefined);
 
@@ -159,15 +254,23 @@ describe("fast YAML reader: agreement with the yaml package", () => {
       const kind = rng();
       if (kind < 0.45) out.push(`${head}${sequence ? "" : " "}${pick(scalars)}${comment()}`);
       else if (kind < 0.6) {
-        const items = Array.from({ length: Math.floor(rng() * 4) }, () => (rng() < 0.3 ? `{${pick(keys)}: ${pick(scalars)}}` : pick(scalars)));
-        out.push(`${head}${sequence ? "" : " "}${rng() < 0.5 ? `[${items.join(", ")}]` : `{${items.map((v, i) => `${pick(keys)}${i}: ${v}`).join(", ")}}`}${comment()}`);
+        const items = Array.from({ length: Math.floor(rng() * 4) }, () =>
+          rng() < 0.3 ? `{${pick(keys)}: ${pick(scalars)}}` : pick(scalars),
+        );
+        out.push(
+          `${head}${sequence ? "" : " "}${rng() < 0.5 ? `[${items.join(", ")}]` : `{${items.map((v, i) => `${pick(keys)}${i}: ${v}`).join(", ")}}`}${comment()}`,
+        );
       } else if (kind < 0.8) {
         out.push(`${head}${sequence ? "" : " "}${pick(["|", "|-", "|+", ">", "|2"])}${comment()}`);
         const bodyIndent = indent + pick([1, 2, 2, 2, 4]);
         const lines = 1 + Math.floor(rng() * 5);
         for (let l = 0; l < lines; l++) {
           const extra = rng() < 0.2 ? " ".repeat(1 + Math.floor(rng() * 3)) : "";
-          out.push(rng() < 0.15 ? pick(["", " ".repeat(bodyIndent), " ".repeat(bodyIndent + 2)]) : `${" ".repeat(bodyIndent)}${extra}${pick(scalars)}`);
+          out.push(
+            rng() < 0.15
+              ? pick(["", " ".repeat(bodyIndent), " ".repeat(bodyIndent + 2)])
+              : `${" ".repeat(bodyIndent)}${extra}${pick(scalars)}`,
+          );
         }
       } else if (depth < 3) {
         out.push(`${head}${comment()}`);
@@ -197,7 +300,9 @@ describe("fast YAML reader: agreement with the yaml package", () => {
     for (let n = 0; n < 2000; n++) {
       const indent = pick([1, 2, 4]);
       const body = Array.from({ length: 1 + Math.floor(rng() * 6) }, () =>
-        rng() < 0.25 ? pick(["", " ".repeat(indent), " ".repeat(indent + 1), "\t"]) : `${" ".repeat(indent)}${rng() < 0.1 ? pick([" ", "\t"]) : ""}${pick(scalars)}${rng() < 0.1 ? "  " : ""}`,
+        rng() < 0.25
+          ? pick(["", " ".repeat(indent), " ".repeat(indent + 1), "\t"])
+          : `${" ".repeat(indent)}${rng() < 0.1 ? pick([" ", "\t"]) : ""}${pick(scalars)}${rng() < 0.1 ? "  " : ""}`,
       );
       const eol = rng() < 0.1 ? "\r\n" : "\n";
       const head = rng() < 0.3 ? `- ${pick([">", ">-", ">+"])}` : `k: ${pick([">", ">-", ">+", "> # c"])}`;
@@ -209,9 +314,26 @@ describe("fast YAML reader: agreement with the yaml package", () => {
 
   test("realistic skill files are all read on the fast path", () => {
     for (let n = 0; n < 300; n++) {
-      const args = Array.from({ length: Math.floor(rng() * 3) }, (_, i) => `  - {name: arg${i}, description: The arg ${i} to use, required: ${rng() < 0.5}}`);
-      const body = Array.from({ length: 1 + Math.floor(rng() * 20) }, () => (rng() < 0.2 ? "" : `  ${pick(["## Task", "- **x**: {{x}}", "Explain the thing.", "```ts", "const a = {b: 1};", "```"])}`));
-      const text = [`id: skill-${n}`, `name: Skill ${n}`, "description: Prompt to do a thing", "type: prompt", "tags: [t01, t02]", ...(args.length ? ["arguments:", ...args] : []), "prompt: |", ...body, ""].join("\n");
+      const args = Array.from(
+        { length: Math.floor(rng() * 3) },
+        (_, i) => `  - {name: arg${i}, description: The arg ${i} to use, required: ${rng() < 0.5}}`,
+      );
+      const body = Array.from({ length: 1 + Math.floor(rng() * 20) }, () =>
+        rng() < 0.2
+          ? ""
+          : `  ${pick(["## Task", "- **x**: {{x}}", "Explain the thing.", "```ts", "const a = {b: 1};", "```"])}`,
+      );
+      const text = [
+        `id: skill-${n}`,
+        `name: Skill ${n}`,
+        "description: Prompt to do a thing",
+        "type: prompt",
+        "tags: [t01, t02]",
+        ...(args.length ? ["arguments:", ...args] : []),
+        "prompt: |",
+        ...body,
+        "",
+      ].join("\n");
       expect(agrees(text)).toBe(true);
     }
   });

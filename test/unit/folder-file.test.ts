@@ -8,7 +8,11 @@ import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 let fixture: Fixture;
 afterEach(() => fixture?.cleanup());
 
-const record = (path: string, data: string | Uint8Array) => ({ path, size: typeof data === "string" ? Buffer.byteLength(data) : data.length, sha256: createHash("sha256").update(data).digest("hex") });
+const record = (path: string, data: string | Uint8Array) => ({
+  path,
+  size: typeof data === "string" ? Buffer.byteLength(data) : data.length,
+  sha256: createHash("sha256").update(data).digest("hex"),
+});
 
 describe("reading a recorded file of a skill folder", () => {
   test("text and binary come back byte for byte when size and digest match", () => {
@@ -16,7 +20,10 @@ describe("reading a recorded file of a skill folder", () => {
     fixture = makeFixture({ "s/references/a.md": "# A\n" });
     writeFileSync(join(fixture.cwd, "s/logo.png"), png);
     const dir = join(fixture.cwd, "s");
-    expect(readFolderFile(dir, record("references/a.md", "# A\n"))).toEqual({ ok: true, bytes: new Uint8Array(Buffer.from("# A\n")) });
+    expect(readFolderFile(dir, record("references/a.md", "# A\n"))).toEqual({
+      ok: true,
+      bytes: new Uint8Array(Buffer.from("# A\n")),
+    });
     expect(readFolderFile(dir, record("logo.png", png))).toEqual({ ok: true, bytes: new Uint8Array(png) });
   });
 
@@ -43,6 +50,10 @@ describe("reading a recorded file of a skill folder", () => {
   test("a file gone since the load is unreadable, with the reason, never an exception", () => {
     fixture = makeFixture({ "s/x": "x" });
     mkdirSync(join(fixture.cwd, "s/empty"));
-    expect(readFolderFile(join(fixture.cwd, "s"), record("gone.md", "x"))).toMatchObject({ ok: false, reason: "unreadable", message: expect.stringContaining("cannot read the file") });
+    expect(readFolderFile(join(fixture.cwd, "s"), record("gone.md", "x"))).toMatchObject({
+      ok: false,
+      reason: "unreadable",
+      message: expect.stringContaining("cannot read the file"),
+    });
   });
 });

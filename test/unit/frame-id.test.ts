@@ -6,7 +6,10 @@ import { mulberry32 } from "../helpers/random.ts";
 describe("the top-level id of a frame, found while it streams past", () => {
   test("finds the id wherever it is, ignoring ids nested in params and look-alikes in strings", () => {
     expect(frameId('{"jsonrpc":"2.0","id":1,"method":"x"}')).toEqual({ kind: "id", id: 1 });
-    expect(frameId('{"jsonrpc":"2.0","method":"x","params":{"id":5,"a":"}\\"id\\":9"},"id":"abc"}')).toEqual({ kind: "id", id: "abc" });
+    expect(frameId('{"jsonrpc":"2.0","method":"x","params":{"id":5,"a":"}\\"id\\":9"},"id":"abc"}')).toEqual({
+      kind: "id",
+      id: "abc",
+    });
     expect(frameId('{"method":"x","params":{"x":[{"id":3}]}}')).toEqual({ kind: "none" });
     expect(frameId('{ "id" : 42 }')).toEqual({ kind: "id", id: 42 });
     expect(frameId('{"\\u0069d":7}')).toEqual({ kind: "id", id: 7 });
@@ -57,7 +60,10 @@ describe("sorting a parsed stdin line", () => {
     expect(classifyIncoming({ jsonrpc: "2.0", method: "notifications/initialized" }).kind).toBe("message");
     expect(classifyIncoming([])).toMatchObject({ kind: "refuse", id: null });
     expect(classifyIncoming({ jsonrpc: "2.0", id: null, method: "ping" })).toMatchObject({ kind: "refuse", id: null });
-    expect(classifyIncoming({ jsonrpc: "2.0", id: { a: 1 }, method: "ping" })).toMatchObject({ kind: "refuse", id: null });
+    expect(classifyIncoming({ jsonrpc: "2.0", id: { a: 1 }, method: "ping" })).toMatchObject({
+      kind: "refuse",
+      id: null,
+    });
     expect(classifyIncoming({ id: 7, hello: "world" })).toMatchObject({ kind: "refuse", id: 7 });
     expect(classifyIncoming({ jsonrpc: "2.0" }).kind).toBe("skip");
     expect(classifyIncoming(42).kind).toBe("skip");

@@ -15,13 +15,26 @@ const OID = "a".repeat(40);
 /** `git ls-tree -r -l -z` output for the given records. */
 function listing(...records: [mode: string, path: string, size?: number][]): Uint8Array {
   return new TextEncoder().encode(
-    records.map(([mode, path, size = 10]) => `${mode} ${mode === "160000" ? "commit" : "blob"} ${OID} ${mode === "160000" ? "-" : String(size).padStart(7)}\t${path}\0`).join(""),
+    records
+      .map(
+        ([mode, path, size = 10]) =>
+          `${mode} ${mode === "160000" ? "commit" : "blob"} ${OID} ${mode === "160000" ? "-" : String(size).padStart(7)}\t${path}\0`,
+      )
+      .join(""),
   );
 }
 
 describe("repository URLs", () => {
   test("only https, http, ssh, git, file, scp-like and absolute paths are fetched", () => {
-    for (const url of ["https://github.com/a/b.git", "http://127.0.0.1:8080/x", "ssh://git@host:22/a.git", "git://host/a", "file:///srv/a.git", "git@github.com:a/b.git", "/srv/git/a.git"]) {
+    for (const url of [
+      "https://github.com/a/b.git",
+      "http://127.0.0.1:8080/x",
+      "ssh://git@host:22/a.git",
+      "git://host/a",
+      "file:///srv/a.git",
+      "git@github.com:a/b.git",
+      "/srv/git/a.git",
+    ]) {
       expect(classifyGitUrl(url)).not.toHaveProperty("problem");
     }
     for (const url of ["ext::sh -c touch% /tmp/pwned", "fd::3", "ftp://host/x", "-uhack", "relative/path", "C:"]) {
@@ -55,7 +68,13 @@ describe("repository URLs", () => {
 
 describe("the git environment", () => {
   test("no prompt of any kind, batch-mode ssh kept on the user's ssh command, repository variables dropped", () => {
-    const env = gitEnvironment({ PATH: "/bin", GIT_DIR: "/elsewhere", GIT_ASKPASS: "/ide/askpass.sh", GIT_SSH_COMMAND: "ssh -i ~/.ssh/work", SSH_AUTH_SOCK: "/agent" });
+    const env = gitEnvironment({
+      PATH: "/bin",
+      GIT_DIR: "/elsewhere",
+      GIT_ASKPASS: "/ide/askpass.sh",
+      GIT_SSH_COMMAND: "ssh -i ~/.ssh/work",
+      SSH_AUTH_SOCK: "/agent",
+    });
     expect(env.GIT_TERMINAL_PROMPT).toBe("0");
     expect(env.GIT_ASKPASS).toBe("");
     expect(env.SSH_ASKPASS).toBe("");
@@ -71,7 +90,10 @@ describe("tree checks", () => {
   const LIMITS: TreeLimits = { maxFiles: 5, maxFileBytes: 100, maxTotalBytes: 250 };
 
   test("regular files pass, with their paths and sizes", () => {
-    const checked = checkTree(listing(["100644", "a.yaml"], ["100755", "bin/run.sh", 20], ["100644", "deep/er/b.yaml", 30]), LIMITS);
+    const checked = checkTree(
+      listing(["100644", "a.yaml"], ["100755", "bin/run.sh", 20], ["100644", "deep/er/b.yaml", 30]),
+      LIMITS,
+    );
     expect(checked).toEqual({
       ok: true,
       totalBytes: 60,
@@ -84,7 +106,17 @@ describe("tree checks", () => {
   });
 
   test("symlinks, submodules, dot-dot and .git segments are refused, each named", () => {
-    const checked = checkTree(listing(["120000", "passwd.yaml"], ["160000", "vendor/lib"], ["100644", "../escape.yaml"], ["100644", "x/.GIT/config"], ["100644", "git~1/hooks"], ["100644", "ok.yaml"]), { ...LIMITS, maxFiles: 10 });
+    const checked = checkTree(
+      listing(
+        ["120000", "passwd.yaml"],
+        ["160000", "vendor/lib"],
+        ["100644", "../escape.yaml"],
+        ["100644", "x/.GIT/config"],
+        ["100644", "git~1/hooks"],
+        ["100644", "ok.yaml"],
+      ),
+      { ...LIMITS, maxFiles: 10 },
+    );
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.problems).toEqual([
@@ -99,7 +131,17 @@ describe("tree checks", () => {
   test("names that collide by case or by Unicode normalisation are refused", () => {
     const nfc = "caf\u00e9.yaml";
     const nfd = "cafe\u0301.yaml";
-    const checked = checkTree(listing(["100644", "Review.yaml"], ["100644", "review.yaml"], ["100644", nfc], ["100644", nfd], ["100644", "Dir/a.yaml"], ["100644", "dir/b.yaml"]), { ...LIMITS, maxFiles: 10 });
+    const checked = checkTree(
+      listing(
+        ["100644", "Review.yaml"],
+        ["100644", "review.yaml"],
+        ["100644", nfc],
+        ["100644", nfd],
+        ["100644", "Dir/a.yaml"],
+        ["100644", "dir/b.yaml"],
+      ),
+      { ...LIMITS, maxFiles: 10 },
+    );
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.problems).toEqual([
@@ -112,7 +154,10 @@ describe("tree checks", () => {
   test("limits are enforced from the listing, before anything is read", () => {
     const big = checkTree(listing(["100644", "huge.bin", 101]), LIMITS);
     expect(big).toEqual({ ok: false, problems: ["huge.bin: 101 bytes is over the limit of 100 bytes per file"] });
-    const many = checkTree(listing(...Array.from({ length: 6 }, (_, i) => ["100644", `f${i}.yaml`] as [string, string])), LIMITS);
+    const many = checkTree(
+      listing(...Array.from({ length: 6 }, (_, i) => ["100644", `f${i}.yaml`] as [string, string])),
+      LIMITS,
+    );
     expect(many).toEqual({ ok: false, problems: ["6 entries is over the limit of 5 files"] });
     const total = checkTree(listing(["100644", "a", 100], ["100644", "b", 100], ["100644", "c", 100]), LIMITS);
     expect(total).toEqual({ ok: false, problems: ["300 bytes in all is over the limit of 250 bytes"] });
@@ -120,7 +165,10 @@ describe("tree checks", () => {
 
   test("a name that is not UTF-8 is refused", () => {
     const bytes = new Uint8Array([...new TextEncoder().encode(`100644 blob ${OID}      10\t`), 0xff, 0xfe, 0x00]);
-    expect(checkTree(bytes, LIMITS)).toEqual({ ok: false, problems: ["(a name that is not UTF-8): file names must be UTF-8"] });
+    expect(checkTree(bytes, LIMITS)).toEqual({
+      ok: false,
+      problems: ["(a name that is not UTF-8): file names must be UTF-8"],
+    });
   });
 });
 
@@ -129,32 +177,66 @@ describe("contentHash", () => {
 
   test("is the documented framing: path NUL length NUL bytes, sorted by UTF-8 path", () => {
     const expected = createHash("sha256").update("a.yaml\x002\x00hib/c.yaml\x000\x00").digest("hex");
-    expect(contentHash([{ path: "b/c.yaml", bytes: enc("") }, { path: "a.yaml", bytes: enc("hi") }])).toBe(`sha256:${expected}`);
+    expect(
+      contentHash([
+        { path: "b/c.yaml", bytes: enc("") },
+        { path: "a.yaml", bytes: enc("hi") },
+      ]),
+    ).toBe(`sha256:${expected}`);
   });
 
   test("the framing is unambiguous: moving bytes between a path and content changes the hash", () => {
     expect(contentHash([{ path: "a", bytes: enc("bc") }])).not.toBe(contentHash([{ path: "ab", bytes: enc("c") }]));
-    expect(contentHash([{ path: "a", bytes: enc("") }, { path: "b", bytes: enc("") }])).not.toBe(contentHash([{ path: "a", bytes: enc("\x00b\x000\x00") }]));
+    expect(
+      contentHash([
+        { path: "a", bytes: enc("") },
+        { path: "b", bytes: enc("") },
+      ]),
+    ).not.toBe(contentHash([{ path: "a", bytes: enc("\x00b\x000\x00") }]));
   });
 
   test("orders by UTF-8 bytes, not UTF-16 code units", () => {
     // U+FF5E sorts before U+1F600 in UTF-8 (EF… < F0…) but after its surrogates in UTF-16.
-    const files = [{ path: "\u{1F600}", bytes: enc("1") }, { path: "\uFF5E", bytes: enc("2") }];
-    const expected = createHash("sha256").update(Buffer.concat([Buffer.from("\uFF5E\x001\x002"), Buffer.from("\u{1F600}\x001\x001")])).digest("hex");
+    const files = [
+      { path: "\u{1F600}", bytes: enc("1") },
+      { path: "\uFF5E", bytes: enc("2") },
+    ];
+    const expected = createHash("sha256")
+      .update(Buffer.concat([Buffer.from("\uFF5E\x001\x002"), Buffer.from("\u{1F600}\x001\x001")]))
+      .digest("hex");
     expect(contentHash(files)).toBe(`sha256:${expected}`);
   });
 });
 
 describe("the lockfile", () => {
-  const entry = (commit: string): LockEntry => ({ url: "https://host/a.git", ref: "main", path: "skills", commit, contentHash: `sha256:${"0".repeat(64)}` });
+  const entry = (commit: string): LockEntry => ({
+    url: "https://host/a.git",
+    ref: "main",
+    path: "skills",
+    commit,
+    contentHash: `sha256:${"0".repeat(64)}`,
+  });
 
   test("is sorted, timestamp-free and identical for identical entries in any order", () => {
-    const one = serialiseLockfile(new Map([["zeta", entry("b".repeat(40))], ["alpha", entry("a".repeat(40))]]));
-    const two = serialiseLockfile(new Map([["alpha", entry("a".repeat(40))], ["zeta", entry("b".repeat(40))]]));
+    const one = serialiseLockfile(
+      new Map([
+        ["zeta", entry("b".repeat(40))],
+        ["alpha", entry("a".repeat(40))],
+      ]),
+    );
+    const two = serialiseLockfile(
+      new Map([
+        ["alpha", entry("a".repeat(40))],
+        ["zeta", entry("b".repeat(40))],
+      ]),
+    );
     expect(one).toBe(two);
     expect(one.indexOf('"alpha"')).toBeLessThan(one.indexOf('"zeta"'));
     expect(one).not.toMatch(/time|date|\d{4}-\d\d-\d\d/i);
-    expect(JSON.parse(one)).toEqual({ lockfileVersion: 1, layers: { alpha: entry("a".repeat(40)), zeta: entry("b".repeat(40)) } });
+    expect(JSON.parse(one)).toEqual({
+      lockfileVersion: 1,
+      layers: { alpha: entry("a".repeat(40)), zeta: entry("b".repeat(40)) },
+    });
   });
 
   test("a merge conflict left in it is reported with its position; nothing is trusted", async () => {
@@ -178,11 +260,16 @@ describe("the lockfile", () => {
     try {
       const file = join(dir, "skill-central.lock");
       const good = entry("c".repeat(40));
-      await Bun.write(file, JSON.stringify({ lockfileVersion: 1, layers: { bad: { ...good, commit: "abc" }, good } }, null, 2));
+      await Bun.write(
+        file,
+        JSON.stringify({ lockfileVersion: 1, layers: { bad: { ...good, commit: "abc" }, good } }, null, 2),
+      );
       const found: Diagnostic[] = [];
       const lock = await readLockfile(file, (d) => found.push(d));
       expect([...lock.entries.keys()]).toEqual(["good"]);
-      expect(found.map((d) => [d.position?.line, d.message])).toEqual([[4, 'entry "bad" has a commit that is not a full hex object id']]);
+      expect(found.map((d) => [d.position?.line, d.message])).toEqual([
+        [4, 'entry "bad" has a commit that is not a full hex object id'],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -25,17 +25,29 @@ afterEach(() => {
 
 /** A user layer following `main`, refreshed every `refreshMs` (the config's minimum does not apply here). */
 function layer(refreshMs: number): LayerSpec {
-  return { name: "mine", dir: "", priority: 70, origin: "user config", git: { url: remote.url, ref: "main", path: "", refreshMs } };
+  return {
+    name: "mine",
+    dir: "",
+    priority: 70,
+    origin: "user config",
+    git: { url: remote.url, ref: "main", path: "", refreshMs },
+  };
 }
 
-function changes(): { count: number; next: () => Promise<void>; logs: string[]; changed: () => void; log: (m: string) => void } {
+function changes(): {
+  count: number;
+  next: () => Promise<void>;
+  logs: string[];
+  changed: () => void;
+  log: (m: string) => void;
+} {
   const state = {
     count: 0,
     logs: [] as string[],
     waiters: [] as (() => void)[],
     changed() {
       state.count++;
-      state.waiters.splice(0).forEach((w) => w());
+      for (const w of state.waiters.splice(0)) w();
     },
     log(message: string) {
       state.logs.push(message);
@@ -49,7 +61,13 @@ describe("background refresh of a layer that follows a ref", () => {
   test("fetches soon after start, then each interval; a new commit becomes current and asks for a reload", async () => {
     const a = remote.commit({ "a.yaml": skill("a") });
     const seen = changes();
-    refresh = new BackgroundRefresh({ cwd: fixture.cwd, home: fixture.home, changed: seen.changed, log: seen.log, firstDelayMs: 10 });
+    refresh = new BackgroundRefresh({
+      cwd: fixture.cwd,
+      home: fixture.home,
+      changed: seen.changed,
+      log: seen.log,
+      firstDelayMs: 10,
+    });
     const first = seen.next();
     await refresh.update([layer(150)]);
     await first;
@@ -63,7 +81,10 @@ describe("background refresh of a layer that follows a ref", () => {
     expect(seen.count).toBe(2);
 
     // The loader serves the new copy (a user layer: no lock entry).
-    fixture.write("~/.skill-central/config.yaml", `builtin: false\nlayers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main, refresh: 1h }\n`);
+    fixture.write(
+      "~/.skill-central/config.yaml",
+      `builtin: false\nlayers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main, refresh: 1h }\n`,
+    );
     const loaded = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
     expect(loaded.diagnostics).toEqual([]);
     expect(loaded.registry.served().map((c) => c.skill.id)).toEqual(["a", "b"]);
@@ -73,7 +94,13 @@ describe("background refresh of a layer that follows a ref", () => {
   test("an unchanged ref asks for nothing; a failing remote is logged and the copy stays current", async () => {
     const a = remote.commit({ "a.yaml": skill("a") });
     const seen = changes();
-    refresh = new BackgroundRefresh({ cwd: fixture.cwd, home: fixture.home, changed: seen.changed, log: seen.log, firstDelayMs: 10 });
+    refresh = new BackgroundRefresh({
+      cwd: fixture.cwd,
+      home: fixture.home,
+      changed: seen.changed,
+      log: seen.log,
+      firstDelayMs: 10,
+    });
     const first = seen.next();
     await refresh.update([layer(100)]);
     await first;
@@ -91,9 +118,29 @@ describe("background refresh of a layer that follows a ref", () => {
   test("a layer pinned by the project's lock is never refreshed; a removed layer stops being refreshed", async () => {
     remote.commit({ "a.yaml": skill("a") });
     const projectFile = fixture.write("skill-central.yaml", "layers: []\n");
-    fixture.write("skill-central.lock", JSON.stringify({ lockfileVersion: 1, layers: { mine: { url: remote.url, ref: "main", path: "", commit: "a".repeat(40), contentHash: `sha256:${"0".repeat(64)}` } } }));
+    fixture.write(
+      "skill-central.lock",
+      JSON.stringify({
+        lockfileVersion: 1,
+        layers: {
+          mine: {
+            url: remote.url,
+            ref: "main",
+            path: "",
+            commit: "a".repeat(40),
+            contentHash: `sha256:${"0".repeat(64)}`,
+          },
+        },
+      }),
+    );
     const seen = changes();
-    refresh = new BackgroundRefresh({ cwd: fixture.cwd, home: fixture.home, changed: seen.changed, log: seen.log, firstDelayMs: 10 });
+    refresh = new BackgroundRefresh({
+      cwd: fixture.cwd,
+      home: fixture.home,
+      changed: seen.changed,
+      log: seen.log,
+      firstDelayMs: 10,
+    });
     await refresh.update([{ ...layer(50), origin: projectFile }]);
     await refresh.update([]);
     await Bun.sleep(200);
@@ -107,7 +154,13 @@ describe("background refresh of a layer that follows a ref", () => {
     const entry = new CacheEntry(remote.url, fixture.home);
     const held = (await entry.lock())!;
     const seen = changes();
-    refresh = new BackgroundRefresh({ cwd: fixture.cwd, home: fixture.home, changed: seen.changed, log: seen.log, firstDelayMs: 10 });
+    refresh = new BackgroundRefresh({
+      cwd: fixture.cwd,
+      home: fixture.home,
+      changed: seen.changed,
+      log: seen.log,
+      firstDelayMs: 10,
+    });
     await refresh.update([layer(60_000)]);
     await Bun.sleep(100);
     await refresh.idle();

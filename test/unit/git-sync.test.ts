@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../../src/diagnostics.ts";
 import { allDiagnostics, loadSkills } from "../../src/load/load-skills.ts";
@@ -27,9 +36,15 @@ function projectConfig(layer = "{ name: team, priority: 50, git: URL, ref: main,
   fixture.write("skill-central.yaml", `builtin: false\nlayers:\n  - ${layer.replaceAll("URL", remote.url)}\n`);
 }
 
-async function sync(mode: SyncMode = "sync", layer?: string, home = fixture.home): Promise<SyncReport & { warnings: Diagnostic[] }> {
+async function sync(
+  mode: SyncMode = "sync",
+  layer?: string,
+  home = fixture.home,
+): Promise<SyncReport & { warnings: Diagnostic[] }> {
   const warnings: Diagnostic[] = [];
-  const report = await syncLayers({ cwd: fixture.cwd, home, mode, ...(layer !== undefined && { layer }) }, (d) => warnings.push(d));
+  const report = await syncLayers({ cwd: fixture.cwd, home, mode, ...(layer !== undefined && { layer }) }, (d) =>
+    warnings.push(d),
+  );
   return { ...report, warnings };
 }
 
@@ -38,27 +53,43 @@ async function served(home = fixture.home): Promise<{ ids: string[]; diagnostics
   return { ids: result.registry.served().map((c) => c.skill.id), diagnostics: allDiagnostics(result) };
 }
 
-function lockfile(): { layers: Record<string, { url: string; ref: string; path: string; commit: string; contentHash: string }> } {
+function lockfile(): {
+  layers: Record<string, { url: string; ref: string; path: string; commit: string; contentHash: string }>;
+} {
   return JSON.parse(readFileSync(join(fixture.cwd, "skill-central.lock"), "utf8"));
 }
 
 describe("first sync", () => {
   test("fetches the ref, writes a read-only copy and the lock entry; the loader serves the copy", async () => {
-    const commit = remote.commit({ "skills/alpha.yaml": skill("alpha"), "skills/nested/beta.yaml": skill("beta"), "README.md": "not a skill folder" });
+    const commit = remote.commit({
+      "skills/alpha.yaml": skill("alpha"),
+      "skills/nested/beta.yaml": skill("beta"),
+      "README.md": "not a skill folder",
+    });
     projectConfig();
     expect((await served()).ids).toEqual([]);
 
     const report = await sync();
     expect(report.ok).toBe(true);
     expect(report.layers).toMatchObject([{ name: "team", outcome: "locked", after: commit, locked: true }]);
-    expect(report.layers[0]!.changes).toEqual({ added: [{ id: "alpha", file: "alpha.yaml" }, { id: "beta", file: "nested/beta.yaml" }], removed: [], changed: [] });
+    expect(report.layers[0]!.changes).toEqual({
+      added: [
+        { id: "alpha", file: "alpha.yaml" },
+        { id: "beta", file: "nested/beta.yaml" },
+      ],
+      removed: [],
+      changed: [],
+    });
     expect(report.lockfile?.written).toBe(true);
 
     const hash = contentHash([
       { path: "alpha.yaml", bytes: new TextEncoder().encode(skill("alpha")) },
       { path: "nested/beta.yaml", bytes: new TextEncoder().encode(skill("beta")) },
     ]);
-    expect(lockfile()).toEqual({ layers: { team: { url: remote.url, ref: "main", path: "skills", commit, contentHash: hash } }, lockfileVersion: 1 } as never);
+    expect(lockfile()).toEqual({
+      layers: { team: { url: remote.url, ref: "main", path: "skills", commit, contentHash: hash } },
+      lockfileVersion: 1,
+    } as never);
 
     const config = await resolveLayers({ cwd: fixture.cwd, home: fixture.home }, () => {});
     const team = config.layers[0]!;
@@ -101,7 +132,9 @@ describe("first sync", () => {
     const first = remote.commit({ "a.yaml": skill("tagged") });
     remote.tag("v1", first);
     remote.commit({ "a.yaml": skill("later") });
-    projectConfig(`{ name: pinned, priority: 50, git: URL, ref: v1 }\n  - { name: exact, priority: 40, git: URL, ref: ${first} }`);
+    projectConfig(
+      `{ name: pinned, priority: 50, git: URL, ref: v1 }\n  - { name: exact, priority: 40, git: URL, ref: ${first} }`,
+    );
     const report = await sync();
     expect(report.layers.map((l) => [l.name, l.outcome, l.after])).toEqual([
       ["pinned", "locked", first],
@@ -113,7 +146,10 @@ describe("first sync", () => {
 
   test("a user layer follows its ref without a lock entry", async () => {
     const commit = remote.commit({ "mine.yaml": skill("mine") });
-    fixture.write("~/.skill-central/config.yaml", `builtin: false\nlayers:\n  - { name: mine, priority: 70, git: ${remote.url} }\n`);
+    fixture.write(
+      "~/.skill-central/config.yaml",
+      `builtin: false\nlayers:\n  - { name: mine, priority: 70, git: ${remote.url} }\n`,
+    );
     fixture.write("skill-central.yaml", "pageSize: 10\n");
     const report = await sync();
     expect(report.layers).toMatchObject([{ name: "mine", outcome: "fetched", locked: false, after: commit }]);
@@ -121,7 +157,9 @@ describe("first sync", () => {
     expect((await served()).ids).toEqual(["mine"]);
     const next = remote.commit({ "mine.yaml": skill("mine"), "two.yaml": skill("two") });
     const again = await sync();
-    expect(again.layers).toMatchObject([{ outcome: "updated", before: commit, after: next, changes: { added: [{ id: "two" }] } }]);
+    expect(again.layers).toMatchObject([
+      { outcome: "updated", before: commit, after: next, changes: { added: [{ id: "two" }] } },
+    ]);
     expect((await served()).ids).toEqual(["mine", "two"]);
   });
 });
@@ -135,7 +173,9 @@ describe("update and check", () => {
 
     const plain = await sync();
     expect(plain.layers[0]).toMatchObject({ outcome: "unchanged", after: a });
-    expect(plain.layers[0]!.notes).toEqual([`main is now at ${b.slice(0, 12)}; \`skill-central sync --update team\` moves the lock there`]);
+    expect(plain.layers[0]!.notes).toEqual([
+      `main is now at ${b.slice(0, 12)}; \`skill-central sync --update team\` moves the lock there`,
+    ]);
     expect(lockfile().layers.team!.commit).toBe(a);
     expect((await served()).ids).toEqual(["alpha", "old"]);
 
@@ -152,7 +192,9 @@ describe("update and check", () => {
 
   test("--update of a layer that is not a git layer, or does not exist, is refused", async () => {
     remote.commit({ "skills/a.yaml": skill("a") });
-    projectConfig("{ name: team, priority: 50, git: URL, path: skills }\n  - { name: local, priority: 1, path: ./local }");
+    projectConfig(
+      "{ name: team, priority: 50, git: URL, path: skills }\n  - { name: local, priority: 1, path: ./local }",
+    );
     expect(sync("update", "local")).rejects.toBeInstanceOf(SyncRefused);
     expect(sync("update", "nope")).rejects.toThrow('no layer named "nope"; git layers: team');
   });
@@ -162,7 +204,10 @@ describe("update and check", () => {
     projectConfig();
     const unlocked = await sync("check");
     expect(unlocked.ok).toBe(false);
-    expect(unlocked.layers[0]).toMatchObject({ outcome: "out-of-date", problem: "not in the lockfile; run skill-central sync" });
+    expect(unlocked.layers[0]).toMatchObject({
+      outcome: "out-of-date",
+      problem: "not in the lockfile; run skill-central sync",
+    });
     expect(existsSync(join(fixture.cwd, "skill-central.lock"))).toBe(false);
     expect(existsSync(join(fixture.home, ".cache"))).toBe(false);
 
@@ -180,7 +225,10 @@ describe("update and check", () => {
     // A lock entry for a layer no longer declared.
     projectConfig();
     const lock = lockfile();
-    writeFileSync(join(fixture.cwd, "skill-central.lock"), JSON.stringify({ ...lock, layers: { ...lock.layers, gone: lock.layers.team } }, null, 2));
+    writeFileSync(
+      join(fixture.cwd, "skill-central.lock"),
+      JSON.stringify({ ...lock, layers: { ...lock.layers, gone: lock.layers.team } }, null, 2),
+    );
     const stale = await sync("check");
     expect(stale.ok).toBe(false);
     expect(stale.lockfile?.stale).toEqual(["gone"]);
@@ -224,14 +272,30 @@ describe("verification", () => {
 
     // A fresh process: nothing verified yet. (This one has verified the copy; the loader in a
     // new process would hash it again, which is what the e2e tests exercise.)
-    const load = Bun.spawnSync([process.execPath, "-e", `const { loadSkills } = await import(${JSON.stringify(join(import.meta.dir, "../../src/load/load-skills.ts"))}); const r = await loadSkills({ cwd: ${JSON.stringify(fixture.cwd)}, home: ${JSON.stringify(fixture.home)} }); console.error(JSON.stringify({ ids: r.registry.served().map((c) => c.skill.id), codes: r.diagnostics.map((d) => d.code) }));`], { env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
+    const load = Bun.spawnSync(
+      [
+        process.execPath,
+        "-e",
+        `const { loadSkills } = await import(${JSON.stringify(join(import.meta.dir, "../../src/load/load-skills.ts"))}); const r = await loadSkills({ cwd: ${JSON.stringify(fixture.cwd)}, home: ${JSON.stringify(fixture.home)} }); console.error(JSON.stringify({ ids: r.registry.served().map((c) => c.skill.id), codes: r.diagnostics.map((d) => d.code) }));`,
+      ],
+      { env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" },
+    );
     expect(JSON.parse(load.stderr.toString())).toEqual({ ids: [], codes: ["git-copy-mismatch"] });
 
-    const restore = Bun.spawnSync([process.execPath, "-e", `const { syncLayers } = await import(${JSON.stringify(join(import.meta.dir, "../../src/sources/sync.ts"))}); const r = await syncLayers({ cwd: ${JSON.stringify(fixture.cwd)}, home: ${JSON.stringify(fixture.home)}, mode: "sync" }, () => {}); console.error(JSON.stringify(r.layers.map((l) => l.outcome)));`], { env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
+    const restore = Bun.spawnSync(
+      [
+        process.execPath,
+        "-e",
+        `const { syncLayers } = await import(${JSON.stringify(join(import.meta.dir, "../../src/sources/sync.ts"))}); const r = await syncLayers({ cwd: ${JSON.stringify(fixture.cwd)}, home: ${JSON.stringify(fixture.home)}, mode: "sync" }, () => {}); console.error(JSON.stringify(r.layers.map((l) => l.outcome)));`,
+      ],
+      { env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" },
+    );
     expect(JSON.parse(restore.stderr.toString())).toEqual(["restored"]);
     expect(readFileSync(join(dir, "alpha.yaml"), "utf8")).toBe(skill("alpha"));
     // The restored copy is sealed again: a new process trusts it without hashing every file.
-    const seal = JSON.parse(readFileSync(new CacheEntry(remote.url, fixture.home).sealFile(lockfile().layers.team!.commit, "skills"), "utf8"));
+    const seal = JSON.parse(
+      readFileSync(new CacheEntry(remote.url, fixture.home).sealFile(lockfile().layers.team!.commit, "skills"), "utf8"),
+    );
     expect(seal.contentHash).toBe(lockfile().layers.team!.contentHash);
   });
 
@@ -260,12 +324,20 @@ describe("old copies", () => {
     const b = remote.commit({ "skills/b.yaml": skill("b") });
     await sync("update");
     // A user layer of the same repository, following main from the root: its copy is current.
-    fixture.write("~/.skill-central/config.yaml", `layers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main }\n`);
+    fixture.write(
+      "~/.skill-central/config.yaml",
+      `layers:\n  - { name: mine, priority: 70, git: ${remote.url}, ref: main }\n`,
+    );
     await sync();
     const c = remote.commit({ "skills/c.yaml": skill("c") });
     const entry = new CacheEntry(remote.url, fixture.home);
     const old = new Date(Date.now() - 40 * 86_400_000);
-    for (const [commit, path] of [[a, "skills"], [b, "skills"], [b, ""]] as const) utimesSync(entry.sealFile(commit, path), old, old);
+    for (const [commit, path] of [
+      [a, "skills"],
+      [b, "skills"],
+      [b, ""],
+    ] as const)
+      utimesSync(entry.sealFile(commit, path), old, old);
     fixture.write("~/.skill-central/config.yaml", "layers: []\n");
 
     const report = await sync("update", "team");
@@ -322,7 +394,12 @@ describe("offline and orphaned", () => {
     expect(fresh.layers[0]!.problem).toContain("not in this machine's cache");
 
     const update = await sync("update");
-    expect(update.layers[0]).toMatchObject({ outcome: "updated", before: a, after: c, changes: { added: [{ id: "gamma" }], removed: [{ id: "alpha" }] } });
+    expect(update.layers[0]).toMatchObject({
+      outcome: "updated",
+      before: a,
+      after: c,
+      changes: { added: [{ id: "gamma" }], removed: [{ id: "alpha" }] },
+    });
     expect((await new CacheEntry(remote.url, fixture.home).fetchRecord()).orphaned?.[c]).toBeUndefined();
   });
 });
@@ -344,21 +421,53 @@ describe("hostile repositories", () => {
     expect((await served()).ids).toEqual(["good"]);
   }
 
-  test("a symlink to /etc/passwd", () => refused({ "skills/good.yaml": skill("good"), "skills/passwd.yaml": { symlink: "/etc/passwd" } }, "passwd.yaml: symbolic links are not copied"));
+  test("a symlink to /etc/passwd", () =>
+    refused(
+      { "skills/good.yaml": skill("good"), "skills/passwd.yaml": { symlink: "/etc/passwd" } },
+      "passwd.yaml: symbolic links are not copied",
+    ));
 
-  test("a submodule", () => refused({ "skills/good.yaml": skill("good"), "skills/vendor": { submodule: "1".repeat(40) } }, "vendor: submodules are not copied"));
+  test("a submodule", () =>
+    refused(
+      { "skills/good.yaml": skill("good"), "skills/vendor": { submodule: "1".repeat(40) } },
+      "vendor: submodules are not copied",
+    ));
 
-  test("a ../ path (refused by git's own object checks as it arrives)", () => refused({ "skills/good.yaml": skill("good"), "skills/../escape.yaml": skill("escape") }, "hasDotdot: contains '..'"));
+  test("a ../ path (refused by git's own object checks as it arrives)", () =>
+    refused(
+      { "skills/good.yaml": skill("good"), "skills/../escape.yaml": skill("escape") },
+      "hasDotdot: contains '..'",
+    ));
 
-  test("names that collide by case", () => refused({ "skills/Review.yaml": skill("review"), "skills/review.yaml": skill("review2") }, "review.yaml: collides with Review.yaml"));
+  test("names that collide by case", () =>
+    refused(
+      { "skills/Review.yaml": skill("review"), "skills/review.yaml": skill("review2") },
+      "review.yaml: collides with Review.yaml",
+    ));
 
   test("names that collide by Unicode normalisation (NFC and NFD)", () =>
-    refused({ "skills/caf\u00e9.yaml": skill("cafe1"), "skills/cafe\u0301.yaml": skill("cafe2") }, "the same name in another Unicode normal form"));
+    refused(
+      { "skills/caf\u00e9.yaml": skill("cafe1"), "skills/cafe\u0301.yaml": skill("cafe2") },
+      "the same name in another Unicode normal form",
+    ));
 
-  test("a huge file", () => refused({ "skills/good.yaml": skill("good"), "skills/huge.bin": new Uint8Array(5 * 1024 * 1024) }, "huge.bin: 5242880 bytes is over the limit"));
+  test("a huge file", () =>
+    refused(
+      { "skills/good.yaml": skill("good"), "skills/huge.bin": new Uint8Array(5 * 1024 * 1024) },
+      "huge.bin: 5242880 bytes is over the limit",
+    ));
 
   test("a YAML alias bomb is copied like any file and skipped by the loader; the rest is served", async () => {
-    const bomb = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]", ...["b", "c", "d", "e", "f", "g", "h", "i"].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${"abcdefgh"[i]}`).join(", ")}]`), "id: bomb", "description: x", "type: prompt", "prompt: x"].join("\n");
+    const bomb = [
+      "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]",
+      ...["b", "c", "d", "e", "f", "g", "h", "i"].map(
+        (k, i) => `${k}: &${k} [${Array(9).fill(`*${"abcdefgh"[i]}`).join(", ")}]`,
+      ),
+      "id: bomb",
+      "description: x",
+      "type: prompt",
+      "prompt: x",
+    ].join("\n");
     remote.commit({ "skills/good.yaml": skill("good"), "skills/bomb.yaml": bomb });
     projectConfig();
     expect((await sync()).ok).toBe(true);

@@ -4,7 +4,11 @@ import { guardedArgumentProblems } from "../../src/invoke/guarded-validation.ts"
 import type { JsonSchema } from "../../src/skill/json-schema.ts";
 
 // Not proven safe by the checker, so checked on the worker.
-const schema = (): JsonSchema => ({ type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } }, required: ["s"] });
+const schema = (): JsonSchema => ({
+  type: "object",
+  properties: { s: { type: "string", pattern: "^(a+)+$" } },
+  required: ["s"],
+});
 
 describe("checking arguments on the guarded worker", () => {
   const spinners: Subprocess[] = [];
@@ -24,7 +28,8 @@ describe("checking arguments on the guarded worker", () => {
   });
 
   test("on a machine busy with other processes, starting the worker and compiling a schema never count, and slow scheduling does not refuse a call", async () => {
-    for (let i = 0; i < 6; i++) spinners.push(Bun.spawn([process.execPath, "-e", "for (;;) {}"], { stdout: "ignore", stderr: "ignore" }));
+    for (let i = 0; i < 6; i++)
+      spinners.push(Bun.spawn([process.execPath, "-e", "for (;;) {}"], { stdout: "ignore", stderr: "ignore" }));
     await Bun.sleep(100);
     const calls = Array.from({ length: 30 }, (_, i) => guardedArgumentProblems(schema(), { s: "a".repeat(i + 1) }));
     expect(await Promise.all(calls)).toEqual(Array.from({ length: 30 }, () => []));

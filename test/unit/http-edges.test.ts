@@ -20,14 +20,15 @@ describe("logValue: a client-chosen value as one log field", () => {
     expect(logValue("back\\slash")).toBe(String.raw`"back\\slash"`);
     expect(logValue("\u001b[2J\u2028é\u202e")).toBe(String.raw`"\u001b[2J\u2028\u00e9\u202e"`);
     expect(logValue("")).toBe('""');
-    for (const hostile of ["x\ny", "\u2028", "a…(3 chars)"]) expect(logValue(hostile)).not.toMatch(/[\n\r\u2028\u2029]/);
+    for (const hostile of ["x\ny", "\u2028", "a…(3 chars)"])
+      expect(logValue(hostile)).not.toMatch(/[\n\r\u2028\u2029]/);
   });
 
   test("a long value is cut with its full length, and the marker cannot be forged", () => {
     const long = "m".repeat(5 * 1024 * 1024);
     expect(logValue(long)).toBe(`"${"m".repeat(MAX_LOGGED_CHARS)}…(${long.length} chars)"`);
     expect(logValue("x".repeat(MAX_LOGGED_CHARS))).toBe("x".repeat(MAX_LOGGED_CHARS));
-    expect(logValue("y".repeat(300), 200)).toEndWith("…(300 chars)\"");
+    expect(logValue("y".repeat(300), 200)).toEndWith('…(300 chars)"');
     expect(logValue("short…(9 chars)")).toBe(String.raw`"short\u2026(9 chars)"`);
   });
 });
@@ -61,7 +62,16 @@ describe("parseAllowedOrigin", () => {
   });
 
   test("anything else is not an origin", () => {
-    for (const text of ["app.example.com", "localhost:3000", "ftp://app.example.com", "https://app.example.com/path", "https://app.example.com?x", "https://user@app.example.com", "null", ""]) {
+    for (const text of [
+      "app.example.com",
+      "localhost:3000",
+      "ftp://app.example.com",
+      "https://app.example.com/path",
+      "https://app.example.com?x",
+      "https://user@app.example.com",
+      "null",
+      "",
+    ]) {
       expect({ text, origin: parseAllowedOrigin(text) }).toEqual({ text, origin: undefined });
     }
   });

@@ -16,8 +16,10 @@ import { buildRegistry } from "../../src/registry/registry.ts";
 
 const TOKEN = "a-token-long-enough-to-pass";
 const tokens = BearerTokens.single("ci", TOKEN, "test");
-const post = (body: string, headers: Record<string, string> = {}) => new Request("http://127.0.0.1:8740/mcp", { method: "POST", body, headers: { Host: "127.0.0.1:8740", ...headers } });
-const errorOf = async (response: Response) => ((await response.json()) as { error: { code: number; message: string } }).error;
+const post = (body: string, headers: Record<string, string> = {}) =>
+  new Request("http://127.0.0.1:8740/mcp", { method: "POST", body, headers: { Host: "127.0.0.1:8740", ...headers } });
+const errorOf = async (response: Response) =>
+  ((await response.json()) as { error: { code: number; message: string } }).error;
 
 describe("guard stage", () => {
   const guard = new RequestGuard({ loopback: true, allowedHosts: [], allowedOrigins: [], tokens });
@@ -47,14 +49,21 @@ describe("auth stage", () => {
   });
 
   test("a valid token passes with its label", () => {
-    expect(authenticate(tokens, post("{}", { Authorization: `Bearer ${TOKEN}` }), cors)).toEqual({ ok: true, label: "ci" });
+    expect(authenticate(tokens, post("{}", { Authorization: `Bearer ${TOKEN}` }), cors)).toEqual({
+      ok: true,
+      label: "ci",
+    });
   });
 
   test("a missing, malformed or wrong token is a 401 with a challenge and the CORS headers", async () => {
     const cases = [
       [{}, 'Bearer realm="skill-central"', "a bearer token is required"],
       [{ Authorization: "Basic abc" }, 'Bearer realm="skill-central", error="invalid_token"', 'not "Bearer <token>"'],
-      [{ Authorization: "Bearer not-the-token-at-all" }, 'Bearer realm="skill-central", error="invalid_token"', "the token is not valid"],
+      [
+        { Authorization: "Bearer not-the-token-at-all" },
+        'Bearer realm="skill-central", error="invalid_token"',
+        "the token is not valid",
+      ],
     ] as const;
     for (const [headers, challenge, why] of cases) {
       const auth = authenticate(tokens, post("{}", headers), cors);
@@ -98,13 +107,25 @@ describe("body stage", () => {
 });
 
 describe("dispatch stage", () => {
-  const modern = (seen: unknown[]) => ({ fetch: async (_request: Request, options: unknown) => (seen.push(options), new Response("modern")) }) as unknown as McpHttpHandler;
+  const modern = (seen: unknown[]) =>
+    ({
+      fetch: async (_request: Request, options: unknown) => {
+        seen.push(options);
+        return new Response("modern");
+      },
+    }) as unknown as McpHttpHandler;
 
   test("without sessions every request goes to the SDK's handler, with its parsed body; the session it names is reported", async () => {
     const seen: unknown[] = [];
     const sessions: string[] = [];
     const request = post("{}", { "Mcp-Session-Id": "abcdef0123456789" });
-    const response = await dispatch(request, { jsonrpc: "2.0", id: 1, method: "ping" }, undefined, { sessions: undefined, modern: modern(seen) }, (id) => sessions.push(id));
+    const response = await dispatch(
+      request,
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      undefined,
+      { sessions: undefined, modern: modern(seen) },
+      (id) => sessions.push(id),
+    );
     expect(await response.text()).toBe("modern");
     expect(seen).toEqual([{ parsedBody: { jsonrpc: "2.0", id: 1, method: "ping" } }]);
     expect(sessions).toEqual(["abcdef0123456789"]);
@@ -112,14 +133,22 @@ describe("dispatch stage", () => {
 
   test("a request without a body reaches the handler without a parsedBody", async () => {
     const seen: unknown[] = [];
-    await dispatch(new Request("http://127.0.0.1/mcp"), undefined, undefined, { sessions: undefined, modern: modern(seen) }, () => {});
+    await dispatch(
+      new Request("http://127.0.0.1/mcp"),
+      undefined,
+      undefined,
+      { sessions: undefined, modern: modern(seen) },
+      () => {},
+    );
     expect(seen).toEqual([{}]);
   });
 });
 
 describe("log stage", () => {
   test("one line: method, path, status, time, then what the stages learnt, client values quoted", () => {
-    expect(accessLine("POST", "/mcp", 200, 1.234, { rpc: "tools/list", session: "abcdef01", label: "ci" })).toBe("http POST /mcp 200 1.2ms rpc=tools/list session=abcdef01 token=ci");
+    expect(accessLine("POST", "/mcp", 200, 1.234, { rpc: "tools/list", session: "abcdef01", label: "ci" })).toBe(
+      "http POST /mcp 200 1.2ms rpc=tools/list session=abcdef01 token=ci",
+    );
     expect(accessLine("GET", "/healthz", 200, 0, {})).toBe("http GET /healthz 200 0.0ms");
     expect(accessLine("POST", "/mcp", 200, 0, { rpc: "a b\nc" })).toBe('http POST /mcp 200 0.0ms rpc="a b\\nc"');
   });
@@ -156,7 +185,19 @@ describe("requests in flight", () => {
 });
 
 describe("options", () => {
-  const base: HttpOptions = { host: "127.0.0.1", port: 0, stateless: false, live: false, tokens: undefined, allowedOrigins: [], allowedHosts: [], maxSessions: 1, sessionIdleMs: 1, keepAliveMs: 1, log: () => {} };
+  const base: HttpOptions = {
+    host: "127.0.0.1",
+    port: 0,
+    stateless: false,
+    live: false,
+    tokens: undefined,
+    allowedOrigins: [],
+    allowedHosts: [],
+    maxSessions: 1,
+    sessionIdleMs: 1,
+    keepAliveMs: 1,
+    log: () => {},
+  };
 
   test("an address other machines reach needs tokens; an --allow-origin must be an origin", () => {
     expect(() => checkHttpOptions(base)).not.toThrow();

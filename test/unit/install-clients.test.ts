@@ -15,7 +15,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const host = (platform: NodeJS.Platform, env: Record<string, string> = {}, home = "/home/u"): Host => ({ home, platform, env: { HOME: home, ...env }, which: () => null });
+const host = (platform: NodeJS.Platform, env: Record<string, string> = {}, home = "/home/u"): Host => ({
+  home,
+  platform,
+  env: { HOME: home, ...env },
+  which: () => null,
+});
 const ctx = (h: Host, scope: "user" | "project" = "user"): ClientContext => ({ host: h, project: "/work/proj", scope });
 const file = (id: ClientId, h: Host, scope: "user" | "project" = "user") => clientById(id).file(ctx(h, scope));
 
@@ -60,7 +65,9 @@ describe("where each client's config is", () => {
     expect(file("vscode", win)).toBe("/appdata/Code/User/mcp.json");
     expect(file("zed", win)).toBe("/appdata/Zed/settings.json");
     const custom = host("linux", { XDG_CONFIG_HOME: "/xdg", CODEX_HOME: "/codex", CLAUDE_CONFIG_DIR: "/claude" });
-    expect([file("zed", custom), file("opencode", custom), file("codex", custom), file("claude-code", custom)]).toEqual(["/xdg/zed/settings.json", "/xdg/opencode/opencode.json", "/codex/config.toml", "/claude/.claude.json"]);
+    expect([file("zed", custom), file("opencode", custom), file("codex", custom), file("claude-code", custom)]).toEqual(
+      ["/xdg/zed/settings.json", "/xdg/opencode/opencode.json", "/codex/config.toml", "/claude/.claude.json"],
+    );
   });
 
   test("files that exist win: Zed's ~/.zed on macOS, opencode's .jsonc and .opencode/ folder", () => {
@@ -75,7 +82,9 @@ describe("where each client's config is", () => {
     const project = join(root, "oc-project");
     mkdirSync(join(project, ".opencode"), { recursive: true });
     writeFileSync(join(project, ".opencode", "opencode.json"), "{}");
-    expect(clientById("opencode").file({ host: host("linux"), project, scope: "project" })).toBe(join(project, ".opencode", "opencode.json"));
+    expect(clientById("opencode").file({ host: host("linux"), project, scope: "project" })).toBe(
+      join(project, ".opencode", "opencode.json"),
+    );
   });
 });
 
@@ -84,7 +93,8 @@ const HTTP: DesiredEntry = { transport: "http", url: "https://skills.example.com
 
 describe("each client's shape for our entry", () => {
   const linux = host("linux");
-  const shape = (id: ClientId, entry: DesiredEntry, data: unknown = {}) => clientById(id).shape(entry, ctx(linux), data);
+  const shape = (id: ClientId, entry: DesiredEntry, data: unknown = {}) =>
+    clientById(id).shape(entry, ctx(linux), data);
 
   test("stdio", () => {
     expect(Object.fromEntries(CLIENT_IDS.map((id) => [id, shape(id, STDIO)]))).toEqual({
@@ -117,10 +127,20 @@ describe("each client's shape for our entry", () => {
   });
 
   test("opencode writes the schema the file already uses", () => {
-    expect(clientById("opencode").entryPath({ mcp: { servers: { other: { type: "local" } } } })).toEqual(["mcp", "servers", "skill-central"]);
-    expect(shape("opencode", STDIO, { mcp: { servers: {} } })).toEqual({ type: "local", command: ["/opt/skill-central", "mcp"] });
+    expect(clientById("opencode").entryPath({ mcp: { servers: { other: { type: "local" } } } })).toEqual([
+      "mcp",
+      "servers",
+      "skill-central",
+    ]);
+    expect(shape("opencode", STDIO, { mcp: { servers: {} } })).toEqual({
+      type: "local",
+      command: ["/opt/skill-central", "mcp"],
+    });
     // A v1 server that happens to be named "servers" is not the newer table.
-    expect(clientById("opencode").entryPath({ mcp: { servers: { type: "local", command: ["x"] } } })).toEqual(["mcp", "skill-central"]);
+    expect(clientById("opencode").entryPath({ mcp: { servers: { type: "local", command: ["x"] } } })).toEqual([
+      "mcp",
+      "skill-central",
+    ]);
     expect(clientById("opencode").entryPath({})).toEqual(["mcp", "skill-central"]);
   });
 
@@ -144,23 +164,62 @@ describe("how each client starts an entry (what verification runs)", () => {
   const reach = (id: ClientId, value: unknown) => clientById(id).reach(value, ctx(h));
 
   test("variables are filled in the way each client does", () => {
-    expect(reach("cursor", { command: "${userHome}/bin/sc", args: ["mcp", "--cwd", "${workspaceFolder}", "${workspaceFolderBasename}"] })).toMatchObject({ command: "/home/u/bin/sc", args: ["mcp", "--cwd", "/work/proj", "proj"], cwd: "/home/u" });
-    expect(reach("claude-code", { command: "sc", args: ["${MISSING:-fallback}", "${SKILLS_TOKEN}"] })).toMatchObject({ args: ["fallback", "tok"], cwd: "/work/proj" });
-    expect(reach("gemini", { command: "sc", args: ["$SKILLS_TOKEN", "${SKILLS_TOKEN}"], cwd: "/elsewhere" })).toMatchObject({ args: ["tok", "tok"], cwd: "/elsewhere" });
-    expect(reach("opencode", { type: "local", command: ["sc", "{env:SKILLS_TOKEN}"], environment: { A: "{env:SKILLS_TOKEN}" } })).toMatchObject({ command: "sc", args: ["tok"], env: { A: "tok" } });
-    expect(reach("zed", { command: { path: "/old/sc", args: ["mcp"], env: { B: "1" } } })).toMatchObject({ command: "/old/sc", args: ["mcp"], env: { B: "1" }, cwd: "/work/proj" });
-    expect(reach("claude-desktop", { command: "sc", args: ["mcp", "--cwd", "/work/proj"] })).toMatchObject({ cwd: "/home/u" });
+    expect(
+      reach("cursor", {
+        command: "${userHome}/bin/sc",
+        args: ["mcp", "--cwd", "${workspaceFolder}", "${workspaceFolderBasename}"],
+      }),
+    ).toMatchObject({ command: "/home/u/bin/sc", args: ["mcp", "--cwd", "/work/proj", "proj"], cwd: "/home/u" });
+    expect(reach("claude-code", { command: "sc", args: ["${MISSING:-fallback}", "${SKILLS_TOKEN}"] })).toMatchObject({
+      args: ["fallback", "tok"],
+      cwd: "/work/proj",
+    });
+    expect(
+      reach("gemini", { command: "sc", args: ["$SKILLS_TOKEN", "${SKILLS_TOKEN}"], cwd: "/elsewhere" }),
+    ).toMatchObject({ args: ["tok", "tok"], cwd: "/elsewhere" });
+    expect(
+      reach("opencode", {
+        type: "local",
+        command: ["sc", "{env:SKILLS_TOKEN}"],
+        environment: { A: "{env:SKILLS_TOKEN}" },
+      }),
+    ).toMatchObject({ command: "sc", args: ["tok"], env: { A: "tok" } });
+    expect(reach("zed", { command: { path: "/old/sc", args: ["mcp"], env: { B: "1" } } })).toMatchObject({
+      command: "/old/sc",
+      args: ["mcp"],
+      env: { B: "1" },
+      cwd: "/work/proj",
+    });
+    expect(reach("claude-desktop", { command: "sc", args: ["mcp", "--cwd", "/work/proj"] })).toMatchObject({
+      cwd: "/home/u",
+    });
   });
 
   test("HTTP entries resolve the token from the environment", () => {
-    expect(reach("codex", { url: "https://x/mcp", bearer_token_env_var: "SKILLS_TOKEN" })).toEqual({ transport: "http", url: "https://x/mcp", headers: { Authorization: "Bearer tok" } });
-    expect(reach("windsurf", { serverUrl: "https://x/mcp", headers: { Authorization: "Bearer ${env:SKILLS_TOKEN}" } })).toEqual({ transport: "http", url: "https://x/mcp", headers: { Authorization: "Bearer tok" } });
-    expect(reach("opencode", { type: "remote", url: "https://x/mcp", headers: { Authorization: "Bearer {env:SKILLS_TOKEN}" } })).toEqual({ transport: "http", url: "https://x/mcp", headers: { Authorization: "Bearer tok" } });
+    expect(reach("codex", { url: "https://x/mcp", bearer_token_env_var: "SKILLS_TOKEN" })).toEqual({
+      transport: "http",
+      url: "https://x/mcp",
+      headers: { Authorization: "Bearer tok" },
+    });
+    expect(
+      reach("windsurf", { serverUrl: "https://x/mcp", headers: { Authorization: "Bearer ${env:SKILLS_TOKEN}" } }),
+    ).toEqual({ transport: "http", url: "https://x/mcp", headers: { Authorization: "Bearer tok" } });
+    expect(
+      reach("opencode", {
+        type: "remote",
+        url: "https://x/mcp",
+        headers: { Authorization: "Bearer {env:SKILLS_TOKEN}" },
+      }),
+    ).toEqual({ transport: "http", url: "https://x/mcp", headers: { Authorization: "Bearer tok" } });
   });
 
   test("entries that cannot be started from here say why", () => {
-    expect(reach("vscode", { type: "stdio", command: "sc", env: { K: "${input:key}" } })).toEqual({ refused: "${input:key} asks for input in the editor; skill-central cannot check this entry" });
-    expect(reach("cursor", { command: "sc", args: "mcp" })).toEqual({ refused: "args must be a list of strings and env a map of strings" });
+    expect(reach("vscode", { type: "stdio", command: "sc", env: { K: "${input:key}" } })).toEqual({
+      refused: "${input:key} asks for input in the editor; skill-central cannot check this entry",
+    });
+    expect(reach("cursor", { command: "sc", args: "mcp" })).toEqual({
+      refused: "args must be a list of strings and env a map of strings",
+    });
     expect(reach("opencode", { type: "local", command: "sc" })).toHaveProperty("refused");
   });
 });
@@ -186,12 +245,27 @@ describe("detecting clients", () => {
 });
 
 test("claude mcp command lines", () => {
-  expect(claudeCommands("add", "user", STDIO)).toEqual([["mcp", "add", "--scope", "user", "skill-central", "--", "/opt/skill-central", "mcp"]]);
+  expect(claudeCommands("add", "user", STDIO)).toEqual([
+    ["mcp", "add", "--scope", "user", "skill-central", "--", "/opt/skill-central", "mcp"],
+  ]);
   expect(claudeCommands("update", "project", STDIO)).toEqual([
     ["mcp", "remove", "--scope", "project", "skill-central"],
     ["mcp", "add", "--scope", "project", "skill-central", "--", "/opt/skill-central", "mcp"],
   ]);
-  expect(claudeCommands("add", "user", HTTP)).toEqual([["mcp", "add", "--scope", "user", "--transport", "http", "skill-central", HTTP.url, "--header", "Authorization: Bearer ${SKILLS_TOKEN}"]]);
+  expect(claudeCommands("add", "user", HTTP)).toEqual([
+    [
+      "mcp",
+      "add",
+      "--scope",
+      "user",
+      "--transport",
+      "http",
+      "skill-central",
+      HTTP.url,
+      "--header",
+      "Authorization: Bearer ${SKILLS_TOKEN}",
+    ],
+  ]);
   expect(claudeCommands("remove", "user")).toEqual([["mcp", "remove", "--scope", "user", "skill-central"]]);
   expect(CLIENTS.map((c) => c.id)).toEqual([...CLIENT_IDS]);
 });

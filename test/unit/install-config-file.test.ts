@@ -1,8 +1,27 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { backupPath, backUp, FileProblem, firstInvalidUtf8, readConfigFile, undo, writeAtomically } from "../../src/install/config-file.ts";
+import {
+  backupPath,
+  backUp,
+  FileProblem,
+  firstInvalidUtf8,
+  readConfigFile,
+  undo,
+  writeAtomically,
+} from "../../src/install/config-file.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -93,7 +112,18 @@ describe("bytes, not text", () => {
   test("the UTF-8 check agrees with a fatal TextDecoder, byte for byte", () => {
     const fatal = new TextDecoder("utf-8", { fatal: true });
     const samples = ["", "plain", "café ✓ 𝄞", "\xef\xbb\xbf{}"].map((s) => new TextEncoder().encode(s));
-    const bad = [[0xe9], [0x63, 0xe9, 0x22], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf5], [0xe2, 0x9c], [0x80], [0xf0, 0x9d, 0x84]].map((b) => Uint8Array.from(b));
+    const bad = [
+      [0xe9],
+      [0x63, 0xe9, 0x22],
+      [0xc0, 0xaf],
+      [0xe0, 0x80, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xf5],
+      [0xe2, 0x9c],
+      [0x80],
+      [0xf0, 0x9d, 0x84],
+    ].map((b) => Uint8Array.from(b));
     for (const bytes of [...samples, ...bad]) {
       let valid = true;
       try {
@@ -111,7 +141,9 @@ describe("bytes, not text", () => {
     const bytes = latin1('{\n  "mcpServers": {\n    "old": { "command": "x", "args": ["caf\xe9"] }\n  }\n}\n');
     writeFileSync(path, bytes);
     expect(() => readConfigFile(path, "~/.cursor/mcp.json")).toThrow(
-      new FileProblem("~/.cursor/mcp.json:3:43: not valid UTF-8 (byte 0xE9 at byte offset 62); skill-central edits only UTF-8 files, so the file is left untouched (save it as UTF-8, then run this again)"),
+      new FileProblem(
+        "~/.cursor/mcp.json:3:43: not valid UTF-8 (byte 0xE9 at byte offset 62); skill-central edits only UTF-8 files, so the file is left untouched (save it as UTF-8, then run this again)",
+      ),
     );
     expect(Buffer.from(readFileSync(path)).equals(bytes)).toBe(true);
     expect(readdirSync(dir)).toEqual(["mcp.json"]);
@@ -146,7 +178,10 @@ describe("bytes, not text", () => {
     const backup = backUp(file);
     const written = writeAtomically(file, '{"ours": 1}\n');
     writeFileSync(path, '{"the IDE": 1}\n');
-    expect(undo(file, backup, written)).toEqual({ restored: false, reason: "was changed by another program after skill-central wrote it, so it was not put back" });
+    expect(undo(file, backup, written)).toEqual({
+      restored: false,
+      reason: "was changed by another program after skill-central wrote it, so it was not put back",
+    });
     expect(readFileSync(path, "utf8")).toBe('{"the IDE": 1}\n');
     expect(readFileSync(backup, "utf8")).toBe('{"mine": 1}\n');
   });
@@ -193,13 +228,18 @@ describe("symbolic links", () => {
     expect(file.real).toBe(join(dir, "b", "final.json"));
     writeAtomically(file, "{}\n");
     expect(readFileSync(join(dir, "b", "final.json"), "utf8")).toBe("{}\n");
-    expect([lstatSync(join(dir, "mcp.json")).isSymbolicLink(), lstatSync(join(dir, "a", "next.json")).isSymbolicLink()]).toEqual([true, true]);
+    expect([
+      lstatSync(join(dir, "mcp.json")).isSymbolicLink(),
+      lstatSync(join(dir, "a", "next.json")).isSymbolicLink(),
+    ]).toEqual([true, true]);
   });
 
   test("a loop of links is a clear error", () => {
     symlinkSync(join(dir, "b.json"), join(dir, "a.json"));
     symlinkSync(join(dir, "a.json"), join(dir, "b.json"));
-    expect(() => readConfigFile(join(dir, "a.json"))).toThrow(`cannot read ${join(dir, "a.json")}: more than 40 symbolic links in a row (a loop?)`);
+    expect(() => readConfigFile(join(dir, "a.json"))).toThrow(
+      `cannot read ${join(dir, "a.json")}: more than 40 symbolic links in a row (a loop?)`,
+    );
   });
 
   test("a link to an existing file: the backup is a regular file beside the link, not in the folder the link points into", () => {

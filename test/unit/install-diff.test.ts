@@ -29,7 +29,10 @@ function applyDiff(before: string, diff: string): string {
       const line = lines[i]!;
       const noEol = lines[i + 1] === "\\ No newline at end of file";
       if (line[0] === " " || line[0] === "-") {
-        if (source[at] !== line.slice(1)) throw new Error(`line ${at + 1} is ${JSON.stringify(source[at])}, hunk says ${JSON.stringify(line.slice(1))}`);
+        if (source[at] !== line.slice(1))
+          throw new Error(
+            `line ${at + 1} is ${JSON.stringify(source[at])}, hunk says ${JSON.stringify(line.slice(1))}`,
+          );
         if (line[0] === " ") out.push([source[at]!, noEol]);
         at++;
       } else if (line[0] === "+") out.push([line.slice(1), noEol]);
@@ -45,7 +48,9 @@ describe("unified diff", () => {
   test("the standard format: headers, hunk ranges, three lines of context", () => {
     const before = "a\nb\nc\nd\ne\nf\ng\nh\n";
     const after = "a\nb\nc\nd\nE\nf\ng\nh\n";
-    expect(unifiedDiff(before, after, "~/.cursor/mcp.json")).toBe("--- ~/.cursor/mcp.json\n+++ ~/.cursor/mcp.json\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n");
+    expect(unifiedDiff(before, after, "~/.cursor/mcp.json")).toBe(
+      "--- ~/.cursor/mcp.json\n+++ ~/.cursor/mcp.json\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n",
+    );
   });
 
   test("a new file is diffed against /dev/null; no change gives an empty diff", () => {
@@ -54,11 +59,13 @@ describe("unified diff", () => {
   });
 
   test("a missing final newline is marked", () => {
-    expect(unifiedDiff("a", "a\nb\n", "x")).toBe("--- x\n+++ x\n@@ -1,1 +1,2 @@\n-a\n\\ No newline at end of file\n+a\n+b\n");
+    expect(unifiedDiff("a", "a\nb\n", "x")).toBe(
+      "--- x\n+++ x\n@@ -1,1 +1,2 @@\n-a\n\\ No newline at end of file\n+a\n+b\n",
+    );
   });
 
   test("distant changes get separate hunks", () => {
-    const before = Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n") + "\n";
+    const before = `${Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n")}\n`;
     const after = before.replace("l2\n", "L2\n").replace("l25\n", "L25\n");
     expect(unifiedDiff(before, after, "x").match(/^@@/gm)?.length).toBe(2);
   });
@@ -67,7 +74,9 @@ describe("unified diff", () => {
     const random = mulberry32(99);
     for (let t = 0; t < 400; t++) {
       const a = Array.from({ length: Math.floor(random() * 25) }, () => `line ${Math.floor(random() * 6)}`);
-      const b = a.filter(() => random() > 0.15).flatMap((l) => (random() < 0.1 ? [l, `new ${Math.floor(random() * 3)}`] : [l]));
+      const b = a
+        .filter(() => random() > 0.15)
+        .flatMap((l) => (random() < 0.1 ? [l, `new ${Math.floor(random() * 3)}`] : [l]));
       if (random() < 0.2) b.unshift("top");
       const before = a.join("\n") + (a.length > 0 && random() < 0.8 ? "\n" : "");
       const after = b.join("\n") + (b.length > 0 && random() < 0.8 ? "\n" : "");
@@ -77,7 +86,7 @@ describe("unified diff", () => {
   });
 
   test("past 500 edits: one hunk replaces the whole file, and it still applies", () => {
-    const before = Array.from({ length: 600 }, (_, i) => `old ${i}`).join("\n") + "\n";
+    const before = `${Array.from({ length: 600 }, (_, i) => `old ${i}`).join("\n")}\n`;
     const after = Array.from({ length: 600 }, (_, i) => `new ${i}`).join("\n");
     const diff = unifiedDiff(before, after, "f");
     expect(diff.match(/^@@.*$/gm)).toEqual(["@@ -1,600 +1,600 @@"]);

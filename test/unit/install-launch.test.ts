@@ -7,20 +7,49 @@ import { asFoundOnPath, commandLine, currentLaunch, isThisInstall, launchFrom } 
 import { REPO_ROOT } from "../helpers/server.ts";
 
 test("a compiled binary registers its own absolute path", () => {
-  expect(launchFrom({ standalone: true, execPath: "/opt/bin/skill-central", packageRoot: "/$bunfs/root", bunx: "/usr/bin/bunx" })).toEqual({ kind: "binary", command: "/opt/bin/skill-central", prefix: [] });
+  expect(
+    launchFrom({
+      standalone: true,
+      execPath: "/opt/bin/skill-central",
+      packageRoot: "/$bunfs/root",
+      bunx: "/usr/bin/bunx",
+    }),
+  ).toEqual({ kind: "binary", command: "/opt/bin/skill-central", prefix: [] });
 });
 
 test("an installed package (bunx's cache or a project's node_modules) registers bunx skill-central", () => {
   const packageRoot = "/tmp/bunx-0-skill-central@latest/node_modules/skill-central";
-  expect(launchFrom({ standalone: false, execPath: "/usr/bin/bun", packageRoot, bunx: "/usr/bin/bunx" })).toEqual({ kind: "bunx", command: "/usr/bin/bunx", prefix: ["skill-central"] });
+  expect(launchFrom({ standalone: false, execPath: "/usr/bin/bun", packageRoot, bunx: "/usr/bin/bunx" })).toEqual({
+    kind: "bunx",
+    command: "/usr/bin/bunx",
+    prefix: ["skill-central"],
+  });
   // No bunx link anywhere: `bun x` is the same command.
-  expect(launchFrom({ standalone: false, execPath: "/usr/bin/bun", packageRoot, bunx: null })).toEqual({ kind: "bunx", command: "/usr/bin/bun", prefix: ["x", "skill-central"] });
+  expect(launchFrom({ standalone: false, execPath: "/usr/bin/bun", packageRoot, bunx: null })).toEqual({
+    kind: "bunx",
+    command: "/usr/bin/bun",
+    prefix: ["x", "skill-central"],
+  });
 });
 
 test("a checkout registers bun with the checkout's src/cli.ts", () => {
-  expect(launchFrom({ standalone: false, execPath: "/usr/bin/bun", packageRoot: "/home/a/src/skill-central", bunx: "/usr/bin/bunx" })).toEqual({ kind: "source", command: "/usr/bin/bun", prefix: ["/home/a/src/skill-central/src/cli.ts"] });
+  expect(
+    launchFrom({
+      standalone: false,
+      execPath: "/usr/bin/bun",
+      packageRoot: "/home/a/src/skill-central",
+      bunx: "/usr/bin/bunx",
+    }),
+  ).toEqual({ kind: "source", command: "/usr/bin/bun", prefix: ["/home/a/src/skill-central/src/cli.ts"] });
   // A folder merely named like node_modules is not an installed package.
-  expect(launchFrom({ standalone: false, execPath: "/usr/bin/bun", packageRoot: "/home/a/node_modules_backup/skill-central", bunx: null }).kind).toBe("source");
+  expect(
+    launchFrom({
+      standalone: false,
+      execPath: "/usr/bin/bun",
+      packageRoot: "/home/a/node_modules_backup/skill-central",
+      bunx: null,
+    }).kind,
+  ).toBe("source");
 });
 
 test("this test process runs from the checkout, with bun as found on PATH when that is this Bun", () => {
@@ -59,7 +88,9 @@ describe("the executable as found on PATH, not the path behind its links", () =>
     const { exe } = npmLayout();
     mkdirSync(join(dir, "shims"));
     symlinkSync(join(dir, "bin", "bun"), join(dir, "shims", "bun"));
-    expect(asFoundOnPath(exe, ["bun"], which(`${join(dir, "shims")}:${join(dir, "bin")}`))).toBe(join(dir, "shims", "bun"));
+    expect(asFoundOnPath(exe, ["bun"], which(`${join(dir, "shims")}:${join(dir, "bin")}`))).toBe(
+      join(dir, "shims", "bun"),
+    );
   });
 
   test("no bun on PATH (an IDE's short PATH), or another Bun first on it: the running executable's own path", () => {
@@ -72,7 +103,12 @@ describe("the executable as found on PATH, not the path behind its links", () =>
 
   test("an entry that names the file behind the link (written by an older install) is still this install", () => {
     const { bin, exe } = npmLayout();
-    const launch = launchFrom({ standalone: false, execPath: asFoundOnPath(exe, ["bun"], which(bin)), packageRoot: "/x", bunx: null });
+    const launch = launchFrom({
+      standalone: false,
+      execPath: asFoundOnPath(exe, ["bun"], which(bin)),
+      packageRoot: "/x",
+      bunx: null,
+    });
     expect(launch.command).toBe(join(bin, "bun"));
     expect(isThisInstall(launch, exe, ["/x/src/cli.ts", "mcp"])).toBe(true);
     expect(isThisInstall(launch, join(dir, "elsewhere", "bun"), ["/x/src/cli.ts", "mcp"])).toBe(false);
@@ -84,7 +120,9 @@ describe("the executable as found on PATH, not the path behind its links", () =>
     const exe = join(dir, "opt", "skill-central-linux-x64");
     writeFileSync(exe, "#!/bin/sh\n", { mode: 0o755 });
     symlinkSync(exe, join(dir, "bin", "skill-central"));
-    expect(asFoundOnPath(exe, ["skill-central", "skill-central-linux-x64"], which(join(dir, "bin")))).toBe(join(dir, "bin", "skill-central"));
+    expect(asFoundOnPath(exe, ["skill-central", "skill-central-linux-x64"], which(join(dir, "bin")))).toBe(
+      join(dir, "bin", "skill-central"),
+    );
   });
 });
 

@@ -5,7 +5,8 @@ import { mulberry32 } from "../helpers/random.ts";
 
 const PATH = ["mcp_servers", "skill-central"];
 const ENTRY = { command: "/opt/skill-central", args: ["mcp", "--cwd", '/home/a "b"/proj'] };
-const TABLE = '[mcp_servers.skill-central]\ncommand = "/opt/skill-central"\nargs = ["mcp", "--cwd", "/home/a \\"b\\"/proj"]\n';
+const TABLE =
+  '[mcp_servers.skill-central]\ncommand = "/opt/skill-central"\nargs = ["mcp", "--cwd", "/home/a \\"b\\"/proj"]\n';
 
 function doc(text: string): ConfigDocument {
   const opened = openConfig("toml", text);
@@ -45,7 +46,9 @@ is text here, not a table
 describe("adding the [mcp_servers.skill-central] table", () => {
   test("it goes right after the other [mcp_servers.*] tables; comments, strings and arrays are untouched", () => {
     const added = addThenRemove(CODEX);
-    expect(added).toBe(CODEX.replace('env = { GH_HOST = "github.com" }\n', `env = { GH_HOST = "github.com" }\n\n${TABLE}`));
+    expect(added).toBe(
+      CODEX.replace('env = { GH_HOST = "github.com" }\n', `env = { GH_HOST = "github.com" }\n\n${TABLE}`),
+    );
   });
 
   test("with no server tables it goes at the end; an empty file gets just the table", () => {
@@ -55,7 +58,9 @@ describe("adding the [mcp_servers.skill-central] table", () => {
   });
 
   test("an [mcp_servers] table with inline servers is a sibling too", () => {
-    expect(addThenRemove('[mcp_servers]\ngithub = { command = "gh" }\n\n[x]\ny = 1\n')).toBe(`[mcp_servers]\ngithub = { command = "gh" }\n\n${TABLE}\n[x]\ny = 1\n`);
+    expect(addThenRemove('[mcp_servers]\ngithub = { command = "gh" }\n\n[x]\ny = 1\n')).toBe(
+      `[mcp_servers]\ngithub = { command = "gh" }\n\n${TABLE}\n[x]\ny = 1\n`,
+    );
   });
 
   test("CRLF files get CRLF lines", () => {
@@ -65,7 +70,9 @@ describe("adding the [mcp_servers.skill-central] table", () => {
 
   test("HTTP entries: url and bearer_token_env_var", () => {
     const added = doc("").with(PATH, { url: "https://skills.example.com/mcp", bearer_token_env_var: "SKILLS_TOKEN" });
-    expect(added).toBe('[mcp_servers.skill-central]\nurl = "https://skills.example.com/mcp"\nbearer_token_env_var = "SKILLS_TOKEN"\n');
+    expect(added).toBe(
+      '[mcp_servers.skill-central]\nurl = "https://skills.example.com/mcp"\nbearer_token_env_var = "SKILLS_TOKEN"\n',
+    );
   });
 });
 
@@ -87,12 +94,14 @@ command = "o"
 `;
     const after = doc(before).with(PATH, ENTRY);
     expect(after).toBe(`a = 1\n\n${TABLE}\n# about the next table\n[mcp_servers.other]\ncommand = "o"\n`);
-    expect(doc(after).with(PATH, undefined)).toBe('a = 1\n\n# about the next table\n[mcp_servers.other]\ncommand = "o"\n');
+    expect(doc(after).with(PATH, undefined)).toBe(
+      'a = 1\n\n# about the next table\n[mcp_servers.other]\ncommand = "o"\n',
+    );
   });
 
   test("a quoted header is still our table", () => {
     expect(doc('[mcp_servers."skill-central"]\ncommand = "x"\n').with(PATH, undefined)).toBe("");
-    expect(doc('[ mcp_servers . \'skill-central\' ]\ncommand = "x"\n').with(PATH, ENTRY)).toBe(TABLE);
+    expect(doc("[ mcp_servers . 'skill-central' ]\ncommand = \"x\"\n").with(PATH, ENTRY)).toBe(TABLE);
   });
 
   test("a table whose name only starts like ours is not ours", () => {
@@ -109,7 +118,9 @@ command = "o"
 describe("what the editor refuses or reports", () => {
   test("an entry written as dotted keys or an inline table is left for the user to change", () => {
     expect(() => doc('mcp_servers = { skill-central = { command = "x" } }\n').with(PATH, ENTRY)).toThrow(EditRefused);
-    expect(() => doc('[mcp_servers]\nskill-central.command = "x"\n').with(PATH, undefined)).toThrow("dotted keys or an inline table");
+    expect(() => doc('[mcp_servers]\nskill-central.command = "x"\n').with(PATH, undefined)).toThrow(
+      "dotted keys or an inline table",
+    );
   });
 
   test("adding a table to an inline mcp_servers would be invalid TOML: refused, nothing written", () => {
@@ -118,8 +129,8 @@ describe("what the editor refuses or reports", () => {
 
   test("syntax errors come with line and column", () => {
     const cases: [string, string][] = [
-      ['a = 1\nb = = 2\n', "2:5: invalid value"],
-      ['[x]\na = 1\n[x]\n', "3:2: trying to redefine an already defined table or value"],
+      ["a = 1\nb = = 2\n", "2:5: invalid value"],
+      ["[x]\na = 1\n[x]\n", "3:2: trying to redefine an already defined table or value"],
       ['a = "open\n', "1:10: control characters are not allowed in strings"],
     ];
     for (const [text, expected] of cases) {
@@ -138,7 +149,17 @@ describe("strings and keys", () => {
   test("property: random Codex-like files with our table added and removed come back byte for byte", () => {
     const random = mulberry32(4242);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const value = () => pick(['"s"', "1", "true", '["a", "b"]', '[\n  "x", # c\n  "y",\n]', '"""\n[fake.header]\n"""', "{ k = 1 }", "'lit'"]);
+    const value = () =>
+      pick([
+        '"s"',
+        "1",
+        "true",
+        '["a", "b"]',
+        '[\n  "x", # c\n  "y",\n]',
+        '"""\n[fake.header]\n"""',
+        "{ k = 1 }",
+        "'lit'",
+      ]);
     for (let i = 0; i < 200; i++) {
       const lines: string[] = [];
       for (let k = 0; k < Math.floor(random() * 3); k++) lines.push(`top${k} = ${value()}`);
@@ -147,7 +168,8 @@ describe("strings and keys", () => {
         if (random() < 0.5) lines.push("");
         if (random() < 0.3) lines.push("# a comment");
         lines.push(`[${pick(["mcp_servers", "profiles", "tools"])}.n${t}]`);
-        for (let k = 0; k < 1 + Math.floor(random() * 3); k++) lines.push(`k${k} = ${value()}${random() < 0.2 ? " # trailing" : ""}`);
+        for (let k = 0; k < 1 + Math.floor(random() * 3); k++)
+          lines.push(`k${k} = ${value()}${random() < 0.2 ? " # trailing" : ""}`);
       }
       const text = lines.join("\n") + (lines.length > 0 ? "\n" : "");
       try {

@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_CATALOG_SETTINGS } from "../../src/config/catalog-settings.ts";
 import { clientProfile } from "../../src/mcp/client-profiles.ts";
-import { catalogInstructions, INSTRUCTIONS_BUDGET, instructionsFor, serverInstructions } from "../../src/mcp/instructions.ts";
+import {
+  catalogInstructions,
+  INSTRUCTIONS_BUDGET,
+  instructionsFor,
+  serverInstructions,
+} from "../../src/mcp/instructions.ts";
 import { LiveRegistry } from "../../src/mcp/registry-source.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../../src/registry/registry.ts";
 import type { Skill } from "../../src/skill/skill.ts";
@@ -10,8 +15,23 @@ const BUILTIN: LayerRef = { name: "builtin", priority: 0, order: 0 };
 const TEAM: LayerRef = { name: "team", priority: 50, order: 1 };
 
 function candidate(id: string, layer: LayerRef, fields: Partial<Skill> = {}): Candidate {
-  const skill: Skill = { id, description: `Does ${id} things. More detail follows here.`, type: "prompt", tags: [], arguments: [], argumentsDeclared: false, exampleCount: 0, ...fields };
-  return { skill, layer, path: `/${id}.yaml`, source: `${id}.yaml`, content: { read: () => ({ template: "x", examples: [] }) } };
+  const skill: Skill = {
+    id,
+    description: `Does ${id} things. More detail follows here.`,
+    type: "prompt",
+    tags: [],
+    arguments: [],
+    argumentsDeclared: false,
+    exampleCount: 0,
+    ...fields,
+  };
+  return {
+    skill,
+    layer,
+    path: `/${id}.yaml`,
+    source: `${id}.yaml`,
+    content: { read: () => ({ template: "x", examples: [] }) },
+  };
 }
 
 function registryOf(candidates: Candidate[]): Registry {
@@ -24,17 +44,26 @@ const plan = { catalog: true, run: false, toolSkills: true, why: "" };
 
 describe("instructions for a client offered the catalog", () => {
   test("name the catalog tools, then the skills it can reach only through them: the team's before the built-in ones", () => {
-    const registry = registryOf([candidate("zeta", TEAM), candidate("alpha", BUILTIN), candidate("beta", TEAM), candidate("a-tool", TEAM, { type: "tool" })]);
+    const registry = registryOf([
+      candidate("zeta", TEAM),
+      candidate("alpha", BUILTIN),
+      candidate("beta", TEAM),
+      candidate("a-tool", TEAM, { type: "tool" }),
+    ]);
     const text = catalogInstructions(registry, plan, windsurf, { live: false });
     expect(text).toContain("call find_skills with a few words");
     expect(text).toContain("read a skill with load_skill");
     expect(text).not.toContain("run_skill_tool");
-    expect(text).toContain("Skills include: beta (Does beta things); zeta (Does zeta things); alpha (Does alpha things); a-tool (Does a-tool things).");
+    expect(text).toContain(
+      "Skills include: beta (Does beta things); zeta (Does zeta things); alpha (Does alpha things); a-tool (Does a-tool things).",
+    );
   });
 
   test("mention run_skill_tool when tool skills are behind it, and list those among the first", () => {
     const registry = registryOf([candidate("p", TEAM), candidate("t", TEAM, { type: "tool" })]);
-    const text = catalogInstructions(registry, { catalog: true, run: true, toolSkills: false, why: "" }, claude, { live: true });
+    const text = catalogInstructions(registry, { catalog: true, run: true, toolSkills: false, why: "" }, claude, {
+      live: true,
+    });
     expect(text).toContain("run through run_skill_tool");
     expect(text).toContain("Skills include: t (Does t things); p (Does p things).");
     expect(text).toEndWith("list_changed notifications are sent.");
@@ -46,7 +75,9 @@ describe("instructions for a client offered the catalog", () => {
   });
 
   test(`stay within ${INSTRUCTIONS_BUDGET} characters (Claude Code cuts at 2,048) however many skills there are, and say how many more`, () => {
-    const many = Array.from({ length: 1000 }, (_, i) => candidate(`skill-${String(i).padStart(4, "0")}`, TEAM, { description: "A".repeat(300) }));
+    const many = Array.from({ length: 1000 }, (_, i) =>
+      candidate(`skill-${String(i).padStart(4, "0")}`, TEAM, { description: "A".repeat(300) }),
+    );
     const text = catalogInstructions(registryOf(many), plan, windsurf, { live: true });
     expect(text.length).toBeLessThanOrEqual(INSTRUCTIONS_BUDGET);
     expect(text).toMatch(/and \d+ more \(find_skills lists them all\)/);
@@ -54,7 +85,9 @@ describe("instructions for a client offered the catalog", () => {
 
   test("built once per snapshot and plan", () => {
     const registry = registryOf([candidate("one", TEAM)]);
-    expect(catalogInstructions(registry, plan, windsurf, { live: false })).toBe(catalogInstructions(registry, plan, windsurf, { live: false }));
+    expect(catalogInstructions(registry, plan, windsurf, { live: false })).toBe(
+      catalogInstructions(registry, plan, windsurf, { live: false }),
+    );
   });
 });
 
@@ -70,7 +103,9 @@ describe("which instructions a client gets", () => {
     const source = new LiveRegistry();
     // "At once": before the event loop's next turn, so waiting on any timer or on the load would lose the race.
     const nextTurn = new Promise<string>((resolve) => setImmediate(() => resolve("waited")));
-    expect(await Promise.race([instructionsFor(source, claude, { live: false }), nextTurn])).toBe(serverInstructions({ live: false }));
+    expect(await Promise.race([instructionsFor(source, claude, { live: false }), nextTurn])).toBe(
+      serverInstructions({ live: false }),
+    );
   });
 
   test("once loaded, a prompt client whose plan has the catalog (catalog: on) gets the catalog version", async () => {
@@ -91,7 +126,15 @@ describe("which instructions a client gets", () => {
 describe("the usual instructions", () => {
   test("name prompts, tools, compose, the JSON views and the skills extension, within the budget", () => {
     const text = serverInstructions({ live: true });
-    for (const part of ["prompts/list", "tools/call", "skills:compose", "skill-central://registry", "skills/list", "watched"]) expect(text).toContain(part);
+    for (const part of [
+      "prompts/list",
+      "tools/call",
+      "skills:compose",
+      "skill-central://registry",
+      "skills/list",
+      "watched",
+    ])
+      expect(text).toContain(part);
     expect(text.length).toBeLessThanOrEqual(INSTRUCTIONS_BUDGET);
   });
 });

@@ -14,7 +14,7 @@ describe("jsonErrorOffset", () => {
     expect(at('{"id": "a" "b": 1}')).toBe('"b":'); // a missing comma
     expect(at('{"a": 01}')).toBe("1}"); // a leading zero
     expect(at('{"a": "line\nbreak"}')).toBe("\nbre"); // a raw newline in a string
-    expect(at('"\\q"')).toBe("\\q\""); // an unknown escape
+    expect(at('"\\q"')).toBe('\\q"'); // an unknown escape
     expect(at('{"a": 1} x')).toBe("x"); // text after the value
     expect(at('{"a": 1 // note\n}')).toBe("// n"); // a comment
     expect(jsonErrorOffset('{"a": [1')).toBe(8); // cut short: the end
@@ -27,15 +27,36 @@ describe("jsonErrorOffset", () => {
     expect(at("[1e+]")).toBe("e+]");
     expect(at("1 nullx")).toBe("null"); // no value belongs here at all
     expect(at('{"a": "x\\u12"}')).toBe("\\u12"); // a short \u escape inside the string
-    expect(at('{"a": "\tb"}')).toBe("\tb\"}"); // a raw tab inside the string
+    expect(at('{"a": "\tb"}')).toBe('\tb"}'); // a raw tab inside the string
     expect(at('{"a" "b\\q"}')).toBe('"b\\q'); // a bad string where the colon belongs
     expect(jsonErrorOffset('"abc')).toBe(4); // a string never closed: the end
   });
 
   test("agrees with JSON.parse on what is valid, over many generated texts", () => {
-    const pieces = ["{", "}", "[", "]", ",", ":", '"a"', '"b\\n"', "1", "-2.5e3", "true", "null", " ", "'x'", "01", '"\\u00e9"', '"\\x"'];
+    const pieces = [
+      "{",
+      "}",
+      "[",
+      "]",
+      ",",
+      ":",
+      '"a"',
+      '"b\\n"',
+      "1",
+      "-2.5e3",
+      "true",
+      "null",
+      " ",
+      "'x'",
+      "01",
+      '"\\u00e9"',
+      '"\\x"',
+    ];
     let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % pieces.length;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % pieces.length;
+    };
     let valid = 0;
     for (let i = 0; i < 5000; i++) {
       const text = Array.from({ length: 1 + (i % 9) }, () => pieces[next()]).join("");

@@ -6,16 +6,24 @@ import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 let fixture: Fixture;
 afterEach(() => fixture?.cleanup());
 
-const CONFIG = (priority: number) => `builtin: false\nlayers:\n  - { name: main, path: ./skills, priority: ${priority} }\n`;
+const CONFIG = (priority: number) =>
+  `builtin: false\nlayers:\n  - { name: main, path: ./skills, priority: ${priority} }\n`;
 
 describe("a reload keeps the last good version of a file that broke", () => {
   test("a broken file that was good keeps serving its previous skill, with a warning naming file:line:col", async () => {
-    fixture = makeFixture({ "skill-central.yaml": CONFIG(10), "skills/a.yaml": promptSkill("a", { description: "good" }) });
+    fixture = makeFixture({
+      "skill-central.yaml": CONFIG(10),
+      "skills/a.yaml": promptSkill("a", { description: "good" }),
+    });
     const first = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
     fixture.write("skills/a.yaml", "id: a\ndescription: [half saved\n");
     const second = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: first });
     expect(second.registry.get("a")?.skill.description).toBe("good");
-    expect(loadReport(second)).toEqual([expect.stringMatching(/^skills\/a\.yaml:\d+:\d+: warning: not reloaded, still serving its last good version: invalid YAML/)]);
+    expect(loadReport(second)).toEqual([
+      expect.stringMatching(
+        /^skills\/a\.yaml:\d+:\d+: warning: not reloaded, still serving its last good version: invalid YAML/,
+      ),
+    ]);
     // Still broken at the next reload: still the last good version.
     const third = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: second });
     expect(third.registry.get("a")?.skill.description).toBe("good");
@@ -55,7 +63,11 @@ describe("a reload keeps the last good version of a file that broke", () => {
     const second = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: first });
     expect(second.registry.get("a")?.layer.name).toBe("main");
     expect(second.config.builtin).toBe(false);
-    expect(loadReport(second)).toEqual([expect.stringMatching(/^skill-central\.yaml:\d+:\d+: warning: config not reloaded, still using its last good version: invalid YAML/)]);
+    expect(loadReport(second)).toEqual([
+      expect.stringMatching(
+        /^skill-central\.yaml:\d+:\d+: warning: config not reloaded, still using its last good version: invalid YAML/,
+      ),
+    ]);
     // Fixed: its new contents apply.
     fixture.write("skill-central.yaml", CONFIG(70));
     const third = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: second });

@@ -59,10 +59,14 @@ function rows(markdown: string): Row[] {
       continue;
     }
     if (!inTable || line.startsWith("|---")) continue;
-    const cells = line.slice(1, -1).split(" | ").map((c) => c.trim());
+    const cells = line
+      .slice(1, -1)
+      .split(" | ")
+      .map((c) => c.trim());
     expect({ line, cells: cells.length }).toEqual({ line, cells: 4 });
     const source = /^`([A-Za-z_][\w.]*)` \((src\/[\w/.-]+\.ts)\)$/.exec(cells[3]!);
-    if (!source) throw new Error(`the Constant cell of "${cells[0]}" must read \`NAME\` (src/…/file.ts), not: ${cells[3]}`);
+    if (!source)
+      throw new Error(`the Constant cell of "${cells[0]}" must read \`NAME\` (src/…/file.ts), not: ${cells[3]}`);
     found.push({ limit: cells[0]!, value: cells[1]!, constant: source[1]!, module: source[2]! });
   }
   return found;
@@ -72,7 +76,8 @@ function parseValue(text: string): number {
   const match = /^(\d[\d,]*(?:\.\d+)?) (\S+)$/.exec(text);
   if (!match) throw new Error(`a value must be a number and a unit, not "${text}"`);
   const factor = UNITS[match[2]!];
-  if (factor === undefined) throw new Error(`unknown unit "${match[2]}" in "${text}" (known: ${Object.keys(UNITS).join(", ")})`);
+  if (factor === undefined)
+    throw new Error(`unknown unit "${match[2]}" in "${text}" (known: ${Object.keys(UNITS).join(", ")})`);
   return Number(match[1]!.replace(/,/g, "")) * factor;
 }
 
@@ -80,7 +85,9 @@ async function constantValue(row: Row): Promise<unknown> {
   const path = join(REPO_ROOT, row.module);
   if (!existsSync(path)) throw new Error(`${row.module} (named for "${row.limit}") does not exist`);
   const module = (await import(path)) as Record<string, unknown>;
-  return row.constant.split(".").reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], module);
+  return row.constant
+    .split(".")
+    .reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], module);
 }
 
 const table = rows(PAGE);
@@ -108,7 +115,10 @@ function readmeRows(): [string, string][] {
   const out: [string, string][] = [];
   for (const line of body.slice(start).split("\n").slice(2)) {
     if (!line.startsWith("|")) break;
-    const cells = line.slice(1, -1).split(" | ").map((c) => c.trim());
+    const cells = line
+      .slice(1, -1)
+      .split(" | ")
+      .map((c) => c.trim());
     out.push([cells[0]!, cells[1]!]);
   }
   return out;
@@ -123,7 +133,10 @@ describe("docs/limits.md", () => {
     test(`${row.limit}: ${row.value} is ${row.constant}`, async () => {
       const actual = await constantValue(row);
       expect(typeof actual).toBe("number");
-      expect({ constant: row.constant, value: parseValue(row.value) }).toEqual({ constant: row.constant, value: actual as number });
+      expect({ constant: row.constant, value: parseValue(row.value) }).toEqual({
+        constant: row.constant,
+        value: actual as number,
+      });
     });
   }
 
@@ -132,7 +145,9 @@ describe("docs/limits.md", () => {
     expect(found.map(([limit]) => limit)).toEqual(Object.keys(README_ROWS));
     for (const [limit, value] of found) {
       const constants = README_ROWS[limit]!;
-      const parts = value.split(constants.length > 1 && value.includes(" / ") ? " / " : ", ").map((p) => p.replace(/ of CPU$/, ""));
+      const parts = value
+        .split(constants.length > 1 && value.includes(" / ") ? " / " : ", ")
+        .map((p) => p.replace(/ of CPU$/, ""));
       expect({ limit, parts: parts.length }).toEqual({ limit, parts: constants.length });
       constants.forEach((name, i) => {
         const row = table.find((r) => r.constant === name);
@@ -150,7 +165,8 @@ describe("docs/limits.md", () => {
       ["FOLDER_LIMITS", FOLDER_LIMITS],
       ["SKILL_MD_LIMITS", SKILL_MD_LIMITS],
     ];
-    for (const [name, group] of groups) for (const key of Object.keys(group)) expect(documented).toContain(`${name}.${key}`);
+    for (const [name, group] of groups)
+      for (const key of Object.keys(group)) expect(documented).toContain(`${name}.${key}`);
   });
 
   test("documents the limits users meet at the edges: files, nesting, frames, HTTP, the regex guard, quoting", () => {

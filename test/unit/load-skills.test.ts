@@ -7,7 +7,10 @@ let fixture: Fixture;
 afterEach(() => fixture?.cleanup());
 
 async function load(files: Record<string, string>) {
-  fixture = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: main, path: ./skills, priority: 10 }\n", ...files });
+  fixture = makeFixture({
+    "skill-central.yaml": "builtin: false\nlayers:\n  - { name: main, path: ./skills, priority: 10 }\n",
+    ...files,
+  });
   const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
   return { ...result, ids: result.registry.resolutions().map((r) => r.id), lines: loadReport(result) };
 }
@@ -36,13 +39,20 @@ describe("discovery", () => {
   });
 
   test("a file over 1 MiB is skipped with a warning", async () => {
-    const { ids, lines } = await load({ "skills/big.yaml": promptSkill("big", { prompt: `"${"x".repeat(1024 * 1024)}"` }), "skills/ok.yaml": promptSkill("ok") });
+    const { ids, lines } = await load({
+      "skills/big.yaml": promptSkill("big", { prompt: `"${"x".repeat(1024 * 1024)}"` }),
+      "skills/ok.yaml": promptSkill("ok"),
+    });
     expect(ids).toEqual(["ok"]);
-    expect(lines).toEqual([expect.stringMatching(/^skills\/big\.yaml: error: skipped: \d+ bytes is over the 1 MiB limit/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^skills\/big\.yaml: error: skipped: \d+ bytes is over the 1 MiB limit/),
+    ]);
   });
 
   test("a missing layer folder is a warning, not a failure", async () => {
-    fixture = makeFixture({ "skill-central.yaml": "builtin: false\nlayers:\n  - { name: gone, path: ./nowhere, priority: 1 }\n" });
+    fixture = makeFixture({
+      "skill-central.yaml": "builtin: false\nlayers:\n  - { name: gone, path: ./nowhere, priority: 1 }\n",
+    });
     const { diagnostics } = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
     expect(diagnostics[0]!.message).toContain('layer "gone"');
     expect(diagnostics[0]!.message).toContain("folder does not exist");
@@ -51,21 +61,30 @@ describe("discovery", () => {
 
 describe("broken files are skipped with one warning naming file, line and column", () => {
   test("bad YAML", async () => {
-    const { ids, lines } = await load({ "skills/bad.yaml": "id: bad\ndescription: [unclosed\ntype: prompt\n", "skills/ok.yaml": promptSkill("ok") });
+    const { ids, lines } = await load({
+      "skills/bad.yaml": "id: bad\ndescription: [unclosed\ntype: prompt\n",
+      "skills/ok.yaml": promptSkill("ok"),
+    });
     expect(ids).toEqual(["ok"]);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^skills\/bad\.yaml:\d+:\d+: error: skipped: invalid YAML/);
   });
 
   test("a duplicate key is an error, not last-one-wins", async () => {
-    const { ids, lines } = await load({ "skills/dup.yaml": "id: first\ndescription: d\ntype: prompt\nprompt: p\nid: second\n" });
+    const { ids, lines } = await load({
+      "skills/dup.yaml": "id: first\ndescription: d\ntype: prompt\nprompt: p\nid: second\n",
+    });
     expect(ids).toEqual([]);
     expect(lines).toEqual([expect.stringMatching(/^skills\/dup\.yaml:5:1: error: skipped: duplicate key/)]);
   });
 
   test("a wrong field type names the field and its line", async () => {
-    const { lines } = await load({ "skills/t.yaml": "id: t\ndescription: d\ntype: prompt\nprompt: p\narguments: yes\n" });
-    expect(lines).toEqual([expect.stringMatching(/^skills\/t\.yaml:5:\d+: error: skipped: "arguments" must be a list, not text/)]);
+    const { lines } = await load({
+      "skills/t.yaml": "id: t\ndescription: d\ntype: prompt\nprompt: p\narguments: yes\n",
+    });
+    expect(lines).toEqual([
+      expect.stringMatching(/^skills\/t\.yaml:5:\d+: error: skipped: "arguments" must be a list, not text/),
+    ]);
   });
 
   test("a missing required field says which", async () => {
@@ -79,7 +98,10 @@ describe("broken files are skipped with one warning naming file, line and column
   });
 
   test("a bad id explains the rule", async () => {
-    const { lines } = await load({ "skills/i.yaml": "id: Bad_Id\ndescription: d\ntype: prompt\nprompt: p\n", "skills/long.yaml": promptSkill("a".repeat(65)) });
+    const { lines } = await load({
+      "skills/i.yaml": "id: Bad_Id\ndescription: d\ntype: prompt\nprompt: p\n",
+      "skills/long.yaml": promptSkill("a".repeat(65)),
+    });
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^skills\/i\.yaml:1:5: error: skipped: id "Bad_Id" is not valid — use lowercase letters/);
     expect(lines[1]).toContain("at most 64 characters");
@@ -91,26 +113,38 @@ describe("broken files are skipped with one warning naming file, line and column
   });
 
   test("an unparsable template points into the block scalar", async () => {
-    const { lines } = await load({ "skills/tpl.yaml": "id: tpl\ndescription: d\ntype: prompt\nprompt: |\n  line one\n  {{#if x}}never closed\n" });
-    expect(lines).toEqual(["skills/tpl.yaml:6:3: error: skipped: template does not parse: {{#if}} is never closed — add {{/if}} where the block ends"]);
+    const { lines } = await load({
+      "skills/tpl.yaml": "id: tpl\ndescription: d\ntype: prompt\nprompt: |\n  line one\n  {{#if x}}never closed\n",
+    });
+    expect(lines).toEqual([
+      "skills/tpl.yaml:6:3: error: skipped: template does not parse: {{#if}} is never closed — add {{/if}} where the block ends",
+    ]);
   });
 
   test("a template using an unknown helper is rejected with its position", async () => {
-    const { lines } = await load({ "skills/h.yaml": "id: h\ndescription: d\ntype: prompt\nprompt: |\n  ok\n  see {{uppercase name}}\n" });
-    expect(lines).toEqual(['skills/h.yaml:6:7: error: skipped: unknown helper "uppercase" — only #if, #unless, #each and #with exist; put the text itself in the template']);
+    const { lines } = await load({
+      "skills/h.yaml": "id: h\ndescription: d\ntype: prompt\nprompt: |\n  ok\n  see {{uppercase name}}\n",
+    });
+    expect(lines).toEqual([
+      'skills/h.yaml:6:7: error: skipped: unknown helper "uppercase" — only #if, #unless, #each and #with exist; put the text itself in the template',
+    ]);
   });
 
   test("an invalid inputSchema is rejected, naming the bad keyword", async () => {
     const { ids, lines } = await load({
-      "skills/s.yaml": "id: s\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { type: strnig }\n",
+      "skills/s.yaml":
+        "id: s\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { type: strnig }\n",
     });
     expect(ids).toEqual([]);
-    expect(lines[0]).toMatch(/^skills\/s\.yaml:7:16: error: skipped: invalid inputSchema: inputSchema\.properties\.a\.type/);
+    expect(lines[0]).toMatch(
+      /^skills\/s\.yaml:7:16: error: skipped: invalid inputSchema: inputSchema\.properties\.a\.type/,
+    );
   });
 
   test("an inputSchema with an unresolvable $ref is rejected", async () => {
     const { lines } = await load({
-      "skills/r.yaml": "id: r\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { $ref: '#/$defs/nope' }\n",
+      "skills/r.yaml":
+        "id: r\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { $ref: '#/$defs/nope' }\n",
     });
     expect(lines[0]).toContain('$ref "#/$defs/nope" does not resolve');
   });
@@ -132,7 +166,9 @@ describe("broken files are skipped with one warning naming file, line and column
   test("findings of one kind are listed ten at a time per file, then counted in one line (a 20,000-key file once stalled the load for seconds)", async () => {
     const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`).join("\n");
     const variables = Array.from({ length: 50 }, (_, i) => `{{v${i}}}`).join(" ");
-    const { ids, lines } = await load({ "skills/many.yaml": `id: many\ndescription: d\ntype: prompt\narguments: [{ name: x }]\nprompt: "${variables} {{x}}"\n${keys}\n` });
+    const { ids, lines } = await load({
+      "skills/many.yaml": `id: many\ndescription: d\ntype: prompt\narguments: [{ name: x }]\nprompt: "${variables} {{x}}"\n${keys}\n`,
+    });
     expect(ids).toEqual(["many"]);
     // One line for the file: its first finding with its position, then the rest in brief, the counts last.
     expect(lines).toHaveLength(1);
@@ -140,7 +176,9 @@ describe("broken files are skipped with one warning naming file, line and column
     expect(line).toMatch(/^skills\/many\.yaml:5:\d+: warning: the template reads \{\{v0\}\}/);
     expect(line.match(/unknown field "k\d+" is ignored/g)).toHaveLength(10);
     expect(line.match(/the template reads \{\{v\d+\}\}/g)).toHaveLength(10);
-    expect(line).toEndWith("19990 more warnings of this kind (unknown-field) are not listed; 20000 in all; 40 more warnings of this kind (undeclared-variable) are not listed; 50 in all");
+    expect(line).toEndWith(
+      "19990 more warnings of this kind (unknown-field) are not listed; 20000 in all; 40 more warnings of this kind (undeclared-variable) are not listed; 50 in all",
+    );
   }, 60_000);
 
   test("a file that is not a mapping", async () => {
@@ -160,7 +198,11 @@ describe("normalisation", () => {
   });
 
   test("a prompt without arguments lists its template's variables as optional arguments", async () => {
-    const { registry } = await load({ "skills/v.yaml": promptSkill("v", { prompt: "'{{topic}} {{#if depth}}{{depth}}{{/if}} {{#each items}}{{name}}{{/each}}'" }) });
+    const { registry } = await load({
+      "skills/v.yaml": promptSkill("v", {
+        prompt: "'{{topic}} {{#if depth}}{{depth}}{{/if}} {{#each items}}{{name}}{{/each}}'",
+      }),
+    });
     expect(registry.get("v")!.skill.arguments).toEqual([
       { name: "topic", required: false },
       { name: "depth", required: false },
@@ -170,7 +212,8 @@ describe("normalisation", () => {
 
   test("a tool without inputSchema gets one derived from its arguments", async () => {
     const { registry } = await load({
-      "skills/t.yaml": "id: t\ndescription: d\ntype: tool\narguments:\n  - { name: a, description: first, required: true }\n  - { name: b }\nprompt: '{{a}}{{b}}'\n",
+      "skills/t.yaml":
+        "id: t\ndescription: d\ntype: tool\narguments:\n  - { name: a, description: first, required: true }\n  - { name: b }\nprompt: '{{a}}{{b}}'\n",
     });
     expect(registry.get("t")!.skill.inputSchema).toEqual({
       type: "object",

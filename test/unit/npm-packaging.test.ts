@@ -5,7 +5,15 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { RELEASE_TARGETS, type ReleaseTarget } from "../../script/build.ts";
 import { binaryPathInPackage, isMusl, platformPackageName, targetName } from "../../script/launcher/platform.ts";
-import { apiClosure, checkCleanTree, checkTargetNames, checkVersion, mainManifest, platformManifest, ReleaseError } from "../../script/release-pack.ts";
+import {
+  apiClosure,
+  checkCleanTree,
+  checkTargetNames,
+  checkVersion,
+  mainManifest,
+  platformManifest,
+  ReleaseError,
+} from "../../script/release-pack.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
 
 /** The pieces of the npm release that decide names, versions and contents, without packing. */
@@ -13,7 +21,9 @@ import { REPO_ROOT } from "../helpers/server.ts";
 describe("which package the launcher looks for", () => {
   test("every release target is named exactly as the launcher computes it for that machine", () => {
     expect(() => checkTargetNames(RELEASE_TARGETS)).not.toThrow();
-    expect(RELEASE_TARGETS.map((t) => platformPackageName(targetName({ os: t.os, cpu: t.cpu, musl: t.libc === "musl" })))).toEqual([
+    expect(
+      RELEASE_TARGETS.map((t) => platformPackageName(targetName({ os: t.os, cpu: t.cpu, musl: t.libc === "musl" }))),
+    ).toEqual([
       "skill-central-linux-x64",
       "skill-central-linux-x64-musl",
       "skill-central-linux-arm64",
@@ -25,7 +35,9 @@ describe("which package the launcher looks for", () => {
 
   test("a target the launcher would not find is caught before packing", () => {
     const wrong: ReleaseTarget = { name: "win-x64", bunTarget: "bun-windows-x64", exe: true, os: "win32", cpu: "x64" };
-    expect(() => checkTargetNames([wrong])).toThrow("release target win-x64 would be looked up by the launcher as windows-x64");
+    expect(() => checkTargetNames([wrong])).toThrow(
+      "release target win-x64 would be looked up by the launcher as windows-x64",
+    );
   });
 
   test("machines without a package get a name all the same, for the error message", () => {
@@ -50,8 +62,10 @@ describe("which package the launcher looks for", () => {
 
 describe("what release:pack refuses", () => {
   test("versions: semver only, and a v-tag on HEAD must name the same version", () => {
-    for (const ok of ["0.1.0", "1.2.3", "1.0.0-rc.1", "2.0.0-beta.2+build.7"]) expect(() => checkVersion(ok, [])).not.toThrow();
-    for (const bad of ["1.0", "v1.2.3", "1.2.3.4", "latest", ""]) expect(() => checkVersion(bad, [])).toThrow(ReleaseError);
+    for (const ok of ["0.1.0", "1.2.3", "1.0.0-rc.1", "2.0.0-beta.2+build.7"])
+      expect(() => checkVersion(ok, [])).not.toThrow();
+    for (const bad of ["1.0", "v1.2.3", "1.2.3.4", "latest", ""])
+      expect(() => checkVersion(bad, [])).toThrow(ReleaseError);
     expect(() => checkVersion("1.2.3", ["v1.2.3", "deployed", "latest"])).not.toThrow();
     expect(() => checkVersion("1.2.3", ["v1.2.4"])).toThrow("HEAD is tagged v1.2.4 but package.json says 1.2.3");
   });
@@ -67,12 +81,23 @@ describe("what release:pack refuses", () => {
 });
 
 describe("the generated manifests", () => {
-  const repo = { ...pkg, keywords: ["mcp"], repository: { type: "git", url: "https://example.invalid/skill-central.git" } };
+  const repo = {
+    ...pkg,
+    keywords: ["mcp"],
+    repository: { type: "git", url: "https://example.invalid/skill-central.git" },
+  };
 
   test("a platform package: its machine in os/cpu (libc only for musl), no bin, the repository's descriptive fields", () => {
     for (const target of RELEASE_TARGETS) {
       const manifest = platformManifest(target, repo);
-      expect(manifest).toMatchObject({ name: `skill-central-${target.name}`, version: pkg.version, os: [target.os], cpu: [target.cpu], license: pkg.license, repository: repo.repository });
+      expect(manifest).toMatchObject({
+        name: `skill-central-${target.name}`,
+        version: pkg.version,
+        os: [target.os],
+        cpu: [target.cpu],
+        license: pkg.license,
+        repository: repo.repository,
+      });
       expect(manifest.libc).toEqual(target.libc === "musl" ? ["musl"] : undefined);
       expect(manifest.bin).toBeUndefined();
       expect(manifest.dependencies).toBeUndefined();
@@ -105,7 +130,9 @@ describe("what the API needs, found from src/api.ts", () => {
     expect(files).toContain("src/diagnostics.ts"); // imported with `import type` only
     expect(files).toContain("src/config/builtin-layer.ts"); // finds skills/ beside src/
     expect(files.every((f) => f.startsWith("src/") && f.endsWith(".ts"))).toBe(true);
-    expect(files.filter((f) => f.startsWith("src/mcp/") || f.startsWith("src/commands/") || f === "src/cli.ts")).toEqual([]);
+    expect(
+      files.filter((f) => f.startsWith("src/mcp/") || f.startsWith("src/commands/") || f === "src/cli.ts"),
+    ).toEqual([]);
     // A worker the API starts is shipped although nothing imports it.
     expect(files).toContain("src/invoke/validation-worker.ts");
     expect(dependencies).toEqual({
@@ -120,6 +147,8 @@ describe("what the API needs, found from src/api.ts", () => {
 
   test("a runtime import missing from package.json's dependencies stops the pack", async () => {
     const { yaml: _yaml, ...withoutYaml } = pkg.dependencies;
-    await expect(apiClosure(REPO_ROOT, { ...pkg, dependencies: withoutYaml })).rejects.toThrow("which is not in package.json's dependencies");
+    await expect(apiClosure(REPO_ROOT, { ...pkg, dependencies: withoutYaml })).rejects.toThrow(
+      "which is not in package.json's dependencies",
+    );
   }, 30_000);
 });

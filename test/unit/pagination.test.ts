@@ -41,7 +41,10 @@ describe("paginate", () => {
   });
 
   test("a cursor with no page size returns the rest in one page", () => {
-    expect(paginate(names, key, "prompts/list", encodeCursor("prompts/list", "c"), undefined).items).toEqual(["d", "e"]);
+    expect(paginate(names, key, "prompts/list", encodeCursor("prompts/list", "c"), undefined).items).toEqual([
+      "d",
+      "e",
+    ]);
   });
 });
 
@@ -53,7 +56,12 @@ describe("cursors", () => {
   });
 
   test("another list's cursor, garbage and well-formed JSON of the wrong shape are invalid-params errors", () => {
-    const attempts = [encodeCursor("tools/list", "x"), "garbage!", Buffer.from('{"l":"prompts/list","a":5}').toString("base64url"), ""];
+    const attempts = [
+      encodeCursor("tools/list", "x"),
+      "garbage!",
+      Buffer.from('{"l":"prompts/list","a":5}').toString("base64url"),
+      "",
+    ];
     for (const cursor of attempts) {
       let error: unknown;
       try {

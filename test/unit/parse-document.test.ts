@@ -26,7 +26,12 @@ function failure(text: string, file = "skill.yaml"): Diagnostic {
 describe("YAML files", () => {
   test("valid YAML returns its data", () => {
     const text = "id: review\ntags: [a, b]\narguments:\n  - name: x\n    required: true\nprompt: |\n  Hello {{x}}\n";
-    expect(parsed(text).data).toEqual({ id: "review", tags: ["a", "b"], arguments: [{ name: "x", required: true }], prompt: "Hello {{x}}\n" });
+    expect(parsed(text).data).toEqual({
+      id: "review",
+      tags: ["a", "b"],
+      arguments: [{ name: "x", required: true }],
+      prompt: "Hello {{x}}\n",
+    });
   });
 
   test(".yml files are YAML too", () => {
@@ -51,7 +56,12 @@ describe("YAML files", () => {
 
   test("a duplicate top-level key is rejected at the duplicate's line and column", () => {
     const d = failure("id: a\nname: b\nid: c\n");
-    expect(d).toMatchObject({ severity: "error", code: "duplicate-key", file: "skill.yaml", position: { line: 3, column: 1 } });
+    expect(d).toMatchObject({
+      severity: "error",
+      code: "duplicate-key",
+      file: "skill.yaml",
+      position: { line: 3, column: 1 },
+    });
     expect(d.message).toContain("duplicate key");
     expect(d.message).toStartWith('duplicate key "id" in a mapping');
     expect(d.hint).toBe("keep one of them: the file is not loaded while both are there");
@@ -62,12 +72,18 @@ describe("YAML files", () => {
   });
 
   test("a duplicate inside a sequence item is rejected", () => {
-    expect(failure("arguments:\n  - name: a\n    name: b\n")).toMatchObject({ code: "duplicate-key", position: { line: 3, column: 5 } });
+    expect(failure("arguments:\n  - name: a\n    name: b\n")).toMatchObject({
+      code: "duplicate-key",
+      position: { line: 3, column: 5 },
+    });
   });
 
   test("a duplicate the fast scan cannot see (flow mapping) is still rejected", () => {
     expect(failure("a: {x: 1, x: 2}\n")).toMatchObject({ code: "duplicate-key", position: { line: 1, column: 11 } });
-    expect(failure("a: &anchor 1\nb: 2\na: 3\n")).toMatchObject({ code: "duplicate-key", position: { line: 3, column: 1 } });
+    expect(failure("a: &anchor 1\nb: 2\na: 3\n")).toMatchObject({
+      code: "duplicate-key",
+      position: { line: 3, column: 1 },
+    });
   });
 
   test("a duplicate with CRLF line endings is rejected at the right line", () => {
@@ -105,7 +121,12 @@ describe("YAML files", () => {
 
 describe("JSON files", () => {
   test("a JSON file parses", () => {
-    expect(parsed('{"id": "a", "tags": ["x"], "n": 1.5, "ok": null}', "skill.json").data).toEqual({ id: "a", tags: ["x"], n: 1.5, ok: null });
+    expect(parsed('{"id": "a", "tags": ["x"], "n": 1.5, "ok": null}', "skill.json").data).toEqual({
+      id: "a",
+      tags: ["x"],
+      n: 1.5,
+      ok: null,
+    });
     expect(parsed("[1, 2]", "skill.json").data).toEqual([1, 2]);
   });
 
@@ -135,7 +156,10 @@ describe("JSON files", () => {
   });
 
   test("duplicate keys in JSON are rejected at the duplicate", () => {
-    expect(failure('{"id": "a",\n "id": "b"}', "skill.json")).toMatchObject({ code: "duplicate-key", position: { line: 2, column: 2 } });
+    expect(failure('{"id": "a",\n "id": "b"}', "skill.json")).toMatchObject({
+      code: "duplicate-key",
+      position: { line: 2, column: 2 },
+    });
   });
 
   test("duplicate keys hidden by escapes or nesting are rejected in JSON", () => {
@@ -144,12 +168,15 @@ describe("JSON files", () => {
   });
 
   test("the same key in different JSON objects is fine", () => {
-    expect(parsed('{"a": {"k": 1}, "b": [{"k": 1}, {"k": 2}]}', "skill.json").data).toEqual({ a: { k: 1 }, b: [{ k: 1 }, { k: 2 }] });
+    expect(parsed('{"a": {"k": 1}, "b": [{"k": 1}, {"k": 2}]}', "skill.json").data).toEqual({
+      a: { k: 1 },
+      b: [{ k: 1 }, { k: 2 }],
+    });
   });
 });
 
 describe("locate", () => {
-  const text = [
+  const lines = [
     "id: a", //                1
     "tags:", //                2
     "  - x", //                3
@@ -163,7 +190,8 @@ describe("locate", () => {
     "meta:", //                11
     "  owner: team", //        12
     "empty:", //               13
-  ].join("\n") + "\n";
+  ];
+  const text = `${lines.join("\n")}\n`;
   const doc = parsed(text);
 
   test("a field points at its value", () => {
@@ -271,9 +299,13 @@ describe("hostile and unusual input", () => {
     const lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
     for (let i = 1; i < 9; i++) {
       const name = String.fromCharCode(97 + i);
-      lines.push(`${name}: &${name} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
+      lines.push(
+        `${name}: &${name} [${Array(10)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(", ")}]`,
+      );
     }
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   })();
   test("an alias bomb is a diagnostic, not an exception", () => {
     expect(parseSkillDocument({ file: "s.yaml", text: bomb }).ok).toBe(false);
@@ -284,11 +316,17 @@ describe("hostile and unusual input", () => {
     const nested = Array.from({ length: 1000 }, (_, i) => `k${i}: {a: {b: {c: [${i}]}}}`).join("\n");
     const d = failure(`${bomb}${nested}\n`);
     expect(d).toMatchObject({ code: "yaml-syntax", position: { line: 2, column: 8 } });
-    expect(d.message).toBe(`invalid YAML: its aliases expand it by 1234567800 values, over the limit of ${parseDocumentModule.MAX_ALIAS_EXPANSION} (a guard against alias bombs, a resource exhaustion attack)`);
+    expect(d.message).toBe(
+      `invalid YAML: its aliases expand it by 1234567800 values, over the limit of ${parseDocumentModule.MAX_ALIAS_EXPANSION} (a guard against alias bombs, a resource exhaustion attack)`,
+    );
   });
 
   test("an alias inside the node it names is refused (it would expand forever)", () => {
-    expect(failure("a: &s [1, *s]\n")).toMatchObject({ code: "yaml-syntax", position: { line: 1, column: 11 }, message: expect.stringContaining("an alias names a node that contains it") });
+    expect(failure("a: &s [1, *s]\n")).toMatchObject({
+      code: "yaml-syntax",
+      position: { line: 1, column: 11 },
+      message: expect.stringContaining("an alias names a node that contains it"),
+    });
   });
 
   test("many aliases of a small node load: the limit is on what they add, not on how many there are", () => {
@@ -296,7 +334,8 @@ describe("hostile and unusual input", () => {
     const data = parsed(text).data as Record<string, unknown>;
     expect(data.a299).toEqual({ x: 1 });
     // 100 aliases of a list of m items add 100 × m values: exactly at the limit loads, past it does not.
-    const adding = (m: number) => `base: &b [${Array(m).fill("x").join(", ")}]\n${Array.from({ length: 100 }, (_, i) => `a${i}: *b`).join("\n")}\n`;
+    const adding = (m: number) =>
+      `base: &b [${Array(m).fill("x").join(", ")}]\n${Array.from({ length: 100 }, (_, i) => `a${i}: *b`).join("\n")}\n`;
     const m = parseDocumentModule.MAX_ALIAS_EXPANSION / 100;
     expect(parseSkillDocument({ file: "s.yaml", text: adding(m) }).ok).toBe(true);
     expect(failure(adding(m + 1)).message).toContain(`its aliases expand it by ${100 * (m + 1)} values`);
@@ -306,7 +345,10 @@ describe("hostile and unusual input", () => {
   test("a duplicate among 20,000 keys is found at its position (the yaml package's own check compared every pair)", () => {
     const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`);
     keys.push("k7: again");
-    expect(failure(`a: &x 1\n${keys.join("\n")}\n`)).toMatchObject({ code: "duplicate-key", position: { line: 20_002, column: 1 } });
+    expect(failure(`a: &x 1\n${keys.join("\n")}\n`)).toMatchObject({
+      code: "duplicate-key",
+      position: { line: 20_002, column: 1 },
+    });
     const json = `{${Array.from({ length: 20_000 }, (_, i) => `"k${i}": ${i}`).join(",")},"k3": 0}`;
     expect(failure(json, "skill.json")).toMatchObject({ code: "duplicate-key", position: { line: 1 } });
   }, 60_000);
@@ -327,9 +369,11 @@ describe("hostile and unusual input", () => {
 
   test("a position in a more-indented block-scalar line maps to the right column", () => {
     // Template line 2 is "  {{x": column 3 is "{", which is column 5 of file line 3.
-    expect(parsed("prompt: |\n  a\n    {{x\n").locate(["prompt"], { line: 2, column: 3 })).toEqual({ line: 3, column: 5 });
+    expect(parsed("prompt: |\n  a\n    {{x\n").locate(["prompt"], { line: 2, column: 3 })).toEqual({
+      line: 3,
+      column: 5,
+    });
   });
-
 });
 
 /**
@@ -339,15 +383,60 @@ describe("hostile and unusual input", () => {
  */
 describe("indentation mistakes, told apart", () => {
   const CASES: [text: string, position: { line: number; column: number }, message: string, hint: string][] = [
-    ["description: x\n  type: prompt\n", { line: 2, column: 3 }, '"type:" on line 2 is indented deeper than "description:" on line 1', "un-indent line 2 to column 1, in line with \"description:\""],
-    ["a:\n  b: some text\n\n    c: 2\n", { line: 4, column: 5 }, '"c:" on line 4 is indented deeper than "b:" on line 2', "un-indent line 4 to column 3"],
-    ["- name: x\n    required: true\n", { line: 2, column: 5 }, '"required:" on line 2 is indented deeper than "name:" on line 1', "un-indent line 2 to column 3"],
-    ["a: x y\n  more words\n  b: c\n", { line: 3, column: 3 }, '"b:" on line 3 is indented deeper than "a:" on line 1', "un-indent line 3 to column 1"],
-    ["description: Fix: the bug\n", { line: 1, column: 14 }, 'the value of "description" holds ": " (column 17)', 'quote the value: description: "Fix: the bug"'],
-    ["note: say \"hi\": twice\n", { line: 1, column: 7 }, 'the value of "note" holds ": "', "quote the value: note: 'say \"hi\": twice'"],
-    ["description: 'x'\n  type: prompt\n", { line: 2, column: 3 }, '"type:" on line 2 is indented deeper than "description:" on line 1, which has a value already', 'un-indent line 2 to column 1, in line with "description:"'],
-    ["a:\n  b: 1\n c: 2\n", { line: 3, column: 2 }, '"c:" on line 3 starts at column 2, in line with no key above it', 'move it to column 3 (in line with "b:" on line 2) or column 1 (in line with "a:" on line 1)'],
-    ["a:\n  - name: who\n   description: d\n", { line: 3, column: 4 }, '"description:" on line 3 starts at column 4', 'column 5 (in line with "name:" on line 2) or column 1'],
+    [
+      "description: x\n  type: prompt\n",
+      { line: 2, column: 3 },
+      '"type:" on line 2 is indented deeper than "description:" on line 1',
+      'un-indent line 2 to column 1, in line with "description:"',
+    ],
+    [
+      "a:\n  b: some text\n\n    c: 2\n",
+      { line: 4, column: 5 },
+      '"c:" on line 4 is indented deeper than "b:" on line 2',
+      "un-indent line 4 to column 3",
+    ],
+    [
+      "- name: x\n    required: true\n",
+      { line: 2, column: 5 },
+      '"required:" on line 2 is indented deeper than "name:" on line 1',
+      "un-indent line 2 to column 3",
+    ],
+    [
+      "a: x y\n  more words\n  b: c\n",
+      { line: 3, column: 3 },
+      '"b:" on line 3 is indented deeper than "a:" on line 1',
+      "un-indent line 3 to column 1",
+    ],
+    [
+      "description: Fix: the bug\n",
+      { line: 1, column: 14 },
+      'the value of "description" holds ": " (column 17)',
+      'quote the value: description: "Fix: the bug"',
+    ],
+    [
+      'note: say "hi": twice\n',
+      { line: 1, column: 7 },
+      'the value of "note" holds ": "',
+      "quote the value: note: 'say \"hi\": twice'",
+    ],
+    [
+      "description: 'x'\n  type: prompt\n",
+      { line: 2, column: 3 },
+      '"type:" on line 2 is indented deeper than "description:" on line 1, which has a value already',
+      'un-indent line 2 to column 1, in line with "description:"',
+    ],
+    [
+      "a:\n  b: 1\n c: 2\n",
+      { line: 3, column: 2 },
+      '"c:" on line 3 starts at column 2, in line with no key above it',
+      'move it to column 3 (in line with "b:" on line 2) or column 1 (in line with "a:" on line 1)',
+    ],
+    [
+      "a:\n  - name: who\n   description: d\n",
+      { line: 3, column: 4 },
+      '"description:" on line 3 starts at column 4',
+      'column 5 (in line with "name:" on line 2) or column 1',
+    ],
   ];
   for (const [text, position, message, hint] of CASES) {
     test(JSON.stringify(text), () => {
@@ -363,7 +452,10 @@ describe("indentation mistakes, told apart", () => {
   test("lines named in the words count from lineBase (a SKILL.md frontmatter), positions from the text", () => {
     const result = parseSkillDocument({ file: "SKILL.md", text: "name: x\ndescription: d\n  license: MIT\n" });
     expect(result.ok).toBe(false);
-    const shifted = parseDocumentModule.parseYamlDocument({ file: "SKILL.md", text: "name: x\ndescription: d\n  license: MIT\n" }, { lineBase: 1 });
+    const shifted = parseDocumentModule.parseYamlDocument(
+      { file: "SKILL.md", text: "name: x\ndescription: d\n  license: MIT\n" },
+      { lineBase: 1 },
+    );
     if (result.ok || shifted.ok) throw new Error("expected failures");
     expect(result.diagnostic.hint).toStartWith("un-indent line 3 to column 1");
     expect(shifted.diagnostic.hint).toStartWith("un-indent line 4 to column 1");

@@ -9,7 +9,8 @@ const plain = (template: string) => compilePlain(template, () => viaHandlebars(t
 
 describe("which templates are plain", () => {
   test("text and plain placeholders (with or without inner spaces, with dotted paths) are plain", () => {
-    for (const t of ["no tags at all", "Hi {{name}}", "{{ a }} and {{b.c.d}}", "a-b: {{my-arg}} {{$x}} {{_y}}"]) expect(plain(t)).toBeDefined();
+    for (const t of ["no tags at all", "Hi {{name}}", "{{ a }} and {{b.c.d}}", "a-b: {{my-arg}} {{$x}} {{_y}}"])
+      expect(plain(t)).toBeDefined();
   });
 
   test("anything else goes to Handlebars", () => {
@@ -61,8 +62,26 @@ describe("the plain renderer renders exactly what Handlebars renders", () => {
     const random = mulberry32(7);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const names = ["a", "b", "c", "length", "constructor", "toString", "__proto__", "valueOf", "x-y"];
-    const values: unknown[] = ["text", "", 0, 1.5, -2, true, false, null, undefined, [1, "two"], [], { a: "nested" }, { b: { c: 3 } }, "{{a}}"];
-    const randomValue = (depth: number): unknown => (depth > 0 && random() < 0.3 ? Object.fromEntries(names.slice(0, 3).map((n) => [n, randomValue(depth - 1)])) : pick(values));
+    const values: unknown[] = [
+      "text",
+      "",
+      0,
+      1.5,
+      -2,
+      true,
+      false,
+      null,
+      undefined,
+      [1, "two"],
+      [],
+      { a: "nested" },
+      { b: { c: 3 } },
+      "{{a}}",
+    ];
+    const randomValue = (depth: number): unknown =>
+      depth > 0 && random() < 0.3
+        ? Object.fromEntries(names.slice(0, 3).map((n) => [n, randomValue(depth - 1)]))
+        : pick(values);
     for (let i = 0; i < 2000; i++) {
       const parts: string[] = [];
       for (let j = 0, n = 1 + Math.floor(random() * 5); j < n; j++) {

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { publicationFingerprint, publishedCatalog, publishedSkill, publishedSkillOf } from "../../src/registry/published-skills.ts";
+import {
+  publicationFingerprint,
+  publishedCatalog,
+  publishedSkill,
+  publishedSkillOf,
+} from "../../src/registry/published-skills.ts";
 import { buildRegistry, type Candidate, type LayerRef } from "../../src/registry/registry.ts";
 import { synthesiseSkillMd } from "../../src/skill/skill-md/synthesise.ts";
 import type { Skill, SkillFile } from "../../src/skill/skill.ts";
@@ -8,17 +13,43 @@ const team: LayerRef = { name: "team", priority: 50, order: 1 };
 const project: LayerRef = { name: "project", priority: 100, order: 2 };
 
 function yamlSkill(id: string, extra: Partial<Skill> = {}): Skill {
-  return { id, description: `The ${id} skill`, type: "prompt", tags: [], arguments: [], argumentsDeclared: true, exampleCount: 0, ...extra };
+  return {
+    id,
+    description: `The ${id} skill`,
+    type: "prompt",
+    tags: [],
+    arguments: [],
+    argumentsDeclared: true,
+    exampleCount: 0,
+    ...extra,
+  };
 }
 
-const file = (path: string, text: string): SkillFile => ({ path, size: Buffer.byteLength(text), sha256: new Bun.CryptoHasher("sha256").update(text).digest("hex"), mtimeMs: 1, ino: 1 });
+const file = (path: string, text: string): SkillFile => ({
+  path,
+  size: Buffer.byteLength(text),
+  sha256: new Bun.CryptoHasher("sha256").update(text).digest("hex"),
+  mtimeMs: 1,
+  ino: 1,
+});
 
 function folderSkill(id: string, files: SkillFile[], extra: Partial<Skill> = {}): Skill {
-  return yamlSkill(id, { format: "skill-md", frontmatter: { name: id, description: `The ${id} skill`, license: "MIT" }, files, ...extra });
+  return yamlSkill(id, {
+    format: "skill-md",
+    frontmatter: { name: id, description: `The ${id} skill`, license: "MIT" },
+    files,
+    ...extra,
+  });
 }
 
 function candidate(skill: Skill, layer: LayerRef, template = `Body of ${skill.id}`): Candidate {
-  return { skill, layer, path: `/${layer.name}/${skill.id}`, source: `${layer.name}/${skill.id}`, content: { read: () => ({ template, examples: [] }) } };
+  return {
+    skill,
+    layer,
+    path: `/${layer.name}/${skill.id}`,
+    source: `${layer.name}/${skill.id}`,
+    content: { read: () => ({ template, examples: [] }) },
+  };
 }
 
 describe("what is published", () => {
@@ -37,7 +68,11 @@ describe("what is published", () => {
       ],
     );
     const catalog = publishedCatalog(registry);
-    expect(catalog.skills.map((s) => s.uri)).toEqual(["skill://a-b/SKILL.md", "skill://a/SKILL.md", "skill://b/SKILL.md"]);
+    expect(catalog.skills.map((s) => s.uri)).toEqual([
+      "skill://a-b/SKILL.md",
+      "skill://a/SKILL.md",
+      "skill://b/SKILL.md",
+    ]);
     expect(publishedSkill(registry, "b")?.frontmatter.description).toBe("The b skill");
     expect(publishedSkill(registry, "tool")).toBeUndefined();
     expect(publishedSkill(registry, "dup")).toBeUndefined();
@@ -45,7 +80,12 @@ describe("what is published", () => {
   });
 
   test("a folder: its frontmatter as recorded, every file with a sha256: digest, SKILL.md whatever its case on disk", () => {
-    const files = [file("skill.md", "---\nname: pdf\n---\n"), file("assets/my logo #1.png", "png"), file("Q&A.md", "q"), file("references/a.md", "a")];
+    const files = [
+      file("skill.md", "---\nname: pdf\n---\n"),
+      file("assets/my logo #1.png", "png"),
+      file("Q&A.md", "q"),
+      file("references/a.md", "a"),
+    ];
     const skill = folderSkill("pdf", files);
     const published = publishedSkillOf(candidate(skill, project))!;
     expect(published.uri).toBe("skill://pdf/SKILL.md");
@@ -65,7 +105,9 @@ describe("what is published", () => {
 
   test("a folder without its SKILL.md recorded (unreadable) or without frontmatter is not published", () => {
     expect(publishedSkillOf(candidate(folderSkill("x", [file("notes.md", "n")]), project))).toBeUndefined();
-    expect(publishedSkillOf(candidate(folderSkill("y", [file("SKILL.md", "s")], { frontmatter: undefined }), project))).toBeUndefined();
+    expect(
+      publishedSkillOf(candidate(folderSkill("y", [file("SKILL.md", "s")], { frontmatter: undefined }), project)),
+    ).toBeUndefined();
   });
 
   test("a YAML prompt: one synthesised SKILL.md whose digest and size are of its bytes", () => {
@@ -73,8 +115,19 @@ describe("what is published", () => {
     const published = publishedSkillOf(candidate(skill, team, "Hello {{who}}"))!;
     const text = synthesiseSkillMd(skill, "Hello {{who}}", "team").text;
     expect(published.synthesised).toBe(true);
-    expect(published.files).toEqual([{ path: "SKILL.md", uri: "skill://greet/SKILL.md", size: Buffer.byteLength(text), digest: `sha256:${new Bun.CryptoHasher("sha256").update(text).digest("hex")}` }]);
-    expect(published.frontmatter).toEqual({ name: "greet", description: "The greet skill", metadata: { tags: "hello", layer: "team" } });
+    expect(published.files).toEqual([
+      {
+        path: "SKILL.md",
+        uri: "skill://greet/SKILL.md",
+        size: Buffer.byteLength(text),
+        digest: `sha256:${new Bun.CryptoHasher("sha256").update(text).digest("hex")}`,
+      },
+    ]);
+    expect(published.frontmatter).toEqual({
+      name: "greet",
+      description: "The greet skill",
+      metadata: { tags: "hello", layer: "team" },
+    });
   });
 });
 
@@ -82,7 +135,15 @@ describe("made once per skill version", () => {
   test("a skill version is published once, across snapshots; a new layer name makes it again", () => {
     let reads = 0;
     const skill = yamlSkill("s");
-    const source = (layer: LayerRef): Candidate => ({ ...candidate(skill, layer), content: { read: () => (reads++, { template: "T", examples: [] }) } });
+    const source = (layer: LayerRef): Candidate => ({
+      ...candidate(skill, layer),
+      content: {
+        read: () => {
+          reads++;
+          return { template: "T", examples: [] };
+        },
+      },
+    });
     const first = publishedSkillOf(source(team))!;
     const again = publishedSkillOf(source(team))!;
     expect(reads).toBe(1);
@@ -127,10 +188,31 @@ describe("the fingerprint a reload compares", () => {
     const a = yamlSkill("a");
     const files = [file("SKILL.md", "s"), file("x.md", "x")];
     const base = publicationFingerprint(registryOf(candidate(a, team), candidate(folderSkill("b", files), project)));
-    expect(publicationFingerprint(registryOf(candidate(yamlSkill("a"), team), candidate(folderSkill("b", files), project)))).not.toEqual(base);
-    expect(publicationFingerprint(registryOf(candidate(a, team), candidate(folderSkill("b", [files[0]!, file("x.md", "y")]), project)))).not.toEqual(base);
-    expect(publicationFingerprint(registryOf(candidate(a, project), candidate(folderSkill("b", files), project)))).not.toEqual(base);
+    expect(
+      publicationFingerprint(registryOf(candidate(yamlSkill("a"), team), candidate(folderSkill("b", files), project))),
+    ).not.toEqual(base);
+    expect(
+      publicationFingerprint(
+        registryOf(candidate(a, team), candidate(folderSkill("b", [files[0]!, file("x.md", "y")]), project)),
+      ),
+    ).not.toEqual(base);
+    expect(
+      publicationFingerprint(registryOf(candidate(a, project), candidate(folderSkill("b", files), project))),
+    ).not.toEqual(base);
     // A folder skill re-read with the same files is the same publication.
-    expect(publicationFingerprint(registryOf(candidate(a, team), candidate(folderSkill("b", files.map((f) => ({ ...f, mtimeMs: 2 }))), project)))).toEqual(base);
+    expect(
+      publicationFingerprint(
+        registryOf(
+          candidate(a, team),
+          candidate(
+            folderSkill(
+              "b",
+              files.map((f) => ({ ...f, mtimeMs: 2 })),
+            ),
+            project,
+          ),
+        ),
+      ),
+    ).toEqual(base);
   });
 });

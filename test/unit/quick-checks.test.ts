@@ -12,7 +12,23 @@ import { mulberry32 } from "../helpers/random.ts";
  */
 const random = mulberry32(5);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-const values: unknown[] = ["s", "", 0, 1, -1, 1.5, 2 ** 53, true, null, [], [1], {}, { a: 1 }, { _meta: {} }, { progressToken: "p" }];
+const values: unknown[] = [
+  "s",
+  "",
+  0,
+  1,
+  -1,
+  1.5,
+  2 ** 53,
+  true,
+  null,
+  [],
+  [1],
+  {},
+  { a: 1 },
+  { _meta: {} },
+  { progressToken: "p" },
+];
 
 function randomObject(keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -69,6 +85,10 @@ describe("quick checks give the schema's answers", () => {
     expect((classifyIncoming(plain) as { message: unknown }).message).toBe(plain);
     const meta = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x", _meta: { progressToken: 1 } } };
     expect((classifyIncoming(meta) as { message: unknown }).message).not.toBe(meta);
-    expect(classifyIncoming({ jsonrpc: "2.0", id: 7, method: "ping", extra: 1 })).toEqual({ kind: "refuse", id: 7, message: "Invalid Request: not a JSON-RPC 2.0 message" });
+    expect(classifyIncoming({ jsonrpc: "2.0", id: 7, method: "ping", extra: 1 })).toEqual({
+      kind: "refuse",
+      id: 7,
+      message: "Invalid Request: not a JSON-RPC 2.0 message",
+    });
   });
 });

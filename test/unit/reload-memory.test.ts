@@ -18,14 +18,20 @@ const skill = (id: string, n: number) =>
   `id: ${id}\ndescription: d\ntype: prompt\narguments:\n  - { name: items }\nprompt: |\n  ${"version ".repeat(20)}${n}\n  {{#if items}}{{items}}{{else}}none{{/if}}\n`;
 
 test("memory stays flat across 100 reloads that change and render every skill", async () => {
-  const files: Record<string, string> = { "skill-central.yaml": "builtin: false\nlayers:\n  - { name: main, path: ./skills, priority: 10 }\n" };
+  const files: Record<string, string> = {
+    "skill-central.yaml": "builtin: false\nlayers:\n  - { name: main, path: ./skills, priority: 10 }\n",
+  };
   for (let i = 0; i < 50; i++) files[`skills/s${i}.yaml`] = skill(`s${i}`, 0);
   fixture = makeFixture(files);
   let previous: LoadResult | undefined;
   let baseline = 0;
   for (let round = 1; round <= 100; round++) {
     for (let i = 0; i < 50; i++) fixture.write(`skills/s${i}.yaml`, skill(`s${i}`, round));
-    const result: LoadResult = await loadSkills({ cwd: fixture.cwd, home: fixture.home, ...(previous && { previous }) });
+    const result: LoadResult = await loadSkills({
+      cwd: fixture.cwd,
+      home: fixture.home,
+      ...(previous && { previous }),
+    });
     for (let i = 0; i < 50; i++) {
       const rendered = invokePrompt(result.registry, `s${i}`, { items: "x" });
       expect(rendered.ok && rendered.text.endsWith(`${round}\nx`)).toBe(true);

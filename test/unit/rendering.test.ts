@@ -13,13 +13,18 @@ let registry: Registry;
 
 beforeAll(async () => {
   fixture = makeFixture({
-    "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 20 }\n  - { name: mine, path: ./mine, priority: 40 }\n",
-    "team/greet.yaml": "id: greet\ndescription: Greets\ntype: prompt\narguments:\n  - { name: who, required: true }\n  - { name: mood }\nprompt: |\n  Hello {{who}}!{{#if mood}} You seem {{mood}}.{{/if}} <b>&amp;</b>\n",
+    "skill-central.yaml":
+      "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 20 }\n  - { name: mine, path: ./mine, priority: 40 }\n",
+    "team/greet.yaml":
+      "id: greet\ndescription: Greets\ntype: prompt\narguments:\n  - { name: who, required: true }\n  - { name: mood }\nprompt: |\n  Hello {{who}}!{{#if mood}} You seem {{mood}}.{{/if}} <b>&amp;</b>\n",
     "team/vars.yaml": "id: vars\ndescription: V\ntype: prompt\ntags: solo\nprompt: 'a={{a}} b={{b.c}} log={{log}}'\n",
-    "team/kmp.yaml": "id: kmp-expert\ndescription: K\ntype: prompt\ntags: [kmp]\nprompt: |\n\n  KMP body for {{project}}\n\n",
-    "mine/android.yaml": "id: android-expert\ndescription: A\ntype: prompt\ntags: [Android, kmp]\nprompt: Android body\n",
+    "team/kmp.yaml":
+      "id: kmp-expert\ndescription: K\ntype: prompt\ntags: [kmp]\nprompt: |\n\n  KMP body for {{project}}\n\n",
+    "mine/android.yaml":
+      "id: android-expert\ndescription: A\ntype: prompt\ntags: [Android, kmp]\nprompt: Android body\n",
     "team/arch.yaml": "id: arch\ndescription: Arch\ntype: prompt\ntags: [android]\nprompt: Arch body\n",
-    "team/json-tool.yaml": "id: json-tool\ndescription: J\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    n: { type: integer }\n  required: [n]\n",
+    "team/json-tool.yaml":
+      "id: json-tool\ndescription: J\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    n: { type: integer }\n  required: [n]\n",
     "team/typed.yaml": [
       "id: typed",
       "description: T",
@@ -56,7 +61,9 @@ function thrown(fn: () => unknown): SkillCentralError {
 
 describe("prompt rendering", () => {
   test("fills placeholders, renders blocks, never HTML-escapes", () => {
-    expect(renderPrompt(registry, "greet", { who: "Ada", mood: "curious" }).text).toBe("Hello Ada! You seem curious. <b>&amp;</b>");
+    expect(renderPrompt(registry, "greet", { who: "Ada", mood: "curious" }).text).toBe(
+      "Hello Ada! You seem curious. <b>&amp;</b>",
+    );
   });
 
   test("a missing optional value renders empty, never as a raw {{placeholder}}", () => {
@@ -96,13 +103,20 @@ describe("compose", () => {
   test("joins overlapping prompt skills by ascending priority, then id, with the documented separator", () => {
     const result = compose(registry, ["kmp", "android"], { project: "demo" });
     expect(result.skills).toEqual(["arch", "kmp-expert", "android-expert"]);
-    expect(result.text).toBe("## arch\nArch body\n\n---\n\n## kmp-expert\nKMP body for demo\n\n---\n\n## android-expert\nAndroid body");
+    expect(result.text).toBe(
+      "## arch\nArch body\n\n---\n\n## kmp-expert\nKMP body for demo\n\n---\n\n## android-expert\nAndroid body",
+    );
     expect(result.description).toBe("Composed prompt from tags: kmp, android (3 skills)");
   });
 
   test("one match says 1 skill; tags that match nothing are still named", () => {
     expect(compose(registry, ["solo"]).description).toBe("Composed prompt from tags: solo (1 skill)");
-    expect(compose(registry, ["zzz", "SOLO"].map((t) => t.toLowerCase())).description).toBe("Composed prompt from tags: zzz, solo (1 skill)");
+    expect(
+      compose(
+        registry,
+        ["zzz", "SOLO"].map((t) => t.toLowerCase()),
+      ).description,
+    ).toBe("Composed prompt from tags: zzz, solo (1 skill)");
   });
 
   test("other arguments reach every composed template; a composed skill's required arguments are not enforced", () => {
@@ -112,7 +126,9 @@ describe("compose", () => {
   });
 
   test("no match and no tags are distinct errors", () => {
-    expect(thrown(() => compose(registry, ["nothing", "else"])).message).toBe("No skills found for tags: nothing, else");
+    expect(thrown(() => compose(registry, ["nothing", "else"])).message).toBe(
+      "No skills found for tags: nothing, else",
+    );
     const noTags = thrown(() => compose(registry, []));
     expect(noTags.code).toBe("tags-required");
     expect(noTags.message).toContain('"tags"');
@@ -121,7 +137,10 @@ describe("compose", () => {
 
 describe("tool calls", () => {
   test("valid arguments render the template", async () => {
-    expect(await callTool(registry, "typed", { count: 2, items: ["a", "b"] })).toEqual({ ok: true, text: "count=2 items=[a][b]" });
+    expect(await callTool(registry, "typed", { count: 2, items: ["a", "b"] })).toEqual({
+      ok: true,
+      text: "count=2 items=[a][b]",
+    });
   });
 
   test("a tool without a template returns its arguments as pretty JSON", async () => {
@@ -129,7 +148,13 @@ describe("tool calls", () => {
   });
 
   test("every problem gets its own line, naming the argument and the rule", async () => {
-    const outcome = await callTool(registry, "typed", { count: 0.5, level: "mid", code: "abc", owner: {}, extra: true });
+    const outcome = await callTool(registry, "typed", {
+      count: 0.5,
+      level: "mid",
+      code: "abc",
+      owner: {},
+      extra: true,
+    });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.problems).toEqual(
@@ -144,7 +169,10 @@ describe("tool calls", () => {
   });
 
   test("a missing required property reads exactly as the protocol says", async () => {
-    expect(await callTool(registry, "typed", {})).toEqual({ ok: false, problems: ['Missing required argument: "count"'] });
+    expect(await callTool(registry, "typed", {})).toEqual({
+      ok: false,
+      problems: ['Missing required argument: "count"'],
+    });
   });
 
   test("an unknown tool, or a prompt asked for as a tool, is unknown", async () => {
@@ -167,17 +195,30 @@ describe("built-in skills", () => {
 
   test("commit-conventions formats a Conventional Commits message exactly", async () => {
     const call = (args: Record<string, string>) => callTool(builtin, "commit-conventions", args);
-    expect(await call({ type: "feat", scope: "cli", summary: "add list and show subcommands" })).toEqual({ ok: true, text: "feat(cli): add list and show subcommands" });
-    expect(await call({ type: "feat", summary: "add list and show subcommands" })).toEqual({ ok: true, text: "feat: add list and show subcommands" });
-    expect(await call({ type: "fix", summary: "x", body: "Longer.\n\nCloses #1" })).toEqual({ ok: true, text: "fix: x\n\nLonger.\n\nCloses #1" });
+    expect(await call({ type: "feat", scope: "cli", summary: "add list and show subcommands" })).toEqual({
+      ok: true,
+      text: "feat(cli): add list and show subcommands",
+    });
+    expect(await call({ type: "feat", summary: "add list and show subcommands" })).toEqual({
+      ok: true,
+      text: "feat: add list and show subcommands",
+    });
+    expect(await call({ type: "fix", summary: "x", body: "Longer.\n\nCloses #1" })).toEqual({
+      ok: true,
+      text: "fix: x\n\nLonger.\n\nCloses #1",
+    });
     expect(await call({ type: "feat" })).toEqual({ ok: false, problems: ['Missing required argument: "summary"'] });
   });
 
   test("review-pr takes an optional context", () => {
     const skill = builtin.get("review-pr")!.skill;
     expect(skill.description).toBe("Review pull requests against team conventions");
-    expect(skill.arguments).toEqual([{ name: "context", description: "Additional context from the IDE", required: false }]);
-    expect(renderPrompt(builtin, "review-pr", { context: "adds a REST endpoint" }).text).toContain("adds a REST endpoint");
+    expect(skill.arguments).toEqual([
+      { name: "context", description: "Additional context from the IDE", required: false },
+    ]);
+    expect(renderPrompt(builtin, "review-pr", { context: "adds a REST endpoint" }).text).toContain(
+      "adds a REST endpoint",
+    );
   });
 
   test("built-in prompts compose by tag", () => {

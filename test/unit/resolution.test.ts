@@ -9,11 +9,26 @@ function layer(name: string, priority: number, order: number): LayerRef {
 }
 
 function skill(id: string, extra: Partial<Skill> = {}): Skill {
-  return { id, description: id, type: "prompt", tags: [], arguments: [], argumentsDeclared: true, exampleCount: 0, ...extra };
+  return {
+    id,
+    description: id,
+    type: "prompt",
+    tags: [],
+    arguments: [],
+    argumentsDeclared: true,
+    exampleCount: 0,
+    ...extra,
+  };
 }
 
 function candidate(id: string, l: LayerRef, source = `${l.name}/${id}.yaml`, extra: Partial<Skill> = {}): Candidate {
-  return { skill: skill(id, extra), layer: l, path: `/${source}`, source, content: { read: () => ({ template: id, examples: [] }) } };
+  return {
+    skill: skill(id, extra),
+    layer: l,
+    path: `/${source}`,
+    source,
+    content: { read: () => ({ template: id, examples: [] }) },
+  };
 }
 
 describe("resolution by priority", () => {
@@ -24,7 +39,10 @@ describe("resolution by priority", () => {
     const { registry, diagnostics } = buildRegistry([low, high], [candidate("a", high), candidate("a", low)]);
     expect(registry.get("a")?.layer.name).toBe("high");
     const chain = registry.resolution("a")!.chain;
-    expect(chain.map((p) => [p.candidate.layer.name, p.status.kind])).toEqual([["high", "effective"], ["low", "shadowed"]]);
+    expect(chain.map((p) => [p.candidate.layer.name, p.status.kind])).toEqual([
+      ["high", "effective"],
+      ["low", "shadowed"],
+    ]);
     const shadowed = chain[1]!.status;
     expect(shadowed.kind === "shadowed" && shadowed.by.layer.name).toBe("high");
     expect(diagnostics).toEqual([]);
@@ -55,7 +73,11 @@ describe("resolution by priority", () => {
     const orders = [all, [...all].reverse(), [all[1]!, all[2]!, all[0]!]];
     const winners = orders.map((list) => buildRegistry([a, b, c], list).registry.get("x")?.layer.name);
     expect(winners).toEqual(["b", "b", "b"]);
-    const chains = orders.map((list) => buildRegistry([a, b, c], list).registry.resolution("x")!.chain.map((p) => p.candidate.layer.name));
+    const chains = orders.map((list) =>
+      buildRegistry([a, b, c], list)
+        .registry.resolution("x")!
+        .chain.map((p) => p.candidate.layer.name),
+    );
     expect(new Set(chains.map((c) => c.join()))).toEqual(new Set(["b,a,c"]));
   });
 
@@ -88,22 +110,28 @@ describe("resolution by priority", () => {
 describe("indexes", () => {
   const l = layer("l", 1, 0);
   test("prompts and tools are listed by type, sorted by id", () => {
-    const { registry } = buildRegistry([l], [
-      candidate("zeta", l),
-      candidate("alpha", l),
-      candidate("tool-b", l, undefined, { type: "tool", inputSchema: { type: "object" } }),
-    ]);
+    const { registry } = buildRegistry(
+      [l],
+      [
+        candidate("zeta", l),
+        candidate("alpha", l),
+        candidate("tool-b", l, undefined, { type: "tool", inputSchema: { type: "object" } }),
+      ],
+    );
     expect(registry.ofType("prompt").map((c) => c.skill.id)).toEqual(["alpha", "zeta"]);
     expect(registry.ofType("tool").map((c) => c.skill.id)).toEqual(["tool-b"]);
   });
 
   test("the tag index holds effective prompt skills only", () => {
     const other = layer("other", 9, 1);
-    const { registry } = buildRegistry([l, other], [
-      candidate("p", l, undefined, { tags: ["kmp"] }),
-      candidate("p", other, undefined, { tags: ["android"] }),
-      candidate("t", l, undefined, { type: "tool", tags: ["kmp"], inputSchema: { type: "object" } }),
-    ]);
+    const { registry } = buildRegistry(
+      [l, other],
+      [
+        candidate("p", l, undefined, { tags: ["kmp"] }),
+        candidate("p", other, undefined, { tags: ["android"] }),
+        candidate("t", l, undefined, { type: "tool", tags: ["kmp"], inputSchema: { type: "object" } }),
+      ],
+    );
     expect(registry.promptsTagged("kmp")).toEqual([]);
     expect(registry.promptsTagged("android").map((c) => c.layer.name)).toEqual(["other"]);
     expect(registry.tags()).toEqual(["android"]);

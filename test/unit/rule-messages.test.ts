@@ -28,63 +28,347 @@ function fixture(files: Record<string, string> = {}): Fixture {
   fixtures.push(made);
   return made;
 }
-const shown = (where: Fixture) => (d: Diagnostic) => formatDiagnostic(d, { display: (p) => (p.startsWith(`${where.cwd}/`) ? p.slice(where.cwd.length + 1) : p === where.cwd ? "." : p) });
+const shown = (where: Fixture) => (d: Diagnostic) =>
+  formatDiagnostic(d, {
+    display: (p) => (p.startsWith(`${where.cwd}/`) ? p.slice(where.cwd.length + 1) : p === where.cwd ? "." : p),
+  });
 
 /** [rule, a skill file's text, every line the checker reports for it, in order] */
 const SKILL_FILES: [rule: string, text: string, lines: string[]][] = [
-  ["not-a-mapping", "- id: a\n- description: d\n", ["skill.yaml:1:1: error: a skill file must be a mapping of fields, not a list — start with `id:`, `description:` and `type:` lines"]],
-  ["missing-field", "description: d\ntype: prompt\nprompt: p\n", ["skill.yaml:1:1: error: \"id\" is missing — add a line such as `id: review-pr`"]],
-  ["missing-field", "id: a\ndescripton: What it does\ntype: prompt\nprompt: p\n", ["skill.yaml:2:1: error: \"description\" is missing; \"descripton\" looks like a misspelling of it — rename \"descripton\" to \"description\""]],
-  ["missing-field", "id: a\ndescription: d\nprompt: p\n", ["skill.yaml:1:1: error: \"type\" is missing — add a line such as `type: prompt`"]],
-  ["invalid-id", "id: Review_PR\ndescription: d\ntype: prompt\nprompt: p\n", ["skill.yaml:1:5: error: id \"Review_PR\" is not valid — use lowercase letters and digits in words joined by single hyphens (e.g. \"review-pr\"), at most 64 characters"]],
-  ["empty-description", "id: a\ndescription: '  '\ntype: prompt\nprompt: p\n", ["skill.yaml:2:14: error: \"description\" is empty — say what the skill does and when to use it"]],
-  ["invalid-type", "id: a\ndescription: d\ntype: promt\nprompt: p\n", ["skill.yaml:3:7: error: \"type\" must be prompt or tool, not \"promt\" — did you mean \"prompt\"?"]],
-  ["invalid-type", "id: a\ndescription: d\ntype: skill\nprompt: p\n", ["skill.yaml:3:7: error: \"type\" must be prompt or tool, not \"skill\" — prompt: rendered for a person; tool: called by the model"]],
-  ["field-type", "id: a\nname: [x]\ndescription: d\ntype: prompt\nprompt: p\n", ["skill.yaml:2:7: error: \"name\" must be text, not a list — e.g. `name: Review a pull request`"]],
-  ["field-type", "id: a\ndescription: d\ntype: prompt\ntags: {a: 1}\nprompt: p\n", ["skill.yaml:4:7: error: \"tags\" must be text or a list of text, not a mapping — e.g. `tags: [review, security]`"]],
-  ["field-type", "id: a\ndescription: d\ntype: prompt\narguments: who\nprompt: p\n", ["skill.yaml:4:12: error: \"arguments\" must be a list, not text — write one `- name: …` item per argument"]],
-  ["field-type", "id: a\ndescription: d\ntype: prompt\narguments:\n  - who\nprompt: p\n", ["skill.yaml:5:5: error: argument 1 must be a mapping, not text — write `- name: <name>` with optional description, required and enum"]],
-  ["field-type", "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n    required: yes please\nprompt: '{{who}}'\n", ["skill.yaml:6:15: error: \"required\" of argument \"who\" must be true or false, not text — write required: true or required: false"]],
-  ["field-type", "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n    enum: [1, 2]\nprompt: '{{who}}'\n", ["skill.yaml:6:11: error: \"enum\" of argument \"who\" must be a list of text values — quote values YAML would read otherwise, e.g. \"yes\", \"1.0\""]],
-  ["field-type", "id: a\ndescription: d\ntype: prompt\nversion: [1]\nprompt: p\n", ["skill.yaml:4:10: error: \"version\" must be text, not a list — e.g. `version: \"1.2.0\"`"]],
-  ["field-type", "id: a\ndescription: d\ntype: prompt\nprompt: p\nexamples:\n  - arguments: [1]\n    expect: p\n", ["skill.yaml:6:16: error: \"arguments\" of example 1 must be a mapping of argument names to values — e.g. `arguments: { who: Ada }`"]],
-  ["argument-name", "id: a\ndescription: d\ntype: prompt\narguments:\n  - description: who to greet\nprompt: p\n", ["skill.yaml:5:5: error: argument 1 has no \"name\" — add `name: <name>` (letters, digits, _ and -)"]],
-  ["argument-name", "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: my arg\nprompt: p\n", ["skill.yaml:5:11: error: argument name \"my arg\" is not valid — start with a letter or _, then letters, digits, _ or -"]],
-  ["duplicate-argument", "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n  - name: who\nprompt: '{{who}}'\n", ["skill.yaml:6:11: error: argument \"who\" is declared twice — keep one of the two declarations"]],
-  ["missing-prompt", "id: a\ndescription: d\ntype: prompt\n", ["skill.yaml:3:7: error: a prompt skill needs a \"prompt\" template — add `prompt: |` followed by the indented text"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: |\n  Hello\n  {{uppercase name}}\n", ["skill.yaml:6:3: error: unknown helper \"uppercase\" — only #if, #unless, #each and #with exist; put the text itself in the template"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: |\n  Hello\n  {{#if ready}}\n  more\n", ["skill.yaml:6:3: error: template does not parse: {{#if}} is never closed — add {{/if}} where the block ends"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: |\n  Hello\n  {{#if ready}\n  more\n", ["skill.yaml:6:3: error: template does not parse: the tag {{#if ready} ends with one } instead of }} — close it with }}: {{#if ready}}"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: \"Hi {{who}\"\n", ["skill.yaml:4:13: error: template does not parse: the tag {{who} ends with one } instead of }} — close it with }}: {{who}}"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: |\n  Hi {{who\n", ["skill.yaml:5:6: error: template does not parse: the tag {{who is never closed — close it with }}; a literal \"{{\" is written \\{{"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: |\n  {{#if a}}\n    {{#each b}}x\n  {{/if}}\n", ["skill.yaml:7:3: error: template does not parse: {{/if}} does not match {{#each}}, opened at line 6, column 5 — write {{/each}} here: blocks close in the reverse order they were opened"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: \"x {{/if}}\"\n", ["skill.yaml:4:12: error: template does not parse: {{/if}} closes a block that is not open — remove it, or open the block before it with {{#if …}}"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: |\n  {{#if a}}x{{else}}y{{else}}z{{/if}}\n", ["skill.yaml:5:22: error: template does not parse: a second {{else}} in the {{#if}} opened at line 5, column 3 — a block takes one {{else}}; remove this one, or close the block first with {{/if}}"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: \"{{{raw}}\"\n", ["skill.yaml:4:10: error: template does not parse: the tag {{{raw}} opens with {{{ but closes with }} — close it with }}} (or open it with {{)"]],
-  ["invalid-template", "id: a\ndescription: d\ntype: prompt\nprompt: \"{{x y=}}\"\n", ["skill.yaml:4:16: error: template does not parse: found }} where (, a name, a quoted text or another value belongs — check the tag here; a literal \"{{\" is written \\{{"]],
-  ["invalid-input-schema", "id: a\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    n: { type: integr }\n", ["skill.yaml:7:16: error: invalid inputSchema: inputSchema.properties.n.type must be equal to one of the allowed values — did you mean \"integer\"?"]],
-  ["invalid-input-schema", "id: a\ndescription: d\ntype: tool\ninputSchema:\n  type: array\n", ["skill.yaml:5:9: error: invalid inputSchema: inputSchema must have type: object — tool arguments are a JSON object: write type: object and list them under properties"]],
-  ["invalid-input-schema", "id: a\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { $ref: '#/$defs/nope' }\n", ["skill.yaml:7:16: error: invalid inputSchema: $ref \"#/$defs/nope\" does not resolve to a schema in this document — point it at a schema inside this inputSchema, e.g. \"#/$defs/name\""]],
-  ["unknown-field", "id: a\ndescription: d\ntype: prompt\ntgas: [review]\nprompt: p\n", ["skill.yaml:4:1: warning: unknown field \"tgas\" is ignored — did you mean \"tags\"?"]],
-  ["unknown-field", "id: a\ndescription: d\ntype: prompt\ncolour: red\nprompt: p\n", ["skill.yaml:4:1: warning: unknown field \"colour\" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples"]],
-  ["unknown-field", "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n    requried: true\nprompt: '{{who}}'\n", ["skill.yaml:6:5: warning: unknown field \"requried\" in argument 1 is ignored — did you mean \"required\"?"]],
-  ["unknown-field", "id: a\ndescription: d\ntype: prompt\nprompt: p\nexamples:\n  - arguments: {}\n    expcet: p\n", ["skill.yaml:7:5: warning: unknown field \"expcet\" in example 1 is ignored — did you mean \"expect\"?"]],
-  ["unknown-schema-keyword", "id: a\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a:\n      type: string\n      minLenght: 2\n  requried: [a]\n", ["skill.yaml:9:7: warning: \"minLenght\" in inputSchema is not a JSON Schema keyword and is ignored — did you mean \"minLength\"?","skill.yaml:10:3: warning: \"requried\" in inputSchema is not a JSON Schema keyword and is ignored — did you mean \"required\"?"]],
-  ["ignored-field", "id: a\ndescription: d\ntype: prompt\nprompt: p\ninputSchema:\n  type: object\n", ["skill.yaml:5:1: warning: \"inputSchema\" is ignored on a prompt skill — only tools take one; declare prompt inputs under \"arguments\""]],
-  ["undeclared-variable", "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\nprompt: |\n  Hi {{who}}, and {{whom}}\n", ["skill.yaml:7:19: warning: the template reads {{whom}}, which no argument declares, so it renders empty — did you mean {{who}}?"]],
-  ["long-tool-id", `id: ${"t".repeat(45)}\ndescription: d\ntype: tool\nprompt: p\n`, [`skill.yaml:1:5: warning: tool id "${"t".repeat(45)}" is 45 characters: as mcp__skill-central__${"t".repeat(45)} it is over the 64 that clients' models take, so it is not listed as a tool and runs only through run_skill_tool — keep tool ids to 44 characters`]],
-  ["unused-argument", "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n  - name: extra\nprompt: 'Hi {{who}}'\n", ["skill.yaml:6:11: warning: argument \"extra\" is declared but the template never uses it — add {{extra}} to the template, or remove the argument"]],
-  ["version-not-text", "id: a\ndescription: d\ntype: prompt\nversion: 1.5\nprompt: p\n", ["skill.yaml:4:10: warning: \"version\" is the number 1.5, served as \"1.5\" — quote it (version: \"1.5\") so YAML keeps it as written"]],
-  ["yaml-syntax", "id: a\ndescription: [WIP fix\ntype: prompt\n", ["skill.yaml:2:14: error: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — close it with ] (on the same line, or indented), or quote the text if it is not a list"]],
-  ["yaml-syntax", "id: a\ndescription: d\n\ttype: prompt\n", ["skill.yaml:3:1: error: invalid YAML: Tabs are not allowed as indentation — indent with spaces, not tabs"]],
+  [
+    "not-a-mapping",
+    "- id: a\n- description: d\n",
+    [
+      "skill.yaml:1:1: error: a skill file must be a mapping of fields, not a list — start with `id:`, `description:` and `type:` lines",
+    ],
+  ],
+  [
+    "missing-field",
+    "description: d\ntype: prompt\nprompt: p\n",
+    ['skill.yaml:1:1: error: "id" is missing — add a line such as `id: review-pr`'],
+  ],
+  [
+    "missing-field",
+    "id: a\ndescripton: What it does\ntype: prompt\nprompt: p\n",
+    [
+      'skill.yaml:2:1: error: "description" is missing; "descripton" looks like a misspelling of it — rename "descripton" to "description"',
+    ],
+  ],
+  [
+    "missing-field",
+    "id: a\ndescription: d\nprompt: p\n",
+    ['skill.yaml:1:1: error: "type" is missing — add a line such as `type: prompt`'],
+  ],
+  [
+    "invalid-id",
+    "id: Review_PR\ndescription: d\ntype: prompt\nprompt: p\n",
+    [
+      'skill.yaml:1:5: error: id "Review_PR" is not valid — use lowercase letters and digits in words joined by single hyphens (e.g. "review-pr"), at most 64 characters',
+    ],
+  ],
+  [
+    "empty-description",
+    "id: a\ndescription: '  '\ntype: prompt\nprompt: p\n",
+    ['skill.yaml:2:14: error: "description" is empty — say what the skill does and when to use it'],
+  ],
+  [
+    "invalid-type",
+    "id: a\ndescription: d\ntype: promt\nprompt: p\n",
+    ['skill.yaml:3:7: error: "type" must be prompt or tool, not "promt" — did you mean "prompt"?'],
+  ],
+  [
+    "invalid-type",
+    "id: a\ndescription: d\ntype: skill\nprompt: p\n",
+    [
+      'skill.yaml:3:7: error: "type" must be prompt or tool, not "skill" — prompt: rendered for a person; tool: called by the model',
+    ],
+  ],
+  [
+    "field-type",
+    "id: a\nname: [x]\ndescription: d\ntype: prompt\nprompt: p\n",
+    ['skill.yaml:2:7: error: "name" must be text, not a list — e.g. `name: Review a pull request`'],
+  ],
+  [
+    "field-type",
+    "id: a\ndescription: d\ntype: prompt\ntags: {a: 1}\nprompt: p\n",
+    ['skill.yaml:4:7: error: "tags" must be text or a list of text, not a mapping — e.g. `tags: [review, security]`'],
+  ],
+  [
+    "field-type",
+    "id: a\ndescription: d\ntype: prompt\narguments: who\nprompt: p\n",
+    ['skill.yaml:4:12: error: "arguments" must be a list, not text — write one `- name: …` item per argument'],
+  ],
+  [
+    "field-type",
+    "id: a\ndescription: d\ntype: prompt\narguments:\n  - who\nprompt: p\n",
+    [
+      "skill.yaml:5:5: error: argument 1 must be a mapping, not text — write `- name: <name>` with optional description, required and enum",
+    ],
+  ],
+  [
+    "field-type",
+    "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n    required: yes please\nprompt: '{{who}}'\n",
+    [
+      'skill.yaml:6:15: error: "required" of argument "who" must be true or false, not text — write required: true or required: false',
+    ],
+  ],
+  [
+    "field-type",
+    "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n    enum: [1, 2]\nprompt: '{{who}}'\n",
+    [
+      'skill.yaml:6:11: error: "enum" of argument "who" must be a list of text values — quote values YAML would read otherwise, e.g. "yes", "1.0"',
+    ],
+  ],
+  [
+    "field-type",
+    "id: a\ndescription: d\ntype: prompt\nversion: [1]\nprompt: p\n",
+    ['skill.yaml:4:10: error: "version" must be text, not a list — e.g. `version: "1.2.0"`'],
+  ],
+  [
+    "field-type",
+    "id: a\ndescription: d\ntype: prompt\nprompt: p\nexamples:\n  - arguments: [1]\n    expect: p\n",
+    [
+      'skill.yaml:6:16: error: "arguments" of example 1 must be a mapping of argument names to values — e.g. `arguments: { who: Ada }`',
+    ],
+  ],
+  [
+    "argument-name",
+    "id: a\ndescription: d\ntype: prompt\narguments:\n  - description: who to greet\nprompt: p\n",
+    ['skill.yaml:5:5: error: argument 1 has no "name" — add `name: <name>` (letters, digits, _ and -)'],
+  ],
+  [
+    "argument-name",
+    "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: my arg\nprompt: p\n",
+    [
+      'skill.yaml:5:11: error: argument name "my arg" is not valid — start with a letter or _, then letters, digits, _ or -',
+    ],
+  ],
+  [
+    "duplicate-argument",
+    "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n  - name: who\nprompt: '{{who}}'\n",
+    ['skill.yaml:6:11: error: argument "who" is declared twice — keep one of the two declarations'],
+  ],
+  [
+    "missing-prompt",
+    "id: a\ndescription: d\ntype: prompt\n",
+    ['skill.yaml:3:7: error: a prompt skill needs a "prompt" template — add `prompt: |` followed by the indented text'],
+  ],
+  [
+    "invalid-template",
+    "id: a\ndescription: d\ntype: prompt\nprompt: |\n  Hello\n  {{uppercase name}}\n",
+    [
+      'skill.yaml:6:3: error: unknown helper "uppercase" — only #if, #unless, #each and #with exist; put the text itself in the template',
+    ],
+  ],
+  [
+    "invalid-template",
+    "id: a\ndescription: d\ntype: prompt\nprompt: |\n  Hello\n  {{#if ready}}\n  more\n",
+    ["skill.yaml:6:3: error: template does not parse: {{#if}} is never closed — add {{/if}} where the block ends"],
+  ],
+  [
+    "invalid-template",
+    "id: a\ndescription: d\ntype: prompt\nprompt: |\n  Hello\n  {{#if ready}\n  more\n",
+    [
+      "skill.yaml:6:3: error: template does not parse: the tag {{#if ready} ends with one } instead of }} — close it with }}: {{#if ready}}",
+    ],
+  ],
+  [
+    "invalid-template",
+    'id: a\ndescription: d\ntype: prompt\nprompt: "Hi {{who}"\n',
+    [
+      "skill.yaml:4:13: error: template does not parse: the tag {{who} ends with one } instead of }} — close it with }}: {{who}}",
+    ],
+  ],
+  [
+    "invalid-template",
+    "id: a\ndescription: d\ntype: prompt\nprompt: |\n  Hi {{who\n",
+    [
+      'skill.yaml:5:6: error: template does not parse: the tag {{who is never closed — close it with }}; a literal "{{" is written \\{{',
+    ],
+  ],
+  [
+    "invalid-template",
+    "id: a\ndescription: d\ntype: prompt\nprompt: |\n  {{#if a}}\n    {{#each b}}x\n  {{/if}}\n",
+    [
+      "skill.yaml:7:3: error: template does not parse: {{/if}} does not match {{#each}}, opened at line 6, column 5 — write {{/each}} here: blocks close in the reverse order they were opened",
+    ],
+  ],
+  [
+    "invalid-template",
+    'id: a\ndescription: d\ntype: prompt\nprompt: "x {{/if}}"\n',
+    [
+      "skill.yaml:4:12: error: template does not parse: {{/if}} closes a block that is not open — remove it, or open the block before it with {{#if …}}",
+    ],
+  ],
+  [
+    "invalid-template",
+    "id: a\ndescription: d\ntype: prompt\nprompt: |\n  {{#if a}}x{{else}}y{{else}}z{{/if}}\n",
+    [
+      "skill.yaml:5:22: error: template does not parse: a second {{else}} in the {{#if}} opened at line 5, column 3 — a block takes one {{else}}; remove this one, or close the block first with {{/if}}",
+    ],
+  ],
+  [
+    "invalid-template",
+    'id: a\ndescription: d\ntype: prompt\nprompt: "{{{raw}}"\n',
+    [
+      "skill.yaml:4:10: error: template does not parse: the tag {{{raw}} opens with {{{ but closes with }} — close it with }}} (or open it with {{)",
+    ],
+  ],
+  [
+    "invalid-template",
+    'id: a\ndescription: d\ntype: prompt\nprompt: "{{x y=}}"\n',
+    [
+      'skill.yaml:4:16: error: template does not parse: found }} where (, a name, a quoted text or another value belongs — check the tag here; a literal "{{" is written \\{{',
+    ],
+  ],
+  [
+    "invalid-input-schema",
+    "id: a\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    n: { type: integr }\n",
+    [
+      'skill.yaml:7:16: error: invalid inputSchema: inputSchema.properties.n.type must be equal to one of the allowed values — did you mean "integer"?',
+    ],
+  ],
+  [
+    "invalid-input-schema",
+    "id: a\ndescription: d\ntype: tool\ninputSchema:\n  type: array\n",
+    [
+      "skill.yaml:5:9: error: invalid inputSchema: inputSchema must have type: object — tool arguments are a JSON object: write type: object and list them under properties",
+    ],
+  ],
+  [
+    "invalid-input-schema",
+    "id: a\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { $ref: '#/$defs/nope' }\n",
+    [
+      'skill.yaml:7:16: error: invalid inputSchema: $ref "#/$defs/nope" does not resolve to a schema in this document — point it at a schema inside this inputSchema, e.g. "#/$defs/name"',
+    ],
+  ],
+  [
+    "unknown-field",
+    "id: a\ndescription: d\ntype: prompt\ntgas: [review]\nprompt: p\n",
+    ['skill.yaml:4:1: warning: unknown field "tgas" is ignored — did you mean "tags"?'],
+  ],
+  [
+    "unknown-field",
+    "id: a\ndescription: d\ntype: prompt\ncolour: red\nprompt: p\n",
+    [
+      'skill.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples',
+    ],
+  ],
+  [
+    "unknown-field",
+    "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n    requried: true\nprompt: '{{who}}'\n",
+    ['skill.yaml:6:5: warning: unknown field "requried" in argument 1 is ignored — did you mean "required"?'],
+  ],
+  [
+    "unknown-field",
+    "id: a\ndescription: d\ntype: prompt\nprompt: p\nexamples:\n  - arguments: {}\n    expcet: p\n",
+    ['skill.yaml:7:5: warning: unknown field "expcet" in example 1 is ignored — did you mean "expect"?'],
+  ],
+  [
+    "unknown-schema-keyword",
+    "id: a\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a:\n      type: string\n      minLenght: 2\n  requried: [a]\n",
+    [
+      'skill.yaml:9:7: warning: "minLenght" in inputSchema is not a JSON Schema keyword and is ignored — did you mean "minLength"?',
+      'skill.yaml:10:3: warning: "requried" in inputSchema is not a JSON Schema keyword and is ignored — did you mean "required"?',
+    ],
+  ],
+  [
+    "ignored-field",
+    "id: a\ndescription: d\ntype: prompt\nprompt: p\ninputSchema:\n  type: object\n",
+    [
+      'skill.yaml:5:1: warning: "inputSchema" is ignored on a prompt skill — only tools take one; declare prompt inputs under "arguments"',
+    ],
+  ],
+  [
+    "undeclared-variable",
+    "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\nprompt: |\n  Hi {{who}}, and {{whom}}\n",
+    [
+      "skill.yaml:7:19: warning: the template reads {{whom}}, which no argument declares, so it renders empty — did you mean {{who}}?",
+    ],
+  ],
+  [
+    "long-tool-id",
+    `id: ${"t".repeat(45)}\ndescription: d\ntype: tool\nprompt: p\n`,
+    [
+      `skill.yaml:1:5: warning: tool id "${"t".repeat(45)}" is 45 characters: as mcp__skill-central__${"t".repeat(45)} it is over the 64 that clients' models take, so it is not listed as a tool and runs only through run_skill_tool — keep tool ids to 44 characters`,
+    ],
+  ],
+  [
+    "unused-argument",
+    "id: a\ndescription: d\ntype: prompt\narguments:\n  - name: who\n  - name: extra\nprompt: 'Hi {{who}}'\n",
+    [
+      'skill.yaml:6:11: warning: argument "extra" is declared but the template never uses it — add {{extra}} to the template, or remove the argument',
+    ],
+  ],
+  [
+    "version-not-text",
+    "id: a\ndescription: d\ntype: prompt\nversion: 1.5\nprompt: p\n",
+    [
+      'skill.yaml:4:10: warning: "version" is the number 1.5, served as "1.5" — quote it (version: "1.5") so YAML keeps it as written',
+    ],
+  ],
+  [
+    "yaml-syntax",
+    "id: a\ndescription: [WIP fix\ntype: prompt\n",
+    [
+      "skill.yaml:2:14: error: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — close it with ] (on the same line, or indented), or quote the text if it is not a list",
+    ],
+  ],
+  [
+    "yaml-syntax",
+    "id: a\ndescription: d\n\ttype: prompt\n",
+    ["skill.yaml:3:1: error: invalid YAML: Tabs are not allowed as indentation — indent with spaces, not tabs"],
+  ],
   // Text that holds ": " and a key indented too deep are the same YAML error, told apart here.
-  ["yaml-syntax", "id: a\ndescription: Fix: the bug\n", ["skill.yaml:2:14: error: invalid YAML: the value of \"description\" holds \": \" (column 17), which YAML reads as the start of a nested key — quote the value: description: \"Fix: the bug\""]],
-  ["yaml-syntax", "id: a\ndescription: x\n  type: prompt\nprompt: p\n", ["skill.yaml:3:3: error: invalid YAML: \"type:\" on line 3 is indented deeper than \"description:\" on line 2, so YAML reads it as more of description's text — un-indent line 3 to column 1, in line with \"description:\" (or, if it is meant as text, quote description's value)"]],
-  ["yaml-syntax", "id: a\ntype: prompt\narguments:\n  - name: who\n    description: the person\n      required: true\nprompt: p\n", ["skill.yaml:6:7: error: invalid YAML: \"required:\" on line 6 is indented deeper than \"description:\" on line 5, so YAML reads it as more of description's text — un-indent line 6 to column 5, in line with \"description:\" (or, if it is meant as text, quote description's value)"]],
-  ["yaml-syntax", "id: a\ndescription: \"d\"\n  type: prompt\n", ["skill.yaml:3:3: error: invalid YAML: \"type:\" on line 3 is indented deeper than \"description:\" on line 2, which has a value already — un-indent line 3 to column 1, in line with \"description:\""]],
-  ["yaml-syntax", "id: a\narguments:\n  - name: who\n   description: d\n", ["skill.yaml:4:4: error: invalid YAML: \"description:\" on line 4 starts at column 4, in line with no key above it — move it to column 5 (in line with \"name:\" on line 3) or column 1 (in line with \"arguments:\" on line 2)"]],
-  ["json", "{\n  \"id\": \"a\",\n  \"description\": \"d\",\n}\n", ["skill.json:3:21: error: invalid JSON: Property name must be a string literal — JSON has no comments, trailing commas or single quotes; a .yaml file may be easier to write by hand"]],
-  ["duplicate-key", "id: a\ndescription: d\ntype: prompt\nprompt: p\nid: b\n", ["skill.yaml:5:1: error: duplicate key \"id\" in a mapping (Map keys must be unique) — keep one of them: the file is not loaded while both are there"]],
+  [
+    "yaml-syntax",
+    "id: a\ndescription: Fix: the bug\n",
+    [
+      'skill.yaml:2:14: error: invalid YAML: the value of "description" holds ": " (column 17), which YAML reads as the start of a nested key — quote the value: description: "Fix: the bug"',
+    ],
+  ],
+  [
+    "yaml-syntax",
+    "id: a\ndescription: x\n  type: prompt\nprompt: p\n",
+    [
+      'skill.yaml:3:3: error: invalid YAML: "type:" on line 3 is indented deeper than "description:" on line 2, so YAML reads it as more of description\'s text — un-indent line 3 to column 1, in line with "description:" (or, if it is meant as text, quote description\'s value)',
+    ],
+  ],
+  [
+    "yaml-syntax",
+    "id: a\ntype: prompt\narguments:\n  - name: who\n    description: the person\n      required: true\nprompt: p\n",
+    [
+      'skill.yaml:6:7: error: invalid YAML: "required:" on line 6 is indented deeper than "description:" on line 5, so YAML reads it as more of description\'s text — un-indent line 6 to column 5, in line with "description:" (or, if it is meant as text, quote description\'s value)',
+    ],
+  ],
+  [
+    "yaml-syntax",
+    'id: a\ndescription: "d"\n  type: prompt\n',
+    [
+      'skill.yaml:3:3: error: invalid YAML: "type:" on line 3 is indented deeper than "description:" on line 2, which has a value already — un-indent line 3 to column 1, in line with "description:"',
+    ],
+  ],
+  [
+    "yaml-syntax",
+    "id: a\narguments:\n  - name: who\n   description: d\n",
+    [
+      'skill.yaml:4:4: error: invalid YAML: "description:" on line 4 starts at column 4, in line with no key above it — move it to column 5 (in line with "name:" on line 3) or column 1 (in line with "arguments:" on line 2)',
+    ],
+  ],
+  [
+    "json",
+    '{\n  "id": "a",\n  "description": "d",\n}\n',
+    [
+      "skill.json:3:21: error: invalid JSON: Property name must be a string literal — JSON has no comments, trailing commas or single quotes; a .yaml file may be easier to write by hand",
+    ],
+  ],
+  [
+    "duplicate-key",
+    "id: a\ndescription: d\ntype: prompt\nprompt: p\nid: b\n",
+    [
+      'skill.yaml:5:1: error: duplicate key "id" in a mapping (Map keys must be unique) — keep one of them: the file is not loaded while both are there',
+    ],
+  ],
 ];
 
 /** Rules covered below, outside the table: whole files, folders, layers, resolution, config. */
@@ -96,7 +380,11 @@ describe("a skill file's text", () => {
     test(`${rule}: ${JSON.stringify(text).slice(0, 60)}`, () => {
       const ext = rule === "json" ? "json" : "yaml";
       const file = files.write(`skill-${i}.${ext}`, text);
-      expect(parseSkillFile(file).diagnostics.map(shown(files)).map((l) => l.replace(`skill-${i}.`, "skill."))).toEqual(lines);
+      expect(
+        parseSkillFile(file)
+          .diagnostics.map(shown(files))
+          .map((l) => l.replace(`skill-${i}.`, "skill.")),
+      ).toEqual(lines);
     });
   });
 });
@@ -107,14 +395,18 @@ describe("a skill file as a whole", () => {
 
   test("unreadable: a file that cannot be opened", () => {
     covered.add("unreadable");
-    expect(check(join(files.cwd, "gone.yaml"))).toEqual(["gone.yaml: error: cannot read the file: it no longer exists (ENOENT) — make it readable to you, or move it out of the layer"]);
+    expect(check(join(files.cwd, "gone.yaml"))).toEqual([
+      "gone.yaml: error: cannot read the file: it no longer exists (ENOENT) — make it readable to you, or move it out of the layer",
+    ]);
   });
 
   test("not-a-file: a FIFO named like a skill is never opened (it would block the load)", () => {
     covered.add("not-a-file");
     const fifo = join(files.cwd, "pipe.yaml");
     expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
-    expect(check(fifo)).toEqual(["pipe.yaml: error: not a regular file (a FIFO, socket or device); never read — remove it, or rename it so it does not end in .yaml, .yml or .json"]);
+    expect(check(fifo)).toEqual([
+      "pipe.yaml: error: not a regular file (a FIFO, socket or device); never read — remove it, or rename it so it does not end in .yaml, .yml or .json",
+    ]);
     // Discovery does not even open it.
     expect(discoverSkillFiles(files.cwd).diagnostics.map(shown(files))).toEqual([
       "pipe.yaml: warning: skipped without opening it: not a regular file (a FIFO, socket or device) — remove it, or rename it so it does not end in .yaml, .yml or .json",
@@ -124,31 +416,127 @@ describe("a skill file as a whole", () => {
   test("file-too-large", () => {
     covered.add("file-too-large");
     const big = files.write("big.yaml", `id: big\ndescription: "${"x".repeat(1024 * 1024)}"\n`);
-    expect(check(big)).toEqual(["big.yaml: error: 1048600 bytes is over the 1 MiB limit for a skill file — split it, or move large material out of the layer"]);
+    expect(check(big)).toEqual([
+      "big.yaml: error: 1048600 bytes is over the 1 MiB limit for a skill file — split it, or move large material out of the layer",
+    ]);
   });
 
   test("too-deep: pointed at the field that nests", () => {
     covered.add("too-deep");
-    const deep = files.write("deep.yaml", `id: deep\ndescription: d\ntype: tool\ninputSchema: ${"[".repeat(MAX_DOCUMENT_DEPTH + 2)}${"]".repeat(MAX_DOCUMENT_DEPTH + 2)}\n`);
-    expect(check(deep)).toEqual([`deep.yaml:4:1: error: "inputSchema" nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit) — flatten it: no skill needs structures this deep`]);
+    const deep = files.write(
+      "deep.yaml",
+      `id: deep\ndescription: d\ntype: tool\ninputSchema: ${"[".repeat(MAX_DOCUMENT_DEPTH + 2)}${"]".repeat(MAX_DOCUMENT_DEPTH + 2)}\n`,
+    );
+    expect(check(deep)).toEqual([
+      `deep.yaml:4:1: error: "inputSchema" nests more than ${MAX_DOCUMENT_DEPTH} levels deep (the limit) — flatten it: no skill needs structures this deep`,
+    ]);
   });
 });
 
 /** [rule, folder name, its SKILL.md, every line the checker reports for it, in order] */
 const SKILL_FOLDERS: [rule: string, folder: string, text: string, lines: string[]][] = [
-  ["frontmatter", "no-fm", "# Title\n", ["no-fm/SKILL.md:1:1: error: SKILL.md has no frontmatter — start the file with a `---` line, then `name:` and `description:`, then another `---` line"]],
-  ["frontmatter", "unclosed", "---\nname: unclosed\ndescription: d\n", ["unclosed/SKILL.md:1:1: error: the frontmatter is never closed — end it with a line that holds only `---`"]],
-  ["yaml-syntax", "bad-yaml", "---\nname: bad-yaml\ndescription: [WIP\n---\nb\n", ["bad-yaml/SKILL.md:3:14: error: the frontmatter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — close it with ] (on the same line, or indented), or quote the text if it is not a list"]],
-  ["invalid-name", "Bad", "---\nname: Bad_Name\ndescription: d\n---\nb\n", ['Bad/SKILL.md:2:7: error: name "Bad_Name" is not valid — use 1–64 lowercase letters, digits and single hyphens, not at either end (e.g. "pdf-processing")']],
-  ["missing-field", "no-desc", "---\nname: no-desc\n---\nb\n", ['no-desc/SKILL.md:2:1: error: "description" is missing — add `description: what the skill does and when to use it`']],
-  ["name-folder-mismatch", "mismatch", "---\nname: other\ndescription: d\n---\nb\n", ['mismatch/SKILL.md:2:7: warning: name "other" differs from its folder "mismatch"; it is served as "other" — rename the folder to "other"']],
-  ["description-too-long", "long", `---\nname: long\ndescription: ${"d".repeat(1100)}\n---\nb\n`, ["long/SKILL.md:3:14: warning: \"description\" is 1100 characters, over the specification's 1024 — some hosts refuse it: shorten it, or move detail to the body"]],
-  ["body-too-long", "body", `---\nname: body\ndescription: d\n---\n${"l\n".repeat(501)}`, ["body/SKILL.md:5:1: warning: the body is 501 lines, over the 500 the specification recommends — move detail into references/ files the body points to"]],
-  ["shell-not-run", "shell", "---\nname: shell\ndescription: d\n---\nNow: !`git log -1`\n", ["shell/SKILL.md:5:6: warning: !`git log -1` is served as written: this server never runs commands — hosts that run it (Claude Code) still do when they load the skill themselves"]],
-  ["yaml-syntax", "indent", "---\nname: indent\ndescription: d\n  license: MIT\n---\nb {{#if x}\n", ["indent/SKILL.md:4:3: error: the frontmatter is not valid YAML: \"license:\" on line 4 is indented deeper than \"description:\" on line 3, so YAML reads it as more of description's text — un-indent line 4 to column 1, in line with \"description:\" (or, if it is meant as text, quote description's value)"]],
-  ["unquoted-colon", "colon", "---\nname: colon\ndescription: Use it for: anything\n---\nb\n", ['colon/SKILL.md:3:14: warning: the value of "description" holds ": ", which is not valid YAML unquoted; it is read as if quoted — put it in quotes (description: "…"): strict hosts skip this skill']],
-  ["unknown-field", "unknown", "---\nname: unknown\ndescription: d\nlicence: MIT\n---\nb\n", ['unknown/SKILL.md:4:1: warning: unknown frontmatter field "licence" is kept but means nothing here — did you mean "license"?']],
-  ["field-type", "flag", "---\nname: flag\ndescription: d\nuser-invocable: no\n---\nb\n", ['flag/SKILL.md:4:17: warning: "user-invocable" must be true or false, not text; it is ignored — write user-invocable: true or user-invocable: false']],
+  [
+    "frontmatter",
+    "no-fm",
+    "# Title\n",
+    [
+      "no-fm/SKILL.md:1:1: error: SKILL.md has no frontmatter — start the file with a `---` line, then `name:` and `description:`, then another `---` line",
+    ],
+  ],
+  [
+    "frontmatter",
+    "unclosed",
+    "---\nname: unclosed\ndescription: d\n",
+    ["unclosed/SKILL.md:1:1: error: the frontmatter is never closed — end it with a line that holds only `---`"],
+  ],
+  [
+    "yaml-syntax",
+    "bad-yaml",
+    "---\nname: bad-yaml\ndescription: [WIP\n---\nb\n",
+    [
+      "bad-yaml/SKILL.md:3:14: error: the frontmatter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — close it with ] (on the same line, or indented), or quote the text if it is not a list",
+    ],
+  ],
+  [
+    "invalid-name",
+    "Bad",
+    "---\nname: Bad_Name\ndescription: d\n---\nb\n",
+    [
+      'Bad/SKILL.md:2:7: error: name "Bad_Name" is not valid — use 1–64 lowercase letters, digits and single hyphens, not at either end (e.g. "pdf-processing")',
+    ],
+  ],
+  [
+    "missing-field",
+    "no-desc",
+    "---\nname: no-desc\n---\nb\n",
+    [
+      'no-desc/SKILL.md:2:1: error: "description" is missing — add `description: what the skill does and when to use it`',
+    ],
+  ],
+  [
+    "name-folder-mismatch",
+    "mismatch",
+    "---\nname: other\ndescription: d\n---\nb\n",
+    [
+      'mismatch/SKILL.md:2:7: warning: name "other" differs from its folder "mismatch"; it is served as "other" — rename the folder to "other"',
+    ],
+  ],
+  [
+    "description-too-long",
+    "long",
+    `---\nname: long\ndescription: ${"d".repeat(1100)}\n---\nb\n`,
+    [
+      'long/SKILL.md:3:14: warning: "description" is 1100 characters, over the specification\'s 1024 — some hosts refuse it: shorten it, or move detail to the body',
+    ],
+  ],
+  [
+    "body-too-long",
+    "body",
+    `---\nname: body\ndescription: d\n---\n${"l\n".repeat(501)}`,
+    [
+      "body/SKILL.md:5:1: warning: the body is 501 lines, over the 500 the specification recommends — move detail into references/ files the body points to",
+    ],
+  ],
+  [
+    "shell-not-run",
+    "shell",
+    "---\nname: shell\ndescription: d\n---\nNow: !`git log -1`\n",
+    [
+      "shell/SKILL.md:5:6: warning: !`git log -1` is served as written: this server never runs commands — hosts that run it (Claude Code) still do when they load the skill themselves",
+    ],
+  ],
+  [
+    "yaml-syntax",
+    "indent",
+    "---\nname: indent\ndescription: d\n  license: MIT\n---\nb {{#if x}\n",
+    [
+      'indent/SKILL.md:4:3: error: the frontmatter is not valid YAML: "license:" on line 4 is indented deeper than "description:" on line 3, so YAML reads it as more of description\'s text — un-indent line 4 to column 1, in line with "description:" (or, if it is meant as text, quote description\'s value)',
+    ],
+  ],
+  [
+    "unquoted-colon",
+    "colon",
+    "---\nname: colon\ndescription: Use it for: anything\n---\nb\n",
+    [
+      'colon/SKILL.md:3:14: warning: the value of "description" holds ": ", which is not valid YAML unquoted; it is read as if quoted — put it in quotes (description: "…"): strict hosts skip this skill',
+    ],
+  ],
+  [
+    "unknown-field",
+    "unknown",
+    "---\nname: unknown\ndescription: d\nlicence: MIT\n---\nb\n",
+    [
+      'unknown/SKILL.md:4:1: warning: unknown frontmatter field "licence" is kept but means nothing here — did you mean "license"?',
+    ],
+  ],
+  [
+    "field-type",
+    "flag",
+    "---\nname: flag\ndescription: d\nuser-invocable: no\n---\nb\n",
+    [
+      'flag/SKILL.md:4:17: warning: "user-invocable" must be true or false, not text; it is ignored — write user-invocable: true or user-invocable: false',
+    ],
+  ],
 ];
 for (const [rule] of SKILL_FOLDERS) covered.add(rule);
 
@@ -170,7 +558,9 @@ describe("an Agent Skills folder", () => {
       "linked/copy.md: warning: left out of the skill: links are not followed inside a skill folder — copy the file into the folder instead",
     ]);
     mkdirSync(join(files.cwd, "emptied"));
-    expect(parseSkillPath(join(files.cwd, "emptied/SKILL.md")).diagnostics.map(shown(files))).toEqual(["emptied/SKILL.md: error: no SKILL.md here any more — the folder's skill is withdrawn until a SKILL.md is back"]);
+    expect(parseSkillPath(join(files.cwd, "emptied/SKILL.md")).diagnostics.map(shown(files))).toEqual([
+      "emptied/SKILL.md: error: no SKILL.md here any more — the folder's skill is withdrawn until a SKILL.md is back",
+    ]);
   });
 
   test("two-examples-files", () => {
@@ -193,16 +583,34 @@ describe("an Agent Skills folder", () => {
   });
 
   test("validate --strict: the agentskills.io specification's own rules", () => {
-    for (const rule of ["spec-field", "spec-name-folder", "spec-description-length", "spec-compatibility", "spec-license", "spec-allowed-tools", "spec-metadata", "spec-body-length"]) covered.add(rule);
+    for (const rule of [
+      "spec-field",
+      "spec-name-folder",
+      "spec-description-length",
+      "spec-compatibility",
+      "spec-license",
+      "spec-allowed-tools",
+      "spec-metadata",
+      "spec-body-length",
+    ])
+      covered.add(rule);
     const findings = agentSkillsSpecFindings({
-      frontmatter: { name: "x", description: "d".repeat(1025), model: "m", compatibility: 5, license: ["MIT"], "allowed-tools": ["Read"], metadata: { v: 1 } },
+      frontmatter: {
+        name: "x",
+        description: "d".repeat(1025),
+        model: "m",
+        compatibility: 5,
+        license: ["MIT"],
+        "allowed-tools": ["Read"],
+        metadata: { v: 1 },
+      },
       folderName: "y",
       body: "l\n".repeat(501),
     });
     expect(findings.map(shown(files))).toEqual([
       'error: "model" is not a field of the Agent Skills specification — other tools may refuse it; the specification has name, description, license, compatibility, metadata, allowed-tools',
       'error: name "x" must equal its folder\'s name "y" — rename the folder to "x"',
-      "error: \"description\" is 1025 characters; the specification allows 1024 — shorten it",
+      'error: "description" is 1025 characters; the specification allows 1024 — shorten it',
       'error: "compatibility" must be text of at most 500 characters — shorten it',
       'error: "license" must be text — e.g. `license: MIT`',
       'error: "allowed-tools" must be one space-separated string — e.g. `allowed-tools: Bash(git:*) Read`',
@@ -214,7 +622,8 @@ describe("an Agent Skills folder", () => {
 
 describe("a layer folder", () => {
   test("unreadable-folder, broken-link, link-outside-layer, link-loop, link-duplicate", () => {
-    for (const rule of ["unreadable-folder", "broken-link", "link-outside-layer", "link-loop", "link-duplicate"]) covered.add(rule);
+    for (const rule of ["unreadable-folder", "broken-link", "link-outside-layer", "link-loop", "link-duplicate"])
+      covered.add(rule);
     const files = fixture({ "layer/a/one.yaml": "id: one\n", "outside/two.yaml": "id: two\n" });
     const layer = join(files.cwd, "layer");
     symlinkSync(join(layer, "nowhere.yaml"), join(layer, "dangling.yaml"));
@@ -222,10 +631,16 @@ describe("a layer folder", () => {
     symlinkSync(layer, join(layer, "a", "back"));
     symlinkSync(join(layer, "a"), join(layer, "again"));
     expect(discoverSkillFiles(layer).diagnostics.map(shown(files)).sort()).toEqual([
-      "layer/a/back: warning: link not followed: it loops back to " + layer + ", a folder that contains it — remove the link",
-      "layer/again: warning: link not followed: it leads to " + join(layer, "a") + ", which is already part of this layer — remove the link; every skill under it is loaded once already",
+      "layer/a/back: warning: link not followed: it loops back to " +
+        layer +
+        ", a folder that contains it — remove the link",
+      "layer/again: warning: link not followed: it leads to " +
+        join(layer, "a") +
+        ", which is already part of this layer — remove the link; every skill under it is loaded once already",
       "layer/dangling.yaml: warning: link not followed: it no longer exists (ENOENT) — point the link at a file or folder that exists, or remove it",
-      "layer/out: warning: link not followed: it points outside the layer (" + join(files.cwd, "outside") + ") — copy the file into the layer, or declare its folder as a layer of its own",
+      "layer/out: warning: link not followed: it points outside the layer (" +
+        join(files.cwd, "outside") +
+        ") — copy the file into the layer, or declare its folder as a layer of its own",
     ]);
     expect(discoverSkillFiles(join(files.cwd, "no-such-layer")).diagnostics.map(shown(files))).toEqual([
       "no-such-layer: warning: cannot read the layer folder: it no longer exists (ENOENT) — fix its permissions, or point the layer at another folder",
@@ -266,7 +681,7 @@ describe("a project: layers, resolution, config", () => {
       `${project.home}/.skill-central/config.yaml:1:9: error: config ignored: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — fix the file; its layers and settings apply again once it reads`,
       'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap) — did you mean "layers"?',
       'skill-central.yaml:3:1: warning: "pageSize" must be a positive whole number; ignored — e.g. pageSize: 50',
-            'skill-central.yaml:6:47: warning: unknown layer key "prority" is ignored (known: name, path, priority, git, ref, refresh) — did you mean "priority"?',
+      'skill-central.yaml:6:47: warning: unknown layer key "prority" is ignored (known: name, path, priority, git, ref, refresh) — did you mean "priority"?',
       'skill-central.yaml:9:1: warning: "catalog" must be auto, on or off; ignored — auto (per client, the default), on (every client) or off (none); see docs/catalog.md',
       'skill-central.yaml:10:1: warning: "toolSkills" must be tools or catalog; ignored — tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)',
       'skill-central.yaml:11:1: warning: "toolCap" must be a whole number from 3 (the catalog\'s own tools) to 10000; ignored — e.g. toolCap: 40',
@@ -292,7 +707,8 @@ test("every rule id the checker and the loader can emit has a row above", async 
     for (const file of new Glob(`src/${dir}/**/*.ts`).scanSync(REPO_ROOT)) {
       const text = await Bun.file(join(REPO_ROOT, file)).text();
       for (const m of text.matchAll(/\b(?:error|warning|warn)\(\s*"([a-z]+(?:-[a-z]+)*)"/g)) emitted.add(m[1]!);
-      for (const m of text.matchAll(/\bcode:\s*([^,}\n]+)/g)) for (const c of m[1]!.matchAll(/"([a-z]+(?:-[a-z]+)*)"/g)) emitted.add(c[1]!);
+      for (const m of text.matchAll(/\bcode:\s*([^,}\n]+)/g))
+        for (const c of m[1]!.matchAll(/"([a-z]+(?:-[a-z]+)*)"/g)) emitted.add(c[1]!);
     }
   }
   expect(emitted.size).toBeGreaterThan(30);

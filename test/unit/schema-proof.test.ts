@@ -15,7 +15,11 @@ function problems(schema: unknown): string[] {
   return proof.ok ? [] : proof.problems.map((p) => p.message);
 }
 
-const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra });
+const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: "object",
+  properties,
+  ...extra,
+});
 
 describe("schemas that are proven", () => {
   test("an empty object schema is valid", () => {
@@ -47,21 +51,38 @@ describe("schemas that are proven", () => {
 
   test("local $ref into $defs is valid, including escaped pointer tokens", () => {
     const schema = obj(
-      { a: { $ref: "#/$defs/name" }, b: { $ref: "#/$defs/a~1b" }, c: { $ref: "#/$defs/c~0d" }, d: { $ref: "#/$defs/with%20space" } },
+      {
+        a: { $ref: "#/$defs/name" },
+        b: { $ref: "#/$defs/a~1b" },
+        c: { $ref: "#/$defs/c~0d" },
+        d: { $ref: "#/$defs/with%20space" },
+      },
       { $defs: { name: { type: "string" }, "a/b": { type: "integer" }, "c~d": true, "with space": {} } },
     );
     expect(proveInputSchema(schema)).toEqual({ ok: true });
   });
 
   test("$ref to an $anchor, to the root, and through the schema's own $id is valid", () => {
-    expect(proveInputSchema(obj({ a: { $ref: "#name" } }, { $defs: { n: { $anchor: "name", type: "string" } } }))).toEqual({ ok: true });
+    expect(
+      proveInputSchema(obj({ a: { $ref: "#name" } }, { $defs: { n: { $anchor: "name", type: "string" } } })),
+    ).toEqual({ ok: true });
     expect(proveInputSchema(obj({ self: { $ref: "#" } }))).toEqual({ ok: true });
-    const withId = obj({ a: { $ref: "https://example.com/tool#/$defs/n" } }, { $id: "https://example.com/tool", $defs: { n: { type: "string" } } });
+    const withId = obj(
+      { a: { $ref: "https://example.com/tool#/$defs/n" } },
+      { $id: "https://example.com/tool", $defs: { n: { type: "string" } } },
+    );
     expect(proveInputSchema(withId)).toEqual({ ok: true });
   });
 
   test("a recursive schema is valid", () => {
-    const tree = obj({ node: { $ref: "#/$defs/node" } }, { $defs: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } } } } });
+    const tree = obj(
+      { node: { $ref: "#/$defs/node" } },
+      {
+        $defs: {
+          node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } } },
+        },
+      },
+    );
     expect(proveInputSchema(tree)).toEqual({ ok: true });
   });
 
@@ -70,7 +91,14 @@ describe("schemas that are proven", () => {
   });
 
   test("$ref-like and pattern-like keys inside data keywords are ignored", () => {
-    const schema = obj({ a: { enum: [{ $ref: "#/nowhere" }], default: { pattern: "(" }, examples: [{ $ref: "x.json" }], const: { pattern: "[" } } });
+    const schema = obj({
+      a: {
+        enum: [{ $ref: "#/nowhere" }],
+        default: { pattern: "(" },
+        examples: [{ $ref: "x.json" }],
+        const: { pattern: "[" },
+      },
+    });
     expect(proveInputSchema(schema)).toEqual({ ok: true });
   });
 });
@@ -128,8 +156,12 @@ describe("schemas that are rejected", () => {
   });
 
   test("an unresolvable local $ref is rejected", () => {
-    expect(problems(obj({ a: { $ref: "#/$defs/missing" } }))).toEqual(['$ref "#/$defs/missing" does not resolve to a schema in this document']);
-    expect(problems(obj({ a: { $ref: "#nope" } }))).toEqual(['$ref "#nope" does not resolve to a schema in this document']);
+    expect(problems(obj({ a: { $ref: "#/$defs/missing" } }))).toEqual([
+      '$ref "#/$defs/missing" does not resolve to a schema in this document',
+    ]);
+    expect(problems(obj({ a: { $ref: "#nope" } }))).toEqual([
+      '$ref "#nope" does not resolve to a schema in this document',
+    ]);
   });
 
   test("a $ref to a non-schema value is rejected", () => {
@@ -147,8 +179,16 @@ describe("schemas that are rejected", () => {
   });
 
   test("an invalid pattern is rejected, also when hidden in a complex schema", () => {
-    expect(problems(obj({ a: { type: "string", pattern: "([a-z" } })).some((p) => p.startsWith('pattern "([a-z" is not a valid regular expression: '))).toBe(true);
-    expect(problems(obj({ a: { anyOf: [{ type: "string", pattern: "\\a" }] } })).some((p) => p.startsWith('pattern "\\a" is not a valid regular expression: '))).toBe(true);
+    expect(
+      problems(obj({ a: { type: "string", pattern: "([a-z" } })).some((p) =>
+        p.startsWith('pattern "([a-z" is not a valid regular expression: '),
+      ),
+    ).toBe(true);
+    expect(
+      problems(obj({ a: { anyOf: [{ type: "string", pattern: "\\a" }] } })).some((p) =>
+        p.startsWith('pattern "\\a" is not a valid regular expression: '),
+      ),
+    ).toBe(true);
   });
 
   test("a schema whose type is not object is rejected", () => {
@@ -159,7 +199,16 @@ describe("schemas that are rejected", () => {
 
   test("a non-mapping is rejected", () => {
     for (const schema of ["a string", 42, null, undefined, [], [{ type: "object" }], true]) {
-      expect(proveInputSchema(schema)).toEqual({ ok: false, problems: [{ message: "inputSchema must be a mapping (a JSON Schema object)", hint: "write type: object and the arguments under properties", path: [] }] });
+      expect(proveInputSchema(schema)).toEqual({
+        ok: false,
+        problems: [
+          {
+            message: "inputSchema must be a mapping (a JSON Schema object)",
+            hint: "write type: object and the arguments under properties",
+            path: [],
+          },
+        ],
+      });
     }
   });
 });
@@ -200,10 +249,16 @@ describe("the fast path agrees with the full meta-schema", () => {
     (s) => ({ type: "object", additionalProperties: s }),
     (s) => obj({ a: obj({ b: s }) }),
   ];
-  const schemas = Object.entries(values).flatMap(([keyword, vs]) => vs.flatMap((v) => placements.map((place) => place({ [keyword]: v }))));
+  const schemas = Object.entries(values).flatMap(([keyword, vs]) =>
+    vs.flatMap((v) => placements.map((place) => place({ [keyword]: v }))),
+  );
 
   test("the compiled meta-schema validator is TypeBox's own Schema.Check", () => {
-    for (const schema of [obj({ a: { type: "string" } }), obj({ a: { type: "strnig" } }), obj({ a: { minLength: "abc" } })]) {
+    for (const schema of [
+      obj({ a: { type: "string" } }),
+      obj({ a: { type: "strnig" } }),
+      obj({ a: { minLength: "abc" } }),
+    ]) {
       expect(metaAccepts(schema)).toBe(Schema.Check(META, schema));
     }
   });
@@ -233,6 +288,7 @@ describe("the fast path agrees with the full meta-schema", () => {
     const complex = [
       obj({ a: { oneOf: [{ type: "string" }, { type: "number" }] } }),
       obj({ a: { $ref: "#/$defs/n" } }, { $defs: { n: { type: "string" } } }),
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keywords, not a thenable.
       obj({ a: { if: { type: "string" }, then: { minLength: 1 }, else: { type: "number" } } }),
       obj({ a: { type: "object", patternProperties: { "^x-": { type: "string" } }, propertyNames: { maxLength: 5 } } }),
       obj({ a: { type: "array", prefixItems: [{ type: "string" }], items: false, contains: { const: 1 } } }),
@@ -256,7 +312,10 @@ describe("the fast path agrees with the full meta-schema", () => {
 describe("problems hidden behind names and ids", () => {
   const hiddenPattern = obj({ default: { type: "string", pattern: "(" } });
   const hiddenRef = obj({ enum: { $ref: "#/$defs/missing" } });
-  const selfIdMissing = obj({ a: { $ref: "https://example.com/tool#/$defs/missing" } }, { $id: "https://example.com/tool" });
+  const selfIdMissing = obj(
+    { a: { $ref: "https://example.com/tool#/$defs/missing" } },
+    { $id: "https://example.com/tool" },
+  );
 
   test("the repro schemas really break argument checking", () => {
     expect(() => argumentProblems(hiddenPattern, { default: "x" })).toThrow();
@@ -265,7 +324,9 @@ describe("problems hidden behind names and ids", () => {
   });
 
   test("an invalid pattern under a property named like a data keyword (default) is rejected", () => {
-    expect(problems(hiddenPattern).some((p) => p.startsWith('pattern "(" is not a valid regular expression'))).toBe(true);
+    expect(problems(hiddenPattern).some((p) => p.startsWith('pattern "(" is not a valid regular expression'))).toBe(
+      true,
+    );
   });
   test("an unresolvable $ref under a property named like a data keyword (enum) is rejected", () => {
     expect(problems(hiddenRef)).toContain('$ref "#/$defs/missing" does not resolve to a schema in this document');

@@ -86,7 +86,12 @@ afterAll(() => fixture.cleanup());
 
 describe("search relevance over a realistic catalog", () => {
   test("the fixture is what the set assumes: every skill served, folders and YAML alike", () => {
-    expect(registry.served().map((c) => c.skill.id).sort()).toEqual([...CATALOG_SKILL_IDS].sort());
+    expect(
+      registry
+        .served()
+        .map((c) => c.skill.id)
+        .sort(),
+    ).toEqual([...CATALOG_SKILL_IDS].sort());
   });
 
   test.each(EXPECTED_TOP_HIT)("%p → %p first", (query, top) => {
@@ -100,7 +105,11 @@ describe("search relevance over a realistic catalog", () => {
   });
 
   test("a tag narrows the catalog to the skills carrying it", () => {
-    const { hits } = searchSkills(searchIndexOf(registry), { query: "review", tags: ["database"], filter: modelMayUse });
+    const { hits } = searchSkills(searchIndexOf(registry), {
+      query: "review",
+      tags: ["database"],
+      filter: modelMayUse,
+    });
     expect(hits.map((h) => h.candidate.skill.id)).toEqual(["sql-query-review"]);
   });
 });

@@ -25,7 +25,15 @@ describe("search terms", () => {
   });
 
   test("the stemmer folds inflections onto one term and leaves short words and numbers alone", () => {
-    for (const [a, b] of [["tests", "test"], ["testing", "test"], ["tested", "test"], ["debugging", "debug"], ["policies", "policy"], ["writing", "write"], ["merges", "merging"]]) {
+    for (const [a, b] of [
+      ["tests", "test"],
+      ["testing", "test"],
+      ["tested", "test"],
+      ["debugging", "debug"],
+      ["policies", "policy"],
+      ["writing", "write"],
+      ["merges", "merging"],
+    ]) {
       expect(stem(a!)).toBe(stem(b!));
     }
     expect(stem("status")).toBe("status");
@@ -47,16 +55,39 @@ describe("search terms", () => {
 const LAYER: LayerRef = { name: "team", priority: 50, order: 1 };
 
 function candidate(id: string, fields: Partial<Skill> = {}): Candidate {
-  const skill: Skill = { id, description: `The ${id} skill`, type: "prompt", tags: [], arguments: [], argumentsDeclared: false, exampleCount: 0, ...fields };
-  return { skill, layer: LAYER, path: `/skills/${id}.yaml`, source: `${id}.yaml`, content: { read: () => ({ examples: [] }) } };
+  const skill: Skill = {
+    id,
+    description: `The ${id} skill`,
+    type: "prompt",
+    tags: [],
+    arguments: [],
+    argumentsDeclared: false,
+    exampleCount: 0,
+    ...fields,
+  };
+  return {
+    skill,
+    layer: LAYER,
+    path: `/skills/${id}.yaml`,
+    source: `${id}.yaml`,
+    content: { read: () => ({ examples: [] }) },
+  };
 }
 
 const SKILLS = [
-  candidate("review-pr", { title: "Pull request review", description: "Review a pull request for correctness", tags: ["review", "git"] }),
+  candidate("review-pr", {
+    title: "Pull request review",
+    description: "Review a pull request for correctness",
+    tags: ["review", "git"],
+  }),
   candidate("pr-description", { description: "Write a pull request description from a diff", tags: ["git"] }),
   candidate("security-review", { description: "Audit a change for vulnerabilities", tags: ["security", "review"] }),
   candidate("k8s-manifests", { description: "Check Kubernetes manifests for probes and limits", tags: ["infra"] }),
-  candidate("documentation-writer", { description: "Write documentation pages", tags: ["docs"], headings: ["Audience", "Structure"] }),
+  candidate("documentation-writer", {
+    description: "Write documentation pages",
+    tags: ["docs"],
+    headings: ["Audience", "Structure"],
+  }),
   candidate("deploy", { description: "Deploy the service", modelInvocable: false }),
   candidate("zeta-tool", { type: "tool", description: "Formats zeta values", tags: ["git"] }),
 ];
@@ -111,7 +142,11 @@ describe("ranking", () => {
   });
 
   test("equal scores are ordered by name", () => {
-    const twins = buildSearchIndex([candidate("b-twin", { description: "same words" }), candidate("a-twin", { description: "same words" })].sort((a, b) => (a.skill.id < b.skill.id ? -1 : 1)));
+    const twins = buildSearchIndex(
+      [candidate("b-twin", { description: "same words" }), candidate("a-twin", { description: "same words" })].sort(
+        (a, b) => (a.skill.id < b.skill.id ? -1 : 1),
+      ),
+    );
     expect(ids(searchSkills(twins, { query: "same words" }))).toEqual(["a-twin", "b-twin"]);
   });
 

@@ -17,8 +17,10 @@ function skill(extra: Partial<Skill> = {}): Skill {
     ...extra,
   };
 }
-const named = (...names: string[]) => skill({ arguments: names.map((name) => ({ name, required: false })), argumentsDeclared: true });
-const render = (body: string, s: Skill, args: Record<string, string> = {}, dir: string | null = "/skills/s") => renderSkillMdBody(body, s, args, dir ?? undefined);
+const named = (...names: string[]) =>
+  skill({ arguments: names.map((name) => ({ name, required: false })), argumentsDeclared: true });
+const render = (body: string, s: Skill, args: Record<string, string> = {}, dir: string | null = "/skills/s") =>
+  renderSkillMdBody(body, s, args, dir ?? undefined);
 
 describe("Agent Skills bodies: Claude Code's substitutions, never Handlebars", () => {
   test("$ARGUMENTS is everything given", () => {
@@ -33,7 +35,9 @@ describe("Agent Skills bodies: Claude Code's substitutions, never Handlebars", (
   });
 
   test("$name is a declared argument's value; an undeclared $word stays as written", () => {
-    expect(render("File $file, focus $focus, $other.", named("file", "focus"), { file: "a.ts", focus: "perf" })).toBe("File a.ts, focus perf, $other.");
+    expect(render("File $file, focus $focus, $other.", named("file", "focus"), { file: "a.ts", focus: "perf" })).toBe(
+      "File a.ts, focus perf, $other.",
+    );
   });
 
   test("$ARGUMENTS with named arguments is their values in declaration order, quoted where they hold spaces", () => {
@@ -46,18 +50,23 @@ describe("Agent Skills bodies: Claude Code's substitutions, never Handlebars", (
   });
 
   test("arguments the body never reads are appended as ARGUMENTS: <value>", () => {
-    expect(render("Summarise the diff.\n", skill(), { arguments: "main..HEAD" })).toBe("Summarise the diff.\n\nARGUMENTS: main..HEAD");
+    expect(render("Summarise the diff.\n", skill(), { arguments: "main..HEAD" })).toBe(
+      "Summarise the diff.\n\nARGUMENTS: main..HEAD",
+    );
   });
 
   test("without arguments the body comes back byte for byte: placeholders, {{literals}} and !`commands` included", () => {
-    const body = "# T\r\n\r\nUse $ARGUMENTS and $0 and $name.\n{{not.a.template}} {{#if x}}y{{/if}}\n!`git status` stays\n\n";
+    const body =
+      "# T\r\n\r\nUse $ARGUMENTS and $0 and $name.\n{{not.a.template}} {{#if x}}y{{/if}}\n!`git status` stays\n\n";
     expect(render(body, skill())).toBe(body);
     expect(render(body, skill(), { arguments: "" })).toBe(body);
   });
 
   test("prices survive: $N followed by a digit, . or , is text even where $N is a placeholder", () => {
     const body = "Plans: $10.00, $5.00 or $1,000; $0. $1, $2 and $3 here.";
-    expect(render(body, skill(), { arguments: "a b c d" })).toBe("Plans: $10.00, $5.00 or $1,000; $0. $1, c and d here.");
+    expect(render(body, skill(), { arguments: "a b c d" })).toBe(
+      "Plans: $10.00, $5.00 or $1,000; $0. $1, c and d here.",
+    );
   });
 
   test("in a skill that declares no arguments and no hint and never reads $ARGUMENTS, $N is text", () => {

@@ -47,7 +47,12 @@ describe("discovery: a folder holding SKILL.md is one skill", () => {
       "skills/pdf/inner/SKILL.md": basic("inner"),
     });
     expect(ids).toEqual(["pdf"]);
-    expect(get("pdf")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "assets/form.yaml", "inner/SKILL.md", "scripts/extract.py"]);
+    expect(get("pdf")!.skill.files!.map((f) => f.path)).toEqual([
+      "SKILL.md",
+      "assets/form.yaml",
+      "inner/SKILL.md",
+      "scripts/extract.py",
+    ]);
   });
 
   test("lower-case skill.md counts; SKILL.md wins where both exist", async () => {
@@ -75,23 +80,42 @@ describe("discovery: a folder holding SKILL.md is one skill", () => {
     });
     expect(ids).toEqual(["ok"]);
     const skill = get("ok")!.skill;
-    expect(skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "_notes.md", "scripts/__init__.py", "scripts/__pycache__/_helpers.cpython-312.pyc", "scripts/_helpers.py"]);
+    expect(skill.files!.map((f) => f.path)).toEqual([
+      "SKILL.md",
+      "_notes.md",
+      "scripts/__init__.py",
+      "scripts/__pycache__/_helpers.cpython-312.pyc",
+      "scripts/_helpers.py",
+    ]);
     expect(skill.leftOut).toEqual([".DS_Store", ".git/", "scripts/.venv/"]);
   });
 
   test("overrides cross formats: a SKILL.md folder in a higher layer shadows a YAML skill with the same id, with provenance", async () => {
-    const config = "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 10 }\n  - { name: mine, path: ./mine, priority: 20 }\n";
-    const { registry } = await load({ "team/review.yaml": promptSkill("review"), "mine/review/SKILL.md": basic("review") }, config);
+    const config =
+      "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 10 }\n  - { name: mine, path: ./mine, priority: 20 }\n";
+    const { registry } = await load(
+      { "team/review.yaml": promptSkill("review"), "mine/review/SKILL.md": basic("review") },
+      config,
+    );
     const resolution = registry.resolutions().find((r) => r.id === "review")!;
-    expect(resolution.chain.map((p) => [p.candidate.layer.name, p.candidate.skill.format ?? "yaml", p.status.kind])).toEqual([
+    expect(
+      resolution.chain.map((p) => [p.candidate.layer.name, p.candidate.skill.format ?? "yaml", p.status.kind]),
+    ).toEqual([
       ["mine", "skill-md", "effective"],
       ["team", "yaml", "shadowed"],
     ]);
   });
 
   test("a YAML file and a skill folder with one id in one layer are a conflict, as two YAML files are", async () => {
-    const { lines } = await load({ "skills/review.yaml": promptSkill("review"), "skills/review/SKILL.md": basic("review") });
-    expect(lines).toEqual([expect.stringMatching(/^skills\/review\.yaml: error: id "review" is defined 2 times in layer "main" \(skills\/review\.yaml and skills\/review\/SKILL\.md\), so it is not served/)]);
+    const { lines } = await load({
+      "skills/review.yaml": promptSkill("review"),
+      "skills/review/SKILL.md": basic("review"),
+    });
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^skills\/review\.yaml: error: id "review" is defined 2 times in layer "main" \(skills\/review\.yaml and skills\/review\/SKILL\.md\), so it is not served/,
+      ),
+    ]);
   });
 });
 
@@ -99,7 +123,12 @@ describe("mapping: frontmatter onto a prompt skill", () => {
   test("name is the id, description the description (with when_to_use after it), the skill a prompt", async () => {
     const { get, lines } = await load({ "skills/x/SKILL.md": basic("x", "when_to_use: When the user asks for x.") });
     const skill = get("x")!.skill;
-    expect(skill).toMatchObject({ id: "x", type: "prompt", format: "skill-md", description: "The x skill\n\nWhen the user asks for x." });
+    expect(skill).toMatchObject({
+      id: "x",
+      type: "prompt",
+      format: "skill-md",
+      description: "The x skill\n\nWhen the user asks for x.",
+    });
     expect(lines).toEqual([]);
   });
 
@@ -120,13 +149,21 @@ describe("mapping: frontmatter onto a prompt skill", () => {
     ].join("\n");
     const { get, lines } = await load({ "skills/x/SKILL.md": basic("x", fields) });
     expect(lines).toEqual([]);
-    expect(get("x")!.skill.frontmatter).toMatchObject({ model: "sonnet", "allowed-tools": "Bash(git:*) Read", license: "MIT" });
+    expect(get("x")!.skill.frontmatter).toMatchObject({
+      model: "sonnet",
+      "allowed-tools": "Bash(git:*) Read",
+      license: "MIT",
+    });
   });
 
   test("an unknown field is a warning naming its line and the field it resembles; the skill is served", async () => {
     const { ids, lines } = await load({ "skills/x/SKILL.md": basic("x", "descripton: typo") });
     expect(ids).toEqual(["x"]);
-    expect(lines).toEqual([expect.stringMatching(/^skills\/x\/SKILL\.md:4:1: warning: unknown frontmatter field "descripton".*did you mean "description"\?/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^skills\/x\/SKILL\.md:4:1: warning: unknown frontmatter field "descripton".*did you mean "description"\?/,
+      ),
+    ]);
   });
 
   test("tags come from metadata.tags (space- or comma-separated) or a top-level tags list; metadata.version is the version", async () => {
@@ -141,13 +178,21 @@ describe("mapping: frontmatter onto a prompt skill", () => {
 
 describe("arguments", () => {
   test("without declared arguments: one optional free-text argument, described by argument-hint", async () => {
-    const { get } = await load({ "skills/a/SKILL.md": basic("a", "argument-hint: '[issue-number]'"), "skills/b/SKILL.md": basic("b") });
+    const { get } = await load({
+      "skills/a/SKILL.md": basic("a", "argument-hint: '[issue-number]'"),
+      "skills/b/SKILL.md": basic("b"),
+    });
     expect(get("a")!.skill.arguments).toEqual([{ name: "arguments", description: "[issue-number]", required: false }]);
-    expect(get("b")!.skill.arguments).toEqual([{ name: "arguments", description: "Free text, as typed after the command", required: false }]);
+    expect(get("b")!.skill.arguments).toEqual([
+      { name: "arguments", description: "Free text, as typed after the command", required: false },
+    ]);
   });
 
   test("arguments: a list or a space-separated string declares optional named arguments", async () => {
-    const { get } = await load({ "skills/a/SKILL.md": basic("a", "arguments: [file, focus]"), "skills/b/SKILL.md": basic("b", "arguments: file focus") });
+    const { get } = await load({
+      "skills/a/SKILL.md": basic("a", "arguments: [file, focus]"),
+      "skills/b/SKILL.md": basic("b", "arguments: file focus"),
+    });
     for (const id of ["a", "b"]) {
       expect(get(id)!.skill.arguments).toEqual([
         { name: "file", required: false },
@@ -157,7 +202,10 @@ describe("arguments", () => {
   });
 
   test("an invalid or repeated argument name is an error at its line", async () => {
-    const { ids, lines } = await load({ "skills/a/SKILL.md": basic("a", "arguments: [ok, 9bad]"), "skills/b/SKILL.md": basic("b", "arguments: x x") });
+    const { ids, lines } = await load({
+      "skills/a/SKILL.md": basic("a", "arguments: [ok, 9bad]"),
+      "skills/b/SKILL.md": basic("b", "arguments: x x"),
+    });
     expect(ids).toEqual([]);
     expect(lines[0]).toMatch(/^skills\/a\/SKILL\.md:4:\d+: error: skipped: argument name "9bad" is not valid/);
     expect(lines[1]).toMatch(/^skills\/b\/SKILL\.md:4:\d+: error: skipped: argument "x" is declared twice/);
@@ -166,7 +214,10 @@ describe("arguments", () => {
 
 describe("visibility", () => {
   test("user-invocable: false hides the prompt from lists but it still resolves; disable-model-invocation is kept", async () => {
-    const { get, registry } = await load({ "skills/bg/SKILL.md": basic("bg", "user-invocable: false"), "skills/manual/SKILL.md": basic("manual", "disable-model-invocation: true") });
+    const { get, registry } = await load({
+      "skills/bg/SKILL.md": basic("bg", "user-invocable: false"),
+      "skills/manual/SKILL.md": basic("manual", "disable-model-invocation: true"),
+    });
     expect(get("bg")!.skill.hidden).toBe(true);
     expect(get("manual")!.skill.modelInvocable).toBe(false);
     expect(get("manual")!.skill.hidden).toBeUndefined();
@@ -183,18 +234,54 @@ describe("visibility", () => {
 describe("validation: what stops a skill names file, line and column", () => {
   const cases: [string, string, RegExp][] = [
     ["no frontmatter", "# Just markdown\n", /SKILL\.md:1:1: error: skipped: SKILL\.md has no frontmatter/],
-    ["frontmatter never closed", "---\nname: x\ndescription: y\n", /SKILL\.md:1:1: error: skipped: the frontmatter is never closed/],
-    ["frontmatter not YAML", "---\nname: x\ndescription: [unclosed, list\nlicense: MIT\n---\nbody\n", /SKILL\.md:\d+:\d+: error: skipped: the frontmatter is not valid YAML/],
-    ["a key twice in the frontmatter", "---\nname: x\ndescription: y\nname: z\n---\nbody\n", /SKILL\.md:4:1: error: skipped: .*"name".*twice|SKILL\.md:4:1: error: skipped: .*duplicate/],
-    ["frontmatter not a mapping", "---\n- a\n- b\n---\nbody\n", /SKILL\.md:2:1: error: skipped: the frontmatter must be a mapping/],
+    [
+      "frontmatter never closed",
+      "---\nname: x\ndescription: y\n",
+      /SKILL\.md:1:1: error: skipped: the frontmatter is never closed/,
+    ],
+    [
+      "frontmatter not YAML",
+      "---\nname: x\ndescription: [unclosed, list\nlicense: MIT\n---\nbody\n",
+      /SKILL\.md:\d+:\d+: error: skipped: the frontmatter is not valid YAML/,
+    ],
+    [
+      "a key twice in the frontmatter",
+      "---\nname: x\ndescription: y\nname: z\n---\nbody\n",
+      /SKILL\.md:4:1: error: skipped: .*"name".*twice|SKILL\.md:4:1: error: skipped: .*duplicate/,
+    ],
+    [
+      "frontmatter not a mapping",
+      "---\n- a\n- b\n---\nbody\n",
+      /SKILL\.md:2:1: error: skipped: the frontmatter must be a mapping/,
+    ],
     ["name missing", skillMd("description: y"), /SKILL\.md:2:1: error: skipped: "name" is missing/],
     ["name upper case", skillMd("name: Bad\ndescription: y"), /SKILL\.md:2:7: error: skipped: name "Bad" is not valid/],
-    ["name with a leading hyphen", skillMd("name: -x\ndescription: y"), /SKILL\.md:2:7: error: skipped: name "-x" is not valid/],
-    ["name with a double hyphen", skillMd("name: a--b\ndescription: y"), /SKILL\.md:2:7: error: skipped: name "a--b" is not valid/],
-    ["name over 64 characters", skillMd(`name: ${"a".repeat(65)}\ndescription: y`), /SKILL\.md:2:7: error: skipped: name "a{65}" is not valid/],
-    ["name not text", skillMd("name: 12\ndescription: y"), /SKILL\.md:2:7: error: skipped: "name" must be text, not a number/],
+    [
+      "name with a leading hyphen",
+      skillMd("name: -x\ndescription: y"),
+      /SKILL\.md:2:7: error: skipped: name "-x" is not valid/,
+    ],
+    [
+      "name with a double hyphen",
+      skillMd("name: a--b\ndescription: y"),
+      /SKILL\.md:2:7: error: skipped: name "a--b" is not valid/,
+    ],
+    [
+      "name over 64 characters",
+      skillMd(`name: ${"a".repeat(65)}\ndescription: y`),
+      /SKILL\.md:2:7: error: skipped: name "a{65}" is not valid/,
+    ],
+    [
+      "name not text",
+      skillMd("name: 12\ndescription: y"),
+      /SKILL\.md:2:7: error: skipped: "name" must be text, not a number/,
+    ],
     ["description missing", skillMd("name: x"), /SKILL\.md:2:1: error: skipped: "description" is missing/],
-    ["description empty", skillMd("name: x\ndescription: ''"), /SKILL\.md:3:14: error: skipped: "description" is empty/],
+    [
+      "description empty",
+      skillMd("name: x\ndescription: ''"),
+      /SKILL\.md:3:14: error: skipped: "description" is empty/,
+    ],
   ];
   for (const [what, text, expected] of cases) {
     test(what, async () => {
@@ -214,41 +301,68 @@ describe("validation: what stops a skill names file, line and column", () => {
 
 describe("validation: what is only a warning, the skill served", () => {
   test("an unquoted value holding ': ' (invalid YAML that Claude Code loads) is read as if quoted, with a warning at its line", async () => {
-    const text = "---\nname: x\ndescription: Set it up: install the CLI, then run it.\nwhen_to_use: Ends with a colon:\nlicense: MIT\n---\nBody\n";
+    const text =
+      "---\nname: x\ndescription: Set it up: install the CLI, then run it.\nwhen_to_use: Ends with a colon:\nlicense: MIT\n---\nBody\n";
     const { get, lines } = await load({ "skills/x/SKILL.md": text });
     expect(get("x")!.skill.description).toBe("Set it up: install the CLI, then run it.\n\nEnds with a colon:");
-    expect(lines).toEqual([expect.stringMatching(/^skills\/x\/SKILL\.md:3:14: warning: the value of "description" holds ": ".*read as if quoted — put it in quotes.*also: the value of "when_to_use"/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^skills\/x\/SKILL\.md:3:14: warning: the value of "description" holds ": ".*read as if quoted — put it in quotes.*also: the value of "when_to_use"/,
+      ),
+    ]);
   });
 
   test("a description over 1,024 characters", async () => {
     const { ids, lines } = await load({ "skills/x/SKILL.md": skillMd(`name: x\ndescription: ${"d".repeat(1025)}`) });
     expect(ids).toEqual(["x"]);
-    expect(lines).toEqual([expect.stringMatching(/SKILL\.md:3:14: warning: "description" is 1025 characters, over the specification's 1024/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/SKILL\.md:3:14: warning: "description" is 1025 characters, over the specification's 1024/),
+    ]);
   });
 
   test("a folder named unlike the skill: served under name", async () => {
     const { ids, lines } = await load({ "skills/folder/SKILL.md": basic("real-name") });
     expect(ids).toEqual(["real-name"]);
-    expect(lines).toEqual([expect.stringMatching(/SKILL\.md:2:7: warning: name "real-name" differs from its folder "folder"; it is served as "real-name"/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /SKILL\.md:2:7: warning: name "real-name" differs from its folder "folder"; it is served as "real-name"/,
+      ),
+    ]);
   });
 
   test("a body over 500 lines, at the body's first line", async () => {
-    const { ids, lines } = await load({ "skills/x/SKILL.md": skillMd("name: x\ndescription: y", "line\n".repeat(501)) });
+    const { ids, lines } = await load({
+      "skills/x/SKILL.md": skillMd("name: x\ndescription: y", "line\n".repeat(501)),
+    });
     expect(ids).toEqual(["x"]);
     expect(lines).toEqual([expect.stringMatching(/SKILL\.md:5:1: warning: the body is 501 lines, over the 500/)]);
   });
 
   test("!`command` in the body: served as written, and the warning says this server never runs it", async () => {
-    const { ids, lines } = await load({ "skills/x/SKILL.md": skillMd("name: x\ndescription: y", "Status:\n  see !`git status` here\n") });
+    const { ids, lines } = await load({
+      "skills/x/SKILL.md": skillMd("name: x\ndescription: y", "Status:\n  see !`git status` here\n"),
+    });
     expect(ids).toEqual(["x"]);
-    expect(lines).toEqual([expect.stringMatching(/SKILL\.md:6:7: warning: !`git status` is served as written: this server never runs commands/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /SKILL\.md:6:7: warning: !`git status` is served as written: this server never runs commands/,
+      ),
+    ]);
   });
 });
 
 describe("validate --strict: the agentskills.io rules exactly", () => {
   test("only the specification's six fields; name equals the folder; limits are errors; metadata maps text to text", () => {
     const findings = agentSkillsSpecFindings({
-      frontmatter: { name: "x", description: "d".repeat(1025), "argument-hint": "[a]", compatibility: "c".repeat(501), metadata: { version: 1 }, "allowed-tools": ["Read"], license: 3 },
+      frontmatter: {
+        name: "x",
+        description: "d".repeat(1025),
+        "argument-hint": "[a]",
+        compatibility: "c".repeat(501),
+        metadata: { version: 1 },
+        "allowed-tools": ["Read"],
+        license: 3,
+      },
       folderName: "y",
       body: "l\n".repeat(501),
     });
@@ -266,14 +380,31 @@ describe("validate --strict: the agentskills.io rules exactly", () => {
   });
 
   test("a skill that follows the specification has no strict findings", () => {
-    expect(agentSkillsSpecFindings({ frontmatter: { name: "x", description: "d", license: "MIT", compatibility: "git", metadata: { version: "1" }, "allowed-tools": "Read" }, folderName: "x", body: "b\n" })).toEqual([]);
+    expect(
+      agentSkillsSpecFindings({
+        frontmatter: {
+          name: "x",
+          description: "d",
+          license: "MIT",
+          compatibility: "git",
+          metadata: { version: "1" },
+          "allowed-tools": "Read",
+        },
+        folderName: "x",
+        body: "b\n",
+      }),
+    ).toEqual([]);
   });
 });
 
 describe("files: recorded with size and digest, never held in memory", () => {
   test("every regular file's relative path, size and sha256, SKILL.md first", async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
-    fixture = makeFixture({ "skill-central.yaml": CONFIG, "skills/x/SKILL.md": basic("x"), "skills/x/references/guide.md": "# Guide\n" });
+    fixture = makeFixture({
+      "skill-central.yaml": CONFIG,
+      "skills/x/SKILL.md": basic("x"),
+      "skills/x/references/guide.md": "# Guide\n",
+    });
     mkdirSync(join(fixture.cwd, "skills/x/assets"));
     writeFileSync(join(fixture.cwd, "skills/x/assets/logo.png"), png);
     const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
@@ -287,7 +418,12 @@ describe("files: recorded with size and digest, never held in memory", () => {
   });
 
   test("links and special files are left out with a warning; the skill is served without them", async () => {
-    fixture = makeFixture({ "skill-central.yaml": CONFIG, "skills/x/SKILL.md": basic("x"), "secret.txt": "outside", "skills/x/ok.md": "ok" });
+    fixture = makeFixture({
+      "skill-central.yaml": CONFIG,
+      "skills/x/SKILL.md": basic("x"),
+      "secret.txt": "outside",
+      "skills/x/ok.md": "ok",
+    });
     symlinkSync(join(fixture.cwd, "secret.txt"), join(fixture.cwd, "skills/x/leak.txt"));
     symlinkSync(join(fixture.cwd, "skills"), join(fixture.cwd, "skills/x/up"));
     Bun.spawnSync(["mkfifo", join(fixture.cwd, "skills/x/pipe")]);
@@ -300,12 +436,20 @@ describe("files: recorded with size and digest, never held in memory", () => {
   });
 
   test(`a folder over ${FOLDER_LIMITS.files} files is refused with a message naming the limit; the layer's other skills load`, async () => {
-    fixture = makeFixture({ "skill-central.yaml": CONFIG, "skills/big/SKILL.md": basic("big"), "skills/ok/SKILL.md": basic("ok") });
+    fixture = makeFixture({
+      "skill-central.yaml": CONFIG,
+      "skills/big/SKILL.md": basic("big"),
+      "skills/ok/SKILL.md": basic("ok"),
+    });
     mkdirSync(join(fixture.cwd, "skills/big/assets"));
     for (let i = 0; i < FOLDER_LIMITS.files; i++) writeFileSync(join(fixture.cwd, `skills/big/assets/${i}.txt`), "x");
     const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
     expect(result.registry.resolutions().map((r) => r.id)).toEqual(["ok"]);
-    expect(loadReport(result)).toEqual([expect.stringMatching(/^skills\/big\/SKILL\.md: error: skipped: skill folder over the limit of 512 files and 16 MiB: it holds more than 512 files/)]);
+    expect(loadReport(result)).toEqual([
+      expect.stringMatching(
+        /^skills\/big\/SKILL\.md: error: skipped: skill folder over the limit of 512 files and 16 MiB: it holds more than 512 files/,
+      ),
+    ]);
   });
 
   test("a folder over 16 MiB is refused", async () => {
@@ -335,13 +479,23 @@ describe("examples beside SKILL.md", () => {
   });
 
   test("with both examples.yaml and examples.yml, the first is read and the second stays a file of the skill, with a warning", async () => {
-    const { get, lines } = await load({ "skills/a/SKILL.md": basic("a"), "skills/a/examples.yaml": "- contains: [Do]\n", "skills/a/examples.yml": "- contains: [x]\n" });
+    const { get, lines } = await load({
+      "skills/a/SKILL.md": basic("a"),
+      "skills/a/examples.yaml": "- contains: [Do]\n",
+      "skills/a/examples.yml": "- contains: [x]\n",
+    });
     expect(get("a")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "examples.yml"]);
-    expect(lines).toEqual([expect.stringMatching(/^skills\/a\/examples\.yml: warning: not read: examples\.yaml holds the examples/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^skills\/a\/examples\.yml: warning: not read: examples\.yaml holds the examples/),
+    ]);
   });
 
   test("editing examples.yaml reloads the skill's examples, though the file is not published", async () => {
-    fixture = makeFixture({ "skill-central.yaml": CONFIG, "skills/a/SKILL.md": basic("a"), "skills/a/examples.yaml": "- contains: [Do]\n" });
+    fixture = makeFixture({
+      "skill-central.yaml": CONFIG,
+      "skills/a/SKILL.md": basic("a"),
+      "skills/a/examples.yaml": "- contains: [Do]\n",
+    });
     const first = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
     expect(first.registry.get("a")!.skill.exampleCount).toBe(1);
     // Another size: a new version whatever the clock's resolution.
@@ -352,10 +506,17 @@ describe("examples beside SKILL.md", () => {
   });
 
   test("a broken examples file stops the skill, as a broken example in a YAML skill does, at the example's line", async () => {
-    const { ids, lines } = await load({ "skills/a/SKILL.md": basic("a"), "skills/a/examples.yaml": "- contains: [ok]\n- contains: nope\n", "skills/b/SKILL.md": basic("b"), "skills/b/examples.yaml": "- [\n" });
+    const { ids, lines } = await load({
+      "skills/a/SKILL.md": basic("a"),
+      "skills/a/examples.yaml": "- contains: [ok]\n- contains: nope\n",
+      "skills/b/SKILL.md": basic("b"),
+      "skills/b/examples.yaml": "- [\n",
+    });
     expect(ids).toEqual([]);
     expect(lines).toEqual([
-      expect.stringMatching(/^skills\/a\/examples\.yaml:2:13: error: skipped: "contains" of example 2 must be a list of text/),
+      expect.stringMatching(
+        /^skills\/a\/examples\.yaml:2:13: error: skipped: "contains" of example 2 must be a list of text/,
+      ),
       expect.stringMatching(/^skills\/b\/examples\.yaml:\d+:\d+: error: skipped: invalid YAML/),
     ]);
   });
@@ -374,7 +535,13 @@ describe("validate <paths>: a skill folder or its SKILL.md", () => {
 describe("splitting SKILL.md", () => {
   test("the body is everything after the closing ---, byte for byte, with its first line number", () => {
     const split = splitFrontmatter("---\r\nname: x\r\ndescription: y\r\n---\r\n\r\nBody {{x}}\r\n");
-    expect(split).toEqual({ ok: true, yaml: "name: x\r\ndescription: y\r\n", yamlLine: 2, body: "\r\nBody {{x}}\r\n", bodyLine: 5 });
+    expect(split).toEqual({
+      ok: true,
+      yaml: "name: x\r\ndescription: y\r\n",
+      yamlLine: 2,
+      body: "\r\nBody {{x}}\r\n",
+      bodyLine: 5,
+    });
   });
 
   test("a byte-order mark before the opening --- is allowed", () => {
@@ -388,7 +555,8 @@ describe("splitting SKILL.md", () => {
 
 describe("quoting unquoted colons", () => {
   test("only top-level plain values holding ': ' or ending in ':' are quoted; line count and line endings kept", () => {
-    const yaml = "name: x\r\ndescription: A: b \"c\"\r\nquoted: 'a: b'\nlist: [a: b]\nblock: |\n  a: b\nmetadata:\n  note: a: b\ncomment: a: b # why\ntrail: Note:\n";
+    const yaml =
+      "name: x\r\ndescription: A: b \"c\"\r\nquoted: 'a: b'\nlist: [a: b]\nblock: |\n  a: b\nmetadata:\n  note: a: b\ncomment: a: b # why\ntrail: Note:\n";
     expect(quoteUnquotedColons(yaml)).toEqual({
       yaml: 'name: x\r\ndescription: "A: b \\"c\\""\r\nquoted: \'a: b\'\nlist: [a: b]\nblock: |\n  a: b\nmetadata:\n  note: a: b\ncomment: a: b # why\ntrail: "Note:"\n',
       quoted: [

@@ -22,18 +22,26 @@ function indexPath(): string {
 
 const old = Date.now() - 60_000;
 function entry(path: string, mtimeMs: number, template: string): IndexEntry {
-  return { path, stamp: { size: template.length, mtimeMs, ino: 1 }, skill: { id: path.slice(1) } as unknown as Skill, diagnostics: [], content: { template, examples: [] } };
+  return {
+    path,
+    stamp: { size: template.length, mtimeMs, ino: 1 },
+    skill: { id: path.slice(1) } as unknown as Skill,
+    diagnostics: [],
+    content: { template, examples: [] },
+  };
 }
 
 /** The index's bytes on disk (the database and its write-ahead log). */
 function bytesOf(path: string): string {
-  return ["", "-wal"].map((suffix) => {
-    try {
-      return readFileSync(path + suffix).toString("base64");
-    } catch {
-      return "";
-    }
-  }).join("|");
+  return ["", "-wal"]
+    .map((suffix) => {
+      try {
+        return readFileSync(path + suffix).toString("base64");
+      } catch {
+        return "";
+      }
+    })
+    .join("|");
 }
 
 /** An index on disk holding files /a and /b, saved and closed as a process leaves it. */

@@ -79,9 +79,14 @@ describe("yamlQuoted", () => {
 describe("synthesiseSkillMd", () => {
   test("frontmatter: name, description, then metadata with tags, version, title and layer; the template as written is the body", () => {
     const template = "Review {{file}}.\n{{#if focus}}Focus: {{focus}}{{/if}}\n";
-    const made = synthesiseSkillMd(skill({ tags: ["review", "code-quality"], version: "1.0.0", title: "Pull Request Review" }), template, "team");
+    const made = synthesiseSkillMd(
+      skill({ tags: ["review", "code-quality"], version: "1.0.0", title: "Pull Request Review" }),
+      template,
+      "team",
+    );
     expect(made.text).toBe(
-      '---\nname: "review-pr"\ndescription: "Review pull requests against team conventions"\nmetadata:\n  tags: "review code-quality"\n  version: "1.0.0"\n  title: "Pull Request Review"\n  layer: "team"\n---\n' + template,
+      '---\nname: "review-pr"\ndescription: "Review pull requests against team conventions"\nmetadata:\n  tags: "review code-quality"\n  version: "1.0.0"\n  title: "Pull Request Review"\n  layer: "team"\n---\n' +
+        template,
     );
     expect(made.frontmatter).toEqual({
       name: "review-pr",
@@ -93,13 +98,23 @@ describe("synthesiseSkillMd", () => {
 
   test("what a skill does not have is left out; the layer is always there; no template is an empty body", () => {
     const made = synthesiseSkillMd(skill(), undefined, "builtin");
-    expect(made.text).toBe('---\nname: "review-pr"\ndescription: "Review pull requests against team conventions"\nmetadata:\n  layer: "builtin"\n---\n');
-    expect(made.frontmatter).toEqual({ name: "review-pr", description: "Review pull requests against team conventions", metadata: { layer: "builtin" } });
+    expect(made.text).toBe(
+      '---\nname: "review-pr"\ndescription: "Review pull requests against team conventions"\nmetadata:\n  layer: "builtin"\n---\n',
+    );
+    expect(made.frontmatter).toEqual({
+      name: "review-pr",
+      description: "Review pull requests against team conventions",
+      metadata: { layer: "builtin" },
+    });
   });
 
   test("the file's frontmatter reads as the frontmatter it is published with, whatever the description holds", () => {
     for (const description of AWKWARD.filter((d) => d !== "")) {
-      const made = synthesiseSkillMd(skill({ id: "123", description, title: description, tags: ["a", "b"] }), "Body: {{x}}", "project");
+      const made = synthesiseSkillMd(
+        skill({ id: "123", description, title: description, tags: ["a", "b"] }),
+        "Body: {{x}}",
+        "project",
+      );
       const split = splitFrontmatter(made.text);
       if (!split.ok) throw new Error(split.message);
       expect(parseYaml(split.yaml)).toEqual(made.frontmatter);

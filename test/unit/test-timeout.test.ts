@@ -26,7 +26,11 @@ test("the default is above Bun's 5 s, with room for a busy machine", () => {
 
 test("bun test, as the README runs it, lets a test of every file wait past 5 s", async () => {
   const files = ["first", "second"].map((name) => fixture.write(`${name}.test.ts`, WAITS_6_S));
-  const run = await runBounded([process.execPath, "test", ...files], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: "1" }, timeoutMs: 110_000 });
+  const run = await runBounded([process.execPath, "test", ...files], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NO_COLOR: "1" },
+    timeoutMs: 110_000,
+  });
   const output = `${run.stdout}\n${run.stderr}`;
   expect(output).not.toContain("timed out after");
   expect(output).toMatch(/^\s*2 pass$/m);
@@ -35,7 +39,9 @@ test("bun test, as the README runs it, lets a test of every file wait past 5 s",
 }, 120_000);
 
 test("bunfig.toml has no [test] timeout key, which Bun ignores and would only mislead", async () => {
-  const bunfig = Bun.TOML.parse(await Bun.file(`${REPO_ROOT}/bunfig.toml`).text()) as { test?: Record<string, unknown> };
+  const bunfig = Bun.TOML.parse(await Bun.file(`${REPO_ROOT}/bunfig.toml`).text()) as {
+    test?: Record<string, unknown>;
+  };
   expect(bunfig.test?.timeout).toBeUndefined();
   expect(bunfig.test?.preload).toEqual(["./test/preload.ts"]);
 });

@@ -11,7 +11,12 @@ const layer = (dir: string) => ({ name: dir, dir, priority: 1, origin: "test" })
 
 describe("watchTargets", () => {
   test("every layer folder, the .skills fallback and every config file the config step could read", () => {
-    const config: ResolvedConfig = { layers: [layer("/skills/team"), layer("/$bunfs/root/skills")], files: [], parsed: [], builtin: true };
+    const config: ResolvedConfig = {
+      layers: [layer("/skills/team"), layer("/$bunfs/root/skills")],
+      files: [],
+      parsed: [],
+      builtin: true,
+    };
     expect(watchTargets(config, { cwd: "/p", home: "/h" })).toEqual([
       { path: "/skills/team", kind: "tree" },
       { path: "/p/.skills", kind: "tree" },

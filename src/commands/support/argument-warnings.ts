@@ -14,15 +14,29 @@ import { argumentLines } from "./arguments.ts";
  * `skills:compose` joins, and an empty string given to a prompt). Warnings only: the render goes
  * on, exactly as the server would answer.
  */
-export function argumentWarnings(registry: Registry, id: string, skill: Skill | undefined, args: Readonly<Record<string, unknown>>): Diagnostic[] {
+export function argumentWarnings(
+  registry: Registry,
+  id: string,
+  skill: Skill | undefined,
+  args: Readonly<Record<string, unknown>>,
+): Diagnostic[] {
   const warnings: Diagnostic[] = [];
-  const warn = (code: string, message: string, hint: string) => warnings.push({ severity: "warning", code, message, hint });
+  const warn = (code: string, message: string, hint: string) =>
+    warnings.push({ severity: "warning", code, message, hint });
   const unknownNames = (known: readonly string[], unknown: (name: string) => string, onlyWithSuggestion = false) => {
     for (const name of Object.keys(args)) {
       if (known.includes(name)) continue;
       const meant = closest(name, known);
       if (onlyWithSuggestion && !meant) continue;
-      warn("unknown-argument", `${unknown(name)}, so its value is not used`, meant ? `did you mean "${meant}"?` : known.length > 0 ? `the arguments: ${known.join(", ")}` : "it takes no arguments");
+      warn(
+        "unknown-argument",
+        `${unknown(name)}, so its value is not used`,
+        meant
+          ? `did you mean "${meant}"?`
+          : known.length > 0
+            ? `the arguments: ${known.join(", ")}`
+            : "it takes no arguments",
+      );
     }
   };
   const notOf = (owner: string) => (name: string) => `${owner} has no argument named "${name}"`;
@@ -37,7 +51,11 @@ export function argumentWarnings(registry: Registry, id: string, skill: Skill | 
     const ids = skills.map((c) => c.skill.id).join(", ");
     unknownNames(["tags", ...known], (name) => `no composed skill (${ids}) has an argument named "${name}"`);
     for (const { skill: owner, argument } of emptyRequiredArguments(skills, rest)) {
-      warn("empty-required-argument", `"${owner}" requires "${argument}", which is empty, so its section renders without it`, `pass --arg ${argument}=…`);
+      warn(
+        "empty-required-argument",
+        `"${owner}" requires "${argument}", which is empty, so its section renders without it`,
+        `pass --arg ${argument}=…`,
+      );
     }
     return warnings;
   }
@@ -49,12 +67,20 @@ export function argumentWarnings(registry: Registry, id: string, skill: Skill | 
     const schema = skill.inputSchema;
     const names = isPlainObject(schema?.properties) ? Object.keys(schema.properties) : [];
     if (schema?.additionalProperties === false) unknownNames(names, notOf(`"${id}"`), true);
-    else if (schema?.patternProperties === undefined && (schema?.additionalProperties === undefined || schema.additionalProperties === true)) unknownNames(names, notOf(`"${id}"`));
+    else if (
+      schema?.patternProperties === undefined &&
+      (schema?.additionalProperties === undefined || schema.additionalProperties === true)
+    )
+      unknownNames(names, notOf(`"${id}"`));
     return warnings;
   }
-  unknownNames(argumentLines(skill).map((a) => a.name), notOf(`"${id}"`));
+  unknownNames(
+    argumentLines(skill).map((a) => a.name),
+    notOf(`"${id}"`),
+  );
   for (const a of skill.arguments) {
-    if (a.required && args[a.name] === "") warn("empty-required-argument", `"${id}" requires "${a.name}", and it is empty`, `pass --arg ${a.name}=…`);
+    if (a.required && args[a.name] === "")
+      warn("empty-required-argument", `"${id}" requires "${a.name}", and it is empty`, `pass --arg ${a.name}=…`);
   }
   return warnings;
 }

@@ -34,7 +34,9 @@ export function argumentLines(skill: Skill): ArgumentLine[] {
         name,
         required: required.has(name),
         ...(type !== undefined && { type }),
-        ...(Array.isArray(schema.enum) && { enum: schema.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))) }),
+        ...(Array.isArray(schema.enum) && {
+          enum: schema.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))),
+        }),
         ...(typeof schema.description === "string" && { description: schema.description }),
       };
     });

@@ -20,7 +20,13 @@ export interface CheckInput {
 /** Everything the server would load, through its own pipeline: the records say it all. */
 export function projectCheck(loaded: LoadResult): CheckInput {
   const candidates = loaded.registry.resolutions().flatMap((r) => r.chain.map((p) => p.candidate));
-  return { records: loaded.records, general: loaded.diagnostics, registry: loaded.registry, candidates, locate: locatorsOf(loaded) };
+  return {
+    records: loaded.records,
+    general: loaded.diagnostics,
+    registry: loaded.registry,
+    candidates,
+    locate: locatorsOf(loaded),
+  };
 }
 
 export interface Findings {
@@ -44,7 +50,11 @@ export function byPlace(a: Diagnostic, b: Diagnostic): number {
  */
 export async function checkFindings(input: CheckInput): Promise<Findings> {
   const examples = await runExamples(input.registry, input.candidates, { locate: input.locate });
-  const problems = [...input.general, ...input.records.flatMap((r) => r.diagnostics), ...examples.filter((r) => !r.pass).map(exampleDiagnostic)].sort(byPlace);
+  const problems = [
+    ...input.general,
+    ...input.records.flatMap((r) => r.diagnostics),
+    ...examples.filter((r) => !r.pass).map(exampleDiagnostic),
+  ].sort(byPlace);
   return { problems, examples };
 }
 

@@ -2,7 +2,7 @@ import type { Palette } from "../../cli-output/colour.ts";
 import { didYouMean } from "../../suggest.ts";
 import { formatTable } from "../../cli-output/table.ts";
 import { CLIENT_IDS, type ClientId } from "../../install/clients/client.ts";
-import { SCOPES, type Scope } from "../../install/entry.ts";
+import { SCOPES } from "../../install/entry.ts";
 import type { Outcome } from "../../install/apply.ts";
 import type { Plan } from "../../install/plan.ts";
 import { hostFromEnv } from "../../install/host.ts";
@@ -17,7 +17,9 @@ export function clientIds(names: readonly string[]): ClientId[] {
   const ids: ClientId[] = [];
   for (const name of names) {
     if (!(CLIENT_IDS as readonly string[]).includes(name)) {
-      throw new UsageError(`unknown client "${name}"${didYouMean(name, CLIENT_IDS) || ` (known: ${CLIENT_IDS.join(", ")})`}`);
+      throw new UsageError(
+        `unknown client "${name}"${didYouMean(name, CLIENT_IDS) || ` (known: ${CLIENT_IDS.join(", ")})`}`,
+      );
     }
     if (!ids.includes(name as ClientId)) ids.push(name as ClientId);
   }
@@ -33,7 +35,17 @@ export function colourDiff(diff: string, colours: Palette): string {
   if (!colours.enabled) return diff;
   return diff
     .split("\n")
-    .map((line) => (line.startsWith("+++") || line.startsWith("---") ? colours.bold(line) : line.startsWith("@@") ? colours.cyan(line) : line.startsWith("+") ? colours.green(line) : line.startsWith("-") ? colours.red(line) : line))
+    .map((line) =>
+      line.startsWith("+++") || line.startsWith("---")
+        ? colours.bold(line)
+        : line.startsWith("@@")
+          ? colours.cyan(line)
+          : line.startsWith("+")
+            ? colours.green(line)
+            : line.startsWith("-")
+              ? colours.red(line)
+              : line,
+    )
     .join("\n");
 }
 
@@ -62,7 +74,9 @@ export function describePlan(plan: Plan, colours: Palette): string {
     case "differs":
       return `${head}: ${colours.yellow("differs")}: ${plan.message}\n${colourDiff(plan.diff, colours)}`;
     default: {
-      const via = plan.commands ? ` with ${plan.commands.map((argv) => `\`${shellLine(["claude", ...argv.slice(1)])}\``).join(" then ")}` : "";
+      const via = plan.commands
+        ? ` with ${plan.commands.map((argv) => `\`${shellLine(["claude", ...argv.slice(1)])}\``).join(" then ")}`
+        : "";
       return `${head}: ${VERB[plan.action]} ${plan.shown}${via}\n${colourDiff(plan.diff, colours)}`;
     }
   }
@@ -84,11 +98,20 @@ export function planJson(plan: Plan, outcome?: Outcome): Record<string, unknown>
     ...(plan.message && { message: plan.message }),
     diff: plan.diff,
     ...(plan.commands && { commands: plan.commands.map((argv) => ["claude", ...argv.slice(1)]) }),
-    ...(outcome && { result: { ok: outcome.ok, message: outcome.message, ...(outcome.backup && { backup: outcome.backup }) } }),
+    ...(outcome && {
+      result: { ok: outcome.ok, message: outcome.message, ...(outcome.backup && { backup: outcome.backup }) },
+    }),
   };
 }
 
-const STATE_TEXT: Record<string, string> = { none: "no entry", current: "installed", "this-install": "installed", other: "other", http: "HTTP entry", broken: "cannot read" };
+const STATE_TEXT: Record<string, string> = {
+  none: "no entry",
+  current: "installed",
+  "this-install": "installed",
+  other: "other",
+  http: "HTTP entry",
+  broken: "cannot read",
+};
 
 /** For `doctor`: every client on this machine and its skill-central entry, if any. */
 export function clientReport(project: string): Promise<ClientStatus[]> {
@@ -104,11 +127,23 @@ export function formatClientStatuses(statuses: readonly ClientStatus[], colours:
     if (s.entries.length === 0) rows.push([s.name, found, "-", "-"]);
     s.entries.forEach((e, i) => {
       const state = STATE_TEXT[e.state] ?? e.state;
-      const paint = e.state === "current" ? colours.green : e.state === "broken" || e.state === "other" || e.state === "this-install" ? colours.yellow : (t: string) => t;
-      rows.push([i === 0 ? s.name : "", i === 0 ? found : "", e.file, paint(`${state}${e.detail ? `: ${e.detail}` : ""}`)]);
+      const paint =
+        e.state === "current"
+          ? colours.green
+          : e.state === "broken" || e.state === "other" || e.state === "this-install"
+            ? colours.yellow
+            : (t: string) => t;
+      rows.push([
+        i === 0 ? s.name : "",
+        i === 0 ? found : "",
+        e.file,
+        paint(`${state}${e.detail ? `: ${e.detail}` : ""}`),
+      ]);
     });
   }
-  return `${colours.bold("IDE clients")} ${colours.dim("(skill-central install registers the server; see docs/install-ides.md)")}\n${formatTable(rows)
+  return `${colours.bold("IDE clients")} ${colours.dim("(skill-central install registers the server; see docs/install-ides.md)")}\n${formatTable(
+    rows,
+  )
     .split("\n")
     .map((line) => (line === "" ? "" : `  ${line}`))
     .join("\n")}`;

@@ -61,7 +61,12 @@ export function flag(help: string, extra: { short?: string; negatable?: boolean;
 }
 
 /** `extra.default` makes the value's type `T` rather than `T | undefined`. */
-export function value<T, const E extends Extra<T> = {}>(placeholder: string, help: string, parse: Parse<T>, extra?: E) {
+export function value<T, const E extends Extra<T> = Record<never, never>>(
+  placeholder: string,
+  help: string,
+  parse: Parse<T>,
+  extra?: E,
+) {
   return { kind: "value", value: placeholder, help, parse, ...extra } as Value<T> & E;
 }
 
@@ -79,7 +84,11 @@ function whole(min: number, max: number, what: string): Parse<number> {
   };
 }
 
-export function positiveInt<const E extends Extra<number> = {}>(placeholder: string, help: string, extra?: E) {
+export function positiveInt<const E extends Extra<number> = Record<never, never>>(
+  placeholder: string,
+  help: string,
+  extra?: E,
+) {
   return value(placeholder, help, whole(1, Number.MAX_SAFE_INTEGER, "a positive whole number"), extra);
 }
 
@@ -91,7 +100,7 @@ export function wholeNumber(min: number, max: number, placeholder: string, help:
  * One of `choices`; `--help` shows them as `a|b`. The message names them `"a" or "b"` when
  * `quoted`, else `a, b or c`, and suggests the nearest one.
  */
-export function choice<const C extends string, const E extends Extra<C> & { quoted?: boolean } = {}>(
+export function choice<const C extends string, const E extends Extra<C> & { quoted?: boolean } = Record<never, never>>(
   choices: readonly C[],
   help: string,
   extra?: E,
@@ -146,7 +155,10 @@ export function readValues<O extends Options>(options: O, raw: RawValues): Value
   const values = {};
   for (const [name, option] of Object.entries(options)) {
     let read: { value: unknown } | undefined;
-    const get = () => (read ??= { value: parseValue(option, `--${name}`, raw[name]) }).value;
+    const get = () => {
+      read ??= { value: parseValue(option, `--${name}`, raw[name]) };
+      return read.value;
+    };
     Object.defineProperty(values, name, { enumerable: true, get });
   }
   return values as Values<O>;

@@ -127,7 +127,10 @@ export function replaceFileKeepingBackup(path: string, text: string, hidden = fa
 
 /** A commented Agent Skills folder: SKILL.md that validates and renders as written, and its examples file. */
 export function skillMdTemplate(id: string): { skillMd: string; examples: string } {
-  const title = id.split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+  const title = id
+    .split("-")
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(" ");
   return {
     skillMd: `---
 name: ${id}

@@ -15,13 +15,26 @@ export const claudeCode: ClientSpec = {
   id: "claude-code",
   name: "Claude Code",
   format: "json",
-  detect: (host) => detectBy(host, [join(host.env.CLAUDE_CONFIG_DIR || host.home, ".claude"), join(host.env.CLAUDE_CONFIG_DIR || host.home, ".claude.json")], ["claude"]),
-  file: ({ host, project, scope }) => (scope === "user" ? join(host.env.CLAUDE_CONFIG_DIR || host.home, ".claude.json") : join(project, ".mcp.json")),
+  detect: (host) =>
+    detectBy(
+      host,
+      [
+        join(host.env.CLAUDE_CONFIG_DIR || host.home, ".claude"),
+        join(host.env.CLAUDE_CONFIG_DIR || host.home, ".claude.json"),
+      ],
+      ["claude"],
+    ),
+  file: ({ host, project, scope }) =>
+    scope === "user" ? join(host.env.CLAUDE_CONFIG_DIR || host.home, ".claude.json") : join(project, ".mcp.json"),
   entryPath: () => ["mcpServers", SERVER_KEY],
   cwdOption: () => undefined,
   // The same fields `claude mcp add` writes, so either way gives the same file.
-  shape: (entry) => (entry.transport === "stdio" ? { type: "stdio", command: entry.command, args: entry.args, env: {} } : { type: "http", url: entry.url, ...bearer(entry, (name) => `\${${name}}`) }),
-  reach: (value, { host, project }) => reachCommon(value, { expand: shellStyle(host.env), urlKeys: ["url"], startsIn: project, env: host.env }),
+  shape: (entry) =>
+    entry.transport === "stdio"
+      ? { type: "stdio", command: entry.command, args: entry.args, env: {} }
+      : { type: "http", url: entry.url, ...bearer(entry, (name) => `\${${name}}`) },
+  reach: (value, { host, project }) =>
+    reachCommon(value, { expand: shellStyle(host.env), urlKeys: ["url"], startsIn: project, env: host.env }),
 };
 
 /** The `claude mcp` command lines that make a change (after the `claude` executable itself). */
@@ -31,6 +44,16 @@ export function claudeCommands(action: "add" | "update" | "remove", scope: Scope
   const add =
     entry.transport === "stdio"
       ? ["mcp", "add", "--scope", scope, SERVER_KEY, "--", entry.command, ...entry.args]
-      : ["mcp", "add", "--scope", scope, "--transport", "http", SERVER_KEY, entry.url, ...(entry.tokenEnv ? ["--header", `Authorization: Bearer \${${entry.tokenEnv}}`] : [])];
+      : [
+          "mcp",
+          "add",
+          "--scope",
+          scope,
+          "--transport",
+          "http",
+          SERVER_KEY,
+          entry.url,
+          ...(entry.tokenEnv ? ["--header", `Authorization: Bearer \${${entry.tokenEnv}}`] : []),
+        ];
   return action === "update" ? [remove, add] : [add];
 }

@@ -14,12 +14,17 @@ export const claudeDesktop: ClientSpec = {
   name: "Claude Desktop",
   format: "json",
   detect: (host) => detectBy(host, [join(appDataDir(host), "Claude")], []),
-  file: ({ host, scope }) => (scope === "user" ? join(appDataDir(host), "Claude", "claude_desktop_config.json") : undefined),
+  file: ({ host, scope }) =>
+    scope === "user" ? join(appDataDir(host), "Claude", "claude_desktop_config.json") : undefined,
   entryPath: () => ["mcpServers", SERVER_KEY],
   cwdOption: ({ project }) => project,
   shape: (entry) =>
     entry.transport === "stdio"
       ? { command: entry.command, args: entry.args }
-      : { refused: "Claude Desktop takes remote servers as connectors (Settings → Connectors), not in its config file; install it without --http" },
-  reach: (value, { host }) => reachCommon(value, { expand: noExpansion, urlKeys: [], startsIn: host.home, env: host.env }),
+      : {
+          refused:
+            "Claude Desktop takes remote servers as connectors (Settings → Connectors), not in its config file; install it without --http",
+        },
+  reach: (value, { host }) =>
+    reachCommon(value, { expand: noExpansion, urlKeys: [], startsIn: host.home, env: host.env }),
 };

@@ -1,9 +1,19 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { ConfigFormat } from "../config-document.ts";
 import type { DesiredEntry, Reach, Scope } from "../entry.ts";
 import { tildePath, type Host } from "../host.ts";
 
-export const CLIENT_IDS = ["claude-code", "claude-desktop", "cursor", "windsurf", "vscode", "codex", "zed", "gemini", "opencode"] as const;
+export const CLIENT_IDS = [
+  "claude-code",
+  "claude-desktop",
+  "cursor",
+  "windsurf",
+  "vscode",
+  "codex",
+  "zed",
+  "gemini",
+  "opencode",
+] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
 /** Where install is working: the machine, the project, and which of the client's files. */
@@ -49,14 +59,6 @@ export interface ClientSpec {
   reach(value: unknown, ctx: ClientContext): Reach | Refusal;
   /** Content of a new file before our entry is added (opencode's `$schema`). */
   template?: string;
-}
-
-export function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The first existing folder or file among `paths`, else the first command found on PATH. */
@@ -118,7 +120,10 @@ function expandMap(map: Record<string, string>, expand: Expand): Record<string, 
  * Reach of the common `{command, args, env}` / `{<urlKey>, headers}` shape (Claude, Cursor,
  * Windsurf, VS Code, Gemini, Zed), with the client's variables expanded.
  */
-export function reachCommon(value: unknown, options: { expand: Expand; urlKeys: readonly string[]; startsIn: string; env: Host["env"]; cwdKey?: string }): Reach | Refusal {
+export function reachCommon(
+  value: unknown,
+  options: { expand: Expand; urlKeys: readonly string[]; startsIn: string; env: Host["env"]; cwdKey?: string },
+): Reach | Refusal {
   const entry = asObject(value);
   if (!entry) return { refused: "the entry is not an object" };
   if (typeof entry.command === "string") {
@@ -159,8 +164,15 @@ export function stringEnv(env: Host["env"]): Record<string, string> {
 
 /** `${VAR}` and `${VAR:-default}` (Claude Code), `$VAR` too when `bare` (Gemini CLI). */
 export function shellStyle(env: Host["env"], bare = false): Expand {
-  const pattern = bare ? /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g : /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
-  return (text) => text.replace(pattern, (_, name: string | undefined, fallback: string | undefined, bareName: string | undefined) => env[(name ?? bareName)!] || fallback || "");
+  const pattern = bare
+    ? /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g
+    : /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+  return (text) =>
+    text.replace(
+      pattern,
+      (_, name: string | undefined, fallback: string | undefined, bareName: string | undefined) =>
+        env[(name ?? bareName)!] || fallback || "",
+    );
 }
 
 /**
@@ -171,13 +183,20 @@ export function shellStyle(env: Host["env"], bare = false): Expand {
 export function editorStyle(ctx: ClientContext): Expand {
   const { host, project } = ctx;
   const separator = host.platform === "win32" ? "\\" : "/";
-  const fixed: Record<string, string> = { userHome: host.home, workspaceFolder: project, workspaceFolderBasename: project.split(/[\\/]/).pop() ?? "", pathSeparator: separator, "/": separator };
+  const fixed: Record<string, string> = {
+    userHome: host.home,
+    workspaceFolder: project,
+    workspaceFolderBasename: project.split(/[\\/]/).pop() ?? "",
+    pathSeparator: separator,
+    "/": separator,
+  };
   return (text) => {
     let refusal: Refusal | undefined;
     const out = text.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
       if (name.startsWith("env:")) return host.env[name.slice(4)] ?? "";
       if (Object.hasOwn(fixed, name)) return fixed[name]!;
-      if (name.startsWith("input:")) refusal = { refused: `${whole} asks for input in the editor; skill-central cannot check this entry` };
+      if (name.startsWith("input:"))
+        refusal = { refused: `${whole} asks for input in the editor; skill-central cannot check this entry` };
       return whole;
     });
     return refusal ?? out;
@@ -187,6 +206,9 @@ export function editorStyle(ctx: ClientContext): Expand {
 export const noExpansion: Expand = (text) => text;
 
 /** `Authorization: Bearer <reference>` when the entry has a token variable. */
-export function bearer(entry: Extract<DesiredEntry, { transport: "http" }>, reference: (name: string) => string): Record<string, unknown> {
+export function bearer(
+  entry: Extract<DesiredEntry, { transport: "http" }>,
+  reference: (name: string) => string,
+): Record<string, unknown> {
   return entry.tokenEnv ? { headers: { Authorization: `Bearer ${reference(entry.tokenEnv)}` } } : {};
 }

@@ -16,6 +16,10 @@ export const cursor: ClientSpec = {
   file: ({ host, project, scope }) => join(scope === "user" ? host.home : project, ".cursor", "mcp.json"),
   entryPath: () => ["mcpServers", SERVER_KEY],
   cwdOption: () => "${workspaceFolder}",
-  shape: (entry) => (entry.transport === "stdio" ? { command: entry.command, args: entry.args } : { url: entry.url, ...bearer(entry, (name) => `\${env:${name}}`) }),
-  reach: (value, ctx) => reachCommon(value, { expand: editorStyle(ctx), urlKeys: ["url"], startsIn: ctx.host.home, env: ctx.host.env }),
+  shape: (entry) =>
+    entry.transport === "stdio"
+      ? { command: entry.command, args: entry.args }
+      : { url: entry.url, ...bearer(entry, (name) => `\${env:${name}}`) },
+  reach: (value, ctx) =>
+    reachCommon(value, { expand: editorStyle(ctx), urlKeys: ["url"], startsIn: ctx.host.home, env: ctx.host.env }),
 };

@@ -15,6 +15,16 @@ export const gemini: ClientSpec = {
   file: ({ host, project, scope }) => join(scope === "user" ? host.home : project, ".gemini", "settings.json"),
   entryPath: () => ["mcpServers", SERVER_KEY],
   cwdOption: () => undefined,
-  shape: (entry) => (entry.transport === "stdio" ? { command: entry.command, args: entry.args } : { httpUrl: entry.url, ...bearer(entry, (name) => `\${${name}}`) }),
-  reach: (value, { host, project }) => reachCommon(value, { expand: shellStyle(host.env, true), urlKeys: ["httpUrl", "url"], startsIn: project, env: host.env, cwdKey: "cwd" }),
+  shape: (entry) =>
+    entry.transport === "stdio"
+      ? { command: entry.command, args: entry.args }
+      : { httpUrl: entry.url, ...bearer(entry, (name) => `\${${name}}`) },
+  reach: (value, { host, project }) =>
+    reachCommon(value, {
+      expand: shellStyle(host.env, true),
+      urlKeys: ["httpUrl", "url"],
+      startsIn: project,
+      env: host.env,
+      cwdKey: "cwd",
+    }),
 };

@@ -10,7 +10,17 @@ import { windsurf } from "./windsurf.ts";
 import { zed } from "./zed.ts";
 
 /** Every client install knows, in the order they are listed. */
-export const CLIENTS: readonly ClientSpec[] = [claudeCode, claudeDesktop, cursor, windsurf, vscode, codex, zed, gemini, opencode];
+export const CLIENTS: readonly ClientSpec[] = [
+  claudeCode,
+  claudeDesktop,
+  cursor,
+  windsurf,
+  vscode,
+  codex,
+  zed,
+  gemini,
+  opencode,
+];
 
 export function clientById(id: ClientId): ClientSpec {
   return CLIENTS.find((c) => c.id === id)!;

@@ -14,9 +14,20 @@ export const vscode: ClientSpec = {
   name: "VS Code",
   format: "jsonc",
   detect: (host) => detectBy(host, [join(appDataDir(host), "Code")], ["code"]),
-  file: ({ host, project, scope }) => (scope === "user" ? join(appDataDir(host), "Code", "User", "mcp.json") : join(project, ".vscode", "mcp.json")),
+  file: ({ host, project, scope }) =>
+    scope === "user" ? join(appDataDir(host), "Code", "User", "mcp.json") : join(project, ".vscode", "mcp.json"),
   entryPath: () => ["servers", SERVER_KEY],
   cwdOption: () => "${workspaceFolder}",
-  shape: (entry) => (entry.transport === "stdio" ? { type: "stdio", command: entry.command, args: entry.args } : { type: "http", url: entry.url, ...bearer(entry, (name) => `\${env:${name}}`) }),
-  reach: (value, ctx) => reachCommon(value, { expand: editorStyle(ctx), urlKeys: ["url"], startsIn: ctx.host.home, env: ctx.host.env, cwdKey: "cwd" }),
+  shape: (entry) =>
+    entry.transport === "stdio"
+      ? { type: "stdio", command: entry.command, args: entry.args }
+      : { type: "http", url: entry.url, ...bearer(entry, (name) => `\${env:${name}}`) },
+  reach: (value, ctx) =>
+    reachCommon(value, {
+      expand: editorStyle(ctx),
+      urlKeys: ["url"],
+      startsIn: ctx.host.home,
+      env: ctx.host.env,
+      cwdKey: "cwd",
+    }),
 };

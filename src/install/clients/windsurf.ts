@@ -12,9 +12,19 @@ export const windsurf: ClientSpec = {
   name: "Windsurf",
   format: "jsonc",
   detect: (host) => detectBy(host, [join(host.home, ".codeium", "windsurf")], ["windsurf"]),
-  file: ({ host, scope }) => (scope === "user" ? join(host.home, ".codeium", "windsurf", "mcp_config.json") : undefined),
+  file: ({ host, scope }) =>
+    scope === "user" ? join(host.home, ".codeium", "windsurf", "mcp_config.json") : undefined,
   entryPath: () => ["mcpServers", SERVER_KEY],
   cwdOption: ({ project }) => project,
-  shape: (entry) => (entry.transport === "stdio" ? { command: entry.command, args: entry.args } : { serverUrl: entry.url, ...bearer(entry, (name) => `\${env:${name}}`) }),
-  reach: (value, ctx) => reachCommon(value, { expand: editorStyle(ctx), urlKeys: ["serverUrl", "url"], startsIn: ctx.host.home, env: ctx.host.env }),
+  shape: (entry) =>
+    entry.transport === "stdio"
+      ? { command: entry.command, args: entry.args }
+      : { serverUrl: entry.url, ...bearer(entry, (name) => `\${env:${name}}`) },
+  reach: (value, ctx) =>
+    reachCommon(value, {
+      expand: editorStyle(ctx),
+      urlKeys: ["serverUrl", "url"],
+      startsIn: ctx.host.home,
+      env: ctx.host.env,
+    }),
 };

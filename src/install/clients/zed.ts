@@ -31,18 +31,26 @@ export const zed: ClientSpec = {
   name: "Zed",
   format: "jsonc",
   detect: (host) => detectBy(host, [zedDir(host)], ["zed", "zeditor"]),
-  file: ({ host, project, scope }) => (scope === "user" ? join(zedDir(host), "settings.json") : join(project, ".zed", "settings.json")),
+  file: ({ host, project, scope }) =>
+    scope === "user" ? join(zedDir(host), "settings.json") : join(project, ".zed", "settings.json"),
   entryPath: () => ["context_servers", SERVER_KEY],
   cwdOption: () => undefined,
   shape: (entry) => {
     if (entry.transport === "stdio") return { source: "custom", command: entry.command, args: entry.args, env: {} };
-    if (entry.tokenEnv) return { refused: "Zed does not read environment variables in headers, and skill-central will not copy a token into settings.json; add the header by hand, or use the stdio entry" };
+    if (entry.tokenEnv)
+      return {
+        refused:
+          "Zed does not read environment variables in headers, and skill-central will not copy a token into settings.json; add the header by hand, or use the stdio entry",
+      };
     return { url: entry.url };
   },
   reach: (value, { host, project }) => {
     // Older settings nest the command: {"command": {"path", "args", "env"}}.
     const v = value as { command?: { path?: unknown; args?: unknown; env?: unknown } } | undefined;
-    const flat = v && typeof v.command === "object" && v.command !== null ? { command: v.command.path, args: v.command.args, env: v.command.env } : value;
+    const flat =
+      v && typeof v.command === "object" && v.command !== null
+        ? { command: v.command.path, args: v.command.args, env: v.command.env }
+        : value;
     return reachCommon(flat, { expand: noExpansion, urlKeys: ["url"], startsIn: project, env: host.env });
   },
 };

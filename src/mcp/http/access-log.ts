@@ -47,7 +47,9 @@ export function loggedPath(pathname: string, routes: readonly string[]): string 
   if (routes.includes(pathname)) return pathname;
   const names = new Set(routes.flatMap((route) => route.split("/")).filter((name) => name !== ""));
   const segments = pathname.split("/").slice(1);
-  const shown = segments.slice(0, MAX_LOGGED_SEGMENTS).map((segment) => (segment === "" || names.has(segment) ? segment : "*"));
+  const shown = segments
+    .slice(0, MAX_LOGGED_SEGMENTS)
+    .map((segment) => (segment === "" || names.has(segment) ? segment : "*"));
   return `/${shown.join("/")}${segments.length > MAX_LOGGED_SEGMENTS ? "/…" : ""}`;
 }
 

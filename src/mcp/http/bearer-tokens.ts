@@ -43,9 +43,11 @@ export class BearerTokens {
       if (line === "" || line.startsWith("#")) return;
       const at = `${where}:${index + 1}`;
       const parts = line.split(/\s+/);
-      if (parts.length !== 2) throw new TokenConfigError(`${at}: expected "LABEL TOKEN" (two fields separated by spaces)`);
+      if (parts.length !== 2)
+        throw new TokenConfigError(`${at}: expected "LABEL TOKEN" (two fields separated by spaces)`);
       const [label, token] = parts as [string, string];
-      if (!LABEL.test(label)) throw new TokenConfigError(`${at}: the label must be letters, digits, ".", "_", "@" or "-" (at most 64)`);
+      if (!LABEL.test(label))
+        throw new TokenConfigError(`${at}: the label must be letters, digits, ".", "_", "@" or "-" (at most 64)`);
       if (labels.has(label)) throw new TokenConfigError(`${at}: the label "${label}" is used twice`);
       const entry = BearerTokens.entry(label, token, at);
       const hex = entry.digest.toString("hex");
@@ -63,8 +65,12 @@ export class BearerTokens {
   }
 
   private static entry(label: string, token: string, at: string): Entry {
-    if (!TOKEN.test(token)) throw new TokenConfigError(`${at}: the token has characters an Authorization header cannot carry (use letters, digits and -._~+/)`);
-    if (token.length < MIN_TOKEN_CHARS) throw new TokenConfigError(`${at}: the token is shorter than ${MIN_TOKEN_CHARS} characters`);
+    if (!TOKEN.test(token))
+      throw new TokenConfigError(
+        `${at}: the token has characters an Authorization header cannot carry (use letters, digits and -._~+/)`,
+      );
+    if (token.length < MIN_TOKEN_CHARS)
+      throw new TokenConfigError(`${at}: the token is shorter than ${MIN_TOKEN_CHARS} characters`);
     return { label, digest: digestOf(token) };
   }
 
@@ -108,7 +114,11 @@ export class BearerTokens {
  * The tokens from `--token-file` and the environment variable, or undefined when neither gives
  * any. A token file others may read is used, with a warning.
  */
-export async function loadBearerTokens(tokenFile: string | undefined, env: Record<string, string | undefined>, warn: (message: string) => void): Promise<BearerTokens | undefined> {
+export async function loadBearerTokens(
+  tokenFile: string | undefined,
+  env: Record<string, string | undefined>,
+  warn: (message: string) => void,
+): Promise<BearerTokens | undefined> {
   let tokens: BearerTokens | undefined;
   if (tokenFile !== undefined) {
     try {
@@ -120,7 +130,9 @@ export async function loadBearerTokens(tokenFile: string | undefined, env: Recor
     try {
       text = await Bun.file(tokenFile).text();
     } catch (error) {
-      throw new TokenConfigError(`--token-file: cannot read ${tokenFile} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      throw new TokenConfigError(
+        `--token-file: cannot read ${tokenFile} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
     }
     tokens = BearerTokens.parse(text, tokenFile);
     if (tokens.size === 0) throw new TokenConfigError(`${tokenFile}: no tokens (lines "LABEL TOKEN")`);

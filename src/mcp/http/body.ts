@@ -18,7 +18,8 @@ export type Body = { ok: true; parsedBody?: unknown; rpc?: string } | { ok: fals
 export async function readBody(request: Request): Promise<Body> {
   if (request.method !== "POST") return { ok: true };
   const body = await readRequestBody(request, MAX_BODY_BYTES);
-  if (body.tooLarge) return refuse(413, -32600, `Request too large: bodies are limited to ${MAX_BODY_BYTES / (1024 * 1024)} MiB`);
+  if (body.tooLarge)
+    return refuse(413, -32600, `Request too large: bodies are limited to ${MAX_BODY_BYTES / (1024 * 1024)} MiB`);
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(body.text);
@@ -27,10 +28,19 @@ export async function readBody(request: Request): Promise<Body> {
   }
   const incoming = classifyIncoming(parsedBody);
   if (incoming.kind === "refuse") {
-    return { ok: false, response: Response.json({ jsonrpc: "2.0", id: incoming.id, error: { code: -32600, message: incoming.message } }, { status: 400 }) };
+    return {
+      ok: false,
+      response: Response.json(
+        { jsonrpc: "2.0", id: incoming.id, error: { code: -32600, message: incoming.message } },
+        { status: 400 },
+      ),
+    };
   }
   if (incoming.kind === "skip") return refuse(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
   return { ok: true, parsedBody, ...("method" in incoming.message && { rpc: incoming.message.method }) };
 }
 
-const refuse = (status: number, code: number, message: string): Body => ({ ok: false, response: errorResponse(status, code, message) });
+const refuse = (status: number, code: number, message: string): Body => ({
+  ok: false,
+  response: errorResponse(status, code, message),
+});

@@ -18,9 +18,14 @@ export const TURN_BUDGET_MS = 10;
 const CHUNK_BYTES = 64 * 1024;
 
 const busy = (why: string) =>
-  errorResponse(503, -32000, `Server busy: ${why}; retry after ${BUSY_RETRY_AFTER_S} s`, { "Retry-After": String(BUSY_RETRY_AFTER_S) });
+  errorResponse(503, -32000, `Server busy: ${why}; retry after ${BUSY_RETRY_AFTER_S} s`, {
+    "Retry-After": String(BUSY_RETRY_AFTER_S),
+  });
 const mib = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MiB`;
-const queueFull = (queued: number) => busy(`answers of ${mib(queued)} are waiting for their clients to read them (the limit is ${mib(MAX_QUEUED_ANSWER_BYTES)})`);
+const queueFull = (queued: number) =>
+  busy(
+    `answers of ${mib(queued)} are waiting for their clients to read them (the limit is ${mib(MAX_QUEUED_ANSWER_BYTES)})`,
+  );
 
 type Slot = { ok: true; release(): void } | { ok: false; response: Response };
 
@@ -72,9 +77,11 @@ export class Capacity {
 
   private admit(session: string | null): Slot {
     if (this.queued >= MAX_QUEUED_ANSWER_BYTES) return { ok: false, response: queueFull(this.queued) };
-    if (this.inFlight >= MAX_REQUESTS_IN_FLIGHT) return { ok: false, response: busy(`${this.inFlight} requests are in flight (the limit)`) };
+    if (this.inFlight >= MAX_REQUESTS_IN_FLIGHT)
+      return { ok: false, response: busy(`${this.inFlight} requests are in flight (the limit)`) };
     const ofSession = session === null ? 0 : (this.perSession.get(session) ?? 0);
-    if (session !== null && ofSession >= MAX_SESSION_REQUESTS_IN_FLIGHT) return { ok: false, response: busy(`${ofSession} requests of this session are in flight (the limit)`) };
+    if (session !== null && ofSession >= MAX_SESSION_REQUESTS_IN_FLIGHT)
+      return { ok: false, response: busy(`${ofSession} requests of this session are in flight (the limit)`) };
     this.inFlight++;
     if (session !== null) this.perSession.set(session, ofSession + 1);
     let released = false;
@@ -124,7 +131,8 @@ export class Capacity {
    * (notifications: small, and open as long as the client listens) pass as they are.
    */
   private async meter(response: Response): Promise<Response> {
-    if (response.body === null || response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
+    if (response.body === null || response.headers.get("content-type")?.startsWith("text/event-stream"))
+      return response;
     const bytes = new Uint8Array(await response.arrayBuffer());
     if (bytes.length <= CHUNK_BYTES) return new Response(bytes, response);
     // The whole answer counts until its last byte is taken: it is held in one piece until then.

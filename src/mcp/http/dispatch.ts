@@ -12,7 +12,13 @@ export interface Handlers {
  * 2025-11-25 request goes to its session (or opens one), anything else to the SDK's stateless
  * handler. `onSession` hears the session id the request names, then the one it opened.
  */
-export async function dispatch(request: Request, parsedBody: unknown, label: string | undefined, handlers: Handlers, onSession: (id: string) => void): Promise<Response> {
+export async function dispatch(
+  request: Request,
+  parsedBody: unknown,
+  label: string | undefined,
+  handlers: Handlers,
+  onSession: (id: string) => void,
+): Promise<Response> {
   const named = request.headers.get("mcp-session-id");
   if (named !== null) onSession(named);
   if (handlers.sessions !== undefined && (await isLegacyRequest(request, parsedBody))) {

@@ -3,7 +3,14 @@ import type { ListKind } from "../feature.ts";
 import { watchListChanges } from "../list-changed.ts";
 import type { LiveRegistry } from "../registry-source.ts";
 import { createServer } from "../server.ts";
-import { accessLine, type Exchange, logValue, loggedPath, MAX_LOGGED_MESSAGE_CHARS, pathOfTarget } from "./access-log.ts";
+import {
+  accessLine,
+  type Exchange,
+  logValue,
+  loggedPath,
+  MAX_LOGGED_MESSAGE_CHARS,
+  pathOfTarget,
+} from "./access-log.ts";
 import { authenticate } from "./auth.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
 import { MAX_BODY_BYTES, readBody } from "./body.ts";
@@ -73,7 +80,10 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
         void server.stop(false);
         await pipeline.inFlight.settled(drainMs);
         // Then the long-lived streams end: sessions' GET streams and 2026-07-28 listen streams.
-        await Promise.race([Promise.all([pipeline.sessions?.closeAll(), pipeline.modern.close()]), Bun.sleep(STREAMS_CLOSE_MS)]);
+        await Promise.race([
+          Promise.all([pipeline.sessions?.closeAll(), pipeline.modern.close()]),
+          Bun.sleep(STREAMS_CLOSE_MS),
+        ]);
         await server.stop(true);
       })();
       return stopped;
@@ -83,14 +93,35 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
 
 function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
   const { tokens, live, stateless, keepAliveMs } = options;
-  const guard = new RequestGuard({ loopback: isLoopback(options.host), allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, tokens });
+  const guard = new RequestGuard({
+    loopback: isLoopback(options.host),
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+    tokens,
+  });
   const factory = () => createServer(source, { live, ...(stateless && { stateless: true }) });
   const modern = createMcpHandler(factory, { ...(stateless ? {} : { legacy: "reject" as const }), keepAliveMs });
   const sessions = stateless
     ? undefined
-    : new Sessions({ source, live, maxSessions: options.maxSessions, idleMs: options.sessionIdleMs, keepAliveMs, warn: (line) => options.log(line) });
+    : new Sessions({
+        source,
+        live,
+        maxSessions: options.maxSessions,
+        idleMs: options.sessionIdleMs,
+        keepAliveMs,
+        warn: (line) => options.log(line),
+      });
   // Requests to /mcp only: health probes stay outside every cap.
-  return { source, guard, tokens, modern, sessions, capacity: new Capacity(), inFlight: new InFlight(), log: (line) => options.log(line) };
+  return {
+    source,
+    guard,
+    tokens,
+    modern,
+    sessions,
+    capacity: new Capacity(),
+    inFlight: new InFlight(),
+    log: (line) => options.log(line),
+  };
 }
 
 function listen(options: HttpOptions, pipeline: Pipeline): Bun.Server<undefined> {
@@ -135,19 +166,30 @@ function listen(options: HttpOptions, pipeline: Pipeline): Bun.Server<undefined>
 }
 
 /** Which handler answers a request, by path; an error anywhere below is one 500 and one warning. */
-async function route(request: Request, url: URL | undefined, path: string, exchange: Exchange, pipeline: Pipeline): Promise<Response> {
+async function route(
+  request: Request,
+  url: URL | undefined,
+  path: string,
+  exchange: Exchange,
+  pipeline: Pipeline,
+): Promise<Response> {
   try {
-    if (pipeline.inFlight.stopping) return errorResponse(503, -32000, "The server is shutting down", { Connection: "close" });
-    if (url === undefined) return errorResponse(400, -32600, "Bad Request: the Host header is missing or is not a host name");
+    if (pipeline.inFlight.stopping)
+      return errorResponse(503, -32000, "The server is shutting down", { Connection: "close" });
+    if (url === undefined)
+      return errorResponse(400, -32600, "Bad Request: the Host header is missing or is not a host name");
     if (url.pathname === MCP_PATH) {
       const response = await pipeline.capacity.serve(request, () => answerMcp(request, url, exchange, pipeline));
       return withHeaders(response, pipeline.guard.corsHeaders(request));
     }
     const probePath = PROBE_PATHS.find((p) => p === url.pathname);
-    if (probePath !== undefined && request.method === "GET") return probe(probePath, pipeline.source, pipeline.inFlight.stopping);
+    if (probePath !== undefined && request.method === "GET")
+      return probe(probePath, pipeline.source, pipeline.inFlight.stopping);
     return errorResponse(404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
   } catch (error) {
-    pipeline.log(`internal error on ${logValue(request.method)} ${path}: ${logValue(error instanceof Error ? error.message : String(error), MAX_LOGGED_MESSAGE_CHARS)}`);
+    pipeline.log(
+      `internal error on ${logValue(request.method)} ${path}: ${logValue(error instanceof Error ? error.message : String(error), MAX_LOGGED_MESSAGE_CHARS)}`,
+    );
     return errorResponse(500, -32603, "Internal error");
   }
 }

@@ -43,6 +43,7 @@ export function checkHttpOptions(options: HttpOptions): void {
     );
   }
   for (const origin of options.allowedOrigins) {
-    if (parseAllowedOrigin(origin) === undefined) throw new HttpConfigError(`--allow-origin "${origin}" is not an origin like https://app.example.com`);
+    if (parseAllowedOrigin(origin) === undefined)
+      throw new HttpConfigError(`--allow-origin "${origin}" is not an origin like https://app.example.com`);
   }
 }

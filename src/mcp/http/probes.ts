@@ -8,9 +8,14 @@ export const PROBE_PATHS = ["/healthz", "/readyz"] as const;
  * serve, with how many (503 while the first load runs, after it failed, or while stopping).
  */
 export function probe(path: (typeof PROBE_PATHS)[number], source: LiveRegistry, stopping: boolean): Response {
-  if (path === "/healthz") return Response.json({ status: stopping ? "stopping" : "ok" }, { status: stopping ? 503 : 200 });
+  if (path === "/healthz")
+    return Response.json({ status: stopping ? "stopping" : "ok" }, { status: stopping ? 503 : 200 });
   const readiness = source.readiness();
   if (stopping) return Response.json({ status: "stopping" }, { status: 503 });
   if (readiness.state !== "ready") return Response.json({ status: readiness.state }, { status: 503 });
-  return Response.json({ status: "ready", prompts: readiness.registry.ofType("prompt").length, tools: readiness.registry.ofType("tool").length });
+  return Response.json({
+    status: "ready",
+    prompts: readiness.registry.ofType("prompt").length,
+    tools: readiness.registry.ofType("tool").length,
+  });
 }

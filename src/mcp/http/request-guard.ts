@@ -14,10 +14,22 @@ export interface GuardOptions {
 }
 
 /** Query parameters that carry credentials by convention; all are refused. */
-const CREDENTIAL_PARAMS = new Set(["access_token", "token", "bearer", "api_key", "apikey", "key", "auth", "authorization", "password", "secret"]);
+const CREDENTIAL_PARAMS = new Set([
+  "access_token",
+  "token",
+  "bearer",
+  "api_key",
+  "apikey",
+  "key",
+  "auth",
+  "authorization",
+  "password",
+  "secret",
+]);
 
 /** Headers a browser client may send, and the ones it may read, in cross-origin requests. */
-const CORS_REQUEST_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
+const CORS_REQUEST_HEADERS =
+  "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
 const CORS_EXPOSED_HEADERS = "Mcp-Session-Id, WWW-Authenticate";
 
 /**
@@ -33,7 +45,15 @@ export function parseAllowedOrigin(text: string): string | undefined {
     return undefined;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-  if (url.username !== "" || url.password !== "" || url.pathname !== "/" || url.search !== "" || url.hash !== "" || /[?#]/.test(text)) return undefined;
+  if (
+    url.username !== "" ||
+    url.password !== "" ||
+    url.pathname !== "/" ||
+    url.search !== "" ||
+    url.hash !== "" ||
+    /[?#]/.test(text)
+  )
+    return undefined;
   return url.origin;
 }
 
@@ -68,31 +88,47 @@ export class RequestGuard {
   corsHeaders(request: Request): Record<string, string> {
     const origin = this.trustedOrigin(request);
     if (origin === undefined) return {};
-    return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": CORS_EXPOSED_HEADERS, Vary: "Origin" };
+    return {
+      "Access-Control-Allow-Origin": origin,
+      "Access-Control-Expose-Headers": CORS_EXPOSED_HEADERS,
+      Vary: "Origin",
+    };
   }
 
   /** The answer to a CORS preflight (OPTIONS) from a trusted origin. */
   preflight(request: Request): Response {
     const cors = this.corsHeaders(request);
-    if (!("Access-Control-Allow-Origin" in cors)) return errorResponse(403, -32000, "Forbidden: this origin may not call the server");
+    if (!("Access-Control-Allow-Origin" in cors))
+      return errorResponse(403, -32000, "Forbidden: this origin may not call the server");
     return new Response(null, {
       status: 204,
-      headers: { ...cors, "Access-Control-Allow-Methods": "GET, POST, DELETE", "Access-Control-Allow-Headers": CORS_REQUEST_HEADERS, "Access-Control-Max-Age": "600" },
+      headers: {
+        ...cors,
+        "Access-Control-Allow-Methods": "GET, POST, DELETE",
+        "Access-Control-Allow-Headers": CORS_REQUEST_HEADERS,
+        "Access-Control-Max-Age": "600",
+      },
     });
   }
 
   admit(request: Request, url: URL): Refusal {
     if (this.credentialsInUrl(url)) {
-      return errorResponse(400, -32000, "Credentials in the URL are refused: send the token in an Authorization: Bearer header", {
-        "WWW-Authenticate": 'Bearer error="invalid_request"',
-      });
+      return errorResponse(
+        400,
+        -32000,
+        "Credentials in the URL are refused: send the token in an Authorization: Bearer header",
+        {
+          "WWW-Authenticate": 'Bearer error="invalid_request"',
+        },
+      );
     }
     if (this.hosts !== undefined) {
       const host = validateHostHeader(request.headers.get("host"), [...this.hosts]);
       if (!host.ok) return errorResponse(403, -32000, `Forbidden: ${quoted(host.message)}`);
     }
     const origin = this.checkOrigin(request.headers.get("origin"));
-    if (!origin.ok) return errorResponse(403, -32000, `Forbidden: ${quoted(origin.message)} (allow it with --allow-origin)`);
+    if (!origin.ok)
+      return errorResponse(403, -32000, `Forbidden: ${quoted(origin.message)} (allow it with --allow-origin)`);
     return undefined;
   }
 

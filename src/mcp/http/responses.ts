@@ -1,7 +1,12 @@
 /** Responses the HTTP server builds itself, and the ones it rewraps on their way out. */
 
 /** A JSON-RPC error as a complete HTTP response (id null: the request was not read). */
-export function errorResponse(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+export function errorResponse(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
 }
 

@@ -1,4 +1,8 @@
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type Server,
+} from "@modelcontextprotocol/server";
 import type { ListKind } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
@@ -35,7 +39,8 @@ interface Session {
 /** The short form of a session id the access log shows: enough to follow a client, not to take over its session. */
 export const shortSessionId = (id: string): string => id.slice(0, 8);
 
-const notFound = () => errorResponse(404, -32001, "Session not found: it ended or expired; start a new one with initialize");
+const notFound = () =>
+  errorResponse(404, -32001, "Session not found: it ended or expired; start a new one with initialize");
 
 /**
  * The 2025-11-25 side of the endpoint: one SDK transport and one server per session, opened by
@@ -56,7 +61,12 @@ export class Sessions {
   }
 
   /** Serves one request of the session its `Mcp-Session-Id` names, or opens one with `initialize`. */
-  async handle(request: Request, parsedBody: unknown, label: string | undefined, onSession: (id: string) => void): Promise<Response> {
+  async handle(
+    request: Request,
+    parsedBody: unknown,
+    label: string | undefined,
+    onSession: (id: string) => void,
+  ): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.open.get(id);
@@ -65,16 +75,27 @@ export class Sessions {
       return this.serve(session, request, parsedBody);
     }
     if (request.method !== "POST" || !isInitializeRequest(parsedBody)) {
-      return errorResponse(400, -32000, "Bad Request: an Mcp-Session-Id header is required; send initialize first to open a session");
+      return errorResponse(
+        400,
+        -32000,
+        "Bad Request: an Mcp-Session-Id header is required; send initialize first to open a session",
+      );
     }
     if (this.open.size >= this.options.maxSessions) this.closeIdle();
     if (this.open.size >= this.options.maxSessions) {
-      return errorResponse(503, -32000, `Too many open sessions (${this.open.size}): try again later`, { "Retry-After": "5" });
+      return errorResponse(503, -32000, `Too many open sessions (${this.open.size}): try again later`, {
+        "Retry-After": "5",
+      });
     }
     return this.start(request, parsedBody, label, onSession);
   }
 
-  private async start(request: Request, parsedBody: unknown, label: string | undefined, onSession: (id: string) => void): Promise<Response> {
+  private async start(
+    request: Request,
+    parsedBody: unknown,
+    label: string | undefined,
+    onSession: (id: string) => void,
+  ): Promise<Response> {
     const server = createServer(this.options.source, { live: this.options.live });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -84,7 +105,16 @@ export class Sessions {
       enableJsonResponse: true,
       keepAliveMs: this.options.keepAliveMs,
       onsessioninitialized: (id) => {
-        session = { id, server, transport, label, initialized: false, busy: 0, streams: 0, lastActive: performance.now() };
+        session = {
+          id,
+          server,
+          transport,
+          label,
+          initialized: false,
+          busy: 0,
+          streams: 0,
+          lastActive: performance.now(),
+        };
         this.open.set(id, session);
         onSession(id);
       },
@@ -115,7 +145,12 @@ export class Sessions {
       session.busy--;
       session.lastActive = performance.now();
     }
-    if (request.method !== "GET" || response.body === null || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
+    if (
+      request.method !== "GET" ||
+      response.body === null ||
+      !response.headers.get("content-type")?.startsWith("text/event-stream")
+    )
+      return response;
     return this.tracked(session, response);
   }
 
@@ -155,7 +190,9 @@ export class Sessions {
   broadcast(kinds: readonly ListKind[]): void {
     for (const session of this.open.values()) {
       if (!session.initialized) continue;
-      sendListChanged(session.server, kinds).catch((error: unknown) => this.options.warn(`could not send list_changed to a session: ${String(error)}`));
+      sendListChanged(session.server, kinds).catch((error: unknown) =>
+        this.options.warn(`could not send list_changed to a session: ${String(error)}`),
+      );
     }
   }
 
@@ -163,7 +200,8 @@ export class Sessions {
   private closeIdle(): void {
     const now = performance.now();
     for (const session of this.open.values()) {
-      if (session.busy === 0 && session.streams === 0 && now - session.lastActive >= this.options.idleMs) void this.close(session.id);
+      if (session.busy === 0 && session.streams === 0 && now - session.lastActive >= this.options.idleMs)
+        void this.close(session.id);
     }
   }
 

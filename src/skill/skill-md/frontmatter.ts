@@ -20,11 +20,22 @@ const CLOSING = /^---[ \t]*(?:\r?\n|$)/m;
 export function splitFrontmatter(text: string): Split {
   const open = OPENING.exec(text);
   if (!open) {
-    return { ok: false, message: "SKILL.md has no frontmatter", hint: "start the file with a `---` line, then `name:` and `description:`, then another `---` line", line: 1 };
+    return {
+      ok: false,
+      message: "SKILL.md has no frontmatter",
+      hint: "start the file with a `---` line, then `name:` and `description:`, then another `---` line",
+      line: 1,
+    };
   }
   const rest = text.slice(open[0].length);
   const close = CLOSING.exec(rest);
-  if (!close) return { ok: false, message: "the frontmatter is never closed", hint: "end it with a line that holds only `---`", line: 1 };
+  if (!close)
+    return {
+      ok: false,
+      message: "the frontmatter is never closed",
+      hint: "end it with a line that holds only `---`",
+      line: 1,
+    };
   const yaml = rest.slice(0, close.index);
   const body = rest.slice(close.index + close[0].length);
   const yamlLines = yaml.split("\n").length - (yaml.endsWith("\n") ? 1 : 0);

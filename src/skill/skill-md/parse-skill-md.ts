@@ -69,15 +69,30 @@ function splitWords(value: string): string[] {
 /** `arguments: [a, b]` or `arguments: a b`: the names a body reads as `$a`, `$b`. */
 function declaredArguments(f: Findings, value: unknown): SkillArgument[] | undefined {
   if (value === undefined || value === null) return undefined;
-  const names = typeof value === "string" ? splitWords(value) : Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
+  const names =
+    typeof value === "string"
+      ? splitWords(value)
+      : Array.isArray(value) && value.every((v) => typeof v === "string")
+        ? (value as string[])
+        : undefined;
   if (!names) {
-    f.error("field-type", `"arguments" must be a list of names or a space-separated string, not ${kindOf(value)}`, "e.g. `arguments: [file, focus]`", f.value(["arguments"]));
+    f.error(
+      "field-type",
+      `"arguments" must be a list of names or a space-separated string, not ${kindOf(value)}`,
+      "e.g. `arguments: [file, focus]`",
+      f.value(["arguments"]),
+    );
     return undefined;
   }
   const args: SkillArgument[] = [];
   for (const name of names) {
     if (!ARGUMENT_NAME.test(name)) {
-      f.error("argument-name", `argument name "${name}" is not valid`, "start with a letter or _, then letters, digits, _ or -", f.value(["arguments"]));
+      f.error(
+        "argument-name",
+        `argument name "${name}" is not valid`,
+        "start with a letter or _, then letters, digits, _ or -",
+        f.value(["arguments"]),
+      );
       continue;
     }
     if (args.some((a) => a.name === name)) {
@@ -93,7 +108,12 @@ function booleanField(f: Findings, fm: Record<string, unknown>, key: string): bo
   const value = fm[key];
   if (value === undefined) return undefined;
   if (typeof value === "boolean") return value;
-  f.warning("field-type", `"${key}" must be true or false, not ${kindOf(value)}; it is ignored`, `write ${key}: true or ${key}: false`, f.value([key]));
+  f.warning(
+    "field-type",
+    `"${key}" must be true or false, not ${kindOf(value)}; it is ignored`,
+    `write ${key}: true or ${key}: false`,
+    f.value([key]),
+  );
   return undefined;
 }
 
@@ -108,65 +128,37 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
   const f = new Findings(input.locators);
   const fm = input.frontmatter;
   if (!isPlainObject(fm)) {
-    f.error("not-a-mapping", `the frontmatter must be a mapping of fields, not ${kindOf(fm)}`, "write `name: …` and `description: …` between the `---` lines", { line: 2, column: 1 });
+    f.error(
+      "not-a-mapping",
+      `the frontmatter must be a mapping of fields, not ${kindOf(fm)}`,
+      "write `name: …` and `description: …` between the `---` lines",
+      { line: 2, column: 1 },
+    );
     return { diagnostics: f.list };
   }
 
-  for (const key of Object.keys(fm)) {
-    if (KNOWN_FIELDS.includes(key)) continue;
-    const meant = closest(key, KNOWN_FIELDS);
-    f.warning("unknown-field", `unknown frontmatter field "${key}" is kept but means nothing here`, meant ? `did you mean "${meant}"?` : undefined, f.key([key]));
-  }
-
+  warnUnknownFields(f, fm);
   const name = fm.name;
-  if (name === undefined) f.error("missing-field", '"name" is missing', "add `name: <the folder's name>` (lowercase words joined by hyphens)", { line: 2, column: 1 });
-  else if (typeof name !== "string") f.error("field-type", `"name" must be text, not ${kindOf(name)}`, undefined, f.value(["name"]));
-  else if (!isValidSkillId(name)) {
-    f.error("invalid-name", `name "${name}" is not valid`, `use 1–${MAX_SKILL_ID_LENGTH} lowercase letters, digits and single hyphens, not at either end (e.g. "pdf-processing")`, f.value(["name"]));
-  } else if (name !== input.folderName) {
-    f.warning("name-folder-mismatch", `name "${name}" differs from its folder "${input.folderName}"; it is served as "${name}"`, `rename the folder to "${name}"`, f.value(["name"]));
-  }
-
+  checkName(f, name, input.folderName);
   const description = fm.description;
-  if (description === undefined) f.error("missing-field", '"description" is missing', "add `description: what the skill does and when to use it`", { line: 2, column: 1 });
-  else if (typeof description !== "string") f.error("field-type", `"description" must be text, not ${kindOf(description)}`, undefined, f.value(["description"]));
-  else if (description.trim() === "") f.error("empty-description", '"description" is empty', "say what the skill does and when to use it", f.value(["description"]));
-  else if (description.length > SKILL_MD_LIMITS.description) {
-    f.warning("description-too-long", `"description" is ${description.length} characters, over the specification's ${SKILL_MD_LIMITS.description}`, "some hosts refuse it: shorten it, or move detail to the body", f.value(["description"]));
-  }
-
+  checkDescription(f, description);
   const whenToUse = typeof fm.when_to_use === "string" ? fm.when_to_use : undefined;
   const hint = typeof fm["argument-hint"] === "string" ? fm["argument-hint"] : undefined;
   const declared = declaredArguments(f, fm.arguments);
   const hidden = booleanField(f, fm, "user-invocable") === false;
   const modelInvocable = booleanField(f, fm, "disable-model-invocation") !== true;
 
-  const metadata = isPlainObject(fm.metadata) ? fm.metadata : undefined;
-  if (fm.metadata !== undefined && !metadata) f.warning("field-type", `"metadata" must be a mapping of names to text, not ${kindOf(fm.metadata)}`, undefined, f.value(["metadata"]));
-  const tagSource = metadata?.tags ?? fm.tags;
-  let tags: string[] = [];
-  if (typeof tagSource === "string") tags = normaliseTags(splitWords(tagSource));
-  else if (Array.isArray(tagSource) && tagSource.every((t) => typeof t === "string")) tags = normaliseTags(tagSource as string[]);
-  else if (tagSource !== undefined) f.warning("field-type", '"tags" must be text or a list of text; ignored', "e.g. `metadata: { tags: \"review security\" }`", f.value(metadata?.tags !== undefined ? ["metadata", "tags"] : ["tags"]));
-  const versionSource = metadata?.version ?? fm.version;
-  const version = typeof versionSource === "string" ? versionSource : typeof versionSource === "number" ? String(versionSource) : undefined;
-
-  const bodyLines = input.body.split("\n").length - (input.body.endsWith("\n") ? 1 : 0);
-  if (bodyLines > SKILL_MD_LIMITS.bodyLines) {
-    f.warning("body-too-long", `the body is ${bodyLines} lines, over the ${SKILL_MD_LIMITS.bodyLines} the specification recommends`, "move detail into references/ files the body points to", { line: input.bodyLine, column: 1 });
-  }
-  const shell = SHELL_EXPANSION.exec(input.body);
-  if (shell) {
-    f.warning("shell-not-run", `${shell[0]} is served as written: this server never runs commands`, "hosts that run it (Claude Code) still do when they load the skill themselves", positionInBody(input.body, input.bodyLine, shell.index));
-  }
-
+  const { tags, version } = readTagsAndVersion(f, fm);
+  checkBody(f, input);
   if (f.failed || typeof name !== "string" || typeof description !== "string") return { diagnostics: f.list };
   const skill: Skill = {
     id: name,
     description: whenToUse ? `${description}\n\n${whenToUse}` : description,
     type: "prompt",
     tags,
-    arguments: declared ?? [{ name: "arguments", description: hint ?? "Free text, as typed after the command", required: false }],
+    arguments: declared ?? [
+      { name: "arguments", description: hint ?? "Free text, as typed after the command", required: false },
+    ],
     argumentsDeclared: declared !== undefined,
     ...(version !== undefined && { version }),
     ...withHeadings(input.body),
@@ -181,4 +173,129 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
     positional: declared !== undefined || hint !== undefined || input.body.includes("$ARGUMENTS"),
   };
   return { skill, content: { template: input.body, examples: input.examples }, diagnostics: f.list };
+}
+
+function warnUnknownFields(f: Findings, fm: Record<string, unknown>): void {
+  for (const key of Object.keys(fm)) {
+    if (KNOWN_FIELDS.includes(key)) continue;
+    const meant = closest(key, KNOWN_FIELDS);
+    f.warning(
+      "unknown-field",
+      `unknown frontmatter field "${key}" is kept but means nothing here`,
+      meant ? `did you mean "${meant}"?` : undefined,
+      f.key([key]),
+    );
+  }
+}
+
+/** `name` is the skill's id: required and valid; a folder of another name is only a warning. */
+function checkName(f: Findings, name: unknown, folderName: string): void {
+  if (name === undefined)
+    f.error(
+      "missing-field",
+      '"name" is missing',
+      "add `name: <the folder's name>` (lowercase words joined by hyphens)",
+      { line: 2, column: 1 },
+    );
+  else if (typeof name !== "string")
+    f.error("field-type", `"name" must be text, not ${kindOf(name)}`, undefined, f.value(["name"]));
+  else if (!isValidSkillId(name)) {
+    f.error(
+      "invalid-name",
+      `name "${name}" is not valid`,
+      `use 1–${MAX_SKILL_ID_LENGTH} lowercase letters, digits and single hyphens, not at either end (e.g. "pdf-processing")`,
+      f.value(["name"]),
+    );
+  } else if (name !== folderName) {
+    f.warning(
+      "name-folder-mismatch",
+      `name "${name}" differs from its folder "${folderName}"; it is served as "${name}"`,
+      `rename the folder to "${name}"`,
+      f.value(["name"]),
+    );
+  }
+}
+
+function checkDescription(f: Findings, description: unknown): void {
+  if (description === undefined)
+    f.error("missing-field", '"description" is missing', "add `description: what the skill does and when to use it`", {
+      line: 2,
+      column: 1,
+    });
+  else if (typeof description !== "string")
+    f.error(
+      "field-type",
+      `"description" must be text, not ${kindOf(description)}`,
+      undefined,
+      f.value(["description"]),
+    );
+  else if (description.trim() === "")
+    f.error(
+      "empty-description",
+      '"description" is empty',
+      "say what the skill does and when to use it",
+      f.value(["description"]),
+    );
+  else if (description.length > SKILL_MD_LIMITS.description) {
+    f.warning(
+      "description-too-long",
+      `"description" is ${description.length} characters, over the specification's ${SKILL_MD_LIMITS.description}`,
+      "some hosts refuse it: shorten it, or move detail to the body",
+      f.value(["description"]),
+    );
+  }
+}
+
+/** Tags and version, from `metadata` (the specification's place) or the top level (Claude Code's). */
+function readTagsAndVersion(f: Findings, fm: Record<string, unknown>): { tags: string[]; version: string | undefined } {
+  const metadata = isPlainObject(fm.metadata) ? fm.metadata : undefined;
+  if (fm.metadata !== undefined && !metadata)
+    f.warning(
+      "field-type",
+      `"metadata" must be a mapping of names to text, not ${kindOf(fm.metadata)}`,
+      undefined,
+      f.value(["metadata"]),
+    );
+  const tagSource = metadata?.tags ?? fm.tags;
+  let tags: string[] = [];
+  if (typeof tagSource === "string") tags = normaliseTags(splitWords(tagSource));
+  else if (Array.isArray(tagSource) && tagSource.every((t) => typeof t === "string"))
+    tags = normaliseTags(tagSource as string[]);
+  else if (tagSource !== undefined)
+    f.warning(
+      "field-type",
+      '"tags" must be text or a list of text; ignored',
+      'e.g. `metadata: { tags: "review security" }`',
+      f.value(metadata?.tags !== undefined ? ["metadata", "tags"] : ["tags"]),
+    );
+  const versionSource = metadata?.version ?? fm.version;
+  const version =
+    typeof versionSource === "string"
+      ? versionSource
+      : typeof versionSource === "number"
+        ? String(versionSource)
+        : undefined;
+  return { tags, version };
+}
+
+/** The body: over the specification's length, or with shell expansions this server does not run. */
+function checkBody(f: Findings, input: SkillMdInput): void {
+  const bodyLines = input.body.split("\n").length - (input.body.endsWith("\n") ? 1 : 0);
+  if (bodyLines > SKILL_MD_LIMITS.bodyLines) {
+    f.warning(
+      "body-too-long",
+      `the body is ${bodyLines} lines, over the ${SKILL_MD_LIMITS.bodyLines} the specification recommends`,
+      "move detail into references/ files the body points to",
+      { line: input.bodyLine, column: 1 },
+    );
+  }
+  const shell = SHELL_EXPANSION.exec(input.body);
+  if (shell) {
+    f.warning(
+      "shell-not-run",
+      `${shell[0]} is served as written: this server never runs commands`,
+      "hosts that run it (Claude Code) still do when they load the skill themselves",
+      positionInBody(input.body, input.bodyLine, shell.index),
+    );
+  }
 }

@@ -10,7 +10,13 @@ type Locate = (path: readonly (string | number)[]) => SourcePosition | undefined
  * text to text, and the folder named as the skill. Served skills are held to the lenient rules
  * of parse-skill-md.ts instead.
  */
-export function agentSkillsSpecFindings(input: { frontmatter: Record<string, unknown>; folderName: string; body: string; locate?: Locate; locateKey?: Locate }): Diagnostic[] {
+export function agentSkillsSpecFindings(input: {
+  frontmatter: Record<string, unknown>;
+  folderName: string;
+  body: string;
+  locate?: Locate;
+  locateKey?: Locate;
+}): Diagnostic[] {
   const { frontmatter: fm } = input;
   const at = (path: readonly (string | number)[]) => input.locate?.(path);
   const keyAt = (path: readonly (string | number)[]) => input.locateKey?.(path) ?? at(path);
@@ -19,28 +25,70 @@ export function agentSkillsSpecFindings(input: { frontmatter: Record<string, unk
     out.push({ severity: "error", code, message, hint, ...(position && { position }) });
   for (const key of Object.keys(fm)) {
     if (!(SPEC_FIELDS as readonly string[]).includes(key)) {
-      error("spec-field", `"${key}" is not a field of the Agent Skills specification`, `other tools may refuse it; the specification has ${SPEC_FIELDS.join(", ")}`, keyAt([key]));
+      error(
+        "spec-field",
+        `"${key}" is not a field of the Agent Skills specification`,
+        `other tools may refuse it; the specification has ${SPEC_FIELDS.join(", ")}`,
+        keyAt([key]),
+      );
     }
   }
   if (typeof fm.name === "string" && fm.name !== input.folderName) {
-    error("spec-name-folder", `name "${fm.name}" must equal its folder's name "${input.folderName}"`, `rename the folder to "${fm.name}"`, at(["name"]));
+    error(
+      "spec-name-folder",
+      `name "${fm.name}" must equal its folder's name "${input.folderName}"`,
+      `rename the folder to "${fm.name}"`,
+      at(["name"]),
+    );
   }
   if (typeof fm.description === "string" && fm.description.length > SKILL_MD_LIMITS.description) {
-    error("spec-description-length", `"description" is ${fm.description.length} characters; the specification allows ${SKILL_MD_LIMITS.description}`, "shorten it", at(["description"]));
+    error(
+      "spec-description-length",
+      `"description" is ${fm.description.length} characters; the specification allows ${SKILL_MD_LIMITS.description}`,
+      "shorten it",
+      at(["description"]),
+    );
   }
-  if (fm.compatibility !== undefined && (typeof fm.compatibility !== "string" || fm.compatibility.length > SKILL_MD_LIMITS.compatibility)) {
-    error("spec-compatibility", `"compatibility" must be text of at most ${SKILL_MD_LIMITS.compatibility} characters`, "shorten it", at(["compatibility"]));
+  if (
+    fm.compatibility !== undefined &&
+    (typeof fm.compatibility !== "string" || fm.compatibility.length > SKILL_MD_LIMITS.compatibility)
+  ) {
+    error(
+      "spec-compatibility",
+      `"compatibility" must be text of at most ${SKILL_MD_LIMITS.compatibility} characters`,
+      "shorten it",
+      at(["compatibility"]),
+    );
   }
-  if (fm.license !== undefined && typeof fm.license !== "string") error("spec-license", '"license" must be text', "e.g. `license: MIT`", at(["license"]));
+  if (fm.license !== undefined && typeof fm.license !== "string")
+    error("spec-license", '"license" must be text', "e.g. `license: MIT`", at(["license"]));
   if (fm["allowed-tools"] !== undefined && typeof fm["allowed-tools"] !== "string") {
-    error("spec-allowed-tools", '"allowed-tools" must be one space-separated string', "e.g. `allowed-tools: Bash(git:*) Read`", at(["allowed-tools"]));
+    error(
+      "spec-allowed-tools",
+      '"allowed-tools" must be one space-separated string',
+      "e.g. `allowed-tools: Bash(git:*) Read`",
+      at(["allowed-tools"]),
+    );
   }
-  if (fm.metadata !== undefined && (!isPlainObject(fm.metadata) || !Object.values(fm.metadata).every((v) => typeof v === "string"))) {
-    error("spec-metadata", '"metadata" must map names to text values', 'quote values YAML would read otherwise, e.g. version: "1.0"', at(["metadata"]));
+  if (
+    fm.metadata !== undefined &&
+    (!isPlainObject(fm.metadata) || !Object.values(fm.metadata).every((v) => typeof v === "string"))
+  ) {
+    error(
+      "spec-metadata",
+      '"metadata" must map names to text values',
+      'quote values YAML would read otherwise, e.g. version: "1.0"',
+      at(["metadata"]),
+    );
   }
   const lines = input.body.split("\n").length - (input.body.endsWith("\n") ? 1 : 0);
   if (lines > SKILL_MD_LIMITS.bodyLines) {
-    error("spec-body-length", `the body is ${lines} lines; the specification recommends at most ${SKILL_MD_LIMITS.bodyLines}`, "move detail into references/ files", undefined);
+    error(
+      "spec-body-length",
+      `the body is ${lines} lines; the specification recommends at most ${SKILL_MD_LIMITS.bodyLines}`,
+      "move detail into references/ files",
+      undefined,
+    );
   }
   return out;
 }

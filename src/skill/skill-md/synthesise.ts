@@ -48,7 +48,12 @@ export function synthesiseSkillMd(skill: Skill, template: string | undefined, la
   if (skill.version !== undefined) metadata.version = skill.version;
   if (skill.title !== undefined) metadata.title = skill.title;
   metadata.layer = layer;
-  const lines = [`name: ${yamlQuoted(skill.id)}`, `description: ${yamlQuoted(skill.description)}`, "metadata:", ...Object.entries(metadata).map(([key, value]) => `  ${key}: ${yamlQuoted(value)}`)];
+  const lines = [
+    `name: ${yamlQuoted(skill.id)}`,
+    `description: ${yamlQuoted(skill.description)}`,
+    "metadata:",
+    ...Object.entries(metadata).map(([key, value]) => `  ${key}: ${yamlQuoted(value)}`),
+  ];
   return {
     text: `---\n${lines.join("\n")}\n---\n${template ?? ""}`,
     frontmatter: { name: skill.id, description: skill.description, metadata },

@@ -42,22 +42,27 @@ function pass(line: string): void {
   })();
   if (fault === "no-null" && reply?.id === null) return;
   const isReply = reply !== undefined && reply.id !== undefined && reply.id !== null;
-  if (done || seen <= after || (fault !== "garbage" && fault !== "crash" && !isReply)) return out(line);
+  if (done || seen <= after || (fault !== "garbage" && fault !== "crash" && !isReply)) {
+    out(line);
+    return;
+  }
   done = true;
+  if (fault === "crash") process.exit(3);
   switch (fault) {
     case "garbage":
       out(line);
-      return out("this is not JSON-RPC");
+      out("this is not JSON-RPC");
+      return;
     case "drop":
       return;
     case "wrong-id":
-      return out(JSON.stringify({ ...reply, id: "nobody-sent-this" }));
+      out(JSON.stringify({ ...reply, id: "nobody-sent-this" }));
+      return;
     case "internal":
-      return out(JSON.stringify({ jsonrpc: "2.0", id: reply!.id, error: { code: -32603, message: "planted" } }));
-    case "crash":
-      process.exit(3);
+      out(JSON.stringify({ jsonrpc: "2.0", id: reply!.id, error: { code: -32603, message: "planted" } }));
+      return;
     default:
-      return out(line);
+      out(line);
   }
 }
 
@@ -65,8 +70,7 @@ let buffer = "";
 const decoder = new TextDecoder();
 for await (const chunk of child.stdout) {
   buffer += decoder.decode(chunk, { stream: true });
-  let newline: number;
-  while ((newline = buffer.indexOf("\n")) >= 0) {
+  for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
     pass(buffer.slice(0, newline));
     buffer = buffer.slice(newline + 1);
   }

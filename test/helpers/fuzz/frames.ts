@@ -117,7 +117,10 @@ export function simpleMethod(ctx: Pick<Context, "era">): string {
 }
 
 /** A request of `simpleMethod`, and the result it must get. */
-export function simpleRequest(ctx: Pick<Context, "era">, id: RequestId): { text: string; expected: Omit<Expected, "id"> } {
+export function simpleRequest(
+  ctx: Pick<Context, "era">,
+  id: RequestId,
+): { text: string; expected: Omit<Expected, "id"> } {
   const method = simpleMethod(ctx);
   return { text: requestText(id, method, withEnvelope(ctx, {})), expected: { method, result: true } };
 }
@@ -162,7 +165,10 @@ function argumentsFor(rng: Random, schema: unknown): unknown {
     else if (type === "number") value = rng.pick([0, 1.5, -1e300, 7]);
     else if (type === "boolean") value = rng.chance(0.5);
     // Now and then a long list: templates that nest #each over it multiply their work.
-    else if (type === "array") value = Array.from({ length: rng.chance(0.05) ? 2000 : rng.size(50) }, () => (rng.chance(0.5) ? randomString(rng, { huge: false }) : rng.int(10)));
+    else if (type === "array")
+      value = Array.from({ length: rng.chance(0.05) ? 2000 : rng.size(50) }, () =>
+        rng.chance(0.5) ? randomString(rng, { huge: false }) : rng.int(10),
+      );
     else value = randomJson(rng, 2);
     setKey(args, name, value);
   }
@@ -173,7 +179,8 @@ function argumentsFor(rng: Random, schema: unknown): unknown {
 function promptArguments(rng: Random, declared: readonly { name: string }[]): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const { name } of declared) if (rng.chance(0.8)) setKey(args, name, randomString(rng));
-  for (const name of ["name", "items", "flag", "x", "a", "topic"]) if (rng.chance(0.15)) setKey(args, name, randomString(rng));
+  for (const name of ["name", "items", "flag", "x", "a", "topic"])
+    if (rng.chance(0.15)) setKey(args, name, randomString(rng));
   if (rng.chance(0.08)) setKey(args, rng.pick(PROTO_KEYS), randomString(rng, { huge: false }));
   if (rng.chance(0.05)) setKey(args, "n", rng.pick<unknown>([5, null, true, ["x"], { a: 1 }]));
   return args;
@@ -190,7 +197,15 @@ function randomName(rng: Random, known: readonly string[]): string {
 function cursor(rng: Random): string | undefined {
   return rng.weighted<string | undefined>([
     [70, undefined],
-    [10, Buffer.from(JSON.stringify({ l: rng.pick(["prompts/list", "tools/list", "resources/list"]), a: rng.pick(["h1", "", "zzz", "sentinel-tool"]) })).toString("base64url")],
+    [
+      10,
+      Buffer.from(
+        JSON.stringify({
+          l: rng.pick(["prompts/list", "tools/list", "resources/list"]),
+          a: rng.pick(["h1", "", "zzz", "sentinel-tool"]),
+        }),
+      ).toString("base64url"),
+    ],
     [10, randomString(rng)],
     [5, "e30"],
     [5, "!!!"],
@@ -201,7 +216,11 @@ function cursor(rng: Random): string | undefined {
 function goodParams(rng: Random, ctx: Context, method: string): Record<string, unknown> {
   switch (method) {
     case "initialize":
-      return { protocolVersion: rng.pick(["2025-11-25", "2025-06-18", "2024-11-05", "1999-01-01", "2026-07-28"]), capabilities: {}, clientInfo: { name: "fuzz", version: "0" } };
+      return {
+        protocolVersion: rng.pick(["2025-11-25", "2025-06-18", "2024-11-05", "1999-01-01", "2026-07-28"]),
+        capabilities: {},
+        clientInfo: { name: "fuzz", version: "0" },
+      };
     case "prompts/list":
     case "tools/list":
     case "resources/list":
@@ -219,13 +238,30 @@ function goodParams(rng: Random, ctx: Context, method: string): Record<string, u
       return { name: tool?.name ?? randomName(rng, []), arguments: argumentsFor(rng, tool?.inputSchema) };
     }
     case "resources/read":
-      return { uri: rng.chance(0.8) && ctx.uris.length > 0 ? rng.pick(ctx.uris) : rng.pick(["skill://skills/nope", "skill://registry", "skill://skills/", `skill://skills/${randomString(rng)}`, randomString(rng)]) };
+      return {
+        uri:
+          rng.chance(0.8) && ctx.uris.length > 0
+            ? rng.pick(ctx.uris)
+            : rng.pick([
+                "skill://skills/nope",
+                "skill://registry",
+                "skill://skills/",
+                `skill://skills/${randomString(rng)}`,
+                randomString(rng),
+              ]),
+      };
     case "completion/complete": {
       const ref = rng.chance(0.6)
         ? { type: "ref/prompt", name: randomName(rng, ["skills:compose", ...ctx.prompts.map((p) => p.name)]) }
         : { type: "ref/resource", uri: rng.pick(["skill://skills/{id}", "skill://registry", randomString(rng)]) };
       const argumentName = rng.pick(["tags", "id", "tone", "name", randomString(rng, { huge: false })]);
-      return { ref, argument: { name: argumentName, value: rng.chance(0.9) ? rng.pick(["", "k", "kmp, a", "h", "s", "calm"]) : randomString(rng) } };
+      return {
+        ref,
+        argument: {
+          name: argumentName,
+          value: rng.chance(0.9) ? rng.pick(["", "k", "kmp, a", "h", "s", "calm"]) : randomString(rng),
+        },
+      };
     }
     default:
       return {};
@@ -276,13 +312,21 @@ function brokenParams(rng: Random, ctx: Context, method: string): { params: unkn
       const key = method === "tools/call" ? "arguments" : rng.pick(keys.length > 0 ? keys : ["x"]);
       const inner = `${"[".repeat(levels)}1${"]".repeat(levels)}`;
       const rest = JSON.stringify(withEnvelope(ctx, { ...params, [key]: "__DEEP__" }));
-      return { params: undefined, text: rest.replace('"__DEEP__"', method === "tools/call" ? `{"d":${inner}}` : inner) };
+      return {
+        params: undefined,
+        text: rest.replace('"__DEEP__"', method === "tools/call" ? `{"d":${inner}}` : inner),
+      };
     }
     default: {
       const target = method === "tools/call" || method === "prompts/get" ? "arguments" : undefined;
       const current = target ? params[target] : params;
-      const holder: Record<string, unknown> = typeof current === "object" && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
-      for (const key of PROTO_KEYS) if (rng.chance(0.4)) setKey(holder, key, rng.chance(0.5) ? randomString(rng, { huge: false }) : { polluted: true });
+      const holder: Record<string, unknown> =
+        typeof current === "object" && current !== null && !Array.isArray(current)
+          ? (current as Record<string, unknown>)
+          : {};
+      for (const key of PROTO_KEYS)
+        if (rng.chance(0.4))
+          setKey(holder, key, rng.chance(0.5) ? randomString(rng, { huge: false }) : { polluted: true });
       if (target) params[target] = holder;
       return { params };
     }
@@ -303,15 +347,37 @@ function target(params: unknown): string {
 type Generator = (rng: Random, ctx: Context) => FrameCase;
 
 /** One request and its reply: `frame` is one line (its newline added), or the exact pieces to write. */
-function single(label: string, id: RequestId, frame: string | (string | Uint8Array)[], expected: Omit<Expected, "id">): FrameCase {
-  return { label, writes: typeof frame === "string" ? [line(frame)] : frame, expect: [{ id, ...expected }], nullRefusals: 0, never: [], optional: [] };
+function single(
+  label: string,
+  id: RequestId,
+  frame: string | (string | Uint8Array)[],
+  expected: Omit<Expected, "id">,
+): FrameCase {
+  return {
+    label,
+    writes: typeof frame === "string" ? [line(frame)] : frame,
+    expect: [{ id, ...expected }],
+    nullRefusals: 0,
+    never: [],
+    optional: [],
+  };
 }
 
-function nothing(label: string, writes: (string | Uint8Array)[], never: RequestId[] = [], optional: RequestId[] = []): FrameCase {
+function nothing(
+  label: string,
+  writes: (string | Uint8Array)[],
+  never: RequestId[] = [],
+  optional: RequestId[] = [],
+): FrameCase {
   return { label, writes, expect: [], nullRefusals: 0, never, optional };
 }
 
-function refusedWithNull(label: string, writes: (string | Uint8Array)[], count: number, never: RequestId[] = []): FrameCase {
+function refusedWithNull(
+  label: string,
+  writes: (string | Uint8Array)[],
+  count: number,
+  never: RequestId[] = [],
+): FrameCase {
   return { label, writes, expect: [], nullRefusals: count, never, optional: [] };
 }
 
@@ -319,7 +385,12 @@ function refusedWithNull(label: string, writes: (string | Uint8Array)[], count: 
 function expectationFor(method: string, params: unknown, ctx: Context): Omit<Expected, "id"> {
   // The 2026-07-28 protocol has no ping.
   if (method === "ping") return ctx.era === "legacy" ? { method, result: true } : { codes: [JSON_RPC.methodNotFound] };
-  if (method === "prompts/list" || method === "tools/list" || method === "resources/list" || method === "resources/templates/list") {
+  if (
+    method === "prompts/list" ||
+    method === "tools/list" ||
+    method === "resources/list" ||
+    method === "resources/templates/list"
+  ) {
     // A cursor the fuzzer made up may be refused (-32602); without one, every list answers.
     const hasCursor = typeof params === "object" && params !== null && "cursor" in params;
     return hasCursor ? { method } : { method, result: true };
@@ -334,7 +405,12 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
       const method = rng.pick(METHODS);
       const params = goodParams(rng, ctx, method);
       const id = ctx.ids.next(rng);
-      return single(`request ${method}${target(params)}`, id, requestText(id, method, withEnvelope(ctx, params)), expectationFor(method, params, ctx));
+      return single(
+        `request ${method}${target(params)}`,
+        id,
+        requestText(id, method, withEnvelope(ctx, params)),
+        expectationFor(method, params, ctx),
+      );
     },
   ],
   "broken-params": [
@@ -343,10 +419,20 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
       const method = rng.pick(METHODS);
       const { params, text } = brokenParams(rng, ctx, method);
       const id = ctx.ids.next(rng);
-      const frame = text !== undefined ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"params":${text}}` : requestText(id, method, withEnvelope(ctx, params));
+      const frame =
+        text !== undefined
+          ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"params":${text}}`
+          : requestText(id, method, withEnvelope(ctx, params));
       // Params that are not an object: Invalid Request or Invalid params, as the transport reads them.
       const notObject = text === undefined && (typeof params !== "object" || params === null || Array.isArray(params));
-      return single(`broken params for ${method}${target(params)}`, id, frame, notObject && params !== undefined ? { method, codes: [JSON_RPC.invalidRequest, JSON_RPC.invalidParams] } : { method });
+      return single(
+        `broken params for ${method}${target(params)}`,
+        id,
+        frame,
+        notObject && params !== undefined
+          ? { method, codes: [JSON_RPC.invalidRequest, JSON_RPC.invalidParams] }
+          : { method },
+      );
     },
   ],
   "sentinel-spot-check": [
@@ -354,16 +440,34 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
     (rng, ctx) => {
       const call = rng.pick(ctx.sentinelCalls);
       const id = ctx.ids.next(rng);
-      return single(`sentinel ${call.method} ${String(call.params.name)}`, id, requestText(id, call.method, withEnvelope(ctx, call.params)), { method: call.method, result: true, text: call.text, ...(call.textIsPrefix && { textIsPrefix: true }) });
+      return single(
+        `sentinel ${call.method} ${String(call.params.name)}`,
+        id,
+        requestText(id, call.method, withEnvelope(ctx, call.params)),
+        { method: call.method, result: true, text: call.text, ...(call.textIsPrefix && { textIsPrefix: true }) },
+      );
     },
   ],
   "unknown-method": [
     4,
     (rng, ctx) => {
-      const method = rng.pick(["fuzz/unknown", "prompts/gets", "tools/Call", "rpc.discover", "notifications/initialized", "logging/setLevel", "resources/subscribe", "sampling/createMessage", `x/${randomString(rng, { huge: false })}`, "PING"]);
+      const method = rng.pick([
+        "fuzz/unknown",
+        "prompts/gets",
+        "tools/Call",
+        "rpc.discover",
+        "notifications/initialized",
+        "logging/setLevel",
+        "resources/subscribe",
+        "sampling/createMessage",
+        `x/${randomString(rng, { huge: false })}`,
+        "PING",
+      ]);
       const id = ctx.ids.next(rng);
       // A notification's name sent as a request, or a capability we do not declare, is still not a method we serve.
-      return single(`unknown method ${method.slice(0, 40)}`, id, requestText(id, method, withEnvelope(ctx, {})), { codes: [JSON_RPC.methodNotFound] });
+      return single(`unknown method ${method.slice(0, 40)}`, id, requestText(id, method, withEnvelope(ctx, {})), {
+        codes: [JSON_RPC.methodNotFound],
+      });
     },
   ],
   "no-envelope": [
@@ -372,7 +476,9 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
       // Without the 2026-07-28 envelope a modern connection may refuse the request: any answer will do.
       const method = rng.pick(METHODS);
       const id = ctx.ids.next(rng);
-      return single(`${method} without an envelope`, id, requestText(id, method, goodParams(rng, ctx, method)), { method });
+      return single(`${method} without an envelope`, id, requestText(id, method, goodParams(rng, ctx, method)), {
+        method,
+      });
     },
   ],
   "odd-method": [
@@ -380,15 +486,36 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
     (rng, ctx) => {
       const method = rng.pick(["", " ", "server/discover", "ping ", "m".repeat(100_000)]);
       const id = ctx.ids.next(rng);
-      return single(`odd method ${JSON.stringify(method.slice(0, 20))}`, id, requestText(id, method, withEnvelope(ctx, {})), {});
+      return single(
+        `odd method ${JSON.stringify(method.slice(0, 20))}`,
+        id,
+        requestText(id, method, withEnvelope(ctx, {})),
+        {},
+      );
     },
   ],
   "invalid-id": [
     5,
     (rng) => {
-      const idText = rng.pick(["null", "{}", '{"a":1}', "[]", "[1]", "true", "false", "1.5", "-0.5", "1e400", "9007199254740993", "-9007199254740993", "1e16"]);
+      const idText = rng.pick([
+        "null",
+        "{}",
+        '{"a":1}',
+        "[]",
+        "[1]",
+        "true",
+        "false",
+        "1.5",
+        "-0.5",
+        "1e400",
+        "9007199254740993",
+        "-9007199254740993",
+        "1e16",
+      ]);
       const method = rng.pick(["ping", "tools/list", "initialize", "tools/call"]);
-      const frame = rng.chance(0.5) ? `{"jsonrpc":"2.0","id":${idText},"method":"${method}","params":{}}` : `{"jsonrpc":"2.0","method":"${method}","params":{},"id":${idText}}`;
+      const frame = rng.chance(0.5)
+        ? `{"jsonrpc":"2.0","id":${idText},"method":"${method}","params":{}}`
+        : `{"jsonrpc":"2.0","method":"${method}","params":{},"id":${idText}}`;
       return refusedWithNull(`invalid id ${idText} on ${method}`, [line(frame)], 1);
     },
   ],
@@ -396,7 +523,11 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
     1,
     (rng) => {
       const idText = rng.pick(["{}", "[]", "true", "1.5"]);
-      return refusedWithNull(`invalid id ${idText} without a method`, [line(`{"jsonrpc":"2.0","id":${idText},"result":{}}`)], 1);
+      return refusedWithNull(
+        `invalid id ${idText} without a method`,
+        [line(`{"jsonrpc":"2.0","id":${idText},"result":{}}`)],
+        1,
+      );
     },
   ],
   batch: [
@@ -424,13 +555,30 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
   notification: [
     6,
     (rng, ctx) => {
-      const method = rng.pick(["notifications/initialized", "notifications/cancelled", "notifications/progress", "notifications/roots/list_changed", "notifications/unknown", "ping", "tools/call", randomString(rng, { huge: false })]);
+      const method = rng.pick([
+        "notifications/initialized",
+        "notifications/cancelled",
+        "notifications/progress",
+        "notifications/roots/list_changed",
+        "notifications/unknown",
+        "ping",
+        "tools/call",
+        randomString(rng, { huge: false }),
+      ]);
       const params = rng.weighted<unknown>([
         [5, method === "notifications/cancelled" ? { requestId: `never-sent-${rng.int(1000)}`, reason: "fuzz" } : {}],
         [3, randomJson(rng, 2)],
         [1, undefined],
       ]);
-      return nothing(`notification ${method.slice(0, 40)}`, [line(JSON.stringify({ jsonrpc: "2.0", method, ...(params !== undefined && { params: withEnvelope(ctx, params) }) }))]);
+      return nothing(`notification ${method.slice(0, 40)}`, [
+        line(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            method,
+            ...(params !== undefined && { params: withEnvelope(ctx, params) }),
+          }),
+        ),
+      ]);
     },
   ],
   "client-response": [
@@ -438,9 +586,18 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
     (rng, ctx) => {
       const id = ctx.ids.next(rng);
       const valid = rng.chance(0.7);
-      const body = rng.chance(0.5) ? { result: valid ? { x: randomJson(rng, 1) } : rng.pick<unknown>([5, "x", null, []]) } : { error: valid ? { code: rng.pick([-32601, 1, 0]), message: "client says no" } : { code: "x" } };
+      const body = rng.chance(0.5)
+        ? { result: valid ? { x: randomJson(rng, 1) } : rng.pick<unknown>([5, "x", null, []]) }
+        : { error: valid ? { code: rng.pick([-32601, 1, 0]), message: "client says no" } : { code: "x" } };
       // A well-formed response is never answered; a malformed one may be refused as an Invalid Request with its id.
-      return valid ? nothing("a response from the client", [line(JSON.stringify({ jsonrpc: "2.0", id, ...body }))], [id]) : nothing("a malformed response from the client", [line(JSON.stringify({ jsonrpc: "2.0", id, ...body }))], [], [id]);
+      return valid
+        ? nothing("a response from the client", [line(JSON.stringify({ jsonrpc: "2.0", id, ...body }))], [id])
+        : nothing(
+            "a malformed response from the client",
+            [line(JSON.stringify({ jsonrpc: "2.0", id, ...body }))],
+            [],
+            [id],
+          );
     },
   ],
   "not-json": [
@@ -464,25 +621,45 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
         "\u0000\u0001\u0002",
         "Content-Length: 52",
       ]);
-      const bytes = rng.chance(0.2) ? Buffer.from(Array.from({ length: rng.range(1, 200) }, () => rng.int(256)).filter((b) => b !== 10)) : Buffer.from(text);
+      const bytes = rng.chance(0.2)
+        ? Buffer.from(Array.from({ length: rng.range(1, 200) }, () => rng.int(256)).filter((b) => b !== 10))
+        : Buffer.from(text);
       return nothing("a line that is not JSON", [bytes, "\n"], [id]);
     },
   ],
-  "json-scalar": [2, (rng) => nothing("a JSON value that is not an object", [line(rng.pick(["5", '"ping"', "null", "true", "1e999", '""', "-0"]))])],
+  "json-scalar": [
+    2,
+    (rng) =>
+      nothing("a JSON value that is not an object", [
+        line(rng.pick(["5", '"ping"', "null", "true", "1e999", '""', "-0"])),
+      ]),
+  ],
   blank: [2, (rng) => nothing("a blank line", [rng.pick(["\n", "   \n", "\t\n", "\r\n", "\n\n\n"])])],
   bom: [
     1,
     (rng, ctx) => {
       const id = ctx.ids.next(rng);
       // RFC 8259 lets a parser ignore a byte order mark, or refuse the text: either reading holds.
-      return nothing("a request behind a byte order mark", [line(`\ufeff${requestText(id, "ping", withEnvelope(ctx, {}))}`)], [], [id]);
+      return nothing(
+        "a request behind a byte order mark",
+        [line(`\ufeff${requestText(id, "ping", withEnvelope(ctx, {}))}`)],
+        [],
+        [id],
+      );
     },
   ],
   "envelope-broken": [
     4,
     (rng, ctx) => {
       const id = ctx.ids.next(rng);
-      const variant = rng.pick(["version-1", "no-version", "version-number", "method-number", "method-null", "method-object"]);
+      const variant = rng.pick([
+        "version-1",
+        "no-version",
+        "version-number",
+        "method-number",
+        "method-null",
+        "method-object",
+      ]);
       const base: Record<string, unknown> = { jsonrpc: "2.0", id, method: "ping", params: withEnvelope(ctx, {}) };
       if (variant === "version-1") base.jsonrpc = "1.0";
       if (variant === "no-version") delete base.jsonrpc;
@@ -501,7 +678,9 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
       const frame: Record<string, unknown> = { jsonrpc: "2.0", id, method, params: withEnvelope(ctx, {}) };
       setKey(frame, rng.pick(["extra", "__proto__", "constructor", "result"]), randomJson(rng, 1, { huge: false }));
       // A request that also carries `result` is not quite a request: an answer is optional.
-      return frame.result !== undefined ? nothing("request with a result field", [line(JSON.stringify(frame))], [], [id]) : single("request with extra fields", id, JSON.stringify(frame), { method });
+      return frame.result !== undefined
+        ? nothing("request with a result field", [line(JSON.stringify(frame))], [], [id])
+        : single("request with extra fields", id, JSON.stringify(frame), { method });
     },
   ],
   "duplicate-id-key": [
@@ -512,12 +691,19 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
       // JSON.parse keeps the last of duplicate keys: the reply goes to that id, never the first.
       const method = simpleMethod(ctx);
       const frame = `{"jsonrpc":"2.0","id":${JSON.stringify(first)},"method":"${method}","params":${JSON.stringify(withEnvelope(ctx, {}))},"id":${JSON.stringify(last)}}`;
-      return { label: "duplicate id keys", writes: [line(frame)], expect: [{ id: last, method, result: true }], nullRefusals: 0, never: [first], optional: [] };
+      return {
+        label: "duplicate id keys",
+        writes: [line(frame)],
+        expect: [{ id: last, method, result: true }],
+        nullRefusals: 0,
+        never: [first],
+        optional: [],
+      };
     },
   ],
   "twin-ids": [
     1,
-    (rng, ctx) => {
+    (_rng, ctx) => {
       // 7 and "7" are different ids: both are answered, each with its own.
       const number = ctx.ids.twin();
       const string = `${number}`;
@@ -562,7 +748,8 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
       const variant = rng.pick(["crlf", "crcrlf", "cr-inside", "cr-between"]);
       if (variant === "crlf") return single("request ending in CRLF", a, [`${first}\r\n`], expected);
       if (variant === "crcrlf") return single("request ending in CR CR LF", a, [`${first}\r\r\n`], expected);
-      if (variant === "cr-inside") return single("request with CR as whitespace", a, [`${first.replace(/,/g, ",\r")}\n`], expected);
+      if (variant === "cr-inside")
+        return single("request with CR as whitespace", a, [`${first.replace(/,/g, ",\r")}\n`], expected);
       // A lone CR does not end a line: two requests joined by one are one line that is not JSON.
       return nothing("two requests joined by a lone CR", [`${first}\r${second}\n`], [a, b]);
     },
@@ -584,11 +771,44 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
       const params = `{"name":"sentinel-echo","arguments":{"x":"${filler}","id":"inner"}}`;
       const limit = "Request too large: frames are limited to 16 MiB";
       // The id nested in params ("inner") is not the frame's: it is never answered.
-      if (variant === "id-last") return { ...single("oversized frame, id last", id, [`{"jsonrpc":"2.0","method":"tools/call","params":${params},"id":${JSON.stringify(id)}}\n`], { codes: [JSON_RPC.invalidRequest], messageStart: limit }), never: ["inner"] };
-      if (variant === "id-first") return { ...single("oversized frame, id first", id, [`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":${params}}\n`], { codes: [JSON_RPC.invalidRequest], messageStart: limit }), never: ["inner"] };
-      if (variant === "id-null") return refusedWithNull("oversized frame, id null", [`{"jsonrpc":"2.0","method":"tools/call","params":${params},"id":null}\n`], 1);
-      if (variant === "batch") return refusedWithNull("oversized batch", [`[{"jsonrpc":"2.0","method":"tools/call","params":${params},"id":${JSON.stringify(id)}}]\n`], 1, [id]);
-      return nothing("oversized notification", [`{"jsonrpc":"2.0","method":"notifications/progress","params":${params}}\n`], ["inner"]);
+      if (variant === "id-last")
+        return {
+          ...single(
+            "oversized frame, id last",
+            id,
+            [`{"jsonrpc":"2.0","method":"tools/call","params":${params},"id":${JSON.stringify(id)}}\n`],
+            { codes: [JSON_RPC.invalidRequest], messageStart: limit },
+          ),
+          never: ["inner"],
+        };
+      if (variant === "id-first")
+        return {
+          ...single(
+            "oversized frame, id first",
+            id,
+            [`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":${params}}\n`],
+            { codes: [JSON_RPC.invalidRequest], messageStart: limit },
+          ),
+          never: ["inner"],
+        };
+      if (variant === "id-null")
+        return refusedWithNull(
+          "oversized frame, id null",
+          [`{"jsonrpc":"2.0","method":"tools/call","params":${params},"id":null}\n`],
+          1,
+        );
+      if (variant === "batch")
+        return refusedWithNull(
+          "oversized batch",
+          [`[{"jsonrpc":"2.0","method":"tools/call","params":${params},"id":${JSON.stringify(id)}}]\n`],
+          1,
+          [id],
+        );
+      return nothing(
+        "oversized notification",
+        [`{"jsonrpc":"2.0","method":"notifications/progress","params":${params}}\n`],
+        ["inner"],
+      );
     },
   ],
   "layer-change": [
@@ -598,7 +818,10 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
       const variant = ctx.hostilePaths.length > 0 ? rng.pick(["rewrite", "delete", "add"]) : "add";
       if (variant === "add") return { ...nothing(`layer: add ${fresh.path}`, []), layerChange: fresh };
       const path = rng.pick(ctx.hostilePaths);
-      return { ...nothing(`layer: ${variant} ${path}`, []), layerChange: { path, content: variant === "delete" ? undefined : fresh.content } };
+      return {
+        ...nothing(`layer: ${variant} ${path}`, []),
+        layerChange: { path, content: variant === "delete" ? undefined : fresh.content },
+      };
     },
   ],
 };
@@ -611,4 +834,3 @@ export function frameCase(rng: Random, ctx: Context, options: { layerChanges: bo
   while (!options.layerChanges && choice.name === "layer-change") choice = rng.weighted(WEIGHTED);
   return { kind: choice.name, ...choice.generate(rng, ctx) };
 }
-

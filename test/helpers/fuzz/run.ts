@@ -47,7 +47,8 @@ export interface FuzzReport {
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const started = performance.now();
   let plans = planSessions(options.cases);
-  if (options.only !== undefined) plans = plans.filter((p) => p.firstCase <= options.only! && options.only! < p.firstCase + p.files + p.frames);
+  if (options.only !== undefined)
+    plans = plans.filter((p) => p.firstCase <= options.only! && options.only! < p.firstCase + p.files + p.frames);
   const sessions: SessionReport[] = [];
   for (const plan of plans) {
     const report = await runSession(options.seed, plan, options);
@@ -55,7 +56,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     options.onSession?.(report);
     if (report.failures.length > 0 && !options.keepGoing) break;
   }
-  return { seed: options.seed, cases: options.cases, sessions, failures: sessions.flatMap((s) => s.failures), ms: performance.now() - started };
+  return {
+    seed: options.seed,
+    cases: options.cases,
+    sessions,
+    failures: sessions.flatMap((s) => s.failures),
+    ms: performance.now() - started,
+  };
 }
 
 /** A failure as a person replays it: seed, case, what was sent, what went wrong, and the server's last words. */
@@ -66,7 +73,9 @@ export function describeFailure(report: FuzzReport, failure: FuzzFailure, replay
     `  problem: ${failure.problem}`,
   ];
   if (failure.excerpt) lines.push(`  sent: ${JSON.stringify(failure.excerpt.slice(0, 300))}`);
-  lines.push(`  replay: ${replay} --seed ${report.seed} --cases ${report.cases}${failure.caseNumber !== undefined ? ` --case ${failure.caseNumber}` : ""}`);
+  lines.push(
+    `  replay: ${replay} --seed ${report.seed} --cases ${report.cases}${failure.caseNumber !== undefined ? ` --case ${failure.caseNumber}` : ""}`,
+  );
   return lines.join("\n");
 }
 

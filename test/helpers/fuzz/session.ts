@@ -2,9 +2,26 @@ import type { Subprocess } from "bun";
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { frameCase, IdSource, requestText, simpleRequest, withEnvelope, type Context, type Expected, type FrameCase, type RequestId } from "./frames.ts";
+import {
+  frameCase,
+  IdSource,
+  requestText,
+  simpleRequest,
+  withEnvelope,
+  type Context,
+  type Expected,
+  type FrameCase,
+  type RequestId,
+} from "./frames.ts";
 import { mix, Random } from "./random.ts";
-import { hostileSkill, NEVER_SERVED, sentinels, writeFileSystemOddities, writeLayer, type SkillFile } from "./skill-files.ts";
+import {
+  hostileSkill,
+  NEVER_SERVED,
+  sentinels,
+  writeFileSystemOddities,
+  writeLayer,
+  type SkillFile,
+} from "./skill-files.ts";
 import { checkReply, idKey, readLine, shortId, type WireMessage } from "./wire-check.ts";
 
 /** One server process and what it is fed: a generated layer, then generated frames. */
@@ -64,7 +81,10 @@ interface Pending {
 const EXIT_TIMEOUT_MS = 10_000;
 
 /** The session's own settings, drawn from the seed: era, built-in skills, page size, watching. */
-function settingsOf(seed: number, plan: SessionPlan): { era: "legacy" | "modern"; builtin: boolean; pageSize?: number; watch: boolean } {
+function settingsOf(
+  seed: number,
+  plan: SessionPlan,
+): { era: "legacy" | "modern"; builtin: boolean; pageSize?: number; watch: boolean } {
   const rng = new Random(mix(seed ^ 0x5e551017, plan.index));
   return {
     era: rng.chance(0.25) ? "modern" : "legacy",
@@ -103,7 +123,10 @@ class Server {
     void this.pumpStderr();
     void proc.exited.then((code) => {
       this.exitCode = code;
-      if (!this.stdinClosed) this.fail({ problem: `the server exited (code ${code}, signal ${proc.signalCode ?? "none"}) before its stdin closed` });
+      if (!this.stdinClosed)
+        this.fail({
+          problem: `the server exited (code ${code}, signal ${proc.signalCode ?? "none"}) before its stdin closed`,
+        });
       this.wake();
     });
   }
@@ -122,7 +145,10 @@ class Server {
 
   /** A failure no single request explains: it names the last case written before it. */
   fail(failure: Omit<FuzzFailure, "session">): void {
-    const near = this.lastCase.caseNumber === undefined ? {} : { caseNumber: this.lastCase.caseNumber, label: `${this.lastCase.label} (the last case written before it)` };
+    const near =
+      this.lastCase.caseNumber === undefined
+        ? {}
+        : { caseNumber: this.lastCase.caseNumber, label: `${this.lastCase.label} (the last case written before it)` };
     this.failures.push({ session: this.session, ...near, ...failure });
   }
 
@@ -153,7 +179,10 @@ class Server {
       }
       if (start < chunk.length) parts.push(chunk.slice(start));
     }
-    if (parts.length > 0) this.fail({ problem: `stdout ended with a partial line: ${Buffer.concat(parts).toString("utf8").slice(0, 200)}` });
+    if (parts.length > 0)
+      this.fail({
+        problem: `stdout ended with a partial line: ${Buffer.concat(parts).toString("utf8").slice(0, 200)}`,
+      });
     this.wake();
   }
 
@@ -168,7 +197,10 @@ class Server {
 
   private onLine(line: string): void {
     const read = readLine(line);
-    if ("problem" in read) return this.fail({ problem: read.problem });
+    if ("problem" in read) {
+      this.fail({ problem: read.problem });
+      return;
+    }
     const message = read.message;
     if (typeof message.method === "string") {
       this.notifications++;
@@ -178,8 +210,14 @@ class Server {
     if (message.id === null) {
       this.nullSeen++;
       const code = message.error?.code;
-      if (code !== -32600) this.fail({ problem: `a reply with id null that is not Invalid Request (-32600): ${JSON.stringify(message.error).slice(0, 300)}` });
-      if (this.nullSeen > this.nullExpected) this.fail({ problem: `more replies with id null (${this.nullSeen}) than frames that call for one (${this.nullExpected})` });
+      if (code !== -32600)
+        this.fail({
+          problem: `a reply with id null that is not Invalid Request (-32600): ${JSON.stringify(message.error).slice(0, 300)}`,
+        });
+      if (this.nullSeen > this.nullExpected)
+        this.fail({
+          problem: `more replies with id null (${this.nullSeen}) than frames that call for one (${this.nullExpected})`,
+        });
       return;
     }
     const key = idKey(message.id);
@@ -189,19 +227,32 @@ class Server {
       this.answered.add(key);
       const elapsed = performance.now() - pending.sentAt;
       const where = { caseNumber: pending.caseNumber, label: pending.label, excerpt: pending.excerpt };
-      if (elapsed > this.options.replyTimeoutMs) this.failures.push({ session: this.session, ...where, problem: `answered after ${Math.round(elapsed)} ms, over the ${this.options.replyTimeoutMs} ms bound` });
+      if (elapsed > this.options.replyTimeoutMs)
+        this.failures.push({
+          session: this.session,
+          ...where,
+          problem: `answered after ${Math.round(elapsed)} ms, over the ${this.options.replyTimeoutMs} ms bound`,
+        });
       const problem = checkReply(message, pending.expected);
-      if (problem) this.failures.push({ session: this.session, ...where, problem: `${problem} (id ${shortId(pending.id)})` });
+      if (problem)
+        this.failures.push({ session: this.session, ...where, problem: `${problem} (id ${shortId(pending.id)})` });
       pending.onReply?.(message);
       return;
     }
     const never = this.never.get(key);
     if (never) {
-      this.failures.push({ session: this.session, ...never, problem: `answered id ${shortId(message.id)}, which must get no answer` });
+      this.failures.push({
+        session: this.session,
+        ...never,
+        problem: `answered id ${shortId(message.id)}, which must get no answer`,
+      });
       return;
     }
     if (this.optional.delete(key) || this.late.delete(key)) return;
-    if (this.answered.has(key)) return this.fail({ problem: `answered id ${shortId(message.id)} twice` });
+    if (this.answered.has(key)) {
+      this.fail({ problem: `answered id ${shortId(message.id)} twice` });
+      return;
+    }
     this.fail({ problem: `a reply to id ${shortId(message.id)}, which was never sent` });
   }
 
@@ -229,8 +280,12 @@ class Server {
   /** Registers what a case must cause, before its bytes are written. */
   register(caseNumber: number, generated: FrameCase): void {
     this.lastCase = { caseNumber, label: generated.label };
-    const excerpt = generated.writes.map((w) => (typeof w === "string" ? w : Buffer.from(w.subarray(0, 300)).toString("latin1"))).join("").slice(0, 300);
-    for (const expected of generated.expect) this.expect(expected.id, { caseNumber, label: generated.label, expected, excerpt });
+    const excerpt = generated.writes
+      .map((w) => (typeof w === "string" ? w : Buffer.from(w.subarray(0, 300)).toString("latin1")))
+      .join("")
+      .slice(0, 300);
+    for (const expected of generated.expect)
+      this.expect(expected.id, { caseNumber, label: generated.label, expected, excerpt });
     for (const id of generated.never) this.never.set(idKey(id), { caseNumber, label: generated.label });
     for (const id of generated.optional) this.optional.add(idKey(id));
     this.nullExpected += generated.nullRefusals;
@@ -246,10 +301,18 @@ class Server {
   }
 
   /** A request of the driver's own (context, sentinels), checked like any other; resolves with its reply. */
-  async request(method: string, params: unknown, expected: Omit<Expected, "id">, label: string, caseNumber?: number): Promise<WireMessage | undefined> {
+  async request(
+    method: string,
+    params: unknown,
+    expected: Omit<Expected, "id">,
+    label: string,
+    caseNumber?: number,
+  ): Promise<WireMessage | undefined> {
     const id = `driver-${++this.driverIds}`;
     const text = requestText(id, method, params);
-    const reply = new Promise<WireMessage>((resolve) => this.expect(id, { caseNumber, label, expected, excerpt: text.slice(0, 300), onReply: resolve }));
+    const reply = new Promise<WireMessage>((resolve) =>
+      this.expect(id, { caseNumber, label, expected, excerpt: text.slice(0, 300), onReply: resolve }),
+    );
     if (!(await this.write(`${text}\n`))) return undefined;
     return this.until(() => !this.pending.has(idKey(id))).then(async (ok) => (ok ? reply : undefined));
   }
@@ -264,7 +327,13 @@ class Server {
       if (this.dead) return false;
       const oldest = this.oldestPending();
       if (oldest && performance.now() - oldest.sentAt > this.options.replyTimeoutMs) {
-        this.failures.push({ session: this.session, caseNumber: oldest.caseNumber, label: oldest.label, excerpt: oldest.excerpt, problem: `no reply within ${this.options.replyTimeoutMs} ms (id ${shortId(oldest.id)})` });
+        this.failures.push({
+          session: this.session,
+          caseNumber: oldest.caseNumber,
+          label: oldest.label,
+          excerpt: oldest.excerpt,
+          problem: `no reply within ${this.options.replyTimeoutMs} ms (id ${shortId(oldest.id)})`,
+        });
         this.pending.delete(idKey(oldest.id));
         this.late.add(idKey(oldest.id));
         return false;
@@ -292,15 +361,33 @@ class Server {
     } catch {
       // Already gone: the exit check below says how.
     }
-    const exited = await Promise.race([this.proc.exited.then(() => true), Bun.sleep(EXIT_TIMEOUT_MS + this.options.replyTimeoutMs).then(() => false)]);
+    const exited = await Promise.race([
+      this.proc.exited.then(() => true),
+      Bun.sleep(EXIT_TIMEOUT_MS + this.options.replyTimeoutMs).then(() => false),
+    ]);
     if (!exited) {
-      this.fail({ problem: `the server did not exit within ${EXIT_TIMEOUT_MS + this.options.replyTimeoutMs} ms of its stdin closing` });
+      this.fail({
+        problem: `the server did not exit within ${EXIT_TIMEOUT_MS + this.options.replyTimeoutMs} ms of its stdin closing`,
+      });
       this.proc.kill("SIGKILL");
       await this.proc.exited;
-    } else if (this.exitCode !== 0) this.fail({ problem: `the server exited ${this.exitCode} (signal ${this.proc.signalCode ?? "none"}) after stdin closed, not 0` });
+    } else if (this.exitCode !== 0)
+      this.fail({
+        problem: `the server exited ${this.exitCode} (signal ${this.proc.signalCode ?? "none"}) after stdin closed, not 0`,
+      });
     await Promise.race([this.stdoutDone, Bun.sleep(2000)]);
-    for (const p of this.pending.values()) this.failures.push({ session: this.session, caseNumber: p.caseNumber, label: p.label, excerpt: p.excerpt, problem: `never answered (id ${shortId(p.id)}); the server exited first` });
-    if (this.nullSeen < this.nullExpected) this.fail({ problem: `${this.nullExpected} frames call for a reply with id null (Invalid Request); ${this.nullSeen} came` });
+    for (const p of this.pending.values())
+      this.failures.push({
+        session: this.session,
+        caseNumber: p.caseNumber,
+        label: p.label,
+        excerpt: p.excerpt,
+        problem: `never answered (id ${shortId(p.id)}); the server exited first`,
+      });
+    if (this.nullSeen < this.nullExpected)
+      this.fail({
+        problem: `${this.nullExpected} frames call for a reply with id null (Invalid Request); ${this.nullSeen} came`,
+      });
   }
 
   kill(): void {
@@ -309,11 +396,21 @@ class Server {
   }
 }
 
-async function listAll(server: Server, ctx: Pick<Context, "era">, method: string, key: string): Promise<Record<string, unknown>[]> {
+async function listAll(
+  server: Server,
+  ctx: Pick<Context, "era">,
+  method: string,
+  key: string,
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 10_000; page++) {
-    const reply = await server.request(method, withEnvelope(ctx, cursor === undefined ? {} : { cursor }), { method, result: true }, `${method} (driver)`);
+    const reply = await server.request(
+      method,
+      withEnvelope(ctx, cursor === undefined ? {} : { cursor }),
+      { method, result: true },
+      `${method} (driver)`,
+    );
     const result = reply?.result as Record<string, unknown> | undefined;
     if (!result) break;
     items.push(...((result[key] as Record<string, unknown>[] | undefined) ?? []));
@@ -330,17 +427,30 @@ async function checkServed(server: Server, ctx: Context, stage: string): Promise
   const resources = await listAll(server, ctx, "resources/list", "resources");
   if (server.dead) return;
   ctx.tools = tools.map((t) => ({ name: String(t.name), inputSchema: t.inputSchema }));
-  ctx.prompts = prompts.map((p) => ({ name: String(p.name), arguments: (p.arguments as { name: string; required?: boolean }[] | undefined) ?? [] }));
+  ctx.prompts = prompts.map((p) => ({
+    name: String(p.name),
+    arguments: (p.arguments as { name: string; required?: boolean }[] | undefined) ?? [],
+  }));
   ctx.uris = resources.map((r) => String(r.uri));
   for (const sentinel of sentinels()) {
     const listed = (sentinel.kind === "tool" ? ctx.tools : ctx.prompts).some((entry) => entry.name === sentinel.id);
-    if (!listed) server.fail({ label: stage, problem: `the valid skill ${sentinel.id} is not listed ${stage}: broken files stopped it from being served` });
+    if (!listed)
+      server.fail({
+        label: stage,
+        problem: `the valid skill ${sentinel.id} is not listed ${stage}: broken files stopped it from being served`,
+      });
   }
   for (const id of NEVER_SERVED) {
-    if ([...ctx.tools, ...ctx.prompts].some((entry) => entry.name === id)) server.fail({ label: stage, problem: `${id} is served: it lives in an ignored file or outside the layer` });
+    if ([...ctx.tools, ...ctx.prompts].some((entry) => entry.name === id))
+      server.fail({ label: stage, problem: `${id} is served: it lives in an ignored file or outside the layer` });
   }
   for (const call of ctx.sentinelCalls) {
-    await server.request(call.method, withEnvelope(ctx, call.params), { method: call.method, result: true, text: call.text, ...(call.textIsPrefix && { textIsPrefix: true }) }, `sentinel ${String(call.params.name)} ${stage}`);
+    await server.request(
+      call.method,
+      withEnvelope(ctx, call.params),
+      { method: call.method, result: true, text: call.text, ...(call.textIsPrefix && { textIsPrefix: true }) },
+      `sentinel ${String(call.params.name)} ${stage}`,
+    );
   }
 }
 
@@ -356,7 +466,10 @@ export async function runSession(seed: number, plan: SessionPlan, options: Sessi
   mkdirSync(layer, { recursive: true });
   mkdirSync(home, { recursive: true });
   mkdirSync(outside, { recursive: true });
-  writeFileSync(join(project, "skill-central.yaml"), `builtin: ${settings.builtin}\nlayers:\n  - { name: main, path: ./skills, priority: 10 }\n`);
+  writeFileSync(
+    join(project, "skill-central.yaml"),
+    `builtin: ${settings.builtin}\nlayers:\n  - { name: main, path: ./skills, priority: 10 }\n`,
+  );
   const kinds: Record<string, number> = {};
   const hostile: SkillFile[] = [];
   const fileCases = new Map<string, { caseNumber: number; label: string }>();
@@ -372,8 +485,18 @@ export async function runSession(seed: number, plan: SessionPlan, options: Sessi
   writeLayer(layer, [...sentinels().map((s) => s.file), ...hostile]);
   if (plan.kind === "layer") writeFileSystemOddities(layer, outside);
 
-  const args = [...options.command, ...(settings.watch ? [] : ["--no-watch"]), ...(settings.pageSize !== undefined ? ["--page-size", String(settings.pageSize)] : [])];
-  const proc = Bun.spawn(args, { cwd: project, env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1" }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const args = [
+    ...options.command,
+    ...(settings.watch ? [] : ["--no-watch"]),
+    ...(settings.pageSize !== undefined ? ["--page-size", String(settings.pageSize)] : []),
+  ];
+  const proc = Bun.spawn(args, {
+    cwd: project,
+    env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const server = new Server(proc, plan.index, options);
   const ctx: Context = {
     era: settings.era,
@@ -383,7 +506,12 @@ export async function runSession(seed: number, plan: SessionPlan, options: Sessi
     // Not the files of skill folders: deleting a SKILL.md rightly turns its folder's files into
     // skills of their own (a YAML asset, a nested SKILL.md), which the checks forbid.
     hostilePaths: hostile.filter((f) => !/(^|\/)sm\d+\//.test(f.path)).map((f) => f.path),
-    sentinelCalls: sentinels().map((s) => ({ method: s.method, params: s.params, text: s.text, ...(s.textIsPrefix && { textIsPrefix: true }) })),
+    sentinelCalls: sentinels().map((s) => ({
+      method: s.method,
+      params: s.params,
+      text: s.text,
+      ...(s.textIsPrefix && { textIsPrefix: true }),
+    })),
     ids: new IdSource(),
     newHostileFile: (rng) => hostileSkill(rng, 1_000_000 + rng.int(1_000_000))[0]!,
   };
@@ -391,7 +519,12 @@ export async function runSession(seed: number, plan: SessionPlan, options: Sessi
   const stop = () => !options.keepGoing && server.failures.length > 0;
   try {
     if (settings.era === "legacy") {
-      await server.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "0" } }, { method: "initialize", result: true }, "initialize (driver)");
+      await server.request(
+        "initialize",
+        { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "0" } },
+        { method: "initialize", result: true },
+        "initialize (driver)",
+      );
       await server.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     } else {
       await server.request("server/discover", withEnvelope(ctx, {}), { result: true }, "server/discover (driver)");
@@ -404,7 +537,12 @@ export async function runSession(seed: number, plan: SessionPlan, options: Sessi
       try {
         generated = frameCase(Random.forCase(seed, caseNumber), ctx, { layerChanges: settings.watch });
       } catch (error) {
-        server.failures.push({ session: plan.index, caseNumber, label: "generating the case", problem: `the fuzzer's generator failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` });
+        server.failures.push({
+          session: plan.index,
+          caseNumber,
+          label: "generating the case",
+          problem: `the fuzzer's generator failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        });
         break;
       }
       kinds[generated.kind] = (kinds[generated.kind] ?? 0) + 1;
@@ -418,14 +556,22 @@ export async function runSession(seed: number, plan: SessionPlan, options: Sessi
       }
       server.sent(generated);
     }
-    if (!stop() && (await server.until(() => server.inFlight === 0))) await checkServed(server, ctx, "at the end of the session");
+    if (!stop() && (await server.until(() => server.inFlight === 0)))
+      await checkServed(server, ctx, "at the end of the session");
     await server.until(() => server.inFlight === 0);
     // The last line has no newline: end of input must still deliver it.
     const tail = simpleRequest(ctx, "eof-tail");
-    if (!server.dead) server.expect("eof-tail", { label: "a request without a newline just before EOF", expected: tail.expected, excerpt: tail.text });
+    if (!server.dead)
+      server.expect("eof-tail", {
+        label: "a request without a newline just before EOF",
+        expected: tail.expected,
+        excerpt: tail.text,
+      });
     await server.finish(tail.text);
   } catch (error) {
-    server.fail({ problem: `the fuzz driver failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` });
+    server.fail({
+      problem: `the fuzz driver failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    });
     server.kill();
   } finally {
     if (!server.dead) server.kill();
@@ -459,23 +605,44 @@ function applyLayerChange(layer: string, change: NonNullable<FrameCase["layerCha
 }
 
 /** Every served skill of a generated layer is called, read and completed once, with generated arguments. */
-async function exerciseLayer(server: Server, ctx: Context, seed: number, plan: SessionPlan, fileCases: Map<string, { caseNumber: number; label: string }>): Promise<void> {
+async function exerciseLayer(
+  server: Server,
+  ctx: Context,
+  seed: number,
+  plan: SessionPlan,
+  fileCases: Map<string, { caseNumber: number; label: string }>,
+): Promise<void> {
   const rng = new Random(mix(seed ^ 0x1a7e5, plan.index));
   const calls: { method: string; params: Record<string, unknown>; name: string }[] = [];
-  for (const tool of ctx.tools) calls.push({ method: "tools/call", name: tool.name, params: { name: tool.name, arguments: argumentsLike(rng, tool.inputSchema) } });
+  for (const tool of ctx.tools)
+    calls.push({
+      method: "tools/call",
+      name: tool.name,
+      params: { name: tool.name, arguments: argumentsLike(rng, tool.inputSchema) },
+    });
   for (const prompt of ctx.prompts) {
     const args: Record<string, string> = {};
     for (const a of prompt.arguments) args[a.name] = rng.pick(["x", "calm", "{{y}}", "ü", ""]);
     calls.push({ method: "prompts/get", name: prompt.name, params: { name: prompt.name, arguments: args } });
-    calls.push({ method: "completion/complete", name: prompt.name, params: { ref: { type: "ref/prompt", name: prompt.name }, argument: { name: prompt.arguments[0]?.name ?? "x", value: "" } } });
+    calls.push({
+      method: "completion/complete",
+      name: prompt.name,
+      params: {
+        ref: { type: "ref/prompt", name: prompt.name },
+        argument: { name: prompt.arguments[0]?.name ?? "x", value: "" },
+      },
+    });
   }
-  for (const uri of ctx.uris) calls.push({ method: "resources/read", name: uri.replace("skill://skills/", ""), params: { uri } });
+  for (const uri of ctx.uris)
+    calls.push({ method: "resources/read", name: uri.replace("skill://skills/", ""), params: { uri } });
   const inFlight: Promise<unknown>[] = [];
   for (const call of calls) {
     const origin = fileCases.get(call.name);
     const label = `${call.method} ${call.name}${origin ? ` (${origin.label})` : ""}`;
     if (!(await server.until(() => server.inFlight < 8))) return;
-    inFlight.push(server.request(call.method, withEnvelope(ctx, call.params), { method: call.method }, label, origin?.caseNumber));
+    inFlight.push(
+      server.request(call.method, withEnvelope(ctx, call.params), { method: call.method }, label, origin?.caseNumber),
+    );
   }
   await Promise.all(inFlight);
 }
@@ -487,7 +654,18 @@ function argumentsLike(rng: Random, schema: unknown): Record<string, unknown> {
   if (typeof properties !== "object" || properties === null) return args;
   for (const [name, property] of Object.entries(properties)) {
     const type = property?.type;
-    const value = type === "string" ? rng.pick(["x", `${"a".repeat(30)}!`, "ü"]) : type === "integer" || type === "number" ? 3 : type === "boolean" ? true : type === "array" ? [1, "a", [2]] : type === "object" ? { a: 1 } : "v";
+    const value =
+      type === "string"
+        ? rng.pick(["x", `${"a".repeat(30)}!`, "ü"])
+        : type === "integer" || type === "number"
+          ? 3
+          : type === "boolean"
+            ? true
+            : type === "array"
+              ? [1, "a", [2]]
+              : type === "object"
+                ? { a: 1 }
+                : "v";
     Object.defineProperty(args, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return args;

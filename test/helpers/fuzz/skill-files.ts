@@ -62,7 +62,12 @@ export function sentinels(): Sentinel[] {
       file: {
         path: "sentinel-echo.json",
         label: "sentinel",
-        content: JSON.stringify({ id: "sentinel-echo", description: "Echoes its arguments", type: "tool", inputSchema: { type: "object" } }),
+        content: JSON.stringify({
+          id: "sentinel-echo",
+          description: "Echoes its arguments",
+          type: "tool",
+          inputSchema: { type: "object" },
+        }),
       },
       method: "tools/call",
       params: { name: "sentinel-echo", arguments: { n: 1 } },
@@ -71,7 +76,12 @@ export function sentinels(): Sentinel[] {
     {
       id: "sentinel-md",
       kind: "prompt",
-      file: { path: "sentinel-md/SKILL.md", label: "sentinel", content: "---\nname: sentinel-md\ndescription: A valid Agent Skills folder among broken files\n---\nHello $ARGUMENTS from ${CLAUDE_SKILL_DIR}/../x {{not handlebars}}\n" },
+      file: {
+        path: "sentinel-md/SKILL.md",
+        label: "sentinel",
+        content:
+          "---\nname: sentinel-md\ndescription: A valid Agent Skills folder among broken files\n---\nHello $ARGUMENTS from ${CLAUDE_SKILL_DIR}/../x {{not handlebars}}\n",
+      },
       method: "prompts/get",
       params: { name: "sentinel-md", arguments: { arguments: "fuzz" } },
       // The text names the layer's folder, which differs per session: only its start is compared.
@@ -81,7 +91,11 @@ export function sentinels(): Sentinel[] {
     {
       id: "sentinel-deep",
       kind: "prompt",
-      file: { path: "a/b/c/sentinel-deep.yml", label: "sentinel", content: "id: sentinel-deep\ndescription: Deep in the layer\ntype: prompt\nprompt: \"Deep {{a}}\"\n" },
+      file: {
+        path: "a/b/c/sentinel-deep.yml",
+        label: "sentinel",
+        content: 'id: sentinel-deep\ndescription: Deep in the layer\ntype: prompt\nprompt: "Deep {{a}}"\n',
+      },
       method: "prompts/get",
       params: { name: "sentinel-deep", arguments: { a: "b" } },
       text: "Deep b",
@@ -142,7 +156,7 @@ const TEMPLATE_PIECES = [
   "{{#each items}}{{#each ../items}}{{#each ../../items}}x{{/each}}{{/each}}{{/each}}",
   "{{#if a}}{{#if b}}{{#if c}}{{d}}{{/if}}{{/if}}{{/if}}",
   "plain text with no tags",
-  "JSON-ish {\"k\": {{v}}}",
+  'JSON-ish {"k": {{v}}}',
 ];
 
 const BROKEN_TEMPLATES = [
@@ -166,7 +180,7 @@ const BROKEN_TEMPLATES = [
   "{{#with}}x{{/with}}",
   "{{a.[}}",
   "{{#if a}}{{else}}{{else}}{{/if}}",
-  "{{#*inline \"p\"}}x{{/inline}}",
+  '{{#*inline "p"}}x{{/inline}}',
   "{{foo bar=baz}}",
 ];
 
@@ -187,12 +201,14 @@ function randomTemplate(rng: Random): string {
     case "nested": {
       const levels = rng.pick([10, 100, 1000]);
       const block = rng.pick(["if", "each", "with", "unless"]);
-      return `{{#${block} a}}`.repeat(levels) + "{{x}}" + `{{/${block}}}`.repeat(levels);
+      const open = `{{#${block} a}}`;
+      const close = `{{/${block}}}`;
+      return `${open.repeat(levels)}{{x}}${close.repeat(levels)}`;
     }
     case "many":
       return Array.from({ length: 5000 }, (_, i) => `{{v${i % 50}}}`).join(" ");
     case "huge":
-      return "word ".repeat(rng.pick([50_000, 250_000])) + "{{x}}";
+      return `${"word ".repeat(rng.pick([50_000, 250_000]))}{{x}}`;
     default:
       return randomString(rng, { huge: false });
   }
@@ -213,7 +229,17 @@ const CATASTROPHIC_PATTERNS = [
   "^(0|0?)+x$",
 ];
 const INVALID_PATTERNS = ["[", "(", "a{2,1}", "\\", "(?<n>a)\\k<m>", "\\p{Nope}", "*", "(?<=", "[z-a]"];
-const ODD_PATTERNS = ["\\p{L}+", "(?<=a)b", "(a)\\1", "^\\u{1F600}$", "[\\s\\S]{0,100000}", "^$", ".", "^[a-z]+(-[a-z]+)*$", "\\d{3}"];
+const ODD_PATTERNS = [
+  "\\p{L}+",
+  "(?<=a)b",
+  "(a)\\1",
+  "^\\u{1F600}$",
+  "[\\s\\S]{0,100000}",
+  "^$",
+  ".",
+  "^[a-z]+(-[a-z]+)*$",
+  "\\d{3}",
+];
 
 function randomPattern(rng: Random): unknown {
   return rng.weighted<unknown>([
@@ -235,7 +261,8 @@ function leafSchema(rng: Random): Record<string, unknown> {
     if (rng.chance(0.2)) schema.minLength = rng.pick([0, 1, -1, 1e308, "3"]);
     if (rng.chance(0.2)) schema.maxLength = rng.pick([0, 5, 1e9]);
     if (rng.chance(0.2)) schema.format = rng.pick(["email", "uri", "date-time", "regex", "uuid", "nope", 5]);
-    if (rng.chance(0.2)) schema.enum = rng.chance(0.8) ? ["a", "b", "calm"] : Array.from({ length: 10_000 }, (_, i) => `e${i}`);
+    if (rng.chance(0.2))
+      schema.enum = rng.chance(0.8) ? ["a", "b", "calm"] : Array.from({ length: 10_000 }, (_, i) => `e${i}`);
   } else if (type === "number" || type === "integer") {
     if (rng.chance(0.3)) schema.minimum = rng.pick([0, -1e308, "x", 1.5]);
     if (rng.chance(0.3)) schema.multipleOf = rng.pick([0, 1e-300, 2, -1, 0.1]);
@@ -266,17 +293,36 @@ function objectSchema(rng: Random, depth: number): Record<string, unknown> {
     setKey(properties, name, depth > 0 && rng.chance(0.25) ? objectSchema(rng, depth - 1) : leafSchema(rng));
   }
   schema.properties = rng.chance(0.95) ? properties : rng.pick<unknown>([[], "props", 5]);
-  if (rng.chance(0.4)) schema.required = rng.chance(0.85) ? names.filter(() => rng.chance(0.5)) : rng.pick<unknown>(["s", [1, 2], [null], ["missing"]]);
+  if (rng.chance(0.4))
+    schema.required = rng.chance(0.85)
+      ? names.filter(() => rng.chance(0.5))
+      : rng.pick<unknown>(["s", [1, 2], [null], ["missing"]]);
   if (rng.chance(0.2)) schema.additionalProperties = rng.pick<unknown>([false, true, { type: "string" }, "no"]);
-  if (rng.chance(0.1)) schema.patternProperties = { [String(rng.pick([...CATASTROPHIC_PATTERNS, ...INVALID_PATTERNS, "^x"]))]: leafSchema(rng) };
+  if (rng.chance(0.1))
+    schema.patternProperties = {
+      [String(rng.pick([...CATASTROPHIC_PATTERNS, ...INVALID_PATTERNS, "^x"]))]: leafSchema(rng),
+    };
   if (rng.chance(0.08)) schema.propertyNames = { pattern: randomPattern(rng) };
   if (rng.chance(0.05)) schema.dependentRequired = { s: ["n"] };
   if (rng.chance(0.05)) schema.dependentSchemas = { s: { required: ["n"] } };
   if (rng.chance(0.05)) schema.unevaluatedProperties = false;
-  if (rng.chance(0.08)) Object.assign(schema, { if: { properties: { flag: { const: true } } }, then: { required: ["s"] }, else: { not: { required: ["s"] } } });
-  if (rng.chance(0.08)) schema[rng.pick(["allOf", "anyOf", "oneOf"])] = Array.from({ length: rng.range(1, 4) }, () => (rng.chance(0.5) ? leafSchema(rng) : { required: [rng.pick(names.length > 0 ? names : ["s"])] }));
+  if (rng.chance(0.08))
+    Object.assign(schema, {
+      if: { properties: { flag: { const: true } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keywords, not a thenable.
+      then: { required: ["s"] },
+      else: { not: { required: ["s"] } },
+    });
+  if (rng.chance(0.08))
+    schema[rng.pick(["allOf", "anyOf", "oneOf"])] = Array.from({ length: rng.range(1, 4) }, () =>
+      rng.chance(0.5) ? leafSchema(rng) : { required: [rng.pick(names.length > 0 ? names : ["s"])] },
+    );
   if (rng.chance(0.05)) schema.not = leafSchema(rng);
-  if (rng.chance(0.05)) schema[rng.pick(["nope", "$comment", "title", "description", "examples", "x-extension"])] = randomJson(rng, 1, { ...FILE_JSON, huge: false });
+  if (rng.chance(0.05))
+    schema[rng.pick(["nope", "$comment", "title", "description", "examples", "x-extension"])] = randomJson(rng, 1, {
+      ...FILE_JSON,
+      huge: false,
+    });
   return schema;
 }
 
@@ -296,16 +342,26 @@ function randomSchema(rng: Random, fragments: RawFragments): unknown {
       return objectSchema(rng, 2);
     case "deep-allof": {
       const levels = rng.pick([30, 63, 65, 200, 3000]);
-      return raw(fragments, deepText(levels, (inner) => `{"allOf":[${inner}]}`, '{"type":"object"}'));
+      return raw(
+        fragments,
+        deepText(levels, (inner) => `{"allOf":[${inner}]}`, '{"type":"object"}'),
+      );
     }
     case "deep-properties": {
       const levels = rng.pick([20, 40, 70, 1000]);
-      return raw(fragments, `{"type":"object","properties":${deepText(levels, (inner) => `{"p":{"type":"object","properties":${inner}}}`, "{}")}}`);
+      return raw(
+        fragments,
+        `{"type":"object","properties":${deepText(levels, (inner) => `{"p":{"type":"object","properties":${inner}}}`, "{}")}}`,
+      );
     }
     case "ref":
       return rng.pick<unknown>([
         { type: "object", $ref: "#" },
-        { type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } } },
+        {
+          type: "object",
+          properties: { a: { $ref: "#/$defs/a" } },
+          $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } },
+        },
         { type: "object", properties: { a: { $ref: "#/$defs/nope" } } },
         { type: "object", properties: { a: { $ref: "http://127.0.0.1:1/schema.json" } } },
         { type: "object", properties: { children: { type: "array", items: { $ref: "#" } } } },
@@ -319,11 +375,23 @@ function randomSchema(rng: Random, fragments: RawFragments): unknown {
     case "catastrophic":
       return {
         type: "object",
-        properties: { s: { type: "string", pattern: rng.pick(CATASTROPHIC_PATTERNS) }, items: { type: "array", items: { type: "string", pattern: rng.pick(CATASTROPHIC_PATTERNS) } } },
+        properties: {
+          s: { type: "string", pattern: rng.pick(CATASTROPHIC_PATTERNS) },
+          items: { type: "array", items: { type: "string", pattern: rng.pick(CATASTROPHIC_PATTERNS) } },
+        },
         ...(rng.chance(0.5) && { patternProperties: { [rng.pick(CATASTROPHIC_PATTERNS)]: { type: "string" } } }),
       };
     case "wrong":
-      return rng.pick<unknown>([null, "object", 5, [], { type: "string" }, { type: "object", properties: null }, true, {}]);
+      return rng.pick<unknown>([
+        null,
+        "object",
+        5,
+        [],
+        { type: "string" },
+        { type: "object", properties: null },
+        true,
+        {},
+      ]);
     default: {
       const properties: Record<string, unknown> = {};
       for (let i = 0; i < rng.pick([1000, 20_000]); i++) properties[`p${i}`] = { type: "string" };
@@ -365,11 +433,20 @@ function randomSkillData(rng: Random, n: number, fragments: RawFragments): Recor
   if (type !== undefined) skill.type = type;
   if (rng.chance(0.3)) skill.name = rng.chance(0.8) ? `Fuzz ${n}` : randomJson(rng, 1, FILE_JSON);
   if (rng.chance(0.2)) skill.version = rng.pick<unknown>(["1.0.0", 1, null, "x"]);
-  if (rng.chance(0.4)) skill.tags = rng.chance(0.8) ? Array.from({ length: rng.size(5) }, () => rng.pick(["kmp", "fuzz", "Android", "a b", "", "ü", "x".repeat(100)])) : randomJson(rng, 1, FILE_JSON);
+  if (rng.chance(0.4))
+    skill.tags = rng.chance(0.8)
+      ? Array.from({ length: rng.size(5) }, () => rng.pick(["kmp", "fuzz", "Android", "a b", "", "ü", "x".repeat(100)]))
+      : randomJson(rng, 1, FILE_JSON);
   if (type === "prompt" && rng.chance(0.5)) {
     skill.arguments = rng.chance(0.85)
       ? Array.from({ length: rng.size(4) }, () => {
-          const argument: Record<string, unknown> = { name: rng.weighted<unknown>([[8, rng.pick(["name", "items", "flag", "topic", "x"])], [2, rng.pick(PROTO_KEYS)], [1, rng.pick(["", "1a", "a b", 5, null])]]) };
+          const argument: Record<string, unknown> = {
+            name: rng.weighted<unknown>([
+              [8, rng.pick(["name", "items", "flag", "topic", "x"])],
+              [2, rng.pick(PROTO_KEYS)],
+              [1, rng.pick(["", "1a", "a b", 5, null])],
+            ]),
+          };
           if (rng.chance(0.4)) argument.required = rng.pick<unknown>([true, false, "yes", 1]);
           if (rng.chance(0.3)) argument.enum = rng.chance(0.8) ? ["a", "b", "calm"] : randomJson(rng, 1, FILE_JSON);
           if (rng.chance(0.3)) argument.description = randomString(rng, { huge: false });
@@ -378,14 +455,21 @@ function randomSkillData(rng: Random, n: number, fragments: RawFragments): Recor
         })
       : randomJson(rng, 2, FILE_JSON);
   }
-  if (rng.chance(type === "prompt" ? 0.95 : 0.5)) skill.prompt = rng.chance(0.95) ? randomTemplate(rng) : randomJson(rng, 1, FILE_JSON);
+  if (rng.chance(type === "prompt" ? 0.95 : 0.5))
+    skill.prompt = rng.chance(0.95) ? randomTemplate(rng) : randomJson(rng, 1, FILE_JSON);
   if (type === "tool" || rng.chance(0.05)) {
     if (rng.chance(0.97)) skill.inputSchema = randomSchema(rng, fragments);
   }
   if (rng.chance(0.1)) {
-    skill.examples = rng.chance(0.7) ? [{ arguments: { name: "x" }, expect: "Hello x." }, { arguments: {}, error: "missing" }] : randomJson(rng, 2, FILE_JSON);
+    skill.examples = rng.chance(0.7)
+      ? [
+          { arguments: { name: "x" }, expect: "Hello x." },
+          { arguments: {}, error: "missing" },
+        ]
+      : randomJson(rng, 2, FILE_JSON);
   }
-  if (rng.chance(0.08)) setKey(skill, rng.pick(["unknown", "descripton", "inputschema", "__proto__", "x"]), randomJson(rng, 1, FILE_JSON));
+  if (rng.chance(0.08))
+    setKey(skill, rng.pick(["unknown", "descripton", "inputschema", "__proto__", "x"]), randomJson(rng, 1, FILE_JSON));
   return skill;
 }
 
@@ -413,7 +497,12 @@ function serialise(rng: Random, data: Record<string, unknown>, fragments: RawFra
 
 type Mutation = (rng: Random, text: string) => string | Uint8Array;
 
-const ALIAS_BOMB = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...["b", "c", "d", "e", "f", "g", "h", "i"].map((k, i) => `${k}: &${k} [${Array(10).fill(`*${"abcdefghi"[i]}`).join(", ")}]`)].join("\n");
+const ALIAS_BOMB = [
+  "a: &a [x, x, x, x, x, x, x, x, x, x]",
+  ...["b", "c", "d", "e", "f", "g", "h", "i"].map(
+    (k, i) => `${k}: &${k} [${Array(10).fill(`*${"abcdefghi"[i]}`).join(", ")}]`,
+  ),
+].join("\n");
 
 const MUTATIONS: Record<string, Mutation> = {
   bytes(rng, text) {
@@ -423,7 +512,32 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   insert(rng, text) {
     const at = rng.int(text.length + 1);
-    return text.slice(0, at) + rng.pick([":", "- ", "{", "[", "'", '"', "\n  ", "\t", "#", "&a ", "*a", "!!binary ", "? ", "|", ">", "\u0000", "\ufeff", "%", "@", "`"]) + text.slice(at);
+    return (
+      text.slice(0, at) +
+      rng.pick([
+        ":",
+        "- ",
+        "{",
+        "[",
+        "'",
+        '"',
+        "\n  ",
+        "\t",
+        "#",
+        "&a ",
+        "*a",
+        "!!binary ",
+        "? ",
+        "|",
+        ">",
+        "\u0000",
+        "\ufeff",
+        "%",
+        "@",
+        "`",
+      ]) +
+      text.slice(at)
+    );
   },
   truncate(rng, text) {
     return text.slice(0, rng.int(text.length));
@@ -431,8 +545,10 @@ const MUTATIONS: Record<string, Mutation> = {
   bom: (_, text) => `\ufeff${text}`,
   crlf: (_, text) => text.replace(/\n/g, "\r\n"),
   "lone-cr": (_, text) => text.replace(/\n/g, "\r"),
-  tabs: (rng, text) => (rng.chance(0.5) ? text.replace(/^( {2})+/gm, (m) => "\t".repeat(m.length / 2)) : text.replace(/: /g, ":\t")),
-  "duplicate-key": (rng, text) => `${text}\n${rng.pick(["id: h-dup", "type: tool", "description: again", "prompt: again"])}\n`,
+  tabs: (rng, text) =>
+    rng.chance(0.5) ? text.replace(/^( {2})+/gm, (m) => "\t".repeat(m.length / 2)) : text.replace(/: /g, ":\t"),
+  "duplicate-key": (rng, text) =>
+    `${text}\n${rng.pick(["id: h-dup", "type: tool", "description: again", "prompt: again"])}\n`,
   anchors: (rng, text) =>
     rng.pick([
       `base: &base { type: tool, description: anchored }\n${text}\n<<: *base\n`,
@@ -442,13 +558,38 @@ const MUTATIONS: Record<string, Mutation> = {
       `${text}\nself: &s [*s]\n`,
     ]),
   tags: (rng, text) =>
-    text.replace(/^(description|prompt|id|type): /m, (m) => `${m}${rng.pick(["!!str ", "!!int ", "!!binary ", "!custom ", "!!set ", "!!omap ", "!!timestamp ", "!!float ", "!<tag:yaml.org,2002:str> ", "!!js/function "])}`),
-  multidoc: (rng, text) => rng.pick([`${text}\n---\n${text}`, `---\n${text}\n...\n`, `--- !!map\n${text}`, `${text}\n---\nid: second\n`]),
-  directive: (rng, text) => `${rng.pick(["%YAML 1.1", "%YAML 1.2", "%YAML 2.0", "%TAG ! tag:example.com,2000:", "%FOO bar"])}\n---\n${text}`,
-  "complex-keys": (rng, text) => `${text}\n${rng.pick(["? [a, b]\n: c", "? {a: 1}\n: d", "1: one", "null: nothing", "true: yes", "[x]: y", "? |\n  block key\n: v"])}\n`,
-  "block-scalars": (rng, text) => text.replace(/^prompt: .*$/m, `prompt: ${rng.pick(["|+", "|-", ">", ">-", "|2", "|9", "|0"])}\n  body {{x}}\n\n   indented\n`),
-  "non-mapping": (rng) => rng.pick(["", "# only a comment\n", "- a\n- b\n", "just text\n", "42\n", "null\n", "~\n", "[]\n", "{}\n", "---\n", "...\n"]),
-  "deep-flow": (rng, text) => `${text}\nextra: ${"[".repeat(rng.pick([70, 1000, 20_000]))}${"]".repeat(rng.pick([0, 70, 1000, 20_000]))}\n`,
+    text.replace(
+      /^(description|prompt|id|type): /m,
+      (m) =>
+        `${m}${rng.pick(["!!str ", "!!int ", "!!binary ", "!custom ", "!!set ", "!!omap ", "!!timestamp ", "!!float ", "!<tag:yaml.org,2002:str> ", "!!js/function "])}`,
+    ),
+  multidoc: (rng, text) =>
+    rng.pick([`${text}\n---\n${text}`, `---\n${text}\n...\n`, `--- !!map\n${text}`, `${text}\n---\nid: second\n`]),
+  directive: (rng, text) =>
+    `${rng.pick(["%YAML 1.1", "%YAML 1.2", "%YAML 2.0", "%TAG ! tag:example.com,2000:", "%FOO bar"])}\n---\n${text}`,
+  "complex-keys": (rng, text) =>
+    `${text}\n${rng.pick(["? [a, b]\n: c", "? {a: 1}\n: d", "1: one", "null: nothing", "true: yes", "[x]: y", "? |\n  block key\n: v"])}\n`,
+  "block-scalars": (rng, text) =>
+    text.replace(
+      /^prompt: .*$/m,
+      `prompt: ${rng.pick(["|+", "|-", ">", ">-", "|2", "|9", "|0"])}\n  body {{x}}\n\n   indented\n`,
+    ),
+  "non-mapping": (rng) =>
+    rng.pick([
+      "",
+      "# only a comment\n",
+      "- a\n- b\n",
+      "just text\n",
+      "42\n",
+      "null\n",
+      "~\n",
+      "[]\n",
+      "{}\n",
+      "---\n",
+      "...\n",
+    ]),
+  "deep-flow": (rng, text) =>
+    `${text}\nextra: ${"[".repeat(rng.pick([70, 1000, 20_000]))}${"]".repeat(rng.pick([0, 70, 1000, 20_000]))}\n`,
   "deep-block": (rng, text) => {
     const levels = rng.pick([70, 300, 2000]);
     let out = `${text}\nnested:\n`;
@@ -458,8 +599,13 @@ const MUTATIONS: Record<string, Mutation> = {
   huge: (rng, text) => `${text}\ndescription2: ${"x".repeat(rng.pick([100_000, 1024 * 1024 + 10]))}\n`,
   "long-line": (_, text) => `${text}\n# ${"#".repeat(200_000)}\n`,
   nul: (_, text) => text.replace(/\n/, "\n\u0000"),
-  "wrong-type": (rng, text) => text.replace(/^(id|type|description|prompt|inputSchema|arguments|tags): .*$/m, (_, key: string) => `${key}: ${rng.pick(["[1, 2]", "{a: 1}", "42", "null", "true", "~", "''"])}`),
-  "many-keys": (rng, text) => `${text}\n${Array.from({ length: rng.pick([1000, 20_000]) }, (_, i) => `k${i}: ${i}`).join("\n")}\n`,
+  "wrong-type": (rng, text) =>
+    text.replace(
+      /^(id|type|description|prompt|inputSchema|arguments|tags): .*$/m,
+      (_, key: string) => `${key}: ${rng.pick(["[1, 2]", "{a: 1}", "42", "null", "true", "~", "''"])}`,
+    ),
+  "many-keys": (rng, text) =>
+    `${text}\n${Array.from({ length: rng.pick([1000, 20_000]) }, (_, i) => `k${i}: ${i}`).join("\n")}\n`,
   indentation: (rng, text) => text.replace(/\n/g, () => (rng.chance(0.1) ? `\n${" ".repeat(rng.range(1, 3))}` : "\n")),
 };
 
@@ -471,13 +617,26 @@ function hostileSkillFile(rng: Random, n: number): SkillFile {
   const text = serialise(rng, data, fragments, asJson);
   const applied: string[] = [];
   let content: string | Uint8Array = text;
-  for (let i = rng.weighted([[45, 0], [40, 1], [15, 2]]); i > 0; i--) {
+  for (
+    let i = rng.weighted([
+      [45, 0],
+      [40, 1],
+      [15, 2],
+    ]);
+    i > 0;
+    i--
+  ) {
     const name = rng.pick(Object.keys(MUTATIONS));
     applied.push(name);
     const current: string = typeof content === "string" ? content : Buffer.from(content).toString("latin1");
     content = MUTATIONS[name]!(rng, current);
   }
-  const folder = rng.weighted([[6, ""], [2, "sub/"], [1, "deep/er/still/"], [1, "ü space/"]]);
+  const folder = rng.weighted([
+    [6, ""],
+    [2, "sub/"],
+    [1, "deep/er/still/"],
+    [1, "ü space/"],
+  ]);
   const extension = asJson ? ".json" : rng.pick([".yaml", ".yml"]);
   const path = `${folder}h${n}${extension}`;
   const label = `${String(data.type)} ${asJson ? "json" : "yaml"}${applied.length > 0 ? ` + ${applied.join(" + ")}` : ""}`;
@@ -502,14 +661,49 @@ const BODY_PIECES = [
 
 function frontmatterData(rng: Random, n: number): Record<string, unknown> {
   const data: Record<string, unknown> = {};
-  if (rng.chance(0.95)) data.name = rng.weighted<unknown>([[90, `sm${n}`], [3, `Sm${n}`], [2, `sm-${"x".repeat(70)}`], [2, 5], [2, `other${n}`], [1, ""]]);
-  if (rng.chance(0.95)) data.description = rng.weighted<unknown>([[85, `Fuzz folder skill ${n}`], [5, "d".repeat(2000)], [5, randomJson(rng, 1, FILE_JSON)], [3, ""], [2, "Use it for PDFs: forms and text"]]);
+  if (rng.chance(0.95))
+    data.name = rng.weighted<unknown>([
+      [90, `sm${n}`],
+      [3, `Sm${n}`],
+      [2, `sm-${"x".repeat(70)}`],
+      [2, 5],
+      [2, `other${n}`],
+      [1, ""],
+    ]);
+  if (rng.chance(0.95))
+    data.description = rng.weighted<unknown>([
+      [85, `Fuzz folder skill ${n}`],
+      [5, "d".repeat(2000)],
+      [5, randomJson(rng, 1, FILE_JSON)],
+      [3, ""],
+      [2, "Use it for PDFs: forms and text"],
+    ]);
   if (rng.chance(0.3)) data["argument-hint"] = rng.pick<unknown>(["[file]", "<a> <b>", 5]);
-  if (rng.chance(0.3)) data.arguments = rng.pick<unknown>([["topic", "focus"], "topic focus", ["topic", "topic"], ["1bad"], { a: 1 }, [], [null]]);
-  if (rng.chance(0.3)) data.metadata = rng.pick<unknown>([{ tags: "fuzz kmp", version: "1.0" }, { tags: ["a", "b"] }, "meta", { version: 2 }]);
+  if (rng.chance(0.3))
+    data.arguments = rng.pick<unknown>([
+      ["topic", "focus"],
+      "topic focus",
+      ["topic", "topic"],
+      ["1bad"],
+      { a: 1 },
+      [],
+      [null],
+    ]);
+  if (rng.chance(0.3))
+    data.metadata = rng.pick<unknown>([
+      { tags: "fuzz kmp", version: "1.0" },
+      { tags: ["a", "b"] },
+      "meta",
+      { version: 2 },
+    ]);
   if (rng.chance(0.1)) data["user-invocable"] = rng.pick<unknown>([false, true, "no"]);
   if (rng.chance(0.1)) data.when_to_use = randomString(rng, { huge: false });
-  if (rng.chance(0.1)) setKey(data, rng.pick(["license", "compatibility", "allowed-tools", "model", "unknown-field", "__proto__"]), randomJson(rng, 1, FILE_JSON));
+  if (rng.chance(0.1))
+    setKey(
+      data,
+      rng.pick(["license", "compatibility", "allowed-tools", "model", "unknown-field", "__proto__"]),
+      randomJson(rng, 1, FILE_JSON),
+    );
   return data;
 }
 
@@ -519,7 +713,10 @@ function frontmatterData(rng: Random, n: number): Record<string, unknown> {
  * not a skill) or more files than a folder may hold; the `SKILL.md` broken in up to two ways.
  */
 function hostileSkillFolder(rng: Random, n: number): SkillFile[] {
-  const folder = `${rng.weighted([[8, ""], [2, "sub/"]])}sm${n}`;
+  const folder = `${rng.weighted([
+    [8, ""],
+    [2, "sub/"],
+  ])}sm${n}`;
   const data = frontmatterData(rng, n);
   let frontmatter: string;
   try {
@@ -527,17 +724,46 @@ function hostileSkillFolder(rng: Random, n: number): SkillFile[] {
   } catch {
     frontmatter = JSON.stringify(data);
   }
-  const body = rng.chance(0.05) ? "line\n".repeat(600) : Array.from({ length: rng.range(1, 4) }, () => rng.pick(BODY_PIECES)).join("\n");
-  const shape = rng.weighted([[85, "normal"], [4, "no-frontmatter"], [4, "unclosed"], [4, "empty-frontmatter"], [3, "bom"]]);
-  const text = shape === "no-frontmatter" ? body : shape === "unclosed" ? `---\n${frontmatter}${body}` : shape === "empty-frontmatter" ? `---\n---\n${body}` : `${shape === "bom" ? "\ufeff" : ""}---\n${frontmatter}---\n${body}\n`;
+  const body = rng.chance(0.05)
+    ? "line\n".repeat(600)
+    : Array.from({ length: rng.range(1, 4) }, () => rng.pick(BODY_PIECES)).join("\n");
+  const shape = rng.weighted([
+    [85, "normal"],
+    [4, "no-frontmatter"],
+    [4, "unclosed"],
+    [4, "empty-frontmatter"],
+    [3, "bom"],
+  ]);
+  const text =
+    shape === "no-frontmatter"
+      ? body
+      : shape === "unclosed"
+        ? `---\n${frontmatter}${body}`
+        : shape === "empty-frontmatter"
+          ? `---\n---\n${body}`
+          : `${shape === "bom" ? "\ufeff" : ""}---\n${frontmatter}---\n${body}\n`;
   const applied: string[] = [shape];
   let content: string | Uint8Array = text;
-  for (let i = rng.weighted([[60, 0], [30, 1], [10, 2]]); i > 0; i--) {
+  for (
+    let i = rng.weighted([
+      [60, 0],
+      [30, 1],
+      [10, 2],
+    ]);
+    i > 0;
+    i--
+  ) {
     const name = rng.pick(Object.keys(MUTATIONS));
     applied.push(name);
     content = MUTATIONS[name]!(rng, typeof content === "string" ? content : Buffer.from(content).toString("latin1"));
   }
-  const files: SkillFile[] = [{ path: `${folder}/${rng.chance(0.9) ? "SKILL.md" : "skill.md"}`, content, label: `SKILL.md folder: ${applied.join(" + ")}` }];
+  const files: SkillFile[] = [
+    {
+      path: `${folder}/${rng.chance(0.9) ? "SKILL.md" : "skill.md"}`,
+      content,
+      label: `SKILL.md folder: ${applied.join(" + ")}`,
+    },
+  ];
   if (rng.chance(0.3)) {
     const examples = rng.pick([
       "- arguments: { arguments: x }\n  contains: [x]\n",
@@ -549,9 +775,20 @@ function hostileSkillFolder(rng: Random, n: number): SkillFile[] {
     files.push({ path: `${folder}/examples.yaml`, content: examples, label: "examples" });
   }
   if (rng.chance(0.3)) files.push({ path: `${folder}/references/guide.md`, content: "# Guide\n", label: "reference" });
-  if (rng.chance(0.1)) files.push({ path: `${folder}/assets/nested/SKILL.md`, content: "---\nname: nested\ndescription: d\n---\nnot a skill\n", label: "nested SKILL.md" });
-  if (rng.chance(0.1)) files.push({ path: `${folder}/assets/data.yaml`, content: "id: not-a-skill\ndescription: d\ntype: prompt\nprompt: p\n", label: "yaml asset" });
-  if (rng.chance(0.02)) for (let i = 0; i < 520; i++) files.push({ path: `${folder}/many/f${i}.txt`, content: "x", label: "many files" });
+  if (rng.chance(0.1))
+    files.push({
+      path: `${folder}/assets/nested/SKILL.md`,
+      content: "---\nname: nested\ndescription: d\n---\nnot a skill\n",
+      label: "nested SKILL.md",
+    });
+  if (rng.chance(0.1))
+    files.push({
+      path: `${folder}/assets/data.yaml`,
+      content: "id: not-a-skill\ndescription: d\ntype: prompt\nprompt: p\n",
+      label: "yaml asset",
+    });
+  if (rng.chance(0.02))
+    for (let i = 0; i < 520; i++) files.push({ path: `${folder}/many/f${i}.txt`, content: "x", label: "many files" });
   return files;
 }
 
@@ -581,9 +818,12 @@ export function writeFileSystemOddities(layer: string, outside: string): string[
     ["dangling link", () => symlinkSync(join(layer, "gone"), join(layer, "dangling.yaml"))],
     ["folder named like a file", () => mkdirSync(join(layer, "folder.yaml"), { recursive: true })],
     ["empty file", () => file(join(layer, "empty.yaml"), "")],
-    ["fifo", () => {
-      if (Bun.spawnSync(["mkfifo", join(layer, "fifo.yaml")]).exitCode !== 0) throw new Error("mkfifo failed");
-    }],
+    [
+      "fifo",
+      () => {
+        if (Bun.spawnSync(["mkfifo", join(layer, "fifo.yaml")]).exitCode !== 0) throw new Error("mkfifo failed");
+      },
+    ],
   ];
   for (const [what, make] of tries) {
     try {
@@ -604,4 +844,3 @@ export function writeLayer(layer: string, files: readonly SkillFile[]): void {
     writeFileSync(full, f.content);
   }
 }
-

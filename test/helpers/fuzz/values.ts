@@ -1,12 +1,45 @@
 import type { Random } from "./random.ts";
 
 /** Keys that reach prototypes or shadow their methods when code treats argument names as keys. */
-export const PROTO_KEYS = ["__proto__", "constructor", "toString", "prototype", "hasOwnProperty", "valueOf", "__defineGetter__"] as const;
+export const PROTO_KEYS = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "prototype",
+  "hasOwnProperty",
+  "valueOf",
+  "__defineGetter__",
+] as const;
 
 /** Inputs that make backtracking patterns (`^(a+)+$` and friends) run for seconds. */
-export const BACKTRACKING_INPUTS = [`${"a".repeat(30)}!`, `${"x".repeat(28)}z`, `${"ab".repeat(20)}c`, `${"a ".repeat(25)}!`, `${"0".repeat(40)}x`];
+export const BACKTRACKING_INPUTS = [
+  `${"a".repeat(30)}!`,
+  `${"x".repeat(28)}z`,
+  `${"ab".repeat(20)}c`,
+  `${"a ".repeat(25)}!`,
+  `${"0".repeat(40)}x`,
+];
 
-const WORDS = ["alpha", "kmp", "android", "review", "x", "a", "b", "tags", "id", "name", "value", "main", "ok", "skill", "null", "true", "1", ""];
+const WORDS = [
+  "alpha",
+  "kmp",
+  "android",
+  "review",
+  "x",
+  "a",
+  "b",
+  "tags",
+  "id",
+  "name",
+  "value",
+  "main",
+  "ok",
+  "skill",
+  "null",
+  "true",
+  "1",
+  "",
+];
 
 /** Own properties, `__proto__` included (plain assignment would set the prototype instead). */
 export function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -34,9 +67,34 @@ export function randomString(rng: Random, options: { huge?: boolean } = {}): str
     case "words":
       return Array.from({ length: rng.range(1, 6) }, () => rng.pick(WORDS)).join(rng.pick([" ", ",", ", ", "-", "\n"]));
     case "unicode":
-      return rng.pick(["ü", "日本語", "👩‍💻", "\u202eevil", "e\u0301", "\ud800", "\udfff", "\u0000", "\uffff", "ß".repeat(10), "Ω≈ç√∫"]) + rng.pick(WORDS);
+      return (
+        rng.pick([
+          "ü",
+          "日本語",
+          "👩‍💻",
+          "\u202eevil",
+          "e\u0301",
+          "\ud800",
+          "\udfff",
+          "\u0000",
+          "\uffff",
+          "ß".repeat(10),
+          "Ω≈ç√∫",
+        ]) + rng.pick(WORDS)
+      );
     case "template":
-      return rng.pick(["{{x}}", "{{{x}}}", "{{#each a}}", "{{/if}}", "{{> p}}", "{{constructor.constructor}}", "{{__proto__}}", "}}{{", "{{!--", "\\{{x}}"]);
+      return rng.pick([
+        "{{x}}",
+        "{{{x}}}",
+        "{{#each a}}",
+        "{{/if}}",
+        "{{> p}}",
+        "{{constructor.constructor}}",
+        "{{__proto__}}",
+        "}}{{",
+        "{{!--",
+        "\\{{x}}",
+      ]);
     case "control":
       return rng.pick(["\r\n", "\r", "\n", "\t", '"', "\\", "\u0007", "\u001b[31mred", "\u2028\u2029", '\\"}']);
     case "proto":
@@ -44,7 +102,17 @@ export function randomString(rng: Random, options: { huge?: boolean } = {}): str
     case "backtrack":
       return rng.pick(BACKTRACKING_INPUTS);
     case "path":
-      return rng.pick(["../../etc/passwd", "/etc/passwd", "skill://skills/../registry", "skill://registry", "file:///etc/passwd", "C:\\Windows", "%2e%2e%2f", "*", "?"]);
+      return rng.pick([
+        "../../etc/passwd",
+        "/etc/passwd",
+        "skill://skills/../registry",
+        "skill://registry",
+        "file:///etc/passwd",
+        "C:\\Windows",
+        "%2e%2e%2f",
+        "*",
+        "?",
+      ]);
     case "number":
       return String(rng.pick([0, -1, 1e21, 2 ** 53, Number.MAX_VALUE, 0.1]));
     case "huge":
@@ -84,7 +152,12 @@ export function randomJson(rng: Random, depth = 3, options: JsonOptions = {}): u
       return null;
     case "object": {
       const object: Record<string, unknown> = {};
-      for (let i = rng.size(6); i > 0; i--) setKey(object, rng.chance(0.15) ? rng.pick(PROTO_KEYS) : randomString(rng, { huge: false }), randomJson(rng, depth - 1, options));
+      for (let i = rng.size(6); i > 0; i--)
+        setKey(
+          object,
+          rng.chance(0.15) ? rng.pick(PROTO_KEYS) : randomString(rng, { huge: false }),
+          randomJson(rng, depth - 1, options),
+        );
       return object;
     }
     case "array":
