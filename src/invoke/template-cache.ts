@@ -57,24 +57,3 @@ export function renderTemplate(content: SkillContent, data: Record<string, unkno
   // Arguments are plain data: prototype access stays off (Handlebars' default since 4.6).
   return render(data).trimEnd();
 }
-
-/** A request this recent means the server is busy: warming waits (as the index writer does). */
-const QUIET_MS = 40;
-const POLL_MS = 25;
-
-/**
- * Handlebars' first compile in a process costs ~10 ms more than any later one (loading the
- * package, its compiler's first run), and templates with blocks render through it: done when the
- * server is first idle after its load, that cost is off the first `tools/call`. Only the engine
- * is warmed: compiling every template ahead would hold a program per template. Resolves when done.
- */
-export function warmHandlebarsWhenIdle(lastActivity: () => number): Promise<void> {
-  return new Promise((resolve) => {
-    const tick = (): void => {
-      if (performance.now() - lastActivity() < QUIET_MS) return void setTimeout(tick, POLL_MS).unref?.();
-      renderTemplate({ template: "{{#each a}}{{#if this}}{{this}}{{/if}}{{/each}}", examples: [] }, { a: [1] });
-      resolve();
-    };
-    setTimeout(tick, 0).unref?.();
-  });
-}

@@ -3,7 +3,6 @@ import { IndexWriter } from "../load/index-writer.ts";
 import { referencedVersions, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
 import { loadReport } from "../load/report.ts";
 import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
-import { warmHandlebarsWhenIdle } from "../invoke/template-cache.ts";
 import type { LiveRegistry } from "../mcp/registry-source.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
 import type { Logger } from "./log.ts";
@@ -73,10 +72,7 @@ export function openSkills(
         pageSize ?? result.config.pageSize,
         mergeCatalogSettings(result.config.catalog, catalog !== undefined ? { mode: catalog } : undefined),
       );
-      if (!previous) {
-        hooks.firstLoad?.(result);
-        void warmHandlebarsWhenIdle(() => source.lastRequestAt);
-      }
+      if (!previous) hooks.firstLoad?.(result);
       if (index) {
         writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);
         writer.enqueue(result.unindexed, referencedVersions(result));

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { LIMITS, ownArguments } from "../../src/invoke/limits.ts";
-import { renderTemplate, warmHandlebarsWhenIdle } from "../../src/invoke/template-cache.ts";
+import { renderTemplate } from "../../src/invoke/template-cache.ts";
 import type { SkillContent } from "../../src/skill/skill.ts";
 import { COMPILE_OPTIONS, handlebars } from "../../src/skill/handlebars-env.ts";
 import { proveTemplate } from "../../src/skill/template-proof.ts";
@@ -96,14 +96,5 @@ describe("templates with the built-in blocks render what Handlebars renders, wit
     expect(() => render("{{#each xs}}{{big}}{{/each}}", { xs: Array.from({ length: 20 }, () => ({ big })) })).toThrow(
       "The result would be over the 16 MiB limit",
     );
-  });
-});
-
-describe("Handlebars is warmed when the server is idle", () => {
-  test("it waits while requests keep arriving, then compiles once they stop", async () => {
-    let asked = 0;
-    // Busy (a request just now) for the first three looks, then quiet since long ago.
-    await warmHandlebarsWhenIdle(() => (++asked <= 3 ? performance.now() : 0));
-    expect(asked).toBe(4);
   });
 });
