@@ -1,13 +1,15 @@
 import { COMPILE_OPTIONS, handlebars } from "../skill/handlebars-env.ts";
 import type { SkillContent } from "../skill/skill.ts";
 import { renderBounded } from "./bounded-handlebars.ts";
+import { compileBlocks } from "./block-template.ts";
 import { compilePlain } from "./plain-template.ts";
 
 type Renderer = (data: Record<string, unknown>) => string;
 
 /**
  * Compiling is the expensive part (~1 ms a Handlebars template), so it happens on a template's
- * first render and never again; plain templates skip Handlebars altogether (plain-template.ts).
+ * first render and never again; plain templates and those with only the built-in blocks skip
+ * Handlebars altogether (plain-template.ts, block-template.ts).
  * Keyed by the content object of one file version: when a reload (or the content cache) lets go
  * of that version, its renderer goes with it, so memory stays flat however often files change.
  */
@@ -43,7 +45,9 @@ function compile(template: string): Renderer {
     }
     return viaHandlebars;
   };
-  return compilePlain(template, handlebarsRenderer) ?? handlebarsRenderer();
+  return (
+    compilePlain(template, handlebarsRenderer) ?? compileBlocks(template, handlebarsRenderer) ?? handlebarsRenderer()
+  );
 }
 
 /** A skill's template rendered with `data`; trailing whitespace trimmed. A skill without one renders empty. */
