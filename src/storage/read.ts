@@ -20,22 +20,27 @@ export type ReadResult = { ok: true; source: SourceText; stamp: FileStamp } | { 
 /** Opening never waits: a FIFO that took the place of a file must not block the load. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
+/** A file that could not be opened or read: its diagnostic. */
+function unreadable(file: string, error: unknown): ReadResult {
+  return {
+    ok: false,
+    diagnostic: {
+      severity: "error",
+      code: "unreadable",
+      file,
+      message: `cannot read the file: ${describeFsError(error)}`,
+      hint: UNREADABLE_HINT,
+    },
+  };
+}
+
 /** The built-in skills inside a binary: our own files, in a file system that cannot be opened. */
 function readEmbedded(file: string): ReadResult {
   try {
     const stamp = stampOfStats(statSync(file));
     return { ok: true, source: { file, text: readFileSync(file, "utf8") }, stamp };
   } catch (error) {
-    return {
-      ok: false,
-      diagnostic: {
-        severity: "error",
-        code: "unreadable",
-        file,
-        message: `cannot read the file: ${describeFsError(error)}`,
-        hint: UNREADABLE_HINT,
-      },
-    };
+    return unreadable(file, error);
   }
 }
 
@@ -50,16 +55,7 @@ export function readSkillFile(file: string, limit = MAX_SKILL_FILE_BYTES): ReadR
   try {
     fd = openSync(file, OPEN_FLAGS);
   } catch (error) {
-    return {
-      ok: false,
-      diagnostic: {
-        severity: "error",
-        code: "unreadable",
-        file,
-        message: `cannot read the file: ${describeFsError(error)}`,
-        hint: UNREADABLE_HINT,
-      },
-    };
+    return unreadable(file, error);
   }
   try {
     const info = fstatSync(fd);
@@ -96,16 +92,7 @@ export function readSkillFile(file: string, limit = MAX_SKILL_FILE_BYTES): ReadR
     }
     return { ok: true, source: { file, text: buffer.toString("utf8", 0, read) }, stamp: stampOfStats(info) };
   } catch (error) {
-    return {
-      ok: false,
-      diagnostic: {
-        severity: "error",
-        code: "unreadable",
-        file,
-        message: `cannot read the file: ${describeFsError(error)}`,
-        hint: UNREADABLE_HINT,
-      },
-    };
+    return unreadable(file, error);
   } finally {
     closeSync(fd);
   }
