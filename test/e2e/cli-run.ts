@@ -16,13 +16,20 @@ export async function runCli(
   home: string,
   env: Record<string, string> = {},
 ): Promise<CliRun> {
-  const proc = Bun.spawn([process.execPath, SOURCE_ENTRY, ...args], {
-    cwd,
-    env: { HOME: home, PATH: process.env.PATH ?? "", ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+  return runCommand([process.execPath, SOURCE_ENTRY, ...args], cwd, {
+    HOME: home,
+    PATH: process.env.PATH ?? "",
+    ...env,
   });
+}
+
+/** Runs `command` in `cwd` with exactly `env`, no stdin, and collects its output and exit code. */
+export async function runCommand(
+  command: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<CliRun> {
+  const proc = Bun.spawn([...command], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout).text(),
     new Response(proc.stderr).text(),

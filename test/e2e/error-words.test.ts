@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { initializeLine, rawSession, SOURCE_ENTRY } from "../helpers/server.ts";
+import { runCommand, type CliRun } from "./cli-run.ts";
 
 /**
  * The two messages issue 23 item 18 found wanting, through the whole program: a key indented one
@@ -39,20 +40,8 @@ beforeAll(() => {
 });
 afterAll(() => fixture.cleanup());
 
-async function run(command: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn(command, {
-    cwd: fixture.cwd,
-    env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+function run(command: string[]): Promise<CliRun> {
+  return runCommand(command, fixture.cwd, { HOME: fixture.home, PATH: process.env.PATH ?? "" });
 }
 
 const TARGETS: { name: string; command: () => Promise<string[]> }[] = [

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connect, type Connected, type ServerTarget } from "../helpers/server.ts";
 import { textOf } from "./live-session.ts";
+import { runCommand, type CliRun } from "./cli-run.ts";
 
 /**
  * What a skill folder publishes, over MCP and in the CLI, from the source entry or the compiled
@@ -37,24 +38,9 @@ const PUBLISHED = ["SKILL.md", "_assets/banner.txt", "scripts/__init__.py", "scr
 type Structured<T> = { structuredContent: T; isError?: boolean; content: { text: string }[] };
 
 /** The CLI of a server target: its command without the trailing `mcp`. */
-async function cli(
-  target: ServerTarget,
-  fixture: Fixture,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([target.command, ...target.args.slice(0, -1), ...args], {
-    cwd: fixture.cwd,
-    env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+function cli(target: ServerTarget, fixture: Fixture, ...args: string[]): Promise<CliRun> {
+  const env = { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" };
+  return runCommand([target.command, ...target.args.slice(0, -1), ...args], fixture.cwd, env);
 }
 
 export function folderFilesSuite(target: ServerTarget): void {

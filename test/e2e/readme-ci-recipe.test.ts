@@ -5,6 +5,7 @@ import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { fencedBlocks, section } from "../helpers/markdown.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
+import { runCommand } from "./cli-run.ts";
 
 /**
  * The README's CI recipe (`## Testing skills`) runs literally, through the README's own alias,
@@ -30,17 +31,8 @@ async function recipeAfter(setup: string): Promise<{ code: number; stdout: strin
   const fixture = makeFixture();
   fixtures.push(fixture);
   const script = `set -e\nshopt -s expand_aliases\ncd ${JSON.stringify(REPO_ROOT)}\n${ALIAS}\ncd ${JSON.stringify(fixture.cwd)}\n${setup}\n${RECIPE}`;
-  const proc = Bun.spawn(["bash", "-c", script], {
-    env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr, cwd: fixture.cwd };
+  const env = { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" };
+  return { ...(await runCommand(["bash", "-c", script], fixture.cwd, env)), cwd: fixture.cwd };
 }
 
 describe("the README's CI recipe", () => {
@@ -85,20 +77,12 @@ describe("validate --strict judges the user's own files, never the built-in skil
     "---\nname: lax\ndescription: A built-in skill written for Claude Code\nargument-hint: '[topic]'\n---\nWrite about $ARGUMENTS.\n";
   const TYPO_YAML = "id: typo\ndescription: Has an unknown field\ntype: prompt\ntgas: [x]\nprompt: Hi\n";
   let copy: Fixture;
-  const run = async (cwd: string, home: string) => {
-    const proc = Bun.spawn([process.execPath, join(copy.cwd, "src/cli.ts"), "validate", "--strict"], {
-      cwd,
-      env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
-      stdout: "pipe",
-      stderr: "pipe",
+  const run = (cwd: string, home: string) =>
+    runCommand([process.execPath, join(copy.cwd, "src/cli.ts"), "validate", "--strict"], cwd, {
+      HOME: home,
+      PATH: process.env.PATH ?? "",
+      NO_COLOR: "1",
     });
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
-    return { code, stdout, stderr };
-  };
 
   test("built-in findings are printed but do not fail --strict; the same files in a user layer do", async () => {
     // The source tree with its own skills/ folder (the built-in layer sits beside src/).
@@ -142,18 +126,11 @@ describe("the recipe's command in the compiled binary (the built-in skills embed
     const fixture = makeFixture();
     fixtures.push(fixture);
     const run = async (...args: string[]) => {
-      const proc = Bun.spawn([binary, ...args], {
-        cwd: fixture.cwd,
-        env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
-        stdout: "pipe",
-        stderr: "pipe",
+      return runCommand([binary, ...args], fixture.cwd, {
+        HOME: fixture.home,
+        PATH: process.env.PATH ?? "",
+        NO_COLOR: "1",
       });
-      const [stdout, stderr, code] = await Promise.all([
-        new Response(proc.stdout).text(),
-        new Response(proc.stderr).text(),
-        proc.exited,
-      ]);
-      return { code, stdout, stderr };
     };
     const empty = await run("validate", "--strict");
     expect({ code: empty.code, stdout: empty.stdout }).toEqual({ code: 0, stdout: "" });

@@ -5,6 +5,7 @@ import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, skill, type Remote } from "../helpers/git-remote.ts";
 import { SOURCE_ENTRY } from "../helpers/server.ts";
+import { runCommand, type CliRun } from "./cli-run.ts";
 
 /**
  * `skill-central sync` on a terminal draws one progress line per layer on stderr, rewritten in
@@ -53,14 +54,8 @@ async function onTerminal(command: string[], cols = 200): Promise<{ code: number
   }
 }
 
-async function piped(command: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn(command, { cwd: fixture.cwd, env: env(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+function piped(command: string[]): Promise<CliRun> {
+  return runCommand(command, fixture.cwd, env());
 }
 
 const TARGETS: { name: string; command: () => Promise<string[]> }[] = [
