@@ -1,6 +1,6 @@
 import { ProtocolErrorCode, type JSONRPCMessage, type RequestId, type Transport } from "@modelcontextprotocol/server";
 import { FrameIdScanner } from "./frame-id.ts";
-import { logValue } from "./http/access-log.ts";
+import { logValue } from "./log-value.ts";
 import { classifyIncoming } from "./incoming.ts";
 
 /** Frames above this are refused with an error instead of closing the stream (the SDK's reader dies at 10 MiB). */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { logValue, loggedPath, MAX_LOGGED_CHARS, pathOfTarget } from "../../src/mcp/http/access-log.ts";
+import { loggedPath, pathOfTarget } from "../../src/mcp/http/access-log.ts";
+import { logValue, MAX_LOGGED_CHARS } from "../../src/mcp/log-value.ts";
 import { parseAllowedOrigin } from "../../src/mcp/http/request-guard.ts";
 import { serveMcpOverHttp } from "../../src/mcp/http/index.ts";
 import { LiveRegistry } from "../../src/mcp/registry-source.ts";

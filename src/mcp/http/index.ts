@@ -3,14 +3,8 @@ import type { ListKind } from "../feature.ts";
 import { watchListChanges } from "../list-changed.ts";
 import type { LiveRegistry } from "../registry-source.ts";
 import { createServer } from "../server.ts";
-import {
-  accessLine,
-  type Exchange,
-  logValue,
-  loggedPath,
-  MAX_LOGGED_MESSAGE_CHARS,
-  pathOfTarget,
-} from "./access-log.ts";
+import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
+import { accessLine, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
 import { authenticate } from "./auth.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
 import { MAX_BODY_BYTES, readBody } from "./body.ts";

@@ -7,7 +7,7 @@ import type { ListKind } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
-import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "./access-log.ts";
+import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
 import { errorResponse } from "./responses.ts";
 
 export interface SessionOptions {
