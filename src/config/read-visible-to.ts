@@ -22,7 +22,10 @@ function stringList(value: unknown, what: string, warn: VisibleToWarn): string[]
   const strings: string[] = [];
   value.forEach((item, i) => {
     if (typeof item === "string" && item !== "") strings.push(item);
-    else warn(`${what}: entry ${i + 1} (${item === "" ? "empty" : kindOf(item)}) is not a non-empty string; it grants nobody`);
+    else
+      warn(
+        `${what}: entry ${i + 1} (${item === "" ? "empty" : kindOf(item)}) is not a non-empty string; it grants nobody`,
+      );
   });
   return strings;
 }

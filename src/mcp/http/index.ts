@@ -205,7 +205,8 @@ async function answerMcp(request: Request, url: URL, exchange: Exchange, pipelin
   if (!body.ok) return body.response;
   exchange.rpc = body.rpc;
   // A static token's label is both who the caller is and what its sessions are bound to.
-  const identity: Identity = auth.label === undefined ? ANONYMOUS : { caller: { label: auth.label }, principal: auth.label };
+  const identity: Identity =
+    auth.label === undefined ? ANONYMOUS : { caller: { label: auth.label }, principal: auth.label };
   return dispatch(request, body.parsedBody, identity, pipeline, (id) => (exchange.session = shortSessionId(id)));
 }
 
@@ -225,7 +226,10 @@ function warnUnreachableLayers(source: LiveRegistry, log: (line: string) => void
     }
   };
   let stopped = false;
-  source.current().then((registry) => stopped || check(registry), () => {});
+  source.current().then(
+    (registry) => stopped || check(registry),
+    () => {},
+  );
   const unsubscribe = source.onSwap((next) => check(next));
   return () => {
     stopped = true;
