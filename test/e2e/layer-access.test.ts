@@ -1,5 +1,4 @@
-import type { Client } from "@modelcontextprotocol/client";
-import type { StandardSchemaV1 } from "@modelcontextprotocol/core";
+import type { Client, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
