@@ -4,6 +4,8 @@ import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
+import { readVisibleTo } from "./read-visible-to.ts";
+import type { VisibleTo } from "./visible-to.ts";
 import {
   isCatalogMode,
   isToolCap,
@@ -34,6 +36,8 @@ export interface LayerDeclaration {
   priority: number;
   /** Set for a layer whose files come from a git repository instead of a folder. */
   git?: GitSource;
+  /** Who may see the layer over HTTP (docs/layer-access.md); absent: everyone. */
+  visibleTo?: VisibleTo;
 }
 
 /** One config file, read and checked; keys it did not have are absent. */
@@ -73,7 +77,7 @@ export function expandPath(path: string, base: string, home: string): string {
 }
 
 const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap"];
-const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh"];
+const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo"];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
 /** The smallest background refresh interval: a shared remote is not polled more often. */
@@ -257,11 +261,16 @@ function readLayer(
   }
   if (names.has(name))
     return void warn(`layer "${name}" is declared twice in this file; the second is ignored`, index, "name");
+  // Present at all (even null or empty): the layer is restricted. Fail closed.
+  const access =
+    "visibleTo" in layer
+      ? { visibleTo: readVisibleTo(layer.visibleTo, name, (message, hint) => warn(message, index, "visibleTo", hint)) }
+      : {};
   if (git !== undefined) {
     const source = readGitSource(layer, name, (message, field) => warn(message, index, field));
-    return source && { name, path: "", priority, git: source };
+    return source && { name, path: "", priority, git: source, ...access };
   }
-  return { name, path: expandPath(path as string, paths.base, paths.home), priority };
+  return { name, path: expandPath(path as string, paths.base, paths.home), priority, ...access };
 }
 
 /**

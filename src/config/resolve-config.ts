@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
+import type { VisibleTo } from "./visible-to.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
 
@@ -28,6 +29,8 @@ export interface LayerSpec {
   provenance?: LayerProvenance;
   /** The layer contributes nothing, for this reason (already reported as a diagnostic). */
   unavailable?: string;
+  /** Who may see the layer over HTTP; absent: everyone. */
+  visibleTo?: VisibleTo;
 }
 
 export interface ConfigOptions {
@@ -74,6 +77,7 @@ function mergeLayers(user: ConfigFile | undefined, project: ConfigFile | undefin
         priority: layer.priority,
         origin: config!.file,
         ...(layer.git && { git: layer.git }),
+        ...(layer.visibleTo && { visibleTo: layer.visibleTo }),
       });
     }
   }

@@ -140,7 +140,12 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   options.onConfig?.(config);
   phase("config");
 
-  const layers: LayerRef[] = config.layers.map((spec, order) => ({ name: spec.name, priority: spec.priority, order }));
+  const layers: LayerRef[] = config.layers.map((spec, order) => ({
+    name: spec.name,
+    priority: spec.priority,
+    order,
+    ...(spec.visibleTo && { visibleTo: spec.visibleTo }),
+  }));
   const perLayer = config.layers.map((spec, i) => ({
     layer: layers[i]!,
     units: layerUnits(spec, display, diagnostics),

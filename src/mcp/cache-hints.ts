@@ -12,13 +12,15 @@ type CacheHints = NonNullable<ServerOptions["cacheHints"]>;
  * is never promised fresh while the skills are watched: a client learns of a change from its
  * `subscriptions/listen` stream, which also evicts its cache. What only a restart can change
  * (the capabilities, the resource template, and everything under `--no-watch`) is promised
- * for five minutes, which bounds how long a restart or a rolling deploy goes unnoticed.
+ * for five minutes, which bounds how long a restart or a rolling deploy goes unnoticed. When a
+ * layer declares `visibleTo`, every result depends on who asks: all of them are `private`.
  */
 export const PROCESS_LIFETIME_TTL_MS = 5 * 60_000;
 
-export function cacheHints({ live }: FeatureOptions): CacheHints {
-  const reloadable = { ttlMs: live ? 0 : PROCESS_LIFETIME_TTL_MS, cacheScope: "public" } as const;
-  const fixed = { ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope: "public" } as const;
+export function cacheHints({ live, perCaller }: FeatureOptions): CacheHints {
+  const cacheScope = perCaller ? "private" : "public";
+  const reloadable = { ttlMs: live ? 0 : PROCESS_LIFETIME_TTL_MS, cacheScope } as const;
+  const fixed = { ttlMs: PROCESS_LIFETIME_TTL_MS, cacheScope } as const;
   return {
     "prompts/list": reloadable,
     "tools/list": { ...reloadable, cacheScope: "private" },

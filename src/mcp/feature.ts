@@ -14,6 +14,11 @@ export interface FeatureOptions {
    * `initialize`, so nothing may be promised to it by name (2026-07-28 requests name their client).
    */
   stateless?: boolean;
+  /**
+   * What is served differs by caller (a layer declares `visibleTo`, docs/layer-access.md): no
+   * result may be shared between users, so every cache hint is `private`.
+   */
+  perCaller?: boolean;
 }
 
 /**

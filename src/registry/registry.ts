@@ -1,3 +1,4 @@
+import type { VisibleTo } from "../config/visible-to.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { ContentSource, Skill, SkillType } from "../skill/skill.ts";
 
@@ -7,6 +8,8 @@ export interface LayerRef {
   priority: number;
   /** Declaration order (built-in first, then user, then project); later wins ties. */
   order: number;
+  /** Who may see the layer over HTTP (visibility.ts); absent: everyone. */
+  visibleTo?: VisibleTo;
 }
 
 export interface Candidate {

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import type { McpHttpHandler } from "@modelcontextprotocol/server";
+import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import { accessLine } from "../../src/mcp/http/access-log.ts";
 import { authenticate } from "../../src/mcp/http/auth.ts";
 import { BearerTokens } from "../../src/mcp/http/bearer-tokens.ts";
 import { MAX_BODY_BYTES, readBody } from "../../src/mcp/http/body.ts";
+import { ANONYMOUS, callerOf } from "../../src/mcp/http/caller.ts";
 import { dispatch } from "../../src/mcp/http/dispatch.ts";
 import { InFlight } from "../../src/mcp/http/in-flight.ts";
 import { checkHttpOptions, HttpConfigError, type HttpOptions } from "../../src/mcp/http/options.ts";
@@ -115,32 +116,41 @@ describe("dispatch stage", () => {
       },
     }) as unknown as McpHttpHandler;
 
-  test("without sessions every request goes to the SDK's handler, with its parsed body; the session it names is reported", async () => {
-    const seen: unknown[] = [];
+  test("without sessions every request goes to the SDK's handler, with its parsed body and its caller; the session it names is reported", async () => {
+    const seen: { parsedBody?: unknown; authInfo?: AuthInfo }[] = [];
     const sessions: string[] = [];
     const request = post("{}", { "Mcp-Session-Id": "abcdef0123456789" });
     const response = await dispatch(
       request,
       { jsonrpc: "2.0", id: 1, method: "ping" },
-      undefined,
+      { caller: { label: "alice" }, principal: "alice" },
       { sessions: undefined, modern: modern(seen) },
       (id) => sessions.push(id),
     );
     expect(await response.text()).toBe("modern");
-    expect(seen).toEqual([{ parsedBody: { jsonrpc: "2.0", id: 1, method: "ping" } }]);
+    expect(seen.map((s) => s.parsedBody)).toEqual([{ jsonrpc: "2.0", id: 1, method: "ping" }]);
+    expect(callerOf(seen[0]!.authInfo)).toEqual({ label: "alice" });
+    // The token itself never travels past the auth stage.
+    expect(seen[0]!.authInfo!.token).toBe("");
     expect(sessions).toEqual(["abcdef0123456789"]);
   });
 
-  test("a request without a body reaches the handler without a parsedBody", async () => {
-    const seen: unknown[] = [];
+  test("a request without a body reaches the handler without a parsedBody; an anonymous caller is {}", async () => {
+    const seen: { parsedBody?: unknown; authInfo?: AuthInfo }[] = [];
     await dispatch(
       new Request("http://127.0.0.1/mcp"),
       undefined,
-      undefined,
+      ANONYMOUS,
       { sessions: undefined, modern: modern(seen) },
       () => {},
     );
-    expect(seen).toEqual([{}]);
+    expect("parsedBody" in seen[0]!).toBe(false);
+    expect(callerOf(seen[0]!.authInfo)).toEqual({});
+  });
+
+  test("authInfo that did not come from the auth stage is nobody in particular: it sees no restricted layer", () => {
+    expect(callerOf(undefined)).toEqual({});
+    expect(callerOf({ token: "t", clientId: "c", scopes: [] })).toEqual({});
   });
 });
 

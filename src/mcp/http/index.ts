@@ -1,11 +1,13 @@
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { restrictedLayers } from "../../registry/visibility.ts";
 import type { ListKind } from "../feature.ts";
 import { watchListChanges } from "../list-changed.ts";
+import type { Registry } from "../../registry/registry.ts";
 import type { LiveRegistry } from "../registry-source.ts";
-import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
 import { accessLine, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
 import { authenticate } from "./auth.ts";
+import { ANONYMOUS, type Identity, statelessFactory } from "./caller.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
 import { MAX_BODY_BYTES, readBody } from "./body.ts";
 import { Capacity } from "./capacity.ts";
@@ -53,12 +55,14 @@ interface Pipeline extends Handlers {
 export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): HttpServing {
   checkHttpOptions(options);
   const pipeline = assemble(source, options);
+  // Announced to every caller, whichever layer changed: the announcement says only that a list changed.
   const stopWatching = options.live
     ? watchListChanges(source, (kinds) => {
         pipeline.sessions?.broadcast(kinds);
         announceModern(pipeline.modern, kinds);
       })
     : () => {};
+  const stopWarning = options.tokens === undefined ? warnUnreachableLayers(source, options.log) : () => {};
   const server = listen(options, pipeline);
   const port = server.port ?? options.port;
   const hostInUrl = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -70,6 +74,7 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
       stopped ??= (async () => {
         pipeline.inFlight.stopping = true;
         stopWatching();
+        stopWarning();
         // No new connections; requests already being answered finish.
         void server.stop(false);
         await pipeline.inFlight.settled(drainMs);
@@ -93,7 +98,7 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
     allowedOrigins: options.allowedOrigins,
     tokens,
   });
-  const factory = () => createServer(source, { live, ...(stateless && { stateless: true }) });
+  const factory = statelessFactory(source, { live, ...(stateless && { stateless: true }) });
   const modern = createMcpHandler(factory, { ...(stateless ? {} : { legacy: "reject" as const }), keepAliveMs });
   const sessions = stateless
     ? undefined
@@ -199,7 +204,37 @@ async function answerMcp(request: Request, url: URL, exchange: Exchange, pipelin
   const body = await readBody(request);
   if (!body.ok) return body.response;
   exchange.rpc = body.rpc;
-  return dispatch(request, body.parsedBody, auth.label, pipeline, (id) => (exchange.session = shortSessionId(id)));
+  // A static token's label is both who the caller is and what its sessions are bound to.
+  const identity: Identity =
+    auth.label === undefined ? ANONYMOUS : { caller: { label: auth.label }, principal: auth.label };
+  return dispatch(request, body.parsedBody, identity, pipeline, (id) => (exchange.session = shortSessionId(id)));
+}
+
+/**
+ * Without authentication every HTTP caller is anonymous, so a layer with `visibleTo` is served to
+ * nobody over HTTP: said once per layer, at the first load or the reload that restricts it.
+ */
+function warnUnreachableLayers(source: LiveRegistry, log: (line: string) => void): () => void {
+  const warned = new Set<string>();
+  const check = (registry: Registry) => {
+    for (const layer of restrictedLayers(registry)) {
+      if (warned.has(layer.name)) continue;
+      warned.add(layer.name);
+      log(
+        `warning: layer "${layer.name}" has visibleTo but the server has no authentication: nobody over HTTP sees it`,
+      );
+    }
+  };
+  let stopped = false;
+  source.current().then(
+    (registry) => stopped || check(registry),
+    () => {},
+  );
+  const unsubscribe = source.onSwap((next) => check(next));
+  return () => {
+    stopped = true;
+    unsubscribe();
+  };
 }
 
 /**

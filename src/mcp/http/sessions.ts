@@ -3,11 +3,13 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type Server,
 } from "@modelcontextprotocol/server";
+import { sourceFor } from "../caller-source.ts";
 import type { ListKind } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
+import type { Identity } from "./caller.ts";
 import { errorResponse } from "./responses.ts";
 
 export interface SessionOptions {
@@ -27,8 +29,8 @@ interface Session {
   readonly id: string;
   readonly server: Server;
   readonly transport: WebStandardStreamableHTTPServerTransport;
-  /** The token label that opened it: a session id is only good with a token of the same label. */
-  readonly label: string | undefined;
+  /** Who opened it (a token's label, an OAuth subject): a session id is only good for the same principal. */
+  readonly principal: string | undefined;
   initialized: boolean;
   /** Requests being answered, and notification streams open: a busy session is never idle. */
   busy: number;
@@ -60,17 +62,20 @@ export class Sessions {
     return this.open.size;
   }
 
-  /** Serves one request of the session its `Mcp-Session-Id` names, or opens one with `initialize`. */
+  /**
+   * Serves one request of the session its `Mcp-Session-Id` names, or opens one with `initialize`.
+   * A session serves the registry as the caller that opened it sees it, for its whole life.
+   */
   async handle(
     request: Request,
     parsedBody: unknown,
-    label: string | undefined,
+    identity: Identity,
     onSession: (id: string) => void,
   ): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.open.get(id);
-      if (session === undefined || session.label !== label) return notFound();
+      if (session === undefined || session.principal !== identity.principal) return notFound();
       onSession(id);
       return this.serve(session, request, parsedBody);
     }
@@ -87,16 +92,17 @@ export class Sessions {
         "Retry-After": "5",
       });
     }
-    return this.start(request, parsedBody, label, onSession);
+    return this.start(request, parsedBody, identity, onSession);
   }
 
   private async start(
     request: Request,
     parsedBody: unknown,
-    label: string | undefined,
+    identity: Identity,
     onSession: (id: string) => void,
   ): Promise<Response> {
-    const server = createServer(this.options.source, { live: this.options.live });
+    // 2025-11-25 results carry no cache hints: whether they differ by caller does not matter here.
+    const server = createServer(sourceFor(this.options.source, identity.caller), { live: this.options.live });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -109,7 +115,7 @@ export class Sessions {
           id,
           server,
           transport,
-          label,
+          principal: identity.principal,
           initialized: false,
           busy: 0,
           streams: 0,
