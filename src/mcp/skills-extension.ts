@@ -95,10 +95,14 @@ export function listSkillsPage(
 }
 
 export function getSkill(registry: Registry, uri: string): SkillEntry {
+  return skillEntry(servedSkill(registry, uri));
+}
+
+function servedSkill(registry: Registry, uri: string): PublishedSkill {
   const skill = skillAtManifestUri(registry, uri);
   if (!skill)
     throw invalidUri(`No skill is served at ${quoted(uri)} (skills/list lists the skills of this server)`, uri);
-  return skillEntry(skill);
+  return skill;
 }
 
 export const skillsExtensionFeature: Feature = {
@@ -110,10 +114,11 @@ export const skillsExtensionFeature: Feature = {
       ...listSkillsPage(await source.current(), params.cursor, source.pageSize()),
       ...cacheFields(server, options),
     }));
-    handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params) => ({
-      skill: getSkill(await source.current(), params.uri),
-      ...cacheFields(server, options),
-    }));
+    handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params) => {
+      const skill = servedSkill(await source.current(), params.uri);
+      options.onUse?.(skill.candidate.skill.id, SKILLS_GET_METHOD);
+      return { skill: skillEntry(skill), ...cacheFields(server, options) };
+    });
     handle(server, RESOURCES_DIRECTORY_READ_METHOD, ReadResourceDirectoryRequestParamsSchema, async (params) => ({
       ...readSkillFolder(await source.current(), params.uri, params.cursor, source.pageSize()),
       ...cacheFields(server, options),

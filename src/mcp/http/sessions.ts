@@ -3,7 +3,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type Server,
 } from "@modelcontextprotocol/server";
-import type { ListKind } from "../feature.ts";
+import type { ListKind, OnSkillUse } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
@@ -21,6 +21,8 @@ export interface SessionOptions {
   /** SSE comment frames this often keep a quiet notification stream open through proxies and Bun's idle timeout. */
   keepAliveMs: number;
   warn: (message: string) => void;
+  /** Usage metrics' hook, handed to each session's server. */
+  onUse?: OnSkillUse;
 }
 
 interface Session {
@@ -96,7 +98,8 @@ export class Sessions {
     label: string | undefined,
     onSession: (id: string) => void,
   ): Promise<Response> {
-    const server = createServer(this.options.source, { live: this.options.live });
+    const { source, live, onUse } = this.options;
+    const server = createServer(source, { live, ...(onUse && { onUse }) });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
