@@ -94,10 +94,7 @@ export function listSkillsPage(
   return { skills: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
-export function getSkill(registry: Registry, uri: string): SkillEntry {
-  return skillEntry(servedSkill(registry, uri));
-}
-
+/** The published skill `skills/get` names, or -32602. */
 function servedSkill(registry: Registry, uri: string): PublishedSkill {
   const skill = skillAtManifestUri(registry, uri);
   if (!skill)
