@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { CATALOG_MODES } from "../config/catalog-settings.ts";
+import { LOG_FORMATS } from "../serve/log.ts";
 import { command, UsageError } from "./support/command.ts";
 import { choice, flag, list, positiveInt, value, wholeNumber } from "./support/options.ts";
 
@@ -32,7 +33,7 @@ export const spec = command({
   name: "mcp",
   summary: "Run the MCP server: stdio (the default when no command is given), or HTTP for a team with --http",
   usage:
-    "mcp [--no-watch] [--page-size <n>] [--catalog auto|on|off] [--debug-timing] [--http [--port <n>] [--host <addr>] [--stateless] [--token-file <path>] …]",
+    "mcp [--no-watch] [--page-size <n>] [--catalog auto|on|off] [--debug-timing] [--log-format text|json] [--http [--port <n>] [--host <addr>] [--stateless] [--token-file <path>] …]",
   description:
     "Serves the skills over MCP on stdin/stdout (JSON-RPC only on stdout; logs on stderr).\n" +
     "With --http, serves Streamable HTTP at /mcp instead (2025-11-25 sessions and 2026-07-28 requests on one port), with\n" +
@@ -45,6 +46,9 @@ export const spec = command({
       "Catalog tools (find_skills, load_skill, run_skill_tool): per client (auto, the default), always, or never",
     ),
     "debug-timing": flag("Print load timings to stderr"),
+    "log-format": choice(LOG_FORMATS, "The log on stderr: text lines (the default) or one JSON object per line", {
+      default: "text",
+    }),
     http: flag("Serve Streamable HTTP at /mcp instead of stdio"),
     ...HTTP_OPTIONS,
   },
@@ -63,6 +67,7 @@ export const spec = command({
       cwd: ctx.cwd,
       ...(ctx.builtin === false && { builtin: false as const }),
       debugTiming: options["debug-timing"],
+      logFormat: options["log-format"],
       watch: options.watch,
       ...(pageSize !== undefined && { pageSize }),
       ...(catalog !== undefined && { catalog }),

@@ -6,6 +6,15 @@ import type { RegistrySource } from "./registry-source.ts";
 /** The lists a client caches and is told about when they change. */
 export type ListKind = "prompts" | "tools" | "resources";
 
+/** How a skill reached a client: the request that served it (`run_skill_tool` counts as `tools/call`). */
+export type SkillUseVia = "prompts/get" | "tools/call" | "load_skill" | "skills/get";
+
+/**
+ * Hears each skill a request served, by its id: only after the registry answered, so an id no
+ * skill has is never heard (usage metrics keep one series per served id, bounded by the skills).
+ */
+export type OnSkillUse = (skill: string, via: SkillUseVia) => void;
+
 export interface FeatureOptions {
   /** The skills are watched and reloaded: lists change while the server runs. */
   live: boolean;
@@ -19,6 +28,8 @@ export interface FeatureOptions {
    * result may be shared between users, so every cache hint is `private`.
    */
   perCaller?: boolean;
+  /** Usage metrics (HTTP with `/metrics`); absent, nothing is counted and nothing costs. */
+  onUse?: OnSkillUse;
 }
 
 /**

@@ -76,13 +76,17 @@ export function getPromptResult(registry: Registry, name: string, args: Record<s
 export const promptsFeature: Feature = {
   name: "prompts",
   capabilities: ({ live }) => ({ prompts: { listChanged: live } }),
-  register(server, source: RegistrySource) {
+  register(server, source: RegistrySource, { onUse }) {
     handle(server, "prompts/list", PaginatedRequestParamsSchema, async (params) =>
       listPromptsPage(await source.current(), params.cursor, source.pageSize()),
     );
-    handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params) =>
-      getPromptResult(await source.current(), params.name, params.arguments),
-    );
+    handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params) => {
+      const registry = await source.current();
+      const result = getPromptResult(registry, params.name, params.arguments);
+      // `skills:compose` is the server's own prompt, not a skill: no skill id is counted for it.
+      if (onUse !== undefined && registry.get(params.name) !== undefined) onUse(params.name, "prompts/get");
+      return result;
+    });
   },
   lists: [{ kind: "prompts", entries: (registry) => listPrompts(registry).prompts }],
 };

@@ -94,11 +94,12 @@ export function listSkillsPage(
   return { skills: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
-export function getSkill(registry: Registry, uri: string): SkillEntry {
+/** The published skill `skills/get` names, or -32602. */
+function servedSkill(registry: Registry, uri: string): PublishedSkill {
   const skill = skillAtManifestUri(registry, uri);
   if (!skill)
     throw invalidUri(`No skill is served at ${quoted(uri)} (skills/list lists the skills of this server)`, uri);
-  return skillEntry(skill);
+  return skill;
 }
 
 export const skillsExtensionFeature: Feature = {
@@ -110,10 +111,11 @@ export const skillsExtensionFeature: Feature = {
       ...listSkillsPage(await source.current(), params.cursor, source.pageSize()),
       ...cacheFields(server, options),
     }));
-    handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params) => ({
-      skill: getSkill(await source.current(), params.uri),
-      ...cacheFields(server, options),
-    }));
+    handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params) => {
+      const skill = servedSkill(await source.current(), params.uri);
+      options.onUse?.(skill.candidate.skill.id, SKILLS_GET_METHOD);
+      return { skill: skillEntry(skill), ...cacheFields(server, options) };
+    });
     handle(server, RESOURCES_DIRECTORY_READ_METHOD, ReadResourceDirectoryRequestParamsSchema, async (params) => ({
       ...readSkillFolder(await source.current(), params.uri, params.cursor, source.pageSize()),
       ...cacheFields(server, options),

@@ -22,7 +22,7 @@ import {
   runSkillTool,
 } from "./catalog-tools.ts";
 import type { ClientProfile } from "./client-profiles.ts";
-import type { Feature } from "./feature.ts";
+import type { Feature, OnSkillUse, SkillUseVia } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle, isString } from "./request-handler.ts";
@@ -105,6 +105,25 @@ function callCatalogTool(
   return undefined;
 }
 
+/** Which skill a `tools/call` names, and how: a tool skill itself, or one behind a catalog tool (`find_skills` names none). */
+function useOfCall(name: string, args: unknown, viaCatalog: boolean): [string, SkillUseVia] | undefined {
+  if (!viaCatalog) return [name, "tools/call"];
+  const named = isPlainObject(args) && isString(args.name) ? args.name : undefined;
+  if (named === undefined || name === FIND_SKILLS) return undefined;
+  return [named, name === LOAD_SKILL ? "load_skill" : "tools/call"];
+}
+
+/** Tells `onUse` of a call that served a skill: an answer that is not an error, for an id the registry has. */
+function counted(
+  result: CallToolResult,
+  registry: Registry,
+  use: [string, SkillUseVia] | undefined,
+  onUse: OnSkillUse,
+): CallToolResult {
+  if (use !== undefined && result.isError !== true && registry.get(use[0]) !== undefined) onUse(...use);
+  return result;
+}
+
 /** The client kinds whose tool lists differ; a reload re-lists tools when any of theirs changed. */
 const REPRESENTATIVE_CLIENTS: readonly ClientProfile[] = (["shown", "not-shown", "unknown"] as const).flatMap(
   (prompts) => [true, false].map((capped) => ({ name: undefined, prompts, capped, basis: "unknown" as const })),
@@ -125,7 +144,7 @@ function planOfRequest(server: Server, ctx: ServerContext, registry: Registry, s
 export const toolsFeature: Feature = {
   name: "tools",
   capabilities: ({ live }) => ({ tools: { listChanged: live } }),
-  register(server, source: RegistrySource) {
+  register(server, source: RegistrySource, { onUse }) {
     handle(server, "tools/list", PaginatedRequestParamsSchema, async (params, ctx) => {
       const registry = await source.current();
       return listToolsPage(registry, planOfRequest(server, ctx, registry, source), params.cursor, source.pageSize());
@@ -140,7 +159,10 @@ export const toolsFeature: Feature = {
         const catalog = CATALOG_TOOL_NAMES.has(params.name)
           ? callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments)
           : undefined;
-        return catalog ?? runTool(registry, params.name, params.arguments);
+        const result = catalog ?? runTool(registry, params.name, params.arguments);
+        if (onUse === undefined) return result;
+        const use = useOfCall(params.name, params.arguments, catalog !== undefined);
+        return counted(await result, registry, use, onUse);
       },
       { required: { name: isString }, optional: { arguments: isPlainObject } },
     );

@@ -20,7 +20,7 @@ export const HTTP_DRAIN_MS = DRAIN_DEADLINE_MS + 600;
 export const HTTP_EXIT_DEADLINE_MS = HTTP_DRAIN_MS + STREAMS_CLOSE_MS + 150;
 
 /** The command line's part of the HTTP options; the rest comes from the environment. */
-export type HttpStartOptions = Omit<HttpOptions, "live" | "tokens" | "log"> & { tokenFile?: string };
+export type HttpStartOptions = Omit<HttpOptions, "live" | "tokens" | "log" | "accessLog"> & { tokenFile?: string };
 
 /** The server cannot start as asked (a token file, an address, a port in use): the command line's fault. */
 export class StartError extends Error {
@@ -35,15 +35,23 @@ export class StartError extends Error {
  */
 export async function runHttp(options: ServeOptions, http: HttpStartOptions): Promise<void> {
   const startedAt = performance.now();
-  const logger = createLogger({ debug: options.debugTiming });
+  const logger = createLogger({ debug: options.debugTiming, format: options.logFormat ?? "text" });
   const tokens = await startOrRefuse(http, () => loadBearerTokens(http.tokenFile, process.env, logger.warn));
   const source = new LiveRegistry();
   const serving = await startOrRefuse(http, async () =>
-    serveMcpOverHttp(source, { ...http, live: options.watch ?? true, tokens, log: logger.info }),
+    serveMcpOverHttp(source, {
+      ...http,
+      live: options.watch ?? true,
+      tokens,
+      log: logger.info,
+      ...(logger.record && { accessLog: logger.record }),
+    }),
   );
   logger.info(servingLine(serving, http.stateless, tokens));
 
-  const skills = openSkills(options, source, logger, [["mcp command", startedAt]]);
+  const skills = openSkills(options, source, logger, [["mcp command", startedAt]], {
+    reloaded: (outcome) => serving.reloaded(outcome),
+  });
   let exiting = false;
   onStopSignals((signal) => {
     if (exiting) return;

@@ -1,8 +1,15 @@
 /**
- * The operator's log: one line per event on stderr, each `[skill-central] …` (stdout belongs to
- * the stdio transport). Only the serving process writes here; library code below it takes an
- * injected `warn` callback, which the serving process points at this log.
+ * The operator's log: one line per event on stderr (stdout belongs to the stdio transport). Only
+ * the serving process writes here; library code below it takes an injected `warn` callback,
+ * which the serving process points at this log.
+ *
+ * `text` (the default): `[skill-central] …` lines for a person. `json` (`--log-format json`):
+ * every line one JSON object for a log shipper, `{time, level, message}`, and the HTTP access
+ * log's records as they are (`{time, method, route, status, …}`, docs/http.md).
  */
+export type LogFormat = "text" | "json";
+export const LOG_FORMATS: readonly LogFormat[] = ["text", "json"];
+
 export interface Logger {
   /** What the operator is told: the address served, reloads, problems in skill files. */
   info(line: string): void;
@@ -12,15 +19,25 @@ export interface Logger {
   debug(line: string): void;
   /** Whether `debug` lines are written (worth knowing before measuring what they report). */
   readonly debugging: boolean;
+  /** In the json format only: writes a record (the access log's) as one line, as it is. */
+  readonly record?: (record: object) => void;
 }
 
 export function createLogger(
-  options: { debug?: boolean } = {},
+  options: { debug?: boolean; format?: LogFormat } = {},
   write: (text: string) => unknown = (text) => process.stderr.write(text),
 ): Logger {
+  const debugging = options.debug === true;
+  if (options.format === "json") {
+    const record = (fields: object): void => {
+      write(`${JSON.stringify(fields)}\n`);
+    };
+    const at = (level: "info" | "warn" | "debug") => (message: string) =>
+      record({ time: new Date().toISOString(), level, message });
+    return { info: at("info"), warn: at("warn"), debug: debugging ? at("debug") : () => {}, debugging, record };
+  }
   const line = (text: string): void => {
     write(`[skill-central] ${text}\n`);
   };
-  const debugging = options.debug === true;
   return { info: line, warn: line, debug: debugging ? line : () => {}, debugging };
 }

@@ -5,7 +5,7 @@ import { loadReport } from "../load/report.ts";
 import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
 import type { LiveRegistry } from "../mcp/registry-source.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
-import type { Logger } from "./log.ts";
+import type { LogFormat, Logger } from "./log.ts";
 
 export interface ServeOptions extends LoadOptions {
   /** Print load phase timings to stderr. */
@@ -16,6 +16,8 @@ export interface ServeOptions extends LoadOptions {
   pageSize?: number;
   /** CLI `--catalog`: overrides `catalog:` in the configs. */
   catalog?: CatalogMode;
+  /** CLI `--log-format`: stderr as `[skill-central]` lines (the default) or JSON lines. */
+  logFormat?: LogFormat;
 }
 
 /**
@@ -51,9 +53,9 @@ export function openSkills(
   source: LiveRegistry,
   logger: Logger,
   milestones: readonly Milestone[],
-  hooks: { firstLoad?: (result: LoadResult) => void } = {},
+  hooks: { firstLoad?: (result: LoadResult) => void; reloaded?: (outcome: "ok" | "failed") => void } = {},
 ): OpenSkills {
-  const { debugTiming, watch = true, pageSize, catalog, ...load } = options;
+  const { debugTiming, watch = true, pageSize, catalog, logFormat, ...load } = options;
   const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
   let writer: IndexWriter | undefined;
   collectLoadGarbage();
@@ -73,6 +75,7 @@ export function openSkills(
         mergeCatalogSettings(result.config.catalog, catalog !== undefined ? { mode: catalog } : undefined),
       );
       if (!previous) hooks.firstLoad?.(result);
+      else hooks.reloaded?.("ok");
       if (index) {
         writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);
         writer.enqueue(result.unindexed, referencedVersions(result));
@@ -83,6 +86,7 @@ export function openSkills(
         `${first ? "loading" : "reload"} failed: ${error instanceof Error ? error.message : String(error)}${first ? "" : "; still serving the previous skills"}`,
       );
       if (first) source.fail(error);
+      else hooks.reloaded?.("failed");
     },
   });
   return {

@@ -18,7 +18,7 @@ export const FIRST_LINE_WAIT_MS = 20;
  */
 export async function runStdio(options: ServeOptions): Promise<void> {
   const startedAt = performance.now();
-  const logger = createLogger({ debug: options.debugTiming });
+  const logger = createLogger({ debug: options.debugTiming, format: options.logFormat ?? "text" });
   const watch = options.watch ?? true;
   const source = new LiveRegistry();
   const transport = new StdioTransport({ input: process.stdin, output: claimStdout(), warn: logger.warn });

@@ -3,7 +3,7 @@
  * JSON-RPC method, a session id, the path) goes through here: a client must not be able to forge
  * a line, hide one, or fill the log, and a secret it put in the URL must not reach the log.
  */
-import { logValue } from "../log-value.ts";
+import { logValue, MAX_LOGGED_CHARS } from "../log-value.ts";
 
 /** Path segments shown of an unknown path; more become one `…`. */
 export const MAX_LOGGED_SEGMENTS = 8;
@@ -46,6 +46,59 @@ export interface Exchange {
   session?: string;
   /** The label of the bearer token, from the auth stage. */
   label?: string;
+  /** Who asked, as the JSON log names them when it is not a token label (an OAuth caller's claim), from the auth stage. */
+  caller?: string;
+  /** The skill id the request named (`prompts/get`, `tools/call`, `skills/get`, a catalog tool's `name`), from the body stage. */
+  skill?: string;
+}
+
+/** One request as a JSON log line (`--log-format json`): every key always there, `null` when unknown. */
+export interface AccessRecord {
+  /** ISO-8601, UTC. */
+  time: string;
+  /** The HTTP method. */
+  method: string;
+  /** As `loggedPath` shows it. */
+  route: string;
+  status: number;
+  /** Milliseconds, to a tenth. */
+  ms: number;
+  /** The JSON-RPC method. */
+  rpc: string | null;
+  session: string | null;
+  caller: string | null;
+  skill: string | null;
+}
+
+/**
+ * A client's value as a JSON log field: JSON escapes make it one field whatever it holds, so
+ * only its length is bounded here (`…(N chars)` after the first `MAX_LOGGED_CHARS`).
+ */
+function capped(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  return value.length <= MAX_LOGGED_CHARS ? value : `${value.slice(0, MAX_LOGGED_CHARS)}…(${value.length} chars)`;
+}
+
+/** The JSON log's record of one request: what `accessLine` shows, plus the caller and the skill named. */
+export function accessRecord(
+  method: string,
+  path: string,
+  status: number,
+  ms: number,
+  exchange: Exchange,
+  time: Date = new Date(),
+): AccessRecord {
+  return {
+    time: time.toISOString(),
+    method: capped(method) ?? "",
+    route: path,
+    status,
+    ms: Math.round(ms * 10) / 10,
+    rpc: capped(exchange.rpc),
+    session: capped(exchange.session),
+    caller: capped(exchange.caller ?? exchange.label),
+    skill: capped(exchange.skill),
+  };
 }
 
 /**

@@ -121,11 +121,7 @@ export async function loadBearerTokens(
 ): Promise<BearerTokens | undefined> {
   let tokens: BearerTokens | undefined;
   if (tokenFile !== undefined) {
-    try {
-      if ((statSync(tokenFile).mode & 0o077) !== 0) warn(`${tokenFile} can be read by other users: chmod 600 it`);
-    } catch {
-      // Reported by the read below.
-    }
+    warnIfOthersCanRead(tokenFile, warn);
     let text: string;
     try {
       text = await Bun.file(tokenFile).text();
@@ -143,4 +139,13 @@ export async function loadBearerTokens(
     tokens = tokens ? tokens.merge(single) : single;
   }
   return tokens;
+}
+
+/** A file of secrets that users other than the owner may read is used, with this warning. */
+export function warnIfOthersCanRead(path: string, warn: (message: string) => void): void {
+  try {
+    if ((statSync(path).mode & 0o077) !== 0) warn(`${path} can be read by other users: chmod 600 it`);
+  } catch {
+    // Reported by the read that follows.
+  }
 }

@@ -1,4 +1,6 @@
 import { readRequestBody } from "@modelcontextprotocol/server";
+import { SKILL_MD, SKILL_SCHEME } from "../../skill/skill-uri.ts";
+import { FIND_SKILLS, LOAD_SKILL, RUN_SKILL_TOOL } from "../catalog-mode.ts";
 import { classifyIncoming } from "../incoming.ts";
 import { errorResponse } from "./responses.ts";
 
@@ -9,7 +11,7 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
  * What the body stage makes of a request: for a POST, the parsed JSON-RPC message and its
  * method (for the access log); for other methods nothing (no body is read); or the refusal.
  */
-export type Body = { ok: true; parsedBody?: unknown; rpc?: string } | { ok: false; response: Response };
+export type Body = { ok: true; parsedBody?: unknown; rpc?: string; skill?: string } | { ok: false; response: Response };
 
 /**
  * The third stage of a request to /mcp: a POST body within `MAX_BODY_BYTES`, JSON, and one
@@ -37,7 +39,33 @@ export async function readBody(request: Request): Promise<Body> {
     };
   }
   if (incoming.kind === "skip") return refuse(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
-  return { ok: true, parsedBody, ...("method" in incoming.message && { rpc: incoming.message.method }) };
+  if (!("method" in incoming.message)) return { ok: true, parsedBody };
+  const { method, params } = incoming.message;
+  const skill = namedSkill(method, params);
+  return { ok: true, parsedBody, rpc: method, ...(skill !== undefined && { skill }) };
+}
+
+const field = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+const MANIFEST_URI = new RegExp(`^${SKILL_SCHEME}([^/]+)/${SKILL_MD.replace(".", "\\.")}$`);
+
+/**
+ * The skill a request names, for the access log, as the client wrote it (whether a skill has
+ * that id is the registry's business): `prompts/get` and `tools/call` by `name` (the catalog's
+ * `load_skill` and `run_skill_tool` by their `name` argument), `skills/get` by its URI's name.
+ */
+export function namedSkill(method: string, params: unknown): string | undefined {
+  let named: unknown;
+  if (method === "prompts/get") named = field(params, "name");
+  else if (method === "tools/call") {
+    const tool = field(params, "name");
+    named = tool === LOAD_SKILL || tool === RUN_SKILL_TOOL ? field(field(params, "arguments"), "name") : tool;
+    if (tool === FIND_SKILLS) named = undefined;
+  } else if (method === "skills/get") {
+    const uri = field(params, "uri");
+    named = typeof uri === "string" ? (MANIFEST_URI.exec(uri)?.[1] ?? uri) : undefined;
+  }
+  return typeof named === "string" ? named : undefined;
 }
 
 const refuse = (status: number, code: number, message: string): Body => ({

@@ -5,7 +5,7 @@ import { watchListChanges } from "../list-changed.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { LiveRegistry } from "../registry-source.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
-import { accessLine, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
+import { accessLine, accessRecord, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
 import { authenticate } from "./auth.ts";
 import { ANONYMOUS, type Identity, statelessFactory } from "./caller.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
@@ -13,6 +13,7 @@ import { MAX_BODY_BYTES, readBody } from "./body.ts";
 import { Capacity } from "./capacity.ts";
 import { dispatch, type Handlers } from "./dispatch.ts";
 import { InFlight } from "./in-flight.ts";
+import { HttpMetrics, METRICS_PATH, type ReloadOutcome } from "./metrics.ts";
 import { checkHttpOptions, type HttpOptions, isLoopback } from "./options.ts";
 import { PROBE_PATHS, probe } from "./probes.ts";
 import { RequestGuard } from "./request-guard.ts";
@@ -21,7 +22,7 @@ import { Sessions, shortSessionId } from "./sessions.ts";
 
 export const MCP_PATH = "/mcp";
 /** Every path the server answers; the access log shows any other path only by its shape. */
-const ROUTES = [MCP_PATH, ...PROBE_PATHS] as const;
+const ROUTES = [MCP_PATH, ...PROBE_PATHS, METRICS_PATH] as const;
 /** Once requests in flight are done (or their drain deadline passed), streams get this long to end before connections are cut. */
 export const STREAMS_CLOSE_MS = 250;
 
@@ -34,6 +35,8 @@ export interface HttpServing {
    * deadline, src/serve/drain.ts; 0: none is waited for), then ends every stream and connection.
    */
   stop(drainMs?: number): Promise<void>;
+  /** Counts a reload in the usage metrics (nothing without them). */
+  reloaded(outcome: ReloadOutcome): void;
 }
 
 /** What the stages of a request need, built once per server. */
@@ -44,6 +47,8 @@ interface Pipeline extends Handlers {
   capacity: Capacity;
   inFlight: InFlight;
   log: (line: string) => void;
+  /** Usage metrics, when `/metrics` is configured. */
+  metrics: HttpMetrics | undefined;
 }
 
 /**
@@ -84,8 +89,12 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
           Bun.sleep(STREAMS_CLOSE_MS),
         ]);
         await server.stop(true);
+        pipeline.metrics?.close();
       })();
       return stopped;
+    },
+    reloaded(outcome) {
+      pipeline.metrics?.reloaded(outcome);
     },
   };
 }
@@ -98,7 +107,18 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
     allowedOrigins: options.allowedOrigins,
     tokens,
   });
-  const factory = statelessFactory(source, { live, ...(stateless && { stateless: true }) });
+  // Read first: a metrics token file that cannot be used stops the start, before anything listens.
+  const metrics: HttpMetrics | undefined =
+    options.metricsTokenFile === undefined
+      ? undefined
+      : HttpMetrics.open({
+          tokenFile: options.metricsTokenFile,
+          source,
+          openSessions: (): number => sessions?.size ?? 0,
+          warn: options.log,
+        });
+  const onUse = metrics?.used;
+  const factory = statelessFactory(source, { live, ...(stateless && { stateless: true }), ...(onUse && { onUse }) });
   const modern = createMcpHandler(factory, { ...(stateless ? {} : { legacy: "reject" as const }), keepAliveMs });
   const sessions = stateless
     ? undefined
@@ -109,6 +129,7 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
         idleMs: options.sessionIdleMs,
         keepAliveMs,
         warn: (line) => options.log(line),
+        ...(onUse && { onUse }),
       });
   // Requests to /mcp only: health probes stay outside every cap.
   return {
@@ -120,6 +141,7 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
     capacity: new Capacity(),
     inFlight: new InFlight(),
     log: (line) => options.log(line),
+    metrics,
   };
 }
 
@@ -140,7 +162,8 @@ function listen(options: HttpOptions, pipeline: Pipeline): Bun.Server<undefined>
     error(error) {
       try {
         options.log(`internal error: ${logValue(error.message, MAX_LOGGED_MESSAGE_CHARS)}`);
-        options.log("http - - 500");
+        if (options.accessLog) options.accessLog(accessRecord("-", "-", 500, 0, {}));
+        else options.log("http - - 500");
       } catch {
         // Nothing more to tell: the answer below is what matters.
       }
@@ -158,7 +181,10 @@ function listen(options: HttpOptions, pipeline: Pipeline): Bun.Server<undefined>
         bun.timeout(request, 0);
         response = opened(response);
       }
-      options.log(accessLine(request.method, path, response.status, performance.now() - started, exchange));
+      const ms = performance.now() - started;
+      if (path === MCP_PATH) pipeline.metrics?.requested(exchange.rpc, response.status, ms / 1000);
+      if (options.accessLog) options.accessLog(accessRecord(request.method, path, response.status, ms, exchange));
+      else options.log(accessLine(request.method, path, response.status, ms, exchange));
       return response;
     },
   });
@@ -181,6 +207,9 @@ async function route(
       const response = await pipeline.capacity.serve(request, () => answerMcp(request, url, exchange, pipeline));
       return withHeaders(response, pipeline.guard.corsHeaders(request));
     }
+    // Outside the caps, like the probes; the Host and Origin checks apply, and its own token.
+    if (url.pathname === METRICS_PATH && pipeline.metrics !== undefined)
+      return pipeline.guard.admit(request, url) ?? (await pipeline.metrics.answer(request));
     const probePath = PROBE_PATHS.find((p) => p === url.pathname);
     if (probePath !== undefined && request.method === "GET")
       return probe(probePath, pipeline.source, pipeline.inFlight.stopping);
@@ -204,6 +233,7 @@ async function answerMcp(request: Request, url: URL, exchange: Exchange, pipelin
   const body = await readBody(request);
   if (!body.ok) return body.response;
   exchange.rpc = body.rpc;
+  exchange.skill = body.skill;
   // A static token's label is both who the caller is and what its sessions are bound to.
   const identity: Identity =
     auth.label === undefined ? ANONYMOUS : { caller: { label: auth.label }, principal: auth.label };

@@ -1,3 +1,4 @@
+import type { AccessRecord } from "./access-log.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
 import { parseAllowedOrigin } from "./request-guard.ts";
 
@@ -23,6 +24,13 @@ export interface HttpOptions {
   keepAliveMs: number;
   /** One line per request (the access log) and anything else worth telling the operator. */
   log: (line: string) => void;
+  /** The access log as records (`--log-format json`); without it, each request is one text line through `log`. */
+  accessLog?: (record: AccessRecord) => void;
+  /**
+   * The file holding the one token `GET /metrics` takes (config `http.metrics.tokenFile`); without
+   * it there are no metrics (`/metrics` is a 404, and prom-client is never loaded).
+   */
+  metricsTokenFile?: string;
 }
 
 export class HttpConfigError extends Error {

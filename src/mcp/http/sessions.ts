@@ -4,7 +4,7 @@ import {
   type Server,
 } from "@modelcontextprotocol/server";
 import { sourceFor } from "../caller-source.ts";
-import type { ListKind } from "../feature.ts";
+import type { ListKind, OnSkillUse } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
@@ -23,6 +23,8 @@ export interface SessionOptions {
   /** SSE comment frames this often keep a quiet notification stream open through proxies and Bun's idle timeout. */
   keepAliveMs: number;
   warn: (message: string) => void;
+  /** Usage metrics' hook, handed to each session's server. */
+  onUse?: OnSkillUse;
 }
 
 interface Session {
@@ -102,7 +104,8 @@ export class Sessions {
     onSession: (id: string) => void,
   ): Promise<Response> {
     // 2025-11-25 results carry no cache hints: whether they differ by caller does not matter here.
-    const server = createServer(sourceFor(this.options.source, identity.caller), { live: this.options.live });
+    const { source, live, onUse } = this.options;
+    const server = createServer(sourceFor(source, identity.caller), { live, ...(onUse && { onUse }) });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
