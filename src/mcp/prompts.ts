@@ -3,6 +3,8 @@ import type { GetPromptResult, ListPromptsResult, Prompt } from "@modelcontextpr
 import type { Registry } from "../registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { getPrompt } from "../invoke/get-prompt.ts";
+import { withMissingAsked } from "./ask-missing.ts";
+import { missingPromptArguments } from "./ask-prompt.ts";
 import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
@@ -80,9 +82,15 @@ export const promptsFeature: Feature = {
     handle(server, "prompts/list", PaginatedRequestParamsSchema, async (params) =>
       listPromptsPage(await source.current(), params.cursor, source.pageSize()),
     );
-    handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params) =>
-      getPromptResult(await source.current(), params.name, params.arguments),
-    );
+    handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params, ctx) => {
+      const registry = await source.current();
+      const args = params.arguments ?? {};
+      const render = (values: Record<string, string>) => getPromptResult(registry, params.name, values);
+      const ask = missingPromptArguments(registry, params.name, args, render);
+      return withMissingAsked(server, ctx, source.elicitation(), ask, () =>
+        getPromptResult(registry, params.name, params.arguments),
+      );
+    });
   },
   lists: [{ kind: "prompts", entries: (registry) => listPrompts(registry).prompts }],
 };

@@ -26,6 +26,8 @@ import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle, isString } from "./request-handler.ts";
+import { withMissingAsked, type MissingArguments } from "./ask-missing.ts";
+import { missingToolArguments } from "./ask-tool.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
@@ -105,6 +107,26 @@ function callCatalogTool(
   return undefined;
 }
 
+/** What a call would ask for: a tool skill's missing arguments, or those of the tool skill `run_skill_tool` names. */
+function missingArgumentsOfCall(
+  registry: Registry,
+  plan: ToolsPlan | undefined,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  call: (args: unknown) => CallToolResult | Promise<CallToolResult>,
+): MissingArguments<CallToolResult> | undefined {
+  if (plan === undefined) return missingToolArguments(registry, name, args, call);
+  if (name !== RUN_SKILL_TOOL || !plan.catalog || !plan.run || typeof args?.name !== "string") return undefined;
+  const inner = args.name;
+  return missingToolArguments(
+    registry,
+    inner,
+    args.arguments,
+    (values) => call({ ...args, arguments: values }),
+    `${RUN_SKILL_TOOL}/${inner}`,
+  );
+}
+
 /** The client kinds whose tool lists differ; a reload re-lists tools when any of theirs changed. */
 const REPRESENTATIVE_CLIENTS: readonly ClientProfile[] = (["shown", "not-shown", "unknown"] as const).flatMap(
   (prompts) => [true, false].map((capped) => ({ name: undefined, prompts, capped, basis: "unknown" as const })),
@@ -137,10 +159,11 @@ export const toolsFeature: Feature = {
       async (params, ctx) => {
         const registry = await source.current();
         // A tool skill's call (the common one) needs no plan: only the catalog's names depend on it.
-        const catalog = CATALOG_TOOL_NAMES.has(params.name)
-          ? callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments)
-          : undefined;
-        return catalog ?? runTool(registry, params.name, params.arguments);
+        const plan = CATALOG_TOOL_NAMES.has(params.name) ? planOfRequest(server, ctx, registry, source) : undefined;
+        const call = (args: unknown) =>
+          (plan && callCatalogTool(registry, plan, params.name, args)) ?? runTool(registry, params.name, args);
+        const ask = missingArgumentsOfCall(registry, plan, params.name, params.arguments, call);
+        return withMissingAsked(server, ctx, source.elicitation(), ask, () => call(params.arguments));
       },
       { required: { name: isString }, optional: { arguments: isPlainObject } },
     );
