@@ -46,7 +46,10 @@ export interface Asked {
   message: string;
   requestedSchema: { properties: Record<string, Record<string, unknown>>; required?: string[] };
 }
-type Answer = { action: "accept"; content: Record<string, unknown> } | { action: "decline" } | { action: "cancel" };
+type Answer =
+  | { action: "accept"; content: Record<string, string | number | boolean | string[]> }
+  | { action: "decline" }
+  | { action: "cancel" };
 
 /** A client that declared form elicitation and answers each form from a script, recording what it was asked. */
 export class ScriptedUser {
