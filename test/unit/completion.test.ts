@@ -70,7 +70,12 @@ describe("completion against a registry", () => {
       }),
       skill("wide", { arguments: [{ name: "x", required: false, enum: many }] }),
       {
-        ...skill("shown", { arguments: [{ name: "lang", required: true }, { name: "other", required: false }] }),
+        ...skill("shown", {
+          arguments: [
+            { name: "lang", required: true },
+            { name: "other", required: false },
+          ],
+        }),
         content: {
           read: () => ({
             template: "t",
