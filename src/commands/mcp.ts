@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { CATALOG_MODES } from "../config/catalog-settings.ts";
 import { LOG_FORMATS } from "../serve/log.ts";
+import { ELICITATION_MODES } from "../config/elicitation-settings.ts";
 import { command, UsageError } from "./support/command.ts";
 import { choice, flag, list, positiveInt, value, wholeNumber } from "./support/options.ts";
 
@@ -33,7 +34,7 @@ export const spec = command({
   name: "mcp",
   summary: "Run the MCP server: stdio (the default when no command is given), or HTTP for a team with --http",
   usage:
-    "mcp [--no-watch] [--page-size <n>] [--catalog auto|on|off] [--debug-timing] [--log-format text|json] [--http [--port <n>] [--host <addr>] [--stateless] [--token-file <path>] …]",
+    "mcp [--no-watch] [--page-size <n>] [--catalog auto|on|off] [--elicitation auto|off] [--debug-timing] [--log-format text|json] [--http [--port <n>] [--host <addr>] [--stateless] [--token-file <path>] …]",
   description:
     "Serves the skills over MCP on stdin/stdout (JSON-RPC only on stdout; logs on stderr).\n" +
     "With --http, serves Streamable HTTP at /mcp instead (2025-11-25 sessions and 2026-07-28 requests on one port), with\n" +
@@ -44,6 +45,10 @@ export const spec = command({
     catalog: choice(
       CATALOG_MODES,
       "Catalog tools (find_skills, load_skill, run_skill_tool): per client (auto, the default), always, or never",
+    ),
+    elicitation: choice(
+      ELICITATION_MODES,
+      "Ask the user, through the client, for required arguments a request left out (auto, the default), or never (off)",
     ),
     "debug-timing": flag("Print load timings to stderr"),
     "log-format": choice(LOG_FORMATS, "The log on stderr: text lines (the default) or one JSON object per line", {
@@ -63,6 +68,7 @@ export const spec = command({
     const { options } = ctx;
     const pageSize = options["page-size"];
     const catalog = options.catalog;
+    const elicitation = options.elicitation;
     const mcpOptions = {
       cwd: ctx.cwd,
       ...(ctx.builtin === false && { builtin: false as const }),
@@ -71,6 +77,7 @@ export const spec = command({
       watch: options.watch,
       ...(pageSize !== undefined && { pageSize }),
       ...(catalog !== undefined && { catalog }),
+      ...(elicitation !== undefined && { elicitation }),
     };
     if (options.http) {
       const [{ runHttp, StartError }, http] = await Promise.all([

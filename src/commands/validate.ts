@@ -3,6 +3,7 @@ import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { loadFiles } from "../load/load-files.ts";
 import type { SkillRecord } from "../load/record.ts";
 import { agentSkillsSpecFindings } from "../skill/skill-md/strict.ts";
+import { unaskableRequired } from "../skill/form-fields.ts";
 import { buildRegistry } from "../registry/registry.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import {
@@ -78,6 +79,23 @@ function leftOutNotes(record: SkillRecord): Diagnostic[] {
   }));
 }
 
+/** Required tool arguments no form can ask for (docs/protocol.md): a client that leaves one out can only get the error. */
+function unaskableWarnings(record: SkillRecord): Diagnostic[] {
+  const skill = record.skill;
+  if (skill === undefined) return [];
+  return unaskableRequired(skill).map((name) => {
+    const position = record.locate?.(["inputSchema", "properties", name]);
+    return {
+      severity: "warning" as const,
+      code: "required-not-askable",
+      file: record.path,
+      ...(position && { position }),
+      message: `required argument "${name}" of "${skill.id}" cannot be asked for in a form (it is not a string, number, integer, boolean or choice): a client that leaves it out gets an error`,
+      hint: "make it optional, or a field a form can hold",
+    };
+  });
+}
+
 export const spec = command({
   name: "validate",
   summary: "Check skill files and run their examples (compiler-style errors)",
@@ -106,9 +124,9 @@ export const spec = command({
     const strict = ctx.options.strict;
     const found = await checkFindings(checked);
     const examples = found.examples;
-    const notes = checked.records.flatMap(leftOutNotes);
     // --strict is the user's own bar: the built-in skills are held to it by this project's tests.
     const own = checked.records.filter((r) => !checked.builtin(r.path));
+    const notes = [...checked.records.flatMap(leftOutNotes), ...own.flatMap(unaskableWarnings)];
     const problems = [...found.problems, ...notes, ...(strict ? own.flatMap(specFindings) : [])].sort(byPlace);
     const { errors, warnings } = countBySeverity(problems);
     const ownWarnings = countBySeverity(

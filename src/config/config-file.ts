@@ -14,6 +14,7 @@ import {
   TOOL_SKILLS_MODES,
   type DeclaredCatalogSettings,
 } from "./catalog-settings.ts";
+import { isElicitationMode, type ElicitationSettings } from "./elicitation-settings.ts";
 
 /**
  * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
@@ -51,6 +52,8 @@ export interface ConfigFile {
   pageSize?: number;
   /** `catalog`, `toolSkills`, `toolCap`: how skills reach tool-only and capped clients. */
   catalog?: DeclaredCatalogSettings;
+  /** `elicitation`: asking for missing required arguments; `stateKeyFile` absolute. */
+  elicitation?: Partial<ElicitationSettings>;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -76,7 +79,7 @@ export function expandPath(path: string, base: string, home: string): string {
   return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
-const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap"];
+const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap", "elicitation"];
 const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo"];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
@@ -182,6 +185,8 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     } else if (key === "toolCap") {
       if (isToolCap(value)) config.catalog = { ...config.catalog, toolCap: value };
       else warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, at, "e.g. toolCap: 40");
+    } else if (key === "elicitation") {
+      config.elicitation = readElicitation(value, dirname(file), home, (problem, hint) => warn(problem, at, hint));
     } else if (key === "layers") {
       if (value === null) config.layers = [];
       else if (!Array.isArray(value))
@@ -202,6 +207,47 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     }
   }
   return config;
+}
+
+const ELICITATION_HINT = "elicitation: auto (the default) or off, or { mode: auto, stateKeyFile: ./state.key }";
+
+/** `elicitation: auto | off`, or `{ mode, stateKeyFile }` (the key file shared by stateless replicas); undefined when ignored. */
+function readElicitation(
+  value: unknown,
+  base: string,
+  home: string,
+  warn: (message: string, hint: string) => void,
+): Partial<ElicitationSettings> | undefined {
+  const read = elicitationOrProblem(value, base, home);
+  if (!("problem" in read)) return read;
+  warn(`"elicitation" ${read.problem}; ignored`, ELICITATION_HINT);
+  return undefined;
+}
+
+function elicitationOrProblem(
+  value: unknown,
+  base: string,
+  home: string,
+): Partial<ElicitationSettings> | { problem: string } {
+  // YAML 1.1 readers (and people) write off as a boolean.
+  const mode = (v: unknown) => (v === false ? "off" : v === true ? "auto" : v);
+  if (isElicitationMode(mode(value))) return { mode: mode(value) as ElicitationSettings["mode"] };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { problem: "must be auto or off, or a mapping { mode, stateKeyFile }" };
+  const entries = value as Record<string, unknown>;
+  const unknown = Object.keys(entries).find((k) => k !== "mode" && k !== "stateKeyFile");
+  if (unknown !== undefined) return { problem: `has an unknown key "${unknown}" (known: mode, stateKeyFile)` };
+  const settings: Partial<ElicitationSettings> = {};
+  if (entries.mode !== undefined) {
+    if (!isElicitationMode(mode(entries.mode))) return { problem: '"mode" must be auto or off' };
+    settings.mode = mode(entries.mode) as ElicitationSettings["mode"];
+  }
+  if (entries.stateKeyFile !== undefined) {
+    if (typeof entries.stateKeyFile !== "string" || entries.stateKeyFile.trim() === "")
+      return { problem: '"stateKeyFile" must be a path to a file' };
+    settings.stateKeyFile = expandPath(entries.stateKeyFile.trim(), base, home);
+  }
+  return settings;
 }
 
 type LayerWarn = (message: string, index: number, field?: string, hint?: string) => void;

@@ -5,6 +5,7 @@ import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
 import type { VisibleTo } from "./visible-to.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
+import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
 
 /** Where a served git layer's files came from, for people (`show`, `doctor`). */
@@ -57,6 +58,8 @@ export interface ResolvedConfig {
   pageSize?: number;
   /** How skills reach tool-only and capped clients: the project's keys over the user's, over the defaults (absent: the defaults). */
   catalog?: CatalogSettings;
+  /** Asking for missing required arguments: the project's keys over the user's, over the defaults. */
+  elicitation?: ElicitationSettings;
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -161,5 +164,6 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     builtin,
     ...(pageSize !== undefined && { pageSize }),
     catalog,
+    elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
   };
 }

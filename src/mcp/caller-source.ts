@@ -18,6 +18,7 @@ export function sourceFor(source: RegistrySource, caller: Caller | undefined): R
     },
     pageSize: () => source.pageSize(),
     catalogSettings: () => source.catalogSettings(),
+    elicitation: () => source.elicitation(),
     onSwap: (listener) =>
       source.onSwap((next, previous, catalog) =>
         listener(visibleRegistry(next, caller), visibleRegistry(previous, caller), catalog),

@@ -4,6 +4,7 @@ import { quoted, SkillCentralError } from "../errors.ts";
 import { LIMITS } from "../invoke/limits.ts";
 import type { Registry } from "../registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
+import type { ContentSource, SkillExample } from "../skill/skill.ts";
 import { normaliseTag, parseTagList } from "../skill/tags.ts";
 import type { Feature } from "./feature.ts";
 import type { RegistrySource } from "./registry-source.ts";
@@ -81,7 +82,37 @@ export function completePromptArgument(
   if (skill?.type !== "prompt")
     throw new SkillCentralError("unknown-prompt", `Unknown prompt skill: ${quoted(prompt)}`);
   const declared = skill.arguments.find((a) => a.name === argument);
-  return result(declared?.enum ? completeEnum(declared.enum, value) : []);
+  if (declared === undefined) return result([]);
+  return result(completeEnum(declared.enum ?? exampleValues(registry.get(prompt)!.content, argument), value));
+}
+
+/**
+ * The values a skill's inline examples give an argument, in order, without repeats: what its
+ * author showed it takes. Read once per content source (a reload makes new ones).
+ */
+const examplesByContent = new WeakMap<ContentSource, Map<string, string[]>>();
+
+export function exampleValues(content: ContentSource, argument: string): string[] {
+  let byArgument = examplesByContent.get(content);
+  if (byArgument === undefined) {
+    byArgument = new Map();
+    let examples: readonly SkillExample[] = [];
+    try {
+      examples = content.read().examples;
+    } catch {
+      // Content that can no longer be read has no examples to offer; the request itself does not fail.
+    }
+    for (const example of examples) {
+      for (const [name, v] of Object.entries(example.arguments ?? {})) {
+        if (typeof v !== "string") continue;
+        const values = byArgument.get(name) ?? [];
+        if (!values.includes(v)) values.push(v);
+        byArgument.set(name, values);
+      }
+    }
+    examplesByContent.set(content, byArgument);
+  }
+  return byArgument.get(argument) ?? [];
 }
 
 export function completeResourceArgument(

@@ -1,8 +1,15 @@
 import { GetPromptRequestParamsSchema, PaginatedRequestParamsSchema } from "@modelcontextprotocol/core";
-import type { GetPromptResult, ListPromptsResult, Prompt } from "@modelcontextprotocol/server";
+import {
+  type GetPromptResult,
+  isInputRequiredResult,
+  type ListPromptsResult,
+  type Prompt,
+} from "@modelcontextprotocol/server";
 import type { Registry } from "../registry/registry.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { getPrompt } from "../invoke/get-prompt.ts";
+import { withMissingAsked } from "./ask-missing.ts";
+import { missingPromptArguments } from "./ask-prompt.ts";
 import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
@@ -80,11 +87,17 @@ export const promptsFeature: Feature = {
     handle(server, "prompts/list", PaginatedRequestParamsSchema, async (params) =>
       listPromptsPage(await source.current(), params.cursor, source.pageSize()),
     );
-    handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params) => {
+    handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params, ctx) => {
       const registry = await source.current();
-      const result = getPromptResult(registry, params.name, params.arguments);
-      // `skills:compose` is the server's own prompt, not a skill: no skill id is counted for it.
-      if (onUse !== undefined && registry.get(params.name) !== undefined) onUse(params.name, "prompts/get");
+      const args = params.arguments ?? {};
+      const render = (values: Record<string, string>) => getPromptResult(registry, params.name, values);
+      const ask = missingPromptArguments(registry, params.name, args, render);
+      const result = await withMissingAsked(server, ctx, source.elicitation(), ask, () =>
+        getPromptResult(registry, params.name, params.arguments),
+      );
+      // Counted once answered (not while a form is out); `skills:compose` is the server's own prompt, not a skill.
+      if (onUse !== undefined && !isInputRequiredResult(result) && registry.get(params.name) !== undefined)
+        onUse(params.name, "prompts/get");
       return result;
     });
   },

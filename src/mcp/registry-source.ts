@@ -1,5 +1,14 @@
 import { DEFAULT_CATALOG_SETTINGS, type CatalogSettings } from "../config/catalog-settings.ts";
+import type { ElicitationMode } from "../config/elicitation-settings.ts";
 import type { Registry } from "../registry/registry.ts";
+
+/** Asking for missing arguments, as served: the mode, and the shared key of a stateless replica set (its file already read). */
+export interface ServedElicitation {
+  mode: ElicitationMode;
+  stateKey?: Uint8Array;
+}
+
+const DEFAULT_SERVED_ELICITATION: ServedElicitation = Object.freeze({ mode: "auto" });
 
 /**
  * Called after a reload swapped in `next`; `previous` is the snapshot it replaced. `catalog`
@@ -26,6 +35,8 @@ export interface RegistrySource {
   pageSize(): number | undefined;
   /** How skills reach tool-only and capped clients (docs/catalog.md), as configured for the snapshot being served. */
   catalogSettings(): CatalogSettings;
+  /** Whether (and with which state key) to ask clients for missing required arguments. */
+  elicitation(): ServedElicitation;
   /** Subscribes to swaps (not to the first load); returns the unsubscribe function. */
   onSwap(listener: SwapListener): () => void;
 }
@@ -39,6 +50,7 @@ export class LiveRegistry implements RegistrySource {
   private latest: Registry | undefined;
   private size: number | undefined;
   private catalog: CatalogSettings = DEFAULT_CATALOG_SETTINGS;
+  private asking: ServedElicitation = DEFAULT_SERVED_ELICITATION;
   private readonly resolveFirst: (registry: Registry) => void;
   private readonly rejectFirst: (error: unknown) => void;
   private readonly listeners = new Set<SwapListener>();
@@ -71,6 +83,15 @@ export class LiveRegistry implements RegistrySource {
 
   catalogSettings(): CatalogSettings {
     return this.catalog;
+  }
+
+  elicitation(): ServedElicitation {
+    return this.asking;
+  }
+
+  /** Set with each load (a config edit can change it), before the snapshot is swapped in. */
+  setElicitation(settings: ServedElicitation): void {
+    this.asking = settings;
   }
 
   onSwap(listener: SwapListener): () => void {

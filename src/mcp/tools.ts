@@ -1,5 +1,12 @@
 import { CallToolRequestParamsSchema, PaginatedRequestParamsSchema } from "@modelcontextprotocol/core";
-import type { CallToolResult, ListToolsResult, Server, ServerContext, Tool } from "@modelcontextprotocol/server";
+import {
+  type CallToolResult,
+  isInputRequiredResult,
+  type ListToolsResult,
+  type Server,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
 import {
@@ -26,6 +33,8 @@ import type { Feature, OnSkillUse, SkillUseVia } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle, isString } from "./request-handler.ts";
+import { withMissingAsked, type MissingArguments } from "./ask-missing.ts";
+import { missingToolArguments } from "./ask-tool.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
@@ -124,6 +133,26 @@ function counted(
   return result;
 }
 
+/** What a call would ask for: a tool skill's missing arguments, or those of the tool skill `run_skill_tool` names. */
+function missingArgumentsOfCall(
+  registry: Registry,
+  plan: ToolsPlan | undefined,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  call: (args: unknown) => CallToolResult | Promise<CallToolResult>,
+): MissingArguments<CallToolResult> | undefined {
+  if (plan === undefined) return missingToolArguments(registry, name, args, call);
+  if (name !== RUN_SKILL_TOOL || !plan.catalog || !plan.run || typeof args?.name !== "string") return undefined;
+  const inner = args.name;
+  return missingToolArguments(
+    registry,
+    inner,
+    args.arguments,
+    (values) => call({ ...args, arguments: values }),
+    `${RUN_SKILL_TOOL}/${inner}`,
+  );
+}
+
 /** The client kinds whose tool lists differ; a reload re-lists tools when any of theirs changed. */
 const REPRESENTATIVE_CLIENTS: readonly ClientProfile[] = (["shown", "not-shown", "unknown"] as const).flatMap(
   (prompts) => [true, false].map((capped) => ({ name: undefined, prompts, capped, basis: "unknown" as const })),
@@ -156,13 +185,21 @@ export const toolsFeature: Feature = {
       async (params, ctx) => {
         const registry = await source.current();
         // A tool skill's call (the common one) needs no plan: only the catalog's names depend on it.
-        const catalog = CATALOG_TOOL_NAMES.has(params.name)
-          ? callCatalogTool(registry, planOfRequest(server, ctx, registry, source), params.name, params.arguments)
-          : undefined;
-        const result = catalog ?? runTool(registry, params.name, params.arguments);
+        const plan = CATALOG_TOOL_NAMES.has(params.name) ? planOfRequest(server, ctx, registry, source) : undefined;
+        let viaCatalog = false;
+        const call = (args: unknown) => {
+          const answer = plan && callCatalogTool(registry, plan, params.name, args);
+          viaCatalog = answer !== undefined;
+          return answer ?? runTool(registry, params.name, args);
+        };
+        const ask = missingArgumentsOfCall(registry, plan, params.name, params.arguments, call);
+        const result = withMissingAsked(server, ctx, source.elicitation(), ask, () => call(params.arguments));
         if (onUse === undefined) return result;
-        const use = useOfCall(params.name, params.arguments, catalog !== undefined);
-        return counted(await result, registry, use, onUse);
+        const answered = await result;
+        // Counted once answered, not while a form is out.
+        if (isInputRequiredResult(answered)) return answered;
+        const use = useOfCall(params.name, params.arguments, viaCatalog);
+        return counted(answered as CallToolResult, registry, use, onUse);
       },
       { required: { name: isString }, optional: { arguments: isPlainObject } },
     );

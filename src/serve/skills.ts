@@ -1,9 +1,12 @@
 import { mergeCatalogSettings, type CatalogMode } from "../config/catalog-settings.ts";
+import { mergeElicitationSettings, type ElicitationMode } from "../config/elicitation-settings.ts";
+import { readFileSync } from "node:fs";
+import { describeFsError } from "../storage/fs-errors.ts";
 import { IndexWriter } from "../load/index-writer.ts";
 import { referencedVersions, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
 import { loadReport } from "../load/report.ts";
 import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
-import type { LiveRegistry } from "../mcp/registry-source.ts";
+import type { LiveRegistry, ServedElicitation } from "../mcp/registry-source.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
 import type { LogFormat, Logger } from "./log.ts";
 
@@ -18,6 +21,8 @@ export interface ServeOptions extends LoadOptions {
   catalog?: CatalogMode;
   /** CLI `--log-format`: stderr as `[skill-central]` lines (the default) or JSON lines. */
   logFormat?: LogFormat;
+  /** CLI `--elicitation`: overrides `elicitation:` in the configs. */
+  elicitation?: ElicitationMode;
 }
 
 /**
@@ -55,7 +60,7 @@ export function openSkills(
   milestones: readonly Milestone[],
   hooks: { firstLoad?: (result: LoadResult) => void; reloaded?: (outcome: "ok" | "failed") => void } = {},
 ): OpenSkills {
-  const { debugTiming, watch = true, pageSize, catalog, logFormat, ...load } = options;
+  const { debugTiming, watch = true, pageSize, catalog, logFormat, elicitation, ...load } = options;
   const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
   let writer: IndexWriter | undefined;
   collectLoadGarbage();
@@ -69,6 +74,7 @@ export function openSkills(
       reportLoad(logger, result, previous);
       if (!previous && logger.debugging) logger.debug(startupLine([...milestones, atIndex], rssAtIndex));
       collectLoadGarbage();
+      source.setElicitation(servedElicitation(result, elicitation, logger));
       source.swap(
         result.registry,
         pageSize ?? result.config.pageSize,
@@ -97,6 +103,31 @@ export function openSkills(
       index?.close();
     },
   };
+}
+
+/** The shortest key that protects the state of 2026-07-28 rounds (the SDK's HMAC codec's minimum). */
+const MIN_STATE_KEY_BYTES = 32;
+
+/**
+ * The configured asking, with the shared state key read (once per load: a config edit can name
+ * another file). A key that cannot be used is reported, and this process's own key protects the
+ * state instead: a retry that lands on another replica is then refused, not trusted.
+ */
+function servedElicitation(result: LoadResult, flag: ElicitationMode | undefined, logger: Logger): ServedElicitation {
+  const settings = mergeElicitationSettings(result.config.elicitation, flag !== undefined ? { mode: flag } : undefined);
+  if (settings.stateKeyFile === undefined) return { mode: settings.mode };
+  try {
+    const key = new Uint8Array(readFileSync(settings.stateKeyFile));
+    if (key.byteLength >= MIN_STATE_KEY_BYTES) return { mode: settings.mode, stateKey: key };
+    logger.warn(
+      `elicitation: the state key file has ${key.byteLength} bytes, fewer than ${MIN_STATE_KEY_BYTES}; using a key of this process instead`,
+    );
+  } catch (error) {
+    logger.warn(
+      `elicitation: cannot read the state key file (${describeFsError(error)}); using a key of this process instead`,
+    );
+  }
+  return { mode: settings.mode };
 }
 
 /** A load's problems (on a reload only the new ones: a broken file that stays broken is not repeated per save), and its timings. */

@@ -84,6 +84,18 @@ describe("validate", () => {
     );
   });
 
+  test("a required argument no form can ask for (an array) is a warning naming it", async () => {
+    fixture.write(
+      "elsewhere/batch.yaml",
+      "id: batch\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    items: { type: array }\n    name: { type: string }\n  required: [items, name]\n",
+    );
+    const result = await cli("validate", "elsewhere/batch.yaml");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      'elsewhere/batch.yaml:7:12: warning: required argument "items" of "batch" cannot be asked for in a form (it is not a string, number, integer, boolean or choice): a client that leaves it out gets an error — make it optional, or a field a form can hold\n',
+    );
+  });
+
   test("--json reports the counts and every problem as data", async () => {
     const { code, json } = await runCliJson<{
       ok: boolean;

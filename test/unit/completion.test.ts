@@ -69,6 +69,24 @@ describe("completion against a registry", () => {
         ],
       }),
       skill("wide", { arguments: [{ name: "x", required: false, enum: many }] }),
+      {
+        ...skill("shown", {
+          arguments: [
+            { name: "lang", required: true },
+            { name: "other", required: false },
+          ],
+        }),
+        content: {
+          read: () => ({
+            template: "t",
+            examples: [
+              { arguments: { lang: "kotlin" } },
+              { arguments: { lang: "swift", other: 3 } },
+              { arguments: { lang: "kotlin" } },
+            ],
+          }),
+        },
+      },
       skill("tagged", { tags: ["kmp", "android"] }),
       skill("tool-one", { type: "tool" }),
     ],
@@ -81,6 +99,12 @@ describe("completion against a registry", () => {
       hasMore: false,
     });
     expect(completePromptArgument(registry, "pick", "free", "x").completion.values).toEqual([]);
+  });
+
+  test("an argument without enum completes to the values its examples give it, by prefix, without repeats", () => {
+    expect(completePromptArgument(registry, "shown", "lang", "").completion.values).toEqual(["kotlin", "swift"]);
+    expect(completePromptArgument(registry, "shown", "lang", "S").completion.values).toEqual(["swift"]);
+    expect(completePromptArgument(registry, "shown", "other", "").completion.values).toEqual([]);
   });
 
   test("at most 100 values, with the total and hasMore", () => {

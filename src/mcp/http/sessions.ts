@@ -7,6 +7,7 @@ import { sourceFor } from "../caller-source.ts";
 import type { ListKind, OnSkillUse } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
+import { mayBeAsked } from "../ask-missing.ts";
 import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
 import type { Identity } from "./caller.ts";
@@ -110,8 +111,10 @@ export class Sessions {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       // Answers are plain JSON: a request is over when its response is, which is what
-      // shutdown waits for. Notifications travel on the session's GET stream.
-      enableJsonResponse: true,
+      // shutdown waits for. Notifications travel on the session's GET stream. A client that
+      // may be asked for missing arguments gets SSE answers: the question travels on the
+      // stream of the request it belongs to (in JSON mode the SDK drops it).
+      enableJsonResponse: !mayBeAsked(this.options.source, parsedBody),
       keepAliveMs: this.options.keepAliveMs,
       onsessioninitialized: (id) => {
         session = {

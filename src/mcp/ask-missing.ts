@@ -1,0 +1,161 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
+  PROTOCOL_VERSION_META_KEY,
+  type ElicitRequestFormParams,
+  type Result,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { FormField } from "../skill/form-fields.ts";
+import { mintState, verifyState, type AskState } from "./request-state.ts";
+import type { RegistrySource, ServedElicitation } from "./registry-source.ts";
+
+/**
+ * Asking a person, through the client, for the required arguments a `prompts/get` or
+ * `tools/call` left out (docs/protocol.md), then answering as if the client had sent them.
+ * 2025-11-25 connections get `elicitation/create` during the request; 2026-07-28 requests get
+ * an `input_required` result whose signed `requestState` carries the round to the retry. A
+ * client that did not declare form elicitation gets today's answer, untouched.
+ */
+
+/** What one request would ask for, and how it ends, built by the prompt or tool that knows its arguments. */
+export interface MissingArguments<R> {
+  method: "prompts/get" | "tools/call";
+  /** The prompt or tool asked for: a state is good for a retry of the same target only. */
+  target: string;
+  /** The form's fields, by argument name, for the missing arguments (every one can be a field). */
+  fields: Readonly<Record<string, FormField>>;
+  /** The form's first line. */
+  message: string;
+  /** The request with `values` added: its answer, or the problems with the values asked for. */
+  attempt(values: Record<string, unknown>): Promise<{ answer: R } | { problems: string[] }>;
+  /** Today's answer to the request as sent, with `reason` added in words. */
+  refuse(reason: string): Promise<R>;
+}
+
+/** The one input request a round carries. */
+const INPUT_KEY = "arguments";
+/** A person fills in a form: the protocol's 60-second default would cut them off. */
+const ANSWER_TIMEOUT_MS = 600_000;
+
+const asObject = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** Declared form elicitation: `elicitation: {}` (form by default) or with `form`. */
+export function declaresFormElicitation(capabilities: unknown): boolean {
+  const elicitation = asObject(asObject(capabilities)?.elicitation);
+  if (elicitation === undefined) return false;
+  return elicitation.form !== undefined || elicitation.url === undefined;
+}
+
+/** A 2025-11-25 session whose `initialize` declared form elicitation, while asking is on: its requests may ask. */
+export function mayBeAsked(source: RegistrySource, initialize: unknown): boolean {
+  const params = asObject(asObject(initialize)?.params);
+  return source.elicitation().mode !== "off" && declaresFormElicitation(params?.capabilities);
+}
+
+function isModern(ctx: ServerContext): boolean {
+  return asObject(ctx.mcpReq.envelope)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+}
+
+/** The client can be asked during this request (stateless 2025-11-25 requests never: their server never saw `initialize`). */
+function canAsk(server: Server, ctx: ServerContext): boolean {
+  const capabilities = isModern(ctx)
+    ? asObject(ctx.mcpReq.envelope)?.[CLIENT_CAPABILITIES_META_KEY]
+    : server.getClientCapabilities();
+  return declaresFormElicitation(capabilities);
+}
+
+function form<R>(ask: MissingArguments<R>, names: readonly string[], problems?: readonly string[]) {
+  const properties = Object.fromEntries(names.map((name) => [name, ask.fields[name]]));
+  const message =
+    problems === undefined
+      ? ask.message
+      : `${ask.message}\nWhat was entered is not valid:\n${problems.join("\n")}\nPlease correct it.`;
+  return { mode: "form", message, requestedSchema: { type: "object", properties, required: [...names] } };
+}
+
+/** The accepted values of the names asked for; nothing else the client sent. */
+function picked(content: Record<string, unknown> | undefined, names: readonly string[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const name of names) if (content && Object.hasOwn(content, name)) values[name] = content[name];
+  return values;
+}
+
+const DECLINED = "the user declined to fill in the form for it";
+const CANCELLED = "the user cancelled the form for it";
+const invalidTwice = (problems: readonly string[]) => `asked twice, and still not valid: ${problems.join("; ")}`;
+
+/**
+ * The answer to a request, asking first when `ask` has missing arguments and the client can be
+ * asked. `today` is the request's answer as it was before any asking; it is all a client without
+ * the capability (or with asking turned off) ever gets.
+ */
+export function withMissingAsked<R>(
+  server: Server,
+  ctx: ServerContext,
+  settings: ServedElicitation,
+  ask: MissingArguments<R> | undefined,
+  today: () => R | Promise<R>,
+): R | Promise<R | Result> {
+  // The common request is complete: answered as before, without an extra turn of the event loop.
+  if (ask === undefined) return today();
+  const state = ctx.mcpReq.requestState();
+  if (state !== undefined && isModern(ctx)) return retried(ctx, settings, ask, state);
+  if (settings.mode === "off" || !canAsk(server, ctx)) return today();
+  const names = Object.keys(ask.fields);
+  if (isModern(ctx)) return askAgainLater(ask, settings, { method: ask.method, target: ask.target, round: 1, names });
+  return askNow(ctx, ask, names);
+}
+
+async function askAgainLater<R>(
+  ask: MissingArguments<R>,
+  settings: ServedElicitation,
+  state: AskState,
+  problems?: string[],
+) {
+  return inputRequired({
+    inputRequests: { [INPUT_KEY]: inputRequired.elicit(form(ask, state.names, problems) as ElicitRequestFormParams) },
+    requestState: await mintState(state, settings.stateKey),
+  });
+}
+
+/** A 2026-07-28 retry: its state verified, the answer read from `inputResponses`. */
+async function retried<R>(
+  ctx: ServerContext,
+  settings: ServedElicitation,
+  ask: MissingArguments<R>,
+  raw: unknown,
+): Promise<R | Result> {
+  const state = await verifyState(raw, ctx, ask.method, ask.target, settings.stateKey);
+  const response = inputResponse(ctx.mcpReq.inputResponses, INPUT_KEY);
+  if (response.kind !== "elicit") return ask.refuse("the retry carried no answer to the form");
+  if (response.action !== "accept") return ask.refuse(response.action === "decline" ? DECLINED : CANCELLED);
+  const outcome = await ask.attempt(picked(response.content, state.names));
+  if ("answer" in outcome) return outcome.answer;
+  if (state.round >= 2) return ask.refuse(invalidTwice(outcome.problems));
+  return askAgainLater(ask, settings, { ...state, round: 2 }, outcome.problems);
+}
+
+/** A 2025-11-25 connection: `elicitation/create` while the request waits, asked again once after invalid values. */
+async function askNow<R>(ctx: ServerContext, ask: MissingArguments<R>, names: readonly string[]): Promise<R> {
+  let problems: string[] | undefined;
+  for (let round = 1; round <= 2; round++) {
+    let answer: { action: string; content?: Record<string, unknown> };
+    try {
+      answer = await ctx.mcpReq.send(
+        { method: "elicitation/create", params: form(ask, names, problems) as ElicitRequestFormParams },
+        { timeout: ANSWER_TIMEOUT_MS },
+      );
+    } catch (error) {
+      return ask.refuse(`no answer to the form: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (answer.action !== "accept") return ask.refuse(answer.action === "decline" ? DECLINED : CANCELLED);
+    const outcome = await ask.attempt(picked(answer.content, names));
+    if ("answer" in outcome) return outcome.answer;
+    problems = outcome.problems;
+  }
+  return ask.refuse(invalidTwice(problems ?? []));
+}

@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { resolveConfig } from "../../src/config/resolve-config.ts";
+import type { Diagnostic } from "../../src/diagnostics.ts";
+import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+
+let fixture: Fixture;
+afterEach(() => fixture?.cleanup());
+
+async function resolve(files: Record<string, string>) {
+  fixture = makeFixture(files);
+  const diagnostics: Diagnostic[] = [];
+  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtinDir: "/builtin" }, (d) =>
+    diagnostics.push(d),
+  );
+  return { config, diagnostics: diagnostics.map((d) => d.message) };
+}
+
+describe("elicitation in the config files", () => {
+  test("absent: auto, no shared key", async () => {
+    const { config, diagnostics } = await resolve({});
+    expect(config.elicitation).toEqual({ mode: "auto" });
+    expect(diagnostics).toEqual([]);
+  });
+
+  test("off as a word or a YAML boolean; the project's over the user's", async () => {
+    expect((await resolve({ "skill-central.yaml": "elicitation: off\n" })).config.elicitation).toEqual({ mode: "off" });
+    const both = await resolve({
+      "~/.skill-central/config.yaml": "elicitation: false\n",
+      "skill-central.yaml": "elicitation: { mode: auto }\n",
+    });
+    expect(both.config.elicitation).toEqual({ mode: "auto" });
+  });
+
+  test("a mapping names the shared state key file, relative to the config file", async () => {
+    const { config } = await resolve({ "skill-central.yaml": "elicitation: { stateKeyFile: keys/state.key }\n" });
+    expect(config.elicitation).toEqual({ mode: "auto", stateKeyFile: join(fixture.cwd, "keys", "state.key") });
+  });
+
+  test("anything else is a warning and ignored", async () => {
+    for (const [value, problem] of [
+      ["sometimes", "must be auto or off, or a mapping { mode, stateKeyFile }"],
+      ["{ mode: never }", '"mode" must be auto or off'],
+      ["{ key: x }", 'has an unknown key "key" (known: mode, stateKeyFile)'],
+    ] as const) {
+      const { config, diagnostics } = await resolve({ "skill-central.yaml": `elicitation: ${value}\n` });
+      expect(config.elicitation).toEqual({ mode: "auto" });
+      expect(diagnostics).toEqual([`"elicitation" ${problem}; ignored`]);
+    }
+  });
+});
