@@ -12,6 +12,7 @@ import {
   TOOL_SKILLS_MODES,
   type DeclaredCatalogSettings,
 } from "./catalog-settings.ts";
+import { readHttpSettings, type DeclaredHttpSettings, type HttpReadContext } from "./http-settings.ts";
 
 /**
  * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
@@ -47,6 +48,8 @@ export interface ConfigFile {
   pageSize?: number;
   /** `catalog`, `toolSkills`, `toolCap`: how skills reach tool-only and capped clients. */
   catalog?: DeclaredCatalogSettings;
+  /** `http`: what `mcp --http` needs beyond its flags (src/config/http-settings.ts). */
+  http?: DeclaredHttpSettings;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -72,7 +75,7 @@ export function expandPath(path: string, base: string, home: string): string {
   return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
-const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap"];
+const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap", "http"];
 const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh"];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
@@ -178,6 +181,8 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     } else if (key === "toolCap") {
       if (isToolCap(value)) config.catalog = { ...config.catalog, toolCap: value };
       else warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, at, "e.g. toolCap: 40");
+    } else if (key === "http") {
+      config.http = readHttpSettings(value, httpContext(file, home, locateKey, warn));
     } else if (key === "layers") {
       if (value === null) config.layers = [];
       else if (!Array.isArray(value))
@@ -198,6 +203,21 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     }
   }
   return config;
+}
+
+/** How the `http:` reader places its warnings and resolves paths: as the rest of this file does. */
+function httpContext(
+  file: string,
+  home: string,
+  locateKey: (path: readonly (string | number)[]) => SourcePosition | undefined,
+  warn: (message: string, where?: () => SourcePosition | undefined, hint?: string) => void,
+): HttpReadContext {
+  return {
+    file,
+    resolvePath: (path) => expandPath(path, dirname(file), home),
+    locate: locateKey,
+    warn: (message, path, hint) => warn(message, () => locateKey(path), hint),
+  };
 }
 
 type LayerWarn = (message: string, index: number, field?: string, hint?: string) => void;

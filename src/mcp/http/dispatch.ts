@@ -10,19 +10,20 @@ export interface Handlers {
 /**
  * The fourth stage of a request to /mcp, once it is admitted, authenticated and its body read: a
  * 2025-11-25 request goes to its session (or opens one), anything else to the SDK's stateless
- * handler. `onSession` hears the session id the request names, then the one it opened.
+ * handler. `onSession` hears the session id the request names, then the one it opened. A session belongs
+ * to the `principal` that opened it (auth.ts).
  */
 export async function dispatch(
   request: Request,
   parsedBody: unknown,
-  label: string | undefined,
+  principal: string | undefined,
   handlers: Handlers,
   onSession: (id: string) => void,
 ): Promise<Response> {
   const named = request.headers.get("mcp-session-id");
   if (named !== null) onSession(named);
   if (handlers.sessions !== undefined && (await isLegacyRequest(request, parsedBody))) {
-    return handlers.sessions.handle(request, parsedBody, label, onSession);
+    return handlers.sessions.handle(request, parsedBody, principal, onSession);
   }
   return handlers.modern.fetch(request, parsedBody === undefined ? {} : { parsedBody });
 }

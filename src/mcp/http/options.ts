@@ -1,4 +1,5 @@
 import type { BearerTokens } from "./bearer-tokens.ts";
+import type { OAuthOptions } from "./oauth/options.ts";
 import { parseAllowedOrigin } from "./request-guard.ts";
 
 export const DEFAULT_PORT = 8740;
@@ -21,6 +22,12 @@ export interface HttpOptions {
   maxSessions: number;
   sessionIdleMs: number;
   keepAliveMs: number;
+  /** The canonical URL clients use (`--public-url`, `http.publicUrl`); required with `oauth`. */
+  publicUrl?: string;
+  /** OAuth access tokens besides the static ones (`http.oauth`): this server is then an OAuth resource server. */
+  oauth?: OAuthOptions;
+  /** The file holding the one token `/metrics` takes (`http.metrics.tokenFile`, absolute); served by the metrics part. */
+  metricsTokenFile?: string;
   /** One line per request (the access log) and anything else worth telling the operator. */
   log: (line: string) => void;
 }
@@ -35,11 +42,15 @@ export function isLoopback(host: string): boolean {
   return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
+export const OAUTH_NEEDS_PUBLIC_URL =
+  "http.oauth needs the server's public URL, which tokens are issued for: set http.publicUrl in the config or --public-url (e.g. https://skills.example.com/mcp)";
+
 /** Throws `HttpConfigError` for options the server must not start with. */
 export function checkHttpOptions(options: HttpOptions): void {
-  if (!isLoopback(options.host) && options.tokens === undefined) {
+  if (options.oauth !== undefined && options.publicUrl === undefined) throw new HttpConfigError(OAUTH_NEEDS_PUBLIC_URL);
+  if (!isLoopback(options.host) && options.tokens === undefined && options.oauth === undefined) {
     throw new HttpConfigError(
-      `--host ${options.host} can be reached from other machines; that needs bearer tokens (--token-file, or the SKILL_CENTRAL_TOKEN variable)`,
+      `--host ${options.host} can be reached from other machines; that needs bearer tokens (--token-file, or the SKILL_CENTRAL_TOKEN variable) or sign-in (http.oauth, docs/sign-in.md)`,
     );
   }
   for (const origin of options.allowedOrigins) {
