@@ -203,8 +203,7 @@ async function route(
       return withHeaders(response, pipeline.guard.corsHeaders(request));
     }
     const metadata = pipeline.resourceMetadata;
-    if (metadata !== undefined && metadata.paths.includes(url.pathname))
-      return answerResourceMetadata(request, url, metadata.body, pipeline);
+    if (metadata?.paths.includes(url.pathname)) return answerResourceMetadata(request, url, metadata.body, pipeline);
     const probePath = PROBE_PATHS.find((p) => p === url.pathname);
     if (probePath !== undefined && request.method === "GET")
       return probe(probePath, pipeline.source, pipeline.inFlight.stopping);

@@ -26,7 +26,7 @@ export class OAuthResourceServer {
 
   constructor(
     readonly options: OAuthOptions,
-    private readonly warn: (line: string) => void,
+    warn: (line: string) => void,
     private readonly testing: { jwksCooldownMs?: number } = {},
   ) {
     this.discovery = new IssuerDiscovery(options.issuer, warn);
