@@ -3,7 +3,7 @@ import { CATALOG_MODES } from "../config/catalog-settings.ts";
 import { LOG_FORMATS } from "../serve/log.ts";
 import { ELICITATION_MODES } from "../config/elicitation-settings.ts";
 import { command, UsageError } from "./support/command.ts";
-import { choice, flag, list, positiveInt, value, wholeNumber } from "./support/options.ts";
+import { choice, flag, httpUrl, list, positiveInt, value, wholeNumber } from "./support/options.ts";
 
 /** Refused without `--http`. Their defaults live with the HTTP server, which is imported only to serve. */
 const HTTP_OPTIONS = {
@@ -15,6 +15,10 @@ const HTTP_OPTIONS = {
   stateless: flag("HTTP without sessions or per-client state, for replicas behind a load balancer"),
   "token-file": value("<path>", 'Bearer tokens, one "LABEL TOKEN" per line (also: SKILL_CENTRAL_TOKEN)', (raw) =>
     resolve(process.cwd(), raw),
+  ),
+  "public-url": httpUrl(
+    "<url>",
+    "The canonical URL clients use, e.g. https://skills.example.com/mcp (over http.publicUrl)",
   ),
   "allow-origin": list(
     "<origin>",
@@ -87,11 +91,13 @@ export const spec = command({
       const port = options.port ?? http.DEFAULT_PORT;
       const host = options.host ?? http.DEFAULT_HOST;
       const tokenFile = options["token-file"];
+      const publicUrl = options["public-url"];
       const serving = runHttp(mcpOptions, {
         host,
         port,
         stateless: options.stateless,
         ...(tokenFile !== undefined && { tokenFile }),
+        ...(publicUrl !== undefined && { publicUrl }),
         allowedOrigins: options["allow-origin"],
         allowedHosts: options["allow-host"],
         maxSessions: options["max-sessions"] ?? http.DEFAULT_MAX_SESSIONS,

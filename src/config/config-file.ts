@@ -15,6 +15,7 @@ import {
   type DeclaredCatalogSettings,
 } from "./catalog-settings.ts";
 import { isElicitationMode, type ElicitationSettings } from "./elicitation-settings.ts";
+import { readHttpSettings, type DeclaredHttpSettings, type HttpReadContext } from "./http-settings.ts";
 
 /**
  * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
@@ -54,6 +55,8 @@ export interface ConfigFile {
   catalog?: DeclaredCatalogSettings;
   /** `elicitation`: asking for missing required arguments; `stateKeyFile` absolute. */
   elicitation?: Partial<ElicitationSettings>;
+  /** `http`: what `mcp --http` needs beyond its flags (src/config/http-settings.ts). */
+  http?: DeclaredHttpSettings;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -79,7 +82,7 @@ export function expandPath(path: string, base: string, home: string): string {
   return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
-const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap", "elicitation"];
+const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap", "elicitation", "http"];
 const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo"];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
@@ -164,29 +167,13 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     } else if (key === "pageSize") {
       if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
       else warn(`"pageSize" must be a positive whole number; ignored`, at, "e.g. pageSize: 50");
-    } else if (key === "catalog") {
-      // YAML 1.1 readers (and people) write on/off as booleans.
-      const mode = value === true ? "on" : value === false ? "off" : value;
-      if (isCatalogMode(mode)) config.catalog = { ...config.catalog, mode };
-      else
-        warn(
-          `"catalog" must be auto, on or off; ignored`,
-          at,
-          "auto (per client, the default), on (every client) or off (none); see docs/catalog.md",
-        );
-    } else if (key === "toolSkills") {
-      if (isToolSkillsMode(value)) config.catalog = { ...config.catalog, toolSkills: value };
-      else
-        warn(
-          `"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`,
-          at,
-          "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)",
-        );
-    } else if (key === "toolCap") {
-      if (isToolCap(value)) config.catalog = { ...config.catalog, toolCap: value };
-      else warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, at, "e.g. toolCap: 40");
+    } else if (key === "catalog" || key === "toolSkills" || key === "toolCap") {
+      const catalog = readCatalogKey(key, value, config.catalog, (message, hint) => warn(message, at, hint));
+      if (catalog !== undefined) config.catalog = catalog;
     } else if (key === "elicitation") {
       config.elicitation = readElicitation(value, dirname(file), home, (problem, hint) => warn(problem, at, hint));
+    } else if (key === "http") {
+      config.http = readHttpSettings(value, httpContext(file, home, locateKey, warn));
     } else if (key === "layers") {
       if (value === null) config.layers = [];
       else if (!Array.isArray(value))
@@ -207,6 +194,34 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     }
   }
   return config;
+}
+
+/** `catalog`, `toolSkills` and `toolCap`: one of them merged into what the file declared so far (unchanged when ignored). */
+function readCatalogKey(
+  key: "catalog" | "toolSkills" | "toolCap",
+  value: unknown,
+  declared: DeclaredCatalogSettings | undefined,
+  warn: (message: string, hint: string) => void,
+): DeclaredCatalogSettings | undefined {
+  if (key === "catalog") {
+    // YAML 1.1 readers (and people) write on/off as booleans.
+    const mode = value === true ? "on" : value === false ? "off" : value;
+    if (isCatalogMode(mode)) return { ...declared, mode };
+    warn(
+      `"catalog" must be auto, on or off; ignored`,
+      "auto (per client, the default), on (every client) or off (none); see docs/catalog.md",
+    );
+  } else if (key === "toolSkills") {
+    if (isToolSkillsMode(value)) return { ...declared, toolSkills: value };
+    warn(
+      `"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`,
+      "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)",
+    );
+  } else {
+    if (isToolCap(value)) return { ...declared, toolCap: value };
+    warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, "e.g. toolCap: 40");
+  }
+  return declared;
 }
 
 const ELICITATION_HINT = "elicitation: auto (the default) or off, or { mode: auto, stateKeyFile: ./state.key }";
@@ -248,6 +263,21 @@ function elicitationOrProblem(
     settings.stateKeyFile = expandPath(entries.stateKeyFile.trim(), base, home);
   }
   return settings;
+}
+
+/** How the `http:` reader places its warnings and resolves paths: as the rest of this file does. */
+function httpContext(
+  file: string,
+  home: string,
+  locateKey: (path: readonly (string | number)[]) => SourcePosition | undefined,
+  warn: (message: string, where?: () => SourcePosition | undefined, hint?: string) => void,
+): HttpReadContext {
+  return {
+    file,
+    resolvePath: (path) => expandPath(path, dirname(file), home),
+    locate: locateKey,
+    warn: (message, path, hint) => warn(message, () => locateKey(path), hint),
+  };
 }
 
 type LayerWarn = (message: string, index: number, field?: string, hint?: string) => void;

@@ -7,6 +7,7 @@ import type { VisibleTo } from "./visible-to.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
+import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 
 /** Where a served git layer's files came from, for people (`show`, `doctor`). */
 export interface LayerProvenance {
@@ -166,4 +167,19 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
   };
+}
+
+/**
+ * The `http:` settings of the user and project configs (the project's over the user's, key by
+ * key), read once when the HTTP server starts; `problems` are settings in effect that cannot be
+ * used. Other findings in the files are left to the skills' load, which reports them once.
+ */
+export async function resolveHttpSettings(options: {
+  cwd: string;
+  home?: string;
+}): Promise<{ settings: HttpSettings; problems: string[] }> {
+  const home = options.home ?? homedir();
+  const files = [userConfigPath(home), projectConfigPath(options.cwd)];
+  const read = await Promise.all(files.map((file) => (file ? readConfigFile(file, home, () => {}) : undefined)));
+  return mergeHttpSettings(...read.map((config) => config?.http));
 }

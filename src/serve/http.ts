@@ -1,6 +1,8 @@
+import { resolveHttpSettings } from "../config/resolve-config.ts";
+import type { OAuthOptions } from "../mcp/http/oauth/options.ts";
 import { TokenConfigError, loadBearerTokens, type BearerTokens } from "../mcp/http/bearer-tokens.ts";
 import { serveMcpOverHttp, STREAMS_CLOSE_MS, type HttpServing } from "../mcp/http/index.ts";
-import { HttpConfigError, type HttpOptions } from "../mcp/http/options.ts";
+import { HttpConfigError, OAUTH_NEEDS_PUBLIC_URL, type HttpOptions } from "../mcp/http/options.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
 import { DRAIN_DEADLINE_MS, exitWithin, onStopSignals } from "./drain.ts";
 import { createLogger } from "./log.ts";
@@ -19,8 +21,11 @@ export const HTTP_DRAIN_MS = DRAIN_DEADLINE_MS + 600;
  */
 export const HTTP_EXIT_DEADLINE_MS = HTTP_DRAIN_MS + STREAMS_CLOSE_MS + 150;
 
-/** The command line's part of the HTTP options; the rest comes from the environment. */
-export type HttpStartOptions = Omit<HttpOptions, "live" | "tokens" | "log" | "accessLog"> & { tokenFile?: string };
+/** The command line's part of the HTTP options (`publicUrl`: `--public-url`); the rest comes from the config and the environment. */
+export type HttpStartOptions = Omit<
+  HttpOptions,
+  "live" | "tokens" | "log" | "accessLog" | "oauth" | "metricsTokenFile"
+> & { tokenFile?: string };
 
 /** The server cannot start as asked (a token file, an address, a port in use): the command line's fault. */
 export class StartError extends Error {
@@ -37,17 +42,19 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
   const startedAt = performance.now();
   const logger = createLogger({ debug: options.debugTiming, format: options.logFormat ?? "text" });
   const tokens = await startOrRefuse(http, () => loadBearerTokens(http.tokenFile, process.env, logger.warn));
+  const configured = await startOrRefuse(http, () => configuredHttp(options, http, process.env));
   const source = new LiveRegistry();
   const serving = await startOrRefuse(http, async () =>
     serveMcpOverHttp(source, {
       ...http,
+      ...configured,
       live: options.watch ?? true,
       tokens,
       log: logger.info,
       ...(logger.record && { accessLog: logger.record }),
     }),
   );
-  logger.info(servingLine(serving, http.stateless, tokens));
+  logger.info(servingLine(serving, http.stateless, tokens, configured.oauth));
 
   const skills = openSkills(options, source, logger, [["mcp command", startedAt]], {
     reloaded: (outcome) => serving.reloaded(outcome),
@@ -70,11 +77,55 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
   await skills.live.start();
 }
 
-function servingLine(serving: HttpServing, stateless: boolean, tokens: BearerTokens | undefined): string {
+/**
+ * The config's `http:` settings (read once, at start: a change needs a restart), with
+ * `--public-url` over `http.publicUrl` and the introspection secret from its variable. A setting
+ * that cannot be used stops the start: running without the sign-in someone configured is worse.
+ */
+async function configuredHttp(
+  options: ServeOptions,
+  http: HttpStartOptions,
+  env: Record<string, string | undefined>,
+): Promise<Pick<HttpOptions, "publicUrl" | "oauth" | "metricsTokenFile">> {
+  const { settings, problems } = await resolveHttpSettings({
+    cwd: options.cwd,
+    ...(options.home !== undefined && { home: options.home }),
+  });
+  if (problems.length > 0) throw new HttpConfigError(problems.join("; "));
+  const publicUrl = http.publicUrl ?? settings.publicUrl;
+  const tokenFile = settings.metrics?.tokenFile;
+  const declared = settings.oauth;
+  let oauth: OAuthOptions | undefined;
+  if (declared !== undefined && publicUrl === undefined) throw new HttpConfigError(OAUTH_NEEDS_PUBLIC_URL);
+  if (declared !== undefined && publicUrl !== undefined) {
+    const { introspection, audience, ...rest } = declared;
+    oauth = { ...rest, audience: audience ?? publicUrl };
+    if (introspection !== undefined) {
+      const secret = env[introspection.clientSecretEnv];
+      if (secret === undefined || secret === "")
+        throw new HttpConfigError(
+          `http.oauth.introspection.clientSecretEnv names ${introspection.clientSecretEnv}, which is not set: put the introspection client's secret there`,
+        );
+      oauth.introspection = { url: introspection.url, clientId: introspection.clientId, clientSecret: secret };
+    }
+  }
+  return {
+    ...(publicUrl !== undefined && { publicUrl }),
+    ...(oauth !== undefined && { oauth }),
+    ...(tokenFile !== undefined && { metricsTokenFile: tokenFile }),
+  };
+}
+
+function servingLine(
+  serving: HttpServing,
+  stateless: boolean,
+  tokens: BearerTokens | undefined,
+  oauth: OAuthOptions | undefined,
+): string {
   const modes = stateless ? "stateless: every request stands alone" : "2025-11-25 sessions and 2026-07-28 requests";
-  const auth = tokens
-    ? `${tokens.size} bearer token${tokens.size === 1 ? "" : "s"}`
-    : "no authentication, this machine only";
+  const signIn = oauth ? `OAuth access tokens from ${oauth.issuer}` : undefined;
+  const statics = tokens ? `${tokens.size} bearer token${tokens.size === 1 ? "" : "s"}` : undefined;
+  const auth = [statics, signIn].filter((s) => s !== undefined).join(" and ") || "no authentication, this machine only";
   return `serving MCP over HTTP at ${serving.url} (${modes}; ${auth})`;
 }
 

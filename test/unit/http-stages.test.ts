@@ -45,14 +45,23 @@ describe("guard stage", () => {
 describe("auth stage", () => {
   const cors = () => ({ Vary: "Origin" });
 
-  test("without tokens everyone passes, unlabelled", () => {
-    expect(authenticate(undefined, post("{}"), cors)).toEqual({ ok: true, label: undefined });
+  const only = (t: BearerTokens | undefined) => ({ tokens: t, oauth: undefined });
+
+  test("without tokens everyone passes, anonymous", async () => {
+    expect(await authenticate(only(undefined), post("{}"), cors)).toEqual({
+      ok: true,
+      caller: undefined,
+      principal: undefined,
+      name: undefined,
+    });
   });
 
-  test("a valid token passes with its label", () => {
-    expect(authenticate(tokens, post("{}", { Authorization: `Bearer ${TOKEN}` }), cors)).toEqual({
+  test("a valid token passes as a caller with its label, principal token:<label>", async () => {
+    expect(await authenticate(only(tokens), post("{}", { Authorization: `Bearer ${TOKEN}` }), cors)).toEqual({
       ok: true,
-      label: "ci",
+      caller: { label: "ci" },
+      principal: "token:ci",
+      name: "ci",
     });
   });
 
@@ -67,7 +76,7 @@ describe("auth stage", () => {
       ],
     ] as const;
     for (const [headers, challenge, why] of cases) {
-      const auth = authenticate(tokens, post("{}", headers), cors);
+      const auth = await authenticate(only(tokens), post("{}", headers), cors);
       if (auth.ok) throw new Error("expected a refusal");
       expect(auth.response.status).toBe(401);
       expect(auth.response.headers.get("www-authenticate")).toBe(challenge);

@@ -1,4 +1,5 @@
 import type { ParseArgsOptionsConfig } from "node:util";
+import { publicUrlProblem } from "../../config/http-settings.ts";
 import { didYouMean } from "../../suggest.ts";
 
 /**
@@ -71,6 +72,18 @@ export function value<T, const E extends Extra<T> = Record<never, never>>(
 }
 
 export const text = (placeholder: string, help: string) => value(placeholder, help, (raw) => raw);
+
+/**
+ * An absolute http(s) URL: https, or http for a loopback host; no credentials, query or fragment.
+ * The rule is the config's (`http.publicUrl`), so the flag and the file accept the same URLs.
+ */
+export function httpUrl(placeholder: string, help: string) {
+  return value(placeholder, help, (raw, flag) => {
+    const problem = publicUrlProblem(raw.trim());
+    if (problem !== undefined) throw new UsageError(`${flag}: ${problem}`);
+    return raw.trim();
+  });
+}
 
 export function list(placeholder: string, help: string): List {
   return { kind: "list", value: placeholder, help };

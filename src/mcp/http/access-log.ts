@@ -44,7 +44,7 @@ export interface Exchange {
   rpc?: string;
   /** The session, short (`shortSessionId`), from the dispatch stage. */
   session?: string;
-  /** The label of the bearer token, from the auth stage. */
+  /** The label of the static bearer token, from the auth stage. */
   label?: string;
   /** Who asked, as the JSON log names them when it is not a token label (an OAuth caller's claim), from the auth stage. */
   caller?: string;
@@ -111,5 +111,6 @@ export function accessLine(method: string, path: string, status: number, ms: num
   if (exchange.rpc !== undefined) fields.push(`rpc=${logValue(exchange.rpc)}`);
   if (exchange.session !== undefined) fields.push(`session=${logValue(exchange.session)}`);
   if (exchange.label !== undefined) fields.push(`token=${logValue(exchange.label)}`);
+  if (exchange.caller !== undefined) fields.push(`caller=${logValue(exchange.caller)}`);
   return `http ${fields.join(" ")}`;
 }

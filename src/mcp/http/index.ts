@@ -6,14 +6,15 @@ import type { Registry } from "../../registry/registry.ts";
 import type { LiveRegistry } from "../registry-source.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
 import { accessLine, accessRecord, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
-import { authenticate } from "./auth.ts";
+import { authenticate, type Authenticators } from "./auth.ts";
 import { ANONYMOUS, type Identity, statelessFactory } from "./caller.ts";
-import type { BearerTokens } from "./bearer-tokens.ts";
 import { MAX_BODY_BYTES, readBody } from "./body.ts";
 import { Capacity } from "./capacity.ts";
 import { dispatch, type Handlers } from "./dispatch.ts";
 import { InFlight } from "./in-flight.ts";
 import { HttpMetrics, METRICS_PATH, type ReloadOutcome } from "./metrics.ts";
+import { metadataDocument, metadataPaths, PRM_PATH } from "./oauth/protected-resource.ts";
+import { OAuthResourceServer } from "./oauth/resource-server.ts";
 import { checkHttpOptions, type HttpOptions, isLoopback } from "./options.ts";
 import { PROBE_PATHS, probe } from "./probes.ts";
 import { RequestGuard } from "./request-guard.ts";
@@ -21,8 +22,16 @@ import { errorResponse, isEventStream, opened, withHeaders } from "./responses.t
 import { Sessions, shortSessionId } from "./sessions.ts";
 
 export const MCP_PATH = "/mcp";
-/** Every path the server answers; the access log shows any other path only by its shape. */
-const ROUTES = [MCP_PATH, ...PROBE_PATHS, METRICS_PATH] as const;
+/**
+ * Every path the server answers; the access log shows any other path only by its shape. The
+ * Protected Resource Metadata paths are named even when OAuth is off (then they are 404s).
+ */
+const routesFor = (publicUrl: string | undefined): readonly string[] => [
+  MCP_PATH,
+  ...PROBE_PATHS,
+  METRICS_PATH,
+  ...new Set([PRM_PATH, `${PRM_PATH}${MCP_PATH}`, ...(publicUrl ? metadataPaths(publicUrl) : [])]),
+];
 /** Once requests in flight are done (or their drain deadline passed), streams get this long to end before connections are cut. */
 export const STREAMS_CLOSE_MS = 250;
 
@@ -43,7 +52,10 @@ export interface HttpServing {
 interface Pipeline extends Handlers {
   source: LiveRegistry;
   guard: RequestGuard;
-  tokens: BearerTokens | undefined;
+  auth: Authenticators;
+  /** The paths of the Protected Resource Metadata and its JSON, when OAuth is on. */
+  resourceMetadata: { paths: readonly string[]; body: string } | undefined;
+  routes: readonly string[];
   capacity: Capacity;
   inFlight: InFlight;
   log: (line: string) => void;
@@ -67,7 +79,8 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
         announceModern(pipeline.modern, kinds);
       })
     : () => {};
-  const stopWarning = options.tokens === undefined ? warnUnreachableLayers(source, options.log) : () => {};
+  const unauthenticated = options.tokens === undefined && options.oauth === undefined;
+  const stopWarning = unauthenticated ? warnUnreachableLayers(source, options.log) : () => {};
   const server = listen(options, pipeline);
   const port = server.port ?? options.port;
   const hostInUrl = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -117,6 +130,7 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
           openSessions: (): number => sessions?.size ?? 0,
           warn: options.log,
         });
+  const auth = authenticators(options);
   const onUse = metrics?.used;
   const factory = statelessFactory(source, { live, ...(stateless && { stateless: true }), ...(onUse && { onUse }) });
   const modern = createMcpHandler(factory, { ...(stateless ? {} : { legacy: "reject" as const }), keepAliveMs });
@@ -135,7 +149,12 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
   return {
     source,
     guard,
-    tokens,
+    auth,
+    resourceMetadata: auth.oauth && {
+      paths: metadataPaths(auth.oauth.resource.resource),
+      body: JSON.stringify(metadataDocument(auth.oauth.resource)),
+    },
+    routes: routesFor(options.publicUrl),
     modern,
     sessions,
     capacity: new Capacity(),
@@ -143,6 +162,15 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
     log: (line) => options.log(line),
     metrics,
   };
+}
+
+/** Static tokens and, with `oauth`, the resource server (its issuer's metadata fetched now, off the request path). */
+function authenticators(options: HttpOptions): Authenticators {
+  const { tokens, oauth, publicUrl } = options;
+  if (oauth === undefined || publicUrl === undefined) return { tokens, oauth: undefined };
+  const server = new OAuthResourceServer(oauth, options.log);
+  server.warm();
+  return { tokens, oauth: { server, resource: { resource: publicUrl, issuer: oauth.issuer, scopes: oauth.scopes } } };
 }
 
 function listen(options: HttpOptions, pipeline: Pipeline): Bun.Server<undefined> {
@@ -172,7 +200,7 @@ function listen(options: HttpOptions, pipeline: Pipeline): Bun.Server<undefined>
     async fetch(request, bun) {
       const started = performance.now();
       const url = requestUrl(request);
-      const path = loggedPath(url?.pathname ?? pathOfTarget(request.url), ROUTES);
+      const path = loggedPath(url?.pathname ?? pathOfTarget(request.url), pipeline.routes);
       const exchange: Exchange = {};
       let response = await pipeline.inFlight.run(() => route(request, url, path, exchange, pipeline));
       // A notification stream stays open as long as its client listens. Its keep-alive comments
@@ -210,6 +238,8 @@ async function route(
     // Outside the caps, like the probes; the Host and Origin checks apply, and its own token.
     if (url.pathname === METRICS_PATH && pipeline.metrics !== undefined)
       return pipeline.guard.admit(request, url) ?? (await pipeline.metrics.answer(request));
+    const metadata = pipeline.resourceMetadata;
+    if (metadata?.paths.includes(url.pathname)) return answerResourceMetadata(request, url, metadata.body, pipeline);
     const probePath = PROBE_PATHS.find((p) => p === url.pathname);
     if (probePath !== undefined && request.method === "GET")
       return probe(probePath, pipeline.source, pipeline.inFlight.stopping);
@@ -227,16 +257,15 @@ async function answerMcp(request: Request, url: URL, exchange: Exchange, pipelin
   if (request.method === "OPTIONS") return pipeline.guard.preflight(request);
   const refusal = pipeline.guard.admit(request, url);
   if (refusal !== undefined) return refusal;
-  const auth = authenticate(pipeline.tokens, request, () => pipeline.guard.corsHeaders(request));
+  const auth = await authenticate(pipeline.auth, request, () => pipeline.guard.corsHeaders(request));
   if (!auth.ok) return auth.response;
-  exchange.label = auth.label;
+  if (auth.caller?.label !== undefined) exchange.label = auth.caller.label;
+  else if (auth.name !== undefined) exchange.caller = auth.name;
   const body = await readBody(request);
   if (!body.ok) return body.response;
   exchange.rpc = body.rpc;
   exchange.skill = body.skill;
-  // A static token's label is both who the caller is and what its sessions are bound to.
-  const identity: Identity =
-    auth.label === undefined ? ANONYMOUS : { caller: { label: auth.label }, principal: auth.label };
+  const identity: Identity = auth.caller === undefined ? ANONYMOUS : { caller: auth.caller, principal: auth.principal };
   return dispatch(request, body.parsedBody, identity, pipeline, (id) => (exchange.session = shortSessionId(id)));
 }
 
@@ -265,6 +294,25 @@ function warnUnreachableLayers(source: LiveRegistry, log: (line: string) => void
     stopped = true;
     unsubscribe();
   };
+}
+
+/**
+ * RFC 9728 Protected Resource Metadata: public (it is how a client learns where to sign in), so
+ * outside auth and every cap, but behind the Host and Origin checks, with CORS for trusted origins.
+ */
+function answerResourceMetadata(request: Request, url: URL, body: string, pipeline: Pipeline): Response {
+  if (request.method === "OPTIONS") return pipeline.guard.preflight(request);
+  const refusal = pipeline.guard.admit(request, url);
+  if (refusal !== undefined) return refusal;
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return errorResponse(405, -32000, "Method not allowed: GET the metadata", { Allow: "GET, HEAD" });
+  return new Response(request.method === "HEAD" ? null : body, {
+    headers: {
+      "Content-Type": "application/json",
+      "Cache-Control": "public, max-age=300",
+      ...pipeline.guard.corsHeaders(request),
+    },
+  });
 }
 
 /**

@@ -1,0 +1,51 @@
+/**
+ * RFC 9728 Protected Resource Metadata: how a client learns, from our 401 alone, which
+ * authorization server to sign in with and what to ask for. Built once per server.
+ */
+
+export const PRM_PATH = "/.well-known/oauth-protected-resource";
+
+export interface ProtectedResource {
+  /** The canonical URL (`http.publicUrl`). */
+  resource: string;
+  issuer: string;
+  scopes: readonly string[];
+}
+
+/**
+ * The paths the document is served at: the root form, and the path-suffixed form for a resource
+ * with a path (`https://host/mcp` → `/.well-known/oauth-protected-resource/mcp`), which clients try first.
+ */
+export function metadataPaths(publicUrl: string): string[] {
+  const path = new URL(publicUrl).pathname.replace(/\/+$/, "");
+  return path === "" ? [PRM_PATH] : [`${PRM_PATH}${path}`, PRM_PATH];
+}
+
+/** The URL a challenge points to: the public URL's origin, then the path-suffixed document path. */
+export function metadataUrl(publicUrl: string): string {
+  return `${new URL(publicUrl).origin}${metadataPaths(publicUrl)[0]}`;
+}
+
+export function metadataDocument(resource: ProtectedResource): Record<string, unknown> {
+  return {
+    resource: resource.resource,
+    authorization_servers: [resource.issuer],
+    scopes_supported: [...resource.scopes],
+    bearer_methods_supported: ["header"],
+  };
+}
+
+/**
+ * The `WWW-Authenticate` value of a refusal (RFC 6750 §3, RFC 9728 §5.1). `error` is absent when
+ * no token came; the scope is named whenever scopes are required, so a client asks for them.
+ */
+export function challenge(
+  resource: ProtectedResource,
+  error?: "invalid_token" | "invalid_request" | "insufficient_scope",
+): string {
+  const params: string[] = [];
+  if (error !== undefined) params.push(`error="${error}"`);
+  if (resource.scopes.length > 0) params.push(`scope="${resource.scopes.join(" ")}"`);
+  params.push(`resource_metadata="${metadataUrl(resource.resource)}"`);
+  return `Bearer ${params.join(", ")}`;
+}

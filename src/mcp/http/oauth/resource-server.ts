@@ -1,0 +1,88 @@
+import { CLOCK_TOLERANCE_S, JwtVerifier, looksLikeJwt } from "./jwt-verifier.ts";
+import { introspect } from "./introspection.ts";
+import { IssuerDiscovery } from "./issuer-metadata.ts";
+import type { OAuthOptions } from "./options.ts";
+import { hasScopes } from "./scopes.ts";
+import type { TokenVerdict } from "./token-verdict.ts";
+import { VerdictCache } from "./verdict-cache.ts";
+
+/** What the auth stage needs to know of a token: who (claims), or why not. */
+export type OAuthCheck =
+  | { kind: "valid"; claims: Readonly<Record<string, unknown>> }
+  | { kind: "insufficient_scope" }
+  | { kind: "invalid"; reason: string }
+  | { kind: "unavailable"; reason: string };
+
+/**
+ * This server as an OAuth resource server: JWT access tokens checked against the issuer's keys,
+ * opaque ones through introspection (when configured), each verdict kept per token (by digest)
+ * until the token expires, so a token seen again costs a hash and a map lookup. The token is sent
+ * nowhere but to the configured introspection endpoint, and is never logged.
+ */
+export class OAuthResourceServer {
+  private readonly discovery: IssuerDiscovery;
+  private verifier: JwtVerifier | undefined;
+  private readonly cache = new VerdictCache<{ claims: Readonly<Record<string, unknown>> } | { reason: string }>();
+
+  constructor(
+    readonly options: OAuthOptions,
+    warn: (line: string) => void,
+    private readonly testing: { jwksCooldownMs?: number } = {},
+  ) {
+    this.discovery = new IssuerDiscovery(options.issuer, warn);
+  }
+
+  /** Starts discovery now, so the first request does not wait for it. */
+  warm(): void {
+    void this.discovery.get();
+  }
+
+  async check(token: string): Promise<OAuthCheck> {
+    const key = VerdictCache.keyOf(token);
+    let known = this.cache.get(key);
+    if (known === undefined) {
+      const { verdict, until } = await this.verdict(token);
+      if (verdict.kind === "unavailable") return verdict;
+      known = verdict.kind === "valid" ? { claims: verdict.claims } : { reason: verdict.reason };
+      this.cache.set(key, known, until);
+    }
+    if ("reason" in known) return { kind: "invalid", reason: known.reason };
+    return hasScopes(known.claims, this.options.scopes)
+      ? { kind: "valid", claims: known.claims }
+      : { kind: "insufficient_scope" };
+  }
+
+  /** The verdict on a token not seen before, and until when (epoch seconds) it may be reused (0: not). */
+  private async verdict(token: string): Promise<{ verdict: TokenVerdict; until: number }> {
+    const { introspection } = this.options;
+    if (looksLikeJwt(token)) {
+      const verifier = await this.jwtVerifier();
+      if (verifier !== undefined) {
+        const verdict = await verifier.verify(token);
+        const exp = verdict.kind === "valid" ? verdict.claims.exp : undefined;
+        // jose accepted it up to `exp` plus the skew; a cached verdict lasts exactly as long.
+        return { verdict, until: typeof exp === "number" ? exp + CLOCK_TOLERANCE_S : 0 };
+      }
+      if (introspection === undefined)
+        return { verdict: { kind: "unavailable", reason: "the issuer's metadata could not be fetched" }, until: 0 };
+    }
+    if (introspection === undefined)
+      return {
+        verdict: { kind: "invalid", reason: "the token is not a JWT, and no introspection is configured" },
+        until: 0,
+      };
+    return introspect(token, { ...introspection, issuer: this.options.issuer, audience: this.options.audience });
+  }
+
+  private async jwtVerifier(): Promise<JwtVerifier | undefined> {
+    if (this.verifier !== undefined) return this.verifier;
+    const metadata = await this.discovery.get();
+    if (metadata?.jwksUri === undefined) return undefined;
+    this.verifier ??= new JwtVerifier(metadata.jwksUri, {
+      issuer: this.options.issuer,
+      audience: this.options.audience,
+      ...(this.testing.jwksCooldownMs !== undefined && { cooldownMs: this.testing.jwksCooldownMs }),
+    });
+    return this.verifier;
+  }
+}
