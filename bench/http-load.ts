@@ -14,6 +14,8 @@ import type { Subprocess } from "bun";
 import { ensureCorpus } from "./lib/corpora.ts";
 import { buildOurs, REPO_ROOT } from "./lib/build.ts";
 import type { CorpusInfo } from "./corpus.ts";
+import { freePort, startLocalIssuer } from "./lib/oauth-issuer.ts";
+import { median } from "./lib/stats.ts";
 
 const USAGE = `usage: bun bench/http-load.ts [options]
 
@@ -23,6 +25,9 @@ const USAGE = `usage: bun bench/http-load.ts [options]
   --churn N        sessions opened and closed in the churn phase (default 10000)
   --binary PATH    benchmark this compiled binary instead of building one
   --source         run bun src/cli.ts instead of a binary
+  --auth           instead: 2026-07-28 throughput with a static token against an OAuth JWT
+                   (a local issuer with a JWKS), interleaved over --rounds rounds
+  --rounds N       rounds of the --auth comparison (default 3)
   --help           show this help
 `;
 
@@ -33,10 +38,12 @@ interface Options {
   churn: number;
   binary?: string;
   source: boolean;
+  auth: boolean;
+  rounds: number;
 }
 
 function parse(argv: string[]): Options | null {
-  const o: Options = { size: 1000, clients: 100, seconds: 5, churn: 10_000, source: false };
+  const o: Options = { size: 1000, clients: 100, seconds: 5, churn: 10_000, source: false, auth: false, rounds: 3 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -51,6 +58,8 @@ function parse(argv: string[]): Options | null {
     else if (arg === "--churn") o.churn = value();
     else if (arg === "--binary") o.binary = argv[++i];
     else if (arg === "--source") o.source = true;
+    else if (arg === "--auth") o.auth = true;
+    else if (arg === "--rounds") o.rounds = value();
     else throw new Error(`unknown option ${arg}`);
   }
   return o;
@@ -204,8 +213,16 @@ async function stdioPhase(command: string[], cwd: string, home: string, mix: Mix
 // ---------------------------------------------------------------------------
 // HTTP
 
-async function startHttp(command: string[], cwd: string, home: string): Promise<{ proc: Subprocess; url: string }> {
-  const proc = Bun.spawn([...command, "mcp", "--http", "--port", "0", "--no-watch", "--max-sessions", "100000"], {
+async function startHttp(
+  command: string[],
+  cwd: string,
+  home: string,
+  extra: { args?: string[]; headers?: Record<string, string> } = {},
+): Promise<{ proc: Subprocess; url: string }> {
+  const given = extra.args ?? [];
+  const port = given.includes("--port") ? [] : ["--port", "0"];
+  const args = ["mcp", "--http", ...port, "--no-watch", "--max-sessions", "100000", ...given];
+  const proc = Bun.spawn([...command, ...args], {
     cwd,
     env: { HOME: home, PATH: process.env.PATH ?? "" },
     stdin: "ignore",
@@ -226,7 +243,7 @@ async function startHttp(command: string[], cwd: string, home: string): Promise<
   })();
   const url = /serving MCP over HTTP at (\S+\/mcp)/.exec(text)![1]!;
   // Wait for the skills.
-  while ((await fetch(url.replace("/mcp", "/readyz"))).status !== 200) await Bun.sleep(20);
+  while ((await fetch(url.replace("/mcp", "/readyz"), { headers: extra.headers })).status !== 200) await Bun.sleep(20);
   return { proc, url };
 }
 
@@ -266,13 +283,22 @@ async function closeSession(url: string, session: string, extra: Record<string, 
   if (response.status !== 200) throw new Error(`DELETE answered ${response.status}`);
 }
 
-async function httpPhase(url: string, pid: number, mix: Mix, o: Options, era: "legacy" | "modern"): Promise<Phase> {
+async function httpPhase(
+  url: string,
+  pid: number,
+  mix: Mix,
+  o: Options,
+  era: "legacy" | "modern",
+  auth?: { name: string; headersFor: (client: number) => Record<string, string> },
+): Promise<Phase> {
   const sessions =
     era === "legacy"
       ? await Promise.all(Array.from({ length: o.clients }, () => openSession(url)))
       : Array.from({ length: o.clients }, () => undefined);
   const phase: Phase = {
-    name: era === "legacy" ? `HTTP, ${o.clients} sessions (2025-11-25)` : `HTTP, ${o.clients} clients (2026-07-28)`,
+    name:
+      auth?.name ??
+      (era === "legacy" ? `HTTP, ${o.clients} sessions (2025-11-25)` : `HTTP, ${o.clients} clients (2026-07-28)`),
     requests: 0,
     seconds: o.seconds,
     latencies: [],
@@ -282,7 +308,8 @@ async function httpPhase(url: string, pid: number, mix: Mix, o: Options, era: "l
   const deadline = performance.now() + o.seconds * 1000;
   let counter = 0;
   await Promise.all(
-    sessions.map(async (session) => {
+    sessions.map(async (session, client) => {
+      const authHeaders = auth?.headersFor(client) ?? {};
       while (performance.now() < deadline) {
         const i = counter++;
         const { method, params } = mix.params(i);
@@ -293,6 +320,7 @@ async function httpPhase(url: string, pid: number, mix: Mix, o: Options, era: "l
               "MCP-Protocol-Version": "2026-07-28",
               "Mcp-Method": method,
               "Mcp-Name": String(params.name),
+              ...authHeaders,
             };
         const body = { jsonrpc: "2.0", id: i, method, params: session ? params : { ...params, _meta: MODERN_META } };
         const started = performance.now();
@@ -345,6 +373,7 @@ async function main(): Promise<number> {
   const corpus = await ensureCorpus(join(REPO_ROOT, "bench", ".corpus"), o.size, 42);
   const home = (await import("node:fs")).mkdtempSync(join((await import("node:os")).tmpdir(), "sc-http-load-"));
   const mix = mixFor(corpus.info);
+  if (o.auth) return authComparison(command, corpus.dir, home, mix, o);
 
   log(`stdio: ${o.clients} requests in flight for ${o.seconds} s…`);
   const stdio = await stdioPhase(command, corpus.dir, home, mix, o);
@@ -405,6 +434,86 @@ async function main(): Promise<number> {
     await proc.exited;
     (await import("node:fs")).rmSync(home, { recursive: true, force: true });
   }
+}
+
+/**
+ * The cost of OAuth: one server with a static token file and OAuth against a local issuer;
+ * rounds of 2026-07-28 load with the static token, then with a JWT per client (RS256, validated
+ * against the issuer's JWKS), interleaved so both see the same machine.
+ */
+async function authComparison(command: string[], cwd: string, home: string, mix: Mix, o: Options): Promise<number> {
+  const { mkdirSync, rmSync, writeFileSync } = await import("node:fs");
+  const issuer = await startLocalIssuer();
+  const port = freePort();
+  const publicUrl = `http://127.0.0.1:${port}/mcp`;
+  const staticToken = `bench-static-${crypto.randomUUID()}`;
+  const tokenFile = join(home, "tokens");
+  writeFileSync(tokenFile, `bench ${staticToken}\n`, { mode: 0o600 });
+  mkdirSync(join(home, ".skill-central"));
+  writeFileSync(
+    join(home, ".skill-central", "config.yaml"),
+    `http:\n  publicUrl: ${publicUrl}\n  oauth:\n    issuer: ${issuer.issuer}\n    scopes: [skills:read]\n`,
+  );
+  const jwts = await Promise.all(Array.from({ length: o.clients }, (_, i) => issuer.mint(publicUrl, `client-${i}`)));
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const { proc, url } = await startHttp(command, cwd, home, {
+    args: ["--port", String(port), "--token-file", tokenFile],
+    headers: bearer(staticToken),
+  });
+  const phases: { static: Phase[]; jwt: Phase[] } = { static: [], jwt: [] };
+  try {
+    for (let round = 1; round <= o.rounds; round++) {
+      log(`round ${round}/${o.rounds}: static token, then JWT, ${o.clients} clients for ${o.seconds} s each…`);
+      phases.static.push(
+        await httpPhase(url, proc.pid, mix, o, "modern", {
+          name: `static token, round ${round}`,
+          headersFor: () => bearer(staticToken),
+        }),
+      );
+      phases.jwt.push(
+        await httpPhase(url, proc.pid, mix, o, "modern", {
+          name: `OAuth JWT, round ${round}`,
+          headersFor: (client) => bearer(jwts[client]!),
+        }),
+      );
+    }
+  } finally {
+    proc.kill("SIGTERM");
+    await proc.exited;
+    issuer.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+  const rate = (p: Phase) => p.requests / p.seconds;
+  const p99 = (p: Phase) =>
+    percentile(
+      [...p.latencies].sort((a, b) => a - b),
+      99,
+    );
+  const staticRate = median(phases.static.map(rate));
+  const jwtRate = median(phases.jwt.map(rate));
+  const lines = [
+    `# HTTP with OAuth against static tokens, ${new Date().toISOString().slice(0, 10)}`,
+    "",
+    `\`bun bench/http-load.ts ${process.argv.slice(2).join(" ")}\` · ${o.size} skill files · ${o.source ? "source" : "binary"} · Bun ${Bun.version} · load average ${(
+      await import("node:os")
+    )
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+    "",
+    "| phase | requests | per second | p50 ms | p99 ms | server peak RSS MB | wrong answers |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...phases.static.flatMap((p, i) => [row(p), row(phases.jwt[i]!)]),
+    "",
+    "| | static token | OAuth JWT | JWT ÷ static |",
+    "| --- | --- | --- | --- |",
+    `| requests per second (median of ${o.rounds}) | ${Math.round(staticRate).toLocaleString("en")} | ${Math.round(jwtRate).toLocaleString("en")} | ${(jwtRate / staticRate).toFixed(3)} |`,
+    `| p99 ms (median of ${o.rounds}) | ${median(phases.static.map(p99)).toFixed(2)} | ${median(phases.jwt.map(p99)).toFixed(2)} | ${(median(phases.jwt.map(p99)) / median(phases.static.map(p99))).toFixed(3)} |`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+  const problems = [...phases.static, ...phases.jwt].flatMap((p) => p.problems);
+  for (const p of problems) log(`WRONG ANSWER: ${p}`);
+  return problems.length > 0 ? 1 : 0;
 }
 
 process.exit(await main());
