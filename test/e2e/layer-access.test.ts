@@ -4,6 +4,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connectHttp, INITIALIZE, postJson, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
+import { ALPHA_CLIENT, BETA_CLIENT, clientCredentials, freePort, JWT_CLIENT, startProvider } from "../helpers/oauth.ts";
 import { connect, type Era, SOURCE_TARGET } from "../helpers/server.ts";
 import { eventually, textOf } from "./live-session.ts";
 
@@ -29,7 +30,7 @@ const FILES = {
     "toolCap: 3",
     "layers:",
     "  - { name: team, path: team, priority: 10 }",
-    "  - { name: alpha, path: alpha, priority: 50, visibleTo: { labels: [alice] } }",
+    "  - { name: alpha, path: alpha, priority: 50, visibleTo: { claims: { groups: [alpha] }, labels: [alice] } }",
     "  - { name: beta, path: beta, priority: 50, visibleTo: { claims: { groups: [beta] }, labels: [bob] } }",
     "",
   ].join("\n"),
@@ -282,6 +283,47 @@ describe("per-layer access over HTTP", () => {
   test("an initialize without a token is refused when tokens are configured, whatever the layers", async () => {
     const server = await start(["--token-file", tokenFile]);
     expect((await postJson(server.url, INITIALIZE)).status).toBe(401);
+  });
+});
+
+describe("per-layer access for callers signed in with an identity provider (claims)", () => {
+  test("a groups claim in the access token decides the layers: each caller sees exactly its own, in both eras (sessions, 2026-07-28 requests, --stateless)", async () => {
+    const provider = await startProvider();
+    try {
+      for (const stateless of [false, true]) {
+        const port = freePort();
+        const publicUrl = `http://127.0.0.1:${port}/mcp`;
+        fixture.write(
+          "~/.skill-central/config.yaml",
+          `http:\n  publicUrl: ${publicUrl}\n  oauth: { issuer: "${provider.issuer}" }\n`,
+        );
+        const server = await start(["--port", String(port), ...(stateless ? ["--stateless"] : [])]);
+        const alpha = await clientCredentials(provider.issuer, ALPHA_CLIENT, publicUrl);
+        const beta = await clientCredentials(provider.issuer, BETA_CLIENT, publicUrl);
+        const plain = await clientCredentials(provider.issuer, JWT_CLIENT, publicUrl);
+        for (const era of ["legacy", "modern"] as const) {
+          const label = { era, stateless };
+          expect({ ...label, ...(await seenBy((await open(server, era, alpha)).client)) }).toEqual({
+            ...label,
+            ...expected(["alpha"]),
+          });
+          expect({ ...label, ...(await seenBy((await open(server, era, beta)).client)) }).toEqual({
+            ...label,
+            ...expected(["beta"]),
+          });
+          // Signed in, but in neither group: the team's layer only.
+          expect({ ...label, ...(await seenBy((await open(server, era, plain)).client)) }).toEqual({
+            ...label,
+            ...expected([]),
+          });
+        }
+        await Promise.allSettled(clients.splice(0).map((c) => c.close()));
+        await Promise.all(servers.splice(0).map((s) => s.stop()));
+      }
+    } finally {
+      fixture.remove("~/.skill-central/config.yaml");
+      await provider.stop();
+    }
   });
 });
 

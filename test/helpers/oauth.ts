@@ -43,6 +43,9 @@ export async function startProvider(): Promise<Provider> {
 }
 
 export const JWT_CLIENT = { id: "skills-cli", secret: "skills-cli-secret-0123456789" };
+/** Clients whose tokens carry `groups`: `["alpha", "eng"]` and `["beta"]`. */
+export const ALPHA_CLIENT = { id: "alpha-cli", secret: "alpha-cli-secret-0123456789" };
+export const BETA_CLIENT = { id: "beta-cli", secret: "beta-cli-secret-0123456789" };
 export const OPAQUE_CLIENT = { id: "opaque-cli", secret: "opaque-cli-secret-0123456789" };
 export const INTROSPECTION_CLIENT = { id: "skill-central", secret: "skill-central-secret-0123456789" };
 
