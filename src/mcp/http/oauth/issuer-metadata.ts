@@ -14,7 +14,10 @@ export const RETRY_MS = 5_000;
 const FETCH_TIMEOUT_MS = 5_000;
 
 /**
- * Where the metadata may be, in the order the MCP authorization spec gives: RFC 8414 with the
+ * Where the metadata may be, in the order the MCP authorization spec gives (the same order as the
+ * SDK client's `buildDiscoveryUrls`; that client's discovery is not used here because it demands
+ * the fields a client's sign-in needs, such as `token_endpoint`, where a resource server needs only
+ * `issuer` and `jwks_uri`, and it would load the client into the server): RFC 8414 with the
  * issuer's path inserted after `/.well-known/oauth-authorization-server`, then OpenID with the
  * path inserted, then OpenID with `/.well-known/openid-configuration` appended to the issuer.
  */

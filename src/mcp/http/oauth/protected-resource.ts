@@ -2,6 +2,7 @@
  * RFC 9728 Protected Resource Metadata: how a client learns, from our 401 alone, which
  * authorization server to sign in with and what to ask for. Built once per server.
  */
+import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
 
 export const PRM_PATH = "/.well-known/oauth-protected-resource";
 
@@ -17,13 +18,15 @@ export interface ProtectedResource {
  * with a path (`https://host/mcp` → `/.well-known/oauth-protected-resource/mcp`), which clients try first.
  */
 export function metadataPaths(publicUrl: string): string[] {
-  const path = new URL(publicUrl).pathname.replace(/\/+$/, "");
-  return path === "" ? [PRM_PATH] : [`${PRM_PATH}${path}`, PRM_PATH];
+  const suffixed = new URL(metadataUrl(publicUrl)).pathname;
+  return suffixed === PRM_PATH ? [PRM_PATH] : [suffixed, PRM_PATH];
 }
 
-/** The URL a challenge points to: the public URL's origin, then the path-suffixed document path. */
+/** The URL a challenge points to: the SDK's RFC 9728 rule (the document path inserted before the public URL's path). */
 export function metadataUrl(publicUrl: string): string {
-  return `${new URL(publicUrl).origin}${metadataPaths(publicUrl)[0]}`;
+  const url = new URL(getOAuthProtectedResourceMetadataUrl(new URL(publicUrl)));
+  url.search = "";
+  return url.href;
 }
 
 export function metadataDocument(resource: ProtectedResource): Record<string, unknown> {
