@@ -57,6 +57,7 @@ export async function serveBoard(state: BoardState, port: number): Promise<Board
     development: false,
     routes: {
       "/": page,
+      "/favicon.ico": new Response(null, { status: 204 }),
       "/api/summary": route(
         async () => new Response(await state.summary(), { headers: { "Content-Type": "application/json" } }),
       ),

@@ -145,8 +145,10 @@ function filesTable(skill: SkillPage): HTMLElement | undefined {
 
 function formOf(skill: SkillPage, previous: Map<string, string>): HTMLFormElement {
   const form = el("form", { "aria-label": "Arguments" });
-  for (const field of skill.fields) {
+  for (const [index, field] of skill.fields.entries()) {
     const input = inputFor(field, previous.get(field.name));
+    input.id = `arg-${index}`;
+    input.setAttribute("aria-describedby", `arg-${index}-hint`);
     const hint = [
       field.required ? "required" : "optional",
       field.input === "json" ? "JSON" : "",
@@ -154,7 +156,15 @@ function formOf(skill: SkillPage, previous: Map<string, string>): HTMLFormElemen
     ]
       .filter(Boolean)
       .join(" · ");
-    form.append(el("label", {}, field.name, " ", input, el("span", {}, hint)));
+    form.append(
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: input.id }, field.name),
+        input,
+        el("span", { id: `${input.id}-hint` }, hint),
+      ),
+    );
   }
   if (skill.fields.length === 0) form.append(el("p", {}, "No arguments."));
   form.addEventListener("input", () => void preview(skill, form));
