@@ -98,7 +98,7 @@ function chainTable(skill: SkillPage): HTMLElement {
           el("td", {}, c.layer),
           el("td", {}, String(c.priority)),
           el("td", {}, c.file),
-          el("td", {}, c.status === "effective" ? "effective (served)" : `${c.status}: ${c.why ?? ""}`),
+          el("td", {}, c.status === "effective" ? "effective (served)" : (c.why ?? c.status)),
         ),
       ),
     ),
