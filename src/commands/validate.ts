@@ -1,9 +1,8 @@
-import { basename, dirname, join, sep } from "node:path";
+import { basename, dirname, sep } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { loadFiles } from "../load/load-files.ts";
 import type { SkillRecord } from "../load/record.ts";
 import { agentSkillsSpecFindings } from "../skill/skill-md/strict.ts";
-import { unaskableRequired } from "../skill/form-fields.ts";
 import { buildRegistry } from "../registry/registry.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import {
@@ -11,7 +10,9 @@ import {
   checkFindings,
   countBySeverity,
   findingJson,
+  leftOutNotes,
   projectCheck,
+  unaskableWarnings,
   type CheckInput,
 } from "./support/findings.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandContext } from "./support/command.ts";
@@ -63,37 +64,6 @@ function specFindings(record: SkillRecord): Diagnostic[] {
     ...(record.locateKey && { locateKey: record.locateKey }),
   });
   return findings.map((d) => ({ ...d, file: record.path }));
-}
-
-/** Each hidden name an Agent Skills folder leaves out of its skill, named so that nothing goes missing unseen. */
-function leftOutNotes(record: SkillRecord): Diagnostic[] {
-  const skill = record.skill;
-  if (skill?.format !== "skill-md" || !skill.leftOut) return [];
-  const dir = dirname(record.path);
-  return skill.leftOut.map((name) => ({
-    severity: "note" as const,
-    code: "left-out-of-skill",
-    file: join(dir, name),
-    message: `left out of skill "${skill.id}": hidden names (starting with ".") are never part of a skill`,
-    hint: "rename it without the leading dot if hosts need it",
-  }));
-}
-
-/** Required tool arguments no form can ask for (docs/protocol.md): a client that leaves one out can only get the error. */
-function unaskableWarnings(record: SkillRecord): Diagnostic[] {
-  const skill = record.skill;
-  if (skill === undefined) return [];
-  return unaskableRequired(skill).map((name) => {
-    const position = record.locate?.(["inputSchema", "properties", name]);
-    return {
-      severity: "warning" as const,
-      code: "required-not-askable",
-      file: record.path,
-      ...(position && { position }),
-      message: `required argument "${name}" of "${skill.id}" cannot be asked for in a form (it is not a string, number, integer, boolean or choice): a client that leaves it out gets an error`,
-      hint: "make it optional, or a field a form can hold",
-    };
-  });
 }
 
 export const spec = command({

@@ -58,7 +58,12 @@ export function openSkills(
   source: LiveRegistry,
   logger: Logger,
   milestones: readonly Milestone[],
-  hooks: { firstLoad?: (result: LoadResult) => void; reloaded?: (outcome: "ok" | "failed") => void } = {},
+  hooks: {
+    firstLoad?: (result: LoadResult) => void;
+    reloaded?: (outcome: "ok" | "failed") => void;
+    /** Every load, once it is served (the board shows each). */
+    loaded?: (result: LoadResult) => void;
+  } = {},
 ): OpenSkills {
   const { debugTiming, watch = true, pageSize, catalog, logFormat, elicitation, ...load } = options;
   const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
@@ -82,6 +87,7 @@ export function openSkills(
       );
       if (!previous) hooks.firstLoad?.(result);
       else hooks.reloaded?.("ok");
+      hooks.loaded?.(result);
       if (index) {
         writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);
         writer.enqueue(result.unindexed, referencedVersions(result));

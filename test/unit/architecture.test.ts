@@ -21,6 +21,7 @@ const STAGES: readonly (readonly string[])[] = [
   ["reload"],
   ["mcp", "cli-output", "install"], // install: IDE configs, beside the other adapters' helpers
   ["serve"], // the serving process: start-up, the operator's log, GC policy, signals and drain
+  ["board"], // the web board: an adapter over the same skills, showing what the MCP server serves
   ["commands", "api"],
   ["cli"],
 ];

@@ -1,4 +1,6 @@
+import { dirname, join } from "node:path";
 import type { Diagnostic } from "../../diagnostics.ts";
+import { unaskableRequired } from "../../skill/form-fields.ts";
 import { runExamples, type ExampleResult } from "../../examples/run.ts";
 import { locatorsOf, type LoadResult } from "../../load/load-skills.ts";
 import type { SkillRecord } from "../../load/record.ts";
@@ -78,4 +80,35 @@ export function findingJson(d: Diagnostic, display: (path: string) => string): R
     message: d.message,
     ...(d.hint !== undefined && { hint: d.hint }),
   };
+}
+
+/** Each hidden name an Agent Skills folder leaves out of its skill, named so that nothing goes missing unseen. */
+export function leftOutNotes(record: SkillRecord): Diagnostic[] {
+  const skill = record.skill;
+  if (skill?.format !== "skill-md" || !skill.leftOut) return [];
+  const dir = dirname(record.path);
+  return skill.leftOut.map((name) => ({
+    severity: "note" as const,
+    code: "left-out-of-skill",
+    file: join(dir, name),
+    message: `left out of skill "${skill.id}": hidden names (starting with ".") are never part of a skill`,
+    hint: "rename it without the leading dot if hosts need it",
+  }));
+}
+
+/** Required tool arguments no form can ask for (docs/protocol.md): a client that leaves one out can only get the error. */
+export function unaskableWarnings(record: SkillRecord): Diagnostic[] {
+  const skill = record.skill;
+  if (skill === undefined) return [];
+  return unaskableRequired(skill).map((name) => {
+    const position = record.locate?.(["inputSchema", "properties", name]);
+    return {
+      severity: "warning" as const,
+      code: "required-not-askable",
+      file: record.path,
+      ...(position && { position }),
+      message: `required argument "${name}" of "${skill.id}" cannot be asked for in a form (it is not a string, number, integer, boolean or choice): a client that leaves it out gets an error`,
+      hint: "make it optional, or a field a form can hold",
+    };
+  });
 }

@@ -1,0 +1,31 @@
+type Child = Node | string | undefined | false;
+
+/** An element with attributes and children; `undefined` and `false` children are left out. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  for (const child of children) if (child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+export function byId<T extends HTMLElement>(id: string): T {
+  return document.getElementById(id) as T;
+}
+
+/** A data request to the board's own server (same origin: the guard admits it). */
+export async function getJson<T>(path: string, init?: RequestInit): Promise<T | undefined> {
+  const response = await fetch(path, init);
+  if (response.status === 404) return undefined;
+  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/** `file:line:col` as editors read it; just the file when there is no position. */
+export function place(file: string, line?: number, column?: number): string {
+  if (line === undefined) return file;
+  return `${file}:${line}${column === undefined ? "" : `:${column}`}`;
+}

@@ -1,0 +1,216 @@
+import { byId, el, getJson, place } from "./dom.ts";
+import type { Field, RenderAnswer, SkillPage } from "../wire.ts";
+
+/** The form's values as a client would send them: numbers as numbers, JSON fields parsed; empty fields left out. */
+function fieldValue(field: Field, input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): unknown {
+  if (field.input === "boolean") return (input as HTMLInputElement).checked;
+  const raw = input.value;
+  if (raw === "") return undefined;
+  if (field.input === "number" || field.input === "integer") {
+    const n = Number(raw);
+    return Number.isFinite(n) ? n : raw;
+  }
+  if (field.input === "json") {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+function inputFor(
+  field: Field,
+  previous: string | undefined,
+): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
+  const name: Record<string, string> = { name: field.name, ...(field.required && { "aria-required": "true" }) };
+  if (field.choices) {
+    const select = el(
+      "select",
+      name,
+      el("option", { value: "" }, "(none)"),
+      ...field.choices.map((c) => el("option", { value: c }, c)),
+    );
+    select.value = previous ?? (typeof field.default === "string" ? field.default : "");
+    return select;
+  }
+  if (field.input === "boolean") {
+    const box = el("input", { ...name, type: "checkbox" });
+    box.checked = previous !== undefined ? previous === "true" : field.default === true;
+    return box;
+  }
+  const typed: Record<string, string> = field.input === "number" || field.input === "integer" ? { type: "number" } : {};
+  const input = field.input === "json" ? el("textarea", { ...name, rows: "2" }) : el("input", { ...name, ...typed });
+  input.value = previous ?? (field.default !== undefined ? String(field.default) : "");
+  return input;
+}
+
+/** The form's current text per argument, so a live update keeps what the person typed. */
+function currentValues(form: HTMLFormElement | null): Map<string, string> {
+  const values = new Map<string, string>();
+  if (!form) return values;
+  for (const input of form.querySelectorAll<HTMLInputElement>("[name]"))
+    values.set(input.name, input.type === "checkbox" ? String(input.checked) : input.value);
+  return values;
+}
+
+let renderSeq = 0;
+
+/** Renders through the server (prompts/get or tools/call) whenever an input changes; the latest answer wins. */
+async function preview(skill: SkillPage, form: HTMLFormElement): Promise<void> {
+  const seq = ++renderSeq;
+  const args: Record<string, unknown> = {};
+  for (const field of skill.fields) {
+    const input = form.elements.namedItem(field.name) as HTMLInputElement | null;
+    const value = input ? fieldValue(field, input) : undefined;
+    if (value !== undefined) args[field.name] = value;
+  }
+  const answer = await getJson<RenderAnswer>(`/api/render/${encodeURIComponent(skill.id)}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ arguments: args }),
+  });
+  if (seq !== renderSeq) return;
+  const out = byId("preview-text");
+  if (!answer) out.replaceChildren(el("p", { class: "render-failed" }, "This skill is no longer served."));
+  else if (answer.ok) out.replaceChildren(el("pre", {}, answer.text));
+  else out.replaceChildren(el("ul", { class: "render-failed" }, ...answer.problems.map((p) => el("li", {}, p))));
+  document.body.dataset.previewSeq = String(seq);
+}
+
+function chainTable(skill: SkillPage): HTMLElement {
+  return el(
+    "table",
+    { "aria-label": "Provenance" },
+    el(
+      "thead",
+      {},
+      el("tr", {}, el("th", {}, "Layer"), el("th", {}, "Priority"), el("th", {}, "File"), el("th", {}, "Status")),
+    ),
+    el(
+      "tbody",
+      {},
+      ...skill.chain.map((c) =>
+        el(
+          "tr",
+          {},
+          el("td", {}, c.layer),
+          el("td", {}, String(c.priority)),
+          el("td", {}, c.file),
+          el("td", {}, c.status === "effective" ? "effective (served)" : (c.why ?? c.status)),
+        ),
+      ),
+    ),
+  );
+}
+
+function examplesList(skill: SkillPage): HTMLElement {
+  if (skill.examples.length === 0) return el("p", {}, "No inline examples.");
+  return el(
+    "ul",
+    { "aria-label": "Examples" },
+    ...skill.examples.map((e) =>
+      el(
+        "li",
+        {},
+        `Example ${e.number} (${JSON.stringify(e.arguments)}): `,
+        el("span", { class: e.pass ? "verdict-passed" : "verdict-failed" }, e.pass ? "passed" : "failed"),
+        e.reason !== undefined && ` — ${e.reason}`,
+      ),
+    ),
+  );
+}
+
+function filesTable(skill: SkillPage): HTMLElement | undefined {
+  if (!skill.files) return undefined;
+  return el(
+    "div",
+    {},
+    el("h3", {}, "Files"),
+    el(
+      "table",
+      { "aria-label": "Files" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Path"), el("th", {}, "Size"), el("th", {}, "SHA-256"))),
+      el(
+        "tbody",
+        {},
+        ...skill.files.map((f) =>
+          el("tr", {}, el("td", {}, f.path), el("td", {}, `${f.size} B`), el("td", {}, el("code", {}, f.sha256))),
+        ),
+      ),
+    ),
+  );
+}
+
+function formOf(skill: SkillPage, previous: Map<string, string>): HTMLFormElement {
+  const form = el("form", { "aria-label": "Arguments" });
+  for (const [index, field] of skill.fields.entries()) {
+    const input = inputFor(field, previous.get(field.name));
+    input.id = `arg-${index}`;
+    input.setAttribute("aria-describedby", `arg-${index}-hint`);
+    const hint = [
+      field.required ? "required" : "optional",
+      field.input === "json" ? "JSON" : "",
+      field.description ?? "",
+    ]
+      .filter(Boolean)
+      .join(" · ");
+    form.append(
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: input.id }, field.name),
+        input,
+        el("span", { id: `${input.id}-hint` }, hint),
+      ),
+    );
+  }
+  if (skill.fields.length === 0) form.append(el("p", {}, "No arguments."));
+  form.addEventListener("input", () => void preview(skill, form));
+  form.addEventListener("change", () => void preview(skill, form));
+  form.addEventListener("submit", (event) => event.preventDefault());
+  return form;
+}
+
+/** The skill's page: what it is, where it comes from, its form and Preview, its examples, files and source. */
+export async function showSkill(skill: SkillPage | undefined, id: string): Promise<void> {
+  const section = byId("skill");
+  const previous = currentValues(section.querySelector("form"));
+  if (!skill) {
+    section.setAttribute("aria-label", "Skill");
+    section.replaceChildren(el("h2", {}, id), el("p", { class: "error" }, `"${id}" is not served.`));
+    return;
+  }
+  section.setAttribute("aria-label", `Skill ${skill.id}`);
+  const form = formOf(skill, section.dataset.skill === skill.id ? previous : new Map());
+  section.dataset.skill = skill.id;
+  section.replaceChildren(
+    el("h2", {}, skill.id, skill.title !== undefined && ` — ${skill.title}`),
+    el("p", {}, skill.description),
+    el(
+      "p",
+      {},
+      `${skill.kind} · layer ${skill.layer} · `,
+      el("code", {}, place(skill.file, skill.line)),
+      " ",
+      ...skill.tags.map((t) => el("span", { class: "tag" }, t)),
+    ),
+    el("h3", {}, "Provenance"),
+    chainTable(skill),
+    el("h3", {}, "Arguments"),
+    form,
+    el(
+      "section",
+      { "aria-label": "Preview", id: "preview" },
+      el("h3", {}, "Preview"),
+      el("div", { id: "preview-text" }),
+    ),
+    el("h3", {}, "Examples"),
+    examplesList(skill),
+    ...[filesTable(skill)].filter((e) => e !== undefined),
+    el("h3", {}, "Source"),
+    el("pre", { "aria-label": "Source" }, skill.source),
+  );
+  await preview(skill, form);
+}

@@ -1,0 +1,91 @@
+import type { Server } from "bun";
+import { EventFeed } from "./events.ts";
+import { BoardGuard } from "./guard.ts";
+import type { BoardState } from "./state.ts";
+
+/** A render's arguments are a form's worth of text: anything larger is not from the page. */
+const MAX_RENDER_BODY_BYTES = 256 * 1024;
+
+export interface BoardServing {
+  /** `http://127.0.0.1:PORT/` */
+  url: string;
+  /** Tells every open page that the board's version changed. */
+  announce(version: number): void;
+  stop(): Promise<void>;
+}
+
+const notFound = (what: string) => Response.json({ error: `no ${what}` }, { status: 404 });
+
+type Handler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
+
+/** Every data route answers only after the guard admits the request. */
+function guarded(guard: BoardGuard, handler: Handler): Handler {
+  return (request, server) => guard.refuse(request) ?? handler(request, server);
+}
+
+function param(request: Request, name: string): string {
+  return (request as Request & { params: Record<string, string> }).params[name] ?? "";
+}
+
+async function renderRoute(state: BoardState, request: Request): Promise<Response> {
+  const text = await request.text();
+  if (text.length > MAX_RENDER_BODY_BYTES) return Response.json({ error: "body too large" }, { status: 413 });
+  let body: unknown;
+  try {
+    body = JSON.parse(text || "{}");
+  } catch {
+    return Response.json({ error: "the body is not JSON" }, { status: 400 });
+  }
+  const args = typeof body === "object" && body !== null ? (body as { arguments?: unknown }).arguments : undefined;
+  const answer = await state.render(param(request, "id"), args);
+  return answer ? Response.json(answer) : notFound("such skill");
+}
+
+/**
+ * The board on 127.0.0.1: the page (Bun bundles its HTML, CSS and TypeScript, at build time in
+ * the compiled binary) and its data under /api/, every data route behind the guard.
+ */
+export async function serveBoard(state: BoardState, port: number): Promise<BoardServing> {
+  // Lazy: only `board` pays for the page's bundle.
+  const page = (await import("./page/index.html")).default;
+  const guard = new BoardGuard();
+  const feed = new EventFeed();
+  const route = (handler: Handler) => guarded(guard, handler);
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port,
+    development: false,
+    routes: {
+      "/": page,
+      "/favicon.ico": new Response(null, { status: 204 }),
+      "/api/summary": route(
+        async () => new Response(await state.summary(), { headers: { "Content-Type": "application/json" } }),
+      ),
+      "/api/search": route(async (request) =>
+        Response.json({ ids: await state.search(new URL(request.url).searchParams.get("q") ?? "") }),
+      ),
+      "/api/skill/:id": route(async (request) => {
+        const page = await state.skill(param(request, "id"));
+        return page ? Response.json(page) : notFound("such skill");
+      }),
+      "/api/render/:id": { POST: route((request) => renderRoute(state, request)) },
+      "/api/client/:key": route(async (request) => {
+        const view = await state.client(param(request, "key"));
+        return view ? Response.json(view) : notFound("such client");
+      }),
+      "/api/events": route((request, bun) => {
+        bun.timeout(request, 0);
+        return feed.open();
+      }),
+    },
+    fetch: (request) => guard.refuse(request) ?? notFound("such page"),
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}/`,
+    announce: (version) => feed.announce("load", { version }),
+    async stop() {
+      feed.close();
+      await server.stop(true);
+    },
+  };
+}

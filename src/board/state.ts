@@ -1,0 +1,101 @@
+import type { SkillRecord } from "../load/record.ts";
+import { invokePrompt, invokeTool } from "../invoke/invoke.ts";
+import type { RegistrySource } from "../mcp/registry-source.ts";
+import { searchIndexOf, searchSkills } from "../registry/search.ts";
+import { isPlainObject } from "../skill/json-schema.ts";
+import { CLIENT_CHOICES, clientByKey } from "./clients.ts";
+import { clientView } from "./client-view.ts";
+import { type BoardLoad, problemGroups, recordsByPath, skillPage, skillRows } from "./views.ts";
+import type { BoardSummary, ClientView, RenderAnswer, SkillPage } from "./wire.ts";
+
+interface Current {
+  load: BoardLoad;
+  records: Map<string, SkillRecord>;
+  /** Built on first ask, once per load. */
+  summary?: string;
+}
+
+/**
+ * The board's view of the served skills: the latest load (each one replaces the last whole),
+ * and the answers the page asks for, each computed from that one load and the registry it
+ * swapped into the server's source.
+ */
+export class BoardState {
+  private current: Current | undefined;
+  private readonly first = Promise.withResolvers<void>();
+  private reloadError: string | undefined;
+  version = 0;
+
+  constructor(
+    private readonly source: RegistrySource,
+    private readonly live: boolean,
+  ) {}
+
+  /** A load is done: the page shows it from now on. */
+  loaded(load: BoardLoad): void {
+    this.version++;
+    this.reloadError = undefined;
+    this.current = { load, records: recordsByPath(load.result) };
+    this.first.resolve();
+  }
+
+  /** A reload failed as a whole: the previous load stays, with the reason shown. */
+  failed(message: string): void {
+    this.version++;
+    this.reloadError = message;
+    if (this.current) this.current.summary = undefined;
+  }
+
+  private async now(): Promise<Current> {
+    await this.first.promise;
+    return this.current!;
+  }
+
+  /** The list, the problems and the client choices, as JSON text (built once per load). */
+  async summary(): Promise<string> {
+    const current = await this.now();
+    if (current.summary === undefined) {
+      const { result, findings } = current.load;
+      const summary: BoardSummary = {
+        version: this.version,
+        skills: skillRows(result, current.records),
+        problems: problemGroups(findings.problems, result.display),
+        clients: [...CLIENT_CHOICES],
+        ...(this.reloadError !== undefined && { reloadError: this.reloadError }),
+      };
+      current.summary = JSON.stringify(summary);
+    }
+    return current.summary;
+  }
+
+  /** Ids ranked as `find_skills` ranks them (every match, not a page). */
+  async search(query: string): Promise<string[]> {
+    const { load } = await this.now();
+    const registry = load.result.registry;
+    const { hits } = searchSkills(searchIndexOf(registry), { query, limit: registry.served().length });
+    return hits.map((h) => h.candidate.skill.id);
+  }
+
+  async skill(id: string): Promise<SkillPage | undefined> {
+    const current = await this.now();
+    return skillPage(current.load, current.records, id);
+  }
+
+  /** What `prompts/get` or `tools/call` answers for these arguments, failures with the server's own messages. */
+  async render(id: string, args: unknown): Promise<RenderAnswer | undefined> {
+    const { load } = await this.now();
+    const registry = load.result.registry;
+    const skill = registry.get(id)?.skill;
+    if (!skill) return undefined;
+    const values = isPlainObject(args) ? args : {};
+    const result = skill.type === "tool" ? await invokeTool(registry, id, values) : invokePrompt(registry, id, values);
+    return result.ok ? { ok: true, text: result.text } : { ok: false, problems: [...result.error.problems] };
+  }
+
+  async client(key: string): Promise<ClientView | undefined> {
+    const client = clientByKey(key);
+    if (!client) return undefined;
+    const { load } = await this.now();
+    return clientView(this.source, load.result.registry, client, this.live);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * What the board's server sends its page: plain JSON, the one contract between src/board/ and
+ * src/board/page/. The page imports these types only.
+ */
+
+/** A served skill in the list: where it comes from, and how many candidates it shadows. */
+export interface SkillRow {
+  id: string;
+  type: "prompt" | "tool";
+  /** A folder skill is an Agent Skills folder (SKILL.md); the others are YAML files. */
+  kind: "prompt" | "tool" | "folder";
+  description: string;
+  tags: string[];
+  layer: string;
+  file: string;
+  line: number;
+  /** Candidates of the same id this one wins over. */
+  shadows: number;
+}
+
+/** One finding, as `validate` gives it. */
+export interface ProblemRow {
+  line?: number;
+  column?: number;
+  severity: "error" | "warning" | "note";
+  rule: string;
+  message: string;
+  hint?: string;
+}
+
+export interface ProblemGroup {
+  /** The file as people read it; empty for findings about no file. */
+  file: string;
+  problems: ProblemRow[];
+}
+
+export interface ClientChoice {
+  /** The key the page sends back (`/api/client/<key>`). */
+  key: string;
+  label: string;
+}
+
+export interface BoardSummary {
+  /** Counts the loads since the board started; the page shows the latest. */
+  version: number;
+  skills: SkillRow[];
+  problems: ProblemGroup[];
+  clients: ClientChoice[];
+  /** A reload that failed as a whole (the previous skills stay served). */
+  reloadError?: string;
+}
+
+export interface Field {
+  name: string;
+  required: boolean;
+  /** How the form reads the input: text, a number, a checkbox, or JSON for what a flat form cannot hold. */
+  input: "text" | "number" | "integer" | "boolean" | "json";
+  description?: string;
+  choices?: string[];
+  default?: unknown;
+}
+
+export interface ChainEntry {
+  layer: string;
+  priority: number;
+  file: string;
+  status: "effective" | "shadowed" | "conflicted";
+  /** Why the winner wins over this one, or what it conflicts with. */
+  why?: string;
+}
+
+export interface ExampleRow {
+  number: number;
+  pass: boolean;
+  arguments: Record<string, unknown>;
+  reason?: string;
+}
+
+export interface SkillPage {
+  id: string;
+  type: "prompt" | "tool";
+  kind: SkillRow["kind"];
+  title?: string;
+  description: string;
+  tags: string[];
+  layer: string;
+  file: string;
+  line: number;
+  source: string;
+  chain: ChainEntry[];
+  fields: Field[];
+  examples: ExampleRow[];
+  files?: { path: string; size: number; sha256: string }[];
+}
+
+export type RenderAnswer = { ok: true; text: string } | { ok: false; problems: string[] };
+
+export interface ClientView {
+  label: string;
+  /** `clientInfo.name` this profile stands for; absent for a client that sends none. */
+  name?: string;
+  promptsShown: "shown" | "not-shown" | "unknown";
+  capped: boolean;
+  toolCap: number;
+  plan: { catalog: boolean; run: boolean; toolSkills: boolean; why: string };
+  prompts: { name: string; description: string }[];
+  tools: { name: string; description: string }[];
+  instructions: string;
+}

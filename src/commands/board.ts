@@ -1,0 +1,68 @@
+import { sep } from "node:path";
+import type { LoadResult } from "../load/load-skills.ts";
+import type { Findings } from "../board/views.ts";
+import { command, UsageError } from "./support/command.ts";
+import { byPlace, checkFindings, leftOutNotes, projectCheck, unaskableWarnings } from "./support/findings.ts";
+import { flag, wholeNumber } from "./support/options.ts";
+
+const DEFAULT_PORT = 8741;
+
+/** What `validate` (without --strict) finds in a load, the examples' verdicts with it. */
+async function findingsOf(result: LoadResult): Promise<Findings> {
+  const found = await checkFindings(projectCheck(result));
+  const dir = result.config.layers.find((l) => l.origin === "built-in")?.dir;
+  const own = result.records.filter((r) => dir === undefined || !(r.path === dir || r.path.startsWith(dir + sep)));
+  const problems = [...found.problems, ...result.records.flatMap(leftOutNotes), ...own.flatMap(unaskableWarnings)];
+  return { problems: problems.sort(byPlace), examples: found.examples };
+}
+
+/** Opens the page in the desktop's browser; a machine without one just has the URL. */
+function openInBrowser(url: string): void {
+  const opener =
+    process.platform === "darwin"
+      ? ["open", url]
+      : process.platform === "win32"
+        ? ["cmd", "/c", "start", "", url]
+        : ["xdg-open", url];
+  try {
+    Bun.spawn(opener, { stdio: ["ignore", "ignore", "ignore"] }).unref();
+  } catch {
+    process.stderr.write(`cannot open a browser: open ${url} yourself\n`);
+  }
+}
+
+export const spec = command({
+  name: "board",
+  summary: "A live web page of every skill, its provenance, problems and what each client gets",
+  usage: "board [--port <n>] [--open] [--no-watch]",
+  description:
+    "Serves a page on 127.0.0.1 (only this machine, only that page may read its data) from the server's own\n" +
+    "loading pipeline: the served skills and what they shadow, problems as `validate` reports them, search\n" +
+    "ranked as find_skills ranks it, each skill's source, a form whose preview is what prompts/get or\n" +
+    "tools/call returns, its examples' verdicts, and what Claude Code, Cursor, VS Code, Windsurf, Codex and\n" +
+    "others get from tools/list, prompts/list and initialize. Edits on disk show within about a second.\n" +
+    "The first line on stdout is the page's URL. See docs/board.md.",
+  options: {
+    port: wholeNumber(0, 65_535, "<n>", `Port (default ${DEFAULT_PORT}; 0 picks a free one)`),
+    open: flag("Open the page in the default browser"),
+    watch: flag("Do not reload when skill or config files change", { negatable: true }),
+  },
+  examples: ["skill-central board --open", "skill-central board --port 0"],
+  positionals: { min: 0, max: 0 },
+  async run(ctx) {
+    const { runBoard } = await import("../board/run.ts");
+    const port = ctx.options.port ?? DEFAULT_PORT;
+    const load = { cwd: ctx.cwd, ...(ctx.builtin === false && { builtin: false as const }), keepLocators: true };
+    try {
+      await runBoard(
+        { ...load, watch: ctx.options.watch },
+        { port, ...(ctx.options.open && { open: openInBrowser }), findings: findingsOf },
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === "EADDRINUSE")
+        throw new UsageError(`port ${port} is in use (choose another with --port, or --port 0 for any free one)`);
+      throw error;
+    }
+    return -1;
+  },
+});

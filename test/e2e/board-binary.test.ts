@@ -1,0 +1,13 @@
+import { beforeAll } from "bun:test";
+import { buildForTests } from "../../script/build.ts";
+import type { ServerTarget } from "../helpers/server.ts";
+import { boardSuite } from "./board-suite.ts";
+
+/** The board from the compiled executable: the page is bundled into it, no file of it on disk. */
+const target: ServerTarget = { name: "binary", command: "<built in beforeAll>", args: ["board"] };
+
+beforeAll(async () => {
+  target.command = await buildForTests();
+}, 120_000);
+
+boardSuite(target);

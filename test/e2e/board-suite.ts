@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Locator, Page } from "playwright-core";
+import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import {
+  chromiumInstalled,
+  launchChromium,
+  nextVersion,
+  shownVersion,
+  startBoard,
+  type RunningBoard,
+} from "../helpers/board.ts";
+import { connect, type ServerTarget } from "../helpers/server.ts";
+
+const tool = (id: string) =>
+  `id: ${id}\ndescription: The ${id} tool\ntype: tool\ninputSchema: { type: object, properties: { word: { type: string } }, required: [word] }\nprompt: '${id} {{word}}'\n`;
+
+/** A user layer under a project layer (one id in both), four tool skills over a tool cap of 3, examples that pass and fail. */
+const FILES = {
+  "~/.skill-central/config.yaml": "layers:\n  - name: personal\n    path: ~/my-skills\n    priority: 10\n",
+  "~/my-skills/review.yaml": "id: review\ndescription: My own review checklist\ntype: prompt\nprompt: Mine\n",
+  "skill-central.yaml": "builtin: false\ntoolCap: 3\nlayers:\n  - name: team\n    path: ./skills\n    priority: 50\n",
+  "skills/review.yaml":
+    "id: review\ndescription: The team's review checklist\ntype: prompt\ntags: [review]\nprompt: Team review\n",
+  "skills/hello.yaml":
+    "id: hello\ndescription: Greets someone by name\ntype: prompt\ntags: [greeting]\narguments:\n  - name: who\n    required: true\nprompt: 'Hello {{who}}!'\nexamples:\n  - arguments: { who: World }\n    expect: 'Hello World!'\n",
+  "skills/farewell.yaml":
+    "id: farewell\ndescription: Says goodbye\ntype: prompt\narguments:\n  - name: who\nprompt: 'Bye {{who}}'\nexamples:\n  - arguments: { who: Ann }\n    expect: 'Goodbye Ann'\n",
+  "skills/echo.yaml": tool("echo"),
+  "skills/shout.yaml": tool("shout"),
+  "skills/whisper.yaml": tool("whisper"),
+  "skills/repeat.yaml": tool("repeat"),
+};
+
+/** `skill-central board` in a real browser (Debian's chromium through playwright-core). */
+export function boardSuite(target: ServerTarget): void {
+  describe.skipIf(!chromiumInstalled)(`board in a browser (${target.name})`, () => {
+    let fixture: Fixture;
+    let board: RunningBoard;
+    let browser: Browser;
+    let page: Page;
+    const skills = () => page.getByRole("navigation", { name: "Skills" });
+    const preview = () => page.getByRole("region", { name: "Preview" });
+    const problems = () => page.getByRole("region", { name: "Problems" });
+    const text = async (locator: Locator) => (await locator.textContent()) ?? "";
+    const open = async (id: string) => {
+      await skills().getByRole("link", { name: id, exact: true }).click();
+      await page.getByRole("heading", { name: id, level: 2 }).waitFor();
+    };
+
+    beforeAll(async () => {
+      fixture = makeFixture(FILES);
+      [board, browser] = await Promise.all([startBoard(target, fixture.cwd, fixture.home), launchChromium()]);
+      page = await browser.newPage();
+      await page.goto(board.url);
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { body: { dataset: { version?: string } } } }).document.body.dataset
+            .version !== undefined,
+      );
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      await board?.stop();
+      fixture?.cleanup();
+    });
+
+    test("prints its URL as the first line on stdout, on a free port of 127.0.0.1", () => {
+      expect(board.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    });
+
+    test("lists every served skill as a link named by its id", async () => {
+      const names = await skills().getByRole("list").getByRole("link").allInnerTexts();
+      expect(names).toEqual(["echo", "farewell", "hello", "repeat", "review", "shout", "whisper"]);
+    });
+
+    test("the search box filters the list itself, ranked as find_skills ranks", async () => {
+      await page.getByLabel("Search", { exact: true }).fill("greets");
+      await skills().getByRole("link", { name: "echo", exact: true }).waitFor({ state: "detached" });
+      expect(await skills().getByRole("list").getByRole("link").allInnerTexts()).toEqual(["hello"]);
+      const query = "review tool";
+      const find = Bun.spawn(
+        [target.command, ...target.args.map((a) => (a === "board" ? "find" : a)), query, "--json", "--limit", "100"],
+        { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "" }, stderr: "ignore" },
+      );
+      const ranked = (JSON.parse(await new Response(find.stdout).text()) as { skills: { name: string }[] }).skills;
+      await page.getByLabel("Search", { exact: true }).fill(query);
+      await skills().getByRole("link", { name: "hello", exact: true }).waitFor({ state: "detached" });
+      expect(await skills().getByRole("list").getByRole("link").allInnerTexts()).toEqual(ranked.map((s) => s.name));
+      expect(ranked.length).toBeGreaterThan(1);
+      await page.getByLabel("Search", { exact: true }).fill("");
+      await skills().getByRole("link", { name: "echo", exact: true }).waitFor();
+    });
+
+    test("provenance: the winner, and the candidate it shadows by layer and why", async () => {
+      await open("review");
+      const table = page.getByRole("table", { name: "Provenance" });
+      expect(await text(table.getByRole("row").nth(1))).toContain("team");
+      const shadowed = await text(table.getByRole("row").nth(2));
+      expect(shadowed).toContain("personal");
+      expect(shadowed).toContain('shadowed by skills/review.yaml: layer "team" has priority 50, above 10');
+    });
+
+    test("the Preview renders what prompts/get returns, following the input", async () => {
+      await open("hello");
+      await preview().getByText("who", { exact: false }).first().waitFor();
+      await page.getByLabel("who", { exact: true }).fill("Ann");
+      await preview().getByText("Hello Ann!", { exact: true }).waitFor();
+      await page.getByLabel("who", { exact: true }).fill("Bo");
+      await preview().getByText("Hello Bo!", { exact: true }).waitFor();
+    });
+
+    test("each example reads passed or failed, as skill-central test reports it", async () => {
+      await open("hello");
+      await page.getByRole("list", { name: "Examples" }).getByText("passed", { exact: true }).waitFor();
+      await open("farewell");
+      await page.getByRole("list", { name: "Examples" }).getByText("failed", { exact: true }).waitFor();
+    });
+
+    test("the client view lists exactly the tools that client gets from tools/list, with the tool cap", async () => {
+      const client = page.getByLabel("Client", { exact: true });
+      const tools = () => page.getByRole("list", { name: "Tools" }).getByRole("listitem").allInnerTexts();
+      await client.selectOption({ label: "Cursor" });
+      await page.getByRole("heading", { name: "As Cursor sees it" }).waitFor();
+      const shown = (await tools()).map((t) => t.split(" — ")[0]);
+      const mcp = await connect(
+        { ...target, args: target.args.map((a) => (a === "board" ? "mcp" : a)) },
+        fixture.cwd,
+        fixture.home,
+        [],
+        "legacy",
+        {
+          name: "cursor-vscode",
+        },
+      );
+      try {
+        expect(shown).toEqual((await mcp.client.listTools()).tools.map((t) => t.name));
+      } finally {
+        await mcp.close();
+      }
+      expect(shown).toEqual(["find_skills", "load_skill", "run_skill_tool"]);
+      expect(await text(page.getByRole("region", { name: "Client view" }))).toContain("exceed toolCap 3");
+      await client.selectOption({ label: "Claude Code" });
+      await page.getByRole("heading", { name: "As Claude Code sees it" }).waitFor();
+      expect((await tools()).map((t) => t.split(" — ")[0])).toEqual(["echo", "repeat", "shout", "whisper"]);
+      expect(await text(page.getByLabel("Instructions", { exact: true }))).toContain("skill-central");
+    });
+
+    test("an edit on disk shows without a reload", async () => {
+      await open("hello");
+      await page.getByLabel("who", { exact: true }).fill("Ann");
+      await preview().getByText("Hello Ann!", { exact: true }).waitFor();
+      const before = await shownVersion(page);
+      fixture.write("skills/hello.yaml", FILES["skills/hello.yaml"].replace("'Hello {{who}}!'", "'Hi {{who}}!'"));
+      await nextVersion(page, before);
+      await preview().getByText("Hi Ann!", { exact: true }).waitFor();
+    });
+
+    test("a broken file shows in Problems with file:line:col, and its last good version stays", async () => {
+      await open("hello");
+      const before = await shownVersion(page);
+      fixture.write("skills/hello.yaml", "id: hello\ndescription: [unclosed\n");
+      await nextVersion(page, before);
+      const listed = await text(problems());
+      expect(listed).toMatch(/skills\/hello\.yaml:\d+:\d+ error: /);
+      await skills().getByRole("link", { name: "hello", exact: true }).waitFor();
+      await page.getByLabel("who", { exact: true }).fill("Cy");
+      await preview().getByText("Hi Cy!", { exact: true }).waitFor();
+    });
+
+    test("every data request answers 403 to a foreign Origin or Host", async () => {
+      const paths = ["api/summary", "api/events", "api/skill/hello", "api/search?q=x", "api/client/cursor"];
+      for (const path of paths) {
+        const foreign = await fetch(new URL(path, board.url), { headers: { Origin: "https://evil.example" } });
+        expect([path, foreign.status]).toEqual([path, 403]);
+        const otherPort = await fetch(new URL(path, board.url), { headers: { Origin: "http://127.0.0.1:1" } });
+        expect([path, otherPort.status]).toEqual([path, 403]);
+        const host = await fetch(new URL(path, board.url), { headers: { Host: "evil.example" } });
+        expect([path, host.status]).toEqual([path, 403]);
+      }
+      const render = await fetch(new URL("api/render/hello", board.url), {
+        method: "POST",
+        headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+        body: "{}",
+      });
+      expect(render.status).toBe(403);
+      const own = await fetch(new URL("api/summary", board.url), { headers: { Origin: new URL(board.url).origin } });
+      expect(own.status).toBe(200);
+    });
+  });
+}
