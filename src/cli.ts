@@ -43,6 +43,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   uninstall: async () => (await import("./commands/uninstall.ts")).spec,
   sync: async () => (await import("./commands/sync.ts")).spec,
   find: async () => (await import("./commands/find.ts")).spec,
+  publish: async () => (await import("./commands/publish.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 
