@@ -16,6 +16,7 @@ import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
 import { skillChanges, type SkillChanges } from "./skill-changes.ts";
 import type { TreeLimits } from "./tree-entries.ts";
+import { syncWellKnownLayer } from "./well-known/sync-layer.ts";
 
 /**
  * `skill-central sync`: makes each git layer's local copy match what it should serve.
@@ -170,13 +171,15 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
     );
   }
   const gitLayers = config.layers.filter((l) => l.git);
+  const webLayers = config.layers.filter((l) => l.wellKnown);
   if (request.layer !== undefined) {
     const named = config.layers.find((l) => l.name === request.layer);
     if (!named)
       throw new SyncRefused(
-        `no layer named "${request.layer}"; git layers: ${gitLayers.map((l) => l.name).join(", ") || "none"}`,
+        `no layer named "${request.layer}"; git and url layers: ${[...gitLayers, ...webLayers].map((l) => l.name).join(", ") || "none"}`,
       );
-    if (!named.git) throw new SyncRefused(`layer "${request.layer}" is a folder, not a git layer; nothing to update`);
+    if (!named.git && !named.wellKnown)
+      throw new SyncRefused(`layer "${request.layer}" is a folder, not a git or url layer; nothing to update`);
   }
 
   const entries = new Map(lock?.entries ?? []);
@@ -192,6 +195,20 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
     progress({ phase: "done", report: layer });
     layers.push(layer);
   }
+  const webEntries = new Map(lock?.wellKnown ?? []);
+  for (const spec of webLayers) {
+    const layer = await syncWellKnownLayer(spec, {
+      mode: request.mode,
+      moving: request.mode === "update" && (request.layer === undefined || request.layer === spec.name),
+      lockable: isLockable(spec, projectFile),
+      entries: webEntries,
+      home,
+      timeoutMs: request.timeoutMs ?? 0,
+      env: process.env,
+    });
+    request.progress?.({ layer: spec.name, index: 1, total: 1, phase: "done", report: layer });
+    layers.push(layer);
+  }
   await history.save().catch(() => {});
   // Copies nobody served for a month go; never one this sync made or checked, nor a current one.
   if (request.mode !== "check") {
@@ -204,12 +221,18 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   }
 
   const declared = new Set(gitLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
-  const stale = [...entries.keys()].filter((name) => !declared.has(name)).sort();
+  const declaredWeb = new Set(webLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
+  const staleWeb = [...webEntries.keys()].filter((name) => !declaredWeb.has(name));
+  const stale = [...[...entries.keys()].filter((name) => !declared.has(name)), ...staleWeb].sort();
   const readOnly = request.mode === "check" || request.mode === "frozen";
   let written = false;
   if (lock && !readOnly) {
-    for (const name of stale) entries.delete(name);
-    if (entries.size > 0 || existsSync(lock.file)) written = await writeLockfile(lock.file, entries);
+    for (const name of stale) {
+      entries.delete(name);
+      webEntries.delete(name);
+    }
+    if (entries.size + webEntries.size > 0 || existsSync(lock.file))
+      written = await writeLockfile(lock.file, entries, webEntries);
   }
   const lockOk = !readOnly || stale.length === 0;
   return {

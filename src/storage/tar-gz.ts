@@ -79,7 +79,10 @@ function number(block: Uint8Array, at: number, length: number): number {
   const field = block.subarray(at, at + length);
   // GNU base-256 for large values: refuse, nothing in a skill needs 8 GiB.
   if ((field[0]! & 0x80) !== 0) throw new ArchiveRefused("a tar header has a size too large to be a skill's file");
-  const digits = new TextDecoder().decode(field).replace(/[\0 ]+$/, "").trim();
+  const digits = new TextDecoder()
+    .decode(field)
+    .replace(/[\0 ]+$/, "")
+    .trim();
   if (!/^[0-7]*$/.test(digits)) throw new ArchiveRefused("a tar header is damaged (a field is not octal)");
   return digits === "" ? 0 : Number.parseInt(digits, 8);
 }
@@ -142,7 +145,10 @@ export function readTarGz(archive: Uint8Array, limits: ArchiveLimits): UnpackedF
     else if (type === "g") continue;
     else if (type === "5") budget.folder(path);
     else if (type === "0" || type === "\0" || type === "7") budget.file(path, data);
-    else throw new ArchiveRefused(`${JSON.stringify(path)} is ${KIND[type] ?? `an entry of type ${JSON.stringify(type)}`}`);
+    else
+      throw new ArchiveRefused(
+        `${JSON.stringify(path)} is ${KIND[type] ?? `an entry of type ${JSON.stringify(type)}`}`,
+      );
   }
   return budget.files;
 }

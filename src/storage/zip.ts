@@ -83,7 +83,8 @@ function contents(zip: Uint8Array, view: DataView, entry: CentralEntry, budget: 
           : `the zip entry ${shown} is not valid deflate data`,
       );
     }
-  } else throw new ArchiveRefused(`${shown} uses compression method ${entry.method} (only stored and deflate are read)`);
+  } else
+    throw new ArchiveRefused(`${shown} uses compression method ${entry.method} (only stored and deflate are read)`);
   if (bytes.length !== entry.size || Bun.hash.crc32(bytes) >>> 0 !== entry.crc >>> 0)
     throw new ArchiveRefused(`the zip entry ${shown} does not match its recorded size and CRC-32`);
   return bytes;
