@@ -121,49 +121,45 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
   const layers = data.layers ?? {};
   if (typeof layers !== "object" || Array.isArray(layers) || layers === null)
     return fail(`"layers" must be an object`, locate(["layers"]));
+  const refuse = (name: string, bad: string) =>
+    report({
+      severity: "error",
+      code: "lockfile",
+      file,
+      position: locate(["layers", name], true),
+      message: `entry "${name}" ${bad}`,
+      hint: "the entry is ignored: run skill-central sync to write it again",
+    });
   for (const [name, value] of Object.entries(layers as Record<string, unknown>)) {
     const entry = value as Record<string, unknown> | null;
     if (entry && typeof entry === "object" && "skills" in entry && !("commit" in entry)) {
       const read = readWellKnownEntry(entry);
-      if (typeof read !== "string") {
-        lock.wellKnown.set(name, read);
-        continue;
-      }
-      report({
-        severity: "error",
-        code: "lockfile",
-        file,
-        position: locate(["layers", name], true),
-        message: `entry "${name}" ${read}`,
-        hint: "the entry is ignored: run skill-central sync to write it again",
-      });
+      if (typeof read === "string") refuse(name, read);
+      else lock.wellKnown.set(name, read);
       continue;
     }
-    const bad =
-      !entry || typeof entry !== "object"
-        ? "must be an object"
-        : FIELDS.find((f) => typeof entry[f] !== "string")
-          ? `needs ${FIELDS.join(", ")} (strings)`
-          : !COMMIT.test(entry.commit as string)
-            ? "has a commit that is not a full hex object id"
-            : !CONTENT_HASH_PATTERN.test(entry.contentHash as string)
-              ? "has a contentHash that is not sha256:<64 hex digits>"
-              : undefined;
+    const bad = gitEntryProblem(entry);
     if (bad) {
-      report({
-        severity: "error",
-        code: "lockfile",
-        file,
-        position: locate(["layers", name], true),
-        message: `entry "${name}" ${bad}`,
-        hint: "the entry is ignored: run skill-central sync to write it again",
-      });
+      refuse(name, bad);
       continue;
     }
-    const e = entry as Record<(typeof FIELDS)[number], string>;
+    const e = entry as unknown as Record<(typeof FIELDS)[number], string>;
     lock.entries.set(name, { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash });
   }
   return lock;
+}
+
+/** What is wrong with a git layer's entry, if anything. */
+function gitEntryProblem(entry: Record<string, unknown> | null): string | undefined {
+  return !entry || typeof entry !== "object"
+    ? "must be an object"
+    : FIELDS.find((f) => typeof entry[f] !== "string")
+      ? `needs ${FIELDS.join(", ")} (strings)`
+      : !COMMIT.test(entry.commit as string)
+        ? "has a commit that is not a full hex object id"
+        : !CONTENT_HASH_PATTERN.test(entry.contentHash as string)
+          ? "has a contentHash that is not sha256:<64 hex digits>"
+          : undefined;
 }
 
 /** A well-known entry, or what is wrong with it. */

@@ -53,12 +53,12 @@ export function parseIndex(bytes: Uint8Array, indexUrl: string): ParsedIndex {
     );
   if (!Array.isArray(data.skills)) throw new IndexRefused('the index has no "skills" list');
   const parsed: ParsedIndex = { entries: new Map(), skipped: new Map() };
-  data.skills.forEach((value: unknown, i: number) => {
+  for (const [i, value] of (data.skills as unknown[]).entries()) {
     const e = (value && typeof value === "object" ? value : {}) as Record<string, unknown>;
     const name = typeof e.name === "string" && NAME_PATTERN.test(e.name) && e.name.length <= 64 ? e.name : undefined;
     if (name === undefined) {
       parsed.skipped.set(`#${i + 1}`, "its name is not a skill name (lowercase letters, digits, hyphens)");
-      return;
+      continue;
     }
     if (parsed.entries.has(name)) throw new IndexRefused(`the index lists "${name}" twice`);
     const problem = entryProblem(e);
@@ -70,7 +70,10 @@ export function parseIndex(bytes: Uint8Array, indexUrl: string): ParsedIndex {
     }
     const why =
       problem ?? (href === undefined || !isWebUrl(href) ? "its url is not an http:// or https:// URL" : undefined);
-    if (why !== undefined) return void parsed.skipped.set(name, why);
+    if (why !== undefined) {
+      parsed.skipped.set(name, why);
+      continue;
+    }
     const entry = e as unknown as IndexEntry;
     parsed.entries.set(name, {
       name,
@@ -81,6 +84,6 @@ export function parseIndex(bytes: Uint8Array, indexUrl: string): ParsedIndex {
       ...(entry.version !== undefined && { version: entry.version }),
       href: href!,
     });
-  });
+  }
   return parsed;
 }

@@ -3,6 +3,7 @@ import { canonicalUrl, redactUrl } from "../git-url.ts";
 import type { WellKnownLockEntry } from "../lockfile.ts";
 import type { SkillChanges } from "../skill-changes.ts";
 import type { LayerSyncReport, SyncMode } from "../sync.ts";
+import { contentHash } from "../content-hash.ts";
 import { verifyCopy } from "../verify-copy.ts";
 import { type CopySkills, WellKnownCache } from "./cache.ts";
 import { downloadLayer, LayerRefused } from "./download.ts";
@@ -47,6 +48,21 @@ function changesBetween(before: CopySkills | undefined, after: CopySkills): Skil
   return changes;
 }
 
+interface Facts {
+  spec: LayerSpec;
+  ctx: WellKnownContext;
+  result: LayerSyncReport;
+  cache: WellKnownCache;
+  /** The canonical index URL the config names. */
+  url: string;
+  /** What the layer serves now (the lock's entry, or the cache's current), if anything. */
+  target: WellKnownLockEntry | undefined;
+  /** The lock entry is for what the config says. */
+  matches: boolean;
+}
+
+type Fail = (outcome: "failed" | "out-of-date", problem: string) => LayerSyncReport;
+
 export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext): Promise<LayerSyncReport> {
   const source = spec.wellKnown!;
   const url = canonicalUrl(source.url);
@@ -59,86 +75,82 @@ export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext)
     outcome: "unchanged",
     notes: [],
   };
-  const fail = (outcome: "failed" | "out-of-date", problem: string) => Object.assign(result, { outcome, problem });
+  const fail: Fail = (outcome, problem) => Object.assign(result, { outcome, problem });
   const cache = new WellKnownCache(url, ctx.home);
   const locked = ctx.lockable ? ctx.entries.get(spec.name) : undefined;
   const matches = locked !== undefined && locked.url === url && sameSkills(locked.skills, source.skills);
   const current = ctx.lockable ? undefined : await cache.current();
   const target = matches ? locked : current?.url === url ? current : undefined;
   if (target) result.before = hexOf(target.contentHash)!;
-  const copyState = target
-    ? (await verifyCopy(cache.copyDir(target.contentHash), cache.sealFile(target.contentHash), target.contentHash))
-        .state
-    : "missing";
-
+  const copyOk =
+    target !== undefined &&
+    (await verifyCopy(cache.copyDir(target.contentHash), cache.sealFile(target.contentHash), target.contentHash))
+      .state === "ok";
   if (ctx.mode === "check") {
     if (!target)
       return fail(
         "out-of-date",
-        ctx.lockable
-          ? "not in the lockfile; run skill-central sync"
-          : "not synced on this machine; run skill-central sync",
+        `${ctx.lockable ? "not in the lockfile" : "not synced on this machine"}; run skill-central sync`,
       );
     result.after = result.before!;
-    return copyState === "ok"
-      ? result
-      : fail(
-          "out-of-date",
-          `the local copy is ${copyState === "missing" ? "missing" : "damaged"}; run skill-central sync`,
-        );
+    return copyOk ? result : fail("out-of-date", "the local copy is missing or damaged; run skill-central sync");
   }
   if (ctx.lockable && !matches && ctx.mode === "frozen")
     return fail(
       "out-of-date",
       locked ? "the lock entry is for another url or skills than the config says" : "not in the lockfile",
     );
-  const token = source.tokenEnv === undefined ? undefined : ctx.env[source.tokenEnv];
-  if (source.tokenEnv !== undefined && !token)
-    return fail("failed", `the environment variable ${source.tokenEnv} (tokenEnv) is not set`);
-  const base = { timeoutMs: ctx.timeoutMs || DEFAULT_TIMEOUT_MS, ...(token && { token }) };
-
   const held = await cache.lock();
   if (!held) return fail("failed", "another skill-central process kept the cache busy for too long");
   try {
-    const keep = matches && !ctx.moving;
-    if (keep && target && copyState === "ok") {
-      result.after = result.before!;
-      await noteIndexChanges(result, target.url, target.skills, {
-        ...base,
-        ...(source.skills && { only: source.skills }),
-      });
-      return result;
-    }
-    const restoring = keep ? target : undefined;
-    const downloaded = await downloadLayer(restoring ? restoring.url : url, {
-      ...base,
-      ...(restoring ? { expect: restoring.skills } : source.skills && { only: source.skills }),
-    });
-    const contentHash = await cache.writeCopy(downloaded.files);
-    if (restoring && contentHash !== restoring.contentHash)
-      return fail("failed", "the skills fetched do not hash to the lock's contentHash; not served");
-    result.notes.push(...downloaded.notes);
-    result.after = hexOf(contentHash)!;
-    const entry = { url: restoring ? restoring.url : url, skills: downloaded.skills, contentHash };
-    if (ctx.lockable) ctx.entries.set(spec.name, entry);
-    else await cache.setCurrent(entry);
-    result.changes = changesBetween(target?.skills, downloaded.skills);
-    result.outcome = keep
-      ? "restored"
-      : !target
-        ? ctx.lockable
-          ? "locked"
-          : "fetched"
-        : result.before === result.after
-          ? "unchanged"
-          : "updated";
-    return result;
+    return await fetchLayer({ spec, ctx, result, cache, url, target, matches }, copyOk, fail);
   } catch (error) {
     if (error instanceof LayerRefused) return fail("failed", error.problems.join("\n    "));
     throw error;
   } finally {
     await held.release();
   }
+}
+
+/** With the cache entry held: keeps, restores or replaces the layer's copy. */
+async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<LayerSyncReport> {
+  const { spec, ctx, result, cache, url, target } = facts;
+  const source = spec.wellKnown!;
+  const token = source.tokenEnv === undefined ? undefined : ctx.env[source.tokenEnv];
+  if (source.tokenEnv !== undefined && !token)
+    return fail("failed", `the environment variable ${source.tokenEnv} (tokenEnv) is not set`);
+  const base = { timeoutMs: ctx.timeoutMs || DEFAULT_TIMEOUT_MS, ...(token && { token }) };
+  const only = source.skills && { only: source.skills };
+  const restoring = facts.matches && !ctx.moving ? target : undefined;
+  if (restoring && copyOk) {
+    result.after = result.before!;
+    await noteIndexChanges(result, restoring.url, restoring.skills, { ...base, ...only });
+    return result;
+  }
+  const downloaded = await downloadLayer(restoring ? restoring.url : url, {
+    ...base,
+    ...(restoring ? { expect: restoring.skills } : only),
+  });
+  if (restoring && contentHash(downloaded.files) !== restoring.contentHash)
+    return fail("failed", "the skills fetched do not hash to the lock's contentHash; not served");
+  const hash = await cache.writeCopy(downloaded.files);
+  result.notes.push(...downloaded.notes);
+  result.after = hexOf(hash)!;
+  const entry = { url: restoring ? restoring.url : url, skills: downloaded.skills, contentHash: hash };
+  if (ctx.lockable) ctx.entries.set(spec.name, entry);
+  else await cache.setCurrent(entry);
+  result.changes = changesBetween(target?.skills, downloaded.skills);
+  const first = target === undefined;
+  result.outcome = restoring
+    ? "restored"
+    : first
+      ? ctx.lockable
+        ? "locked"
+        : "fetched"
+      : result.before === result.after
+        ? "unchanged"
+        : "updated";
+  return result;
 }
 
 /** Reads the index (a note if it cannot) and notes the skills that differ from the copy served. */
