@@ -6,7 +6,6 @@ import { wellKnownTree } from "../well-known-index.ts";
 import { authenticate } from "./auth.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
 import type { RequestGuard } from "./request-guard.ts";
-import { errorResponse } from "./responses.ts";
 
 /**
  * `/.well-known/agent-skills/`: the Agent Skills well-known index of the skills this server
@@ -49,7 +48,7 @@ function artifactResponse(
     "Content-Length": String(bytes.length),
   };
   const match = request.headers.get("if-none-match");
-  if (match !== null && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))
+  if (match?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))
     return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": headers["Cache-Control"] } });
   return new Response(request.method === "HEAD" ? null : bytes, { status: 200, headers });
 }

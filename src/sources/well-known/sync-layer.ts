@@ -2,7 +2,7 @@ import type { LayerSpec } from "../../config/resolve-config.ts";
 import { canonicalUrl, redactUrl } from "../git-url.ts";
 import type { WellKnownLockEntry } from "../lockfile.ts";
 import type { SkillChanges } from "../skill-changes.ts";
-import type { LayerSyncReport, SyncMode } from "../sync.ts";
+import type { LayerSyncReport, SyncMode } from "../sync-types.ts";
 import { contentHash } from "../content-hash.ts";
 import { verifyCopy } from "../verify-copy.ts";
 import { type CopySkills, WellKnownCache } from "./cache.ts";
