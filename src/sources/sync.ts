@@ -19,7 +19,7 @@ import type { LayerSyncReport, SyncMode } from "./sync-types.ts";
 import type { TreeLimits } from "./tree-entries.ts";
 import { syncWellKnownLayer } from "./well-known/sync-layer.ts";
 
-export type { LayerOutcome, LayerSyncReport, SyncMode } from "./sync-types.ts";
+export type { LayerSyncReport, SyncMode } from "./sync-types.ts";
 
 export interface SyncRequest extends ConfigOptions {
   mode: SyncMode;

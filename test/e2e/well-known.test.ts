@@ -1,5 +1,4 @@
-import type { Client } from "@modelcontextprotocol/client";
-import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { Client, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -298,8 +297,10 @@ describe("the live index of mcp --http, behind its token", () => {
         "id: live-one\ndescription: Live, changed\ntype: prompt\nprompt: 'v2'\n",
       );
       for (;;) {
-        const now = await (await fetch(index, { headers: auth })).json();
-        const entry = now.skills.find((s: { name: string }) => s.name === "live-one");
+        const now = (await (await fetch(index, { headers: auth })).json()) as {
+          skills: { name: string; description: string; url: string; digest: string }[];
+        };
+        const entry = now.skills.find((s) => s.name === "live-one")!;
         if (entry.description === "Live, changed") {
           const artifact = await fetch(`${server.base}/.well-known/agent-skills/${entry.url}`, { headers: auth });
           expect(sha(new Uint8Array(await artifact.arrayBuffer()))).toBe(entry.digest);
