@@ -44,6 +44,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   sync: async () => (await import("./commands/sync.ts")).spec,
   find: async () => (await import("./commands/find.ts")).spec,
   board: async () => (await import("./commands/board.ts")).spec,
+  publish: async () => (await import("./commands/publish.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 

@@ -117,7 +117,7 @@ function changeLines(changes: SkillChanges | undefined, ctx: CommandContext): st
 function formatReport(report: SyncReport, ctx: CommandContext): string {
   const { bold, yellow, red } = ctx.colours;
   if (report.layers.length === 0 && !report.lockfile?.stale.length) {
-    return "No git layers in the config (a layer with `git: <url>`; see docs/git-layers.md).\n";
+    return "No git or url layers in the config (a layer with `git: <url>` or `url: <index>`; see docs/git-layers.md, docs/well-known.md).\n";
   }
   let text = "";
   for (const layer of report.layers) {
@@ -144,7 +144,7 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
 
 export const spec = command({
   name: "sync",
-  summary: "Fetch git layers and make their local copies match skill-central.lock",
+  summary: "Fetch git and url layers and make their local copies match skill-central.lock",
   usage: "sync [--update [layer]] [--check] [--frozen] [--json]",
   description:
     "Makes each git layer's local copy match the lock: a locked layer gets its locked commit (fetched only\n" +
@@ -155,7 +155,9 @@ export const spec = command({
     "--update moves one layer (or all) to its ref's current commit and rewrites the lock.\n" +
     "--check fetches and writes nothing: exit 1 when the lock does not match the config, or a copy is\n" +
     "missing or damaged (a pre-commit hook). --frozen syncs without ever writing the lock: exit 1 when\n" +
-    "the lock is out of date (CI).",
+    "the lock is out of date (CI).\n\n" +
+    "Layers with `url` (an Agent Skills well-known index) are synced the same way: each artifact's digest\n" +
+    "is verified before anything is written (docs/well-known.md).",
   options: {
     update: flag("Move a layer (default: all) to its ref's current commit and rewrite the lock", { value: "[layer]" }),
     check: flag("Change nothing; exit 1 when a copy or the lock is out of date"),

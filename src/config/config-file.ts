@@ -5,6 +5,7 @@ import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { readVisibleTo } from "./read-visible-to.ts";
+import { readWellKnownSource, WELL_KNOWN_ONLY_KEYS, type WellKnownSource } from "./read-well-known.ts";
 import type { VisibleTo } from "./visible-to.ts";
 import {
   isCatalogMode,
@@ -40,6 +41,8 @@ export interface LayerDeclaration {
   git?: GitSource;
   /** Who may see the layer over HTTP (docs/layer-access.md); absent: everyone. */
   visibleTo?: VisibleTo;
+  /** Set for a layer whose skills come from a well-known index (`url`; docs/well-known.md). */
+  wellKnown?: WellKnownSource;
 }
 
 /** One config file, read and checked; keys it did not have are absent. */
@@ -83,7 +86,7 @@ export function expandPath(path: string, base: string, home: string): string {
 }
 
 const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap", "elicitation", "http"];
-const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo"];
+const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo", "url", ...WELL_KNOWN_ONLY_KEYS];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
 /** The smallest background refresh interval: a shared remote is not polled more often. */
@@ -317,7 +320,7 @@ function readLayer(
       );
     }
   }
-  const { name, path, priority, git } = layer;
+  const { name, path, priority, git, url } = layer;
   if (typeof name !== "string" || name.trim() === "")
     return void warn(`layer ${index + 1} needs a "name" (a string); layer ignored`, index, "name");
   if (git === undefined) {
@@ -325,9 +328,14 @@ function readLayer(
       if (key in layer)
         warn(`layer "${name}": "${key}" applies only to a git layer (one with "git: <url>"); ignored`, index, key);
   }
-  if (git === undefined && (typeof path !== "string" || path.trim() === "")) {
+  if (url === undefined) {
+    for (const key of WELL_KNOWN_ONLY_KEYS)
+      if (key in layer) warn(`layer "${name}": "${key}" applies only to a layer with "url"; ignored`, index, key);
+  } else if (git !== undefined || path !== undefined)
+    return void warn(`layer "${name}" has "url" and "${git !== undefined ? "git" : "path"}": give one`, index, "url");
+  if (git === undefined && url === undefined && (typeof path !== "string" || path.trim() === "")) {
     return void warn(
-      `layer "${name}" needs a "path" (a folder) or "git" (a repository URL); layer ignored`,
+      `layer "${name}" needs a "path" (a folder), "git" (a repository URL) or "url" (a well-known index); layer ignored`,
       index,
       "path",
     );
@@ -345,6 +353,10 @@ function readLayer(
   if (git !== undefined) {
     const source = readGitSource(layer, name, (message, field) => warn(message, index, field));
     return source && { name, path: "", priority, git: source, ...access };
+  }
+  if (url !== undefined) {
+    const source = readWellKnownSource(layer, name, (message, field) => warn(message, index, field));
+    return source && { name, path: "", priority, wellKnown: source, ...access };
   }
   return { name, path: expandPath(path as string, paths.base, paths.home), priority, ...access };
 }

@@ -4,6 +4,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
 import type { VisibleTo } from "./visible-to.ts";
+import type { WellKnownSource } from "./read-well-known.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
@@ -27,6 +28,8 @@ export interface LayerSpec {
   origin: string;
   /** A git layer as declared; src/sources/ turns it into `dir` (a verified copy of one commit). */
   git?: GitSource;
+  /** A well-known index as declared; src/sources/well-known/ turns it into `dir` (a verified copy). */
+  wellKnown?: WellKnownSource;
   /** Set by src/sources/ when `dir` is a verified copy of a commit. */
   provenance?: LayerProvenance;
   /** The layer contributes nothing, for this reason (already reported as a diagnostic). */
@@ -81,6 +84,7 @@ function mergeLayers(user: ConfigFile | undefined, project: ConfigFile | undefin
         priority: layer.priority,
         origin: config!.file,
         ...(layer.git && { git: layer.git }),
+        ...(layer.wellKnown && { wellKnown: layer.wellKnown }),
         ...(layer.visibleTo && { visibleTo: layer.visibleTo }),
       });
     }

@@ -148,7 +148,7 @@ export function readSkillFolder(
 }
 
 /** A published file's bytes, exactly those its digest and size promise, or an internal error saying why not. */
-function bytesOf(skill: PublishedSkill, file: PublishedFile): Uint8Array {
+export function bytesOf(skill: PublishedSkill, file: PublishedFile): Uint8Array {
   const { candidate } = skill;
   if (file.record) {
     const read = readFolderFile(dirname(candidate.path), file.record);

@@ -20,6 +20,14 @@ import { CONTENT_HASH_PATTERN } from "./content-hash.ts";
  *     }
  *
  * `url` is the configured URL without credentials (src/sources/git-url.ts `canonicalUrl`).
+ *
+ * A layer from an Agent Skills well-known index (docs/well-known.md) is locked beside them, told
+ * apart by having `skills` instead of `commit`: the index URL it was read from, each skill's
+ * digest (and version), and the contentHash of the copy made from them.
+ *
+ *     "vendor": { "url": "https://…/agent-skills/index.json",
+ *                 "skills": { "pdf": { "digest": "sha256:<64 hex>", "version": "1.0.0" } },
+ *                 "contentHash": "sha256:<64 hex>" }
  */
 export const LOCKFILE_NAME = "skill-central.lock";
 export const LOCKFILE_VERSION = 1;
@@ -32,10 +40,19 @@ export interface LockEntry {
   contentHash: string;
 }
 
+/** A well-known layer's entry: the index URL, each skill's artifact digest, the copy's hash. */
+export interface WellKnownLockEntry {
+  url: string;
+  skills: Record<string, { digest: string; version?: string }>;
+  contentHash: string;
+}
+
 export interface Lockfile {
   file: string;
   /** By layer name. */
   entries: Map<string, LockEntry>;
+  /** Well-known layers' entries, by layer name. */
+  wellKnown: Map<string, WellKnownLockEntry>;
   /** False when the file exists but could not be used (then `entries` is empty). */
   readable: boolean;
 }
@@ -53,7 +70,7 @@ export function lockfilePath(projectConfig: string): string {
  * edit) is reported with its position and treated as empty; a bad entry is reported and skipped.
  */
 export async function readLockfile(file: string, report: (d: Diagnostic) => void = () => {}): Promise<Lockfile> {
-  const lock: Lockfile = { file, entries: new Map(), readable: true };
+  const lock: Lockfile = { file, entries: new Map(), wellKnown: new Map(), readable: true };
   if (!existsSync(file)) return lock;
   let text: string;
   try {
@@ -104,48 +121,95 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
   const layers = data.layers ?? {};
   if (typeof layers !== "object" || Array.isArray(layers) || layers === null)
     return fail(`"layers" must be an object`, locate(["layers"]));
+  const refuse = (name: string, bad: string) =>
+    report({
+      severity: "error",
+      code: "lockfile",
+      file,
+      position: locate(["layers", name], true),
+      message: `entry "${name}" ${bad}`,
+      hint: "the entry is ignored: run skill-central sync to write it again",
+    });
   for (const [name, value] of Object.entries(layers as Record<string, unknown>)) {
     const entry = value as Record<string, unknown> | null;
-    const bad =
-      !entry || typeof entry !== "object"
-        ? "must be an object"
-        : FIELDS.find((f) => typeof entry[f] !== "string")
-          ? `needs ${FIELDS.join(", ")} (strings)`
-          : !COMMIT.test(entry.commit as string)
-            ? "has a commit that is not a full hex object id"
-            : !CONTENT_HASH_PATTERN.test(entry.contentHash as string)
-              ? "has a contentHash that is not sha256:<64 hex digits>"
-              : undefined;
-    if (bad) {
-      report({
-        severity: "error",
-        code: "lockfile",
-        file,
-        position: locate(["layers", name], true),
-        message: `entry "${name}" ${bad}`,
-        hint: "the entry is ignored: run skill-central sync to write it again",
-      });
+    if (entry && typeof entry === "object" && "skills" in entry && !("commit" in entry)) {
+      const read = readWellKnownEntry(entry);
+      if (typeof read === "string") refuse(name, read);
+      else lock.wellKnown.set(name, read);
       continue;
     }
-    const e = entry as Record<(typeof FIELDS)[number], string>;
+    const bad = gitEntryProblem(entry);
+    if (bad) {
+      refuse(name, bad);
+      continue;
+    }
+    const e = entry as unknown as Record<(typeof FIELDS)[number], string>;
     lock.entries.set(name, { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash });
   }
   return lock;
 }
 
+/** What is wrong with a git layer's entry, if anything. */
+function gitEntryProblem(entry: Record<string, unknown> | null): string | undefined {
+  return !entry || typeof entry !== "object"
+    ? "must be an object"
+    : FIELDS.find((f) => typeof entry[f] !== "string")
+      ? `needs ${FIELDS.join(", ")} (strings)`
+      : !COMMIT.test(entry.commit as string)
+        ? "has a commit that is not a full hex object id"
+        : !CONTENT_HASH_PATTERN.test(entry.contentHash as string)
+          ? "has a contentHash that is not sha256:<64 hex digits>"
+          : undefined;
+}
+
+/** A well-known entry, or what is wrong with it. */
+function readWellKnownEntry(entry: Record<string, unknown>): WellKnownLockEntry | string {
+  const { url, skills, contentHash } = entry;
+  if (typeof url !== "string" || !/^https?:\/\//.test(url)) return "needs a url (http:// or https://)";
+  if (typeof contentHash !== "string" || !CONTENT_HASH_PATTERN.test(contentHash))
+    return "has a contentHash that is not sha256:<64 hex digits>";
+  if (!skills || typeof skills !== "object" || Array.isArray(skills)) return '"skills" must be an object';
+  const read: WellKnownLockEntry["skills"] = {};
+  for (const [skill, value] of Object.entries(skills as Record<string, unknown>)) {
+    const v = value as { digest?: unknown; version?: unknown } | null;
+    if (!v || typeof v.digest !== "string" || !CONTENT_HASH_PATTERN.test(v.digest))
+      return `has skill "${skill}" without a digest sha256:<64 hex digits>`;
+    read[skill] = { digest: v.digest, ...(typeof v.version === "string" && { version: v.version }) };
+  }
+  return { url, skills: read, contentHash };
+}
+
+function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
+  const skills: WellKnownLockEntry["skills"] = {};
+  for (const name of Object.keys(e.skills).sort()) {
+    const { digest, version } = e.skills[name]!;
+    skills[name] = { digest, ...(version !== undefined && { version }) };
+  }
+  return { url: e.url, skills, contentHash: e.contentHash };
+}
+
 /** The lockfile's exact text for `entries`: sorted by layer name, fields in a fixed order. */
-export function serialiseLockfile(entries: ReadonlyMap<string, LockEntry>): string {
-  const layers: Record<string, LockEntry> = {};
-  for (const name of [...entries.keys()].sort()) {
-    const e = entries.get(name)!;
-    layers[name] = { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash };
+export function serialiseLockfile(
+  entries: ReadonlyMap<string, LockEntry>,
+  wellKnown: ReadonlyMap<string, WellKnownLockEntry> = new Map(),
+): string {
+  const layers: Record<string, LockEntry | WellKnownLockEntry> = {};
+  for (const name of [...new Set([...entries.keys(), ...wellKnown.keys()])].sort()) {
+    const e = entries.get(name);
+    layers[name] = e
+      ? { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash }
+      : serialiseWellKnown(wellKnown.get(name)!);
   }
   return `${JSON.stringify({ lockfileVersion: LOCKFILE_VERSION, layers }, null, 2)}\n`;
 }
 
 /** Writes the lockfile if its text changes (atomically); returns whether it did. */
-export async function writeLockfile(file: string, entries: ReadonlyMap<string, LockEntry>): Promise<boolean> {
-  const text = serialiseLockfile(entries);
+export async function writeLockfile(
+  file: string,
+  entries: ReadonlyMap<string, LockEntry>,
+  wellKnown?: ReadonlyMap<string, WellKnownLockEntry>,
+): Promise<boolean> {
+  const text = serialiseLockfile(entries, wellKnown);
   const before = await readFile(file, "utf8").catch(() => undefined);
   if (before === text) return false;
   await writeFileAtomically(file, text);

@@ -86,7 +86,7 @@ async function readBlobs(entry: CacheEntry, files: readonly TreeFile[]): Promise
 }
 
 /** Writes `files` under `dir` (which must not exist), read-only, folders last. */
-async function writeReadOnly(dir: string, files: readonly { path: string; bytes: Uint8Array }[]): Promise<void> {
+export async function writeReadOnly(dir: string, files: readonly { path: string; bytes: Uint8Array }[]): Promise<void> {
   const folders = new Set<string>([dir]);
   for (const file of files)
     for (let d = dirname(join(dir, file.path)); d.length > dir.length; d = dirname(d)) folders.add(d);

@@ -6,6 +6,7 @@ import { CacheEntry } from "./cache-entry.ts";
 import { canonicalUrl, classifyGitUrl, redactUrl } from "./git-url.ts";
 import { LOCKFILE_NAME, lockfilePath, readLockfile, sameSource, type Lockfile } from "./lockfile.ts";
 import { verifyCopy } from "./verify-copy.ts";
+import { resolveWellKnownLayer } from "./well-known/resolve-layer.ts";
 
 /**
  * Config resolution for the loader: the config's layers, with each git layer turned into a
@@ -21,13 +22,19 @@ import { verifyCopy } from "./verify-copy.ts";
  */
 export async function resolveLayers(options: ConfigOptions, report: (d: Diagnostic) => void): Promise<ResolvedConfig> {
   const config = await resolveConfig(options, report);
-  if (!config.layers.some((l) => l.git)) return config;
+  if (!config.layers.some((l) => l.git || l.wellKnown)) return config;
   const home = options.home ?? homedir();
   const projectFile = projectConfigPath(options.cwd);
   const lock = projectFile ? await readLockfile(lockfilePath(projectFile), report) : undefined;
   const inputs = new Set<string>(lock ? [lock.file] : []);
   const layers = await Promise.all(
-    config.layers.map((spec) => (spec.git ? resolveGitLayer(spec, { home, lock, projectFile, inputs, report }) : spec)),
+    config.layers.map((spec) =>
+      spec.git
+        ? resolveGitLayer(spec, { home, lock, projectFile, inputs, report })
+        : spec.wellKnown
+          ? resolveWellKnownLayer(spec, { home, lock, lockable: isLockable(spec, projectFile), inputs, report })
+          : spec,
+    ),
   );
   return { ...config, layers, inputs: [...(config.inputs ?? []), ...inputs] };
 }

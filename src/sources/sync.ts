@@ -14,22 +14,12 @@ import { CopyRefused, materialise } from "./materialise.ts";
 import { verifyCopy } from "./verify-copy.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
-import { skillChanges, type SkillChanges } from "./skill-changes.ts";
+import { skillChanges } from "./skill-changes.ts";
+import type { LayerSyncReport, SyncMode } from "./sync-types.ts";
 import type { TreeLimits } from "./tree-entries.ts";
+import { syncWellKnownLayer } from "./well-known/sync-layer.ts";
 
-/**
- * `skill-central sync`: makes each git layer's local copy match what it should serve.
- *
- * - `sync`: a locked layer gets a copy of its locked commit (fetched only if the cache lacks it);
- *   a project layer not yet locked, or whose lock entry no longer matches the config, is fetched
- *   at its ref and locked; a user layer (never locked) moves to its ref's current commit. For
- *   locked layers the remote is then asked (cheaply, without fetching) whether the ref moved and
- *   whether the locked commit still exists there; failure to ask is only a note.
- * - `update`: the named layer (or every layer) moves to its ref's current commit; the lock follows.
- * - `frozen`: like `sync`, but the lockfile is never written: a lock that would change is a failure.
- * - `check`: nothing is fetched or written; reports whether anything is out of date.
- */
-export type SyncMode = "sync" | "update" | "frozen" | "check";
+export type { LayerSyncReport, SyncMode } from "./sync-types.ts";
 
 export interface SyncRequest extends ConfigOptions {
   mode: SyncMode;
@@ -57,41 +47,6 @@ export type SyncProgress = { layer: string; index: number; total: number } & (
   | { phase: "asking"; url: string; ref: string }
   | { phase: "done"; report: LayerSyncReport }
 );
-
-export type LayerOutcome =
-  /** Already what it should be. */
-  | "unchanged"
-  /** A project layer locked for the first time (or again, after its source changed). */
-  | "locked"
-  /** Moved from one commit to another. */
-  | "updated"
-  /** The right commit, but its copy was missing or damaged and is made again. */
-  | "restored"
-  /** A layer without a lock entry, fetched for the first time on this machine. */
-  | "fetched"
-  /** `check` / `frozen`: not what it should be. */
-  | "out-of-date"
-  | "failed";
-
-export interface LayerSyncReport {
-  name: string;
-  /** Redacted. */
-  url: string;
-  ref: string;
-  path: string;
-  /** Pinned by the project's lockfile (a project layer); user layers follow their ref. */
-  locked: boolean;
-  outcome: LayerOutcome;
-  /** The commit served before (as far as this machine knows) and after. */
-  before?: string;
-  after?: string;
-  /** Skill files added, removed and changed between `before` and `after`. */
-  changes?: SkillChanges;
-  /** Worth knowing, not failures (the ref moved on; the remote could not be asked). */
-  notes: string[];
-  /** Why it failed or is out of date. */
-  problem?: string;
-}
 
 export interface SyncReport {
   layers: LayerSyncReport[];
@@ -170,13 +125,15 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
     );
   }
   const gitLayers = config.layers.filter((l) => l.git);
+  const webLayers = config.layers.filter((l) => l.wellKnown);
   if (request.layer !== undefined) {
     const named = config.layers.find((l) => l.name === request.layer);
     if (!named)
       throw new SyncRefused(
-        `no layer named "${request.layer}"; git layers: ${gitLayers.map((l) => l.name).join(", ") || "none"}`,
+        `no layer named "${request.layer}"; git and url layers: ${[...gitLayers, ...webLayers].map((l) => l.name).join(", ") || "none"}`,
       );
-    if (!named.git) throw new SyncRefused(`layer "${request.layer}" is a folder, not a git layer; nothing to update`);
+    if (!named.git && !named.wellKnown)
+      throw new SyncRefused(`layer "${request.layer}" is a folder, not a git or url layer; nothing to update`);
   }
 
   const entries = new Map(lock?.entries ?? []);
@@ -192,6 +149,20 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
     progress({ phase: "done", report: layer });
     layers.push(layer);
   }
+  const webEntries = new Map(lock?.wellKnown ?? []);
+  for (const spec of webLayers) {
+    const layer = await syncWellKnownLayer(spec, {
+      mode: request.mode,
+      moving: request.mode === "update" && (request.layer === undefined || request.layer === spec.name),
+      lockable: isLockable(spec, projectFile),
+      entries: webEntries,
+      home,
+      timeoutMs: request.timeoutMs ?? 0,
+      env: process.env,
+    });
+    request.progress?.({ layer: spec.name, index: 1, total: 1, phase: "done", report: layer });
+    layers.push(layer);
+  }
   await history.save().catch(() => {});
   // Copies nobody served for a month go; never one this sync made or checked, nor a current one.
   if (request.mode !== "check") {
@@ -204,12 +175,18 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   }
 
   const declared = new Set(gitLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
-  const stale = [...entries.keys()].filter((name) => !declared.has(name)).sort();
+  const declaredWeb = new Set(webLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
+  const staleWeb = [...webEntries.keys()].filter((name) => !declaredWeb.has(name));
+  const stale = [...[...entries.keys()].filter((name) => !declared.has(name)), ...staleWeb].sort();
   const readOnly = request.mode === "check" || request.mode === "frozen";
   let written = false;
   if (lock && !readOnly) {
-    for (const name of stale) entries.delete(name);
-    if (entries.size > 0 || existsSync(lock.file)) written = await writeLockfile(lock.file, entries);
+    for (const name of stale) {
+      entries.delete(name);
+      webEntries.delete(name);
+    }
+    if (entries.size + webEntries.size > 0 || existsSync(lock.file))
+      written = await writeLockfile(lock.file, entries, webEntries);
   }
   const lockOk = !readOnly || stale.length === 0;
   return {

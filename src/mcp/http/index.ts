@@ -20,6 +20,7 @@ import { PROBE_PATHS, probe } from "./probes.ts";
 import { RequestGuard } from "./request-guard.ts";
 import { errorResponse, isEventStream, opened, withHeaders } from "./responses.ts";
 import { Sessions, shortSessionId } from "./sessions.ts";
+import { answerWellKnown, WELL_KNOWN_PATH } from "./well-known.ts";
 
 export const MCP_PATH = "/mcp";
 /**
@@ -235,6 +236,8 @@ async function route(
       const response = await pipeline.capacity.serve(request, () => answerMcp(request, url, exchange, pipeline));
       return withHeaders(response, pipeline.guard.corsHeaders(request));
     }
+    if (url.pathname.startsWith(WELL_KNOWN_PATH))
+      return withHeaders(await answerWellKnown(request, url, pipeline), pipeline.guard.corsHeaders(request));
     // Outside the caps, like the probes; the Host and Origin checks apply, and its own token.
     if (url.pathname === METRICS_PATH && pipeline.metrics !== undefined)
       return pipeline.guard.admit(request, url) ?? (await pipeline.metrics.answer(request));

@@ -1,0 +1,96 @@
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { buildWellKnownTree, type WellKnownTree } from "../mcp/well-known-index.ts";
+import { INDEX_FILE, SEMVER_PATTERN, WELL_KNOWN_PATH } from "../sources/well-known/format.ts";
+import { displayPath } from "../storage/display-path.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad, UsageError } from "./support/command.ts";
+import { text } from "./support/options.ts";
+
+/** A snapshot folder's name: `v` and a semantic version. */
+const SNAPSHOT_DIR = /^v\d+\.\d+\.\d+/;
+
+/** Writes `bytes` unless the file already holds exactly them (so a re-publish touches nothing). */
+async function writeIfChanged(file: string, bytes: Uint8Array): Promise<boolean> {
+  const before = await readFile(file).catch(() => undefined);
+  if (before !== undefined && Buffer.compare(before, bytes) === 0) return false;
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, bytes);
+  return true;
+}
+
+/** Every file under `dir`, relative, except inside snapshot folders (immutable once written). */
+async function existingFiles(dir: string, rel = ""): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [])) {
+    const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (rel === "" && SNAPSHOT_DIR.test(entry.name)) continue;
+      found.push(...(await existingFiles(dir, path)));
+    } else found.push(path);
+  }
+  return found;
+}
+
+/** Writes the tree into `dir`; with `prune`, files of skills no longer published go. Returns the files written. */
+async function writeTree(dir: string, tree: WellKnownTree, prune: boolean): Promise<number> {
+  const wanted = new Map<string, Uint8Array>([[INDEX_FILE, tree.index]]);
+  for (const artifact of tree.artifacts.values()) wanted.set(artifact.path, artifact.bytes);
+  if (prune) {
+    for (const stale of (await existingFiles(dir)).filter((f) => !wanted.has(f))) await rm(join(dir, stale));
+  }
+  let written = 0;
+  // The index last: a host serving the folder meanwhile never lists an artifact not there yet.
+  for (const [path, bytes] of [...wanted].sort(([a], [b]) => (a === INDEX_FILE ? 1 : b === INDEX_FILE ? -1 : 0)))
+    if (await writeIfChanged(join(dir, path), bytes)) written++;
+  return written;
+}
+
+export const spec = command({
+  name: "publish",
+  summary: "Write the Agent Skills well-known index of the effective skills for a static host",
+  usage: "publish <dir> [--snapshot X.Y.Z] [--json]",
+  description:
+    "Writes <dir>/.well-known/agent-skills/index.json and one artifact per skill (a lone SKILL.md, or a\n" +
+    ".tar.gz of a skill folder), the same tree `mcp --http` serves live. The output is deterministic:\n" +
+    "the same skills give byte-identical files, and files of skills no longer served are removed.\n\n" +
+    "--snapshot X.Y.Z also writes the immutable v<X.Y.Z>/index.json with its own artifacts, and refuses\n" +
+    "to overwrite a snapshot that exists. See docs/well-known.md.",
+  options: {
+    snapshot: text("<X.Y.Z>", "Also write the immutable snapshot v<X.Y.Z>/ (refused if it exists)"),
+  },
+  examples: ["skill-central publish public", "skill-central publish public --snapshot 1.2.0"],
+  positionals: { min: 1, max: 1 },
+  async run(ctx) {
+    const { snapshot } = ctx.options;
+    if (snapshot !== undefined && !SEMVER_PATTERN.test(snapshot))
+      throw new UsageError(`--snapshot takes a semantic version like 1.2.0, not "${snapshot}"`);
+    const root = join(resolve(ctx.cwd, ctx.args[0]!), WELL_KNOWN_PATH);
+    const snapshotDir = snapshot === undefined ? undefined : join(root, `v${snapshot}`);
+    if (snapshotDir !== undefined && existsSync(snapshotDir)) {
+      ctx.err(`error: ${displayPath(snapshotDir, { cwd: ctx.cwd })} exists: a snapshot is never overwritten\n`);
+      return EXIT_FAILURE;
+    }
+    const loaded = await load(ctx);
+    reportLoad(ctx, loaded);
+    const tree = buildWellKnownTree(loaded.registry);
+    const written = await writeTree(root, tree, true);
+    if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false);
+    const shown = (dir: string) => `${displayPath(dir, { cwd: ctx.cwd })}/`;
+    if (ctx.json) {
+      json(ctx, {
+        dir: relative(ctx.cwd, root) || ".",
+        skills: tree.entries.length,
+        written,
+        index: tree.indexDigest,
+        ...(snapshotDir !== undefined && { snapshot: relative(ctx.cwd, snapshotDir) }),
+      });
+    } else {
+      ctx.out(
+        `${plural(tree.entries.length, "skill")} published to ${shown(root.replace(/\/$/, ""))} (${plural(written, "file")} written)\n` +
+          (snapshotDir ? `snapshot ${shown(snapshotDir)} written\n` : ""),
+      );
+    }
+    return EXIT_OK;
+  },
+});

@@ -1,0 +1,79 @@
+import type { Caller } from "../../registry/caller.ts";
+import { visibleRegistry } from "../../registry/visibility.ts";
+import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-known/format.ts";
+import type { RegistrySource } from "../registry-source.ts";
+import { wellKnownTree } from "../well-known-index.ts";
+import { type Authenticators, authenticate } from "./auth.ts";
+import type { RequestGuard } from "./request-guard.ts";
+
+/**
+ * `/.well-known/agent-skills/`: the Agent Skills well-known index of the skills this server
+ * serves, and the artifacts it names (mcp/well-known-index.ts), live: a reload makes a new
+ * snapshot and so a new index, whose digests are of the bytes served from then on.
+ *
+ * The same gate as /mcp: the guard (Host, Origin, no credentials in the URL), then the bearer
+ * token (static or OAuth) when authentication is configured, and the same per-caller view (a layer with `visibleTo` is
+ * left out for a caller who may not see it). `GET` and `HEAD`; an `ETag` (the digest) with
+ * `If-None-Match`; `Cache-Control: no-cache` (revalidate: the skills are live), `private` when
+ * the answer depends on the caller's token.
+ */
+export { WELL_KNOWN_PATH };
+
+export interface WellKnownGate {
+  source: RegistrySource;
+  guard: RequestGuard;
+  auth: Authenticators;
+}
+
+function notFound(what: string): Response {
+  return new Response(`Not found: ${what}\n`, {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" },
+  });
+}
+
+function artifactResponse(
+  request: Request,
+  bytes: Uint8Array,
+  contentType: string,
+  digest: string,
+  shared: boolean,
+): Response {
+  const etag = `"${digest.slice("sha256:".length)}"`;
+  const headers = {
+    "Content-Type": contentType,
+    ETag: etag,
+    "Cache-Control": shared ? "no-cache" : "private, no-cache",
+    "Content-Length": String(bytes.length),
+  };
+  const match = request.headers.get("if-none-match");
+  if (match?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))
+    return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": headers["Cache-Control"] } });
+  return new Response(request.method === "HEAD" ? null : bytes, { status: 200, headers });
+}
+
+/** Answers a request whose path starts with `/.well-known/agent-skills/`. */
+export async function answerWellKnown(request: Request, url: URL, gate: WellKnownGate): Promise<Response> {
+  if (request.method === "OPTIONS") return gate.guard.preflight(request);
+  const refusal = gate.guard.admit(request, url);
+  if (refusal !== undefined) return refusal;
+  const auth = await authenticate(gate.auth, request, () => gate.guard.corsHeaders(request));
+  if (!auth.ok) return auth.response;
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return new Response("Method not allowed: GET or HEAD\n", { status: 405, headers: { Allow: "GET, HEAD" } });
+  // Without authentication the caller is nobody in particular, as on /mcp (caller.ts: ANONYMOUS).
+  const caller: Caller = auth.caller ?? {};
+  const registry = visibleRegistry(await gate.source.current(), caller);
+  const tree = wellKnownTree(registry);
+  const shared = gate.auth.tokens === undefined && gate.auth.oauth === undefined;
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname.slice(WELL_KNOWN_PATH.length));
+  } catch {
+    return notFound("invalid percent-encoding");
+  }
+  if (path === INDEX_FILE) return artifactResponse(request, tree.index, CONTENT_TYPES.index, tree.indexDigest, shared);
+  const artifact = tree.artifacts.get(path);
+  if (artifact === undefined) return notFound(`${WELL_KNOWN_PATH}${INDEX_FILE} lists what is here`);
+  return artifactResponse(request, artifact.bytes, artifact.contentType, artifact.digest, shared);
+}

@@ -1,0 +1,178 @@
+import type { LayerSpec } from "../../config/resolve-config.ts";
+import { canonicalUrl, redactUrl } from "../git-url.ts";
+import type { WellKnownLockEntry } from "../lockfile.ts";
+import type { SkillChanges } from "../skill-changes.ts";
+import type { LayerSyncReport, SyncMode } from "../sync-types.ts";
+import { contentHash } from "../content-hash.ts";
+import { verifyCopy } from "../verify-copy.ts";
+import { type CopySkills, WellKnownCache } from "./cache.ts";
+import { downloadLayer, LayerRefused } from "./download.ts";
+
+/**
+ * `sync` for a layer with `url` (docs/well-known.md), in the modes of git layers (sync.ts):
+ * - a locked layer whose copy verifies is left as it is (the index is read, only to note what
+ *   changed there); one whose copy is missing is fetched again from the locked index URL, and
+ *   every skill must still have its locked digest;
+ * - `update`, a layer not locked yet, or one whose url or `skills` changed: what the index says
+ *   now, locked (a project layer) or made current (a user layer);
+ * - `check` fetches nothing; `frozen` never changes the lock.
+ * The report's `before`/`after` are the copy's contentHash (hex), its `changes` by skill name.
+ */
+export interface WellKnownContext {
+  mode: SyncMode;
+  /** `update` names this layer, or every layer. */
+  moving: boolean;
+  lockable: boolean;
+  /** The lockfile's well-known entries, updated in place. */
+  entries: Map<string, WellKnownLockEntry>;
+  home: string;
+  timeoutMs: number;
+  env: Record<string, string | undefined>;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const hexOf = (hash: string | undefined) => hash?.slice("sha256:".length);
+
+function sameSkills(locked: CopySkills, only: readonly string[] | undefined): boolean {
+  return only === undefined || Object.keys(locked).sort().join(",") === only.join(",");
+}
+
+function changesBetween(before: CopySkills | undefined, after: CopySkills): SkillChanges {
+  const changes: SkillChanges = { added: [], removed: [], changed: [] };
+  const file = (name: string) => ({ id: name, file: `${name}/SKILL.md` });
+  for (const name of Object.keys(after).sort()) {
+    if (!before?.[name]) changes.added.push(file(name));
+    else if (before[name].digest !== after[name]!.digest) changes.changed.push(file(name));
+  }
+  for (const name of Object.keys(before ?? {}).sort()) if (!after[name]) changes.removed.push(file(name));
+  return changes;
+}
+
+interface Facts {
+  spec: LayerSpec;
+  ctx: WellKnownContext;
+  result: LayerSyncReport;
+  cache: WellKnownCache;
+  /** The canonical index URL the config names. */
+  url: string;
+  /** What the layer serves now (the lock's entry, or the cache's current), if anything. */
+  target: WellKnownLockEntry | undefined;
+  /** The lock entry is for what the config says. */
+  matches: boolean;
+}
+
+type Fail = (outcome: "failed" | "out-of-date", problem: string) => LayerSyncReport;
+
+export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext): Promise<LayerSyncReport> {
+  const source = spec.wellKnown!;
+  const url = canonicalUrl(source.url);
+  const result: LayerSyncReport = {
+    name: spec.name,
+    url: redactUrl(source.url),
+    ref: "",
+    path: "",
+    locked: ctx.lockable,
+    outcome: "unchanged",
+    notes: [],
+  };
+  const fail: Fail = (outcome, problem) => Object.assign(result, { outcome, problem });
+  const cache = new WellKnownCache(url, ctx.home);
+  const locked = ctx.lockable ? ctx.entries.get(spec.name) : undefined;
+  const matches = locked !== undefined && locked.url === url && sameSkills(locked.skills, source.skills);
+  const current = ctx.lockable ? undefined : await cache.current();
+  const target = matches ? locked : current?.url === url ? current : undefined;
+  if (target) result.before = hexOf(target.contentHash)!;
+  const copyOk =
+    target !== undefined &&
+    (await verifyCopy(cache.copyDir(target.contentHash), cache.sealFile(target.contentHash), target.contentHash))
+      .state === "ok";
+  if (ctx.mode === "check") {
+    if (!target)
+      return fail(
+        "out-of-date",
+        `${ctx.lockable ? "not in the lockfile" : "not synced on this machine"}; run skill-central sync`,
+      );
+    result.after = result.before!;
+    return copyOk ? result : fail("out-of-date", "the local copy is missing or damaged; run skill-central sync");
+  }
+  if (ctx.lockable && !matches && ctx.mode === "frozen")
+    return fail(
+      "out-of-date",
+      locked ? "the lock entry is for another url or skills than the config says" : "not in the lockfile",
+    );
+  const held = await cache.lock();
+  if (!held) return fail("failed", "another skill-central process kept the cache busy for too long");
+  try {
+    return await fetchLayer({ spec, ctx, result, cache, url, target, matches }, copyOk, fail);
+  } catch (error) {
+    if (error instanceof LayerRefused) return fail("failed", error.problems.join("\n    "));
+    throw error;
+  } finally {
+    await held.release();
+  }
+}
+
+/** With the cache entry held: keeps, restores or replaces the layer's copy. */
+async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<LayerSyncReport> {
+  const { spec, ctx, result, cache, url, target } = facts;
+  const source = spec.wellKnown!;
+  const token = source.tokenEnv === undefined ? undefined : ctx.env[source.tokenEnv];
+  if (source.tokenEnv !== undefined && !token)
+    return fail("failed", `the environment variable ${source.tokenEnv} (tokenEnv) is not set`);
+  const base = { timeoutMs: ctx.timeoutMs || DEFAULT_TIMEOUT_MS, ...(token && { token }) };
+  const only = source.skills && { only: source.skills };
+  const restoring = facts.matches && !ctx.moving ? target : undefined;
+  if (restoring && copyOk) {
+    result.after = result.before!;
+    await noteIndexChanges(result, restoring.url, restoring.skills, { ...base, ...only });
+    return result;
+  }
+  const downloaded = await downloadLayer(restoring ? restoring.url : url, {
+    ...base,
+    ...(restoring ? { expect: restoring.skills } : only),
+  });
+  if (restoring && contentHash(downloaded.files) !== restoring.contentHash)
+    return fail("failed", "the skills fetched do not hash to the lock's contentHash; not served");
+  const hash = await cache.writeCopy(downloaded.files);
+  result.notes.push(...downloaded.notes);
+  result.after = hexOf(hash)!;
+  const entry = { url: restoring ? restoring.url : url, skills: downloaded.skills, contentHash: hash };
+  if (ctx.lockable) ctx.entries.set(spec.name, entry);
+  else await cache.setCurrent(entry);
+  result.changes = changesBetween(target?.skills, downloaded.skills);
+  const first = target === undefined;
+  result.outcome = restoring
+    ? "restored"
+    : first
+      ? ctx.lockable
+        ? "locked"
+        : "fetched"
+      : result.before === result.after
+        ? "unchanged"
+        : "updated";
+  return result;
+}
+
+/** Reads the index (a note if it cannot) and notes the skills that differ from the copy served. */
+async function noteIndexChanges(
+  result: LayerSyncReport,
+  indexUrl: string,
+  served: CopySkills,
+  options: { timeoutMs: number; token?: string; only?: readonly string[] },
+): Promise<void> {
+  const { fetchBytes } = await import("./fetch.ts");
+  const { parseIndex } = await import("./parse-index.ts");
+  try {
+    const index = await fetchBytes(indexUrl, { ...options, maxBytes: 8 * 1024 * 1024 });
+    const { entries } = parseIndex(index.bytes, index.url);
+    const names = options.only ?? [...entries.keys()];
+    const moved = names.filter((n) => entries.get(n)?.digest !== served[n]?.digest);
+    const gone = Object.keys(served).filter((n) => !entries.has(n));
+    if (moved.length + gone.length > 0)
+      result.notes.push(
+        `the index now differs for ${[...new Set([...moved, ...gone])].sort().join(", ")}; \`skill-central sync --update ${result.name}\` takes it`,
+      );
+  } catch (error) {
+    result.notes.push(`${(error as Error).message}; the local copy was verified, the index was not read`);
+  }
+}

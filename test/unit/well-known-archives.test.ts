@@ -1,0 +1,149 @@
+import { describe, expect, test } from "bun:test";
+import { deflateRawSync, gunzipSync } from "node:zlib";
+import { ArchiveRefused, DEFAULT_ARCHIVE_LIMITS } from "../../src/storage/archive-entries.ts";
+import { readTarGz, writeTarGz } from "../../src/storage/tar-gz.ts";
+import { readZip } from "../../src/storage/zip.ts";
+import { parseIndex } from "../../src/sources/well-known/parse-index.ts";
+import { serialiseIndex, WELL_KNOWN_SCHEMA } from "../../src/sources/well-known/format.ts";
+
+const enc = (text: string) => new TextEncoder().encode(text);
+const limits = DEFAULT_ARCHIVE_LIMITS;
+
+/** A minimal zip: each entry stored or deflated, with a Unix mode in its external attributes. */
+function zip(entries: { name: string; bytes: Uint8Array; mode?: number; deflate?: boolean }[]): Uint8Array {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const data = e.deflate ? deflateRawSync(e.bytes) : Buffer.from(e.bytes);
+    const name = Buffer.from(e.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
+    local.writeUInt32LE(Bun.hash.crc32(e.bytes) >>> 0, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(e.bytes.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt8(3, 5);
+    central.writeUInt16LE(e.deflate ? 8 : 0, 10);
+    central.writeUInt32LE(Bun.hash.crc32(e.bytes) >>> 0, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(e.bytes.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(((e.mode ?? 0o100644) << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, data);
+    centrals.push(central, name);
+    offset += 30 + name.length + data.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, cd, end]));
+}
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ArchiveRefused);
+    return (error as Error).message;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe(".tar.gz", () => {
+  test("written deterministically (any input order), read back file for file", () => {
+    const files = [
+      { path: "SKILL.md", bytes: enc("---\nname: a\n---\n") },
+      { path: "ref/deep/notes.md", bytes: enc("n".repeat(1000)) },
+    ];
+    const one = writeTarGz(files);
+    expect(Buffer.from(writeTarGz([...files].reverse())).equals(Buffer.from(one))).toBe(true);
+    expect(one.subarray(4, 8)).toEqual(new Uint8Array(4)); // no time in the gzip header
+    expect(readTarGz(one, limits)).toEqual(files);
+  });
+
+  test("long paths use the ustar prefix and come back whole", () => {
+    const path = `${"d".repeat(90)}/${"e".repeat(90)}/f.md`;
+    expect(readTarGz(writeTarGz([{ path, bytes: enc("x") }]), limits)[0]?.path).toBe(path);
+  });
+
+  test("refuses absolute paths, .., a hard link, and more files than the cap", () => {
+    expect(refusal(() => readTarGz(writeTarGz([{ path: "/etc/x", bytes: enc("") }]), limits))).toContain("absolute");
+    expect(refusal(() => readTarGz(writeTarGz([{ path: "a/../../x", bytes: enc("") }]), limits))).toContain('".."');
+    const tar = new Uint8Array(gunzipSync(writeTarGz([{ path: "l", bytes: enc("") }])));
+    tar[156] = "1".charCodeAt(0);
+    expect(refusal(() => readTarGz(tar, limits))).toContain("a hard link");
+    const many = Array.from({ length: 4 }, (_, i) => ({ path: `f${i}`, bytes: enc("") }));
+    expect(refusal(() => readTarGz(writeTarGz(many), { maxFiles: 3, maxBytes: 100 }))).toContain("more than 3 files");
+  });
+});
+
+describe(".zip", () => {
+  test("stored and deflated entries are read and checked against their CRC", () => {
+    const files = readZip(
+      zip([
+        { name: "SKILL.md", bytes: enc("hello") },
+        { name: "ref/", bytes: new Uint8Array(), mode: 0o040755 },
+        { name: "ref/a.md", bytes: enc("a".repeat(5000)), deflate: true },
+      ]),
+      limits,
+    );
+    expect(files.map((f) => [f.path, f.bytes.length])).toEqual([
+      ["SKILL.md", 5],
+      ["ref/a.md", 5000],
+    ]);
+  });
+
+  test("refuses a symbolic link, .., and a bomb over the byte cap", () => {
+    expect(refusal(() => readZip(zip([{ name: "l", bytes: enc("/etc"), mode: 0o120777 }]), limits))).toContain(
+      "symbolic link",
+    );
+    expect(refusal(() => readZip(zip([{ name: "../x", bytes: enc("") }]), limits))).toContain('".."');
+    const bomb = zip([{ name: "z", bytes: new Uint8Array(2_000_000), deflate: true }]);
+    expect(refusal(() => readZip(bomb, { maxFiles: 10, maxBytes: 1_000_000 }))).toContain("decompression bomb");
+  });
+});
+
+describe("the index", () => {
+  const digest = `sha256:${"a".repeat(64)}`;
+
+  test("written sorted with $schema; read back with URLs resolved against the index URL (RFC 3986)", () => {
+    const text = serialiseIndex([
+      { name: "zeta", description: "Z", type: "skill-md", url: "zeta/SKILL.md", digest },
+      { name: "alpha", description: "A", type: "archive", url: "/elsewhere/alpha.tar.gz", digest, version: "1.0.0" },
+    ]);
+    expect(JSON.parse(text).$schema).toBe(WELL_KNOWN_SCHEMA);
+    const parsed = parseIndex(enc(text), "https://example.com/.well-known/agent-skills/v1.0.0/index.json");
+    expect([...parsed.entries.keys()]).toEqual(["alpha", "zeta"]);
+    expect(parsed.entries.get("alpha")?.href).toBe("https://example.com/elsewhere/alpha.tar.gz");
+    expect(parsed.entries.get("zeta")?.href).toBe("https://example.com/.well-known/agent-skills/v1.0.0/zeta/SKILL.md");
+  });
+
+  test("an unknown type or a bad digest is skipped with its reason; an unknown $schema refuses the index", () => {
+    const index = {
+      $schema: WELL_KNOWN_SCHEMA,
+      skills: [
+        { name: "future", description: "F", type: "plugin", url: "f", digest },
+        { name: "short", description: "S", type: "skill-md", url: "s", digest: "sha256:abc" },
+        { name: "sneaky", description: "S", type: "skill-md", url: "file:///etc/passwd", digest },
+      ],
+    };
+    const parsed = parseIndex(enc(JSON.stringify(index)), "https://example.com/index.json");
+    expect(Object.fromEntries(parsed.skipped)).toEqual({
+      future: 'its type "plugin" is not known',
+      short: "its digest is not sha256:<64 lowercase hex digits>",
+      sneaky: "its url is not an http:// or https:// URL",
+    });
+    expect(() =>
+      parseIndex(enc(JSON.stringify({ ...index, $schema: "https://example.com/other.json" })), "https://x/i.json"),
+    ).toThrow("is not one this version reads");
+  });
+});
