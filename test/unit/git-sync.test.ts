@@ -196,7 +196,7 @@ describe("update and check", () => {
       "{ name: team, priority: 50, git: URL, path: skills }\n  - { name: local, priority: 1, path: ./local }",
     );
     expect(sync("update", "local")).rejects.toBeInstanceOf(SyncRefused);
-    expect(sync("update", "nope")).rejects.toThrow('no layer named "nope"; git layers: team');
+    expect(sync("update", "nope")).rejects.toThrow('no layer named "nope"; git and url layers: team');
   });
 
   test("--check: nothing fetched or written; out of date when the lock, the config or a copy disagree", async () => {
