@@ -81,6 +81,11 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
     fixture = makeFixture({
       ".skills/echo.yaml":
         "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object, properties: { n: { type: integer } } }\nprompt: 'n={{n}}'\n",
+      ".skills/review.yaml":
+        "id: review\ndescription: Review a change\ntype: prompt\narguments:\n  - { name: focus, required: true }\nprompt: 'Review for {{focus}}.'\n",
+      // What docs/nginx.conf asks of replicas that ask users for missing arguments: one shared state key.
+      "skill-central.yaml": "elicitation: { stateKeyFile: ./state.key }\n",
+      "state.key": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n",
     });
     const tokens = fixture.write("tokens", `team ${TOKEN}\n`);
     chmodSync(tokens, 0o600);
@@ -198,6 +203,48 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
       // Round-robin: each replica takes half, give or take one.
       expect(Math.abs(served[0]! - served[1]!)).toBeLessThanOrEqual(2);
     }
+  });
+
+  test("a missing argument's form, asked by one replica, is answered by the other: the retry carries state both can verify", async () => {
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "elsewhere", version: "0" },
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+    };
+    const getPrompt = async (id: number, params: Record<string, unknown>) => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: {
+          ...AUTH,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "MCP-Protocol-Version": "2026-07-28",
+          "Mcp-Method": "prompts/get",
+          "Mcp-Name": "review",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: "prompts/get", params: { ...params, _meta: meta } }),
+      });
+      return ((await response.json()) as { result: Record<string, unknown> }).result;
+    };
+    const getsOn = (replica: HttpServer) =>
+      accessLog(replica.stderr()).filter((l) => l.includes("rpc=prompts/get")).length;
+    const before = replicas.map(getsOn);
+    const asked = await getPrompt(1, { name: "review", arguments: {} });
+    expect(asked.resultType).toBe("input_required");
+    const answered = await getPrompt(2, {
+      name: "review",
+      arguments: {},
+      requestState: asked.requestState,
+      inputResponses: { arguments: { action: "accept", content: { focus: "security" } } },
+    });
+    expect(answered.messages).toEqual([{ role: "user", content: { type: "text", text: "Review for security." } }]);
+    // Round-robin: the question came from one replica and the answer went to the other.
+    const served = await eventually(() => {
+      const counts = replicas.map((r, i) => getsOn(r) - before[i]!);
+      expect(counts[0]! + counts[1]!).toBe(2);
+      return counts;
+    });
+    expect(served).toEqual([1, 1]);
   });
 
   test("stopping one replica (SIGTERM) loses no request: nginx retries on the other", async () => {
