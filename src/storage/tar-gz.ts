@@ -54,6 +54,8 @@ function kindRefused(path: string, header: Header): never {
   throw new ArchiveRefused(`${JSON.stringify(path)} is ${kind}`);
 }
 
+const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
+
 function gunzip(archive: Uint8Array, limits: ArchiveLimits): Uint8Array {
   try {
     // The tar framing adds at most a block per file plus padding to what the cap allows.
@@ -110,9 +112,11 @@ class TarReading {
 /** The files of a `.tar.gz` (or plain `.tar`), checked; throws `ArchiveRefused` with the reason. */
 export function readTarGz(archive: Uint8Array, limits: ArchiveLimits): UnpackedFile[] {
   const reading = new TarReading(new UnpackBudget(limits));
-  const tar = archive[0] === 0x1f && archive[1] === 0x8b ? gunzip(archive, limits) : archive;
+  const tar = isGzip(archive) ? gunzip(archive, limits) : archive;
+  // node-tar would inflate a gzip (or zstd) stream itself, past our cap: one layer of gzip, ours, is all we take.
+  if (isGzip(tar)) throw new ArchiveRefused("it is compressed twice (a decompression bomb?)");
   // strict: a damaged header is an error, not a warning and a skipped entry.
-  const parser = new Parser({ strict: true });
+  const parser = new Parser({ strict: true, zstd: false, brotli: false });
   parser.on("entry", (entry: ReadEntry) => reading.entry(entry));
   // An entry type node-tar does not know (a sparse file, a volume label) is skipped by it, refused by us.
   parser.on("ignoredEntry", (entry: ReadEntry) => reading.attempt(() => kindRefused(entry.path, entry.header)));

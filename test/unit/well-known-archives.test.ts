@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deflateRawSync, gunzipSync } from "node:zlib";
+import { deflateRawSync, gunzipSync, gzipSync } from "node:zlib";
 import { ArchiveRefused, DEFAULT_ARCHIVE_LIMITS } from "../../src/storage/archive-entries.ts";
 import { readTarGz, writeTarGz } from "../../src/storage/tar-gz.ts";
 import { readZip } from "../../src/storage/zip.ts";
@@ -164,9 +164,13 @@ describe(".tar.gz from other writers, and damaged ones", () => {
     expect(refusal(() => readTarGz(withType(tar, "6"), limits))).toBe('"SKILL.md" is a FIFO');
   });
 
-  test("a gzip bomb stops at the cap", () => {
+  test("a gzip bomb stops at the cap; a gzip inside the gzip (which node-tar would inflate uncapped) is refused", () => {
     const bomb = writeTarGz([{ path: "z", bytes: new Uint8Array(8 * 1024 * 1024) }]);
     expect(refusal(() => readTarGz(bomb, { maxFiles: 10, maxBytes: 1024 * 1024 }))).toContain("decompression bomb");
+    expect(refusal(() => readTarGz(gzipSync(bomb), limits))).toBe("it is compressed twice (a decompression bomb?)");
+    const zstdMagic = new Uint8Array(1024);
+    zstdMagic.set([0x28, 0xb5, 0x2f, 0xfd]);
+    expect(refusal(() => readTarGz(zstdMagic, limits))).toContain("the tar stream is damaged");
   });
 });
 
