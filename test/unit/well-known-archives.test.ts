@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { deflateRawSync, gunzipSync } from "node:zlib";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deflateRawSync, gunzipSync, gzipSync } from "node:zlib";
 import { ArchiveRefused, DEFAULT_ARCHIVE_LIMITS } from "../../src/storage/archive-entries.ts";
 import { readTarGz, writeTarGz } from "../../src/storage/tar-gz.ts";
 import { readZip } from "../../src/storage/zip.ts";
@@ -109,6 +112,100 @@ describe(".zip", () => {
     expect(refusal(() => readZip(zip([{ name: "../x", bytes: enc("") }]), limits))).toContain('".."');
     const bomb = zip([{ name: "z", bytes: new Uint8Array(2_000_000), deflate: true }]);
     expect(refusal(() => readZip(bomb, { maxFiles: 10, maxBytes: 1_000_000 }))).toContain("decompression bomb");
+  });
+});
+
+/** `tar` with a header's typeflag set to `type` and its checksum made right again. */
+function withType(tar: Uint8Array, type: string): Uint8Array {
+  const copy = new Uint8Array(tar);
+  copy[156] = type.charCodeAt(0);
+  copy.set(enc("        "), 148);
+  let sum = 0;
+  for (const byte of copy.subarray(0, 512)) sum += byte;
+  copy.set(enc(`${sum.toString(8).padStart(6, "0")}\0 `), 148);
+  return copy;
+}
+
+describe(".tar.gz from other writers, and damaged ones", () => {
+  test("an archive made by GNU tar (./ prefix, folder entries, a long name) reads back file for file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tar-gnu-"));
+    try {
+      const long = `ref/${"n".repeat(150)}.md`;
+      mkdirSync(join(dir, "skill", "ref"), { recursive: true });
+      writeFileSync(join(dir, "skill", "SKILL.md"), "skill");
+      writeFileSync(join(dir, "skill", long), "long");
+      for (const format of ["gnu", "pax"]) {
+        const archive = join(dir, `${format}.tar.gz`);
+        const made = Bun.spawnSync(["tar", `--format=${format}`, "-czf", archive, "-C", join(dir, "skill"), "."]);
+        expect(made.exitCode).toBe(0);
+        const files = readTarGz(new Uint8Array(readFileSync(archive)), limits);
+        expect(files.map((f) => [f.path, new TextDecoder().decode(f.bytes)]).sort()).toEqual([
+          ["SKILL.md", "skill"],
+          [long, "long"],
+        ]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a path too long for ustar is written with a pax header and comes back whole", () => {
+    const path = `${"x".repeat(120)}/${"y".repeat(120)}/z.md`;
+    expect(readTarGz(writeTarGz([{ path, bytes: enc("z") }]), limits)[0]?.path).toBe(path);
+  });
+
+  test("a header with a bad checksum, a stream cut short and an entry type we do not read are refused", () => {
+    const tar = new Uint8Array(gunzipSync(writeTarGz([{ path: "SKILL.md", bytes: enc("x".repeat(600)) }])));
+    const damaged = new Uint8Array(tar);
+    damaged[0] = "Z".charCodeAt(0);
+    expect(refusal(() => readTarGz(damaged, limits))).toContain("damaged (checksum failure)");
+    expect(refusal(() => readTarGz(tar.subarray(0, 700), limits))).toContain("damaged (Truncated input");
+    expect(refusal(() => readTarGz(withType(tar, "S"), limits))).toBe('"SKILL.md" is an entry of type "S"');
+    expect(refusal(() => readTarGz(withType(tar, "6"), limits))).toBe('"SKILL.md" is a FIFO');
+  });
+
+  test("a gzip bomb stops at the cap; a gzip inside the gzip (which node-tar would inflate uncapped) is refused", () => {
+    const bomb = writeTarGz([{ path: "z", bytes: new Uint8Array(8 * 1024 * 1024) }]);
+    expect(refusal(() => readTarGz(bomb, { maxFiles: 10, maxBytes: 1024 * 1024 }))).toContain("decompression bomb");
+    expect(refusal(() => readTarGz(gzipSync(bomb), limits))).toBe("it is compressed twice (a decompression bomb?)");
+    const zstdMagic = new Uint8Array(1024);
+    zstdMagic.set([0x28, 0xb5, 0x2f, 0xfd]);
+    expect(refusal(() => readTarGz(zstdMagic, limits))).toContain("the tar stream is damaged");
+  });
+});
+
+/** Sets an entry's recorded uncompressed size (local and central header) in a zip made by `zip()`. */
+function withRecordedSize(archive: Uint8Array, size: number): Uint8Array {
+  const copy = Buffer.from(archive);
+  copy.writeUInt32LE(size, 22);
+  copy.writeUInt32LE(size, copy.indexOf(Buffer.from([0x50, 0x4b, 1, 2])) + 24);
+  return new Uint8Array(copy);
+}
+
+describe(".zip, damaged and lying", () => {
+  test("an entry that inflates past its recorded size is a bomb, stopped at that size", () => {
+    const liar = withRecordedSize(zip([{ name: "SKILL.md", bytes: new Uint8Array(4_000_000), deflate: true }]), 10);
+    expect(refusal(() => readZip(liar, limits))).toContain("decompression bomb");
+  });
+
+  test("a CRC or size that does not match the bytes, a name given twice and encryption are refused", () => {
+    const stored = zip([{ name: "SKILL.md", bytes: enc("hello") }]);
+    const badCrc = Buffer.from(stored);
+    badCrc[30 + "SKILL.md".length] = "j".charCodeAt(0); // "hello" becomes "jello"
+    expect(refusal(() => readZip(new Uint8Array(badCrc), limits))).toContain(
+      "does not match its recorded size and CRC-32",
+    );
+    expect(refusal(() => readZip(withRecordedSize(stored, 4), limits))).toContain("does not match its recorded size");
+    const twice = zip([
+      { name: "SKILL.md", bytes: enc("a") },
+      { name: "SKILL.md", bytes: enc("b") },
+    ]);
+    expect(refusal(() => readZip(twice, limits))).toBe('"SKILL.md" appears twice');
+    const encrypted = Buffer.from(stored);
+    encrypted.writeUInt16LE(1, 6);
+    encrypted.writeUInt16LE(1, encrypted.indexOf(Buffer.from([0x50, 0x4b, 1, 2])) + 8);
+    expect(refusal(() => readZip(new Uint8Array(encrypted), limits))).toBe('"SKILL.md" is encrypted');
+    expect(refusal(() => readZip(enc("PK not a zip"), limits))).toContain("is not a valid zip archive");
   });
 });
 
