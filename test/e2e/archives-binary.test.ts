@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { runCommand } from "./cli-run.ts";
 
 /**
  * The archive formats come from node-tar and adm-zip (src/storage/tar-gz.ts, zip.ts): this checks
@@ -14,22 +15,11 @@ import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 
 const SITE = ".well-known/agent-skills";
 
-async function run(
-  binary: string,
-  args: string[],
-  fixture: Fixture,
-): Promise<{ code: number; out: string; stdout: string }> {
-  const proc = Bun.spawn([binary, ...args], {
-    cwd: fixture.cwd,
-    env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
-    stdout: "pipe",
-    stderr: "pipe",
+async function run(binary: string, args: string[], fixture: Fixture) {
+  const { code, stdout, stderr } = await runCommand([binary, ...args], fixture.cwd, {
+    HOME: fixture.home,
+    PATH: process.env.PATH ?? "",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
   return { code, out: stdout + stderr, stdout };
 }
 

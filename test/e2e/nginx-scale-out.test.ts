@@ -1,9 +1,10 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { spawnNginx } from "../helpers/nginx.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { accessLog, connectHttp, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
@@ -36,17 +37,6 @@ export function replicaCommands(template: string, tokens: string): string[][] {
       return arg;
     }),
   );
-}
-
-function nginxBinary(): string {
-  const found = [process.env.NGINX, Bun.which("nginx"), "/usr/sbin/nginx"].find(
-    (p): p is string => p !== undefined && p !== null && existsSync(p),
-  );
-  if (found === undefined)
-    throw new Error(
-      "nginx not found: install the Debian package (apt-get install nginx; .ci/run does) or set NGINX to its path",
-    );
-  return found;
 }
 
 async function freePort(): Promise<number> {
@@ -95,35 +85,13 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
     );
     listen = await freePort();
     const prefix = join(fixture.root, "nginx");
-    mkdirSync(join(prefix, "logs"), { recursive: true });
-    const site = join(prefix, "skill-central.conf");
-    writeFileSync(
-      site,
+    nginx = spawnNginx(
+      prefix,
       configFor(
         template,
         replicas.map((r) => Number(new URL(r.url).port)),
         listen,
       ),
-    );
-    // A minimal main config around the README's file, everything under the temporary prefix.
-    const main = join(prefix, "nginx.conf");
-    writeFileSync(
-      main,
-      [
-        `pid ${prefix}/nginx.pid;`,
-        `error_log ${prefix}/logs/error.log warn;`,
-        "worker_processes 1;",
-        "events { worker_connections 256; }",
-        "http {",
-        `  access_log ${prefix}/logs/access.log;`,
-        ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${prefix}/${t}_temp;`),
-        `  include ${site};`,
-        "}",
-      ].join("\n"),
-    );
-    nginx = Bun.spawn(
-      [nginxBinary(), "-p", prefix, "-e", `${prefix}/logs/error.log`, "-c", main, "-g", "daemon off;"],
-      { stdin: "ignore", stdout: "pipe", stderr: "pipe" },
     );
     url = `http://127.0.0.1:${listen}/mcp`;
     const deadline = Date.now() + 10_000;

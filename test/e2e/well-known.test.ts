@@ -1,10 +1,11 @@
 import type { Client, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { writeTarGz } from "../../src/storage/tar-gz.ts";
+import { spawnNginx } from "../helpers/nginx.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connectHttp, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { connect, REPO_ROOT, SOURCE_TARGET } from "../helpers/server.ts";
@@ -47,29 +48,7 @@ async function startNginx(root: string, prefix: string): Promise<{ port: number;
   const site = block
     .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
     .replace(/root \/srv\/skills-site;/, `root ${root};`);
-  mkdirSync(join(prefix, "logs"), { recursive: true });
-  const main = join(prefix, "nginx.conf");
-  writeFileSync(
-    main,
-    [
-      `pid ${prefix}/nginx.pid;`,
-      `error_log ${prefix}/logs/error.log warn;`,
-      "worker_processes 1;",
-      "events { worker_connections 64; }",
-      "http {",
-      `  access_log ${prefix}/logs/access.log;`,
-      ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${prefix}/${t}_temp;`),
-      site,
-      "}",
-    ].join("\n"),
-  );
-  const binary = [process.env.NGINX, Bun.which("nginx"), "/usr/sbin/nginx"].find((p) => p && existsSync(p));
-  if (!binary) throw new Error("nginx not found: apt-get install nginx (.ci/run does) or set NGINX");
-  const proc = Bun.spawn([binary, "-p", prefix, "-e", `${prefix}/logs/error.log`, "-c", main, "-g", "daemon off;"], {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const proc = spawnNginx(prefix, site);
   for (;;) {
     const ready = await fetch(`http://127.0.0.1:${port}/.well-known/agent-skills/index.json`).catch(() => undefined);
     if (ready?.status === 200) break;
