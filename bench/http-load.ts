@@ -9,6 +9,7 @@
  * client's own work is part of what is measured.
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { ensureCorpus } from "./lib/corpora.ts";
@@ -131,6 +132,20 @@ interface Phase {
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+
+/** A report's title and the line saying how it was made. */
+function reportHead(title: string, o: Options): string[] {
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+  const how = `\`bun bench/http-load.ts ${process.argv.slice(2).join(" ")}\` · ${o.size} skill files · ${o.source ? "source" : "binary"} · Bun ${Bun.version} · load average ${load}`;
+  return [`# ${title}, ${new Date().toISOString().slice(0, 10)}`, "", how, ""];
+}
+
+const PHASE_TABLE_HEAD = [
+  "| phase | requests | per second | p50 ms | p99 ms | server peak RSS MB | wrong answers |",
+  "| --- | --- | --- | --- | --- | --- | --- |",
+];
 
 function row(phase: Phase): string {
   const sorted = [...phase.latencies].sort((a, b) => a - b);
@@ -400,19 +415,10 @@ async function main(): Promise<number> {
     const after = procStatus(proc.pid);
 
     const lines = [
-      `# HTTP load, ${new Date().toISOString().slice(0, 10)}`,
-      "",
-      `\`bun bench/http-load.ts ${process.argv.slice(2).join(" ")}\` · ${o.size} skill files · ${o.source ? "source" : "binary"} · Bun ${Bun.version} · load average ${(
-        await import("node:os")
-      )
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}`,
-      "",
+      ...reportHead("HTTP load", o),
       "Each client alternates tools/call and prompts/get, one request at a time; latency is per request, as the client sees it. Client and server share the machine.",
       "",
-      "| phase | requests | per second | p50 ms | p99 ms | server peak RSS MB | wrong answers |",
-      "| --- | --- | --- | --- | --- | --- | --- |",
+      ...PHASE_TABLE_HEAD,
       row(stdio),
       row(legacy),
       row(modern),
@@ -492,17 +498,8 @@ async function authComparison(command: string[], cwd: string, home: string, mix:
   const staticRate = median(phases.static.map(rate));
   const jwtRate = median(phases.jwt.map(rate));
   const lines = [
-    `# HTTP with OAuth against static tokens, ${new Date().toISOString().slice(0, 10)}`,
-    "",
-    `\`bun bench/http-load.ts ${process.argv.slice(2).join(" ")}\` · ${o.size} skill files · ${o.source ? "source" : "binary"} · Bun ${Bun.version} · load average ${(
-      await import("node:os")
-    )
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ")}`,
-    "",
-    "| phase | requests | per second | p50 ms | p99 ms | server peak RSS MB | wrong answers |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...reportHead("HTTP with OAuth against static tokens", o),
+    ...PHASE_TABLE_HEAD,
     ...phases.static.flatMap((p, i) => [row(p), row(phases.jwt[i]!)]),
     "",
     "| | static token | OAuth JWT | JWT ÷ static |",
