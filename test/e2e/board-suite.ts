@@ -109,6 +109,41 @@ export function boardSuite(target: ServerTarget): void {
       await preview().getByText("Hello Bo!", { exact: true }).waitFor();
     });
 
+    test("works from the keyboard: / searches, Tab reaches the skill's link, Enter opens it, Tab reaches its input", async () => {
+      const focused = () =>
+        page.evaluate(() => {
+          const el = (globalThis as unknown as { document: { activeElement: Record<string, unknown> | null } }).document
+            .activeElement;
+          return { tag: String(el?.tagName ?? ""), text: String(el?.textContent ?? ""), id: String(el?.id ?? "") };
+        });
+      /** Presses Tab until `wanted` holds of the focused element (at most 40 times). */
+      const tabTo = async (wanted: (f: { tag: string; text: string; id: string }) => boolean) => {
+        for (let i = 0; i < 40; i++) {
+          if (wanted(await focused())) return true;
+          await page.keyboard.press("Tab");
+        }
+        return false;
+      };
+      await page.locator("body").click({ position: { x: 1, y: 1 } });
+      await page.keyboard.press("/");
+      expect(
+        await page
+          .getByLabel("Search", { exact: true })
+          .evaluate((el) => el === (el.ownerDocument as unknown as { activeElement: unknown }).activeElement),
+      ).toBe(true);
+      await page.keyboard.type("greets");
+      await skills().getByRole("link", { name: "echo", exact: true }).waitFor({ state: "detached" });
+      expect(await tabTo((f) => f.tag === "A" && f.text === "hello")).toBe(true);
+      await page.keyboard.press("Enter");
+      await page.getByRole("heading", { name: "hello", level: 2 }).waitFor();
+      const input = page.getByLabel("who", { exact: true });
+      const inputId = await input.getAttribute("id");
+      expect(await tabTo((f) => f.tag === "INPUT" && f.id === inputId)).toBe(true);
+      await page.keyboard.type("Kay");
+      await preview().getByText("Hello Kay!", { exact: true }).waitFor();
+      await page.getByLabel("Search", { exact: true }).fill("");
+    });
+
     test("each example reads passed or failed, as skill-central test reports it", async () => {
       await open("hello");
       await page.getByRole("list", { name: "Examples" }).getByText("passed", { exact: true }).waitFor();
