@@ -74,8 +74,12 @@ export function openSkills(
       );
       if (!previous) hooks.firstLoad?.(result);
       if (index) {
-        writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);
-        writer.enqueue(result.unindexed, referencedVersions(result));
+        writer ??= new IndexWriter(index, result.store, result.digests, () => source.lastRequestAt);
+        writer.enqueue(
+          result.unindexed,
+          referencedVersions(result),
+          result.records.flatMap((r) => (r.files ? [r.files] : [])),
+        );
       }
     },
     failed(error, first) {
