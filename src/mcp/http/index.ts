@@ -1,6 +1,7 @@
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { ListKind } from "../feature.ts";
 import { watchListChanges } from "../list-changed.ts";
+import { watchResourceUpdates } from "../resource-subscriptions.ts";
 import type { LiveRegistry } from "../registry-source.ts";
 import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
@@ -59,6 +60,13 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
         announceModern(pipeline.modern, kinds);
       })
     : () => {};
+  // 2026-07-28 listen streams' resourceSubscriptions (the handler's bus filters by each stream's URIs).
+  const stopUpdates =
+    options.live && !options.stateless
+      ? watchResourceUpdates(source, (uris) => {
+          for (const uri of uris) pipeline.modern.notify.resourceUpdated(uri);
+        })
+      : () => {};
   const server = listen(options, pipeline);
   const port = server.port ?? options.port;
   const hostInUrl = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -70,6 +78,7 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
       stopped ??= (async () => {
         pipeline.inFlight.stopping = true;
         stopWatching();
+        stopUpdates();
         // No new connections; requests already being answered finish.
         void server.stop(false);
         await pipeline.inFlight.settled(drainMs);
