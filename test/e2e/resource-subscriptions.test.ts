@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { connectHttp, startHttpServer } from "../helpers/http-server.ts";
 import { connect, SOURCE_TARGET, type Connected, type Era } from "../helpers/server.ts";
 import { CHANGE_TIMEOUT_MS } from "./live-session.ts";
 
@@ -75,6 +76,29 @@ describe("resource subscriptions", () => {
     writeFileSync(join(fixture!.cwd, "skills/kit/watched.md"), "watched v2, longer\n");
     await updates.waitFor(WATCHED);
     expect(updates.seen).toEqual([WATCHED]);
+  });
+
+  test("over HTTP, both eras: a 2025-11-25 session's subscription and a 2026-07-28 listen stream's hear of the edit", async () => {
+    fixture = makeFixture(FILES);
+    const server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home);
+    const clients: Client[] = [];
+    try {
+      const legacy = (await connectHttp(server.url, "legacy")).client;
+      const modern = (await connectHttp(server.url, "modern")).client;
+      clients.push(legacy, modern);
+      const heard = [new Updates(legacy), new Updates(modern)];
+      for (const client of clients) await new SkillsClient(client).list();
+      await legacy.subscribeResource({ uri: WATCHED });
+      const stream = await modern.listen({ resourceSubscriptions: [WATCHED] });
+      writeFileSync(join(fixture.cwd, "skills/kit/other.md"), "other v2, longer\n");
+      writeFileSync(join(fixture.cwd, "skills/kit/watched.md"), "watched v2, longer\n");
+      for (const updates of heard) await updates.waitFor(WATCHED);
+      for (const updates of heard) expect(updates.seen).toEqual([WATCHED]);
+      await stream.close();
+    } finally {
+      await Promise.allSettled(clients.map((c) => c.close()));
+      await server.stop();
+    }
   });
 
   test("2026-07-28: a listen stream's resourceSubscriptions hear of an edit to those files only", async () => {
