@@ -5,14 +5,15 @@
  * Per session: spawn → complete prompts/list (every page), peak RSS 1 s after that list, then
  * sequential prompts/get for a second. Ours runs cold (fresh HOME) and warm (the start-up index
  * a warm-up session wrote); the peer keeps nothing, so it has one mode. `--baseline DIR` adds a
- * checkout of ours (e.g. the commit before a change) as a third target, for before/after.
+ * checkout of ours (e.g. the commit before a change) as a third target, for before/after;
+ * `--binary PATH|build` and `--baseline-binary PATH` add compiled binaries (what users run).
  */
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { REPO_ROOT } from "./lib/build.ts";
+import { buildOurs, REPO_ROOT } from "./lib/build.ts";
 import { ensureFolderCorpus, publicSkills, type FolderCorpus } from "./lib/folder-corpus.ts";
 import { Homes } from "./lib/homes.ts";
 import { median } from "./lib/stats.ts";
@@ -89,15 +90,28 @@ async function session(variant: Variant, corpus: FolderCorpus, home: string): Pr
   }
 }
 
-function variants(baseline: string | undefined): Variant[] {
+interface Options {
+  sizes: number[];
+  runs: number;
+  baseline?: string;
+  skillsFrom?: string;
+  binary?: string;
+  baselineBinary?: string;
+}
+
+function variants(options: Options): Variant[] {
+  const modes = ["cold", "warm"] as const;
   const ours = (label: string, root: string): Variant[] =>
-    (["cold", "warm"] as const).map((mode) => ({
+    modes.map((mode) => ({
       label: `${label} ${mode}`,
       command: process.execPath,
       args: () => [join(root, "src", "cli.ts"), "mcp"],
       env: { SKILL_CENTRAL_CACHE: "on" },
       mode,
     }));
+  // A compiled binary always uses its start-up index.
+  const binary = (label: string, path: string): Variant[] =>
+    modes.map((mode) => ({ label: `${label} ${mode}`, command: resolve(path), args: () => ["mcp"], env: {}, mode }));
   const peer: Variant = {
     label: "skilljack",
     command: "node",
@@ -105,10 +119,16 @@ function variants(baseline: string | undefined): Variant[] {
     env: {},
     mode: null,
   };
-  return [...ours("ours", REPO_ROOT), ...(baseline ? ours("before", resolve(baseline)) : []), peer];
+  return [
+    ...ours("ours", REPO_ROOT),
+    ...(options.baseline ? ours("before", resolve(options.baseline)) : []),
+    ...(options.binary ? binary("ours binary", options.binary) : []),
+    ...(options.baselineBinary ? binary("before binary", options.baselineBinary) : []),
+    peer,
+  ];
 }
 
-function parse(argv: string[]): { sizes: number[]; runs: number; baseline?: string; skillsFrom?: string } {
+function parse(argv: string[]): Options {
   const get = (flag: string) => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -116,11 +136,15 @@ function parse(argv: string[]): { sizes: number[]; runs: number; baseline?: stri
   const sizes = (get("--sizes") ?? "120,1200,12000").split(",").map(Number);
   const baseline = get("--baseline");
   const skillsFrom = get("--skills-from");
+  const binary = get("--binary");
+  const baselineBinary = get("--baseline-binary");
   return {
     sizes,
     runs: Number(get("--runs") ?? 7),
     ...(baseline && { baseline }),
     ...(skillsFrom && { skillsFrom }),
+    ...(binary && { binary }),
+    ...(baselineBinary && { baselineBinary }),
   };
 }
 
@@ -153,6 +177,10 @@ function report(corpora: FolderCorpus[], all: Variant[], samples: Map<string, Sa
 
 export async function benchFolders(argv: string[]): Promise<number> {
   const options = parse(argv);
+  if (options.binary === "build") {
+    log("compiling skill-central…");
+    options.binary = (await buildOurs()).path;
+  }
   ensurePeer();
   mkdirSync(CORPUS_ROOT, { recursive: true });
   const source = publicSkills(CORPUS_ROOT, options.skillsFrom);
@@ -166,7 +194,7 @@ export async function benchFolders(argv: string[]): Promise<number> {
   });
   // The start-up index leaves out files changed in the last 2 s (racy stamps).
   await sleep(2100);
-  const all = variants(options.baseline);
+  const all = variants(options);
   const homes = new Homes();
   const samples = new Map<string, Sample[]>();
   const loadBefore = loadavg()
