@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { buildOurs, REPO_ROOT } from "./lib/build.ts";
+import { ensureCorpus } from "./lib/corpora.ts";
 import { ensureFolderCorpus, publicSkills, type FolderCorpus } from "./lib/folder-corpus.ts";
 import { Homes } from "./lib/homes.ts";
 import { median } from "./lib/stats.ts";
@@ -72,11 +73,14 @@ async function session(variant: Variant, corpus: FolderCorpus, home: string): Pr
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     const firstList = performance.now() - started;
-    if (names.length < corpus.n)
-      throw new Error(`${variant.label}: ${names.length} prompts listed, ${corpus.n} expected`);
+    const expected = corpus.prompts ?? corpus.n;
+    if (names.length < expected)
+      throw new Error(`${variant.label}: ${names.length} prompts listed, ${expected} expected`);
     await sleep(RSS_AFTER_MS - (performance.now() - started - firstList));
     const rss = peakRssMb(transport.pid);
     const skills = names.filter((n) => /-\d+$/.test(n));
+    // The YAML corpora's prompts take arguments: their first list and RSS are what --yaml compares.
+    if (skills.length === 0) return { firstList, rss, getsPerSecond: Number.NaN, prompts: names.length };
     let gets = 0;
     const from = performance.now();
     while (performance.now() - from < GET_SECONDS * 1000) {
@@ -97,6 +101,8 @@ interface Options {
   skillsFrom?: string;
   binary?: string;
   baselineBinary?: string;
+  /** The generated YAML corpora (bench/corpus.ts) instead of folders, without the peer: the no-regression check. */
+  yaml: boolean;
 }
 
 function variants(options: Options): Variant[] {
@@ -124,7 +130,7 @@ function variants(options: Options): Variant[] {
     ...(options.baseline ? ours("before", resolve(options.baseline)) : []),
     ...(options.binary ? binary("ours binary", options.binary) : []),
     ...(options.baselineBinary ? binary("before binary", options.baselineBinary) : []),
-    peer,
+    ...(options.yaml ? [] : [peer]),
   ];
 }
 
@@ -141,6 +147,7 @@ function parse(argv: string[]): Options {
   return {
     sizes,
     runs: Number(get("--runs") ?? 7),
+    yaml: argv.includes("--yaml"),
     ...(baseline && { baseline }),
     ...(skillsFrom && { skillsFrom }),
     ...(binary && { binary }),
@@ -175,23 +182,31 @@ function report(corpora: FolderCorpus[], all: Variant[], samples: Map<string, Sa
   return md;
 }
 
+function folderCorpora(options: Options): FolderCorpus[] {
+  ensurePeer();
+  const source = publicSkills(CORPUS_ROOT, options.skillsFrom);
+  return options.sizes.map((n) => ensureFolderCorpus(CORPUS_ROOT, n, source));
+}
+
+async function yamlCorpora(sizes: number[]): Promise<FolderCorpus[]> {
+  const out: FolderCorpus[] = [];
+  for (const n of sizes) {
+    const { dir, info } = await ensureCorpus(CORPUS_ROOT, n, 42);
+    const files = info.layers.reduce((sum, l) => sum + l.files, 0);
+    out.push({ n, dir, skills: dir, files, bytes: Number.NaN, prompts: info.effective.prompts });
+  }
+  return out;
+}
+
 export async function benchFolders(argv: string[]): Promise<number> {
   const options = parse(argv);
   if (options.binary === "build") {
     log("compiling skill-central…");
     options.binary = (await buildOurs()).path;
   }
-  ensurePeer();
   mkdirSync(CORPUS_ROOT, { recursive: true });
-  const source = publicSkills(CORPUS_ROOT, options.skillsFrom);
-  const corpora = options.sizes.map((n) => {
-    const started = performance.now();
-    const corpus = ensureFolderCorpus(CORPUS_ROOT, n, source);
-    log(
-      `corpus ${n}: ${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB (${Math.round(performance.now() - started)} ms)`,
-    );
-    return corpus;
-  });
+  const corpora = options.yaml ? await yamlCorpora(options.sizes) : folderCorpora(options);
+  for (const c of corpora) log(`corpus ${c.n}: ${c.files} files, ${(c.bytes / 1048576).toFixed(0)} MB`);
   // The start-up index leaves out files changed in the last 2 s (racy stamps).
   await sleep(2100);
   const all = variants(options);

@@ -36,6 +36,8 @@ export interface FolderCorpus {
   skills: string;
   files: number;
   bytes: number;
+  /** Prompts the server must list (default: n). */
+  prompts?: number;
 }
 
 /** The public skills' folder: `from` if given, else a clone of SKILLS_REPO at SKILLS_COMMIT under `root`. */

@@ -193,6 +193,7 @@ export class StartupIndex {
 
   /** Stores digests (racy versions are left out); false when the index is busy or broken. */
   writeDigests(rows: readonly DigestRow[], now = Date.now()): boolean {
+    if (rows.length === 0) return true;
     try {
       this.db.transaction(() => {
         for (const r of rows) {
