@@ -82,6 +82,8 @@ export function isLeftOutOfSkill(name: string): boolean {
 function folderFiles(
   dir: string,
   skillFile: string,
+  /** The folder's own entries, when the caller has read them already. */
+  top?: Dirent[],
 ): { files: FolderFile[]; diagnostics: Diagnostic[]; leftOut: string[]; filesRefused: boolean } {
   const files: FolderFile[] = [];
   const leftOut: string[] = [];
@@ -94,7 +96,7 @@ function folderFiles(
     const { path, rel } = stack.pop()!;
     let entries: Dirent[];
     try {
-      entries = readdirSync(path, { withFileTypes: true });
+      entries = rel === "" && top ? top : readdirSync(path, { withFileTypes: true });
     } catch (error) {
       warn(
         "unreadable-folder",
@@ -174,7 +176,7 @@ export function skillFolderAt(dir: string): FoundFolder | undefined {
   const skillMd = skillMdEntry(entries);
   if (!skillMd) return undefined;
   const skillFile = dir + sep + skillMd.name;
-  return { dir, skillFile, ...folderFiles(dir, skillFile) };
+  return { dir, skillFile, ...folderFiles(dir, skillFile, entries) };
 }
 
 /**
@@ -283,7 +285,7 @@ class LayerWalk {
     const skillMd = skillMdEntry(entries);
     if (skillMd) {
       const skillFile = path + sep + skillMd.name;
-      this.folders.push({ dir: path, skillFile, ...folderFiles(path, skillFile) });
+      this.folders.push({ dir: path, skillFile, ...folderFiles(path, skillFile, entries) });
       return;
     }
     for (const entry of entries) {
