@@ -54,6 +54,11 @@ function assemble(
   return { uri: skillUri(id), frontmatter, files, byPath: new Map(files.map((f) => [f.path, f])), synthesised };
 }
 
+/** Whether a folder's files start with its SKILL.md (the loader lists it first; not when it is unreadable). */
+function hasSkillFile(skill: Skill): boolean {
+  return skill.files?.[0]?.toLowerCase() === "skill.md";
+}
+
 function folderPublication(skill: Skill, folder: FolderFiles | undefined): Publication | undefined {
   const fm = skill.frontmatter;
   const read = folder?.read();
@@ -154,9 +159,11 @@ export const publishedHeads = perSnapshot((registry: Registry): PublishedHead[] 
   const heads = registry.ofType("prompt").flatMap((c): PublishedHead[] => {
     if (c.skill.format !== "skill-md")
       return [{ uri: skillUri(c.skill.id), name: c.skill.id, description: c.skill.description }];
-    const published = publishedSkillOf(c);
-    return published
-      ? [{ uri: published.uri, name: published.frontmatter.name, description: published.frontmatter.description }]
+    // From the frontmatter, without the folder's files: listing resources never hashes them (a
+    // folder over the size limit, found out when they are, is listed here and not by skills/list).
+    const fm = c.skill.frontmatter;
+    return fm && typeof fm.name === "string" && typeof fm.description === "string" && hasSkillFile(c.skill)
+      ? [{ uri: skillUri(c.skill.id), name: fm.name, description: fm.description }]
       : [];
   });
   return heads.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));

@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSkills } from "../../src/load/load-skills.ts";
 import { folderFilesOf } from "../../src/registry/describe.ts";
-import { publishedSkillOf } from "../../src/registry/published-skills.ts";
+import { publicationFingerprint, publishedHeads, publishedSkillOf } from "../../src/registry/published-skills.ts";
 import { loadFiles } from "../../src/load/load-files.ts";
 import { loadReport } from "../../src/load/report.ts";
 import { agentSkillsSpecFindings } from "../../src/skill/skill-md/strict.ts";
@@ -469,6 +469,11 @@ describe("files: recorded with size and digest, never held in memory", () => {
     const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
     const x = result.registry.get("x")!;
     expect(x.skill.files).toEqual(["SKILL.md", "notes.md"]);
+    // Listing resources, or comparing snapshots after a reload, works nothing out.
+    expect(publishedHeads(result.registry)).toEqual([
+      { uri: "skill://x/SKILL.md", name: "x", description: "The x skill" },
+    ]);
+    publicationFingerprint(result.registry);
     expect(x.files!.known).toBe(false);
     writeFileSync(join(fixture.cwd, "skills/x/notes.md"), "version 2\n");
     const sha = (data: string) => createHash("sha256").update(data).digest("hex");
