@@ -1,6 +1,7 @@
 import { hashFileVersion } from "../storage/digest.ts";
 import { statStamp, type FileStamp } from "../storage/stamp.ts";
-import { StartupIndex, type DigestRow } from "./startup-index.ts";
+// Types only: the API loads skills without the index (and without SQLite).
+import type { DigestRow, StartupIndex } from "./startup-index.ts";
 
 /** A file version and its digest. */
 export type KnownDigest = FileStamp & { sha256: string };
@@ -33,7 +34,8 @@ export class DigestBook {
     const stored = stamp && this.index?.digest(path, stamp);
     if (stamp && stored) return this.remember(path, { ...stamp, sha256: stored });
     const hashed = hashFileVersion(path);
-    if (this.index && StartupIndex.indexable(hashed)) this.pending.push({ path, owner, ...hashed });
+    // The index leaves out versions too recent to trust (racy stamps) when it writes them.
+    if (this.index) this.pending.push({ path, owner, ...hashed });
     return this.remember(path, hashed);
   }
 
