@@ -61,6 +61,8 @@ async function session(variant: Variant, corpus: FolderCorpus, home: string): Pr
     cwd: corpus.dir,
     env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1", ...variant.env },
     stderr: "ignore",
+    // The peer answers prompts/list in one page: 11 MB at 12,000 skills, over the SDK client's 10 MiB default.
+    maxBufferSize: 64 * 1024 * 1024,
   });
   const client = new Client({ name: "bench-folders", version: "1" });
   try {
