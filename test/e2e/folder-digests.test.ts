@@ -178,6 +178,20 @@ describe("a folder skill's files: digests worked out on first use, always matchi
     await expectCurrent(session, fixture);
   });
 
+  test("while the server starts: changed as it loads (wherever the load is then), what is served matches what is given, and skills/list catches up", async () => {
+    fixture = makeFixture(FILES);
+    age(fixture);
+    // A warm index first, so the start has digests to (wrongly) trust if it did not check.
+    session = await open(fixture);
+    await listed(session);
+    await session.close();
+    const starting = open(fixture);
+    change(fixture, "v2");
+    session = await starting;
+    await readAll(session, await listed(session));
+    await expectCurrent(session, fixture);
+  });
+
   test("during: changed after the first answer (prompts/list) but before any client asked for digests, skills/list publishes the new files", async () => {
     fixture = makeFixture(FILES);
     session = await open(fixture);
