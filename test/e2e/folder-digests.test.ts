@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSyn
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { newClient, SOURCE_ENTRY } from "../helpers/server.ts";
-import { eventually, ListChanges } from "./live-session.ts";
+import { eventually, ListChanges, textOf } from "./live-session.ts";
 
 /**
  * A folder skill's supporting files are neither read nor hashed at start: their sizes and
@@ -161,6 +161,7 @@ describe("a folder skill's files: digests worked out on first use, always matchi
     fixture = makeFixture(FILES);
     age(fixture);
     session = await open(fixture);
+    expect(textOf(await session.client.getPrompt({ name: "kit" }))).toBe("Use the files.\n");
     // The first process works the digests out (skills/list) and leaves them in its index at exit.
     expect([...(await listed(session)).keys()]).toEqual([
       "SKILL.md",
@@ -175,6 +176,8 @@ describe("a folder skill's files: digests worked out on first use, always matchi
     change(fixture, "v2");
     session = await open(fixture);
     expect((await session.client.listPrompts()).prompts.map((p) => p.name)).toContain("kit");
+    // The body, never held by the start, is read from SKILL.md (or the index) on use.
+    expect(textOf(await session.client.getPrompt({ name: "kit" }))).toBe("Use the files.\n");
     await expectCurrent(session, fixture);
   });
 
