@@ -82,7 +82,8 @@ async function session(variant: Variant, corpus: FolderCorpus, home: string): Pr
     const rss = peakRssMb(transport.pid);
     const skills = names.filter((n) => /-\d+$/.test(n));
     // The YAML corpora's prompts take arguments: their first list and RSS are what --yaml compares.
-    if (skills.length === 0) return { firstList, rss, getsPerSecond: Number.NaN, prompts: names.length };
+    if (corpus.prompts !== undefined || skills.length === 0)
+      return { firstList, rss, getsPerSecond: Number.NaN, prompts: names.length };
     let gets = 0;
     const from = performance.now();
     while (performance.now() - from < GET_SECONDS * 1000) {
@@ -167,7 +168,7 @@ function ensurePeer(): void {
 const fmt = (v: number, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) : "—");
 
 function report(corpora: FolderCorpus[], all: Variant[], samples: Map<string, Sample[]>, meta: string): string {
-  let md = `# Agent Skills folders: ours against skilljack-mcp v0.5.1\n\n${meta}\n`;
+  let md = `# ${meta.includes("--yaml") ? "YAML corpora: ours before and after" : "Agent Skills folders: ours against skilljack-mcp v0.5.1"}\n\n${meta}\n`;
   for (const c of corpora) {
     md += `\n## ${c.n} folders (${c.files} files, ${(c.bytes / 1048576).toFixed(0)} MB)\n\n`;
     md +=
@@ -244,7 +245,8 @@ export async function benchFolders(argv: string[]): Promise<number> {
   process.stdout.write(md);
   const dir = join(REPO_ROOT, "bench", "results");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `folders-${new Date().toISOString().slice(0, 10)}-${options.sizes.join("-")}.md`), md);
+  const kind = options.yaml ? "yaml-before-after" : "folders";
+  writeFileSync(join(dir, `${kind}-${new Date().toISOString().slice(0, 10)}-${options.sizes.join("-")}.md`), md);
   return 0;
 }
 
