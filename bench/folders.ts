@@ -170,7 +170,7 @@ const fmt = (v: number, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) :
 function report(corpora: FolderCorpus[], all: Variant[], samples: Map<string, Sample[]>, meta: string): string {
   let md = `# ${meta.includes("--yaml") ? "YAML corpora: ours before and after" : "Agent Skills folders: ours against skilljack-mcp v0.5.1"}\n\n${meta}\n`;
   for (const c of corpora) {
-    md += `\n## ${c.n} folders (${c.files} files, ${(c.bytes / 1048576).toFixed(0)} MB)\n\n`;
+    md += `\n## ${c.n} ${c.prompts === undefined ? "folders" : "skills"} (${c.files} files${Number.isFinite(c.bytes) ? `, ${(c.bytes / 1048576).toFixed(0)} MB` : ""})\n\n`;
     md +=
       "| target | spawn → complete prompts/list (median ms) | ÷ peer | peak RSS 1 s after (MB) | ÷ peer | prompts/get per s |\n|---|---|---|---|---|---|\n";
     const med = (label: string, key: keyof Sample) => median((samples.get(`${c.n}/${label}`) ?? []).map((s) => s[key]));
