@@ -355,4 +355,8 @@ process.on("exit", () => {
   homes.removeAll();
 });
 
-process.exit(await main(process.argv.slice(2)));
+const argv = process.argv.slice(2);
+// Agent Skills folders against the peer (bench/folders.ts): its own corpora, targets and report.
+process.exit(
+  argv[0] === "--folders" ? await (await import("./folders.ts")).benchFolders(argv.slice(1)) : await main(argv),
+);

@@ -29,6 +29,8 @@ export interface BenchOptions {
 }
 
 const USAGE = `usage: bun bench/run.ts [options]
+       bun bench/run.ts --folders [--sizes 120,1200,12000] [--runs N] [--baseline DIR] [--skills-from DIR]
+                                  (Agent Skills folders against skilljack-mcp: bench/folders.ts)
 
   --sizes 100,1000,10000   corpus sizes (skill files), default all three
   --runs N                 measured sessions per size, target and mode (default 15; --quick: 3)

@@ -1,4 +1,4 @@
-import { resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
+import { folderFilesOf, resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
 import { publishedSkillOf } from "../registry/published-skills.ts";
 import type { Candidate } from "../registry/registry.ts";
 import type { Palette } from "../cli-output/colour.ts";
@@ -111,12 +111,10 @@ function effectiveText(effective: Candidate, args: ArgumentLine[], git: GitOrigi
   text += `\n${bold("Arguments")}${derived ? dim(skillMd ? " (one free-text argument, as typed after the command)" : " (from the template's variables)") : ""}\n`;
   text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
   if (skill.files) {
-    text += `\n${bold("Files")} ${dim(`(${skill.files.length}, with the digest a host verifies each read against)`)}\n`;
+    const files = folderFilesOf(effective);
+    text += `\n${bold("Files")} ${dim(`(${files.length}, with the digest a host verifies each read against)`)}\n`;
     text += indent(
-      formatTable([
-        ["PATH", "SIZE", "SHA-256"],
-        ...skill.files.map((f) => [f.path, String(f.size), f.sha256.slice(0, 16)]),
-      ]),
+      formatTable([["PATH", "SIZE", "SHA-256"], ...files.map((f) => [f.path, String(f.size), f.sha256.slice(0, 16)])]),
     );
   }
   if (skill.leftOut) {

@@ -1,4 +1,6 @@
 import type { ContentStore } from "./content-store.ts";
+import type { DigestBook } from "./digest-book.ts";
+import type { FolderFacts } from "./folder-files.ts";
 import { StartupIndex, type IndexEntry } from "./startup-index.ts";
 
 /** A request this recent means the server is busy: writing waits. */
@@ -10,10 +12,14 @@ const POLL_MS = 25;
 /**
  * Writes what a load parsed into the start-up index when the server has nothing else to do, in
  * slices of a few milliseconds, so a session's first requests never queue behind it; content
- * leaves memory as its rows are written. Whatever is left at exit is written then.
+ * leaves memory as its rows are written. Then, in the same idle slices, works out the digests
+ * of skill folders' files that no request needed yet, so the next start has them. Whatever is
+ * left at exit is written then (digests not worked out are left for a later process).
  */
 export class IndexWriter {
   private queue: IndexEntry[] = [];
+  /** Folders whose files' digests are still to be worked out, in load order. */
+  private folders: FolderFacts[] = [];
   private keep: ReadonlyArray<{ path: string; stamp: IndexEntry["stamp"] }> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
@@ -21,13 +27,20 @@ export class IndexWriter {
   constructor(
     private readonly index: StartupIndex,
     private readonly store: ContentStore,
+    private readonly digests: DigestBook,
     /** `performance.now()` of the latest request. */
     private readonly lastActivity: () => number,
   ) {}
 
   /** Queues a load's new rows; `keep` is every file version that load refers to (the rest are dropped). */
-  enqueue(entries: readonly IndexEntry[], keep: ReadonlyArray<{ path: string; stamp: IndexEntry["stamp"] }>): void {
+  enqueue(
+    entries: readonly IndexEntry[],
+    keep: ReadonlyArray<{ path: string; stamp: IndexEntry["stamp"] }>,
+    folders: readonly FolderFacts[] = [],
+  ): void {
     if (this.closed) return;
+    // A later load's folders replace an earlier one's (a reload reuses those that did not change).
+    this.folders = folders.filter((f) => !f.known);
     // A later load supersedes the rows of an earlier one that were not written yet.
     const fresh = new Set(entries.map((e) => e.path));
     this.queue = [...this.queue.filter((e) => !fresh.has(e.path)), ...entries];
@@ -59,7 +72,14 @@ export class IndexWriter {
         return;
       }
     }
-    if (this.queue.length > 0) {
+    while (this.queue.length === 0 && this.folders.length > 0 && performance.now() - started < SLICE_MS) {
+      this.folders.pop()?.read();
+    }
+    if (!this.index.writeDigests(this.digests.takePending())) {
+      this.schedule(POLL_MS * 8);
+      return;
+    }
+    if (this.queue.length > 0 || this.folders.length > 0) {
       this.schedule(1);
       return;
     }
@@ -77,6 +97,7 @@ export class IndexWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.queue.length > 0 && this.write(this.queue)) this.queue = [];
+    this.index.writeDigests(this.digests.takePending());
     if (this.keep) this.index.saveListing(this.keep);
     this.keep = undefined;
   }

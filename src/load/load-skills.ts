@@ -10,6 +10,8 @@ import { resolveLayers } from "../sources/resolve-layers.ts";
 import type { Locator } from "../storage/parse-document.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { ContentStore } from "./content-store.ts";
+import { DigestBook } from "./digest-book.ts";
+import { FolderFacts } from "./folder-files.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
 import { parseSkillFolder, parseSkillPath } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
@@ -42,6 +44,8 @@ export interface LoadResult {
   display: (path: string) => string;
   /** Where every served skill's content comes from; shared by the next load. */
   store: ContentStore;
+  /** The digests of skill folders' files worked out so far; shared by the next load. */
+  digests: DigestBook;
   /** What this load parsed that the index does not have yet: for the caller to write when idle. */
   unindexed: IndexEntry[];
   /** Milliseconds per phase, for `--debug-timing` and the benchmarks. */
@@ -84,16 +88,11 @@ interface Unit {
   folder?: FoundFolder;
 }
 
-/** A folder's version: its SKILL.md's stamp (the other files are compared one by one). */
-function folderStamp(folder: FoundFolder): FileStamp | undefined {
-  const skillMd = folder.files.find((f) => f.abs === folder.skillFile);
-  return skillMd && { size: skillMd.size, mtimeMs: skillMd.mtimeMs, ino: skillMd.ino };
-}
-
 /**
- * Whether a folder still holds exactly the file versions a skill was made from (a refused folder
- * never does): its published files in order, its examples file (which sorts among them), and the
- * same hidden names left out (`show` and `validate` name them).
+ * Whether a folder still holds the files a skill was made from (a refused folder never does): its
+ * published files' names in order, its examples file's version, and the same hidden names left
+ * out (`show` and `validate` name them). Names only: the other files' versions are checked when
+ * their digests are worked out (folder-files.ts), not on every start.
  */
 function sameFolderFiles(folder: FoundFolder, skill: Skill | undefined): boolean {
   const files = skill?.files;
@@ -103,8 +102,8 @@ function sameFolderFiles(folder: FoundFolder, skill: Skill | undefined): boolean
   if (leftOut.length !== folder.leftOut.length || leftOut.some((name, i) => name !== folder.leftOut[i])) return false;
   let i = 0;
   return folder.files.every((f) => {
-    const g = examples && f.rel === examples.path ? examples : files[i++];
-    return g !== undefined && g.path === f.rel && g.size === f.size && g.mtimeMs === f.mtimeMs && g.ino === f.ino;
+    if (examples && f.rel === examples.path) return sameStamp(examples, statStamp(f.abs));
+    return files[i++] === f.rel;
   });
 }
 
@@ -157,6 +156,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     previous: new Map(options.previous?.records.map((r) => [r.path, r])),
     index,
     store: options.previous?.store ?? new ContentStore(index, (path) => parseSkillPath(path), options.onContentLost),
+    digests: options.previous?.digests ?? new DigestBook(index, options.onContentLost),
     keepLocators: options.keepLocators === true,
     unindexed: [],
     parsedSinceCollection: 0,
@@ -179,7 +179,14 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   const candidates: Candidate[] = [];
   for (const r of records) {
     if (r.skill && r.content)
-      candidates.push({ skill: r.skill, layer: r.layer, path: r.path, source: display(r.path), content: r.content });
+      candidates.push({
+        skill: r.skill,
+        layer: r.layer,
+        path: r.path,
+        source: display(r.path),
+        content: r.content,
+        ...(r.files && { files: r.files }),
+      });
   }
   const built = buildRegistry(layers, candidates);
   diagnostics.push(...built.diagnostics);
@@ -191,6 +198,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     diagnostics,
     display,
     store: ctx.store,
+    digests: ctx.digests,
     unindexed: ctx.unindexed,
     timing,
   };
@@ -229,10 +237,29 @@ interface ReadContext {
   previous: Map<string, SkillRecord>;
   index: StartupIndex | undefined;
   store: ContentStore;
+  digests: DigestBook;
   keepLocators: boolean;
   /** What was parsed that the index does not have yet. */
   unindexed: IndexEntry[];
   parsedSinceCollection: number;
+}
+
+/** A folder skill's files, to be worked out when first needed (none for a YAML skill or a skipped folder). */
+function folderFilesOf(ctx: ReadContext, record: SkillRecord): SkillRecord {
+  const names = record.skill?.format === "skill-md" ? record.skill.files : undefined;
+  return names ? { ...record, files: new FolderFacts(ctx.digests, record.path, names) } : record;
+}
+
+/**
+ * A previous record of an unchanged file, again: a folder's files keep their digests unless one
+ * changed, and then they are worked out now if clients were given the old ones, so that the
+ * reload's comparison of skills/list entries (and its list_changed) is exact.
+ */
+function again(ctx: ReadContext, before: SkillRecord, layer: LayerRef): SkillRecord {
+  if (!before.files || before.files.stillCurrent()) return { ...before, layer };
+  const fresh = folderFilesOf(ctx, { ...before, layer });
+  if (before.files.known) fresh.files?.read();
+  return fresh;
 }
 
 /** A file's record: reused when the previous load or the index knows this exact version, else parsed. */
@@ -240,26 +267,24 @@ function readUnit(ctx: ReadContext, layer: LayerRef, { path, folder }: Unit): Sk
   const { index } = ctx;
   // Reuse what is known about this exact file version: from this process, then the index.
   const before = ctx.previous.get(path);
-  // A file the index has never seen is read anyway: no stat first (a cold start's case). A
-  // folder's files were stamped by discovery; it is the same version when every one is.
-  const stamp = folder ? folderStamp(folder) : before || index?.has(path) ? statStamp(path) : undefined;
+  // A file the index has never seen is read anyway: no stat first (a cold start's case).
+  const stamp = before || index?.has(path) ? statStamp(path) : undefined;
   const same = (skill: Skill | undefined) => !folder || sameFolderFiles(folder, skill);
-  if (before && stamp && sameStamp(before.stamp, stamp) && same(before.skill)) return { ...before, layer };
+  if (before && stamp && sameStamp(before.stamp, stamp) && same(before.skill)) return again(ctx, before, layer);
   const indexed = stamp && index?.lookup(path, stamp);
   const known = indexed && same(indexed.skill) ? indexed : undefined;
   if (known && stamp) {
-    return {
+    return folderFilesOf(ctx, {
       path,
       layer,
       stamp,
       outcome: known.skill ? "served" : "skipped",
       ...(known.skill && { skill: known.skill, content: ctx.store.indexed(path, stamp), servedStamp: stamp }),
       diagnostics: known.diagnostics,
-    };
+    });
   }
-  const beforeFiles = before?.skill?.files ?? indexed?.skill?.files;
   const parsed = folder
-    ? parseSkillFolder(folder, { keepLocator: ctx.keepLocators, ...(beforeFiles && { before: beforeFiles }) })
+    ? parseSkillFolder(folder, { keepLocator: ctx.keepLocators })
     : parseSkillFile(path, { keepLocator: ctx.keepLocators });
   const record = recordOfParse(ctx.store, path, layer, parsed, before);
   if (index && parsed.stamp)
@@ -274,7 +299,10 @@ function readUnit(ctx: ReadContext, layer: LayerRef, { path, folder }: Unit): Sk
     // Well under a millisecond; ~12 MB less peak RSS at 1,000 files, no measurable cost.
     Bun.gc(false);
   }
-  return record;
+  // A kept record serves the previous version, files and all.
+  return record.outcome === "kept"
+    ? { ...record, ...(before?.files && { files: before.files }) }
+    : folderFilesOf(ctx, record);
 }
 
 /** Served when it parsed; else the version that was good before, kept; else skipped. */

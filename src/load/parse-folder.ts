@@ -3,13 +3,11 @@ import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { readExamples } from "../skill/examples.ts";
 import { Findings, type Path, type SourceLocators } from "../skill/findings.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
-import type { SkillExample, SkillFile } from "../skill/skill.ts";
+import type { FileVersion, SkillExample } from "../skill/skill.ts";
 import { quoteUnquotedColons, splitFrontmatter, type Split } from "../skill/skill-md/frontmatter.ts";
 import { parseSkillMd } from "../skill/skill-md/parse-skill-md.ts";
 import { nestingDepth } from "../storage/depth.ts";
-import { sha256File } from "../storage/digest.ts";
 import { skillFolderAt, type FolderFile, type FoundFolder } from "../storage/discover.ts";
-import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument, type Locator, type ParseResult } from "../storage/parse-document.ts";
 import { readSkillFile } from "../storage/read.ts";
 import { MAX_DOCUMENT_DEPTH, parseSkillFile, type FileParse } from "./parse-file.ts";
@@ -44,78 +42,29 @@ function shifted(locators: SourceLocators, lines: number): SourceLocators & { lo
   };
 }
 
-/**
- * Every file's digest, computed once per file version: a version the previous load (or the
- * index) hashed keeps its digest.
- */
-function digests(
-  found: FoundFolder,
-  examplesFile: FolderFile | undefined,
-  before: readonly SkillFile[] | undefined,
+/** The examples file's examples, and the version read (recorded so that editing it reloads the skill). */
+function readExamplesFile(
+  file: FolderFile | undefined,
   diagnostics: Diagnostic[],
-): { files: SkillFile[]; examplesFile?: SkillFile } {
-  const known = new Map(before?.map((f) => [f.path, f]));
-  const files: SkillFile[] = [];
-  let examples: SkillFile | undefined;
-  for (const file of found.files) {
-    if (file === examplesFile) {
-      // Recorded (not published) so that editing it reloads the skill; small, so hashed each time.
-      try {
-        examples = {
-          path: file.rel,
-          size: file.size,
-          sha256: sha256File(file.abs),
-          mtimeMs: file.mtimeMs,
-          ino: file.ino,
-        };
-      } catch {
-        // Reading it as examples reported the problem.
-      }
-      continue;
-    }
-    const old = known.get(file.rel);
-    if (old && old.size === file.size && old.mtimeMs === file.mtimeMs && old.ino === file.ino) {
-      files.push(old);
-      continue;
-    }
-    try {
-      files.push({
-        path: file.rel,
-        size: file.size,
-        sha256: sha256File(file.abs),
-        mtimeMs: file.mtimeMs,
-        ino: file.ino,
-      });
-    } catch (error) {
-      diagnostics.push({
-        severity: "warning",
-        code: "unreadable",
-        file: file.abs,
-        message: `left out of the skill: ${describeFsError(error)}`,
-      });
-    }
-  }
-  return { files, ...(examples && { examplesFile: examples }) };
-}
-
-function readExamplesFile(file: FolderFile | undefined, diagnostics: Diagnostic[]): SkillExample[] {
-  if (!file) return [];
+): { examples: SkillExample[]; version?: FileVersion } {
+  if (!file) return { examples: [] };
   const read = readSkillFile(file.abs);
   if (!read.ok) {
     diagnostics.push(read.diagnostic);
-    return [];
+    return { examples: [] };
   }
+  const version = { path: file.rel, ...read.stamp };
   const parsed = parseYamlDocument(read.source);
   if (!parsed.ok) {
     diagnostics.push(parsed.diagnostic);
-    return [];
+    return { examples: [], version };
   }
   const f = new Findings(parsed.doc);
   const data = parsed.doc.data;
   // The file is the list itself, or a mapping with an `examples:` list.
   const examples = isPlainObject(data) ? readExamples(f, data.examples, ["examples"]) : readExamples(f, data, []);
   diagnostics.push(...f.list.map((d) => ({ ...d, file: file.abs })));
-  return examples;
+  return { examples, version };
 }
 
 /**
@@ -163,13 +112,11 @@ function parseFrontmatter(file: string, split: Split & { ok: true }, diagnostics
 }
 
 /**
- * An Agent Skills folder, read and judged: its SKILL.md parsed, its examples file read, and every
- * file's size and digest recorded (files are hashed, never held in memory). Never throws.
+ * An Agent Skills folder, read and judged: its SKILL.md parsed, its examples file read, and its
+ * other files named (their sizes and digests are worked out when first needed: folder-files.ts).
+ * Never throws.
  */
-export function parseSkillFolder(
-  found: FoundFolder,
-  options: { keepLocator?: boolean; before?: readonly SkillFile[] } = {},
-): FileParse {
+export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: boolean } = {}): FileParse {
   const file = found.skillFile;
   const diagnostics: Diagnostic[] = [...found.diagnostics];
   if (found.filesRefused) return { diagnostics };
@@ -197,18 +144,17 @@ export function parseSkillFolder(
     if (!parsed.ok) return { stamp: read.stamp, diagnostics: [...diagnostics, parsed.diagnostic] };
     const locators = shifted(parsed.doc, split.yamlLine - 1);
     const examplesFile = examplesFileOf(found, diagnostics);
-    const examples = readExamplesFile(examplesFile, diagnostics);
+    const { examples, version } = readExamplesFile(examplesFile, diagnostics);
     // As in a YAML skill, a broken example stops the skill: its author meant it to be checked.
     if (diagnostics.some((d) => d.severity === "error")) return { stamp: read.stamp, diagnostics };
-    const recorded = digests(found, examplesFile, options.before, diagnostics);
     const result = parseSkillMd({
       frontmatter: parsed.doc.data,
       locators,
       body: split.body,
       bodyLine: split.bodyLine,
       folderName: basename(found.dir),
-      files: recorded.files,
-      ...(recorded.examplesFile && { examplesFile: recorded.examplesFile }),
+      files: found.files.flatMap((f) => (f === examplesFile ? [] : [f.rel])),
+      ...(version && { examplesFile: version }),
       leftOut: found.leftOut,
       examples,
     });

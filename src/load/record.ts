@@ -3,6 +3,7 @@ import type { LayerRef } from "../registry/registry.ts";
 import type { ContentSource, Skill } from "../skill/skill.ts";
 import type { KeyLocator, Locator } from "../storage/parse-document.ts";
 import type { FileStamp } from "../storage/stamp.ts";
+import type { FolderFacts } from "./folder-files.ts";
 
 /**
  * What became of a skill file in a load:
@@ -29,6 +30,8 @@ export interface SkillRecord {
   /** For `served` and `kept`. */
   skill?: Skill;
   content?: ContentSource;
+  /** An Agent Skills folder's published files, their sizes and digests worked out on first use. */
+  files?: FolderFacts;
   /** Every finding for this file, each with its own position (`file` is `path`). */
   diagnostics: readonly Diagnostic[];
   /** Where fields are written: present when the load kept sources (the CLI asks for that). */

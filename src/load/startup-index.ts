@@ -41,8 +41,17 @@ export interface IndexEntry extends IndexedFile {
   content?: SkillContent;
 }
 
+/** A supporting file's digest, by version: what `skills/list` publishes, worked out once per version. */
+export interface DigestRow extends FileStamp {
+  /** The file's absolute path. */
+  path: string;
+  /** The skill it belongs to (its SKILL.md's path): rows of skills no load refers to are dropped. */
+  owner: string;
+  sha256: string;
+}
+
 /** Bump when the shape of the listing or of content rows changes. */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /**
  * A file modified this recently may be modified again within the file system's timestamp
@@ -73,6 +82,8 @@ export class StartupIndex {
   private readonly files = new Map<string, IndexedFile>();
   private readonly contentQuery: Statement;
   private readonly insertContent: Statement;
+  private readonly digestQuery: Statement;
+  private readonly insertDigest: Statement;
   private listingDirty = false;
   /** Whether this process wrote content rows: only then can some be left unreferenced (see saveListing). */
   private wroteContent = false;
@@ -95,6 +106,10 @@ export class StartupIndex {
     this.insertContent = db.query(
       "INSERT OR REPLACE INTO content (path, size, mtime, ino, template, examples) VALUES (?, ?, ?, ?, ?, ?)",
     );
+    this.digestQuery = db.query("SELECT sha256 FROM digests WHERE path = ? AND size = ? AND mtime = ? AND ino = ?");
+    this.insertDigest = db.query(
+      "INSERT OR REPLACE INTO digests (path, size, mtime, ino, owner, sha256) VALUES (?, ?, ?, ?, ?, ?)",
+    );
   }
 
   /** Opens (or creates) the index at `path`; undefined when it cannot be used, after one retry from scratch. */
@@ -111,12 +126,15 @@ export class StartupIndex {
           "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);" +
             "CREATE TABLE IF NOT EXISTS content (path TEXT NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL, ino INTEGER NOT NULL, " +
             "template TEXT, examples TEXT, PRIMARY KEY (path, size, mtime, ino)) WITHOUT ROWID;" +
-            "CREATE TABLE IF NOT EXISTS listing (chunk INTEGER PRIMARY KEY, value TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS listing (chunk INTEGER PRIMARY KEY, value TEXT NOT NULL);" +
+            // One row per file (its latest version hashed): a supporting file's digest is known by version.
+            "CREATE TABLE IF NOT EXISTS digests (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, " +
+            "ino INTEGER NOT NULL, owner TEXT NOT NULL, sha256 TEXT NOT NULL) WITHOUT ROWID",
         );
         const stamp = db.query("SELECT value FROM meta WHERE key = 'stamp'").get() as { value: string } | null;
         const expected = `${FORMAT}/${VERSION}`;
         if (stamp?.value !== expected) {
-          db.exec("DELETE FROM content; DELETE FROM listing; DELETE FROM meta");
+          db.exec("DELETE FROM content; DELETE FROM listing; DELETE FROM digests; DELETE FROM meta");
           db.query("INSERT INTO meta (key, value) VALUES ('stamp', ?)").run(expected);
         }
         return new StartupIndex(db);
@@ -161,6 +179,33 @@ export class StartupIndex {
     } catch {
       return undefined;
     }
+  }
+
+  /** The digest stored for this version of a supporting file, if any. */
+  digest(path: string, stamp: FileStamp): string | undefined {
+    try {
+      const row = this.digestQuery.get(path, stamp.size, stamp.mtimeMs, stamp.ino) as { sha256: string } | null;
+      return row?.sha256;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores digests (racy versions are left out); false when the index is busy or broken. */
+  writeDigests(rows: readonly DigestRow[], now = Date.now()): boolean {
+    if (rows.length === 0) return true;
+    try {
+      this.db.transaction(() => {
+        for (const r of rows) {
+          if (StartupIndex.indexable(r, now))
+            this.insertDigest.run(r.path, r.size, r.mtimeMs, r.ino, r.owner, r.sha256);
+        }
+      })();
+    } catch {
+      return false;
+    }
+    if (rows.length > 0) this.wroteContent = true;
+    return true;
   }
 
   /** Whether a file version may be written now (not racy). */
@@ -236,6 +281,12 @@ export class StartupIndex {
         }
         const remove = this.db.query("DELETE FROM content WHERE path = ? AND size = ? AND mtime = ? AND ino = ?");
         for (const r of stale) remove.run(r.path, r.size, r.mtime, r.ino);
+        // Digests of skills no load refers to any more.
+        const gone = new Set<string>();
+        for (const r of this.db.query("SELECT DISTINCT owner FROM digests").iterate() as Iterable<{ owner: string }>)
+          if (!kept.has(r.owner)) gone.add(r.owner);
+        const removeDigests = this.db.query("DELETE FROM digests WHERE owner = ?");
+        for (const owner of gone) removeDigests.run(owner);
         if (!this.listingDirty) return;
         this.db.exec("DELETE FROM listing");
         const insert = this.db.query("INSERT INTO listing (chunk, value) VALUES (?, ?)");

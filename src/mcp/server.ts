@@ -17,6 +17,7 @@ import { instructionsFor, serverInstructions } from "./instructions.ts";
 import { promptsFeature } from "./prompts.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { checkParams } from "./request-handler.ts";
+import { resourceSubscriptionsFeature } from "./resource-subscriptions.ts";
 import { resourcesFeature } from "./resources.ts";
 import { skillsExtensionFeature } from "./skills-extension.ts";
 import { toolsFeature } from "./tools.ts";
@@ -26,6 +27,7 @@ export const FEATURES: readonly Feature[] = [
   promptsFeature,
   toolsFeature,
   resourcesFeature,
+  resourceSubscriptionsFeature,
   skillsExtensionFeature,
   completionFeature,
 ];

@@ -153,6 +153,8 @@ export function bytesOf(skill: PublishedSkill, file: PublishedFile): Uint8Array 
   if (file.record) {
     const read = readFolderFile(dirname(candidate.path), file.record);
     if (read.ok) return read.bytes;
+    // Never served otherwise than as published: the skill is reloaded, and list_changed tells clients.
+    if (read.reason === "changed") candidate.files?.stale();
     throw new ProtocolError(
       ProtocolErrorCode.InternalError,
       `${file.uri} ${read.reason === "changed" ? "changed on disk since it was published" : "cannot be read"} (${read.message}); call skills/get for the skill's current files`,

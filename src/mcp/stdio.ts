@@ -1,6 +1,7 @@
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { sendListChanged, watchListChanges } from "./list-changed.ts";
+import { listensForUpdates, watchResourceUpdates } from "./resource-subscriptions.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { createServer } from "./server.ts";
 import type { StdioTransport } from "./stdio-transport.ts";
@@ -49,9 +50,17 @@ export function serveMcpOverStdio(
         );
       })
     : () => {};
+  // A 2026-07-28 connection's listen stream takes the URIs its client subscribed to (the SDK filters).
+  const stopUpdates = options.live
+    ? watchResourceUpdates(source, (uris) => {
+        if (!current?.ready || !listensForUpdates(current.server)) return;
+        for (const uri of uris) current.server.sendResourceUpdated({ uri }).catch(() => {});
+      })
+    : () => {};
   return {
     async close() {
       stopWatching();
+      stopUpdates();
       await handle.close();
     },
   };

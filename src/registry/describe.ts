@@ -1,4 +1,4 @@
-import type { Skill, SkillFormat } from "../skill/skill.ts";
+import type { Skill, SkillFile, SkillFormat } from "../skill/skill.ts";
 import { publishedSkillOf } from "./published-skills.ts";
 import type { Candidate, CandidateStatus, Provenance, Registry, Resolution } from "./registry.ts";
 
@@ -78,6 +78,12 @@ export function candidateView({ candidate, status }: Provenance): CandidateView 
  * A served skill as plain data. With `withTemplate`, its template too, read from wherever its
  * content lives (the CLI and the API show it; listings never need it).
  */
+/** A folder skill's files with their sizes and digests (worked out now if not yet); none when they are refused. */
+export function folderFilesOf(candidate: Candidate): readonly SkillFile[] {
+  const read = candidate.files?.read();
+  return read && "files" in read ? read.files : [];
+}
+
 export function skillView(candidate: Candidate, withTemplate = false): SkillView {
   const { skill, layer, source, content } = candidate;
   let template: string | undefined;
@@ -103,7 +109,7 @@ export function skillView(candidate: Candidate, withTemplate = false): SkillView
     ...(skill.version !== undefined && { version: skill.version }),
     format: skill.format ?? "yaml",
     ...(skill.files && {
-      files: skill.files.map(({ path, size, sha256 }) => ({
+      files: folderFilesOf(candidate).map(({ path, size, sha256 }) => ({
         path,
         size,
         sha256,

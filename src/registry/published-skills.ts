@@ -1,6 +1,6 @@
 import { synthesiseSkillMd } from "../skill/skill-md/synthesise.ts";
 import { SKILL_MD, skillUri } from "../skill/skill-uri.ts";
-import type { Skill, SkillFile } from "../skill/skill.ts";
+import type { FolderFiles, Skill, SkillFile } from "../skill/skill.ts";
 import { perSnapshot } from "./per-snapshot.ts";
 import type { Candidate, Registry } from "./registry.ts";
 
@@ -54,9 +54,15 @@ function assemble(
   return { uri: skillUri(id), frontmatter, files, byPath: new Map(files.map((f) => [f.path, f])), synthesised };
 }
 
-function folderPublication(skill: Skill): Publication | undefined {
+/** Whether a folder's files start with its SKILL.md (the loader lists it first; not when it is unreadable). */
+function hasSkillFile(skill: Skill): boolean {
+  return skill.files?.[0]?.toLowerCase() === "skill.md";
+}
+
+function folderPublication(skill: Skill, folder: FolderFiles | undefined): Publication | undefined {
   const fm = skill.frontmatter;
-  const [skillFile, ...others] = skill.files ?? [];
+  const read = folder?.read();
+  const [skillFile, ...others] = read && "files" in read ? read.files : [];
   // The loader lists the skill file first; without it (unreadable) there is nothing to publish.
   if (
     !fm ||
@@ -101,24 +107,26 @@ function synthesisedPublication(candidate: Candidate): Publication | undefined {
 }
 
 /**
- * Publications by skill version. A reload reuses the `Skill` of every file version it did not
- * re-read, so its publication (a synthesised file's digest above all) is made once per version,
+ * Publications by skill version: a YAML skill's `Skill`, a folder's `FolderFiles` (a reload makes
+ * a new one exactly when a file changed). A reload reuses both for every file version it did not
+ * re-read, so a publication (a synthesised file's digest above all) is made once per version,
  * not per reload. The layer's name is part of a synthesised `SKILL.md`, so it is checked too.
  */
-const publications = new WeakMap<Skill, { layer: string; publication: Publication | undefined }>();
+const publications = new WeakMap<object, { layer: string; publication: Publication | undefined }>();
 
 /** A served skill as published, or undefined: a tool, or a skill whose files cannot be offered. */
 export function publishedSkillOf(candidate: Candidate): PublishedSkill | undefined {
   const { skill } = candidate;
   if (skill.type !== "prompt") return undefined;
-  const known = publications.get(skill);
+  const folder = skill.format === "skill-md";
+  const key = folder ? candidate.files : skill;
+  const known = key && publications.get(key);
   let publication: Publication | undefined;
   if (known && known.layer === candidate.layer.name) publication = known.publication;
   else {
-    publication = skill.format === "skill-md" ? folderPublication(skill) : synthesisedPublication(candidate);
+    publication = folder ? folderPublication(skill, candidate.files) : synthesisedPublication(candidate);
     // A synthesis that failed is tried again next time (its content may come back).
-    if (publication || skill.format === "skill-md")
-      publications.set(skill, { layer: candidate.layer.name, publication });
+    if (key && (publication || folder)) publications.set(key, { layer: candidate.layer.name, publication });
   }
   return publication && { candidate, ...publication };
 }
@@ -151,9 +159,11 @@ export const publishedHeads = perSnapshot((registry: Registry): PublishedHead[] 
   const heads = registry.ofType("prompt").flatMap((c): PublishedHead[] => {
     if (c.skill.format !== "skill-md")
       return [{ uri: skillUri(c.skill.id), name: c.skill.id, description: c.skill.description }];
-    const published = publishedSkillOf(c);
-    return published
-      ? [{ uri: published.uri, name: published.frontmatter.name, description: published.frontmatter.description }]
+    // From the frontmatter, without the folder's files: listing resources never hashes them (a
+    // folder over the size limit, found out when they are, is listed here and not by skills/list).
+    const fm = c.skill.frontmatter;
+    return fm && typeof fm.name === "string" && typeof fm.description === "string" && hasSkillFile(c.skill)
+      ? [{ uri: skillUri(c.skill.id), name: fm.name, description: fm.description }]
       : [];
   });
   return heads.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
@@ -165,35 +175,42 @@ export function publishedSkill(registry: Registry, id: string): PublishedSkill |
   return candidate && publishedSkillOf(candidate);
 }
 
-/** A number per `Skill` object: a reload makes a new one exactly when it re-read the skill's file. */
-const versionTokens = new WeakMap<Skill, number>();
+/** A number per `Skill` (or `FolderFiles`) object: a reload makes a new one exactly when it re-read the skill's file. */
+const versionTokens = new WeakMap<object, number>();
 let lastToken = 0;
 
-function versionToken(skill: Skill): number {
-  let token = versionTokens.get(skill);
+function versionToken(version: object): number {
+  let token = versionTokens.get(version);
   if (token === undefined) {
     token = ++lastToken;
-    versionTokens.set(skill, token);
+    versionTokens.set(version, token);
   }
   return token;
 }
 
 /**
  * What decides every published entry of a snapshot, without making any: a folder skill's file
- * digests (from the loader's records), a YAML skill's version (its synthesised SKILL.md is a
- * function of the skill, its template and its layer), and the provenance an entry carries. Two
- * snapshots with equal fingerprints publish equal entries. A reload compares these, not the
- * entries: by then the replaced snapshot's templates may no longer be held, and reading them
- * would only be work.
+ * digests when they were worked out (else its `FolderFiles`' version: no client was given those
+ * digests, and a reload that changes a file makes a new one), a YAML skill's version (its
+ * synthesised SKILL.md is a function of the skill, its template and its layer), and the
+ * provenance an entry carries. Two snapshots with equal fingerprints publish equal entries. A
+ * reload compares these, not the entries: by then the replaced snapshot's templates may no
+ * longer be held, and reading them would only be work.
  */
 export const publicationFingerprint = perSnapshot((registry: Registry): unknown[] =>
   registry
     .ofType("prompt")
-    .map(({ skill, layer, source }) => [
+    .map(({ skill, layer, source, files }) => [
       skill.id,
-      skill.format === "skill-md" ? (skill.files ?? []).map((f) => `${f.path}\0${f.sha256}`) : versionToken(skill),
+      skill.format === "skill-md" ? folderFingerprint(files) : versionToken(skill),
       layer.name,
       layer.priority,
       source,
     ]),
 );
+
+function folderFingerprint(files: FolderFiles | undefined): unknown {
+  if (!files?.known) return files ? versionToken(files) : 0;
+  const read = files.read();
+  return "files" in read ? read.files.map((f) => `${f.path}\0${f.sha256}`) : read.refused;
+}

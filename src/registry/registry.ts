@@ -1,6 +1,6 @@
 import type { VisibleTo } from "../config/visible-to.ts";
 import type { Diagnostic } from "../diagnostics.ts";
-import type { ContentSource, Skill, SkillType } from "../skill/skill.ts";
+import type { ContentSource, FolderFiles, Skill, SkillType } from "../skill/skill.ts";
 
 /** A layer as the registry sees it: a name, a priority and its place in declaration order. */
 export interface LayerRef {
@@ -21,6 +21,8 @@ export interface Candidate {
   source: string;
   /** The template and examples, read on first use. */
   content: ContentSource;
+  /** An Agent Skills folder's files with their sizes and digests, worked out on first use. */
+  files?: FolderFiles;
 }
 
 export type CandidateStatus =

@@ -89,8 +89,12 @@ export function openSkills(
       else hooks.reloaded?.("ok");
       hooks.loaded?.(result);
       if (index) {
-        writer ??= new IndexWriter(index, result.store, () => source.lastRequestAt);
-        writer.enqueue(result.unindexed, referencedVersions(result));
+        writer ??= new IndexWriter(index, result.store, result.digests, () => source.lastRequestAt);
+        writer.enqueue(
+          result.unindexed,
+          referencedVersions(result),
+          result.records.flatMap((r) => (r.files ? [r.files] : [])),
+        );
       }
     },
     failed(error, first) {

@@ -112,13 +112,9 @@ export function toYaml(skill: Skill, content: SkillContent): Conversion {
   if (positional > 0)
     lost.push(`${positional} positional placeholder(s) ($N, $ARGUMENTS[N]) have no YAML form and stay as text`);
   if (skillDir > 0) lost.push("${CLAUDE_SKILL_DIR} has no YAML form (a YAML skill has no folder) and stays as text");
-  const others = (skill.files ?? []).filter(
-    (f) => f.path !== "SKILL.md" && f.path !== "examples.yaml" && f.path !== "examples.yml",
-  );
+  const others = (skill.files ?? []).filter((f) => f !== "SKILL.md" && f !== "examples.yaml" && f !== "examples.yml");
   if (others.length > 0)
-    lost.push(
-      `the folder's other files (${others.map((f) => f.path).join(", ")}) have no place in a YAML skill and are not copied`,
-    );
+    lost.push(`the folder's other files (${others.join(", ")}) have no place in a YAML skill and are not copied`);
   const hostFields = Object.keys(skill.frontmatter ?? {}).filter(
     (k) => !["name", "description", "metadata", "arguments", "argument-hint", "tags", "version"].includes(k),
   );

@@ -14,7 +14,17 @@ export function bodyHeadings(body: string | undefined): string[] | undefined {
   if (body === undefined || !body.includes("#")) return undefined;
   const headings: string[] = [];
   let fence: string | undefined;
-  for (const line of body.split("\n")) {
+  // Line by line without splitting: only a line whose first character (after up to three
+  // spaces) is `#`, a backtick or `~` can be a heading or a fence, and only those are cut out.
+  for (let start = 0; start <= body.length; ) {
+    let end = body.indexOf("\n", start);
+    if (end === -1) end = body.length;
+    let i = start;
+    while (i < end && i - start < 3 && body.charCodeAt(i) === 32) i++;
+    const first = body.charCodeAt(i);
+    const line = first === 35 || first === 96 || first === 126 ? body.slice(start, end) : undefined;
+    start = end + 1;
+    if (line === undefined) continue;
     const fenced = FENCE.exec(line);
     if (fenced) {
       const marker = fenced[1]!;

@@ -23,16 +23,39 @@ export interface SkillExample {
 /** The two ways a skill is written: our YAML file, or an Agent Skills folder (`SKILL.md`). */
 export type SkillFormat = "yaml" | "skill-md";
 
-/** A file of a skill folder, `SKILL.md` included: what a host verifies a read against. */
+/** A published file of a skill folder, `SKILL.md` included: what a host verifies a read against. */
 export interface SkillFile {
   /** Relative to the skill folder, `/`-separated. */
   path: string;
   size: number;
   /** Lowercase hex SHA-256 of the file's bytes. */
   sha256: string;
-  /** Which version of the file the digest is of (a reload re-hashes only files whose stamp changed). */
+}
+
+/** A file of a skill folder by name and version (its stamp), without its bytes: the examples file. */
+export interface FileVersion {
+  /** Relative to the skill folder, `/`-separated. */
+  path: string;
+  size: number;
   mtimeMs: number;
   ino: number;
+}
+
+/**
+ * The sizes and digests of a skill folder's published files. Not part of the load: a start reads
+ * only `SKILL.md`, and these are worked out when first asked for (`skills/list`, a file's read,
+ * `show`) or while the server is idle, then kept by file version.
+ */
+export interface FolderFiles {
+  /**
+   * Every published file that can be read, `SKILL.md` first, or why the folder's files are
+   * refused (over the size limit). Worked out on the first call; the same answer after.
+   */
+  read(): { files: readonly SkillFile[] } | { refused: string };
+  /** Whether `read` has been answered (a client may have been given these digests). */
+  readonly known: boolean;
+  /** A file was found no longer to match its digest: the skill is reloaded. */
+  stale(): void;
 }
 
 /**
@@ -63,12 +86,13 @@ export interface Skill {
   /** Agent Skills: the frontmatter as written (YAML turned to JSON, key for key). */
   frontmatter?: Record<string, unknown>;
   /**
-   * Agent Skills: every file of the folder that is published, `SKILL.md` first; absent when the
-   * folder's files were refused. Not the examples file, nor a hidden name (see below).
+   * Agent Skills: the relative path of every file of the folder that is published, `SKILL.md`
+   * first; absent when the folder's files were refused. Not the examples file, nor a hidden name
+   * (see below). Their sizes and digests are the candidate's `FolderFiles`.
    */
-  files?: readonly SkillFile[];
+  files?: readonly string[];
   /** Agent Skills: the `examples.yaml` read by `skill-central test`, recorded so a change to it reloads the skill; never published. */
-  examplesFile?: SkillFile;
+  examplesFile?: FileVersion;
   /** Agent Skills: hidden names left out of the skill (`.DS_Store`, `.git/`), for `show` and `validate` to name. */
   leftOut?: readonly string[];
   /** Agent Skills: `user-invocable: false` — not listed as a prompt (still resolvable, and shown by `show`). */

@@ -26,17 +26,15 @@ export interface FoundFolder {
   diagnostics: Diagnostic[];
   /** Hidden names left out of the skill (`.DS_Store`, `.git/`: a folder ends in `/` and is not walked), sorted. */
   leftOut: string[];
-  /** Over the file-count or size limit: the skill is refused (see FOLDER_LIMITS). */
+  /** Over the file-count limit: the skill is refused (see FOLDER_LIMITS; the size limit is checked when sizes are first needed). */
   filesRefused: boolean;
 }
 
+/** A file of a skill folder as its folder's listing names it: never opened, not even stat'ed, by discovery. */
 export interface FolderFile {
   /** Relative to the skill folder, `/`-separated. */
   rel: string;
   abs: string;
-  size: number;
-  mtimeMs: number;
-  ino: number;
 }
 
 export interface Discovery {
@@ -50,7 +48,8 @@ export interface Discovery {
 
 /**
  * What a skill folder may hold: the MCP skills extension has hosts accept up to 512 files and
- * 16 MiB per skill, so a larger folder is refused here rather than served to hosts that reject it.
+ * 16 MiB per skill, so a larger folder is refused rather than served to hosts that reject it:
+ * the count here, from the listing; the bytes where the files' sizes are first needed (folder-files.ts).
  */
 export const FOLDER_LIMITS = { files: 512, bytes: 16 * 1024 * 1024 } as const;
 
@@ -77,25 +76,27 @@ export function isLeftOutOfSkill(name: string): boolean {
  * The files of a skill folder, walked without following any link: a link in a skill folder could
  * lead anywhere, and a host is told exactly which files make the skill. Links, special files and
  * unreadable folders are left out with a warning; hidden names are left out and listed in
- * `leftOut`, for `show` and `validate` to name.
+ * `leftOut`, for `show` and `validate` to name. Only folders are read (their listings): no file
+ * is opened or stat'ed, so a start costs a folder skill its `SKILL.md` alone.
  */
 function folderFiles(
   dir: string,
   skillFile: string,
+  /** The folder's own entries, when the caller has read them already. */
+  top?: Dirent[],
 ): { files: FolderFile[]; diagnostics: Diagnostic[]; leftOut: string[]; filesRefused: boolean } {
   const files: FolderFile[] = [];
   const leftOut: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const warn = (code: string, file: string, message: string, hint?: string) =>
     diagnostics.push({ severity: "warning", code, file, message, ...(hint && { hint }) });
-  let bytes = 0;
   const stack: { path: string; rel: string }[] = [{ path: dir, rel: "" }];
   // Past the file limit the walk stops: the skill is refused, and a huge tree is not walked for nothing.
   while (stack.length > 0 && files.length <= FOLDER_LIMITS.files) {
     const { path, rel } = stack.pop()!;
     let entries: Dirent[];
     try {
-      entries = readdirSync(path, { withFileTypes: true });
+      entries = rel === "" && top ? top : readdirSync(path, { withFileTypes: true });
     } catch (error) {
       warn(
         "unreadable-folder",
@@ -126,28 +127,20 @@ function folderFiles(
           full,
           "left out of the skill without opening it: not a regular file (a FIFO, socket or device)",
         );
-      } else {
-        try {
-          const info = statSync(full);
-          bytes += info.size;
-          files.push({ rel: relPath, abs: full, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
-        } catch (error) {
-          warn("unreadable", full, `left out of the skill: ${describeFsError(error)}`);
-        }
-      }
+      } else files.push({ rel: relPath, abs: full });
     }
   }
   files.sort((a, b) =>
     a.abs === skillFile ? -1 : b.abs === skillFile ? 1 : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0,
   );
   leftOut.sort();
-  const filesRefused = files.length > FOLDER_LIMITS.files || bytes > FOLDER_LIMITS.bytes;
+  const filesRefused = files.length > FOLDER_LIMITS.files;
   if (filesRefused) {
     diagnostics.push({
       severity: "error",
       code: "skill-folder-too-large",
       file: skillFile,
-      message: `skill folder over the limit of ${FOLDER_LIMITS.files} files and ${FOLDER_LIMITS.bytes / 1048576} MiB: it holds ${files.length > FOLDER_LIMITS.files ? `more than ${FOLDER_LIMITS.files} files` : `${(bytes / 1048576).toFixed(1)} MiB`}`,
+      message: `skill folder over the limit of ${FOLDER_LIMITS.files} files and ${FOLDER_LIMITS.bytes / 1048576} MiB: it holds more than ${FOLDER_LIMITS.files} files`,
       hint: "move large assets out of the skill, or split it",
     });
   }
@@ -183,7 +176,7 @@ export function skillFolderAt(dir: string): FoundFolder | undefined {
   const skillMd = skillMdEntry(entries);
   if (!skillMd) return undefined;
   const skillFile = dir + sep + skillMd.name;
-  return { dir, skillFile, ...folderFiles(dir, skillFile) };
+  return { dir, skillFile, ...folderFiles(dir, skillFile, entries) };
 }
 
 /**
@@ -292,7 +285,7 @@ class LayerWalk {
     const skillMd = skillMdEntry(entries);
     if (skillMd) {
       const skillFile = path + sep + skillMd.name;
-      this.folders.push({ dir: path, skillFile, ...folderFiles(path, skillFile) });
+      this.folders.push({ dir: path, skillFile, ...folderFiles(path, skillFile, entries) });
       return;
     }
     for (const entry of entries) {

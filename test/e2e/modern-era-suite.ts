@@ -43,7 +43,7 @@ export function modernEraSuite(target: ServerTarget): void {
       expect(client.getServerCapabilities()).toEqual({
         prompts: { listChanged: true },
         tools: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { listChanged: true, subscribe: true },
         completions: {},
         extensions: { "io.modelcontextprotocol/skills": { directoryRead: true } },
       });

@@ -49,11 +49,11 @@ export function protocolSuite(target: ServerTarget): void {
       expect(caps?.tools).toBeDefined();
     });
 
-    test("initialize declares listChanged for prompts, tools and resources, completions, and short instructions", () => {
+    test("initialize declares listChanged for prompts, tools and resources, resource subscriptions, completions, and short instructions", () => {
       const caps = client.getServerCapabilities();
       expect(caps?.prompts).toEqual({ listChanged: true });
       expect(caps?.tools).toEqual({ listChanged: true });
-      expect(caps?.resources).toEqual({ listChanged: true });
+      expect(caps?.resources).toEqual({ listChanged: true, subscribe: true });
       expect(caps?.completions).toEqual({});
       const instructions = client.getInstructions() ?? "";
       expect(instructions).toContain('"skills:compose"');

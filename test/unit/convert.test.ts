@@ -57,10 +57,7 @@ describe("SKILL.md → YAML", () => {
     format: "skill-md",
     positional: true,
     frontmatter: { name: "pdf", description: "PDFs", "argument-hint": "<file>", "allowed-tools": "Read" },
-    files: [
-      { path: "SKILL.md", size: 1, sha256: "a", mtimeMs: 0, ino: 1 },
-      { path: "scripts/x.py", size: 1, sha256: "b", mtimeMs: 0, ino: 2 },
-    ],
+    files: ["SKILL.md", "scripts/x.py"],
     ...extra,
   });
 

@@ -7,7 +7,7 @@ import {
 } from "../../src/registry/published-skills.ts";
 import { buildRegistry, type Candidate, type LayerRef } from "../../src/registry/registry.ts";
 import { synthesiseSkillMd } from "../../src/skill/skill-md/synthesise.ts";
-import type { Skill, SkillFile } from "../../src/skill/skill.ts";
+import type { FolderFiles, Skill, SkillFile } from "../../src/skill/skill.ts";
 
 const team: LayerRef = { name: "team", priority: 50, order: 1 };
 const project: LayerRef = { name: "project", priority: 100, order: 2 };
@@ -29,17 +29,30 @@ const file = (path: string, text: string): SkillFile => ({
   path,
   size: Buffer.byteLength(text),
   sha256: new Bun.CryptoHasher("sha256").update(text).digest("hex"),
-  mtimeMs: 1,
-  ino: 1,
 });
 
+/** A folder's files with their digests, as the loader's FolderFiles would work them out. */
+const folderFiles = new WeakMap<Skill, FolderFiles>();
+
 function folderSkill(id: string, files: SkillFile[], extra: Partial<Skill> = {}): Skill {
-  return yamlSkill(id, {
+  const skill = yamlSkill(id, {
     format: "skill-md",
     frontmatter: { name: id, description: `The ${id} skill`, license: "MIT" },
-    files,
+    files: files.map((f) => f.path),
     ...extra,
   });
+  let known = false;
+  folderFiles.set(skill, {
+    read: () => {
+      known = true;
+      return { files };
+    },
+    get known() {
+      return known;
+    },
+    stale: () => {},
+  });
+  return skill;
 }
 
 function candidate(skill: Skill, layer: LayerRef, template = `Body of ${skill.id}`): Candidate {
@@ -49,6 +62,7 @@ function candidate(skill: Skill, layer: LayerRef, template = `Body of ${skill.id
     path: `/${layer.name}/${skill.id}`,
     source: `${layer.name}/${skill.id}`,
     content: { read: () => ({ template, examples: [] }) },
+    ...(folderFiles.has(skill) && { files: folderFiles.get(skill)! }),
   };
 }
 
@@ -187,32 +201,34 @@ describe("the fingerprint a reload compares", () => {
   test("different when a YAML skill is a new version, a folder's file changes, or the provenance does", () => {
     const a = yamlSkill("a");
     const files = [file("SKILL.md", "s"), file("x.md", "x")];
-    const base = publicationFingerprint(registryOf(candidate(a, team), candidate(folderSkill("b", files), project)));
-    expect(
-      publicationFingerprint(registryOf(candidate(yamlSkill("a"), team), candidate(folderSkill("b", files), project))),
-    ).not.toEqual(base);
+    // Digests a client was given (worked out): compared by digest.
+    const given = (skill: Skill) => {
+      folderFiles.get(skill)!.read();
+      return skill;
+    };
+    const base = publicationFingerprint(
+      registryOf(candidate(a, team), candidate(given(folderSkill("b", files)), project)),
+    );
     expect(
       publicationFingerprint(
-        registryOf(candidate(a, team), candidate(folderSkill("b", [files[0]!, file("x.md", "y")]), project)),
+        registryOf(candidate(yamlSkill("a"), team), candidate(given(folderSkill("b", files)), project)),
       ),
     ).not.toEqual(base);
     expect(
-      publicationFingerprint(registryOf(candidate(a, project), candidate(folderSkill("b", files), project))),
+      publicationFingerprint(
+        registryOf(candidate(a, team), candidate(given(folderSkill("b", [files[0]!, file("x.md", "y")])), project)),
+      ),
+    ).not.toEqual(base);
+    expect(
+      publicationFingerprint(registryOf(candidate(a, project), candidate(given(folderSkill("b", files)), project))),
     ).not.toEqual(base);
     // A folder skill re-read with the same files is the same publication.
     expect(
-      publicationFingerprint(
-        registryOf(
-          candidate(a, team),
-          candidate(
-            folderSkill(
-              "b",
-              files.map((f) => ({ ...f, mtimeMs: 2 })),
-            ),
-            project,
-          ),
-        ),
-      ),
+      publicationFingerprint(registryOf(candidate(a, team), candidate(given(folderSkill("b", [...files])), project))),
     ).toEqual(base);
+    // Digests no one was given are not worked out for the comparison: a new version of the files is a change.
+    const unseen = folderSkill("b", files);
+    expect(publicationFingerprint(registryOf(candidate(a, team), candidate(unseen, project)))).not.toEqual(base);
+    expect(folderFiles.get(unseen)!.known).toBe(false);
   });
 });

@@ -576,9 +576,10 @@ describe("an Agent Skills folder", () => {
   test("skill-folder-too-large", () => {
     covered.add("skill-folder-too-large");
     files.write("huge/SKILL.md", "---\nname: huge\ndescription: d\n---\nb\n");
-    writeFileSync(join(files.cwd, "huge/blob.bin"), new Uint8Array(FOLDER_LIMITS.bytes));
+    // The count, from the folder's listing (the bytes are checked when the files' sizes are first needed).
+    for (let i = 0; i < FOLDER_LIMITS.files; i++) writeFileSync(join(files.cwd, `huge/${i}.txt`), "x");
     expect(parseSkillFolder(skillFolderAt(join(files.cwd, "huge"))!).diagnostics.map(shown(files))).toEqual([
-      "huge/SKILL.md: error: skill folder over the limit of 512 files and 16 MiB: it holds 16.0 MiB — move large assets out of the skill, or split it",
+      "huge/SKILL.md: error: skill folder over the limit of 512 files and 16 MiB: it holds more than 512 files — move large assets out of the skill, or split it",
     ]);
   });
 

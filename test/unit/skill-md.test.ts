@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSkills } from "../../src/load/load-skills.ts";
+import { folderFilesOf } from "../../src/registry/describe.ts";
+import { publicationFingerprint, publishedHeads, publishedSkillOf } from "../../src/registry/published-skills.ts";
 import { loadFiles } from "../../src/load/load-files.ts";
 import { loadReport } from "../../src/load/report.ts";
 import { agentSkillsSpecFindings } from "../../src/skill/skill-md/strict.ts";
@@ -47,12 +49,7 @@ describe("discovery: a folder holding SKILL.md is one skill", () => {
       "skills/pdf/inner/SKILL.md": basic("inner"),
     });
     expect(ids).toEqual(["pdf"]);
-    expect(get("pdf")!.skill.files!.map((f) => f.path)).toEqual([
-      "SKILL.md",
-      "assets/form.yaml",
-      "inner/SKILL.md",
-      "scripts/extract.py",
-    ]);
+    expect(get("pdf")!.skill.files!).toEqual(["SKILL.md", "assets/form.yaml", "inner/SKILL.md", "scripts/extract.py"]);
   });
 
   test("lower-case skill.md counts; SKILL.md wins where both exist", async () => {
@@ -80,7 +77,7 @@ describe("discovery: a folder holding SKILL.md is one skill", () => {
     });
     expect(ids).toEqual(["ok"]);
     const skill = get("ok")!.skill;
-    expect(skill.files!.map((f) => f.path)).toEqual([
+    expect(skill.files!).toEqual([
       "SKILL.md",
       "_notes.md",
       "scripts/__init__.py",
@@ -408,7 +405,7 @@ describe("files: recorded with size and digest, never held in memory", () => {
     mkdirSync(join(fixture.cwd, "skills/x/assets"));
     writeFileSync(join(fixture.cwd, "skills/x/assets/logo.png"), png);
     const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
-    const files = result.registry.get("x")!.skill.files!;
+    const files = folderFilesOf(result.registry.get("x")!);
     const sha = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
     expect(files.map(({ path, size, sha256 }) => ({ path, size, sha256 }))).toEqual([
       { path: "SKILL.md", size: basic("x").length, sha256: sha(basic("x")) },
@@ -428,7 +425,7 @@ describe("files: recorded with size and digest, never held in memory", () => {
     symlinkSync(join(fixture.cwd, "skills"), join(fixture.cwd, "skills/x/up"));
     Bun.spawnSync(["mkfifo", join(fixture.cwd, "skills/x/pipe")]);
     const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
-    expect(result.registry.get("x")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "ok.md"]);
+    expect(result.registry.get("x")!.skill.files!).toEqual(["SKILL.md", "ok.md"]);
     const lines = loadReport(result).join("\n");
     expect(lines).toContain("links are not followed inside a skill folder");
     expect(lines).toContain("not a regular file");
@@ -452,12 +449,42 @@ describe("files: recorded with size and digest, never held in memory", () => {
     ]);
   });
 
-  test("a folder over 16 MiB is refused", async () => {
+  test("a folder over 16 MiB: its files are refused when their sizes are first needed (never at start), so it is not published", async () => {
     fixture = makeFixture({ "skill-central.yaml": CONFIG, "skills/big/SKILL.md": basic("big") });
     writeFileSync(join(fixture.cwd, "skills/big/blob.bin"), new Uint8Array(FOLDER_LIMITS.bytes));
     const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
-    expect(result.registry.resolutions()).toEqual([]);
-    expect(loadReport(result)[0]).toMatch(/skipped: skill folder over the limit .*it holds 16\.0 MiB/);
+    const big = result.registry.get("big")!;
+    expect(big.files!.known).toBe(false);
+    expect(big.files!.read()).toEqual({ refused: "skill folder over the limit of 16 MiB: it holds 16.0 MiB" });
+    expect(publishedSkillOf(big)).toBeUndefined();
+    expect(folderFilesOf(big)).toEqual([]);
+  });
+
+  test("a load names a folder's files without reading them: their digests are of the bytes on disk when first asked for", async () => {
+    fixture = makeFixture({
+      "skill-central.yaml": CONFIG,
+      "skills/x/SKILL.md": basic("x"),
+      "skills/x/notes.md": "v1\n",
+    });
+    const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
+    const x = result.registry.get("x")!;
+    expect(x.skill.files).toEqual(["SKILL.md", "notes.md"]);
+    // Listing resources, or comparing snapshots after a reload, works nothing out.
+    expect(publishedHeads(result.registry)).toEqual([
+      { uri: "skill://x/SKILL.md", name: "x", description: "The x skill" },
+    ]);
+    publicationFingerprint(result.registry);
+    expect(x.files!.known).toBe(false);
+    writeFileSync(join(fixture.cwd, "skills/x/notes.md"), "version 2\n");
+    const sha = (data: string) => createHash("sha256").update(data).digest("hex");
+    expect(folderFilesOf(x)[1]).toEqual({ path: "notes.md", size: 10, sha256: sha("version 2\n") });
+    expect(x.files!.known).toBe(true);
+    // Given once, the answer stays for this load; a reload that finds the file changed makes a new one.
+    writeFileSync(join(fixture.cwd, "skills/x/notes.md"), "version three\n");
+    expect(folderFilesOf(x)[1]!.sha256).toBe(sha("version 2\n"));
+    const again = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: result });
+    expect(again.registry.get("x")!.skill).toBe(x.skill);
+    expect(folderFilesOf(again.registry.get("x")!)[1]!.sha256).toBe(sha("version three\n"));
   });
 });
 
@@ -472,10 +499,10 @@ describe("examples beside SKILL.md", () => {
     });
     expect(get("a")!.skill.exampleCount).toBe(1);
     expect(get("a")!.content.read().examples).toEqual([{ arguments: { arguments: "hi" }, contains: ["hi"] }]);
-    expect(get("a")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "references/examples.yaml"]);
+    expect(get("a")!.skill.files!).toEqual(["SKILL.md", "references/examples.yaml"]);
     expect(get("a")!.skill.examplesFile?.path).toBe("examples.yaml");
     expect(get("b")!.skill.exampleCount).toBe(1);
-    expect(get("b")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md"]);
+    expect(get("b")!.skill.files!).toEqual(["SKILL.md"]);
   });
 
   test("with both examples.yaml and examples.yml, the first is read and the second stays a file of the skill, with a warning", async () => {
@@ -484,7 +511,7 @@ describe("examples beside SKILL.md", () => {
       "skills/a/examples.yaml": "- contains: [Do]\n",
       "skills/a/examples.yml": "- contains: [x]\n",
     });
-    expect(get("a")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md", "examples.yml"]);
+    expect(get("a")!.skill.files!).toEqual(["SKILL.md", "examples.yml"]);
     expect(lines).toEqual([
       expect.stringMatching(/^skills\/a\/examples\.yml: warning: not read: examples\.yaml holds the examples/),
     ]);
@@ -502,7 +529,7 @@ describe("examples beside SKILL.md", () => {
     writeFileSync(join(fixture.cwd, "skills/a/examples.yaml"), "- contains: [Do]\n- contains: [thing]\n");
     const second = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: first });
     expect(second.registry.get("a")!.skill.exampleCount).toBe(2);
-    expect(second.registry.get("a")!.skill.files!.map((f) => f.path)).toEqual(["SKILL.md"]);
+    expect(second.registry.get("a")!.skill.files!).toEqual(["SKILL.md"]);
   });
 
   test("a broken examples file stops the skill, as a broken example in a YAML skill does, at the example's line", async () => {

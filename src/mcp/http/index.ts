@@ -3,6 +3,7 @@ import { restrictedLayers } from "../../registry/visibility.ts";
 import type { ListKind } from "../feature.ts";
 import { watchListChanges } from "../list-changed.ts";
 import type { Registry } from "../../registry/registry.ts";
+import { watchResourceUpdates } from "../resource-subscriptions.ts";
 import type { LiveRegistry } from "../registry-source.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
 import { accessLine, accessRecord, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
@@ -82,6 +83,13 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
     : () => {};
   const unauthenticated = options.tokens === undefined && options.oauth === undefined;
   const stopWarning = unauthenticated ? warnUnreachableLayers(source, options.log) : () => {};
+  // 2026-07-28 listen streams' resourceSubscriptions (the handler's bus filters by each stream's URIs).
+  const stopUpdates =
+    options.live && !options.stateless
+      ? watchResourceUpdates(source, (uris) => {
+          for (const uri of uris) pipeline.modern.notify.resourceUpdated(uri);
+        })
+      : () => {};
   const server = listen(options, pipeline);
   const port = server.port ?? options.port;
   const hostInUrl = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -94,6 +102,7 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
         pipeline.inFlight.stopping = true;
         stopWatching();
         stopWarning();
+        stopUpdates();
         // No new connections; requests already being answered finish.
         void server.stop(false);
         await pipeline.inFlight.settled(drainMs);

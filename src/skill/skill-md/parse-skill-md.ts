@@ -3,7 +3,7 @@ import { Findings, kindOf, type SourceLocators } from "../findings.ts";
 import { withHeadings } from "../headings.ts";
 import { isValidSkillId, MAX_SKILL_ID_LENGTH } from "../id.ts";
 import { isPlainObject } from "../json-schema.ts";
-import type { Skill, SkillArgument, SkillContent, SkillExample, SkillFile } from "../skill.ts";
+import type { Skill, SkillArgument, SkillContent, SkillExample, FileVersion } from "../skill.ts";
 import { normaliseTags } from "../tags.ts";
 import { closest } from "../../suggest.ts";
 
@@ -45,8 +45,8 @@ export interface SkillMdInput {
   bodyLine: number;
   /** The folder's own name, which should equal `name`. */
   folderName: string;
-  files?: readonly SkillFile[];
-  examplesFile?: SkillFile;
+  files?: readonly string[];
+  examplesFile?: FileVersion;
   leftOut?: readonly string[];
   examples: readonly SkillExample[];
 }

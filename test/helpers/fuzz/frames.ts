@@ -458,7 +458,7 @@ const GENERATORS: Record<string, readonly [number, Generator]> = {
         "rpc.discover",
         "notifications/initialized",
         "logging/setLevel",
-        "resources/subscribe",
+        "resources/subscribes",
         "sampling/createMessage",
         `x/${randomString(rng, { huge: false })}`,
         "PING",
