@@ -4,6 +4,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import type { ExampleResult } from "../examples/run.ts";
 import type { LoadResult } from "../load/load-skills.ts";
 import type { SkillRecord } from "../load/record.ts";
+import { folderFilesOf } from "../registry/describe.ts";
 import type { Candidate, Provenance } from "../registry/registry.ts";
 import { fieldOfPromptArgument, fieldOfProperty, propertyOf, requiredNames } from "../skill/form-fields.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
@@ -183,6 +184,7 @@ export function skillPage(
     chain: resolution.chain.map(chainEntry),
     fields: fieldsOf(skill),
     examples: exampleRows(load.findings.examples, candidate),
-    ...(skill.files && { files: skill.files.map(({ path, size, sha256 }) => ({ path, size, sha256 })) }),
+    // Sizes and digests are worked out on first use (a folder costs its SKILL.md at start): a skill's page is one.
+    ...(skill.files && { files: folderFilesOf(candidate).map(({ path, size, sha256 }) => ({ path, size, sha256 })) }),
   };
 }

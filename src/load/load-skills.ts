@@ -176,19 +176,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   }
   phase("read+parse");
 
-  const candidates: Candidate[] = [];
-  for (const r of records) {
-    if (r.skill && r.content)
-      candidates.push({
-        skill: r.skill,
-        layer: r.layer,
-        path: r.path,
-        source: display(r.path),
-        content: r.content,
-        ...(r.files && { files: r.files }),
-      });
-  }
-  const built = buildRegistry(layers, candidates);
+  const built = buildRegistry(layers, candidatesOf(records, display));
   diagnostics.push(...built.diagnostics);
   phase("resolve");
   const result: LoadResult = {
@@ -204,6 +192,23 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   };
   ctx.store.retain(referencedVersions(result));
   return result;
+}
+
+/** The records that hold a skill, as the registry ranks them. */
+function candidatesOf(records: readonly SkillRecord[], display: (path: string) => string): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const r of records) {
+    if (r.skill && r.content)
+      candidates.push({
+        skill: r.skill,
+        layer: r.layer,
+        path: r.path,
+        source: display(r.path),
+        content: r.content,
+        ...(r.files && { files: r.files }),
+      });
+  }
+  return candidates;
 }
 
 /** A layer's skill files and folders, in path order; none (with a warning) when its folder is not there. */

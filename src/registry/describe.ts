@@ -74,15 +74,16 @@ export function candidateView({ candidate, status }: Provenance): CandidateView 
   };
 }
 
-/**
- * A served skill as plain data. With `withTemplate`, its template too, read from wherever its
- * content lives (the CLI and the API show it; listings never need it).
- */
 /** A folder skill's files with their sizes and digests (worked out now if not yet); none when they are refused. */
 export function folderFilesOf(candidate: Candidate): readonly SkillFile[] {
   const read = candidate.files?.read();
   return read && "files" in read ? read.files : [];
 }
+
+/**
+ * A served skill as plain data. With `withTemplate`, its template too, read from wherever its
+ * content lives (the CLI and the API show it; listings never need it).
+ */
 
 export function skillView(candidate: Candidate, withTemplate = false): SkillView {
   const { skill, layer, source, content } = candidate;
