@@ -7,7 +7,7 @@ import { ArchiveRefused, DEFAULT_ARCHIVE_LIMITS } from "../../src/storage/archiv
 import { readTarGz, writeTarGz } from "../../src/storage/tar-gz.ts";
 import { readZip } from "../../src/storage/zip.ts";
 import { parseIndex } from "../../src/sources/well-known/parse-index.ts";
-import { serialiseIndex, WELL_KNOWN_SCHEMA } from "../../src/sources/well-known/format.ts";
+import { serialiseIndex, sha256Digest, WELL_KNOWN_SCHEMA } from "../../src/sources/well-known/format.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);
 const limits = DEFAULT_ARCHIVE_LIMITS;
@@ -242,5 +242,96 @@ describe("the index", () => {
     expect(() =>
       parseIndex(enc(JSON.stringify({ ...index, $schema: "https://example.com/other.json" })), "https://x/i.json"),
     ).toThrow("is not one this version reads");
+  });
+});
+
+/**
+ * The spec's own figures: the Agent Skills Discovery RFC's worked SHA-256 values (its v0.2.0
+ * draft's "Worked example": the digest of an artifact is the SHA-256 of its raw bytes, as now)
+ * and the discovery index of its "Examples" section, read as a client reads it.
+ */
+describe("against the spec's examples", () => {
+  test("digests: sha256: and 64 lowercase hex of the raw bytes, as the RFC's worked values", () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    expect(sha256Digest(bytes("# Hello\n"))).toBe(
+      "sha256:90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be",
+    );
+    expect(sha256Digest(bytes("#!/bin/sh\n"))).toBe(
+      "sha256:a8076d3d28d21e02012b20eaf7dbf75409a6277134439025f282e368e3305abf",
+    );
+  });
+
+  const SPEC_INDEX = {
+    $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+    skills: [
+      {
+        name: "code-review",
+        type: "skill-md",
+        description: "Review code for bugs, security issues, and best practices.",
+        url: "/.well-known/agent-skills/code-review/SKILL.md",
+        digest: "sha256:c4d5e6f7...",
+      },
+      {
+        name: "git-workflow",
+        type: "skill-md",
+        description: "Follow team Git conventions for branching and commits.",
+        url: "/.well-known/agent-skills/git-workflow/SKILL.md",
+        digest: "sha256:a7b8c9d0...",
+      },
+      {
+        name: "wrangler",
+        type: "archive",
+        description: "Deploy and manage Cloudflare Workers projects.",
+        url: "/.well-known/agent-skills/wrangler.tar.gz",
+        digest: "sha256:f1e2d3c4...",
+      },
+    ],
+  };
+  const INDEX_URL = "https://example.com/.well-known/agent-skills/index.json";
+  const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+  test("the spec's discovery index: its shape reads, its path-absolute URLs resolve against the index's", () => {
+    // The example abbreviates its digests ("sha256:c4d5e6f7..."); with whole ones it reads entry for entry.
+    const whole = {
+      ...SPEC_INDEX,
+      skills: SPEC_INDEX.skills.map((s, i) => ({ ...s, digest: `sha256:${String(i).repeat(64)}` })),
+    };
+    const parsed = parseIndex(encode(whole), INDEX_URL);
+    expect([...parsed.skipped]).toEqual([]);
+    expect([...parsed.entries.values()].map((e) => [e.name, e.type, e.href])).toEqual([
+      ["code-review", "skill-md", "https://example.com/.well-known/agent-skills/code-review/SKILL.md"],
+      ["git-workflow", "skill-md", "https://example.com/.well-known/agent-skills/git-workflow/SKILL.md"],
+      ["wrangler", "archive", "https://example.com/.well-known/agent-skills/wrangler.tar.gz"],
+    ]);
+    // As printed, the abbreviated digests cannot verify anything: each entry is skipped, saying why.
+    const printed = parseIndex(encode(SPEC_INDEX), INDEX_URL);
+    expect(printed.entries.size).toBe(0);
+    expect([...printed.skipped.values()]).toEqual(Array(3).fill("its digest is not sha256:<64 lowercase hex digits>"));
+  });
+
+  test("what we publish has the spec's shape: $schema, then entries of exactly its fields, sorted by name", () => {
+    const entries = [
+      {
+        name: "b-skill",
+        description: "B",
+        type: "archive" as const,
+        url: "b-skill.tar.gz",
+        digest: `sha256:${"b".repeat(64)}`,
+      },
+      {
+        name: "a-skill",
+        description: "A",
+        type: "skill-md" as const,
+        url: "a-skill/SKILL.md",
+        digest: `sha256:${"a".repeat(64)}`,
+        version: "1.2.0",
+      },
+    ];
+    const index = JSON.parse(serialiseIndex(entries)) as typeof SPEC_INDEX;
+    expect(Object.keys(index)).toEqual(["$schema", "skills"]);
+    expect(index.$schema).toBe(SPEC_INDEX.$schema);
+    expect(index.skills.map((s) => s.name)).toEqual(["a-skill", "b-skill"]);
+    const specFields = new Set([...Object.keys(SPEC_INDEX.skills[0]!), "version"]);
+    for (const skill of index.skills) for (const key of Object.keys(skill)) expect(specFields.has(key)).toBe(true);
   });
 });
