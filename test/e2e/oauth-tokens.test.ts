@@ -167,6 +167,11 @@ describe("token shapes of identity providers, from issuers of our own", () => {
     expect((await server.check(await entra.sign(claims, { typ: "JWT" }))).kind).toBe("valid");
     const noScope = await entra.sign({ ...claims, scp: "User.Read" }, { typ: "JWT" });
     expect(await server.check(noScope)).toEqual({ kind: "insufficient_scope" });
+    // Scopes required and neither `scp` nor `scope` in the token at all: 403 too, never a pass.
+    const { scp: _, ...withoutScopeClaim } = claims;
+    expect(await server.check(await entra.sign(withoutScopeClaim, { typ: "JWT" }))).toEqual({
+      kind: "insufficient_scope",
+    });
   });
 
   test("Okta: scp an array, cid, RFC 8414 discovery with the path inserted", async () => {
