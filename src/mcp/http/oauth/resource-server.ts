@@ -22,7 +22,10 @@ export type OAuthCheck =
 export class OAuthResourceServer {
   private readonly discovery: IssuerDiscovery;
   private verifier: JwtVerifier | undefined;
-  private readonly cache = new VerdictCache<{ claims: Readonly<Record<string, unknown>> } | { reason: string }>();
+  /** Per token: its claims and whether they grant the required scopes (decided once), or why it is refused. */
+  private readonly cache = new VerdictCache<
+    { claims: Readonly<Record<string, unknown>>; scoped: boolean } | { reason: string }
+  >();
 
   constructor(
     readonly options: OAuthOptions,
@@ -43,13 +46,14 @@ export class OAuthResourceServer {
     if (known === undefined) {
       const { verdict, until } = await this.verdict(token);
       if (verdict.kind === "unavailable") return verdict;
-      known = verdict.kind === "valid" ? { claims: verdict.claims } : { reason: verdict.reason };
+      known =
+        verdict.kind === "valid"
+          ? { claims: verdict.claims, scoped: hasScopes(verdict.claims, this.options.scopes) }
+          : { reason: verdict.reason };
       this.cache.set(key, known, until);
     }
     if ("reason" in known) return { kind: "invalid", reason: known.reason };
-    return hasScopes(known.claims, this.options.scopes)
-      ? { kind: "valid", claims: known.claims }
-      : { kind: "insufficient_scope" };
+    return known.scoped ? { kind: "valid", claims: known.claims } : { kind: "insufficient_scope" };
   }
 
   /** The verdict on a token not seen before, and until when (epoch seconds) it may be reused (0: not). */
