@@ -10,7 +10,8 @@
  */
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { peakRssMb } from "./lib/session.ts";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { buildOurs, REPO_ROOT } from "./lib/build.ts";
@@ -42,16 +43,6 @@ interface Sample {
 
 const log = (line: string) => process.stderr.write(`[bench:folders] ${line}\n`);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
-function peakRssMb(pid: number | null): number {
-  if (pid === null) return Number.NaN;
-  try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) / 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 async function session(variant: Variant, corpus: FolderCorpus, home: string): Promise<Sample> {
   const started = performance.now();

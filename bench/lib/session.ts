@@ -110,7 +110,7 @@ export function killAllSessionsNow(): void {
 }
 
 /** Peak resident set size in MB, from /proc (Linux); NaN where that is unavailable. */
-function peakRssMb(pid: number | null): number {
+export function peakRssMb(pid: number | null): number {
   if (pid === null) return Number.NaN;
   try {
     const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
