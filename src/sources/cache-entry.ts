@@ -205,26 +205,7 @@ export class CacheEntry {
    * there, so that housekeeping never prunes a commit a copy came from.
    */
   async fetchRef(ref: string, timeoutMs?: number): Promise<string> {
-    await this.ensureRepo();
-    await git(
-      `cannot fetch "${ref}"`,
-      [
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-recurse-submodules",
-        "--no-write-fetch-head",
-        "--depth=1",
-        "--",
-        this.url,
-        `+${ref}:${FETCHED}`,
-      ],
-      {
-        gitDir: this.repo,
-        url: this.url,
-        ...(timeoutMs !== undefined && { timeoutMs }),
-      },
-    );
+    await this.fetchOne(`cannot fetch "${ref}"`, `+${ref}:${FETCHED}`, timeoutMs);
     const commit = new TextDecoder()
       .decode(
         await git(`"${ref}" is not a commit`, ["rev-parse", "--verify", "--quiet", `${FETCHED}^{commit}`], {
@@ -242,27 +223,19 @@ export class CacheEntry {
       await this.pin(commit);
       return "cached";
     }
-    await this.ensureRepo();
-    await git(
-      `cannot fetch commit ${commit.slice(0, 12)}`,
-      [
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-recurse-submodules",
-        "--no-write-fetch-head",
-        "--depth=1",
-        "--",
-        this.url,
-        `+${commit}:${PINNED}${commit}`,
-      ],
-      {
-        gitDir: this.repo,
-        url: this.url,
-        ...(timeoutMs !== undefined && { timeoutMs }),
-      },
-    );
+    await this.fetchOne(`cannot fetch commit ${commit.slice(0, 12)}`, `+${commit}:${PINNED}${commit}`, timeoutMs);
     return "fetched";
+  }
+
+  /** One commit, one deep, from the remote into the cache under the refspec's name: no tags, no submodules. */
+  private async fetchOne(failure: string, refspec: string, timeoutMs?: number): Promise<void> {
+    await this.ensureRepo();
+    const options = ["--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--depth=1"];
+    await git(failure, ["fetch", ...options, "--", this.url, refspec], {
+      gitDir: this.repo,
+      url: this.url,
+      ...(timeoutMs !== undefined && { timeoutMs }),
+    });
   }
 
   private async pin(commit: string): Promise<void> {

@@ -1,10 +1,11 @@
+import { freePort } from "../helpers/free-port.ts";
 import type { Client, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connectHttp, INITIALIZE, postJson, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
-import { ALPHA_CLIENT, BETA_CLIENT, clientCredentials, freePort, JWT_CLIENT, startProvider } from "../helpers/oauth.ts";
+import { ALPHA_CLIENT, BETA_CLIENT, clientCredentials, JWT_CLIENT, startProvider } from "../helpers/oauth.ts";
 import { connect, type Era, SOURCE_TARGET } from "../helpers/server.ts";
 import { eventually, textOf } from "./live-session.ts";
 

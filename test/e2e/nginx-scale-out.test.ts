@@ -1,3 +1,4 @@
+import { freePort } from "../helpers/free-port.ts";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
@@ -39,13 +40,6 @@ export function replicaCommands(template: string, tokens: string): string[][] {
   );
 }
 
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  await probe.stop(true);
-  return port;
-}
-
 /** docs/nginx.conf with the replicas' and nginx's own ports replaced; fails if the file's shape changed. */
 export function configFor(template: string, replicaPorts: readonly number[], listenPort: number): string {
   const servers = [...template.matchAll(/^\s*server 127\.0\.0\.1:(\d+)/gm)];
@@ -83,7 +77,7 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
     replicas = await Promise.all(
       replicaCommands(template, tokens).map((args) => startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, args)),
     );
-    listen = await freePort();
+    listen = freePort();
     const prefix = join(fixture.root, "nginx");
     nginx = spawnNginx(
       prefix,

@@ -1,3 +1,4 @@
+import { freePort } from "../helpers/free-port.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { chmodSync, writeFileSync } from "node:fs";
@@ -11,7 +12,7 @@ import {
   startHttpServer,
   type HttpServer,
 } from "../helpers/http-server.ts";
-import { clientCredentials, freePort, JWT_CLIENT, startProvider, type Provider } from "../helpers/oauth.ts";
+import { clientCredentials, JWT_CLIENT, startProvider, type Provider } from "../helpers/oauth.ts";
 import { newClient, SOURCE_TARGET } from "../helpers/server.ts";
 
 /**

@@ -1,3 +1,4 @@
+import { freePort } from "../helpers/free-port.ts";
 import type { Client, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
@@ -32,19 +33,12 @@ function files(dir: string, rel = ""): Map<string, Buffer> {
   return found;
 }
 
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  await probe.stop(true);
-  return port;
-}
-
 /** nginx (the Debian package) serving `root` with docs/well-known.md's server block, unprivileged. */
 async function startNginx(root: string, prefix: string): Promise<{ port: number; proc: Subprocess }> {
   const doc = readFileSync(join(REPO_ROOT, "docs", "well-known.md"), "utf8");
   const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
   if (!block) throw new Error("docs/well-known.md has no nginx block");
-  const port = await freePort();
+  const port = freePort();
   const site = block
     .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
     .replace(/root \/srv\/skills-site;/, `root ${root};`);

@@ -127,11 +127,3 @@ export async function startLocalIssuer(
     stop: () => void server.stop(true),
   };
 }
-
-/** A port that was free a moment ago (the server under test must know its public URL before it listens). */
-export function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}

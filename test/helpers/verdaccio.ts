@@ -1,3 +1,4 @@
+import { freePort } from "./free-port.ts";
 import type { Subprocess } from "bun";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -66,14 +67,6 @@ web:
   enable: false
 log: { type: stdout, format: json, level: warn }
 `;
-}
-
-/** A port that was free a moment ago; Verdaccio is retried on another if it is taken meanwhile. */
-function freePort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = server.port;
-  server.stop(true);
-  return port;
 }
 
 async function waitUntilUp(proc: Subprocess, url: string, timeoutMs: number): Promise<boolean> {
