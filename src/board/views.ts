@@ -8,7 +8,7 @@ import { folderFilesOf } from "../registry/describe.ts";
 import type { Candidate, Provenance } from "../registry/registry.ts";
 import { fieldOfPromptArgument, fieldOfProperty, propertyOf, requiredNames } from "../skill/form-fields.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
-import type { Skill } from "../skill/skill.ts";
+import { type Skill, skillKind } from "../skill/skill.ts";
 import type { ChainEntry, ExampleRow, Field, ProblemGroup, SkillPage, SkillRow } from "./wire.ts";
 
 /** What `validate` finds in a load: every finding, and every inline example run. */
@@ -21,10 +21,6 @@ export interface Findings {
 export interface BoardLoad {
   result: LoadResult;
   findings: Findings;
-}
-
-function kindOf(skill: Skill): SkillRow["kind"] {
-  return skill.format === "skill-md" ? "folder" : skill.type;
 }
 
 /** The line the skill's id is written on (1 when the load kept no locator, or the id is implied). */
@@ -40,7 +36,7 @@ export function skillRows(result: LoadResult, records: ReadonlyMap<string, Skill
   return result.registry.served().map((c) => ({
     id: c.skill.id,
     type: c.skill.type,
-    kind: kindOf(c.skill),
+    kind: skillKind(c.skill),
     description: c.skill.description,
     tags: [...c.skill.tags],
     layer: c.layer.name,
@@ -173,7 +169,7 @@ export function skillPage(
   return {
     id,
     type: skill.type,
-    kind: kindOf(skill),
+    kind: skillKind(skill),
     ...(skill.title !== undefined && { title: skill.title }),
     description: skill.description,
     tags: [...skill.tags],

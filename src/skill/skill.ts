@@ -121,3 +121,10 @@ export interface ContentSource {
    */
   read(): SkillContent;
 }
+
+/** What a skill is to a person reading a list or a count: a YAML prompt or tool, or an Agent Skills folder. */
+export type SkillKind = "prompt" | "tool" | "folder";
+
+export function skillKind(skill: Skill): SkillKind {
+  return skill.format === "skill-md" ? "folder" : skill.type;
+}

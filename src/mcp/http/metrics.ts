@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type * as Prom from "prom-client";
 import { perSnapshot } from "../../registry/per-snapshot.ts";
 import type { Registry } from "../../registry/registry.ts";
+import { type SkillKind, skillKind } from "../../skill/skill.ts";
 import type { OnSkillUse, SkillUseVia } from "../feature.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { BearerTokens, TokenConfigError, warnIfOthersCanRead } from "./bearer-tokens.ts";
@@ -44,9 +45,9 @@ export function methodLabel(rpc: string | undefined): string {
 const VIAS: readonly SkillUseVia[] = ["prompts/get", "tools/call", "load_skill", "skills/get"];
 
 /** Served skills by kind: an Agent Skills folder is `folder`, a YAML skill its type. Counted once per snapshot. */
-const skillsByKind = perSnapshot((registry: Registry): Record<"prompt" | "tool" | "folder", number> => {
+const skillsByKind = perSnapshot((registry: Registry): Record<SkillKind, number> => {
   const counts = { prompt: 0, tool: 0, folder: 0 };
-  for (const { skill } of registry.served()) counts[skill.format === "skill-md" ? "folder" : skill.type]++;
+  for (const { skill } of registry.served()) counts[skillKind(skill)]++;
   return counts;
 });
 
