@@ -181,6 +181,8 @@ export function skillPage(
     fields: fieldsOf(skill),
     examples: exampleRows(load.findings.examples, candidate),
     // Sizes and digests are worked out on first use (a folder costs its SKILL.md at start): a skill's page is one.
-    ...(skill.files && { files: folderFilesOf(candidate).map(({ path, size, sha256 }) => ({ path, size, sha256 })) }),
+    ...(candidate.files && {
+      files: folderFilesOf(candidate).map(({ path, size, sha256 }) => ({ path, size, sha256 })),
+    }),
   };
 }

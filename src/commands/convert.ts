@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
+import { folderFilesOf } from "../registry/describe.ts";
 import { toSkillMd, toYaml, type Conversion } from "../skill/convert.ts";
 import { didYouMean } from "../suggest.ts";
 import { createFile } from "./support/scaffold.ts";
@@ -60,7 +61,14 @@ export const spec = command({
       return EXIT_FAILURE;
     }
     const content = candidate.content.read();
-    const converted = to === "skill-md" ? toSkillMd(candidate.skill, content) : toYaml(candidate.skill, content);
+    const converted =
+      to === "skill-md"
+        ? toSkillMd(candidate.skill, content)
+        : toYaml(
+            candidate.skill,
+            content,
+            folderFilesOf(candidate).map((f) => f.path),
+          );
     if ("refused" in converted) {
       ctx.err(`error: ${converted.refused}\n`);
       return EXIT_FAILURE;

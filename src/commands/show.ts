@@ -1,4 +1,4 @@
-import { folderFilesOf, resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
+import { folderFilesOf, leftOutOf, resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
 import { publishedSkillOf } from "../registry/published-skills.ts";
 import type { Candidate } from "../registry/registry.ts";
 import type { Palette } from "../cli-output/colour.ts";
@@ -110,16 +110,17 @@ function effectiveText(effective: Candidate, args: ArgumentLine[], git: GitOrigi
   const derived = skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0;
   text += `\n${bold("Arguments")}${derived ? dim(skillMd ? " (one free-text argument, as typed after the command)" : " (from the template's variables)") : ""}\n`;
   text += args.length > 0 ? indent(formatTable(argumentRows(args))) : "  (none)\n";
-  if (skill.files) {
+  if (effective.files) {
     const files = folderFilesOf(effective);
     text += `\n${bold("Files")} ${dim(`(${files.length}, with the digest a host verifies each read against)`)}\n`;
     text += indent(
       formatTable([["PATH", "SIZE", "SHA-256"], ...files.map((f) => [f.path, String(f.size), f.sha256.slice(0, 16)])]),
     );
   }
-  if (skill.leftOut) {
+  const leftOut = leftOutOf(effective);
+  if (leftOut.length > 0) {
     text += `\n${bold("Left out")} ${dim("(hidden names are never part of a skill)")}\n`;
-    text += skill.leftOut.map((name) => `  ${name}\n`).join("");
+    text += leftOut.map((name) => `  ${name}\n`).join("");
   }
   const { template } = effective.content.read();
   const heading = skillMd ? "Body" : "Template";

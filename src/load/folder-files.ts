@@ -1,19 +1,36 @@
-import { sep } from "node:path";
-import type { FolderFiles, SkillFile } from "../skill/skill.ts";
-import { FOLDER_LIMITS } from "../storage/discover.ts";
+import { dirname, sep } from "node:path";
+import type { FolderFiles, FolderWalk, SkillFile } from "../skill/skill.ts";
+import { FOLDER_LIMITS, listSkillFolder } from "../storage/discover.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import type { DigestBook } from "./digest-book.ts";
+import { EXAMPLES_FILES } from "./parse-folder.ts";
 
-type Answer = { files: readonly SkillFile[] } | { refused: string };
+/** A walk of the folder: its published names (the examples file is read by `skill-central test` only). */
+function walkFolder(skillFile: string): FolderWalk {
+  const listing = listSkillFolder(dirname(skillFile), skillFile);
+  const { leftOut, diagnostics } = listing;
+  if (listing.filesRefused) {
+    const over = diagnostics.find((d) => d.code === "skill-folder-too-large");
+    return { names: [], leftOut, diagnostics, refused: over?.message ?? "skill folder over the file-count limit" };
+  }
+  const examples = EXAMPLES_FILES.find((name) => listing.files.some((f) => f.rel === name));
+  return { names: listing.files.flatMap((f) => (f.rel === examples ? [] : [f.rel])), leftOut, diagnostics };
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i]);
+}
 
 /**
- * One skill folder's published files with their sizes and digests, worked out on first use (a
- * client's `skills/list`, a file's read, `show`, or the server's idle time) from the digest book,
- * so a start reads nothing of a folder but its `SKILL.md`. The answer, once given, stays: a
- * reload that finds a file changed makes a new one (see `stillCurrent`).
+ * One skill folder's published files with their names, sizes and digests, worked out on first use
+ * (a client's `skills/list`, a file's read, `show`, or the server's idle time): the folder is
+ * walked then, and each file's digest comes from the digest book, so a start reads nothing of a
+ * folder but its `SKILL.md`. The answer, once given, stays: a reload that finds the folder changed
+ * makes a new one (see `stillCurrent`).
  */
 export class FolderFacts implements FolderFiles {
-  private answer: Answer | undefined;
+  private walked: FolderWalk | undefined;
+  private answer: ReturnType<FolderFiles["read"]> | undefined;
   /** The version of each file the answer describes (undefined: the file could not be read). */
   private stamps: (FileStamp | undefined)[] = [];
   private staled = false;
@@ -22,15 +39,21 @@ export class FolderFacts implements FolderFiles {
     private readonly book: DigestBook,
     /** The skill's SKILL.md: the folder is the one holding it. */
     private readonly skillFile: string,
-    /** Relative paths, SKILL.md first. */
-    private readonly names: readonly string[],
   ) {}
 
   get known(): boolean {
     return this.answer !== undefined;
   }
 
-  read(): Answer {
+  walk(): FolderWalk {
+    if (!this.walked) {
+      this.walked = walkFolder(this.skillFile);
+      if (this.walked.diagnostics.length > 0) this.book.folderFindings(this.skillFile, this.walked.diagnostics);
+    }
+    return this.walked;
+  }
+
+  read(): ReturnType<FolderFiles["read"]> {
     this.answer ??= this.compute();
     return this.answer;
   }
@@ -39,18 +62,20 @@ export class FolderFacts implements FolderFiles {
     return this.skillFile.slice(0, this.skillFile.lastIndexOf(sep) + 1) + name.split("/").join(sep);
   }
 
-  private compute(): Answer {
+  private compute(): ReturnType<FolderFiles["read"]> {
+    const walked = this.walk();
+    if (walked.refused !== undefined) return { refused: walked.refused };
     const files: SkillFile[] = [];
     this.stamps = [];
     let bytes = 0;
-    for (const name of this.names) {
+    for (const name of walked.names) {
       try {
         const version = this.book.current(this.pathOf(name), this.skillFile);
         files.push({ path: name, size: version.size, sha256: version.sha256 });
         this.stamps.push(version);
         bytes += version.size;
       } catch {
-        // Gone or unreadable since the listing: left out, as discovery leaves out what it cannot read.
+        // Gone or unreadable since the walk: left out, as the walk leaves out what it cannot read.
         this.stamps.push(undefined);
       }
     }
@@ -64,21 +89,27 @@ export class FolderFacts implements FolderFiles {
   stale(): void {
     if (this.staled) return;
     this.staled = true;
-    for (const name of this.names) this.book.forget(this.pathOf(name));
+    for (const name of this.walked?.names ?? []) this.book.forget(this.pathOf(name));
     this.book.stale(this.skillFile);
   }
 
   /**
-   * Whether this answer still describes the folder (one stat per file, for a reload): true when
-   * none was given yet, since it will be worked out from the disk as it is then.
+   * Whether what was worked out still describes the folder (for a reload: a walk of the folder,
+   * then one stat per file): true when nothing was yet, since it will be worked out from the disk
+   * as it is then.
    */
   stillCurrent(): boolean {
     if (this.staled) return false;
+    const then = this.walked;
+    if (!then) return true;
+    const now = walkFolder(this.skillFile);
+    if (now.refused !== then.refused || !sameList(now.names, then.names) || !sameList(now.leftOut, then.leftOut))
+      return false;
     if (!this.answer) return true;
-    return this.names.every((name, i) => {
-      const now = statStamp(this.pathOf(name));
-      const then = this.stamps[i];
-      return then === undefined ? now === undefined : sameStamp(then, now);
+    return then.names.every((name, i) => {
+      const stamp = statStamp(this.pathOf(name));
+      const known = this.stamps[i];
+      return known === undefined ? stamp === undefined : sameStamp(known, stamp);
     });
   }
 }

@@ -75,6 +75,10 @@ export class IndexWriter {
     while (this.queue.length === 0 && this.folders.length > 0 && performance.now() - started < SLICE_MS) {
       this.folders.pop()?.read();
     }
+    // A slice's garbage (rows' UTF-8 copies, folder listings, hashers) goes before the next slice
+    // makes more: a young collection, well under a millisecond, where letting it pile up over the
+    // background pass added ~20 MB to the peak RSS of a cold start at 1,200 skill folders.
+    Bun.gc(false);
     if (!this.index.writeDigests(this.digests.takePending())) {
       this.schedule(POLL_MS * 8);
       return;

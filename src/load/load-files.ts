@@ -5,6 +5,8 @@ import { discoverSkillFiles, type FoundFolder } from "../storage/discover.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { layerDirState } from "../storage/fs-state.ts";
 import { ContentStore } from "./content-store.ts";
+import { DigestBook } from "./digest-book.ts";
+import { FolderFacts } from "./folder-files.ts";
 import { parseSkillFolder, parseSkillPath } from "./parse-folder.ts";
 import type { FileParse } from "./parse-file.ts";
 import type { SkillRecord } from "./record.ts";
@@ -47,6 +49,7 @@ export function loadFiles(paths: readonly string[], cwd: string): FilesResult {
   }
   const layer: LayerRef = { name: "paths", priority: 0, order: 0 };
   const store = new ContentStore(undefined, (path) => parseSkillPath(path));
+  const digests = new DigestBook(undefined);
   const records: SkillRecord[] = [];
   const candidates: Candidate[] = [];
   for (const [path, folder] of units) {
@@ -63,8 +66,9 @@ export function loadFiles(paths: readonly string[], cwd: string): FilesResult {
     };
     if (parsed.skill && parsed.content) {
       const content = store.hold(path, parsed.stamp, parsed.content);
-      records.push({ ...base, outcome: "served", skill: parsed.skill, content });
-      candidates.push({ skill: parsed.skill, layer, path, source: display(path), content });
+      const files = parsed.skill.format === "skill-md" ? new FolderFacts(digests, path) : undefined;
+      records.push({ ...base, outcome: "served", skill: parsed.skill, content, ...(files && { files }) });
+      candidates.push({ skill: parsed.skill, layer, path, source: display(path), content, ...(files && { files }) });
     } else records.push({ ...base, outcome: "skipped" });
   }
   return { records, candidates, diagnostics, display };

@@ -1,4 +1,4 @@
-import { isAbsolute } from "node:path";
+import { isAbsolute, sep } from "node:path";
 import type { ConfigOptions, LayerSpec, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
@@ -13,7 +13,7 @@ import { ContentStore } from "./content-store.ts";
 import { DigestBook } from "./digest-book.ts";
 import { FolderFacts } from "./folder-files.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
-import { parseSkillFolder, parseSkillPath } from "./parse-folder.ts";
+import { EXAMPLES_FILES, parseSkillFolder, parseSkillPath } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
@@ -29,6 +29,8 @@ export interface LoadOptions extends ConfigOptions {
   keepLocators?: boolean;
   /** Told when a listed skill's content turns out to be gone (see ContentStore). */
   onContentLost?: (path: string) => void;
+  /** Told what a skill folder's walk ran into (links left out, the limits), when the folder is first listed. */
+  onFolderFindings?: (skillFile: string, diagnostics: readonly Diagnostic[]) => void;
   /** Called with the layers before any skill file is read (the server arms its watches there). */
   onConfig?: (config: ResolvedConfig) => void;
 }
@@ -89,22 +91,17 @@ interface Unit {
 }
 
 /**
- * Whether a folder still holds the files a skill was made from (a refused folder never does): its
- * published files' names in order, its examples file's version, and the same hidden names left
- * out (`show` and `validate` name them). Names only: the other files' versions are checked when
- * their digests are worked out (folder-files.ts), not on every start.
+ * Whether a folder still has the examples file a skill was made from, in the same version: all a
+ * skill takes from its folder besides SKILL.md (its other files are the `FolderFacts`', checked
+ * when they are worked out, never at start). Two examples files always mean a fresh parse: the
+ * warning about the second one is the parse's.
  */
-function sameFolderFiles(folder: FoundFolder, skill: Skill | undefined): boolean {
-  const files = skill?.files;
-  const examples = skill?.examplesFile;
-  if (folder.filesRefused || !files || files.length + (examples ? 1 : 0) !== folder.files.length) return false;
-  const leftOut = skill.leftOut ?? [];
-  if (leftOut.length !== folder.leftOut.length || leftOut.some((name, i) => name !== folder.leftOut[i])) return false;
-  let i = 0;
-  return folder.files.every((f) => {
-    if (examples && f.rel === examples.path) return sameStamp(examples, statStamp(f.abs));
-    return files[i++] === f.rel;
-  });
+function sameExamples(folder: FoundFolder, skill: Skill | undefined): boolean {
+  const present = EXAMPLES_FILES.filter((name) => folder.topFiles.includes(name));
+  const recorded = skill?.examplesFile;
+  if (present.length > 1) return false;
+  if (present.length === 0 || !recorded) return present.length === 0 && !recorded;
+  return recorded.path === present[0] && sameStamp(recorded, statStamp(folder.dir + sep + recorded.path));
 }
 
 /*
@@ -156,7 +153,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     previous: new Map(options.previous?.records.map((r) => [r.path, r])),
     index,
     store: options.previous?.store ?? new ContentStore(index, (path) => parseSkillPath(path), options.onContentLost),
-    digests: options.previous?.digests ?? new DigestBook(index, options.onContentLost),
+    digests: options.previous?.digests ?? new DigestBook(index, options.onContentLost, options.onFolderFindings),
     keepLocators: options.keepLocators === true,
     unindexed: [],
     parsedSinceCollection: 0,
@@ -251,8 +248,7 @@ interface ReadContext {
 
 /** A folder skill's files, to be worked out when first needed (none for a YAML skill or a skipped folder). */
 function folderFilesOf(ctx: ReadContext, record: SkillRecord): SkillRecord {
-  const names = record.skill?.format === "skill-md" ? record.skill.files : undefined;
-  return names ? { ...record, files: new FolderFacts(ctx.digests, record.path, names) } : record;
+  return record.skill?.format === "skill-md" ? { ...record, files: new FolderFacts(ctx.digests, record.path) } : record;
 }
 
 /**
@@ -274,7 +270,7 @@ function readUnit(ctx: ReadContext, layer: LayerRef, { path, folder }: Unit): Sk
   const before = ctx.previous.get(path);
   // A file the index has never seen is read anyway: no stat first (a cold start's case).
   const stamp = before || index?.has(path) ? statStamp(path) : undefined;
-  const same = (skill: Skill | undefined) => !folder || sameFolderFiles(folder, skill);
+  const same = (skill: Skill | undefined) => !folder || sameExamples(folder, skill);
   if (before && stamp && sameStamp(before.stamp, stamp) && same(before.skill)) return again(ctx, before, layer);
   const indexed = stamp && index?.lookup(path, stamp);
   const known = indexed && same(indexed.skill) ? indexed : undefined;

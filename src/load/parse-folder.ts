@@ -1,4 +1,4 @@
-import { basename, dirname } from "node:path";
+import { basename, dirname, sep } from "node:path";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { readExamples } from "../skill/examples.ts";
 import { Findings, type Path, type SourceLocators } from "../skill/findings.ts";
@@ -20,7 +20,9 @@ export const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
  * `skill-central test` only, so it is not one of the skill's published files.
  */
 function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFile | undefined {
-  const [file, other] = EXAMPLES_FILES.flatMap((name) => found.files.filter((f) => f.rel === name));
+  const [file, other] = EXAMPLES_FILES.flatMap((name) =>
+    found.topFiles.includes(name) ? [{ rel: name, abs: found.dir + sep + name }] : [],
+  );
   if (file && other) {
     diagnostics.push({
       severity: "warning",
@@ -112,14 +114,13 @@ function parseFrontmatter(file: string, split: Split & { ok: true }, diagnostics
 }
 
 /**
- * An Agent Skills folder, read and judged: its SKILL.md parsed, its examples file read, and its
- * other files named (their sizes and digests are worked out when first needed: folder-files.ts).
- * Never throws.
+ * An Agent Skills folder, read and judged: its SKILL.md parsed and its examples file read. Its
+ * other files are not looked at: they are listed, sized and hashed when first needed
+ * (folder-files.ts). Never throws.
  */
 export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: boolean } = {}): FileParse {
   const file = found.skillFile;
-  const diagnostics: Diagnostic[] = [...found.diagnostics];
-  if (found.filesRefused) return { diagnostics };
+  const diagnostics: Diagnostic[] = [];
   const read = readSkillFile(file);
   if (!read.ok) return { diagnostics: [...diagnostics, read.diagnostic] };
   try {
@@ -153,9 +154,7 @@ export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: bo
       body: split.body,
       bodyLine: split.bodyLine,
       folderName: basename(found.dir),
-      files: found.files.flatMap((f) => (f === examplesFile ? [] : [f.rel])),
       ...(version && { examplesFile: version }),
-      leftOut: found.leftOut,
       examples,
     });
     return {

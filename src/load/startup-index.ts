@@ -51,7 +51,7 @@ export interface DigestRow extends FileStamp {
 }
 
 /** Bump when the shape of the listing or of content rows changes. */
-const FORMAT = 6;
+const FORMAT = 7;
 
 /**
  * A file modified this recently may be modified again within the file system's timestamp
@@ -65,7 +65,7 @@ export const RACY_WINDOW_MS = 2000;
  * (~0.6 MB at 1,000 rows) besides what is kept, where one document for 10,000 skills (5.8 MB, and
  * as much again as UTF-8 for SQLite) added ~25 MB to the peak RSS of a cold start's first save.
  */
-const LISTING_CHUNK_ROWS = 1000;
+const LISTING_CHUNK_ROWS = 250;
 
 /** One listing row, as stored: an array keeps the document small. */
 type ListingRow = [
@@ -304,6 +304,8 @@ export class StartupIndex {
           if (rows.length === LISTING_CHUNK_ROWS) {
             insert.run(chunk++, JSON.stringify(rows));
             rows = [];
+            // Each chunk's JSON and its UTF-8 copy go before the next is made.
+            Bun.gc(false);
           }
         }
         if (rows.length > 0) insert.run(chunk, JSON.stringify(rows));

@@ -75,9 +75,14 @@ export function candidateView({ candidate, status }: Provenance): CandidateView 
 }
 
 /** A folder skill's files with their sizes and digests (worked out now if not yet); none when they are refused. */
-export function folderFilesOf(candidate: Candidate): readonly SkillFile[] {
+export function folderFilesOf(candidate: Pick<Candidate, "files">): readonly SkillFile[] {
   const read = candidate.files?.read();
   return read && "files" in read ? read.files : [];
+}
+
+/** The hidden names a folder skill leaves out (its folder is listed now if it was not yet). */
+export function leftOutOf(candidate: Pick<Candidate, "files">): readonly string[] {
+  return candidate.files?.walk().leftOut ?? [];
 }
 
 /**
@@ -96,6 +101,7 @@ export function skillView(candidate: Candidate, withTemplate = false): SkillView
     }
   }
   const published = publishedSkillOf(candidate);
+  const leftOut = leftOutOf(candidate);
   const skillMd = published?.byPath.get("SKILL.md");
   const uriOf = new Map(published?.files.flatMap((f) => (f.record ? [[f.record.path, f.uri] as const] : [])));
   return {
@@ -109,7 +115,7 @@ export function skillView(candidate: Candidate, withTemplate = false): SkillView
     ...(skill.inputSchema !== undefined && { inputSchema: skill.inputSchema }),
     ...(skill.version !== undefined && { version: skill.version }),
     format: skill.format ?? "yaml",
-    ...(skill.files && {
+    ...(candidate.files && {
       files: folderFilesOf(candidate).map(({ path, size, sha256 }) => ({
         path,
         size,
@@ -118,7 +124,7 @@ export function skillView(candidate: Candidate, withTemplate = false): SkillView
       })),
     }),
     ...(skill.examplesFile && { examplesFile: skill.examplesFile.path }),
-    ...(skill.leftOut && { leftOut: [...skill.leftOut] }),
+    ...(leftOut.length > 0 && { leftOut: [...leftOut] }),
     ...(published && skillMd && { uri: published.uri, digest: skillMd.digest }),
     ...(skill.hidden && { hidden: true as const }),
     ...(skill.modelInvocable === false && { modelInvocable: false as const }),

@@ -54,11 +54,6 @@ function assemble(
   return { uri: skillUri(id), frontmatter, files, byPath: new Map(files.map((f) => [f.path, f])), synthesised };
 }
 
-/** Whether a folder's files start with its SKILL.md (the loader lists it first; not when it is unreadable). */
-function hasSkillFile(skill: Skill): boolean {
-  return skill.files?.[0]?.toLowerCase() === "skill.md";
-}
-
 function folderPublication(skill: Skill, folder: FolderFiles | undefined): Publication | undefined {
   const fm = skill.frontmatter;
   const read = folder?.read();
@@ -162,7 +157,7 @@ export const publishedHeads = perSnapshot((registry: Registry): PublishedHead[] 
     // From the frontmatter, without the folder's files: listing resources never hashes them (a
     // folder over the size limit, found out when they are, is listed here and not by skills/list).
     const fm = c.skill.frontmatter;
-    return fm && typeof fm.name === "string" && typeof fm.description === "string" && hasSkillFile(c.skill)
+    return fm && typeof fm.name === "string" && typeof fm.description === "string"
       ? [{ uri: skillUri(c.skill.id), name: fm.name, description: fm.description }]
       : [];
   });

@@ -15,15 +15,26 @@ export interface LiveSkillsOptions {
   /** A load that threw (not a broken file, which is a diagnostic): the previous skills stay. */
   failed: (error: unknown, first: boolean) => void;
   warn: (message: string) => void;
+  /** `performance.now()` of the latest request: the first load's deferred watches wait for a quiet moment. */
+  lastActivity?: () => number;
 }
+
+/** A request this recent means the server is busy: arming the deferred watches waits (see index-writer.ts). */
+const QUIET_MS = 40;
+const POLL_MS = 25;
 
 /**
  * The skills over the server's lifetime: loads once, then (when watching) reloads after each
  * burst of changes, off the request path, one load at a time. Each load hands the previous one
  * on, so unchanged files are reused and a file that was good and breaks keeps its last good
  * version. Watches are armed as soon as a load knows its layers, before it reads any file, so a
- * change made while loading (the first load included) is never missed; they are re-planned on
- * every load, since layers come and go with config edits.
+ * change made while loading is never missed; they are re-planned on every load, since layers
+ * come and go with config edits.
+ *
+ * The first load is the exception, to keep the first answer short: the recursive watches of
+ * layer folders (one OS watch per folder below, ~35 ms at 1,200 skill folders) are armed only
+ * once it is served, then a catch-up load reads the layers again, so a change made before they
+ * began is not missed either. That load is silent when it finds nothing new.
  */
 export class LiveSkills {
   private last: LoadResult | undefined;
@@ -32,11 +43,25 @@ export class LiveSkills {
   private readonly refresh: BackgroundRefresh | undefined;
   private readonly home: string;
   private closed = false;
+  /** Whether the layer folders' recursive watches are armed (from the end of the first load on). */
+  private treesArmed = false;
+  /** The layers the latest load resolved (what the watches are planned from). */
+  private config: ResolvedConfig | undefined;
+  /** The next load is the catch-up one, asked for by no change: it is served only if it finds one. */
+  private catchUp = false;
+  /** A catch-up load is due: `watching()` resolves when it is done. */
+  private catchUpDue = false;
+  private readonly armed: Promise<void>;
+  private resolveArmed: () => void = () => {};
 
   constructor(private readonly options: LiveSkillsOptions) {
     this.home = options.load.home ?? homedir();
+    this.armed = new Promise((resolve) => {
+      this.resolveArmed = resolve;
+    });
+    if (!options.watch) this.resolveArmed();
     this.reloader = new Reloader(() => this.load());
-    this.watcher = options.watch ? new SkillWatcher(() => this.reloader.schedule(), options.warn) : undefined;
+    this.watcher = options.watch ? new SkillWatcher(() => this.changed(), options.warn) : undefined;
     this.refresh = options.watch
       ? new BackgroundRefresh({
           cwd: options.load.cwd,
@@ -52,34 +77,86 @@ export class LiveSkills {
     return this.reloader.now();
   }
 
+  /**
+   * Resolves once every watch is armed and the load that caught up with what they missed is done
+   * (at once when not watching): from then on, any change to the skills is seen.
+   */
+  watching(): Promise<void> {
+    return this.armed;
+  }
+
   /** Asks for a reload (a skill's content turned out to be gone, say). */
   reload(): void {
+    this.changed();
+  }
+
+  private changed(): void {
+    this.catchUp = false;
     this.reloader.schedule();
   }
 
   private watch(config: ResolvedConfig): void {
+    this.config = config;
     // A watch that begins now, before the files are read, sees every later change.
-    this.watcher?.update(watchTargets(config, { cwd: this.options.load.cwd, home: this.home }));
+    this.watcher?.update(watchTargets(config, { cwd: this.options.load.cwd, home: this.home }), {
+      trees: this.treesArmed,
+    });
+  }
+
+  /** After the first load is served: the layer folders' watches, then a load that catches up with what they missed. */
+  private armTrees(): void {
+    if (this.treesArmed || !this.watcher) return;
+    this.treesArmed = true;
+    const { lastActivity } = this.options;
+    const arm = () => {
+      if (this.closed || !this.config) return;
+      // The first answers go out first: a client's opening burst of requests is not held up.
+      if (lastActivity && performance.now() - lastActivity() < QUIET_MS) {
+        setTimeout(arm, POLL_MS);
+        return;
+      }
+      this.watch(this.config);
+      this.catchUp = true;
+      this.catchUpDue = true;
+      this.reloader.schedule();
+    };
+    setTimeout(arm, 0);
   }
 
   private async load(): Promise<void> {
+    const due = this.catchUpDue;
+    this.catchUpDue = false;
+    try {
+      await this.loadOnce();
+    } finally {
+      if (due) this.resolveArmed();
+    }
+  }
+
+  private async loadOnce(): Promise<void> {
     if (this.closed) return;
     const previous = this.last;
+    const catchUp = this.catchUp;
+    this.catchUp = false;
     let result: LoadResult;
     try {
       result = await loadSkills({
         ...this.options.load,
         ...(previous && { previous }),
         onConfig: (config) => this.watch(config),
-        onContentLost: () => this.reloader.schedule(),
+        onContentLost: () => this.changed(),
       });
     } catch (error) {
       this.options.failed(error, previous === undefined);
+      if (!previous) this.armTrees();
       return;
     }
     if (this.closed) return;
+    // Nothing was missed: the skills served stay as they are, with no reload to report.
+    if (catchUp && previous && sameLoad(result, previous)) return;
     this.last = result;
     this.options.loaded(result, previous);
+    if (!previous) this.armTrees();
     // After the answer is out: background fetches of git layers that follow a ref.
     this.refresh
       ?.update(result.config.layers)
@@ -89,8 +166,31 @@ export class LiveSkills {
   /** Stops watching; a load in flight is discarded. */
   close(): void {
     this.closed = true;
+    this.resolveArmed();
     this.reloader.close();
     this.watcher?.close();
     this.refresh?.close();
   }
+}
+
+/**
+ * Whether a load found exactly what the previous one did: every file's record reused as it was
+ * (a reload hands an unchanged file's skill, findings and folder on as the same objects), and the
+ * same findings about config, layers and resolution.
+ */
+function sameLoad(a: LoadResult, b: LoadResult): boolean {
+  if (a.records.length !== b.records.length) return false;
+  const sameRecords = a.records.every((r, i) => {
+    const p = b.records[i]!;
+    return (
+      r.path === p.path &&
+      r.outcome === p.outcome &&
+      r.skill === p.skill &&
+      r.files === p.files &&
+      r.diagnostics === p.diagnostics &&
+      r.layer.name === p.layer.name &&
+      r.layer.priority === p.layer.priority
+    );
+  });
+  return sameRecords && JSON.stringify(a.diagnostics) === JSON.stringify(b.diagnostics);
 }

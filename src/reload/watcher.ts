@@ -24,12 +24,15 @@ export class SkillWatcher {
   ) {}
 
   /**
-   * Watches exactly what `targets` need now. Returns true when a watch was added: something may
-   * have changed between the load that computed `targets` and the moment the watch began.
+   * Watches exactly what `targets` need now; with `trees: false`, all but the recursive watches of
+   * skill folders (the costly ones: one OS watch per folder below). Returns true when a watch was
+   * added: something may have changed between the load that computed `targets` and the moment the
+   * watch began.
    */
-  update(targets: readonly WatchTarget[]): boolean {
+  update(targets: readonly WatchTarget[], options: { trees: boolean } = { trees: true }): boolean {
     if (this.closed) return false;
-    const wanted = new Map(watchPoints(targets).map((p) => [watchKey(p), p]));
+    const points = watchPoints(targets).filter((p) => options.trees || !p.recursive);
+    const wanted = new Map(points.map((p) => [watchKey(p), p]));
     for (const [key, held] of this.held) {
       if (!wanted.has(key)) this.release(key, held);
     }

@@ -1,6 +1,7 @@
 import { mergeCatalogSettings, type CatalogMode } from "../config/catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationMode } from "../config/elicitation-settings.ts";
 import { readFileSync } from "node:fs";
+import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { IndexWriter } from "../load/index-writer.ts";
 import { referencedVersions, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
@@ -68,14 +69,27 @@ export function openSkills(
   const { debugTiming, watch = true, pageSize, catalog, logFormat, elicitation, ...load } = options;
   const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(load.cwd, load.home)) : undefined;
   let writer: IndexWriter | undefined;
+  let display = (path: string) => path;
+  // A folder's walk is made when its files are first needed, after the load that listed the skill:
+  // what it ran into is logged then, once per finding for the life of the process.
+  const logged = new Set<string>();
+  const onFolderFindings = (_skillFile: string, diagnostics: readonly Diagnostic[]) => {
+    for (const d of diagnostics) {
+      const line = formatDiagnostic(d, { display });
+      if (!logged.has(line)) logger.info(line);
+      logged.add(line);
+    }
+  };
   collectLoadGarbage();
   const atIndex: Milestone = ["index opened", performance.now()];
   const rssAtIndex = logger.debugging ? process.memoryUsage.rss() : 0;
   const live = new LiveSkills({
-    load: { ...load, ...(index && { index }) },
+    load: { ...load, onFolderFindings, ...(index && { index }) },
     watch,
     warn: logger.warn,
+    lastActivity: () => source.lastRequestAt,
     loaded(result, previous) {
+      display = result.display;
       reportLoad(logger, result, previous);
       if (!previous && logger.debugging) logger.debug(startupLine([...milestones, atIndex], rssAtIndex));
       collectLoadGarbage();

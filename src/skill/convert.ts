@@ -88,7 +88,8 @@ export function toSkillMd(skill: Skill, content: SkillContent): Conversion | { r
  * tags, literal `{{` is escaped so it stays text; positional `$N`, `${CLAUDE_SKILL_DIR}` and the
  * folder's other files have no YAML form (reported).
  */
-export function toYaml(skill: Skill, content: SkillContent): Conversion {
+/** `files`: a folder skill's published files (their relative paths), which have no place in a YAML skill. */
+export function toYaml(skill: Skill, content: SkillContent, files: readonly string[] = []): Conversion {
   const lost: string[] = [];
   const declared = new Set(skill.argumentsDeclared ? skill.arguments.map((a) => a.name) : []);
   let positional = 0;
@@ -112,7 +113,7 @@ export function toYaml(skill: Skill, content: SkillContent): Conversion {
   if (positional > 0)
     lost.push(`${positional} positional placeholder(s) ($N, $ARGUMENTS[N]) have no YAML form and stay as text`);
   if (skillDir > 0) lost.push("${CLAUDE_SKILL_DIR} has no YAML form (a YAML skill has no folder) and stays as text");
-  const others = (skill.files ?? []).filter((f) => f !== "SKILL.md" && f !== "examples.yaml" && f !== "examples.yml");
+  const others = files.filter((f) => f !== "SKILL.md" && f !== "examples.yaml" && f !== "examples.yml");
   if (others.length > 0)
     lost.push(`the folder's other files (${others.join(", ")}) have no place in a YAML skill and are not copied`);
   const hostFields = Object.keys(skill.frontmatter ?? {}).filter(

@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../diagnostics.ts";
 import type { JsonSchema } from "./json-schema.ts";
 
 export type SkillType = "prompt" | "tool";
@@ -41,15 +42,29 @@ export interface FileVersion {
   ino: number;
 }
 
+/** A skill folder's walk: which of its files are published, which are left out, and what it ran into. */
+export interface FolderWalk {
+  /** Relative paths of the published files, `SKILL.md` first (not the examples file); none when refused. */
+  names: readonly string[];
+  /** Hidden names left out of the skill (`.DS_Store`, `.git/`), for `show` and `validate` to name. */
+  leftOut: readonly string[];
+  /** Links and special files left out, unreadable folders, the file-count limit. */
+  diagnostics: readonly Diagnostic[];
+  /** Why the files are refused (over the file-count limit), if they are. */
+  refused?: string;
+}
+
 /**
- * The sizes and digests of a skill folder's published files. Not part of the load: a start reads
- * only `SKILL.md`, and these are worked out when first asked for (`skills/list`, a file's read,
- * `show`) or while the server is idle, then kept by file version.
+ * A skill folder's published files: their names, sizes and digests. Not part of the load: a start
+ * reads only `SKILL.md`, and the folder is walked and its files hashed when first asked for
+ * (`skills/list`, a file's read, `show`) or while the server is idle, then kept by file version.
  */
 export interface FolderFiles {
+  /** The folder's walk, made on the first call (of this or `read`); the same answer after. */
+  walk(): FolderWalk;
   /**
    * Every published file that can be read, `SKILL.md` first, or why the folder's files are
-   * refused (over the size limit). Worked out on the first call; the same answer after.
+   * refused (over the file-count or size limit). Worked out on the first call; the same answer after.
    */
   read(): { files: readonly SkillFile[] } | { refused: string };
   /** Whether `read` has been answered (a client may have been given these digests). */
@@ -85,16 +100,8 @@ export interface Skill {
   format?: SkillFormat;
   /** Agent Skills: the frontmatter as written (YAML turned to JSON, key for key). */
   frontmatter?: Record<string, unknown>;
-  /**
-   * Agent Skills: the relative path of every file of the folder that is published, `SKILL.md`
-   * first; absent when the folder's files were refused. Not the examples file, nor a hidden name
-   * (see below). Their sizes and digests are the candidate's `FolderFiles`.
-   */
-  files?: readonly string[];
   /** Agent Skills: the `examples.yaml` read by `skill-central test`, recorded so a change to it reloads the skill; never published. */
   examplesFile?: FileVersion;
-  /** Agent Skills: hidden names left out of the skill (`.DS_Store`, `.git/`), for `show` and `validate` to name. */
-  leftOut?: readonly string[];
   /** Agent Skills: `user-invocable: false` — not listed as a prompt (still resolvable, and shown by `show`). */
   hidden?: boolean;
   /** Agent Skills: `disable-model-invocation: true` — only a person may invoke it; never offered to a model. */

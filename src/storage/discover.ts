@@ -15,18 +15,28 @@ export function isIgnoredName(name: string): boolean {
   return name.startsWith("_") || name.startsWith(".");
 }
 
-/** An Agent Skills folder: a folder holding `SKILL.md` (or `skill.md`). */
+/**
+ * An Agent Skills folder as a start sees it: a folder holding `SKILL.md` (or `skill.md`), from
+ * its own listing alone. What lies deeper (its supporting files) is listed when first needed
+ * (`listSkillFolder`), never at start.
+ */
 export interface FoundFolder {
   dir: string;
   /** The `SKILL.md` file's absolute path. */
   skillFile: string;
-  /** Every regular file of the folder, `SKILL.md` included, sorted by relative path. */
+  /** The names of the regular files directly in the folder, hidden names left out, in listing order. */
+  topFiles: readonly string[];
+}
+
+/** Every file of a skill folder, from a walk of the whole folder (see listSkillFolder). */
+export interface FolderListing {
+  /** Every regular file of the folder, `SKILL.md` included (first), sorted by relative path. */
   files: FolderFile[];
-  /** Links, special files and limits the folder ran into (the skill is served without those files). */
+  /** Links, special files, unreadable folders and the file-count limit the walk ran into (those files are left out). */
   diagnostics: Diagnostic[];
   /** Hidden names left out of the skill (`.DS_Store`, `.git/`: a folder ends in `/` and is not walked), sorted. */
   leftOut: string[];
-  /** Over the file-count limit: the skill is refused (see FOLDER_LIMITS; the size limit is checked when sizes are first needed). */
+  /** Over the file-count limit (see FOLDER_LIMITS): the folder's files are refused. */
   filesRefused: boolean;
 }
 
@@ -49,7 +59,7 @@ export interface Discovery {
 /**
  * What a skill folder may hold: the MCP skills extension has hosts accept up to 512 files and
  * 16 MiB per skill, so a larger folder is refused rather than served to hosts that reject it:
- * the count here, from the listing; the bytes where the files' sizes are first needed (folder-files.ts).
+ * both found out where the folder's files are first needed (folder-files.ts), never at start.
  */
 export const FOLDER_LIMITS = { files: 512, bytes: 16 * 1024 * 1024 } as const;
 
@@ -77,14 +87,9 @@ export function isLeftOutOfSkill(name: string): boolean {
  * lead anywhere, and a host is told exactly which files make the skill. Links, special files and
  * unreadable folders are left out with a warning; hidden names are left out and listed in
  * `leftOut`, for `show` and `validate` to name. Only folders are read (their listings): no file
- * is opened or stat'ed, so a start costs a folder skill its `SKILL.md` alone.
+ * is opened or stat'ed. Called when the folder's files are first needed, not by discovery.
  */
-function folderFiles(
-  dir: string,
-  skillFile: string,
-  /** The folder's own entries, when the caller has read them already. */
-  top?: Dirent[],
-): { files: FolderFile[]; diagnostics: Diagnostic[]; leftOut: string[]; filesRefused: boolean } {
+export function listSkillFolder(dir: string, skillFile: string): FolderListing {
   const files: FolderFile[] = [];
   const leftOut: string[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -96,7 +101,7 @@ function folderFiles(
     const { path, rel } = stack.pop()!;
     let entries: Dirent[];
     try {
-      entries = rel === "" && top ? top : readdirSync(path, { withFileTypes: true });
+      entries = readdirSync(path, { withFileTypes: true });
     } catch (error) {
       warn(
         "unreadable-folder",
@@ -165,6 +170,13 @@ function inside(path: string, root: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== "..");
 }
 
+/** The regular files directly in a skill folder, hidden names left out: all a start looks at beside SKILL.md. */
+function topFilesOf(entries: readonly Dirent[]): string[] {
+  const names: string[] = [];
+  for (const e of entries) if (e.isFile() && !isLeftOutOfSkill(e.name)) names.push(e.name);
+  return names;
+}
+
 /** The skill folder at `dir` as discovery would find it, or undefined when it holds no SKILL.md (any more). */
 export function skillFolderAt(dir: string): FoundFolder | undefined {
   let entries: Dirent[];
@@ -176,7 +188,7 @@ export function skillFolderAt(dir: string): FoundFolder | undefined {
   const skillMd = skillMdEntry(entries);
   if (!skillMd) return undefined;
   const skillFile = dir + sep + skillMd.name;
-  return { dir, skillFile, ...folderFiles(dir, skillFile, entries) };
+  return { dir, skillFile, topFiles: topFilesOf(entries) };
 }
 
 /**
@@ -285,7 +297,7 @@ class LayerWalk {
     const skillMd = skillMdEntry(entries);
     if (skillMd) {
       const skillFile = path + sep + skillMd.name;
-      this.folders.push({ dir: path, skillFile, ...folderFiles(path, skillFile, entries) });
+      this.folders.push({ dir: path, skillFile, topFiles: topFilesOf(entries) });
       return;
     }
     for (const entry of entries) {

@@ -57,15 +57,15 @@ describe("SKILL.md → YAML", () => {
     format: "skill-md",
     positional: true,
     frontmatter: { name: "pdf", description: "PDFs", "argument-hint": "<file>", "allowed-tools": "Read" },
-    files: ["SKILL.md", "scripts/x.py"],
     ...extra,
   });
 
   test("$ARGUMENTS becomes {{arguments}}; literal {{ is escaped so it renders as written; what YAML cannot carry is listed", () => {
-    const result = toYaml(folder(), {
-      template: "Read $ARGUMENTS; $0 first; ${CLAUDE_SKILL_DIR}/x; {{literal}} costs $10.00\n",
-      examples: [],
-    });
+    const result = toYaml(
+      folder(),
+      { template: "Read $ARGUMENTS; $0 first; ${CLAUDE_SKILL_DIR}/x; {{literal}} costs $10.00\n", examples: [] },
+      ["SKILL.md", "scripts/x.py"],
+    );
     expect(result.files).toEqual([
       {
         path: "pdf.yaml",
@@ -85,7 +85,6 @@ describe("SKILL.md → YAML", () => {
       arguments: [{ name: "file", required: false }],
       argumentsDeclared: true,
       frontmatter: { name: "pdf", description: "PDFs", arguments: ["file"] },
-      files: [],
     });
     expect(toYaml(skill, { template: "Open $file, not $other.", examples: [] }).files[0]!.text).toContain(
       "prompt: |-\n  Open {{file}}, not $other.\n",

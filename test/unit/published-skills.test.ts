@@ -38,11 +38,11 @@ function folderSkill(id: string, files: SkillFile[], extra: Partial<Skill> = {})
   const skill = yamlSkill(id, {
     format: "skill-md",
     frontmatter: { name: id, description: `The ${id} skill`, license: "MIT" },
-    files: files.map((f) => f.path),
     ...extra,
   });
   let known = false;
   folderFiles.set(skill, {
+    walk: () => ({ names: files.map((f) => f.path), leftOut: [], diagnostics: [] }),
     read: () => {
       known = true;
       return { files };

@@ -49,7 +49,12 @@ describe("discovery: a folder holding SKILL.md is one skill", () => {
       "skills/pdf/inner/SKILL.md": basic("inner"),
     });
     expect(ids).toEqual(["pdf"]);
-    expect(get("pdf")!.skill.files!).toEqual(["SKILL.md", "assets/form.yaml", "inner/SKILL.md", "scripts/extract.py"]);
+    expect(get("pdf")!.files!.walk().names).toEqual([
+      "SKILL.md",
+      "assets/form.yaml",
+      "inner/SKILL.md",
+      "scripts/extract.py",
+    ]);
   });
 
   test("lower-case skill.md counts; SKILL.md wins where both exist", async () => {
@@ -76,15 +81,15 @@ describe("discovery: a folder holding SKILL.md is one skill", () => {
       "skills/ok/scripts/.venv/pyvenv.cfg": "home = /usr\n",
     });
     expect(ids).toEqual(["ok"]);
-    const skill = get("ok")!.skill;
-    expect(skill.files!).toEqual([
+    const walked = get("ok")!.files!.walk();
+    expect(walked.names).toEqual([
       "SKILL.md",
       "_notes.md",
       "scripts/__init__.py",
       "scripts/__pycache__/_helpers.cpython-312.pyc",
       "scripts/_helpers.py",
     ]);
-    expect(skill.leftOut).toEqual([".DS_Store", ".git/", "scripts/.venv/"]);
+    expect(walked.leftOut).toEqual([".DS_Store", ".git/", "scripts/.venv/"]);
   });
 
   test("overrides cross formats: a SKILL.md folder in a higher layer shadows a YAML skill with the same id, with provenance", async () => {
@@ -414,7 +419,7 @@ describe("files: recorded with size and digest, never held in memory", () => {
     ]);
   });
 
-  test("links and special files are left out with a warning; the skill is served without them", async () => {
+  test("links and special files are left out, with warnings from the folder's walk (made when its files are first needed); the skill is served without them", async () => {
     fixture = makeFixture({
       "skill-central.yaml": CONFIG,
       "skills/x/SKILL.md": basic("x"),
@@ -424,15 +429,31 @@ describe("files: recorded with size and digest, never held in memory", () => {
     symlinkSync(join(fixture.cwd, "secret.txt"), join(fixture.cwd, "skills/x/leak.txt"));
     symlinkSync(join(fixture.cwd, "skills"), join(fixture.cwd, "skills/x/up"));
     Bun.spawnSync(["mkfifo", join(fixture.cwd, "skills/x/pipe")]);
-    const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
-    expect(result.registry.get("x")!.skill.files!).toEqual(["SKILL.md", "ok.md"]);
-    const lines = loadReport(result).join("\n");
+    const found: string[] = [];
+    const result = await loadSkills({
+      cwd: fixture.cwd,
+      home: fixture.home,
+      onFolderFindings: (skillFile, diagnostics) => found.push(skillFile, ...diagnostics.map((d) => d.message)),
+    });
+    // The start listed nothing below the folder: no finding yet.
+    expect(loadReport(result)).toEqual([]);
+    expect(found).toEqual([]);
+    const walked = result.registry.get("x")!.files!.walk();
+    expect(walked.names).toEqual(["SKILL.md", "ok.md"]);
+    expect(folderFilesOf(result.registry.get("x")!).map((f) => f.path)).toEqual(["SKILL.md", "ok.md"]);
+    expect(found[0]).toBe(join(fixture.cwd, "skills/x/SKILL.md"));
+    expect(walked.diagnostics.map((d) => d.code).sort()).toEqual([
+      "link-in-skill-folder",
+      "link-in-skill-folder",
+      "not-a-file",
+    ]);
+    const lines = found.join("\n");
     expect(lines).toContain("links are not followed inside a skill folder");
     expect(lines).toContain("not a regular file");
     expect(lines).not.toContain("outside");
   });
 
-  test(`a folder over ${FOLDER_LIMITS.files} files is refused with a message naming the limit; the layer's other skills load`, async () => {
+  test(`a folder over ${FOLDER_LIMITS.files} files: its files are refused when first needed (never at start), with a message naming the limit; its prompt stays`, async () => {
     fixture = makeFixture({
       "skill-central.yaml": CONFIG,
       "skills/big/SKILL.md": basic("big"),
@@ -441,12 +462,16 @@ describe("files: recorded with size and digest, never held in memory", () => {
     mkdirSync(join(fixture.cwd, "skills/big/assets"));
     for (let i = 0; i < FOLDER_LIMITS.files; i++) writeFileSync(join(fixture.cwd, `skills/big/assets/${i}.txt`), "x");
     const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
-    expect(result.registry.resolutions().map((r) => r.id)).toEqual(["ok"]);
-    expect(loadReport(result)).toEqual([
-      expect.stringMatching(
-        /^skills\/big\/SKILL\.md: error: skipped: skill folder over the limit of 512 files and 16 MiB: it holds more than 512 files/,
-      ),
+    expect(result.registry.resolutions().map((r) => r.id)).toEqual(["big", "ok"]);
+    expect(loadReport(result)).toEqual([]);
+    const big = result.registry.get("big")!;
+    const message = "skill folder over the limit of 512 files and 16 MiB: it holds more than 512 files";
+    expect(big.files!.read()).toEqual({ refused: message });
+    expect(big.files!.walk().diagnostics).toEqual([
+      expect.objectContaining({ severity: "error", code: "skill-folder-too-large", message }),
     ]);
+    expect(publishedSkillOf(big)).toBeUndefined();
+    expect(publishedSkillOf(result.registry.get("ok")!)).toBeDefined();
   });
 
   test("a folder over 16 MiB: its files are refused when their sizes are first needed (never at start), so it is not published", async () => {
@@ -468,7 +493,6 @@ describe("files: recorded with size and digest, never held in memory", () => {
     });
     const result = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
     const x = result.registry.get("x")!;
-    expect(x.skill.files).toEqual(["SKILL.md", "notes.md"]);
     // Listing resources, or comparing snapshots after a reload, works nothing out.
     expect(publishedHeads(result.registry)).toEqual([
       { uri: "skill://x/SKILL.md", name: "x", description: "The x skill" },
@@ -499,10 +523,10 @@ describe("examples beside SKILL.md", () => {
     });
     expect(get("a")!.skill.exampleCount).toBe(1);
     expect(get("a")!.content.read().examples).toEqual([{ arguments: { arguments: "hi" }, contains: ["hi"] }]);
-    expect(get("a")!.skill.files!).toEqual(["SKILL.md", "references/examples.yaml"]);
+    expect(get("a")!.files!.walk().names).toEqual(["SKILL.md", "references/examples.yaml"]);
     expect(get("a")!.skill.examplesFile?.path).toBe("examples.yaml");
     expect(get("b")!.skill.exampleCount).toBe(1);
-    expect(get("b")!.skill.files!).toEqual(["SKILL.md"]);
+    expect(get("b")!.files!.walk().names).toEqual(["SKILL.md"]);
   });
 
   test("with both examples.yaml and examples.yml, the first is read and the second stays a file of the skill, with a warning", async () => {
@@ -511,7 +535,7 @@ describe("examples beside SKILL.md", () => {
       "skills/a/examples.yaml": "- contains: [Do]\n",
       "skills/a/examples.yml": "- contains: [x]\n",
     });
-    expect(get("a")!.skill.files!).toEqual(["SKILL.md", "examples.yml"]);
+    expect(get("a")!.files!.walk().names).toEqual(["SKILL.md", "examples.yml"]);
     expect(lines).toEqual([
       expect.stringMatching(/^skills\/a\/examples\.yml: warning: not read: examples\.yaml holds the examples/),
     ]);
@@ -529,7 +553,7 @@ describe("examples beside SKILL.md", () => {
     writeFileSync(join(fixture.cwd, "skills/a/examples.yaml"), "- contains: [Do]\n- contains: [thing]\n");
     const second = await loadSkills({ cwd: fixture.cwd, home: fixture.home, previous: first });
     expect(second.registry.get("a")!.skill.exampleCount).toBe(2);
-    expect(second.registry.get("a")!.skill.files!).toEqual(["SKILL.md"]);
+    expect(second.registry.get("a")!.files!.walk().names).toEqual(["SKILL.md"]);
   });
 
   test("a broken examples file stops the skill, as a broken example in a YAML skill does, at the example's line", async () => {
@@ -554,7 +578,7 @@ describe("validate <paths>: a skill folder or its SKILL.md", () => {
     fixture = makeFixture({ "skills/x/SKILL.md": basic("x"), "skills/x/references/r.md": "r" });
     for (const path of ["skills/x", "skills/x/SKILL.md"]) {
       const result = loadFiles([path], fixture.cwd);
-      expect(result.candidates.map((c) => [c.skill.id, c.skill.files?.length])).toEqual([["x", 2]]);
+      expect(result.candidates.map((c) => [c.skill.id, c.files?.walk().names.length])).toEqual([["x", 2]]);
     }
   });
 });

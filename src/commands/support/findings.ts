@@ -4,6 +4,7 @@ import { unaskableRequired } from "../../skill/form-fields.ts";
 import { runExamples, type ExampleResult } from "../../examples/run.ts";
 import { locatorsOf, type LoadResult } from "../../load/load-skills.ts";
 import type { SkillRecord } from "../../load/record.ts";
+import { leftOutOf } from "../../registry/describe.ts";
 import type { Candidate, Registry } from "../../registry/registry.ts";
 import type { Locator } from "../../storage/parse-document.ts";
 import { exampleDiagnostic } from "../../cli-output/example-report.ts";
@@ -55,6 +56,8 @@ export async function checkFindings(input: CheckInput): Promise<Findings> {
   const problems = [
     ...input.general,
     ...input.records.flatMap((r) => r.diagnostics),
+    // A folder's walk (links left out, the file-count limit) is listed now; its files are not hashed.
+    ...input.records.flatMap((r) => r.files?.walk().diagnostics ?? []),
     ...examples.filter((r) => !r.pass).map(exampleDiagnostic),
   ].sort(byPlace);
   return { problems, examples };
@@ -85,9 +88,9 @@ export function findingJson(d: Diagnostic, display: (path: string) => string): R
 /** Each hidden name an Agent Skills folder leaves out of its skill, named so that nothing goes missing unseen. */
 export function leftOutNotes(record: SkillRecord): Diagnostic[] {
   const skill = record.skill;
-  if (skill?.format !== "skill-md" || !skill.leftOut) return [];
+  if (!skill) return [];
   const dir = dirname(record.path);
-  return skill.leftOut.map((name) => ({
+  return leftOutOf(record).map((name) => ({
     severity: "note" as const,
     code: "left-out-of-skill",
     file: join(dir, name),

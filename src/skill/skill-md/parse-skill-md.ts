@@ -45,9 +45,7 @@ export interface SkillMdInput {
   bodyLine: number;
   /** The folder's own name, which should equal `name`. */
   folderName: string;
-  files?: readonly string[];
   examplesFile?: FileVersion;
-  leftOut?: readonly string[];
   examples: readonly SkillExample[];
 }
 
@@ -165,9 +163,7 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
     exampleCount: input.examples.length,
     format: "skill-md",
     frontmatter: fm,
-    ...(input.files && { files: input.files }),
     ...(input.examplesFile && { examplesFile: input.examplesFile }),
-    ...(input.leftOut && input.leftOut.length > 0 && { leftOut: input.leftOut }),
     ...(hidden && { hidden }),
     ...(!modelInvocable && { modelInvocable }),
     positional: declared !== undefined || hint !== undefined || input.body.includes("$ARGUMENTS"),
