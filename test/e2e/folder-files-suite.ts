@@ -1,11 +1,11 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connect, type Connected, type ServerTarget } from "../helpers/server.ts";
-import { textOf } from "./live-session.ts";
+import { eventually, textOf } from "./live-session.ts";
 import { runCommand, type CliRun } from "./cli-run.ts";
 
 /**
@@ -44,6 +44,35 @@ function cli(target: ServerTarget, fixture: Fixture, ...args: string[]): Promise
 }
 
 export function folderFilesSuite(target: ServerTarget): void {
+  describe(`a link inside a skill folder (${target.name})`, () => {
+    test("is left out of what skills/list publishes, and the server logs why once, when it walks the folder", async () => {
+      const fixture = makeFixture({
+        "skill-central.yaml": FILES["skill-central.yaml"]!,
+        "skills/py-helper/SKILL.md": SKILL_MD,
+        "skills/py-helper/notes.md": "notes\n",
+        "outside.txt": "not part of any skill\n",
+      });
+      symlinkSync(join(fixture.cwd, "outside.txt"), join(fixture.cwd, "skills/py-helper/leak.txt"));
+      const session = await connect(target, fixture.cwd, fixture.home);
+      try {
+        const warning =
+          "skills/py-helper/leak.txt: warning: left out of the skill: links are not followed inside a skill folder";
+        const skills = new SkillsClient(session.client);
+        const { skills: entries } = await skills.list();
+        const resources = entries[0]!.resources as { uri: string }[];
+        expect(resources.map((r) => r.uri)).toEqual(["skill://py-helper/SKILL.md", "skill://py-helper/notes.md"]);
+        await eventually(() => expect(session.stderr()).toContain(warning));
+        await skills.list();
+        await skills.read(entries[0]!, "skill://py-helper/notes.md");
+        expect(session.stderr().split(warning).length - 1).toBe(1);
+        expect(session.stderr()).not.toContain("not part of any skill");
+      } finally {
+        await session.close();
+        fixture.cleanup();
+      }
+    });
+  });
+
   describe(`a skill folder's files (${target.name})`, () => {
     let fixture: Fixture;
     let session: Connected;
