@@ -2,8 +2,73 @@
 const MAX_HEADINGS = 32;
 const MAX_HEADING_CHARS = 120;
 
-const ATX = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const TAB = 9;
+const CR = 13;
+const SPACE = 32;
+const HASH = 35;
+const BACKTICK = 96;
+const TILDE = 126;
+const OPEN_BRACE = 123;
+
+function isBlank(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
+/**
+ * The text of the ATX heading on the line [i, end) of `body` whose first character after its
+ * indent is the `#` at `i`, or undefined when the line is not a heading. Worked out by hand
+ * rather than with `/^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/` (on the line without a
+ * final `\r`), which it matches exactly: that regex's lazy group cost a quarter of parsing a
+ * SKILL.md. Pinned against it in test/unit/headings.test.ts.
+ */
+function atxText(body: string, i: number, end: number): string | undefined {
+  if (body.charCodeAt(end - 1) === CR) end--;
+  let j = i;
+  while (j < end && body.charCodeAt(j) === HASH) j++;
+  if (j - i > 6 || j >= end || !isBlank(body.charCodeAt(j))) return undefined;
+  while (j < end && isBlank(body.charCodeAt(j))) j++;
+  // `.` stops at these, so the regex never reaches the line's end past one of them.
+  for (let k = j; k < end; k++) {
+    const c = body.charCodeAt(k);
+    if (c === CR || c === 0x2028 || c === 0x2029) return undefined;
+  }
+  let e = end;
+  while (e > j && isBlank(body.charCodeAt(e - 1))) e--;
+  if (e > j && body.charCodeAt(e - 1) === HASH) {
+    // A closing sequence: `#`s after a blank, at the end; a `#` run the text starts with is text.
+    let h = e - 1;
+    while (h > j && body.charCodeAt(h - 1) === HASH) h--;
+    if (h > j && isBlank(body.charCodeAt(h - 1))) {
+      e = h - 1;
+      while (isBlank(body.charCodeAt(e - 1))) e--;
+    }
+  }
+  return body.slice(j, e);
+}
+
+/**
+ * Whether `.replace(/\{\{[^}]*\}\}/g, " ").replace(/\s+/g, " ").trim()` leaves `text` as it is:
+ * printable ASCII, no `{{`, single spaces between words. Anything else takes those replaces.
+ */
+function isClean(text: string): boolean {
+  const last = text.length - 1;
+  for (let k = 0; k <= last; k++) {
+    const c = text.charCodeAt(k);
+    if (c === SPACE) {
+      if (k === 0 || k === last || text.charCodeAt(k + 1) === SPACE) return false;
+    } else if (c < SPACE || c > 126 || (c === OPEN_BRACE && text.charCodeAt(k + 1) === OPEN_BRACE)) return false;
+  }
+  return true;
+}
+
+/** A heading's text without Handlebars tags, its whitespace runs made single spaces. */
+function cleaned(text: string): string {
+  if (isClean(text)) return text;
+  return text
+    .replace(/\{\{[^}]*\}\}/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
 
 /**
  * The Markdown headings (`# …` lines, outside fenced code) of a skill's body, in order, without
@@ -13,32 +78,33 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 export function bodyHeadings(body: string | undefined): string[] | undefined {
   if (body === undefined || !body.includes("#")) return undefined;
   const headings: string[] = [];
-  let fence: string | undefined;
+  // The open fence's character (0: none) and length: it closes on a run of that character at least as long.
+  let fenceChar = 0;
+  let fenceLength = 0;
   // Line by line without splitting: only a line whose first character (after up to three
-  // spaces) is `#`, a backtick or `~` can be a heading or a fence, and only those are cut out.
+  // spaces) is `#`, a backtick or `~` can be a heading or a fence, and only those are looked at.
   for (let start = 0; start <= body.length; ) {
     let end = body.indexOf("\n", start);
     if (end === -1) end = body.length;
     let i = start;
-    while (i < end && i - start < 3 && body.charCodeAt(i) === 32) i++;
+    while (i < end && i - start < 3 && body.charCodeAt(i) === SPACE) i++;
     const first = body.charCodeAt(i);
-    const line = first === 35 || first === 96 || first === 126 ? body.slice(start, end) : undefined;
     start = end + 1;
-    if (line === undefined) continue;
-    const fenced = FENCE.exec(line);
-    if (fenced) {
-      const marker = fenced[1]!;
-      if (fence === undefined) fence = marker[0]!.repeat(marker.length);
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+    if (first === BACKTICK || first === TILDE) {
+      let j = i + 1;
+      while (body.charCodeAt(j) === first) j++;
+      const run = j - i;
+      if (run < 3) continue;
+      if (fenceChar === 0) {
+        fenceChar = first;
+        fenceLength = run;
+      } else if (first === fenceChar && run >= fenceLength) fenceChar = 0;
       continue;
     }
-    if (fence !== undefined) continue;
-    const match = ATX.exec(line.replace(/\r$/, ""));
-    if (!match) continue;
-    const text = match[1]!
-      .replace(/\{\{[^}]*\}\}/g, " ")
-      .replace(/\s+/g, " ")
-      .trim();
+    if (first !== HASH || fenceChar !== 0) continue;
+    const raw = atxText(body, i, end);
+    if (raw === undefined) continue;
+    const text = cleaned(raw);
     if (text === "") continue;
     headings.push(text.slice(0, MAX_HEADING_CHARS));
     if (headings.length === MAX_HEADINGS) break;

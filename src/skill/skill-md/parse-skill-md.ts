@@ -5,6 +5,7 @@ import { isValidSkillId, MAX_SKILL_ID_LENGTH } from "../id.ts";
 import { isPlainObject } from "../json-schema.ts";
 import type { Skill, SkillArgument, SkillContent, SkillExample, FileVersion } from "../skill.ts";
 import { normaliseTags } from "../tags.ts";
+import { lineCount } from "./line-count.ts";
 import { closest } from "../../suggest.ts";
 
 /** The agentskills.io specification's fields. */
@@ -34,7 +35,7 @@ export const SKILL_MD_LIMITS = { description: 1024, compatibility: 500, bodyLine
 
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /** `` !`command` ``: Claude Code runs it before showing the body. This server never does. */
-const SHELL_EXPANSION = /!`[^`\n]+`/;
+const SHELL_EXPANSION = /!`[^`\n]+`/y;
 
 export interface SkillMdInput {
   /** The frontmatter as data (already parsed) and where its fields are in the file. */
@@ -60,6 +61,19 @@ export interface SkillMdParse {
 function positionInBody(body: string, bodyLine: number, index: number): SourcePosition {
   const before = body.slice(0, index).split("\n");
   return { line: bodyLine + before.length - 1, column: before[before.length - 1]!.length + 1 };
+}
+
+/**
+ * The first `` !`command` `` in the body, as `/!`[^`\n]+`/` finds it: the regex is tried only
+ * where `` !` `` stands, which a body seldom holds, instead of along the whole body.
+ */
+function firstShellExpansion(body: string): { index: number; text: string } | undefined {
+  for (let at = body.indexOf("!`"); at !== -1; at = body.indexOf("!`", at + 1)) {
+    SHELL_EXPANSION.lastIndex = at;
+    const match = SHELL_EXPANSION.exec(body);
+    if (match) return { index: at, text: match[0] };
+  }
+  return undefined;
 }
 
 function splitWords(value: string): string[] {
@@ -280,7 +294,7 @@ function readTagsAndVersion(f: Findings, fm: Record<string, unknown>): { tags: s
 
 /** The body: over the specification's length, or with shell expansions this server does not run. */
 function checkBody(f: Findings, input: SkillMdInput): void {
-  const bodyLines = input.body.split("\n").length - (input.body.endsWith("\n") ? 1 : 0);
+  const bodyLines = lineCount(input.body);
   if (bodyLines > SKILL_MD_LIMITS.bodyLines) {
     f.warning(
       "body-too-long",
@@ -289,11 +303,11 @@ function checkBody(f: Findings, input: SkillMdInput): void {
       { line: input.bodyLine, column: 1 },
     );
   }
-  const shell = SHELL_EXPANSION.exec(input.body);
+  const shell = firstShellExpansion(input.body);
   if (shell) {
     f.warning(
       "shell-not-run",
-      `${shell[0]} is served as written: this server never runs commands`,
+      `${shell.text} is served as written: this server never runs commands`,
       "hosts that run it (Claude Code) still do when they load the skill themselves",
       positionInBody(input.body, input.bodyLine, shell.index),
     );
