@@ -1,3 +1,5 @@
+import { lineCount, newlinesIn } from "./line-count.ts";
+
 /** Enough headings to say what a long body covers; search weighs them, nothing else reads them. */
 const MAX_HEADINGS = 32;
 const MAX_HEADING_CHARS = 120;
@@ -70,22 +72,30 @@ function cleaned(text: string): string {
     .trim();
 }
 
+/** A body's headings, and how many `\n` it holds when they were asked for. */
+interface Scan {
+  headings: string[] | undefined;
+  newlines: number;
+}
+
 /**
- * The Markdown headings (`# …` lines, outside fenced code) of a skill's body, in order, without
- * Handlebars tags; undefined when there are none. Computed once when the skill is parsed, so the
- * search index never reads a body.
+ * Walks the body's lines once for both: its headings, and (with `countLines`) its newlines,
+ * which a SKILL.md's length check needs and which cost as much again to count on their own.
  */
-export function bodyHeadings(body: string | undefined): string[] | undefined {
-  if (body === undefined || !body.includes("#")) return undefined;
+function scan(body: string, countLines: boolean): Scan {
+  if (!body.includes("#")) return { headings: undefined, newlines: countLines ? newlinesIn(body) : 0 };
   const headings: string[] = [];
+  let newlines = 0;
   // The open fence's character (0: none) and length: it closes on a run of that character at least as long.
   let fenceChar = 0;
   let fenceLength = 0;
   // Line by line without splitting: only a line whose first character (after up to three
   // spaces) is `#`, a backtick or `~` can be a heading or a fence, and only those are looked at.
-  for (let start = 0; start <= body.length; ) {
+  let start = 0;
+  while (start <= body.length) {
     let end = body.indexOf("\n", start);
     if (end === -1) end = body.length;
+    else newlines++;
     let i = start;
     while (i < end && i - start < 3 && body.charCodeAt(i) === SPACE) i++;
     const first = body.charCodeAt(i);
@@ -109,11 +119,31 @@ export function bodyHeadings(body: string | undefined): string[] | undefined {
     headings.push(text.slice(0, MAX_HEADING_CHARS));
     if (headings.length === MAX_HEADINGS) break;
   }
-  return headings.length > 0 ? headings : undefined;
+  if (countLines && start < body.length) newlines += newlinesIn(body, start);
+  return { headings: headings.length > 0 ? headings : undefined, newlines };
+}
+
+/**
+ * The Markdown headings (`# …` lines, outside fenced code) of a skill's body, in order, without
+ * Handlebars tags; undefined when there are none. Computed once when the skill is parsed, so the
+ * search index never reads a body.
+ */
+export function bodyHeadings(body: string | undefined): string[] | undefined {
+  return body === undefined ? undefined : scan(body, false).headings;
+}
+
+/** A body's headings (as bodyHeadings) and its length in lines (as lineCount), in one walk. */
+export function bodyOutline(body: string): { headings: string[] | undefined; lines: number } {
+  const { headings, newlines } = scan(body, true);
+  return { headings, lines: lineCount(body, newlines) };
 }
 
 /** `{ headings }` for a skill object, or nothing. */
 export function withHeadings(body: string | undefined): { headings?: string[] } {
-  const headings = bodyHeadings(body);
+  return headingsField(bodyHeadings(body));
+}
+
+/** `{ headings }` for a skill object when there are any. */
+export function headingsField(headings: string[] | undefined): { headings?: string[] } {
   return headings ? { headings } : {};
 }

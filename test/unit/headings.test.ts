@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { bodyHeadings } from "../../src/skill/headings.ts";
+import { bodyHeadings, bodyOutline } from "../../src/skill/headings.ts";
 
 /**
  * The rules bodyHeadings implements by hand, as regexes over split lines: the definition it
@@ -81,7 +81,16 @@ describe("a body's headings", () => {
     expect(bodyHeadings(many)).toEqual(Array.from({ length: 32 }, (_, i) => `H${i}`));
   });
 
-  test("matches the regex rules on 60,000 generated bodies", () => {
+  test("the outline counts every line as an editor does, also past the 32nd heading and without any #", () => {
+    const many = `${Array.from({ length: 40 }, (_, i) => `# H${i}`).join("\n")}\n\ntail\n`;
+    expect(bodyOutline(many)).toEqual({ headings: bodyHeadings(many), lines: 42 });
+    expect(bodyOutline(`${many}x`)).toEqual({ headings: bodyHeadings(many), lines: 43 });
+    expect(bodyOutline("a\nb\n")).toEqual({ headings: undefined, lines: 2 });
+    expect(bodyOutline("")).toEqual({ headings: undefined, lines: 1 });
+    expect(bodyOutline("```\n# in code\n```")).toEqual({ headings: undefined, lines: 3 });
+  });
+
+  test("matches the regex rules (and split for lines) on 60,000 generated bodies", () => {
     const pieces = [" ", "   ", "\t", "#", "##", "#######", "`", "```", "````", "~", "~~~", "\r", "\n", "\n", "\r\n"];
     pieces.push("a", "b c", "{{x}}", "{{", "}}", "\u2028", "\u2029", "\u00a0", "\v", "\f", "é", "\ufeff", "\u3000");
     let seed = 42;
@@ -99,7 +108,9 @@ describe("a body's headings", () => {
       }
       const expected = headingsByRegex(body);
       if (expected) withHeadings++;
+      const lines = body.split("\n").length - (body.endsWith("\n") ? 1 : 0);
       if (JSON.stringify(bodyHeadings(body)) !== JSON.stringify(expected)) differing++;
+      else if (JSON.stringify(bodyOutline(body)) !== JSON.stringify({ headings: expected, lines })) differing++;
     }
     expect(differing).toBe(0);
     expect(withHeadings).toBeGreaterThan(10_000);

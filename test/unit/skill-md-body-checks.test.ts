@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { lineCount } from "../../src/skill/skill-md/line-count.ts";
+import { lineCount } from "../../src/skill/line-count.ts";
 import { parseSkillMd } from "../../src/skill/skill-md/parse-skill-md.ts";
 
 /** The body's findings when SKILL.md's body starts on line 5. */

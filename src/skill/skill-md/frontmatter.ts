@@ -1,4 +1,4 @@
-import { lineCount } from "./line-count.ts";
+import { lineCount } from "../line-count.ts";
 
 /**
  * A `SKILL.md` is YAML frontmatter between `---` lines at the very top, then a markdown body.

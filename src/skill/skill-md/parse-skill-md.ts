@@ -1,11 +1,10 @@
 import type { Diagnostic, SourcePosition } from "../../diagnostics.ts";
 import { Findings, kindOf, type SourceLocators } from "../findings.ts";
-import { withHeadings } from "../headings.ts";
+import { bodyOutline, headingsField } from "../headings.ts";
 import { isValidSkillId, MAX_SKILL_ID_LENGTH } from "../id.ts";
 import { isPlainObject } from "../json-schema.ts";
 import type { Skill, SkillArgument, SkillContent, SkillExample, FileVersion } from "../skill.ts";
 import { normaliseTags } from "../tags.ts";
-import { lineCount } from "./line-count.ts";
 import { closest } from "../../suggest.ts";
 
 /** The agentskills.io specification's fields. */
@@ -163,7 +162,8 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
   const modelInvocable = booleanField(f, fm, "disable-model-invocation") !== true;
 
   const { tags, version } = readTagsAndVersion(f, fm);
-  checkBody(f, input);
+  const outline = bodyOutline(input.body);
+  checkBody(f, input, outline.lines);
   if (f.failed || typeof name !== "string" || typeof description !== "string") return { diagnostics: f.list };
   const skill: Skill = {
     id: name,
@@ -175,7 +175,7 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
     ],
     argumentsDeclared: declared !== undefined,
     ...(version !== undefined && { version }),
-    ...withHeadings(input.body),
+    ...headingsField(outline.headings),
     exampleCount: input.examples.length,
     format: "skill-md",
     frontmatter: fm,
@@ -293,8 +293,7 @@ function readTagsAndVersion(f: Findings, fm: Record<string, unknown>): { tags: s
 }
 
 /** The body: over the specification's length, or with shell expansions this server does not run. */
-function checkBody(f: Findings, input: SkillMdInput): void {
-  const bodyLines = lineCount(input.body);
+function checkBody(f: Findings, input: SkillMdInput, bodyLines: number): void {
   if (bodyLines > SKILL_MD_LIMITS.bodyLines) {
     f.warning(
       "body-too-long",

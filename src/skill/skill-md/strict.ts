@@ -1,6 +1,6 @@
 import type { Diagnostic, SourcePosition } from "../../diagnostics.ts";
 import { isPlainObject } from "../json-schema.ts";
-import { lineCount } from "./line-count.ts";
+import { lineCount } from "../line-count.ts";
 import { SKILL_MD_LIMITS, SPEC_FIELDS } from "./parse-skill-md.ts";
 
 type Locate = (path: readonly (string | number)[]) => SourcePosition | undefined;
