@@ -18,22 +18,18 @@ function isBlank(c: number): boolean {
 
 /**
  * The text of the ATX heading on the line [i, end) of `body` whose first character after its
- * indent is the `#` at `i`, or undefined when the line is not a heading. Worked out by hand
- * rather than with `/^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/` (on the line without a
- * final `\r`), which it matches exactly: that regex's lazy group cost a quarter of parsing a
- * SKILL.md. Pinned against it in test/unit/headings.test.ts.
+ * indent is the `#` at `i`, without Handlebars tags and with whitespace runs made single spaces;
+ * undefined when the line is not a heading. Worked out by hand rather than with
+ * `/^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/` (on the line without a final `\r`), which
+ * it matches exactly: that regex's lazy group cost a quarter of parsing a SKILL.md. Pinned
+ * against it in test/unit/headings.test.ts.
  */
-function atxText(body: string, i: number, end: number): string | undefined {
+function headingText(body: string, i: number, end: number): string | undefined {
   if (body.charCodeAt(end - 1) === CR) end--;
   let j = i;
   while (j < end && body.charCodeAt(j) === HASH) j++;
   if (j - i > 6 || j >= end || !isBlank(body.charCodeAt(j))) return undefined;
   while (j < end && isBlank(body.charCodeAt(j))) j++;
-  // `.` stops at these, so the regex never reaches the line's end past one of them.
-  for (let k = j; k < end; k++) {
-    const c = body.charCodeAt(k);
-    if (c === CR || c === 0x2028 || c === 0x2029) return undefined;
-  }
   let e = end;
   while (e > j && isBlank(body.charCodeAt(e - 1))) e--;
   if (e > j && body.charCodeAt(e - 1) === HASH) {
@@ -45,27 +41,23 @@ function atxText(body: string, i: number, end: number): string | undefined {
       while (isBlank(body.charCodeAt(e - 1))) e--;
     }
   }
-  return body.slice(j, e);
-}
-
-/**
- * Whether `.replace(/\{\{[^}]*\}\}/g, " ").replace(/\s+/g, " ").trim()` leaves `text` as it is:
- * printable ASCII, no `{{`, single spaces between words. Anything else takes those replaces.
- */
-function isClean(text: string): boolean {
-  const last = text.length - 1;
-  for (let k = 0; k <= last; k++) {
-    const c = text.charCodeAt(k);
-    if (c === SPACE) {
-      if (k === 0 || k === last || text.charCodeAt(k + 1) === SPACE) return false;
-    } else if (c < SPACE || c > 126 || (c === OPEN_BRACE && text.charCodeAt(k + 1) === OPEN_BRACE)) return false;
+  // The text [j, e) starts and ends with no blank; what follows it is blanks and `#`s. Plain
+  // (printable ASCII, single spaces, no `{{`), it needs no cleaning.
+  let plain = true;
+  for (let k = j; k < e; k++) {
+    const c = body.charCodeAt(k);
+    if (c > SPACE && c < 127) {
+      if (c === OPEN_BRACE && body.charCodeAt(k + 1) === OPEN_BRACE) plain = false;
+    } else if (c === CR || c === 0x2028 || c === 0x2029) {
+      return undefined; // `.` stops at these, so the regex never reaches the line's end past one.
+    } else if (c !== SPACE || body.charCodeAt(k + 1) === SPACE) plain = false;
   }
-  return true;
+  const text = body.slice(j, e);
+  return plain ? text : cleaned(text);
 }
 
 /** A heading's text without Handlebars tags, its whitespace runs made single spaces. */
 function cleaned(text: string): string {
-  if (isClean(text)) return text;
   return text
     .replace(/\{\{[^}]*\}\}/g, " ")
     .replace(/\s+/g, " ")
@@ -112,10 +104,8 @@ function scan(body: string, countLines: boolean): Scan {
       continue;
     }
     if (first !== HASH || fenceChar !== 0) continue;
-    const raw = atxText(body, i, end);
-    if (raw === undefined) continue;
-    const text = cleaned(raw);
-    if (text === "") continue;
+    const text = headingText(body, i, end);
+    if (text === undefined || text === "") continue;
     headings.push(text.slice(0, MAX_HEADING_CHARS));
     if (headings.length === MAX_HEADINGS) break;
   }
