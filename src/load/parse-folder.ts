@@ -20,10 +20,7 @@ export const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
  * `skill-central test` only, so it is not one of the skill's published files.
  */
 function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFile | undefined {
-  // One pass that seldom finds any, before ordering what it found by EXAMPLES_FILES.
-  const named = found.files.filter((f) => EXAMPLES_FILES.includes(f.rel));
-  if (named.length === 0) return undefined;
-  const [file, other] = EXAMPLES_FILES.flatMap((name) => named.filter((f) => f.rel === name));
+  const [file, other] = EXAMPLES_FILES.flatMap((name) => found.files.filter((f) => f.rel === name));
   if (file && other) {
     diagnostics.push({
       severity: "warning",
@@ -34,13 +31,6 @@ function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFi
     });
   }
   return file;
-}
-
-/** The folder's files by relative path, but the examples file (a loop: an array per file was a tenth of the parse). */
-function relativePaths(files: readonly FolderFile[], examplesFile: FolderFile | undefined): string[] {
-  const paths: string[] = [];
-  for (const f of files) if (f !== examplesFile) paths.push(f.rel);
-  return paths;
 }
 
 /** Locators of a document that starts `lines` lines into its file. */
@@ -163,7 +153,7 @@ export function parseSkillFolder(found: FoundFolder, options: { keepLocator?: bo
       body: split.body,
       bodyLine: split.bodyLine,
       folderName: basename(found.dir),
-      files: relativePaths(found.files, examplesFile),
+      files: found.files.flatMap((f) => (f === examplesFile ? [] : [f.rel])),
       ...(version && { examplesFile: version }),
       leftOut: found.leftOut,
       examples,
