@@ -20,6 +20,20 @@ export type ReadResult = { ok: true; source: SourceText; stamp: FileStamp } | { 
 /** Opening never waits: a FIFO that took the place of a file must not block the load. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
+/**
+ * One buffer to read skill-sized files into (the text is copied out of it): a start-up reads
+ * thousands, and a buffer apiece was a tenth of the read. Larger files get their own, so this
+ * never holds more than this much.
+ */
+const SCRATCH_BYTES = 64 * 1024;
+let scratch: Buffer | undefined;
+
+function bufferFor(size: number): Buffer {
+  if (size > SCRATCH_BYTES) return Buffer.allocUnsafe(size);
+  scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+  return scratch;
+}
+
 /** A file that could not be opened or read: its diagnostic. */
 function unreadable(file: string, error: unknown): ReadResult {
   return {
@@ -83,7 +97,7 @@ export function readSkillFile(file: string, limit = MAX_SKILL_FILE_BYTES): ReadR
         },
       };
     }
-    const buffer = Buffer.allocUnsafe(info.size);
+    const buffer = bufferFor(info.size);
     let read = 0;
     while (read < info.size) {
       const n = readSync(fd, buffer, read, info.size - read, read);

@@ -1,3 +1,5 @@
+import { lineCount } from "../line-count.ts";
+
 /**
  * A `SKILL.md` is YAML frontmatter between `---` lines at the very top, then a markdown body.
  * This splits the two without touching either: the body is served byte for byte.
@@ -38,7 +40,7 @@ export function splitFrontmatter(text: string): Split {
     };
   const yaml = rest.slice(0, close.index);
   const body = rest.slice(close.index + close[0].length);
-  const yamlLines = yaml.split("\n").length - (yaml.endsWith("\n") ? 1 : 0);
+  const yamlLines = lineCount(yaml);
   return { ok: true, yaml, yamlLine: 2, body, bodyLine: 2 + yamlLines + 1 };
 }
 

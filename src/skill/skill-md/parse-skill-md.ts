@@ -1,6 +1,6 @@
 import type { Diagnostic, SourcePosition } from "../../diagnostics.ts";
 import { Findings, kindOf, type SourceLocators } from "../findings.ts";
-import { withHeadings } from "../headings.ts";
+import { bodyOutline, headingsField } from "../headings.ts";
 import { isValidSkillId, MAX_SKILL_ID_LENGTH } from "../id.ts";
 import { isPlainObject } from "../json-schema.ts";
 import type { Skill, SkillArgument, SkillContent, SkillExample, FileVersion } from "../skill.ts";
@@ -34,7 +34,7 @@ export const SKILL_MD_LIMITS = { description: 1024, compatibility: 500, bodyLine
 
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /** `` !`command` ``: Claude Code runs it before showing the body. This server never does. */
-const SHELL_EXPANSION = /!`[^`\n]+`/;
+const SHELL_EXPANSION = /!`[^`\n]+`/y;
 
 export interface SkillMdInput {
   /** The frontmatter as data (already parsed) and where its fields are in the file. */
@@ -58,6 +58,19 @@ export interface SkillMdParse {
 function positionInBody(body: string, bodyLine: number, index: number): SourcePosition {
   const before = body.slice(0, index).split("\n");
   return { line: bodyLine + before.length - 1, column: before[before.length - 1]!.length + 1 };
+}
+
+/**
+ * The first `` !`command` `` in the body, as `/!`[^`\n]+`/` finds it: the regex is tried only
+ * where `` !` `` stands, which a body seldom holds, instead of along the whole body.
+ */
+function firstShellExpansion(body: string): { index: number; text: string } | undefined {
+  for (let at = body.indexOf("!`"); at !== -1; at = body.indexOf("!`", at + 1)) {
+    SHELL_EXPANSION.lastIndex = at;
+    const match = SHELL_EXPANSION.exec(body);
+    if (match) return { index: at, text: match[0] };
+  }
+  return undefined;
 }
 
 function splitWords(value: string): string[] {
@@ -147,7 +160,8 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
   const modelInvocable = booleanField(f, fm, "disable-model-invocation") !== true;
 
   const { tags, version } = readTagsAndVersion(f, fm);
-  checkBody(f, input);
+  const outline = bodyOutline(input.body);
+  checkBody(f, input, outline.lines);
   if (f.failed || typeof name !== "string" || typeof description !== "string") return { diagnostics: f.list };
   const skill: Skill = {
     id: name,
@@ -159,7 +173,7 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
     ],
     argumentsDeclared: declared !== undefined,
     ...(version !== undefined && { version }),
-    ...withHeadings(input.body),
+    ...headingsField(outline.headings),
     exampleCount: input.examples.length,
     format: "skill-md",
     frontmatter: fm,
@@ -275,8 +289,7 @@ function readTagsAndVersion(f: Findings, fm: Record<string, unknown>): { tags: s
 }
 
 /** The body: over the specification's length, or with shell expansions this server does not run. */
-function checkBody(f: Findings, input: SkillMdInput): void {
-  const bodyLines = input.body.split("\n").length - (input.body.endsWith("\n") ? 1 : 0);
+function checkBody(f: Findings, input: SkillMdInput, bodyLines: number): void {
   if (bodyLines > SKILL_MD_LIMITS.bodyLines) {
     f.warning(
       "body-too-long",
@@ -285,11 +298,11 @@ function checkBody(f: Findings, input: SkillMdInput): void {
       { line: input.bodyLine, column: 1 },
     );
   }
-  const shell = SHELL_EXPANSION.exec(input.body);
+  const shell = firstShellExpansion(input.body);
   if (shell) {
     f.warning(
       "shell-not-run",
-      `${shell[0]} is served as written: this server never runs commands`,
+      `${shell.text} is served as written: this server never runs commands`,
       "hosts that run it (Claude Code) still do when they load the skill themselves",
       positionInBody(input.body, input.bodyLine, shell.index),
     );

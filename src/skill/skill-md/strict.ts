@@ -1,5 +1,6 @@
 import type { Diagnostic, SourcePosition } from "../../diagnostics.ts";
 import { isPlainObject } from "../json-schema.ts";
+import { lineCount } from "../line-count.ts";
 import { SKILL_MD_LIMITS, SPEC_FIELDS } from "./parse-skill-md.ts";
 
 type Locate = (path: readonly (string | number)[]) => SourcePosition | undefined;
@@ -81,7 +82,7 @@ export function agentSkillsSpecFindings(input: {
       at(["metadata"]),
     );
   }
-  const lines = input.body.split("\n").length - (input.body.endsWith("\n") ? 1 : 0);
+  const lines = lineCount(input.body);
   if (lines > SKILL_MD_LIMITS.bodyLines) {
     error(
       "spec-body-length",
