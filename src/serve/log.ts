@@ -13,6 +13,8 @@ export const LOG_FORMATS: readonly LogFormat[] = ["text", "json"];
 export interface Logger {
   /** What the operator is told: the address served, reloads, problems in skill files. */
   info(line: string): void;
+  /** Several `info` lines in one write (a load's report: a line per skill file with findings). */
+  infoAll(lines: readonly string[]): void;
   /** Something failed and the server goes on (or stops, saying why). */
   warn(line: string): void;
   /** Load timings and start-up milestones: written only with `--debug-timing`. */
@@ -34,10 +36,25 @@ export function createLogger(
     };
     const at = (level: "info" | "warn" | "debug") => (message: string) =>
       record({ time: new Date().toISOString(), level, message });
-    return { info: at("info"), warn: at("warn"), debug: debugging ? at("debug") : () => {}, debugging, record };
+    const infoAll = (messages: readonly string[]): void => {
+      if (messages.length === 0) return;
+      const time = new Date().toISOString();
+      write(messages.map((message) => `${JSON.stringify({ time, level: "info", message })}\n`).join(""));
+    };
+    return {
+      info: at("info"),
+      infoAll,
+      warn: at("warn"),
+      debug: debugging ? at("debug") : () => {},
+      debugging,
+      record,
+    };
   }
   const line = (text: string): void => {
     write(`[skill-central] ${text}\n`);
   };
-  return { info: line, warn: line, debug: debugging ? line : () => {}, debugging };
+  const infoAll = (texts: readonly string[]): void => {
+    if (texts.length > 0) write(texts.map((text) => `[skill-central] ${text}\n`).join(""));
+  };
+  return { info: line, infoAll, warn: line, debug: debugging ? line : () => {}, debugging };
 }

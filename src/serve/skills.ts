@@ -157,7 +157,8 @@ function servedElicitation(result: LoadResult, flag: ElicitationMode | undefined
 /** A load's problems (on a reload only the new ones: a broken file that stays broken is not repeated per save), and its timings. */
 function reportLoad(logger: Logger, result: LoadResult, previous: LoadResult | undefined): void {
   const before = new Set(previous && loadReport(previous));
-  for (const line of loadReport(result)) if (!before.has(line)) logger.info(line);
+  // One write for the whole report: a line per skill file with findings can be thousands of lines.
+  logger.infoAll(loadReport(result).filter((line) => !before.has(line)));
   const ms = Object.values(result.timing)
     .reduce((sum, phase) => sum + phase, 0)
     .toFixed(1);

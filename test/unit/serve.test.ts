@@ -18,6 +18,27 @@ describe("the operator's log", () => {
     expect(written.at(-1)).toBe("[skill-central] loaded in 3 ms\n");
     expect(loud.debugging).toBe(true);
   });
+
+  test("a load's report is one write of prefixed lines (text) or of one record per line (json); nothing for none", () => {
+    const written: string[] = [];
+    const text = createLogger({}, (t) => written.push(t));
+    text.infoAll([]);
+    text.infoAll(["a.yaml: warning: one", "b.yaml: warning: two"]);
+    expect(written).toEqual(["[skill-central] a.yaml: warning: one\n[skill-central] b.yaml: warning: two\n"]);
+    const json = createLogger({ format: "json" }, (t) => written.push(t));
+    json.infoAll(["one", "two"]);
+    const records = written
+      .at(-1)!
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(written).toHaveLength(2);
+    expect(records.map((r) => [r.level, r.message])).toEqual([
+      ["info", "one"],
+      ["info", "two"],
+    ]);
+    expect(typeof records[0].time).toBe("string");
+  });
 });
 
 describe("one drain deadline", () => {
