@@ -13,7 +13,7 @@ import { ContentStore } from "./content-store.ts";
 import { DigestBook } from "./digest-book.ts";
 import { FolderFacts } from "./folder-files.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
-import { EXAMPLES_FILES, parseSkillFolder, parseSkillPath } from "./parse-folder.ts";
+import { EXAMPLES_FILES, parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
@@ -93,13 +93,13 @@ interface Unit {
 /**
  * Whether a folder still has the examples file a skill was made from, in the same version: all a
  * skill takes from its folder besides SKILL.md (its other files are the `FolderFacts`', checked
- * when they are worked out, never at start). Two examples files always mean a fresh parse: the
- * warning about the second one is the parse's.
+ * when they are worked out, never at start). Two examples files, now or when it was parsed, always
+ * mean a fresh parse: the warning about the second one is the parse's.
  */
-function sameExamples(folder: FoundFolder, skill: Skill | undefined): boolean {
+function sameExamples(folder: FoundFolder, skill: Skill | undefined, diagnostics: readonly Diagnostic[]): boolean {
   const present = EXAMPLES_FILES.filter((name) => folder.topFiles.includes(name));
   const recorded = skill?.examplesFile;
-  if (present.length > 1) return false;
+  if (present.length > 1 || diagnostics.some((d) => d.code === TWO_EXAMPLES_FILES)) return false;
   if (present.length === 0 || !recorded) return present.length === 0 && !recorded;
   return recorded.path === present[0] && sameStamp(recorded, statStamp(folder.dir + sep + recorded.path));
 }
@@ -270,10 +270,11 @@ function readUnit(ctx: ReadContext, layer: LayerRef, { path, folder }: Unit): Sk
   const before = ctx.previous.get(path);
   // A file the index has never seen is read anyway: no stat first (a cold start's case).
   const stamp = before || index?.has(path) ? statStamp(path) : undefined;
-  const same = (skill: Skill | undefined) => !folder || sameExamples(folder, skill);
-  if (before && stamp && sameStamp(before.stamp, stamp) && same(before.skill)) return again(ctx, before, layer);
+  const same = (known: { skill?: Skill; diagnostics: readonly Diagnostic[] }) =>
+    !folder || sameExamples(folder, known.skill, known.diagnostics);
+  if (before && stamp && sameStamp(before.stamp, stamp) && same(before)) return again(ctx, before, layer);
   const indexed = stamp && index?.lookup(path, stamp);
-  const known = indexed && same(indexed.skill) ? indexed : undefined;
+  const known = indexed && same(indexed) ? indexed : undefined;
   if (known && stamp) {
     return folderFilesOf(ctx, {
       path,

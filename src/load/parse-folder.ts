@@ -15,6 +15,9 @@ import { MAX_DOCUMENT_DEPTH, parseSkillFile, type FileParse } from "./parse-file
 /** Where inline examples of a skill folder live: beside SKILL.md, so other tools never see them in its frontmatter. */
 export const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
 
+/** The warning of a folder with both examples files (a skill parsed with it is never reused as it is). */
+export const TWO_EXAMPLES_FILES = "two-examples-files";
+
 /**
  * The folder's examples file: `examples.yaml`, else `examples.yml`, beside SKILL.md. It is for
  * `skill-central test` only, so it is not one of the skill's published files.
@@ -26,7 +29,7 @@ function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFi
   if (file && other) {
     diagnostics.push({
       severity: "warning",
-      code: "two-examples-files",
+      code: TWO_EXAMPLES_FILES,
       file: other.abs,
       message: `not read: ${file.rel} holds the examples, so ${other.rel} is served as a file of the skill`,
       hint: `move its examples into ${file.rel}`,
