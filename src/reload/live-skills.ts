@@ -19,9 +19,11 @@ export interface LiveSkillsOptions {
   lastActivity?: () => number;
 }
 
-/** A request this recent means the server is busy: arming the deferred watches waits (see index-writer.ts). */
+/** A request this recent means the server is busy: arming the deferred watches waits (see index-writer.ts)… */
 const QUIET_MS = 40;
 const POLL_MS = 25;
+/** …but never longer than this: a client that never pauses (one polling a list) must not keep changes unseen. */
+const MAX_DEFER_MS = 500;
 
 /**
  * The skills over the server's lifetime: loads once, then (when watching) reloads after each
@@ -33,8 +35,9 @@ const POLL_MS = 25;
  *
  * The first load is the exception, to keep the first answer short: the recursive watches of
  * layer folders (one OS watch per folder below, ~35 ms at 1,200 skill folders) are armed only
- * once it is served, then a catch-up load reads the layers again, so a change made before they
- * began is not missed either. That load is silent when it finds nothing new.
+ * once it is served and requests pause (half a second at most), then a catch-up load reads the
+ * layers again, so a change made before they began is not missed either. That load is silent when
+ * it finds nothing new.
  */
 export class LiveSkills {
   private last: LoadResult | undefined;
@@ -108,10 +111,12 @@ export class LiveSkills {
     if (this.treesArmed || !this.watcher) return;
     this.treesArmed = true;
     const { lastActivity } = this.options;
+    const deadline = performance.now() + MAX_DEFER_MS;
     const arm = () => {
       if (this.closed || !this.config) return;
       // The first answers go out first: a client's opening burst of requests is not held up.
-      if (lastActivity && performance.now() - lastActivity() < QUIET_MS) {
+      const now = performance.now();
+      if (lastActivity && now - lastActivity() < QUIET_MS && now < deadline) {
         setTimeout(arm, POLL_MS);
         return;
       }

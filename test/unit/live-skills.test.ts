@@ -72,6 +72,16 @@ describe("the first load's folder watches are armed once it is served, and a cat
     expect(second!.result.registry.get("b")).toBeDefined();
   });
 
+  test("a server whose client never pauses still arms them, at a deadline, and catches up", async () => {
+    const s = start({ "skills/a/SKILL.md": skillMd("a", "first") });
+    await s.live.start();
+    s.fixture.write("skills/a/SKILL.md", skillMd("a", "edited while the client kept asking"));
+    // Never quiet: the watches are armed at the deadline, and the catch-up load serves the edit.
+    await s.live.watching();
+    expect(s.loads).toHaveLength(2);
+    expect(bodyOf(s.loads[1]!.result, "a")).toBe("edited while the client kept asking\n");
+  });
+
   test("when nothing changed, the catch-up load is silent: no second load is served", async () => {
     const s = start({ "skills/a/SKILL.md": skillMd("a", "first"), "skills/a/notes.md": "notes" });
     await s.live.start();
