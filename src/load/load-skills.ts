@@ -191,6 +191,36 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   return result;
 }
 
+/** A finding's identity, to tell a new one from one a load reported already. */
+const findingKey = (d: Diagnostic) => `${d.code}\0${d.file ?? ""}\0${d.message}`;
+
+/**
+ * Whether the layers still hold exactly the skill files and folders `previous` read, in the same
+ * versions: the check run once the first load's deferred watches have begun (a change made before
+ * they did is found here; one made after, by them). A load's first half, discovery and one stat
+ * per file, without parsing, resolving or copying a record; a folder whose files were worked out
+ * is walked again. The layers are `previous`'s: config files are watched from the start.
+ */
+export async function layersUnchanged(previous: LoadResult): Promise<boolean> {
+  const found: Diagnostic[] = [];
+  const units = previous.config.layers.flatMap((spec) => layerUnits(spec, previous.display, found));
+  const reported = new Set(previous.diagnostics.map(findingKey));
+  if (units.length !== previous.records.length || found.some((d) => !reported.has(findingKey(d)))) return false;
+  let sliceStarted = performance.now();
+  for (const [i, unit] of units.entries()) {
+    if ((i & 31) === 31 && performance.now() - sliceStarted > SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStarted = performance.now();
+    }
+    const record = previous.records[i]!;
+    const stamp = statStamp(unit.path);
+    if (unit.path !== record.path || (stamp || record.stamp ? !sameStamp(stamp, record.stamp) : false)) return false;
+    if (unit.folder && !sameExamples(unit.folder, record.skill, record.diagnostics)) return false;
+    if (record.files && !record.files.stillCurrent()) return false;
+  }
+  return true;
+}
+
 /** The records that hold a skill, as the registry ranks them. */
 function candidatesOf(records: readonly SkillRecord[], display: (path: string) => string): Candidate[] {
   const candidates: Candidate[] = [];

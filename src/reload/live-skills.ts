@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
-import { loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
+import { layersUnchanged, loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
 import { BackgroundRefresh } from "../sources/refresh.ts";
 import { Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
@@ -35,9 +35,9 @@ const MAX_DEFER_MS = 500;
  *
  * The first load is the exception, to keep the first answer short: the recursive watches of
  * layer folders (one OS watch per folder below, ~35 ms at 1,200 skill folders) are armed only
- * once it is served and requests pause (half a second at most), then a catch-up load reads the
- * layers again, so a change made before they began is not missed either. That load is silent when
- * it finds nothing new.
+ * once it is served and requests pause (half a second at most), then the layers are checked
+ * against what that load read (discovery and a stat per file), so a change made before they began
+ * is not missed either: it is reloaded as any change is.
  */
 export class LiveSkills {
   private last: LoadResult | undefined;
@@ -50,10 +50,6 @@ export class LiveSkills {
   private treesArmed = false;
   /** The layers the latest load resolved (what the watches are planned from). */
   private config: ResolvedConfig | undefined;
-  /** The next load is the catch-up one, asked for by no change: it is served only if it finds one. */
-  private catchUp = false;
-  /** A catch-up load is due: `watching()` resolves when it is done. */
-  private catchUpDue = false;
   private readonly armed: Promise<void>;
   private resolveArmed: () => void = () => {};
 
@@ -94,7 +90,6 @@ export class LiveSkills {
   }
 
   private changed(): void {
-    this.catchUp = false;
     this.reloader.schedule();
   }
 
@@ -121,28 +116,28 @@ export class LiveSkills {
         return;
       }
       this.watch(this.config);
-      this.catchUp = true;
-      this.catchUpDue = true;
-      this.reloader.schedule();
+      void this.catchUp().finally(() => this.resolveArmed());
     };
     setTimeout(arm, 0);
   }
 
-  private async load(): Promise<void> {
-    const due = this.catchUpDue;
-    this.catchUpDue = false;
+  /** What the deferred watches missed: nothing, most often (a check, not a load), else a reload. */
+  private async catchUp(): Promise<void> {
+    const previous = this.last;
+    let unchanged = false;
     try {
-      await this.loadOnce();
-    } finally {
-      if (due) this.resolveArmed();
+      unchanged = previous !== undefined && (await layersUnchanged(previous));
+    } catch {
+      // A check that cannot be made is a change: the reload reports what is wrong.
     }
+    if (unchanged || this.closed) return;
+    this.changed();
+    await this.reloader.idle();
   }
 
-  private async loadOnce(): Promise<void> {
+  private async load(): Promise<void> {
     if (this.closed) return;
     const previous = this.last;
-    const catchUp = this.catchUp;
-    this.catchUp = false;
     let result: LoadResult;
     try {
       result = await loadSkills({
@@ -157,8 +152,6 @@ export class LiveSkills {
       return;
     }
     if (this.closed) return;
-    // Nothing was missed: the skills served stay as they are, with no reload to report.
-    if (catchUp && previous && sameLoad(result, previous)) return;
     this.last = result;
     this.options.loaded(result, previous);
     if (!previous) this.armTrees();
@@ -176,26 +169,4 @@ export class LiveSkills {
     this.watcher?.close();
     this.refresh?.close();
   }
-}
-
-/**
- * Whether a load found exactly what the previous one did: every file's record reused as it was
- * (a reload hands an unchanged file's skill, findings and folder on as the same objects), and the
- * same findings about config, layers and resolution.
- */
-function sameLoad(a: LoadResult, b: LoadResult): boolean {
-  if (a.records.length !== b.records.length) return false;
-  const sameRecords = a.records.every((r, i) => {
-    const p = b.records[i]!;
-    return (
-      r.path === p.path &&
-      r.outcome === p.outcome &&
-      r.skill === p.skill &&
-      r.files === p.files &&
-      r.diagnostics === p.diagnostics &&
-      r.layer.name === p.layer.name &&
-      r.layer.priority === p.layer.priority
-    );
-  });
-  return sameRecords && JSON.stringify(a.diagnostics) === JSON.stringify(b.diagnostics);
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { utimesSync, writeFileSync } from "node:fs";
+import { symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadSkills, referencedVersions, type LoadResult } from "../../src/load/load-skills.ts";
+import { layersUnchanged, loadSkills, referencedVersions, type LoadResult } from "../../src/load/load-skills.ts";
 import { StartupIndex } from "../../src/load/startup-index.ts";
 import { folderFilesOf } from "../../src/registry/describe.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
@@ -79,5 +79,53 @@ describe("a warm start of a skill folder", () => {
     expect(await examplesAfter(() => fixture!.write("skills/x/examples.yml", "- contains: [x]\n"))).toEqual([1, 2]);
     expect(await examplesAfter(() => fixture!.remove("skills/x/examples.yml"))).toEqual([1, 2]);
     expect(await examplesAfter(() => fixture!.remove("skills/x/examples.yaml"))).toEqual([1, 0]);
+  });
+});
+
+describe("layersUnchanged: the check after the first load's deferred watches begin", () => {
+  const YAML = "id: y\ndescription: A YAML skill\ntype: prompt\nprompt: Hello\n";
+  async function loaded() {
+    fixture = makeFixture({
+      "skill-central.yaml": CONFIG,
+      "skills/x/SKILL.md": SKILL_MD,
+      "skills/x/notes.md": "notes\n",
+      "skills/y.yaml": YAML,
+    });
+    return loadSkills({ cwd: fixture.cwd, home: fixture.home });
+  }
+
+  test("finds nothing when nothing changed, nor when a folder's files changed before any were worked out", async () => {
+    const first = await loaded();
+    expect(await layersUnchanged(first)).toBe(true);
+    fixture!.write("skills/x/more.md", "more\n");
+    expect(await layersUnchanged(first)).toBe(true);
+  });
+
+  test("finds a skill file edited, added or removed, an examples file added, and a worked-out folder's new file", async () => {
+    const cases: [string, () => void, (result: LoadResult) => void][] = [
+      ["edited", () => fixture!.write("skills/y.yaml", `${YAML}tags: [a]\n`), () => {}],
+      ["added", () => fixture!.write("skills/z.yaml", YAML.replace("id: y", "id: z")), () => {}],
+      ["removed", () => fixture!.remove("skills/y.yaml"), () => {}],
+      ["SKILL.md edited", () => fixture!.write("skills/x/SKILL.md", `${SKILL_MD}More.\n`), () => {}],
+      ["examples added", () => fixture!.write("skills/x/examples.yaml", "- contains: [Do]\n"), () => {}],
+      [
+        "a file of a folder whose files were given",
+        () => fixture!.write("skills/x/more.md", "more\n"),
+        (result) => folderFilesOf(result.registry.get("x")!),
+      ],
+    ];
+    for (const [name, change, use] of cases) {
+      const first = await loaded();
+      use(first);
+      change();
+      expect([name, await layersUnchanged(first)]).toEqual([name, false]);
+      fixture!.cleanup();
+    }
+  });
+
+  test("finds a new problem discovery reports (a broken link in the layer)", async () => {
+    const first = await loaded();
+    symlinkSync(join(fixture!.cwd, "missing.yaml"), join(fixture!.cwd, "skills/broken.yaml"));
+    expect(await layersUnchanged(first)).toBe(false);
   });
 });

@@ -51,8 +51,8 @@ function start(files: Record<string, string>) {
 
 const bodyOf = (result: LoadResult, id: string) => result.registry.get(id)?.content.read().template;
 
-describe("the first load's folder watches are armed once it is served, and a catch-up load sees what they missed", () => {
-  test("a skill edited after the first load, before its folder was watched, is served by the catch-up load", async () => {
+describe("the first load's folder watches are armed once it is served, and a check of the layers finds what they missed", () => {
+  test("a skill edited after the first load, before its folder was watched, is served by the reload the check asks for", async () => {
     const s = start({ "skills/a/SKILL.md": skillMd("a", "first") });
     await s.live.start();
     expect(s.loads).toHaveLength(1);
@@ -72,17 +72,17 @@ describe("the first load's folder watches are armed once it is served, and a cat
     expect(second!.result.registry.get("b")).toBeDefined();
   });
 
-  test("a server whose client never pauses still arms them, at a deadline, and catches up", async () => {
+  test("a server whose client never pauses still arms them, at a deadline, and the check finds the edit", async () => {
     const s = start({ "skills/a/SKILL.md": skillMd("a", "first") });
     await s.live.start();
     s.fixture.write("skills/a/SKILL.md", skillMd("a", "edited while the client kept asking"));
-    // Never quiet: the watches are armed at the deadline, and the catch-up load serves the edit.
+    // Never quiet: the watches are armed at the deadline, and the check finds the edit.
     await s.live.watching();
     expect(s.loads).toHaveLength(2);
     expect(bodyOf(s.loads[1]!.result, "a")).toBe("edited while the client kept asking\n");
   });
 
-  test("when nothing changed, the catch-up load is silent: no second load is served", async () => {
+  test("when nothing changed, the check finds so: no second load is served", async () => {
     const s = start({ "skills/a/SKILL.md": skillMd("a", "first"), "skills/a/notes.md": "notes" });
     await s.live.start();
     s.quiet();
