@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import { layersUnchanged, loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
 import { BackgroundRefresh } from "../sources/refresh.ts";
-import { Reloader } from "./reloader.ts";
+import { DEBOUNCE_MS, Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";
 
@@ -118,7 +118,8 @@ export class LiveSkills {
       this.watch(this.config);
       void this.catchUp().finally(() => this.resolveArmed());
     };
-    setTimeout(arm, 0);
+    // Not at once: the first load's answers (a list of thousands) are still being written out.
+    setTimeout(arm, DEBOUNCE_MS);
   }
 
   /** What the deferred watches missed: nothing, most often (a check, not a load), else a reload. */
