@@ -1,18 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { resolveConfig } from "../../src/config/resolve-config.ts";
-import type { Diagnostic } from "../../src/diagnostics.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { resolvedConfig } from "../helpers/resolved-config.ts";
 
 let fixture: Fixture;
 afterEach(() => fixture?.cleanup());
 
 async function resolve(files: Record<string, string>) {
   fixture = makeFixture(files);
-  const diagnostics: Diagnostic[] = [];
-  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtinDir: "/builtin" }, (d) =>
-    diagnostics.push(d),
-  );
+  const { config, diagnostics } = await resolvedConfig(fixture, { builtinDir: "/builtin" });
   return { config, diagnostics };
 }
 

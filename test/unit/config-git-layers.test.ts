@@ -2,9 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseDuration, repoPathOrProblem } from "../../src/config/config-file.ts";
-import { resolveConfig } from "../../src/config/resolve-config.ts";
-import type { Diagnostic } from "../../src/diagnostics.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { resolvedConfig } from "../helpers/resolved-config.ts";
 import { section } from "../helpers/markdown.ts";
 
 let fixture: Fixture;
@@ -12,11 +11,7 @@ afterEach(() => fixture?.cleanup());
 
 async function resolve(files: Record<string, string>) {
   fixture = makeFixture(files);
-  const diagnostics: Diagnostic[] = [];
-  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtin: false }, (d) =>
-    diagnostics.push(d),
-  );
-  return { config, diagnostics, messages: diagnostics.map((d) => d.message) };
+  return resolvedConfig(fixture, { builtin: false });
 }
 
 describe("git layers in the config files", () => {

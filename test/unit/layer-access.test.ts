@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { resolveConfig } from "../../src/config/resolve-config.ts";
 import type { VisibleTo } from "../../src/config/visible-to.ts";
-import type { Diagnostic } from "../../src/diagnostics.ts";
 import { loadSkills } from "../../src/load/load-skills.ts";
 import { sourceFor } from "../../src/mcp/caller-source.ts";
 import { cacheHints } from "../../src/mcp/cache-hints.ts";
@@ -13,6 +11,7 @@ import { searchIndexOf } from "../../src/registry/search.ts";
 import { hasRestrictedLayers, visibleRegistry } from "../../src/registry/visibility.ts";
 import type { Skill } from "../../src/skill/skill.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { resolvedConfig } from "../helpers/resolved-config.ts";
 
 const only = (visibleTo: Partial<VisibleTo>): VisibleTo => ({ claims: {}, labels: [], ...visibleTo });
 
@@ -183,11 +182,7 @@ async function configOf(yaml: string) {
     "skill-central.yaml": yaml,
     ".skills/a.yaml": "id: a\ndescription: A\ntype: prompt\nprompt: hi\n",
   });
-  const diagnostics: Diagnostic[] = [];
-  const config = await resolveConfig({ cwd: fixture.cwd, home: fixture.home, builtin: false }, (d) =>
-    diagnostics.push(d),
-  );
-  return { config, messages: diagnostics.map((d) => d.message), diagnostics };
+  return resolvedConfig(fixture, { builtin: false });
 }
 
 const layerWith = (visibleTo: string) =>
