@@ -1,4 +1,3 @@
-import type { Diagnostic } from "../diagnostics.ts";
 import { hashFileVersion } from "../storage/digest.ts";
 import { statStamp, type FileStamp } from "../storage/stamp.ts";
 // Types only: the API loads skills without the index (and without SQLite).
@@ -22,8 +21,6 @@ export class DigestBook {
     private readonly index: StartupIndex | undefined,
     /** Told when a served file turned out not to match its digest (the skill is reloaded). */
     readonly stale: (path: string) => void = () => {},
-    /** Told what a skill folder's walk ran into (links left out, limits), when the folder is first listed. */
-    readonly folderFindings: (skillFile: string, diagnostics: readonly Diagnostic[]) => void = () => {},
   ) {}
 
   /**

@@ -1,9 +1,10 @@
 import { dirname, sep } from "node:path";
+import type { Diagnostic } from "../diagnostics.ts";
 import type { FolderFiles, FolderWalk, SkillFile } from "../skill/skill.ts";
 import { FOLDER_LIMITS, listSkillFolder } from "../storage/discover.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import type { DigestBook } from "./digest-book.ts";
-import { EXAMPLES_FILES } from "./parse-folder.ts";
+import { examplesFilesIn } from "./parse-folder.ts";
 
 /** A walk of the folder: its published names (the examples file is read by `skill-central test` only). */
 function walkFolder(skillFile: string): FolderWalk {
@@ -13,7 +14,7 @@ function walkFolder(skillFile: string): FolderWalk {
     const over = diagnostics.find((d) => d.code === "skill-folder-too-large");
     return { names: [], leftOut, diagnostics, refused: over?.message ?? "skill folder over the file-count limit" };
   }
-  const examples = EXAMPLES_FILES.find((name) => listing.files.some((f) => f.rel === name));
+  const [examples] = examplesFilesIn(listing.files.map((f) => f.rel));
   return { names: listing.files.flatMap((f) => (f.rel === examples ? [] : [f.rel])), leftOut, diagnostics };
 }
 
@@ -39,6 +40,8 @@ export class FolderFacts implements FolderFiles {
     private readonly book: DigestBook,
     /** The skill's SKILL.md: the folder is the one holding it. */
     private readonly skillFile: string,
+    /** Told what the folder's walk ran into (links left out, the file-count limit), once, when it is made. */
+    private readonly onFindings: (skillFile: string, diagnostics: readonly Diagnostic[]) => void = () => {},
   ) {}
 
   get known(): boolean {
@@ -48,7 +51,7 @@ export class FolderFacts implements FolderFiles {
   walk(): FolderWalk {
     if (!this.walked) {
       this.walked = walkFolder(this.skillFile);
-      if (this.walked.diagnostics.length > 0) this.book.folderFindings(this.skillFile, this.walked.diagnostics);
+      if (this.walked.diagnostics.length > 0) this.onFindings(this.skillFile, this.walked.diagnostics);
     }
     return this.walked;
   }

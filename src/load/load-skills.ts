@@ -13,7 +13,7 @@ import { ContentStore } from "./content-store.ts";
 import { DigestBook } from "./digest-book.ts";
 import { FolderFacts } from "./folder-files.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
-import { EXAMPLES_FILES, parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
+import { examplesFilesIn, parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
@@ -97,7 +97,7 @@ interface Unit {
  * mean a fresh parse: the warning about the second one is the parse's.
  */
 function sameExamples(folder: FoundFolder, skill: Skill | undefined, diagnostics: readonly Diagnostic[]): boolean {
-  const present = EXAMPLES_FILES.filter((name) => folder.topFiles.includes(name));
+  const present = examplesFilesIn(folder.topFiles);
   const recorded = skill?.examplesFile;
   if (present.length > 1 || diagnostics.some((d) => d.code === TWO_EXAMPLES_FILES)) return false;
   if (present.length === 0 || !recorded) return present.length === 0 && !recorded;
@@ -153,7 +153,8 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     previous: new Map(options.previous?.records.map((r) => [r.path, r])),
     index,
     store: options.previous?.store ?? new ContentStore(index, (path) => parseSkillPath(path), options.onContentLost),
-    digests: options.previous?.digests ?? new DigestBook(index, options.onContentLost, options.onFolderFindings),
+    digests: options.previous?.digests ?? new DigestBook(index, options.onContentLost),
+    onFolderFindings: options.onFolderFindings,
     keepLocators: options.keepLocators === true,
     unindexed: [],
     parsedSinceCollection: 0,
@@ -270,6 +271,7 @@ interface ReadContext {
   index: StartupIndex | undefined;
   store: ContentStore;
   digests: DigestBook;
+  onFolderFindings: LoadOptions["onFolderFindings"];
   keepLocators: boolean;
   /** What was parsed that the index does not have yet. */
   unindexed: IndexEntry[];
@@ -278,7 +280,9 @@ interface ReadContext {
 
 /** A folder skill's files, to be worked out when first needed (none for a YAML skill or a skipped folder). */
 function folderFilesOf(ctx: ReadContext, record: SkillRecord): SkillRecord {
-  return record.skill?.format === "skill-md" ? { ...record, files: new FolderFacts(ctx.digests, record.path) } : record;
+  return record.skill?.format === "skill-md"
+    ? { ...record, files: new FolderFacts(ctx.digests, record.path, ctx.onFolderFindings) }
+    : record;
 }
 
 /**

@@ -13,7 +13,12 @@ import { readSkillFile } from "../storage/read.ts";
 import { MAX_DOCUMENT_DEPTH, parseSkillFile, type FileParse } from "./parse-file.ts";
 
 /** Where inline examples of a skill folder live: beside SKILL.md, so other tools never see them in its frontmatter. */
-export const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
+const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
+
+/** The examples file names among a folder's top-level file names, the one read first: a second is served as a file. */
+export function examplesFilesIn(names: readonly string[]): string[] {
+  return EXAMPLES_FILES.filter((name) => names.includes(name));
+}
 
 /** The warning of a folder with both examples files (a skill parsed with it is never reused as it is). */
 export const TWO_EXAMPLES_FILES = "two-examples-files";
@@ -23,9 +28,7 @@ export const TWO_EXAMPLES_FILES = "two-examples-files";
  * `skill-central test` only, so it is not one of the skill's published files.
  */
 function examplesFileOf(found: FoundFolder, diagnostics: Diagnostic[]): FolderFile | undefined {
-  const [file, other] = EXAMPLES_FILES.flatMap((name) =>
-    found.topFiles.includes(name) ? [{ rel: name, abs: found.dir + sep + name }] : [],
-  );
+  const [file, other] = examplesFilesIn(found.topFiles).map((name) => ({ rel: name, abs: found.dir + sep + name }));
   if (file && other) {
     diagnostics.push({
       severity: "warning",
