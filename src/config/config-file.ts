@@ -15,6 +15,7 @@ import {
   TOOL_SKILLS_MODES,
   type DeclaredCatalogSettings,
 } from "./catalog-settings.ts";
+import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { isElicitationMode, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings, type HttpReadContext } from "./http-settings.ts";
 
@@ -60,6 +61,8 @@ export interface ConfigFile {
   elicitation?: Partial<ElicitationSettings>;
   /** `http`: what `mcp --http` needs beyond its flags (src/config/http-settings.ts). */
   http?: DeclaredHttpSettings;
+  /** `audit`: what the audit gate blocks, where, and what a person let through (audit-settings.ts). */
+  audit?: Partial<AuditSettings>;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -85,7 +88,17 @@ export function expandPath(path: string, base: string, home: string): string {
   return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
-const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap", "elicitation", "http"];
+const KNOWN_KEYS = [
+  "layers",
+  "builtin",
+  "pageSize",
+  "catalog",
+  "toolSkills",
+  "toolCap",
+  "elicitation",
+  "http",
+  "audit",
+];
 const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo", "url", ...WELL_KNOWN_ONLY_KEYS];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
@@ -175,6 +188,9 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
       if (catalog !== undefined) config.catalog = catalog;
     } else if (key === "elicitation") {
       config.elicitation = readElicitation(value, dirname(file), home, (problem, hint) => warn(problem, at, hint));
+    } else if (key === "audit") {
+      const audit = readAuditSettings(value, (problem, hint) => warn(problem, at, hint));
+      if (audit !== undefined) config.audit = audit;
     } else if (key === "http") {
       config.http = readHttpSettings(value, httpContext(file, home, locateKey, warn));
     } else if (key === "layers") {

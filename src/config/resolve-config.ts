@@ -5,6 +5,7 @@ import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
 import type { VisibleTo } from "./visible-to.ts";
 import type { WellKnownSource } from "./read-well-known.ts";
+import { mergeAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
@@ -64,6 +65,8 @@ export interface ResolvedConfig {
   catalog?: CatalogSettings;
   /** Asking for missing required arguments: the project's keys over the user's, over the defaults. */
   elicitation?: ElicitationSettings;
+  /** `audit:` of the user's and project's configs, merged (absent: the defaults). */
+  audit?: AuditSettings;
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -170,6 +173,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     ...(pageSize !== undefined && { pageSize }),
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
+    audit: mergeAuditSettings(user?.audit, project?.audit),
   };
 }
 

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { auditFetched } from "../audit/gate.ts";
+import type { AuditSettings } from "../config/audit-settings.ts";
 import type { CacheEntry } from "./cache-entry.ts";
 import { contentHash } from "./content-hash.ts";
 import { git } from "./git.ts";
@@ -107,6 +109,8 @@ export interface MaterialiseOptions {
   limits?: TreeLimits;
   /** The lock's `contentHash`: a copy that differs is refused, never written. */
   expect?: string;
+  /** The audit gate (docs/audit.md): a blocked skill refuses the copy, never written. */
+  audit?: AuditSettings | undefined;
 }
 
 /**
@@ -135,6 +139,12 @@ export async function materialise(
       `the files of commit ${commit.slice(0, 12)} do not match the lock's contentHash (${options.expect.slice(0, 19)}…, got ${hash.slice(0, 19)}…); not served`,
     );
   }
+  const audited = options.audit && auditFetched(content, options.audit);
+  if (audited && audited.refused.length > 0)
+    throw new CopyRefused(
+      `commit ${commit.slice(0, 12)}${path ? ` (folder "${path}")` : ""} is refused by the audit`,
+      audited.refused,
+    );
   if (existing.state === "ok" && existing.contentHash === hash) return { dir, contentHash: hash };
   if (existing.state !== "missing") {
     // On disk, but not what this commit holds: damaged after it was written.

@@ -1,3 +1,5 @@
+import { auditFetched } from "../../audit/gate.ts";
+import type { AuditSettings } from "../../config/audit-settings.ts";
 import type { LayerSpec } from "../../config/resolve-config.ts";
 import { canonicalUrl, redactUrl } from "../git-url.ts";
 import type { WellKnownLockEntry } from "../lockfile.ts";
@@ -28,6 +30,8 @@ export interface WellKnownContext {
   home: string;
   timeoutMs: number;
   env: Record<string, string | undefined>;
+  /** The audit gate's settings (docs/audit.md): a blocked skill refuses the copy, never written. */
+  audit?: AuditSettings | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -133,6 +137,8 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
   });
   if (restoring && contentHash(downloaded.files) !== restoring.contentHash)
     return fail("failed", "the skills fetched do not hash to the lock's contentHash; not served");
+  const audited = ctx.audit && auditFetched(downloaded.files, ctx.audit, downloaded.skills);
+  if (audited && audited.refused.length > 0) return fail("failed", audited.refused.join("\n    "));
   const hash = await cache.writeCopy(downloaded.files);
   result.notes.push(...downloaded.notes);
   result.after = hexOf(hash)!;

@@ -1,0 +1,59 @@
+/**
+ * One skill audited through the cache (cache.ts): the caller names the skill's files by path and
+ * SHA-256 (which the load already knows), and hands a reader for their bytes, used only when the
+ * cache has no answer for exactly that content. The digest (digest.ts) is worked out only when
+ * asked for, and kept with the findings, so a warm run neither reads nor archives anything.
+ */
+import type { AuditCache } from "./cache.ts";
+import { contentKey, fileSha256, folderDigest } from "./digest.ts";
+import type { Finding } from "./scan.ts";
+import { auditFiles, countsOf, verdictOf, type Counts, type SkillFileBytes, type Verdict } from "./verdict.ts";
+
+export interface SkillContent {
+  kind: "folder" | "file";
+  /** Each file's path (relative to the skill's folder, or the layer's for a file) and lowercase hex SHA-256. */
+  files: readonly { path: string; sha256: string }[];
+  /** The files' bytes, in any order; called at most once, and only on a cache miss. */
+  read: () => SkillFileBytes[];
+}
+
+export interface AuditedSkill {
+  findings: Finding[];
+  verdict: Verdict;
+  counts: Counts;
+  /** Present when asked for. */
+  digest?: string;
+}
+
+function digestOf(kind: SkillContent["kind"], files: readonly SkillFileBytes[]): string {
+  return kind === "folder" ? folderDigest(files) : `sha256:${fileSha256(files[0]!.bytes)}`;
+}
+
+/** `wantDigest`: always, never, or decided by the findings (a text report shows it for skills with findings only). */
+export function auditSkill(
+  cache: AuditCache | undefined,
+  content: SkillContent,
+  wantDigest: boolean | ((findings: readonly Finding[]) => boolean),
+): AuditedSkill {
+  const key = contentKey(content.kind, content.files);
+  const cached = cache?.get(key);
+  let findings = cached?.findings;
+  let digest = cached?.digest;
+  let bytes: SkillFileBytes[] | undefined;
+  if (findings === undefined) {
+    bytes = content.read();
+    findings = auditFiles(bytes).findings;
+  }
+  const want = typeof wantDigest === "function" ? wantDigest(findings) : wantDigest;
+  if (want && digest === undefined) {
+    bytes ??= content.read();
+    digest = digestOf(content.kind, bytes);
+  }
+  if (bytes !== undefined) cache?.set(key, { findings, ...(digest !== undefined && { digest }) });
+  return {
+    findings,
+    verdict: verdictOf(findings),
+    counts: countsOf(findings),
+    ...(digest !== undefined && { digest }),
+  };
+}
