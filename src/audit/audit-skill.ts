@@ -15,6 +15,8 @@ export interface SkillContent {
   files: readonly { path: string; sha256: string }[];
   /** The files' bytes, in any order; called at most once, and only on a cache miss. */
   read: () => SkillFileBytes[];
+  /** The digest, when the caller has it already (the well-known index made the archive). */
+  digest?: string;
 }
 
 export interface AuditedSkill {
@@ -38,7 +40,7 @@ export function auditSkill(
   const key = contentKey(content.kind, content.files);
   const cached = cache?.get(key);
   let findings = cached?.findings;
-  let digest = cached?.digest;
+  let digest = cached?.digest ?? content.digest;
   let bytes: SkillFileBytes[] | undefined;
   if (findings === undefined) {
     bytes = content.read();
@@ -49,7 +51,8 @@ export function auditSkill(
     bytes ??= content.read();
     digest = digestOf(content.kind, bytes);
   }
-  if (bytes !== undefined) cache?.set(key, { findings, ...(digest !== undefined && { digest }) });
+  if (bytes !== undefined || (digest !== undefined && cached?.digest === undefined))
+    cache?.set(key, { findings, ...(digest !== undefined && { digest }) });
   return {
     findings,
     verdict: verdictOf(findings),

@@ -4,6 +4,7 @@
  * The rules' version is in the file name and in every key, so new rules judge everything again.
  * The file is only an optimisation: unreadable or damaged, it is ignored and rewritten.
  */
+import { readFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cacheRoot } from "../storage/cache-dir.ts";
@@ -29,19 +30,29 @@ export class AuditCache {
     this.file = join(root, "audit", `results-${RULES_VERSION}.json`);
   }
 
+  private take(text: string): void {
+    const data = JSON.parse(text) as { entries?: Record<string, CachedAudit> };
+    for (const [key, value] of Object.entries(data.entries ?? {}))
+      if (Array.isArray(value?.findings) && !this.entries.has(key)) this.entries.set(key, value);
+  }
+
   /** Reads the file once; later calls wait for the same read. */
   load(): Promise<void> {
     this.loaded ??= readFile(this.file, "utf8")
-      .then(
-        (text) => {
-          const data = JSON.parse(text) as { entries?: Record<string, CachedAudit> };
-          for (const [key, value] of Object.entries(data.entries ?? {}))
-            if (Array.isArray(value?.findings)) this.entries.set(key, value);
-        },
-        () => {},
-      )
+      .then((text) => this.take(text))
       .catch(() => {});
     return this.loaded;
+  }
+
+  /** The same, for a caller that cannot wait (a server's first `skills/list`: one small file). */
+  loadSync(): void {
+    if (this.loaded) return;
+    this.loaded = Promise.resolve();
+    try {
+      this.take(readFileSync(this.file, "utf8"));
+    } catch {
+      // No cache yet, or a damaged one: every skill is audited, and the file is written again.
+    }
   }
 
   get(key: string): CachedAudit | undefined {

@@ -101,6 +101,12 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "hidden-text"],
     pattern: /[\u{E0000}-\u{E007F}]+/gu,
     kind: "file",
+    // A subdivision flag (🏴 + a region code in tag letters + cancel tag: England, Scotland, Wales) is an emoji.
+    check: ({ text, start, end }) =>
+      text.codePointAt(start - 2) === 0x1f3f4 &&
+      /^(?:[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]){2,7}\u{E007F}$/u.test(text.slice(start, end))
+        ? undefined
+        : "keep",
   },
   {
     id: "bidi-control",

@@ -9,6 +9,7 @@ import {
   sha256Digest,
 } from "../sources/well-known/format.ts";
 import { writeTarGz } from "../storage/tar-gz.ts";
+import { AUDIT_META_KEY, auditAttestation } from "./audit-meta.ts";
 import { bytesOf } from "./skill-files.ts";
 
 /**
@@ -53,6 +54,7 @@ function artifactOf(skill: PublishedSkill): { entry: IndexEntry; artifact: Artif
   const path = single ? `${name}/SKILL.md` : `${name}.tar.gz`;
   const digest = sha256Digest(bytes);
   const { version } = skill.candidate.skill;
+  const audit = auditAttestation(skill, digest);
   return {
     entry: {
       name,
@@ -61,6 +63,7 @@ function artifactOf(skill: PublishedSkill): { entry: IndexEntry; artifact: Artif
       url: path,
       digest,
       ...(version !== undefined && SEMVER_PATTERN.test(version) && { version }),
+      ...(audit && { _meta: { [AUDIT_META_KEY]: audit } }),
     },
     artifact: { path, bytes, contentType: CONTENT_TYPES[type], digest },
   };

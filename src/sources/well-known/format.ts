@@ -22,6 +22,8 @@ export interface IndexEntry {
   /** `sha256:` and 64 lowercase hex digits of the artifact's raw bytes. */
   digest: string;
   version?: string;
+  /** Attestations about the entry (the publisher's audit: `dev.skill-central/audit`, docs/audit.md). */
+  _meta?: Record<string, unknown>;
 }
 
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
@@ -44,13 +46,14 @@ export function sha256Digest(bytes: Uint8Array): string {
 export function serialiseIndex(entries: readonly IndexEntry[]): string {
   const skills = [...entries]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map(({ name, description, type, url, digest, version }) => ({
+    .map(({ name, description, type, url, digest, version, _meta }) => ({
       name,
       description,
       type,
       url,
       digest,
       ...(version !== undefined && { version }),
+      ...(_meta !== undefined && { _meta }),
     }));
   return `${JSON.stringify({ $schema: WELL_KNOWN_SCHEMA, skills }, null, 2)}\n`;
 }
