@@ -64,7 +64,7 @@ function readBytes(path: string): Uint8Array {
   }
 }
 
-/** The audit of each skill the load found, in the load's order (layer, then path). */
+/** The audit of each skill the load found, by layer (as declared), then id. */
 export function auditRecords(
   loaded: LoadResult,
   cache: AuditCache | undefined,
@@ -97,5 +97,7 @@ export function auditRecords(
       ...(partial !== undefined && { partial }),
     });
   }
-  return audits;
+  // Layer by layer as declared, then by id: the same order whatever the folders' layout.
+  const order = new Map(loaded.config.layers.map((l, i) => [l.name, i]));
+  return audits.sort((a, b) => order.get(a.layer)! - order.get(b.layer)! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
