@@ -162,7 +162,7 @@ describe("skill-central audit", () => {
     const pipe = json.skills.find((s) => s.id === "pipe-shell")!;
     expect((await runCli(["publish", "site"], fixture.cwd, fixture.home)).code).toBe(0);
     const index = JSON.parse(readFileSync(join(fixture.cwd, "site/.well-known/agent-skills/index.json"), "utf8")) as {
-      skills: { name: string; digest: string; _meta?: Record<string, { verdict: string; digest: string }> }[];
+      skills: { name: string; digest: string; _meta?: Record<string, Record<string, unknown>> }[];
     };
     const entry = index.skills.find((s) => s.name === "pipe-shell")!;
     expect(entry.digest).toBe(pipe.digest);
@@ -177,7 +177,7 @@ describe("skill-central audit", () => {
     const server = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
     try {
       const wire = (await server.client.request({ method: "skills/list", params: {} }, ANY)) as {
-        skills: { frontmatter: { name: string }; _meta: Record<string, { verdict: string; digest: string }> }[];
+        skills: { frontmatter: { name: string }; _meta: Record<string, Record<string, unknown>> }[];
       };
       const listed = Object.fromEntries(wire.skills.map((s) => [s.frontmatter.name, s._meta[AUDIT]]));
       expect(listed["pipe-shell"]).toEqual(entry._meta![AUDIT]!);
