@@ -7,14 +7,14 @@
 import type { AuditCache } from "./cache.ts";
 import { contentKey, fileSha256, folderDigest } from "./digest.ts";
 import type { Finding } from "./scan.ts";
-import { auditFiles, countsOf, verdictOf, type Counts, type SkillFileBytes, type Verdict } from "./verdict.ts";
+import { auditListed, countsOf, verdictOf, type Counts, type SkillFileBytes, type Verdict } from "./verdict.ts";
 
 export interface SkillContent {
   kind: "folder" | "file";
   /** Each file's path (relative to the skill's folder, or the layer's for a file) and lowercase hex SHA-256. */
   files: readonly { path: string; sha256: string }[];
-  /** The files' bytes, in any order; called at most once, and only on a cache miss. */
-  read: () => SkillFileBytes[];
+  /** One file's bytes (undefined: it cannot be read as recorded); only for files not audited before. */
+  readFile: (path: string) => Uint8Array | undefined;
   /** The digest, when the caller has it already (the well-known index made the archive). */
   digest?: string;
 }
@@ -41,17 +41,17 @@ export function auditSkill(
   const cached = cache?.get(key);
   let findings = cached?.findings;
   let digest = cached?.digest ?? content.digest;
-  let bytes: SkillFileBytes[] | undefined;
-  if (findings === undefined) {
-    bytes = content.read();
-    findings = auditFiles(bytes).findings;
-  }
+  const fresh = findings === undefined;
+  findings ??= auditListed(content.files, content.readFile).findings;
   const want = typeof wantDigest === "function" ? wantDigest(findings) : wantDigest;
   if (want && digest === undefined) {
-    bytes ??= content.read();
+    const bytes = content.files.flatMap((f) => {
+      const read = content.readFile(f.path);
+      return read ? [{ path: f.path, bytes: read }] : [];
+    });
     digest = digestOf(content.kind, bytes);
   }
-  if (bytes !== undefined || (digest !== undefined && cached?.digest === undefined))
+  if (fresh || (digest !== undefined && cached?.digest === undefined))
     cache?.set(key, { findings, ...(digest !== undefined && { digest }) });
   return {
     findings,

@@ -41,6 +41,13 @@ export interface Rule {
   tags: readonly string[];
   /** Global, so every match is a finding. Absent: the rule is judged elsewhere (binaries, file-wide rules). */
   pattern?: RegExp;
+  /**
+   * A cheap test before the pattern runs: each group must have one of its strings in the file's
+   * lowercased text (most files have none, and `includes` is far faster than a pattern).
+   */
+  needles?: readonly (readonly string[])[];
+  /** The pattern matches only characters outside ASCII: a file of ASCII alone is skipped. */
+  nonAscii?: boolean;
   /** `prose`: words to the agent (a discussed match is low); `code`: commands, wherever they are. */
   kind: "prose" | "code" | "file";
   /** Refines a match: undefined drops it, a severity overrides the rule's. */
@@ -100,6 +107,7 @@ export const RULES: readonly Rule[] = [
     example: "Summarise the file.\u{E0049}\u{E0067}\u{E006E}… (invisible)",
     tags: ["security", "hidden-text"],
     pattern: /[\u{E0000}-\u{E007F}]+/gu,
+    nonAscii: true,
     kind: "file",
     // A subdivision flag (🏴 + a region code in tag letters + cancel tag: England, Scotland, Wales) is an emoji.
     check: ({ text, start, end }) =>
@@ -117,6 +125,7 @@ export const RULES: readonly Rule[] = [
     example: "access = 'user\u202E \u2066// admin\u2069 \u2066'",
     tags: ["security", "hidden-text"],
     pattern: /[\u202A-\u202E\u2066-\u2069]/gu,
+    nonAscii: true,
     kind: "file",
   },
   {
@@ -127,6 +136,7 @@ export const RULES: readonly Rule[] = [
     example: "ig\u200Bnore previous instruc\u200Btions",
     tags: ["security", "hidden-text"],
     pattern: /[\u200B-\u200D\u2060\uFEFF]/gu,
+    nonAscii: true,
     kind: "file",
     check: zeroWidthInContext,
   },
@@ -139,6 +149,7 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "prompt-injection"],
     pattern:
       /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+)*(?:previous|prior|above|earlier|preceding|system|user'?s?|original|existing|safety|other)\s+(?:instructions?|rules|prompts?|directions|guidelines|guardrails|messages|policies)\b|\byou\s+are\s+no\s+longer\s+bound\b|\bnew\s+instructions\s*:/gi,
+    needles: [["ignore", "disregard", "forget", "override", "bypass", "no longer bound", "new instructions"]],
     kind: "prose",
   },
   {
@@ -150,6 +161,7 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "prompt-injection"],
     pattern:
       /\b(?:do\s+not|don't|never|must\s+not)\s+(?:tell|inform|mention\s+(?:this\s+)?to|reveal\s+(?:this\s+)?to|notify|alert|show)\s+(?:this\s+to\s+)?the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out)\b/gi,
+    needles: [["the user"]],
     kind: "prose",
   },
   {
@@ -174,6 +186,7 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "prompt-injection", "hidden-text"],
     pattern:
       /<!--(?:(?!-->)[\s\S]){0,2000}?\b(?:you|assistant|agent|AI|model|LLM|Claude|Cursor|Copilot)\b(?:(?!-->)[\s\S]){0,400}?\b(?:must|should|always|never|ignore|do\s+not|don't|run|execute|read|send|upload|fetch|download|install|delete)\b(?:(?!-->)[\s\S])*?-->/g,
+    needles: [["<!--"]],
     kind: "file",
     check: ({ path }) => (/\.(?:md|markdown|mdx|html?)$/i.test(path) ? "keep" : undefined),
   },
@@ -187,6 +200,7 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "remote-code"],
     pattern:
       /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch)\b[^\n|;]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k|fi|c|tc)?sh\b|\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|;]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php|iex|Invoke-Expression)\b|(?:\b(?:ba|z)?sh|\bsource|\beval|\.)\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b|\biex\s*\(\s*(?:iwr|irm|New-Object\s+Net\.WebClient)/gi,
+    needles: [["curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "fetch"]],
     kind: "code",
   },
   {
@@ -198,6 +212,10 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "remote-code"],
     pattern:
       /\b(?:curl|wget)\b[^\n]{0,300}?(?:\s-o\s*|\s-O\s*|\s--output[=\s]|>\s*)\S+[\s\S]{0,300}?\bchmod\s+(?:[ugoa]*\+x|[0-7]?[0-7]*[1357][0-7]*)\b|\burlretrieve\([\s\S]{0,400}?\b(?:os\.chmod|subprocess\.\w+|os\.system)\(/g,
+    needles: [
+      ["curl", "wget", "urlretrieve"],
+      ["chmod", "os.system", "subprocess"],
+    ],
     kind: "code",
   },
   {
@@ -209,6 +227,24 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "obfuscation", "remote-code"],
     pattern:
       /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:python[0-9.]*|perl|ruby|node)\b|\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b(?:64|32|16|85)decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|marshal\.loads|__import__\(\s*['"](?:base64|zlib|codecs|marshal))|\beval\s*\(\s*compile\s*\(|\b(?:eval|Function|exec)\s*\(\s*(?:atob|Buffer\.from\([^)]*['"](?:base64|hex)['"]\))|\bpowershell(?:\.exe)?\b[^\n]*\s-(?:e|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}/gi,
+    needles: [
+      [
+        "base64",
+        "b64decode",
+        "b32decode",
+        "b16decode",
+        "b85decode",
+        "codecs.decode",
+        "zlib.decompress",
+        "fromhex",
+        "marshal.loads",
+        "__import__",
+        "compile(",
+        "atob",
+        "buffer.from",
+        "powershell",
+      ],
+    ],
     kind: "code",
   },
   {
@@ -220,6 +256,7 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "remote-code"],
     pattern:
       /\/dev\/(?:tcp|udp)\/[^\s/]+\/\d+|\b(?:nc|ncat|netcat)\b[^\n|;]*\s-(?:e|c)\s+\S*(?:sh|cmd)\b|\bsocat\b[^\n]*\bexec:[^\n]*(?:sh|cmd)|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat)\b|\bpty\.spawn\(\s*['"][^'"]*(?:ba|z)?sh['"]|\bos\.dup2\(\s*\w+\.fileno\(\)\s*,\s*[012]\s*\)/g,
+    needles: [["/dev/tcp", "/dev/udp", " -e ", " -c ", "socat", "mkfifo", "pty.spawn", "os.dup2"]],
     kind: "code",
   },
   {
@@ -231,6 +268,29 @@ export const RULES: readonly Rule[] = [
     example: "cat ~/.aws/credentials",
     tags: ["security", "secrets"],
     pattern: new RegExp(`(?:${SECRET_PATHS})`, "g"),
+    needles: [
+      [
+        ".ssh/",
+        ".aws/credentials",
+        ".config/gcloud",
+        ".azure/",
+        ".git-credentials",
+        ".netrc",
+        ".npmrc",
+        ".pypirc",
+        ".docker/config.json",
+        ".kube/config",
+        ".gnupg/",
+        "login data",
+        "local state",
+        "key3.db",
+        "key4.db",
+        "logins.json",
+        "cookies.sqlite",
+        "library/keychains",
+        "wallet.dat",
+      ],
+    ],
     kind: "code",
     check: secretWithSend,
   },
@@ -280,6 +340,26 @@ export const RULES: readonly Rule[] = [
       `(?:>>?|\\btee\\s+(?:-a\\s+)?)\\s*["']?(?:~|\\$HOME|\\$\\{HOME\\}|/home/[^/\\s]+|/root|/Users/[^/\\s]+)?/${SHELL_RC}|\\|\\s*crontab\\s+-?(?:\\s|$)|\\bcrontab\\s+(?!-[lr]\\b)[^\\s|;&]+|/etc/cron(?:tab|\\.d)|Library/LaunchAgents|Library/LaunchDaemons|\\blaunchctl\\s+(?:load|bootstrap|submit)\\b|\\.config/systemd/user|\\bsystemctl\\s+--user\\s+(?:enable|start)\\b|\\bschtasks\\s+/create\\b|CurrentVersion\\\\Run\\b`,
       "gi",
     ),
+    needles: [
+      [
+        "bashrc",
+        "bash_profile",
+        "zshrc",
+        "zprofile",
+        "zshenv",
+        "profile",
+        "config.fish",
+        "crontab",
+        "/etc/cron",
+        "launchagents",
+        "launchdaemons",
+        "launchctl",
+        "systemd/user",
+        "systemctl",
+        "schtasks",
+        "currentversion\\\\run",
+      ],
+    ],
     kind: "code",
   },
   {
@@ -294,6 +374,19 @@ export const RULES: readonly Rule[] = [
       `(?:>>?|\\btee\\b(?:\\s+-a)?|\\b(?:cp|mv|ln\\s+-sf?|install)\\b[^\\n|;]*?)\\s*["']?[^\\s"'|;]*(?:${AGENT_CONFIGS})|\\b(?:writeFile(?:Sync)?|appendFile(?:Sync)?|Bun\\.write|write_text|json\\.dump)\\b[^\\n]{0,200}(?:${AGENT_CONFIGS})|\\bopen\\([^\\n)]*(?:${AGENT_CONFIGS})[^\\n)]*,\\s*['"][wa]|\\bsed\\s+-i\\b[^\\n]*(?:${AGENT_CONFIGS})|\\b(?:add|write|insert|append|put|register)\\s+(?:a\\s+|an\\s+|the\\s+|this\\s+)?(?:new\\s+)?(?:hook|MCP\\s+server|permission|server\\s+entry)s?\\s+(?:\\w+\\s+){0,3}(?:to|in|into)\\s+[^\\n]{0,20}(?:${AGENT_CONFIGS})`,
       "gi",
     ),
+    needles: [
+      [
+        ".claude",
+        ".mcp.json",
+        ".cursor/",
+        ".codex/",
+        ".gemini/",
+        ".vscode/",
+        "claude_desktop_config",
+        ".windsurf/",
+        ".continue/",
+      ],
+    ],
     kind: "code",
   },
   {
@@ -306,6 +399,18 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "tampering"],
     pattern:
       /--dangerously-skip-permissions\b|--dangerously-bypass-approvals-and-sandbox\b|--full-auto\b|\bapproval[_-]policy\s*[=:]\s*["']?never\b|["']?defaultMode["']?\s*[:=]\s*["']bypassPermissions["']|\bsandbox[_-]mode\s*[=:]\s*["']?danger-full-access\b|\b(?:disable|turn\s+off|switch\s+off|bypass|skip)\s+(?:the\s+|all\s+|any\s+)?(?:sandbox(?:ing)?|approvals?|permission\s+(?:prompts|checks)|confirmation\s+prompts)\b/gi,
+    needles: [
+      [
+        "--dangerously",
+        "--full-auto",
+        "approval",
+        "defaultmode",
+        "sandbox",
+        "permission prompts",
+        "permission checks",
+        "confirmation prompts",
+      ],
+    ],
     kind: "code",
     check: notNegated,
   },
@@ -319,6 +424,7 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "tampering"],
     pattern:
       /^allowed[-_]tools\s*:[^\n]*(?:\bBash\s*\(\s*\*(?::\s*\*)?\s*\)|(?:^|[\s,[:"'])\*(?=[\s,\]"']|$)|\b(?:Bash|Shell|Execute)\b(?!\s*\())/gm,
+    needles: [["allowed-tools", "allowed_tools"]],
     kind: "file",
     check: ({ path }) => (/^(?:.*\/)?skill\.md$/i.test(path) ? "keep" : undefined),
   },
@@ -340,6 +446,10 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "payload", "supply-chain"],
     pattern:
       /\b(?:pip3?|uv\s+pip|python[0-9.]*\s+-m\s+pip)\s+install\b[^\n]*?(?:\s(?:git\+)?https?:\/\/\S+|\s--(?:extra-)?index-url[=\s]+(?!https:\/\/pypi\.org\/)\S+|\s-i\s+(?!https:\/\/pypi\.org\/)https?:\/\/\S+|\s--trusted-host\b)|\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\b[^\n]*?(?:\shttps?:\/\/\S+\.(?:tgz|tar\.gz)\b|\s--registry[=\s]+(?!https:\/\/registry\.npmjs\.org)\S+)|\bgem\s+install\b[^\n]*\s--source\s+\S+/gi,
+    needles: [
+      ["pip", "npm", "yarn", "bun", "gem install"],
+      ["http", "index-url", "--trusted-host", "--registry", "--source"],
+    ],
     kind: "code",
   },
   {
@@ -351,6 +461,22 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "payload"],
     pattern:
       /\bxmrig\b|stratum\+(?:tcp|ssl|tls):\/\/|\b(?:cpuminer|minerd|ethminer|nbminer|t-rex|lolminer|phoenixminer)\b|--donate-level\b|\bcoinhive\b|\bcryptonight\b/gi,
+    needles: [
+      [
+        "xmrig",
+        "stratum+",
+        "cpuminer",
+        "minerd",
+        "ethminer",
+        "nbminer",
+        "t-rex",
+        "lolminer",
+        "phoenixminer",
+        "--donate-level",
+        "coinhive",
+        "cryptonight",
+      ],
+    ],
     kind: "code",
   },
   {
@@ -362,6 +488,7 @@ export const RULES: readonly Rule[] = [
     tags: ["security", "secrets"],
     pattern:
       /-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{60,}\b|\bxox[abprs]-[A-Za-z0-9-]{20,}\b|\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{40,}\b|\bAIza[0-9A-Za-z_-]{35}\b/g,
+    needles: [["private key", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "sk-", "aiza"]],
     kind: "file",
     check: ({ text, start, end }) =>
       /EXAMPLE|XXXX|\.\.\./i.test(text.slice(start, Math.min(text.length, end + 40))) ? undefined : "keep",

@@ -24,6 +24,8 @@ export interface Finding {
 }
 
 const SNIFF_BYTES = 8000;
+/** Without the `u` flag: a plain scan for any code unit over 0x7F. */
+const NON_ASCII = /[^\x00-\x7F]/;
 
 /** `ELF`, Mach-O (32/64-bit, either order, and fat), or a PE (`MZ` with a `PE\0\0` header where it says). */
 export function executableFormat(bytes: Uint8Array): string | undefined {
@@ -65,6 +67,23 @@ const PROSE_FILE = /\.(?:md|markdown|mdx|txt|rst|ya?ml|json|html?)$/i;
 
 const DISCUSSION =
   /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|look(?:s|ing)?\s+(?:out\s+)?for|watch(?:ing)?\s+(?:out\s+)?for|search(?:ing)?\s+for|scan(?:s|ning)?\s+for|such\s+as|e\.g\.|for\s+example|examples?\s+of|patterns?|attacks?|attackers?|injections?|malicious|suspicious|red\s+flags?|phishing|threats?|jailbreaks?|vulnerab\w*|poison\w*|exploit\w*|never\s+(?:run|use|do)|do\s+not\s+(?:run|use)|don't\s+(?:run|use))\b/i;
+
+const NEEDLES = [...new Set(RULES.flatMap((r) => (r.needles ?? []).flat()))].sort((a, b) => b.length - a.length);
+/**
+ * Every needle at every position, in one pass: a lookahead matches nothing, so needles that
+ * overlap are all seen; at one position the longest wins, and a shorter one there is its prefix.
+ */
+const NEEDLE_PATTERN = new RegExp(
+  `(?=(${NEEDLES.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")}))`,
+  "gi",
+);
+
+/** Which rules' needles a text holds (case-insensitively): a rule none of whose needles appear cannot match. */
+function needlesIn(text: string): (needle: string) => boolean {
+  const found = new Set<string>();
+  for (const m of text.matchAll(NEEDLE_PATTERN)) found.add(m[1]!.toLowerCase());
+  return (needle) => found.has(needle) || [...found].some((f) => f.startsWith(needle));
+}
 
 /** Start offsets of each line, for positions; made once per file with a finding. */
 class Lines {
@@ -161,8 +180,12 @@ export function scanText(path: string, text: string): Finding[] {
   const codeFile = CODE_FILE.test(path);
   const proseFile = !codeFile && (PROSE_FILE.test(path) || !/\.[A-Za-z0-9]+$/.test(path));
   const markdown = /\.(?:md|markdown|mdx)$/i.test(path);
+  const present = needlesIn(text);
+  const ascii = !NON_ASCII.test(text);
   for (const rule of RULES) {
     if (!rule.pattern) continue;
+    if (rule.nonAscii && ascii) continue;
+    if (rule.needles && !rule.needles.every((group) => group.some(present))) continue;
     rule.pattern.lastIndex = 0;
     for (const match of text.matchAll(rule.pattern)) {
       const start = match.index;

@@ -46,18 +46,37 @@ export function anyReaches(findings: readonly Pick<Finding, "severity">[], thres
 const scanned = new Map<string, Finding[]>();
 const MEMO_LIMIT = 50_000;
 
-function scanOnce(path: string, bytes: Uint8Array): Finding[] {
-  const key = `${path}\0${new Bun.CryptoHasher("sha1").update(bytes).digest("base64")}`;
+/** `version` names the bytes (a hash); `bytes` is called only when this version was not scanned before. */
+function scanOnce(path: string, version: string, bytes: () => Uint8Array | undefined): Finding[] {
+  const key = `${path}\0${version}`;
   let found = scanned.get(key);
   if (!found) {
-    found = scanFile(path, bytes);
+    const read = bytes();
+    if (read === undefined) return [];
+    found = scanFile(path, read);
     if (scanned.size >= MEMO_LIMIT) scanned.clear();
     scanned.set(key, found);
   }
   return found;
 }
 
-export function auditFiles(files: readonly SkillFileBytes[]): SkillAudit {
-  const findings = files.flatMap((f) => scanOnce(f.path, f.bytes));
+function audited(findings: Finding[]): SkillAudit {
   return { findings, verdict: verdictOf(findings), counts: countsOf(findings) };
+}
+
+/** Files in memory (what `sync` fetched). */
+export function auditFiles(files: readonly SkillFileBytes[]): SkillAudit {
+  return audited(
+    files.flatMap((f) =>
+      scanOnce(f.path, new Bun.CryptoHasher("sha1").update(f.bytes).digest("base64"), () => f.bytes),
+    ),
+  );
+}
+
+/** Files on disk, named with their SHA-256: a file scanned before (another copy of it) is not read again. */
+export function auditListed(
+  files: readonly { path: string; sha256: string }[],
+  readFile: (path: string) => Uint8Array | undefined,
+): SkillAudit {
+  return audited(files.flatMap((f) => scanOnce(f.path, f.sha256, () => readFile(f.path))));
 }

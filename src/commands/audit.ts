@@ -4,8 +4,11 @@ import { RULES_BY_ID, reaches, type Severity } from "../audit/rules.ts";
 import { sarifLog } from "../audit/sarif.ts";
 import { DEFAULT_AUDIT_SETTINGS } from "../config/audit-settings.ts";
 import { auditRecords, type RecordAudit } from "../load/audit-records.ts";
+import { IndexWriter } from "../load/index-writer.ts";
+import { loadSkills, referencedVersions } from "../load/load-skills.ts";
+import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
 import { VERSION } from "../version.ts";
-import { command, EXIT_FAILURE, EXIT_OK, load, plural, reportLoad, type CommandContext } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, plural, reportLoad, type CommandContext } from "./support/command.ts";
 import { choice } from "./support/options.ts";
 
 const FORMATS = ["text", "json", "sarif"] as const;
@@ -74,7 +77,13 @@ export const spec = command({
   async run(ctx) {
     const format = ctx.json ? "json" : ctx.options.format;
     const failOn = ctx.options["fail-on"];
-    const loaded = await load(ctx);
+    // The server's start-up index: file digests worked out once (by a server or an earlier audit) are not read again.
+    const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(ctx.cwd)) : undefined;
+    const loaded = await loadSkills({
+      cwd: ctx.cwd,
+      ...(ctx.builtin === false && { builtin: false }),
+      ...(index && { index }),
+    });
     reportLoad(ctx, loaded);
     const settings = loaded.config.audit ?? DEFAULT_AUDIT_SETTINGS;
     const cache = new AuditCache();
@@ -87,6 +96,13 @@ export const spec = command({
       format !== "text" || ((id, findings) => findings.length > 0 || allowIds.has(id)),
     );
     await cache.save();
+    if (index) {
+      const writer = new IndexWriter(index, loaded.store, loaded.digests, () => 0);
+      writer.enqueue(loaded.unindexed, referencedVersions(loaded));
+      writer.flush();
+      writer.close();
+      index.close();
+    }
     const withAllow = audits.map((a): RecordAudit & { allowed?: string } => {
       const allow = settings.allow.find((e) => e.skill === a.id && e.digest === a.digest);
       return allow ? { ...a, allowed: allow.reason } : a;

@@ -32,26 +32,22 @@ function folderContent(record: SkillRecord): { content: SkillContent; partial?: 
   const dir = dirname(record.path);
   const read = record.files?.read();
   if (read && "files" in read) {
-    const files = read.files.map((f, i) => ({ ...f, path: i === 0 ? "SKILL.md" : f.path, onDisk: f.path }));
+    // Published as SKILL.md whatever its case on disk (`skill.md`): the digest is of the published tree.
+    const onDisk = new Map(read.files.map((f, i) => [i === 0 ? "SKILL.md" : f.path, f]));
     return {
       content: {
         kind: "folder",
-        files,
-        read: () =>
-          files.flatMap((f) => {
-            const got = readFolderFile(dir, { ...f, path: f.onDisk });
-            return got.ok ? [{ path: f.path, bytes: got.bytes }] : [];
-          }),
+        files: [...onDisk].map(([path, f]) => ({ path, sha256: f.sha256 })),
+        readFile: (path) => {
+          const got = readFolderFile(dir, onDisk.get(path)!);
+          return got.ok ? got.bytes : undefined;
+        },
       },
     };
   }
   const bytes = readBytes(record.path);
   return {
-    content: {
-      kind: "folder",
-      files: [{ path: "SKILL.md", sha256: fileSha256(bytes) }],
-      read: () => [{ path: "SKILL.md", bytes }],
-    },
+    content: { kind: "folder", files: [{ path: "SKILL.md", sha256: fileSha256(bytes) }], readFile: () => bytes },
     partial: read && "refused" in read ? read.refused : "the folder's files cannot be listed",
   };
 }
@@ -82,7 +78,7 @@ export function auditRecords(
     else {
       const bytes = readBytes(record.path);
       const path = toPosix(relative(layerDir, record.path));
-      content = { kind: "file", files: [{ path, sha256: fileSha256(bytes) }], read: () => [{ path, bytes }] };
+      content = { kind: "file", files: [{ path, sha256: fileSha256(bytes) }], readFile: () => bytes };
     }
     audits.push({
       id: record.skill.id,

@@ -57,13 +57,13 @@ function contentOf(skill: PublishedSkill, artifactDigest: string | undefined): S
     return {
       kind: "file",
       files: [{ path: file.path, sha256: new Bun.CryptoHasher("sha256").update(file.bytes).digest("hex") }],
-      read: () => [file],
+      readFile: () => file.bytes,
     };
   }
   return {
     kind: "folder",
     files: skill.files.map((f) => ({ path: f.path, sha256: f.digest.slice("sha256:".length) })),
-    read: () => skill.files.map((f) => ({ path: f.path, bytes: bytesOf(skill, f) })),
+    readFile: (path) => bytesOf(skill, skill.byPath.get(path)!),
     ...(artifactDigest !== undefined && { digest: artifactDigest }),
   };
 }
