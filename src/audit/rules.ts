@@ -15,7 +15,6 @@
  */
 
 export type Severity = "high" | "medium" | "low";
-export const SEVERITIES: readonly Severity[] = ["high", "medium", "low"];
 export const RULES_VERSION = "2026.12.1";
 
 /** What a matcher sees beside its match, for the rules that judge context. */
@@ -502,8 +501,4 @@ const RANK: Record<Severity, number> = { high: 3, medium: 2, low: 1 };
 /** Whether `severity` is at least `threshold` (`never`: nothing is). */
 export function reaches(severity: Severity, threshold: Severity | "never"): boolean {
   return threshold !== "never" && RANK[severity] >= RANK[threshold];
-}
-
-export function compareSeverity(a: Severity, b: Severity): number {
-  return RANK[b] - RANK[a];
 }

@@ -5,7 +5,7 @@ import { sarifLog } from "../audit/sarif.ts";
 import { DEFAULT_AUDIT_SETTINGS } from "../config/audit-settings.ts";
 import { auditRecords, type RecordAudit } from "../load/audit-records.ts";
 import { IndexWriter } from "../load/index-writer.ts";
-import { loadSkills, referencedVersions } from "../load/load-skills.ts";
+import { loadSkills, referencedVersions, type LoadResult } from "../load/load-skills.ts";
 import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
 import { VERSION } from "../version.ts";
 import { command, EXIT_FAILURE, EXIT_OK, plural, reportLoad, type CommandContext } from "./support/command.ts";
@@ -25,6 +25,29 @@ function projectPrefix(cwd: string, audit: RecordAudit): string | undefined {
 
 function sarifUriBase(layer: string): string {
   return `LAYER_${layer.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`;
+}
+
+/**
+ * The skills through the server's start-up index, where the shipped forms keep one: the digests of
+ * folder files worked out before (by a server, or an earlier audit) are not read again, and those
+ * worked out now are written for the next run (`done`).
+ */
+async function loadIndexed(ctx: CommandContext): Promise<{ loaded: LoadResult; done: () => void }> {
+  const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(ctx.cwd)) : undefined;
+  const loaded = await loadSkills({
+    cwd: ctx.cwd,
+    ...(ctx.builtin === false && { builtin: false }),
+    ...(index && { index }),
+  });
+  const done = () => {
+    if (!index) return;
+    const writer = new IndexWriter(index, loaded.store, loaded.digests, () => 0);
+    writer.enqueue(loaded.unindexed, referencedVersions(loaded));
+    writer.flush();
+    writer.close();
+    index.close();
+  };
+  return { loaded, done };
 }
 
 function textReport(ctx: CommandContext, audits: readonly (RecordAudit & { allowed?: string })[]): string {
@@ -77,13 +100,7 @@ export const spec = command({
   async run(ctx) {
     const format = ctx.json ? "json" : ctx.options.format;
     const failOn = ctx.options["fail-on"];
-    // The server's start-up index: file digests worked out once (by a server or an earlier audit) are not read again.
-    const index = startupIndexEnabled() ? StartupIndex.open(startupIndexPath(ctx.cwd)) : undefined;
-    const loaded = await loadSkills({
-      cwd: ctx.cwd,
-      ...(ctx.builtin === false && { builtin: false }),
-      ...(index && { index }),
-    });
+    const { loaded, done } = await loadIndexed(ctx);
     reportLoad(ctx, loaded);
     const settings = loaded.config.audit ?? DEFAULT_AUDIT_SETTINGS;
     const cache = new AuditCache();
@@ -96,13 +113,7 @@ export const spec = command({
       format !== "text" || ((id, findings) => findings.length > 0 || allowIds.has(id)),
     );
     await cache.save();
-    if (index) {
-      const writer = new IndexWriter(index, loaded.store, loaded.digests, () => 0);
-      writer.enqueue(loaded.unindexed, referencedVersions(loaded));
-      writer.flush();
-      writer.close();
-      index.close();
-    }
+    done();
     const withAllow = audits.map((a): RecordAudit & { allowed?: string } => {
       const allow = settings.allow.find((e) => e.skill === a.id && e.digest === a.digest);
       return allow ? { ...a, allowed: allow.reason } : a;
