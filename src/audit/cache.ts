@@ -80,3 +80,27 @@ export class AuditCache {
     }
   }
 }
+
+let shared: AuditCache | undefined;
+let saving: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * The process's one cache, read on first use (one small file: a server reads it on its first
+ * listing, or at its first load with `audit.layers: all`), written a second after new results,
+ * off any request's path.
+ */
+export function sharedAuditCache(): AuditCache {
+  if (!shared) {
+    shared = new AuditCache();
+    shared.loadSync();
+  }
+  return shared;
+}
+
+export function saveSharedSoon(): void {
+  saving ??= setTimeout(() => {
+    saving = undefined;
+    void shared?.save();
+  }, 1000);
+  saving.unref?.();
+}

@@ -15,6 +15,7 @@ import { FolderFacts } from "./folder-files.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
 import { examplesFilesIn, parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
+import { holdBlocked } from "./audit-records.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
 export interface LoadOptions extends ConfigOptions {
@@ -173,8 +174,11 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     }
   }
   phase("read+parse");
+  // Off unless `audit.layers: all`: then blocked skills of local layers are held back (audit-records.ts).
+  const held = holdBlocked(records, config);
+  diagnostics.push(...held.diagnostics);
 
-  const built = buildRegistry(layers, candidatesOf(records, display));
+  const built = buildRegistry(layers, candidatesOf(records, display, held.held));
   diagnostics.push(...built.diagnostics);
   phase("resolve");
   const result: LoadResult = {
@@ -223,10 +227,14 @@ export async function layersUnchanged(previous: LoadResult): Promise<boolean> {
 }
 
 /** The records that hold a skill, as the registry ranks them. */
-function candidatesOf(records: readonly SkillRecord[], display: (path: string) => string): Candidate[] {
+function candidatesOf(
+  records: readonly SkillRecord[],
+  display: (path: string) => string,
+  held: ReadonlySet<string>,
+): Candidate[] {
   const candidates: Candidate[] = [];
   for (const r of records) {
-    if (r.skill && r.content)
+    if (r.skill && r.content && !held.has(r.path))
       candidates.push({
         skill: r.skill,
         layer: r.layer,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { auditSkill, type SkillContent } from "../audit/audit-skill.ts";
-import { AuditCache } from "../audit/cache.ts";
+import { saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
 import { RULES_VERSION } from "../audit/rules.ts";
 import type { Counts, Verdict } from "../audit/verdict.ts";
 import type { PublishedSkill } from "../registry/published-skills.ts";
@@ -27,26 +27,6 @@ export interface AuditAttestation {
   rules: string;
   digest: string;
   counts: Counts;
-}
-
-let cache: AuditCache | undefined;
-let saving: ReturnType<typeof setTimeout> | undefined;
-
-function sharedCache(): AuditCache {
-  if (!cache) {
-    cache = new AuditCache();
-    cache.loadSync();
-  }
-  return cache;
-}
-
-/** New results are written once the listing is answered, off the request's path. */
-function saveSoon(): void {
-  saving ??= setTimeout(() => {
-    saving = undefined;
-    void cache?.save();
-  }, 1000);
-  saving.unref?.();
 }
 
 function contentOf(skill: PublishedSkill, artifactDigest: string | undefined): SkillContent {
@@ -85,8 +65,8 @@ export function auditAttestation(skill: PublishedSkill, artifactDigest?: string)
 
 function attest(skill: PublishedSkill, artifactDigest: string | undefined): AuditAttestation | undefined {
   try {
-    const audited = auditSkill(sharedCache(), contentOf(skill, artifactDigest), true);
-    saveSoon();
+    const audited = auditSkill(sharedAuditCache(), contentOf(skill, artifactDigest), true);
+    saveSharedSoon();
     return {
       verdict: audited.verdict,
       scanner: `skill-central ${VERSION}`,

@@ -202,6 +202,52 @@ describe("skill-central audit", () => {
   }, 30_000);
 });
 
+describe("audit.layers: all", () => {
+  test("a blocked skill of a local layer is not served: a warning at start, listed by validate; allowed by digest, it is served", async () => {
+    const config = (extra = "") =>
+      `builtin: false\nlayers:\n  - { name: project, path: ./.skills, priority: 10 }\naudit:\n  layers: all\n${extra}`;
+    const fixture = makeFixture({ "skill-central.yaml": config() });
+    try {
+      for (const kind of ["malicious", "benign"] as const)
+        cpSync(join(CORPUS, "remote-code-pipe", kind), join(fixture.cwd, ".skills"), { recursive: true });
+      const server = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
+      try {
+        const { prompts } = await server.client.listPrompts();
+        expect(prompts.map((p) => p.name).filter((n) => !n.startsWith("skills:"))).toEqual(["pipe-health"]);
+        expect(server.stderr()).toContain(
+          '.skills/pipe-shell/SKILL.md:9:1: warning: skill "pipe-shell" is not served: the audit blocks it (remote-code-pipe:',
+        );
+      } finally {
+        await server.close();
+      }
+      const validate = await runCli(["validate"], fixture.cwd, fixture.home);
+      expect(validate.stdout).toContain('skill "pipe-shell" is not served: the audit blocks it');
+      // `audit` still reports it, with the digest to pin.
+      const json = JSON.parse(
+        (await runCli(["audit", "--format", "json"], fixture.cwd, fixture.home)).stdout,
+      ) as AuditJson;
+      const digest = json.skills.find((s) => s.id === "pipe-shell")!.digest;
+      fixture.write(
+        "skill-central.yaml",
+        config(`  allow:\n    - { skill: pipe-shell, digest: "${digest}", reason: reviewed }\n`),
+      );
+      const list = JSON.parse((await runCli(["list", "--json"], fixture.cwd, fixture.home)).stdout) as { id: string }[];
+      expect(list.map((s) => s.id).sort()).toEqual(["pipe-health", "pipe-shell"]);
+      // The default (remote) judges local layers at `audit` only.
+      fixture.write(
+        "skill-central.yaml",
+        "builtin: false\nlayers:\n  - { name: project, path: ./.skills, priority: 10 }\n",
+      );
+      const served = JSON.parse((await runCli(["list", "--json"], fixture.cwd, fixture.home)).stdout) as {
+        id: string;
+      }[];
+      expect(served).toHaveLength(2);
+    } finally {
+      fixture.cleanup();
+    }
+  }, 30_000);
+});
+
 describe("the audit gate at sync", () => {
   const bad = corpusSkill("remote-code-pipe", "malicious");
   const good = corpusSkill("remote-code-pipe", "benign");
