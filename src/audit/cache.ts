@@ -81,7 +81,7 @@ export class AuditCache {
   }
 }
 
-let shared: AuditCache | undefined;
+const shared = new Map<string, AuditCache>();
 let saving: ReturnType<typeof setTimeout> | undefined;
 
 /**
@@ -89,18 +89,20 @@ let saving: ReturnType<typeof setTimeout> | undefined;
  * listing, or at its first load with `audit.layers: all`), written a second after new results,
  * off any request's path.
  */
-export function sharedAuditCache(): AuditCache {
-  if (!shared) {
-    shared = new AuditCache();
-    shared.loadSync();
+export function sharedAuditCache(root: string = cacheRoot()): AuditCache {
+  let cache = shared.get(root);
+  if (!cache) {
+    cache = new AuditCache(root);
+    cache.loadSync();
+    shared.set(root, cache);
   }
-  return shared;
+  return cache;
 }
 
 export function saveSharedSoon(): void {
   saving ??= setTimeout(() => {
     saving = undefined;
-    void shared?.save();
+    for (const cache of shared.values()) void cache.save();
   }, 1000);
   saving.unref?.();
 }

@@ -14,6 +14,7 @@ import { reaches, RULES_BY_ID, type Severity } from "../audit/rules.ts";
 import type { Finding } from "../audit/scan.ts";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
+import { cacheRoot } from "../storage/cache-dir.ts";
 import { readFolderFile } from "../storage/folder-file.ts";
 import type { SkillRecord } from "./record.ts";
 
@@ -116,6 +117,7 @@ function blockingFinding(audit: RecordAudit, block: Severity): Finding | undefin
 export function holdBlocked(
   records: readonly SkillRecord[],
   config: ResolvedConfig,
+  home: string | undefined,
 ): { held: ReadonlySet<string>; diagnostics: Diagnostic[] } {
   const held = new Set<string>();
   const diagnostics: Diagnostic[] = [];
@@ -124,7 +126,7 @@ export function holdBlocked(
   const local = new Set(config.layers.filter((l) => !l.git && !l.wellKnown).map((l) => l.name));
   const mine = records.filter((r) => r.outcome !== "skipped" && r.skill && local.has(r.layer.name));
   if (mine.length === 0) return { held, diagnostics };
-  const cache = sharedAuditCache();
+  const cache = sharedAuditCache(cacheRoot(home));
   const allowIds = new Set(settings.allow.map((a) => a.skill));
   const audits = auditRecords(
     { config, records: mine },

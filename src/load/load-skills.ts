@@ -175,7 +175,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   }
   phase("read+parse");
   // Off unless `audit.layers: all`: then blocked skills of local layers are held back (audit-records.ts).
-  const held = holdBlocked(records, config);
+  const held = holdBlocked(records, config, options.home);
   diagnostics.push(...held.diagnostics);
 
   const built = buildRegistry(layers, candidatesOf(records, display, held.held));
