@@ -7,7 +7,7 @@ import { AuditCache } from "../../src/audit/cache.ts";
 import { contentKey, fileSha256, folderDigest } from "../../src/audit/digest.ts";
 import { auditFetched } from "../../src/audit/gate.ts";
 import { groupFetchedSkills } from "../../src/audit/group.ts";
-import { reaches, RULES } from "../../src/audit/rules.ts";
+import { reaches, RULES, RULES_VERSION } from "../../src/audit/rules.ts";
 import { sarifLog } from "../../src/audit/sarif.ts";
 import { executableFormat, scanText } from "../../src/audit/scan.ts";
 import { auditFiles, type SkillFileBytes } from "../../src/audit/verdict.ts";
@@ -317,6 +317,22 @@ describe("SARIF 2.1.0", () => {
       ["remote-code-pipe", "error", { uri: "hello.yaml", uriBaseId: "LAYER_TEAM" }],
     ]);
     expect(run!.results[0]!.locations[0]!.physicalLocation.region).toEqual({ startLine: 9, startColumn: 1 });
+  });
+});
+
+describe("docs/audit.md", () => {
+  test("lists every rule with its severity, an example and its fix", () => {
+    const doc = readFileSync(join(import.meta.dir, "..", "..", "docs", "audit.md"), "utf8");
+    for (const rule of RULES) {
+      const at = doc.indexOf(`### ${rule.id}\n`);
+      expect(at).toBeGreaterThan(0);
+      const next = doc.indexOf("\n### ", at + 1);
+      const section = doc.slice(at, next < 0 ? undefined : next);
+      expect(section).toContain(`**${rule.severity}**`);
+      expect(section).toContain("```text\n");
+      expect(section).toContain(`**Fix:** ${rule.fix}.`);
+    }
+    expect(doc).toContain(`Rules version \`${RULES_VERSION}\``);
   });
 });
 
