@@ -141,36 +141,15 @@ function tagText(matched: string): string {
 
 /** Every finding in one file of a skill. */
 export function scanFile(path: string, bytes: Uint8Array): Finding[] {
-  if (isBinary(bytes)) {
-    const format = executableFormat(bytes);
-    if (!format) return [];
-    const rule = RULES_BY_ID.get("executable-binary")!;
-    return [
-      {
-        rule: rule.id,
-        severity: rule.severity,
-        file: path,
-        line: 1,
-        column: 1,
-        message: `${path} is ${format}: ${rule.reason}`,
-      },
-    ];
-  }
-  // A binary without NUL bytes near its start is still a binary: executables are checked either way.
+  // Executables are told by their first bytes, NUL bytes near the start or not.
   const format = executableFormat(bytes);
   if (format) {
     const rule = RULES_BY_ID.get("executable-binary")!;
-    return [
-      {
-        rule: rule.id,
-        severity: rule.severity,
-        file: path,
-        line: 1,
-        column: 1,
-        message: `${path} is ${format}: ${rule.reason}`,
-      },
-    ];
+    const message = `${path} is ${format}: ${rule.reason}`;
+    return [{ rule: rule.id, severity: rule.severity, file: path, line: 1, column: 1, message }];
   }
+  // Any other binary (an image in assets/, a font, a PDF) is not text: no rule reads it.
+  if (isBinary(bytes)) return [];
   return scanText(path, new TextDecoder().decode(bytes));
 }
 
