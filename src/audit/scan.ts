@@ -122,6 +122,17 @@ function discussed(lines: Lines, line: number): boolean {
   return false;
 }
 
+/**
+ * Whether the text at `column` of a prose line is inside a code span or quotation marks: a
+ * document naming a phrase or a tag (`<system-reminder>`, "disregard the previous instruction")
+ * rather than saying it.
+ */
+function quoted(line: string, column: number): boolean {
+  const before = line.slice(0, column);
+  const count = (c: string) => before.split(c).length - 1;
+  return count("`") % 2 === 1 || count('"') % 2 === 1 || before.lastIndexOf("\u201c") > before.lastIndexOf("\u201d");
+}
+
 /** The matched text as a person can read it: invisible characters spelled out, long matches cut, secrets masked. */
 function shown(rule: Rule, matched: string): string {
   if (rule.id === "embedded-secret") return `${matched.slice(0, 10)}…`;
@@ -159,6 +170,8 @@ export function scanText(path: string, text: string): Finding[] {
   const codeFile = CODE_FILE.test(path);
   const proseFile = !codeFile && (PROSE_FILE.test(path) || !/\.[A-Za-z0-9]+$/.test(path));
   const markdown = /\.(?:md|markdown|mdx)$/i.test(path);
+  // Quotation marks are prose in a document, syntax in YAML or JSON (`prompt: "…"` says it).
+  const document = markdown || /\.(?:txt|rst)$/i.test(path);
   const present = needlesIn(text);
   const ascii = !NON_ASCII.test(text);
   for (const rule of RULES) {
@@ -183,7 +196,7 @@ export function scanText(path: string, text: string): Finding[] {
         canBeDiscussed &&
         severity !== "low" &&
         !(markdown && rule.kind === "code" && lines.inFence(line)) &&
-        discussed(lines, line)
+        (discussed(lines, line) || (document && quoted(lines.lineText(line), start - lines.startOf(line))))
       ) {
         severity = "low";
         note = " (quoted as something to look for: reported, not blocked)";
