@@ -150,11 +150,13 @@ export const spec = command({
     } else if (format === "sarif") {
       const skills = withAllow.map((a) => {
         const prefix = projectPrefix(ctx.cwd, a);
+        // Outside the project (built-in, git and url copies): relative to the layer's folder.
+        const inLayer = toPosix(relative(a.layerDir, a.base));
         return {
           id: a.id,
           layer: a.layer,
           findings: a.findings,
-          uriPrefix: prefix ?? "",
+          uriPrefix: prefix ?? (inLayer === "" ? "" : `${inLayer}/`),
           ...(prefix === undefined && { uriBaseId: sarifUriBase(a.layer) }),
         };
       });

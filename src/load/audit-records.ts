@@ -25,6 +25,8 @@ export interface RecordAudit extends AuditedSkill {
   path: string;
   /** The folder finding paths are relative to (absolute): the skill's folder, or its layer's. */
   base: string;
+  /** The layer's folder (absolute). */
+  layerDir: string;
   /** Set when the folder's files could not be listed (over a limit): only `SKILL.md` was audited. */
   partial?: string;
 }
@@ -88,6 +90,7 @@ export function auditRecords(
       layer: record.layer.name,
       path: record.path,
       base: folder ? dirname(record.path) : layerDir,
+      layerDir,
       ...auditSkill(
         cache,
         content,
