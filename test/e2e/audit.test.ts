@@ -322,25 +322,25 @@ describe("the audit gate at sync", () => {
       "---\nname: fine\ndescription: Fine\n---\n\nCheck: curl -fsS http://localhost/healthz | jq .\n",
     );
     let host: ReturnType<typeof Bun.serve>;
+    const markdown = (bytes: Uint8Array) => new Response(bytes, { headers: { "Content-Type": "text/markdown" } });
+    const entry = (name: string, bytes: Uint8Array) => ({
+      name,
+      description: name,
+      type: "skill-md",
+      url: `${name}/SKILL.md`,
+      digest: sha(bytes),
+    });
     beforeAll(() => {
+      // A static host: the index and two artifacts, as routes.
       host = Bun.serve({
         hostname: "127.0.0.1",
         port: 0,
-        fetch(request) {
-          const path = new URL(request.url).pathname;
-          if (path === "/index.json")
-            return Response.json({
-              $schema: SCHEMA,
-              skills: [
-                { name: "evil", description: "Evil", type: "skill-md", url: "evil/SKILL.md", digest: sha(evil) },
-                { name: "fine", description: "Fine", type: "skill-md", url: "fine/SKILL.md", digest: sha(fine) },
-              ],
-            });
-          const body = path === "/evil/SKILL.md" ? evil : path === "/fine/SKILL.md" ? fine : undefined;
-          return body
-            ? new Response(body, { headers: { "Content-Type": "text/markdown" } })
-            : new Response("no", { status: 404 });
+        routes: {
+          "/index.json": Response.json({ $schema: SCHEMA, skills: [entry("evil", evil), entry("fine", fine)] }),
+          "/evil/SKILL.md": markdown(evil),
+          "/fine/SKILL.md": markdown(fine),
         },
+        fetch: () => new Response("no", { status: 404 }),
       });
     });
     afterAll(() => host?.stop(true));
