@@ -6,6 +6,7 @@ import { RULES_VERSION } from "../audit/rules.ts";
 import type { Counts, Verdict } from "../audit/verdict.ts";
 import type { PublishedSkill } from "../registry/published-skills.ts";
 import { VERSION } from "../version.ts";
+import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { bytesOf } from "./skill-files.ts";
 
 /**
@@ -33,12 +34,7 @@ function contentOf(skill: PublishedSkill, artifactDigest: string | undefined): S
   const { candidate } = skill;
   if (skill.synthesised) {
     // A YAML prompt skill is judged as written: its file, not the SKILL.md made from it.
-    const file = { path: basename(candidate.path), bytes: new Uint8Array(readFileSync(candidate.path)) };
-    return {
-      kind: "file",
-      files: [{ path: file.path, sha256: new Bun.CryptoHasher("sha256").update(file.bytes).digest("hex") }],
-      readFile: () => file.bytes,
-    };
+    return yamlContent(candidate.path);
   }
   return {
     kind: "folder",
@@ -48,8 +44,33 @@ function contentOf(skill: PublishedSkill, artifactDigest: string | undefined): S
   };
 }
 
-/** Per published skill: `skills/get` asks again and again for the same entry. */
-const attested = new WeakMap<PublishedSkill, AuditAttestation | undefined>();
+/**
+ * Per skill version: a YAML skill's `Skill`, a folder's `FolderFiles` (what a reload keeps for a
+ * version it did not re-read), so a new snapshot attests only what changed.
+ */
+const attested = new WeakMap<object, AuditAttestation | undefined>();
+
+/**
+ * A write this recent may share its stamp with the next one (the start-up index's racy window,
+ * not imported: that module brings SQLite, which the API's users do without).
+ */
+const RACY_MS = 2000;
+
+/** A YAML file's SHA-256 by its stamp, across loads (a version inside the racy window is hashed again). */
+const yamlHashes = new Map<string, FileStamp & { sha256: string }>();
+
+function yamlContent(path: string): SkillContent {
+  const stamp = statStamp(path);
+  const known = yamlHashes.get(path);
+  let bytes: Uint8Array | undefined;
+  const read = () => (bytes ??= new Uint8Array(readFileSync(path)));
+  let sha256 = known && sameStamp(known, stamp) ? known.sha256 : undefined;
+  if (sha256 === undefined) {
+    sha256 = new Bun.CryptoHasher("sha256").update(read()).digest("hex");
+    if (stamp && Date.now() - stamp.mtimeMs >= RACY_MS) yamlHashes.set(path, { ...stamp, sha256 });
+  }
+  return { kind: "file", files: [{ path: basename(path), sha256 }], readFile: read };
+}
 
 /**
  * The attestation of one published skill; undefined when its files cannot be read now (it is
@@ -57,9 +78,11 @@ const attested = new WeakMap<PublishedSkill, AuditAttestation | undefined>();
  * artifact already (it is the digest of a folder skill; no second archive is made).
  */
 export function auditAttestation(skill: PublishedSkill, artifactDigest?: string): AuditAttestation | undefined {
-  if (attested.has(skill)) return attested.get(skill);
+  const version: object = (skill.synthesised ? skill.candidate.skill : skill.candidate.files) ?? skill;
+  if (attested.has(version)) return attested.get(version);
   const made = attest(skill, artifactDigest);
-  attested.set(skill, made);
+  // Unreadable now (being reloaded): asked again next time.
+  if (made) attested.set(version, made);
   return made;
 }
 
