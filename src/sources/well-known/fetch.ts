@@ -56,7 +56,7 @@ async function readCapped(response: Response, maxBytes: number, shown: string): 
   const declared = Number(response.headers.get("content-length") ?? "NaN");
   if (declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
-    throw new FetchRefused(`${shown} is ${declared} bytes, over the limit of ${maxBytes}`);
+    throw new FetchRefused(`${shown} is ${declared} bytes, over the limit of ${maxBytes} bytes`);
   }
   const chunks: Uint8Array[] = [];
   let total = 0;
