@@ -41,10 +41,9 @@ export function wellKnownCacheKey(indexUrl: string): string {
   const canonical = canonicalUrl(indexUrl);
   const url = new URL(canonical);
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  const host = url.hostname
-    .replace(/^\[|\]$/g, "")
-    .replace(/[^A-Za-z0-9.-]+/g, "-")
-    .slice(0, 200);
+  // An IPv6 address (`[::1]`) is named by its digits, so the name never starts with a hyphen.
+  const name = url.hostname.replace(/[^A-Za-z0-9.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "");
+  const host = `${url.hostname.startsWith("[") ? "ipv6-" : ""}${name}`.slice(0, 200);
   return `${host}-${port}-${createHash("sha256").update(canonical).digest("hex").slice(0, 12)}`;
 }
 
