@@ -253,17 +253,16 @@ export function wellKnownConsumerSuite(target: ServerTarget): void {
       });
       const published = await run(f, ["publish", "site"]);
       expect(published.code).toBe(0);
-      expect(published.stdout).toContain("2 skills published");
-      expect(published.stdout).toContain("3 skills left out:");
-      expect(published.stdout).toContain("  calc: a tool skill: the Agent Skills format has no tools");
-      expect(published.stdout).toContain(
+      for (const line of [
+        "2 skills published",
+        "3 skills left out:",
+        "  calc: a tool skill: the Agent Skills format has no tools",
         '  slashed: its file "back\\\\slash.md" has a backslash or a control character (a tab, a newline): no client would unpack it',
-      );
-      expect(published.stdout).toContain(
         '  tabbed: its file "notes\\tdraft.md" has a backslash or a control character',
-      );
-      expect(published.stdout).toContain("note: 1 YAML prompt published as a SKILL.md of its template's text (greet)");
-      expect(published.stdout).toContain("an Agent Skills client gets no arguments to fill in");
+        "note: 1 YAML prompt published as a SKILL.md of its template's text (greet)",
+        "an Agent Skills client gets no arguments to fill in",
+      ])
+        expect(published.stdout).toContain(line);
       const index = JSON.parse(readFileSync(join(f.cwd, "site", ".well-known", "agent-skills", "index.json"), "utf8"));
       expect(index.skills.map((s: { name: string }) => s.name)).toEqual(["fine", "greet"]);
       const json = JSON.parse((await run(f, ["publish", "site", "--json"])).stdout);
