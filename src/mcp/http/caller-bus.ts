@@ -51,9 +51,15 @@ export class CallerEventBus implements ServerEventBus {
       const now = visibleRegistry(next, caller);
       const before = visibleRegistry(previous, caller);
       let byBefore = known.get(now);
-      if (byBefore === undefined) known.set(now, (byBefore = new Map()));
+      if (byBefore === undefined) {
+        byBefore = new Map();
+        known.set(now, byBefore);
+      }
       let uris = byBefore.get(before);
-      if (uris === undefined) byBefore.set(before, (uris = changedUris(before, now)));
+      if (uris === undefined) {
+        uris = changedUris(before, now);
+        byBefore.set(before, uris);
+      }
       for (const uri of uris) this.deliver(listener, { kind: "resource_updated", uri });
     }
   }
