@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
-import type { SourcePosition } from "../diagnostics.ts";
+import { isAbsolute } from "node:path";
+import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
+import type { LayerSpec } from "./resolve-config.ts";
 
 /**
  * Where a layer is declared in its config file, for a finding about the layer (its folder is
@@ -26,4 +28,11 @@ export function layerKeyPosition(file: string, name: string, key = "path"): Sour
   const entry = layers[index] as Record<string, unknown>;
   const field = key in entry ? key : "name";
   return parsed.doc.locate(["layers", index, field]) ?? parsed.doc.locate(["layers", index]);
+}
+
+/** Where a finding about a layer points: its declaration in a config file, else (built-in, `.skills/`) its folder. */
+export function layerPlace(spec: LayerSpec): Pick<Diagnostic, "file" | "position"> {
+  if (!isAbsolute(spec.origin)) return { file: spec.dir };
+  const position = layerKeyPosition(spec.origin, spec.name, spec.git ? "git" : spec.wellKnown ? "url" : "path");
+  return { file: spec.origin, ...(position && { position }) };
 }

@@ -8,7 +8,7 @@
  * callers than either allows). Real paths are compared, so a link or `..` does not hide a nesting.
  */
 import { isAbsolute, relative, sep } from "node:path";
-import { layerKeyPosition } from "../config/layer-position.ts";
+import { layerPlace } from "../config/layer-position.ts";
 import type { LayerSpec } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { realpathOrSelf, type InnerLayers } from "../storage/discover.ts";
@@ -27,13 +27,6 @@ const NONE: InnerLayers = new Map();
 function strictlyInside(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-}
-
-/** Where a finding about a layer points: its declaration in a config file, else its folder. */
-function placeOf(spec: LayerSpec): Pick<Diagnostic, "file" | "position"> {
-  if (!isAbsolute(spec.origin)) return { file: spec.dir };
-  const position = layerKeyPosition(spec.origin, spec.name, spec.git ? "git" : spec.wellKnown ? "url" : "path");
-  return { file: spec.origin, ...(position && { position }) };
 }
 
 const restriction = (spec: LayerSpec) => (spec.visibleTo ? " (restricted by visibleTo)" : "");
@@ -64,7 +57,7 @@ export function assignLayerFolders(specs: readonly LayerSpec[], display: (path: 
         diagnostics.push({
           severity: "error",
           code: "layer-folder-shared",
-          ...placeOf(b),
+          ...layerPlace(b),
           message,
           hint: "give each layer a folder of its own",
         });
@@ -75,7 +68,7 @@ export function assignLayerFolders(specs: readonly LayerSpec[], display: (path: 
         diagnostics.push({
           severity: "note",
           code: "layer-inside-layer",
-          ...placeOf(b),
+          ...layerPlace(b),
           message: `layer "${b.name}"${restriction(b)} is inside layer "${a.name}"'s folder: its files (${display(b.dir)}) belong to "${b.name}" alone, not to "${a.name}"`,
         });
       }

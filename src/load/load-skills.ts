@@ -1,4 +1,5 @@
 import { isAbsolute, sep } from "node:path";
+import { layerPlace } from "../config/layer-position.ts";
 import type { ConfigOptions, LayerSpec, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
@@ -260,11 +261,12 @@ function layerUnits(
   if (spec.unavailable !== undefined) return [];
   const state = layerDirState(spec.dir);
   if (state !== "ok") {
+    // At the layer's declaration (file:line:col), naming the folder in the message.
     diagnostics.push({
       severity: "warning",
       code: "layer-missing",
-      file: spec.dir,
-      message: `layer "${spec.name}" (${isAbsolute(spec.origin) ? display(spec.origin) : spec.origin}): ${state === "missing" ? "the folder does not exist" : "the path is not a folder"}, so it contributes no skills`,
+      ...layerPlace(spec),
+      message: `layer "${spec.name}"${isAbsolute(spec.origin) ? "" : ` (${spec.origin})`}: ${state === "missing" ? `the folder ${display(spec.dir)} does not exist` : `${display(spec.dir)} is not a folder`}, so it contributes no skills`,
       hint: state === "missing" ? "create the folder, or fix the layer's path" : "point the layer at a folder",
     });
     return [];
