@@ -52,7 +52,10 @@ class Updates {
   waitFor(uri: string, count = 1): Promise<void> {
     if (this.count(uri) >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no resources/updated for ${uri}: ${this.seen}`)), CHANGE_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no resources/updated for ${uri}: ${this.seen}`)),
+        CHANGE_TIMEOUT_MS,
+      );
       this.waiters.push({
         uri,
         count,
@@ -174,7 +177,11 @@ export function accessHardeningSuite(target: ServerTarget): void {
       const run = (command: string) =>
         runCommand([target.command, ...target.args.slice(0, -1), command, "--cwd", "no/such/dir"], fixture!.cwd, env);
       const [mcp, list] = await Promise.all([run("mcp"), run("list")]);
-      expect(mcp).toEqual({ code: 2, stdout: "", stderr: 'skill-central mcp: error: --cwd: "no/such/dir" is not a folder\n' });
+      expect(mcp).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: 'skill-central mcp: error: --cwd: "no/such/dir" is not a folder\n',
+      });
       expect(list.stderr).toBe('skill-central list: error: --cwd: "no/such/dir" is not a folder\n');
     });
 
