@@ -44,34 +44,43 @@ export function assignLayerFolders(specs: readonly LayerSpec[], display: (path: 
   const diagnostics: Diagnostic[] = [];
   const layers = [...specs];
   const inner: Map<string, string>[] = specs.map(() => new Map());
+  // First the folders two layers share: both refused.
+  const shared = new Set<number>();
   for (let i = 0; i < specs.length; i++) {
-    const outer = real[i];
-    if (outer === undefined) continue;
-    for (let j = 0; j < specs.length; j++) {
-      const dir = real[j];
-      if (i === j || dir === undefined) continue;
+    for (let j = i + 1; j < specs.length; j++) {
+      if (real[i] === undefined || real[i] !== real[j]) continue;
       const a = specs[i]!;
       const b = specs[j]!;
-      if (dir === outer && i < j) {
-        const message = `layers "${a.name}" and "${b.name}" have the same folder (${display(a.dir)}): a file belongs to exactly one layer, so neither is loaded`;
-        diagnostics.push({
-          severity: "error",
-          code: "layer-folder-shared",
-          ...layerPlace(b),
-          message,
-          hint: "give each layer a folder of its own",
-        });
-        layers[i] = { ...layers[i]!, unavailable: message };
-        layers[j] = { ...layers[j]!, unavailable: message };
-      } else if (strictlyInside(dir, outer)) {
-        inner[i]!.set(dir, b.name);
-        diagnostics.push({
-          severity: "note",
-          code: "layer-inside-layer",
-          ...layerPlace(b),
-          message: `layer "${b.name}"${restriction(b)} is inside layer "${a.name}"'s folder: its files (${display(b.dir)}) belong to "${b.name}" alone, not to "${a.name}"`,
-        });
-      }
+      const message = `layers "${a.name}" and "${b.name}" have the same folder (${display(a.dir)}): a file belongs to exactly one layer, so neither is loaded`;
+      diagnostics.push({
+        severity: "error",
+        code: "layer-folder-shared",
+        ...layerPlace(b),
+        message,
+        hint: "give each layer a folder of its own",
+      });
+      layers[i] = { ...layers[i]!, unavailable: message };
+      layers[j] = { ...layers[j]!, unavailable: message };
+      shared.add(i).add(j);
+    }
+  }
+  // Then nesting: the outer layer leaves the inner folder alone, even a refused one's (never fail open).
+  for (let i = 0; i < specs.length; i++) {
+    const outer = real[i];
+    if (outer === undefined || shared.has(i)) continue;
+    for (let j = 0; j < specs.length; j++) {
+      const dir = real[j];
+      if (i === j || dir === undefined || !strictlyInside(dir, outer)) continue;
+      const a = specs[i]!;
+      const b = specs[j]!;
+      inner[i]!.set(dir, b.name);
+      if (shared.has(j)) continue;
+      diagnostics.push({
+        severity: "note",
+        code: "layer-inside-layer",
+        ...layerPlace(b),
+        message: `layer "${b.name}"${restriction(b)} is inside layer "${a.name}"'s folder: its files (${display(b.dir)}) belong to "${b.name}" alone, not to "${a.name}"`,
+      });
     }
   }
   return { layers, inner: inner.map((m) => (m.size === 0 ? NONE : m)), diagnostics };
