@@ -293,7 +293,13 @@ function httpContext(
   };
 }
 
-type LayerWarn = (message: string, index: number, field?: string, hint?: string, severity?: "warning" | "error") => void;
+type LayerWarn = (
+  message: string,
+  index: number,
+  field?: string,
+  hint?: string,
+  severity?: "warning" | "error",
+) => void;
 
 /**
  * The layers of one file. A layer a mistake drops (no numeric priority, no path, a bad git or

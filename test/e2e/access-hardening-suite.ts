@@ -42,7 +42,9 @@ class Updates {
   constructor(client: Client) {
     client.setNotificationHandler("notifications/resources/updated", async (n) => {
       this.seen.push(n.params.uri);
-      this.waiters = this.waiters.filter((w) => (this.count(w.uri) >= w.count ? (w.resolve(), false) : true));
+      const due = this.waiters.filter((w) => this.count(w.uri) >= w.count);
+      this.waiters = this.waiters.filter((w) => !due.includes(w));
+      for (const w of due) w.resolve();
     });
   }
   count(uri: string): number {

@@ -717,7 +717,12 @@ describe("a project: layers, resolution, config", () => {
     });
     const loaded = await loadSkills({ cwd: project.cwd, home: project.home });
     // "team" serves its own file only: team/inner is another layer's folder, refused or not.
-    expect(loaded.registry.served().map((c) => c.skill.id).sort()).toEqual(["a", "b"]);
+    expect(
+      loaded.registry
+        .served()
+        .map((c) => c.skill.id)
+        .sort(),
+    ).toEqual(["a", "b"]);
     expect(allDiagnostics(loaded).map(shown(project))).toEqual([
       'skill-central.yaml:5:25: error: layers "inner" and "twin" have the same folder (team/inner): a file belongs to exactly one layer, so neither is loaded — give each layer a folder of its own',
       'skill-central.yaml:7:25: note: layer "deep" is inside layer "kit"\'s folder: its files (kits/box/deep) belong to "deep" alone, not to "kit"',
