@@ -171,7 +171,8 @@ async function main(argv: string[]): Promise<number> {
   const miscount = positionalsProblem(spec, positionals);
   if (miscount) return fail(`skill-central ${spec.name}`, miscount);
   const cwd = resolve(process.cwd(), values.cwd ?? ".");
-  if (spec !== MCP && !isDirectory(cwd))
+  // The server checks only a --cwd it is given (one stat): a typo in an IDE entry must not serve the built-ins silently.
+  if ((spec !== MCP || values.cwd !== undefined) && !isDirectory(cwd))
     return fail(`skill-central ${spec.name}`, `--cwd: "${values.cwd}" is not a folder`);
 
   const json = values.json;

@@ -129,9 +129,14 @@ function refProblem(ref: string): string | undefined {
  */
 export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
   // Positions are computed only for a warning: locating runs the slower, precise YAML parse.
-  const warn = (message: string, where?: () => SourcePosition | undefined, hint?: string) =>
+  const warn = (
+    message: string,
+    where?: () => SourcePosition | undefined,
+    hint?: string,
+    severity: "warning" | "error" = "warning",
+  ) =>
     report({
-      severity: "warning",
+      severity,
       code: "config",
       file,
       position: where?.(),
@@ -159,10 +164,13 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     const at = () => locateKey([key]);
     if (!KNOWN_KEYS.includes(key)) {
       const meant = closest(key, KNOWN_KEYS);
+      // A misspelt `layers:` drops every layer under it: an error, not a warning (a dropped layer fails validate).
+      const dropped = meant === "layers" && Array.isArray(value) ? value.length : 0;
       warn(
-        `unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})`,
+        `unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})${dropped > 0 ? `, so the ${dropped === 1 ? "layer" : `${dropped} layers`} under it ${dropped === 1 ? "is" : "are"} not loaded` : ""}`,
         at,
         meant ? `did you mean "${meant}"?` : undefined,
+        dropped > 0 ? "error" : "warning",
       );
     } else if (key === "builtin") {
       if (typeof value === "boolean") config.builtin = value;
@@ -181,16 +189,18 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
       if (value === null) config.layers = [];
       else if (!Array.isArray(value))
         warn(
-          `"layers" must be a list of { name, path, priority }; ignored`,
+          `"layers" must be a list of { name, path, priority }; ignored, so no layer of this file is loaded`,
           at,
           "e.g. `- { name: team, path: ./skills, priority: 50 }` on the next line",
+          "error",
         );
       else {
-        config.layers = readLayers(value, dirname(file), home, (message, index, field, hint) =>
+        config.layers = readLayers(value, dirname(file), home, (message, index, field, hint, severity) =>
           warn(
             message,
             () => (field ? locateKey(["layers", index, field]) : parsed.doc.locate(["layers", index])),
             hint,
+            severity,
           ),
         );
       }
@@ -283,13 +293,27 @@ function httpContext(
   };
 }
 
-type LayerWarn = (message: string, index: number, field?: string, hint?: string) => void;
+type LayerWarn = (
+  message: string,
+  index: number,
+  field?: string,
+  hint?: string,
+  severity?: "warning" | "error",
+) => void;
 
+/**
+ * The layers of one file. A layer a mistake drops (no numeric priority, no path, a bad git or
+ * url key, a second of one name) is an error, not a warning: `validate` must fail on it. Every
+ * such drop is the last finding of its entry (`return void warn(…)`), so that one is made an error.
+ */
 function readLayers(entries: unknown[], base: string, home: string, warn: LayerWarn): LayerDeclaration[] {
   const layers: LayerDeclaration[] = [];
   const names = new Set<string>();
   entries.forEach((entry, index) => {
-    const layer = readLayer(entry, index, names, { base, home }, warn);
+    const said: Parameters<LayerWarn>[] = [];
+    const layer = readLayer(entry, index, names, { base, home }, (...finding) => said.push(finding));
+    if (!layer && said.length > 0) said[said.length - 1]![4] = "error";
+    for (const finding of said) warn(...finding);
     if (!layer) return;
     names.add(layer.name);
     layers.push(layer);
