@@ -1,12 +1,6 @@
 import { GetPromptRequestParamsSchema, PaginatedRequestParamsSchema } from "@modelcontextprotocol/core";
-import {
-  type GetPromptResult,
-  isInputRequiredResult,
-  type ListPromptsResult,
-  type Prompt,
-} from "@modelcontextprotocol/server";
+import { type GetPromptResult, isInputRequiredResult, type ListPromptsResult } from "@modelcontextprotocol/server";
 import type { Registry } from "../registry/registry.ts";
-import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { getPrompt } from "../invoke/get-prompt.ts";
 import { withMissingAsked } from "./ask-missing.ts";
 import { missingPromptArguments } from "./ask-prompt.ts";

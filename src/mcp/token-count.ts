@@ -23,11 +23,6 @@ export function countTokens(text: string): number {
   return count(text, AS_TEXT);
 }
 
-/** Whether the rank table is loaded: for tests that pin what a decision cost. */
-export function tokenizerLoaded(): boolean {
-  return count !== undefined;
-}
-
 export interface TokenBounds {
   /** Pre-tokenizer pieces: each is at least one token. */
   low: number;
