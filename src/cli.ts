@@ -43,6 +43,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   uninstall: async () => (await import("./commands/uninstall.ts")).spec,
   sync: async () => (await import("./commands/sync.ts")).spec,
   find: async () => (await import("./commands/find.ts")).spec,
+  budget: async () => (await import("./commands/budget.ts")).spec,
   board: async () => (await import("./commands/board.ts")).spec,
   publish: async () => (await import("./commands/publish.ts")).spec,
 };

@@ -9,8 +9,10 @@ import { readWellKnownSource, WELL_KNOWN_ONLY_KEYS, type WellKnownSource } from 
 import type { VisibleTo } from "./visible-to.ts";
 import {
   isCatalogMode,
+  isTokenBudget,
   isToolCap,
   isToolSkillsMode,
+  TOKEN_BUDGET_RULE,
   TOOL_CAP_RULE,
   TOOL_SKILLS_MODES,
   type DeclaredCatalogSettings,
@@ -54,7 +56,7 @@ export interface ConfigFile {
   layers?: LayerDeclaration[];
   builtin?: boolean;
   pageSize?: number;
-  /** `catalog`, `toolSkills`, `toolCap`: how skills reach tool-only and capped clients. */
+  /** `catalog`, `toolSkills`, `toolCap`, `tokenBudget`: how skills reach tool-only and capped clients. */
   catalog?: DeclaredCatalogSettings;
   /** `elicitation`: asking for missing required arguments; `stateKeyFile` absolute. */
   elicitation?: Partial<ElicitationSettings>;
@@ -85,7 +87,17 @@ export function expandPath(path: string, base: string, home: string): string {
   return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
-const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap", "elicitation", "http"];
+const KNOWN_KEYS = [
+  "layers",
+  "builtin",
+  "pageSize",
+  "catalog",
+  "toolSkills",
+  "toolCap",
+  "tokenBudget",
+  "elicitation",
+  "http",
+];
 const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo", "url", ...WELL_KNOWN_ONLY_KEYS];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
@@ -178,7 +190,7 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     } else if (key === "pageSize") {
       if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
       else warn(`"pageSize" must be a positive whole number; ignored`, at, "e.g. pageSize: 50");
-    } else if (key === "catalog" || key === "toolSkills" || key === "toolCap") {
+    } else if (key === "catalog" || key === "toolSkills" || key === "toolCap" || key === "tokenBudget") {
       const catalog = readCatalogKey(key, value, config.catalog, (message, hint) => warn(message, at, hint));
       if (catalog !== undefined) config.catalog = catalog;
     } else if (key === "elicitation") {
@@ -209,9 +221,9 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
   return config;
 }
 
-/** `catalog`, `toolSkills` and `toolCap`: one of them merged into what the file declared so far (unchanged when ignored). */
+/** `catalog`, `toolSkills`, `toolCap` and `tokenBudget`: one of them merged into what the file declared so far (unchanged when ignored). */
 function readCatalogKey(
-  key: "catalog" | "toolSkills" | "toolCap",
+  key: "catalog" | "toolSkills" | "toolCap" | "tokenBudget",
   value: unknown,
   declared: DeclaredCatalogSettings | undefined,
   warn: (message: string, hint: string) => void,
@@ -230,6 +242,9 @@ function readCatalogKey(
       `"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`,
       "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)",
     );
+  } else if (key === "tokenBudget") {
+    if (isTokenBudget(value)) return { ...declared, tokenBudget: value };
+    warn(`"tokenBudget" must be ${TOKEN_BUDGET_RULE}; ignored`, "e.g. tokenBudget: 4000 (see skill-central budget)");
   } else {
     if (isToolCap(value)) return { ...declared, toolCap: value };
     warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, "e.g. toolCap: 40");

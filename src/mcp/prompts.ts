@@ -1,12 +1,6 @@
 import { GetPromptRequestParamsSchema, PaginatedRequestParamsSchema } from "@modelcontextprotocol/core";
-import {
-  type GetPromptResult,
-  isInputRequiredResult,
-  type ListPromptsResult,
-  type Prompt,
-} from "@modelcontextprotocol/server";
+import { type GetPromptResult, isInputRequiredResult, type ListPromptsResult } from "@modelcontextprotocol/server";
 import type { Registry } from "../registry/registry.ts";
-import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { getPrompt } from "../invoke/get-prompt.ts";
 import { withMissingAsked } from "./ask-missing.ts";
 import { missingPromptArguments } from "./ask-prompt.ts";
@@ -14,53 +8,9 @@ import type { Feature } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
-import { perSnapshot } from "../registry/per-snapshot.ts";
-
-/** Enough known tags in the compose description to be useful without flooding a client's UI. */
-const TAGS_IN_DESCRIPTION = 30;
-
-/**
- * `skills:compose` as a listed prompt, so clients that only show what `prompts/list` returns can
- * find it. Its description names the known tags, for clients without completion support.
- */
-function composePrompt(registry: Registry): Prompt {
-  const tags = registry.tags();
-  const known =
-    tags.length === 0
-      ? "No prompt skill has tags yet."
-      : `Known tags: ${tags.slice(0, TAGS_IN_DESCRIPTION).join(", ")}${tags.length > TAGS_IN_DESCRIPTION ? `, … (${tags.length} in all)` : ""}.`;
-  return {
-    name: COMPOSE_PROMPT_NAME,
-    title: "Compose skills by tags",
-    description: `Every prompt skill whose tags overlap the given tags, joined into one prompt (lowest layer priority first). ${known}`,
-    arguments: [{ name: "tags", description: 'Comma-separated tags, e.g. "kmp,android"', required: true }],
-  };
-}
-
-/**
- * Every prompt of a snapshot, sorted by name (`skills:compose` in its sorted place, so cursors,
- * which resume after a name, work for it like for any other entry). Built once per snapshot, so
- * listing is then a lookup, whatever the skill count.
- */
-export const listPrompts = perSnapshot((registry: Registry): ListPromptsResult & { prompts: Prompt[] } => {
-  // `user-invocable: false` skills are not offered to a person (prompts/get still answers them).
-  const prompts: Prompt[] = registry
-    .ofType("prompt")
-    .filter(({ skill }) => !skill.hidden)
-    .map(({ skill }) => ({
-      name: skill.id,
-      ...(skill.title !== undefined && { title: skill.title }),
-      description: skill.description,
-      arguments: skill.arguments.map((a) => ({
-        name: a.name,
-        ...(a.description !== undefined && { description: a.description }),
-        required: a.required,
-      })),
-    }));
-  const at = prompts.findIndex((p) => p.name > COMPOSE_PROMPT_NAME);
-  prompts.splice(at < 0 ? prompts.length : at, 0, composePrompt(registry));
-  return { prompts };
-});
+import { listPrompts } from "./prompt-listing.ts";
+import { requestClient } from "./catalog-mode.ts";
+import { planFor } from "./tools.ts";
 
 export function listPromptsPage(
   registry: Registry,
@@ -84,9 +34,12 @@ export const promptsFeature: Feature = {
   name: "prompts",
   capabilities: ({ live }) => ({ prompts: { listChanged: live } }),
   register(server, source: RegistrySource, { onUse }) {
-    handle(server, "prompts/list", PaginatedRequestParamsSchema, async (params) =>
-      listPromptsPage(await source.current(), params.cursor, source.pageSize()),
-    );
+    handle(server, "prompts/list", PaginatedRequestParamsSchema, async (params, ctx) => {
+      const registry = await source.current();
+      // A client over its token budget learns prompts through the catalog (catalog-budget.ts); prompts/get still answers them.
+      const plan = planFor(registry, source.catalogSettings(), requestClient(server, ctx));
+      return plan.prompts === false ? { prompts: [] } : listPromptsPage(registry, params.cursor, source.pageSize());
+    });
     handle(server, "prompts/get", GetPromptRequestParamsSchema, async (params, ctx) => {
       const registry = await source.current();
       const args = params.arguments ?? {};

@@ -5,29 +5,20 @@ import {
   type ListToolsResult,
   type Server,
   type ServerContext,
-  type Tool,
 } from "@modelcontextprotocol/server";
 import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
 import {
   FIND_SKILLS,
-  fitsAsToolName,
   LOAD_SKILL,
   planKey,
   planTools,
   requestClient,
   RUN_SKILL_TOOL,
-  type ToolSkillCounts,
   type ToolsPlan,
 } from "./catalog-mode.ts";
-import {
-  FIND_SKILLS_TOOL,
-  findSkills,
-  LOAD_SKILL_TOOL,
-  loadSkillTool,
-  RUN_SKILL_TOOL_TOOL,
-  runSkillTool,
-} from "./catalog-tools.ts";
+import { withinTokenBudget } from "./catalog-budget.ts";
+import { findSkills, loadSkillTool, runSkillTool } from "./catalog-tools.ts";
 import type { ClientProfile } from "./client-profiles.ts";
 import type { Feature, OnSkillUse, SkillUseVia } from "./feature.ts";
 import { paginate } from "./pagination.ts";
@@ -36,56 +27,12 @@ import { handle, isString } from "./request-handler.ts";
 import { withMissingAsked, type MissingArguments } from "./ask-missing.ts";
 import { missingToolArguments } from "./ask-tool.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
-import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
-import { perSnapshot } from "../registry/per-snapshot.ts";
+import { runTool } from "./skill-tools.ts";
+import { listTools, toolSkillsOf } from "./tool-listing.ts";
 
-interface ToolSkills {
-  /** Tool skills whose names fit a client's tool list, sorted by name. */
-  fitting: Tool[];
-  counts: ToolSkillCounts;
-}
-
-/** Every tool skill of a snapshot as an MCP tool, sorted by name; built once per snapshot. */
-export const toolSkillsOf = perSnapshot((registry: Registry): ToolSkills => {
-  const fitting: Tool[] = [];
-  let unfitting = 0;
-  for (const { skill } of registry.ofType("tool")) {
-    if (!fitsAsToolName(skill.id)) {
-      unfitting++;
-      continue;
-    }
-    fitting.push({
-      name: skill.id,
-      ...(skill.title !== undefined && { title: skill.title }),
-      description: skill.description,
-      inputSchema: skill.inputSchema as Tool["inputSchema"],
-      annotations: TOOL_ANNOTATIONS,
-    });
-  }
-  return { fitting, counts: { fitting: fitting.length, unfitting } };
-});
-
-/** What a client is offered, for the catalog settings being served. */
+/** What a client is offered, for the catalog settings being served (and its token budget, catalog-budget.ts). */
 export function planFor(registry: Registry, settings: CatalogSettings, client: ClientProfile): ToolsPlan {
-  return planTools(settings, client, toolSkillsOf(registry).counts);
-}
-
-/** One listing per snapshot and plan, sorted by name (the pagination key). */
-const listingsOf = perSnapshot(() => new Map<string, Tool[]>());
-
-export function listTools(registry: Registry, plan: ToolsPlan): Tool[] {
-  const cache = listingsOf(registry);
-  const key = planKey(plan);
-  let tools = cache.get(key);
-  if (tools === undefined) {
-    tools = plan.toolSkills ? [...toolSkillsOf(registry).fitting] : [];
-    if (plan.catalog) {
-      tools.push(FIND_SKILLS_TOOL, LOAD_SKILL_TOOL, ...(plan.run ? [RUN_SKILL_TOOL_TOOL] : []));
-      tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    }
-    cache.set(key, tools);
-  }
-  return tools;
+  return withinTokenBudget(registry, settings, client, planTools(settings, client, toolSkillsOf(registry).counts));
 }
 
 export function listToolsPage(
