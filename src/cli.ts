@@ -45,6 +45,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   find: async () => (await import("./commands/find.ts")).spec,
   board: async () => (await import("./commands/board.ts")).spec,
   publish: async () => (await import("./commands/publish.ts")).spec,
+  usage: async () => (await import("./commands/usage.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 
