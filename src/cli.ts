@@ -46,6 +46,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   budget: async () => (await import("./commands/budget.ts")).spec,
   board: async () => (await import("./commands/board.ts")).spec,
   publish: async () => (await import("./commands/publish.ts")).spec,
+  usage: async () => (await import("./commands/usage.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 

@@ -19,6 +19,7 @@ import {
 } from "./catalog-settings.ts";
 import { isElicitationMode, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings, type HttpReadContext } from "./http-settings.ts";
+import { readUsageSettings, USAGE_HINT, type DeclaredUsageSettings } from "./usage-settings.ts";
 
 /**
  * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
@@ -62,6 +63,10 @@ export interface ConfigFile {
   elicitation?: Partial<ElicitationSettings>;
   /** `http`: what `mcp --http` needs beyond its flags (src/config/http-settings.ts). */
   http?: DeclaredHttpSettings;
+  /** `usage`: where the usage history is kept (docs/usage.md); `store` absolute or "off". */
+  usage?: DeclaredUsageSettings;
+  /** `enable`: ids of opt-in skills (`enabled: false`) this config switches on. */
+  enable?: string[];
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -97,6 +102,8 @@ const KNOWN_KEYS = [
   "tokenBudget",
   "elicitation",
   "http",
+  "usage",
+  "enable",
 ];
 const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo", "url", ...WELL_KNOWN_ONLY_KEYS];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
@@ -197,6 +204,15 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
       config.elicitation = readElicitation(value, dirname(file), home, (problem, hint) => warn(problem, at, hint));
     } else if (key === "http") {
       config.http = readHttpSettings(value, httpContext(file, home, locateKey, warn));
+    } else if (key === "usage") {
+      const usage = readUsageSettings(value, (path) => expandPath(path, dirname(file), home));
+      if ("problem" in usage) warn(`"usage" ${usage.problem}; ignored`, at, USAGE_HINT);
+      else config.usage = usage;
+    } else if (key === "enable") {
+      const ids = readEnable(value);
+      if (ids === undefined)
+        warn(`"enable" must be a list of skill ids; ignored`, at, "e.g. enable: [deploy-preview, db-migrate]");
+      else config.enable = ids;
     } else if (key === "layers") {
       if (value === null) config.layers = [];
       else if (!Array.isArray(value))
@@ -219,6 +235,14 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     }
   }
   return config;
+}
+
+/** `enable: [ids]` (a lone id is taken as a list of one), or undefined when it is not a list of names. */
+function readEnable(value: unknown): string[] | undefined {
+  if (value === null) return [];
+  const list = typeof value === "string" ? [value] : value;
+  if (!Array.isArray(list) || !list.every((id) => typeof id === "string" && id.trim() !== "")) return undefined;
+  return [...new Set(list.map((id: string) => id.trim()))];
 }
 
 /** `catalog`, `toolSkills`, `toolCap` and `tokenBudget`: one of them merged into what the file declared so far (unchanged when ignored). */

@@ -182,7 +182,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   }
   phase("read+parse");
 
-  const built = buildRegistry(layers, candidatesOf(records, display));
+  const built = buildRegistry(layers, switchedOn(candidatesOf(records, display), config, diagnostics));
   diagnostics.push(...built.diagnostics);
   phase("resolve");
   const result: LoadResult = {
@@ -248,6 +248,39 @@ function candidatesOf(records: readonly SkillRecord[], display: (path: string) =
       });
   }
   return candidates;
+}
+
+/**
+ * Opt-in skills (`enabled: false`) take part in resolution only where a config's `enable` lists
+ * them; one that is left out shadows nothing. An `enable` entry that names no opt-in skill is
+ * probably a typo.
+ */
+function switchedOn(candidates: Candidate[], config: ResolvedConfig, diagnostics: Diagnostic[]): Candidate[] {
+  const enable = new Set(config.enable ?? []);
+  const optIn = new Set<string>();
+  const kept = candidates.filter((c) => {
+    if (c.skill.optIn !== true) return true;
+    optIn.add(c.skill.id);
+    if (enable.has(c.skill.id)) return true;
+    diagnostics.push({
+      severity: "note",
+      code: "opt-in",
+      file: c.path,
+      message: `"${c.skill.id}" is opt-in (enabled: false) and not enabled here`,
+      hint: `list it under enable: in skill-central.yaml to serve it: enable: [${c.skill.id}]`,
+    });
+    return false;
+  });
+  for (const id of enable)
+    if (!optIn.has(id))
+      diagnostics.push({
+        severity: "warning",
+        code: "enable-unknown",
+        ...(config.files.at(-1) !== undefined && { file: config.files.at(-1)! }),
+        message: `enable lists "${id}", which is not an opt-in skill of any layer`,
+        hint: 'a skill is opt-in when it says enabled: false (metadata.enabled: "false" in SKILL.md)',
+      });
+  return kept;
 }
 
 /** A layer's skill files and folders, in path order; none (with a warning) when its folder is not there. */

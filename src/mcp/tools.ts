@@ -20,11 +20,13 @@ import {
 import { withinTokenBudget } from "./catalog-budget.ts";
 import { findSkills, loadSkillTool, runSkillTool } from "./catalog-tools.ts";
 import type { ClientProfile } from "./client-profiles.ts";
-import type { Feature, OnSkillUse, SkillUseVia } from "./feature.ts";
+import type { Feature, SkillUseVia } from "./feature.ts";
+import { hasDeprecated } from "../registry/deprecated.ts";
+import { reportUse, withDeprecation } from "./skill-use.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle, isString } from "./request-handler.ts";
-import { withMissingAsked, type MissingArguments } from "./ask-missing.ts";
+import { declinesNoted, withMissingAsked, type MissingArguments } from "./ask-missing.ts";
 import { missingToolArguments } from "./ask-tool.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { runTool } from "./skill-tools.ts";
@@ -66,18 +68,7 @@ function useOfCall(name: string, args: unknown, viaCatalog: boolean): [string, S
   if (!viaCatalog) return [name, "tools/call"];
   const named = isPlainObject(args) && isString(args.name) ? args.name : undefined;
   if (named === undefined || name === FIND_SKILLS) return undefined;
-  return [named, name === LOAD_SKILL ? "load_skill" : "tools/call"];
-}
-
-/** Tells `onUse` of a call that served a skill: an answer that is not an error, for an id the registry has. */
-function counted(
-  result: CallToolResult,
-  registry: Registry,
-  use: [string, SkillUseVia] | undefined,
-  onUse: OnSkillUse,
-): CallToolResult {
-  if (use !== undefined && result.isError !== true && registry.get(use[0]) !== undefined) onUse(...use);
-  return result;
+  return [named, name === LOAD_SKILL ? "load_skill" : "run_skill_tool"];
 }
 
 /** What a call would ask for: a tool skill's missing arguments, or those of the tool skill `run_skill_tool` names. */
@@ -139,14 +130,29 @@ export const toolsFeature: Feature = {
           viaCatalog = answer !== undefined;
           return answer ?? runTool(registry, params.name, args);
         };
-        const ask = missingArgumentsOfCall(registry, plan, params.name, params.arguments, call);
+        let declined = false;
+        const ask = declinesNoted(missingArgumentsOfCall(registry, plan, params.name, params.arguments, call), () => {
+          declined = true;
+        });
         const result = withMissingAsked(server, ctx, source.elicitation(), ask, () => call(params.arguments));
-        if (onUse === undefined) return result;
-        const answered = await result;
+        // The common call, to a skill neither deprecated nor recorded, is answered as it comes.
+        if (onUse === undefined && !hasDeprecated(registry)) return result;
+        let answered: Awaited<typeof result>;
+        try {
+          answered = await result;
+        } catch (error) {
+          const use = useOfCall(params.name, params.arguments, viaCatalog);
+          if (use !== undefined) reportUse(onUse, server, ctx, registry, use[0], use[1], "error");
+          throw error;
+        }
         // Counted once answered, not while a form is out.
         if (isInputRequiredResult(answered)) return answered;
+        const toolResult = answered as CallToolResult;
         const use = useOfCall(params.name, params.arguments, viaCatalog);
-        return counted(answered as CallToolResult, registry, use, onUse);
+        if (use === undefined) return toolResult;
+        const failed = toolResult.isError === true;
+        reportUse(onUse, server, ctx, registry, use[0], use[1], failed ? (declined ? "declined" : "error") : "ok");
+        return failed ? toolResult : withDeprecation(toolResult, registry, use[0]);
       },
       { required: { name: isString }, optional: { arguments: isPlainObject } },
     );

@@ -251,7 +251,7 @@ const SKILL_FILES: [rule: string, text: string, lines: string[]][] = [
     "unknown-field",
     "id: a\ndescription: d\ntype: prompt\ncolour: red\nprompt: p\n",
     [
-      'skill.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples',
+      'skill.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples, deprecated, enabled',
     ],
   ],
   [
@@ -684,7 +684,7 @@ describe("a project: layers, resolution, config", () => {
     const loaded = await loadSkills({ cwd: project.cwd, home: project.home });
     expect(allDiagnostics(loaded).map(shown(project))).toEqual([
       `${project.home}/.skill-central/config.yaml:1:9: error: config ignored: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — fix the file; its layers and settings apply again once it reads`,
-      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, elicitation, http) — did you mean "layers"?',
+      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, enable) — did you mean "layers"?',
       'skill-central.yaml:3:1: warning: "pageSize" must be a positive whole number; ignored — e.g. pageSize: 50',
       'skill-central.yaml:6:47: warning: unknown layer key "prority" is ignored (known: name, path, priority, git, ref, refresh, visibleTo, url, skills, tokenEnv) — did you mean "priority"?',
       'skill-central.yaml:9:1: warning: "catalog" must be auto, on or off; ignored — auto (per client, the default), on (every client) or off (none); see docs/catalog.md',
@@ -728,6 +728,21 @@ describe("a project: layers, resolution, config", () => {
       'skill-central.yaml:7:25: note: layer "deep" is inside layer "kit"\'s folder: its files (kits/box/deep) belong to "deep" alone, not to "kit"',
       'kits/box/SKILL.md: error: this skill folder holds the folder of layer "deep", whose files belong to that layer alone; the skill is not loaded — move layer "deep"\'s folder out of the skill folder',
     ]);
+  });
+
+  test("opt-in, enable-unknown: an opt-in skill left off, an enable entry that names none", async () => {
+    for (const rule of ["opt-in", "enable-unknown"]) covered.add(rule);
+    const project = fixture({
+      "skill-central.yaml": "builtin: false\nenable: [beta, betta]\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n",
+      "team/beta.yaml": "id: beta\ndescription: d\ntype: prompt\nenabled: false\nprompt: p\n",
+      "team/gamma.yaml": "id: gamma\ndescription: d\ntype: prompt\nenabled: false\nprompt: p\n",
+    });
+    const loaded = await loadSkills({ cwd: project.cwd, home: project.home });
+    expect(allDiagnostics(loaded).map(shown(project))).toEqual([
+      'team/gamma.yaml: note: "gamma" is opt-in (enabled: false) and not enabled here — list it under enable: in skill-central.yaml to serve it: enable: [gamma]',
+      'skill-central.yaml: warning: enable lists "betta", which is not an opt-in skill of any layer — a skill is opt-in when it says enabled: false (metadata.enabled: "false" in SKILL.md)',
+    ]);
+    expect(loaded.registry.served().map((c) => c.skill.id)).toEqual(["beta"]);
   });
 
   test("no-such-file: a path given to validate that is not there", () => {
