@@ -6,6 +6,8 @@
  * inner folder alone (src/storage/discover.ts), and a note says so. Two layers on the same folder
  * have no innermost one: both are refused, with an error naming both (never served to more
  * callers than either allows). Real paths are compared, so a link or `..` does not hide a nesting.
+ * Verified copies of remote layers (git, url) are the exception: their folders are named by their
+ * content, so two layers pinned to the same commit share one, and each serves it as declared.
  */
 import { isAbsolute, relative, sep } from "node:path";
 import { layerPlace } from "../config/layer-position.ts";
@@ -29,6 +31,8 @@ function strictlyInside(path: string, root: string): boolean {
   return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
+const isRemoteCopy = (spec: LayerSpec) => spec.git !== undefined || spec.wellKnown !== undefined;
+
 const restriction = (spec: LayerSpec) => (spec.visibleTo ? " (restricted by visibleTo)" : "");
 
 /** Which layer each folder's files belong to; see the module header. */
@@ -51,6 +55,7 @@ export function assignLayerFolders(specs: readonly LayerSpec[], display: (path: 
       if (real[i] === undefined || real[i] !== real[j]) continue;
       const a = specs[i]!;
       const b = specs[j]!;
+      if (isRemoteCopy(a) && isRemoteCopy(b)) continue;
       const message = `layers "${a.name}" and "${b.name}" have the same folder (${display(a.dir)}): a file belongs to exactly one layer, so neither is loaded`;
       diagnostics.push({
         severity: "error",
