@@ -1,8 +1,9 @@
 import { clientProfile } from "../mcp/client-profiles.ts";
 import { instructionsFor } from "../mcp/instructions.ts";
-import { listPrompts } from "../mcp/prompts.ts";
+import { listPrompts } from "../mcp/prompt-listing.ts";
 import type { RegistrySource } from "../mcp/registry-source.ts";
-import { listTools, planFor } from "../mcp/tools.ts";
+import { listTools } from "../mcp/tool-listing.ts";
+import { planFor } from "../mcp/tools.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ClientView } from "./wire.ts";
 

@@ -84,6 +84,24 @@ function picked(content: Record<string, unknown> | undefined, names: readonly st
   return values;
 }
 
+/**
+ * `ask` with `noted` told when the person declines or cancels the form (a use that ends
+ * "declined" in the usage history); undefined stays undefined.
+ */
+export function declinesNoted<R>(
+  ask: MissingArguments<R> | undefined,
+  noted: () => void,
+): MissingArguments<R> | undefined {
+  if (ask === undefined) return undefined;
+  return {
+    ...ask,
+    refuse: (reason) => {
+      if (reason === DECLINED || reason === CANCELLED) noted();
+      return ask.refuse(reason);
+    },
+  };
+}
+
 const DECLINED = "the user declined to fill in the form for it";
 const CANCELLED = "the user cancelled the form for it";
 const invalidTwice = (problems: readonly string[]) => `asked twice, and still not valid: ${problems.join("; ")}`;
