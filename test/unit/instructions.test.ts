@@ -99,6 +99,19 @@ describe("which instructions a client gets", () => {
     expect(await asked).toContain("Skills include: alpha");
   });
 
+  test("a capped client that shows prompts (cursor-vscode) waits too: over its cap, its instructions are the catalog's", async () => {
+    const cursor = clientProfile({ name: "cursor-vscode" }, undefined);
+    const tools = ["a", "b", "c"].map((id) =>
+      candidate(`tool-${id}`, TEAM, { type: "tool", inputSchema: { type: "object", properties: {} } }),
+    );
+    const source = new LiveRegistry();
+    const asked = instructionsFor(source, cursor, { live: false });
+    source.swap(registryOf(tools), undefined, { ...DEFAULT_CATALOG_SETTINGS, toolCap: 2 });
+    const text = await asked;
+    expect(text).toContain("find_skills");
+    expect(text).toContain("run_skill_tool");
+  });
+
   test("a client that shows prompts is answered at once, before the first load, with the usual instructions", async () => {
     const source = new LiveRegistry();
     // "At once": before the event loop's next turn, so waiting on any timer or on the load would lose the race.
