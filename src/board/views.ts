@@ -6,7 +6,13 @@ import type { LoadResult } from "../load/load-skills.ts";
 import type { SkillRecord } from "../load/record.ts";
 import { folderFilesOf } from "../registry/describe.ts";
 import type { Candidate, Provenance } from "../registry/registry.ts";
-import { fieldOfPromptArgument, fieldOfProperty, propertyOf, requiredNames, type FormField } from "../skill/form-fields.ts";
+import {
+  fieldOfPromptArgument,
+  fieldOfProperty,
+  propertyOf,
+  requiredNames,
+  type FormField,
+} from "../skill/form-fields.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { type Skill, skillKind } from "../skill/skill.ts";
 import type { ChainEntry, ExampleRow, Field, ProblemGroup, SkillPage, SkillRow } from "./wire.ts";

@@ -168,7 +168,9 @@ function describe(error: ValidationError, all: readonly ValidationError[]): Argu
       });
   }
   const path = pathOf(error.instancePath);
-  return [{ path, message: path.length === 0 ? `Arguments ${rule(error)}` : `Argument "${written(path)}" ${rule(error)}` }];
+  return [
+    { path, message: path.length === 0 ? `Arguments ${rule(error)}` : `Argument "${written(path)}" ${rule(error)}` },
+  ];
 }
 
 /** Errors that only restate another one (an unexpected property also fails its `false` schema). */

@@ -11,7 +11,10 @@ import { renderTemplate } from "./template-cache.ts";
  * The problems with a tool skill's arguments (own keys only, as a call reads them). Synchronous
  * unless the schema has a pattern that must be checked on the worker thread.
  */
-export function toolArgumentProblems(schema: JsonSchema, data: unknown): ArgumentProblem[] | Promise<ArgumentProblem[]> {
+export function toolArgumentProblems(
+  schema: JsonSchema,
+  data: unknown,
+): ArgumentProblem[] | Promise<ArgumentProblem[]> {
   // A pattern that may backtrack catastrophically is run where a time limit can stop it.
   return needsGuard(schema) ? guardedArgumentProblems(schema, data) : argumentProblems(schema, data);
 }

@@ -44,7 +44,13 @@ class GuardedValidator {
   private spawn(): Worker {
     const worker = new Worker(workerUrl());
     worker.onmessage = (
-      event: MessageEvent<{ ready?: true; prepared?: string; id: number; problems?: ArgumentProblem[]; failure?: string }>,
+      event: MessageEvent<{
+        ready?: true;
+        prepared?: string;
+        id: number;
+        problems?: ArgumentProblem[];
+        failure?: string;
+      }>,
     ) => {
       // A stopped worker may still deliver a message or an error: only the current one counts.
       if (worker !== this.worker) return;

@@ -76,7 +76,11 @@ function canAsk(server: Server, ctx: ServerContext): boolean {
   return declaresFormElicitation(capabilities);
 }
 
-function form<R>(ask: MissingArguments<R>, names: readonly string[], problems?: readonly string[]): ElicitRequestFormParams {
+function form<R>(
+  ask: MissingArguments<R>,
+  names: readonly string[],
+  problems?: readonly string[],
+): ElicitRequestFormParams {
   const properties: Record<string, FormField> = {};
   for (const name of names) properties[name] = ask.fields[name]!;
   const message =
@@ -147,7 +151,8 @@ export function withMissingAsked<R>(
   if (state !== undefined && isModern(ctx)) return retried(ctx, settings, ask, state);
   if (settings.mode === "off" || !canAsk(server, ctx)) return today();
   const names = ask.missing;
-  if (isModern(ctx)) return askAgainLater(ask, settings, { method: ask.method, target: ask.target, round: 1, names: [...names] });
+  if (isModern(ctx))
+    return askAgainLater(ask, settings, { method: ask.method, target: ask.target, round: 1, names: [...names] });
   return askNow(ctx, ask, names);
 }
 

@@ -319,7 +319,9 @@ describe("problems hidden behind names and ids", () => {
 
   test("the repro schemas really break argument checking", () => {
     expect(() => argumentProblems(hiddenPattern, { default: "x" })).toThrow();
-    expect(problemLines(argumentProblems(hiddenRef, { enum: "anything" }))).toEqual(['Argument "enum" schema is false']);
+    expect(problemLines(argumentProblems(hiddenRef, { enum: "anything" }))).toEqual([
+      'Argument "enum" schema is false',
+    ]);
     expect(problemLines(argumentProblems(selfIdMissing, { a: "anything" }))).toEqual(['Argument "a" schema is false']);
   });
 
