@@ -25,6 +25,16 @@ function kept<K extends string, V>(key: K, value: unknown, test: (v: unknown) =>
   return (test(value) ? { [key]: value } : {}) as { [P in K]?: V };
 }
 
+/** A pair of bounds (`minimum` and `maximum`, or `minLength` and `maxLength`), each where it passes `test`. */
+function bounds<L extends string, H extends string>(
+  schema: JsonSchema,
+  low: L,
+  high: H,
+  test: (value: unknown) => value is number,
+): { [P in L | H]?: number } {
+  return { ...kept(low, schema[low], test), ...kept(high, schema[high], test) };
+}
+
 /** `oneOf: [{ const, title }]` of strings: a titled choice; undefined when the schema has no such list. */
 function titledChoices(schema: JsonSchema): { const: string; title: string }[] | undefined {
   const options = schema.oneOf ?? schema.anyOf;
@@ -49,8 +59,7 @@ export function fieldOfProperty(property: unknown): FormField | undefined {
     return {
       type,
       ...common,
-      ...kept("minimum", property.minimum, isNumber),
-      ...kept("maximum", property.maximum, isNumber),
+      ...bounds(property, "minimum", "maximum", isNumber),
       ...kept("default", property.default, isNumber),
     };
   if (type !== "string") return undefined;
@@ -62,14 +71,8 @@ export function fieldOfProperty(property: unknown): FormField | undefined {
     return { type, ...common, enum: choices, ...defaults };
   }
   const isLength = (v: unknown): v is number => Number.isInteger(v);
-  return {
-    type,
-    ...common,
-    ...kept("minLength", property.minLength, isLength),
-    ...kept("maxLength", property.maxLength, isLength),
-    ...kept("format", property.format, isFormat),
-    ...defaults,
-  };
+  const lengths = bounds(property, "minLength", "maxLength", isLength);
+  return { type, ...common, ...lengths, ...kept("format", property.format, isFormat), ...defaults };
 }
 
 /** A prompt argument as a form field: always text, a choice when it lists `enum` values. */
