@@ -36,9 +36,15 @@ function promptAsk(
     async attempt(values, asked) {
       // Each answer is validated whether or not the retry also re-sent that argument: an answer
       // replaces it, so nothing unchecked reaches the template.
-      const problems = asked.flatMap((name) => check(name, values[name]) ?? []);
-      if (problems.length > 0) return { problems };
-      return { answer: render({ ...args, ...(values as Record<string, string>) }) };
+      const problems: string[] = [];
+      const answered: Record<string, string> = {};
+      for (const name of asked) {
+        const value = values[name];
+        const problem = check(name, value);
+        if (problem !== undefined) problems.push(problem);
+        else if (typeof value === "string") answered[name] = value;
+      }
+      return problems.length > 0 ? { problems } : { answer: render({ ...args, ...answered }) };
     },
     async refuse(reason) {
       try {
