@@ -250,6 +250,30 @@ export function elicitationSuite(way: Way, target: ServerTarget = SOURCE_TARGET)
       },
     );
 
+    test.skipIf(way.era !== "modern")(
+      "a tool's retry that re-sends an argument: an invalid answer for it is asked again, as for any asked argument",
+      async () => {
+        const first = (await client.request(
+          { method: "tools/call", params: { name: "commit", arguments: {} } },
+          { allowInputRequired: true },
+        )) as unknown as InputRequired;
+        const retried = (await client.request(
+          {
+            method: "tools/call",
+            params: {
+              name: "commit",
+              arguments: { type: "feat" },
+              requestState: first.requestState,
+              inputResponses: { arguments: { action: "accept", content: { type: { evil: 1 }, summary: "add it" } } },
+            } as never,
+          },
+          { allowInputRequired: true },
+        )) as unknown as InputRequired;
+        expect(retried.resultType).toBe("input_required");
+        expect(retried.inputRequests.arguments!.params.message).toContain('Argument "type" must be');
+      },
+    );
+
     test("skills:compose without tags asks for them, naming the known tags", async () => {
       user.answers({ action: "accept", content: { tags: "quality" } });
       const result = await client.getPrompt({ name: "skills:compose", arguments: { focus: "style" } });
