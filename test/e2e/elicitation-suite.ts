@@ -221,27 +221,36 @@ export function elicitationSuite(way: Way, target: ServerTarget = SOURCE_TARGET)
       expect(user.asked[1]!.message).toContain('Argument "who" must not be empty');
     });
 
+    /** A 2026-07-28 request handed back at its first round, and its retry with `args` re-sent and `content` as the answer. */
+    const firstRoundAndRetry = async (
+      method: "prompts/get" | "tools/call",
+      name: string,
+      args: Record<string, string>,
+      content: Record<string, unknown>,
+    ) => {
+      const raw = (params: object) =>
+        client.request({ method, params } as never, { allowInputRequired: true }) as unknown as Promise<InputRequired>;
+      const first = await raw({ name, arguments: {} });
+      const retried = await raw({
+        name,
+        arguments: args,
+        requestState: first.requestState,
+        inputResponses: { arguments: { action: "accept", content } },
+      });
+      return { first, retried };
+    };
+
     test.skipIf(way.era !== "modern")(
       "a retry that re-sends an argument still has every answer validated: an object never reaches the template",
       async () => {
-        const first = (await client.request(
-          { method: "prompts/get", params: { name: "greet", arguments: {} } },
-          { allowInputRequired: true },
-        )) as unknown as InputRequired;
-        expect(first.inputRequests.arguments!.params.requestedSchema.required).toEqual(["who", "place"]);
         // The client re-sends `who` as an argument, and answers the form with an object for it.
-        const retried = (await client.request(
-          {
-            method: "prompts/get",
-            params: {
-              name: "greet",
-              arguments: { who: "Ann" },
-              requestState: first.requestState,
-              inputResponses: { arguments: { action: "accept", content: { who: { evil: 1 }, place: "Oslo" } } },
-            } as never,
-          },
-          { allowInputRequired: true },
-        )) as unknown as InputRequired & { messages?: { content: { text: string } }[] };
+        const { first, retried } = await firstRoundAndRetry(
+          "prompts/get",
+          "greet",
+          { who: "Ann" },
+          { who: { evil: 1 }, place: "Oslo" },
+        );
+        expect(first.inputRequests.arguments!.params.requestedSchema.required).toEqual(["who", "place"]);
         expect(JSON.stringify(retried)).not.toContain("[object Object]");
         expect(retried.resultType).toBe("input_required");
         const again = retried.inputRequests.arguments!.params;
@@ -253,22 +262,12 @@ export function elicitationSuite(way: Way, target: ServerTarget = SOURCE_TARGET)
     test.skipIf(way.era !== "modern")(
       "a tool's retry that re-sends an argument: an invalid answer for it is asked again, as for any asked argument",
       async () => {
-        const first = (await client.request(
-          { method: "tools/call", params: { name: "commit", arguments: {} } },
-          { allowInputRequired: true },
-        )) as unknown as InputRequired;
-        const retried = (await client.request(
-          {
-            method: "tools/call",
-            params: {
-              name: "commit",
-              arguments: { type: "feat" },
-              requestState: first.requestState,
-              inputResponses: { arguments: { action: "accept", content: { type: { evil: 1 }, summary: "add it" } } },
-            } as never,
-          },
-          { allowInputRequired: true },
-        )) as unknown as InputRequired;
+        const { retried } = await firstRoundAndRetry(
+          "tools/call",
+          "commit",
+          { type: "feat" },
+          { type: { evil: 1 }, summary: "add it" },
+        );
         expect(retried.resultType).toBe("input_required");
         expect(retried.inputRequests.arguments!.params.message).toContain('Argument "type" must be');
       },
