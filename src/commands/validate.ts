@@ -74,7 +74,7 @@ function deprecatedInUse(loaded: LoadResult): Diagnostic[] {
         code: "deprecated-in-use",
         file: c.path,
         message: `deprecated skill "${c.skill.id}" is still in use: ${plural(n, "use")} in the last ${IN_USE_WINDOW_DAYS} days`,
-        hint: "tell its users what replaces it (`skill-central usage --skill " + c.skill.id + "` shows which clients)",
+        hint: `tell its users what replaces it (\`skill-central usage --skill ${c.skill.id}\` shows which clients)`,
       },
     ];
   });

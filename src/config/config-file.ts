@@ -191,12 +191,8 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
         meant ? `did you mean "${meant}"?` : undefined,
         dropped > 0 ? "error" : "warning",
       );
-    } else if (key === "builtin") {
-      if (typeof value === "boolean") config.builtin = value;
-      else warn(`"builtin" must be true or false; ignored`, at, "write builtin: true or builtin: false");
-    } else if (key === "pageSize") {
-      if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
-      else warn(`"pageSize" must be a positive whole number; ignored`, at, "e.g. pageSize: 50");
+    } else if (key === "builtin" || key === "pageSize") {
+      readScalarKey(key, value, config, (message, hint) => warn(message, at, hint));
     } else if (key === "catalog" || key === "toolSkills" || key === "toolCap" || key === "tokenBudget") {
       const catalog = readCatalogKey(key, value, config.catalog, (message, hint) => warn(message, at, hint));
       if (catalog !== undefined) config.catalog = catalog;
@@ -204,15 +200,14 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
       config.elicitation = readElicitation(value, dirname(file), home, (problem, hint) => warn(problem, at, hint));
     } else if (key === "http") {
       config.http = readHttpSettings(value, httpContext(file, home, locateKey, warn));
-    } else if (key === "usage") {
-      const usage = readUsageSettings(value, (path) => expandPath(path, dirname(file), home));
-      if ("problem" in usage) warn(`"usage" ${usage.problem}; ignored`, at, USAGE_HINT);
-      else config.usage = usage;
-    } else if (key === "enable") {
-      const ids = readEnable(value);
-      if (ids === undefined)
-        warn(`"enable" must be a list of skill ids; ignored`, at, "e.g. enable: [deploy-preview, db-migrate]");
-      else config.enable = ids;
+    } else if (key === "usage" || key === "enable") {
+      readUsageKey(
+        key,
+        value,
+        config,
+        (path) => expandPath(path, dirname(file), home),
+        (message, hint) => warn(message, at, hint),
+      );
     } else if (key === "layers") {
       if (value === null) config.layers = [];
       else if (!Array.isArray(value))
@@ -235,6 +230,40 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     }
   }
   return config;
+}
+
+/** `builtin` (true or false) or `pageSize` (a positive whole number), into `config`; a bad value is warned about and ignored. */
+function readScalarKey(
+  key: "builtin" | "pageSize",
+  value: unknown,
+  config: ConfigFile,
+  warn: (message: string, hint: string) => void,
+): void {
+  if (key === "builtin") {
+    if (typeof value === "boolean") config.builtin = value;
+    else warn(`"builtin" must be true or false; ignored`, "write builtin: true or builtin: false");
+  } else if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
+  else warn(`"pageSize" must be a positive whole number; ignored`, "e.g. pageSize: 50");
+}
+
+/** `usage` (where uses are recorded) or `enable` (opt-in skills switched on), into `config`; a bad value is warned about and ignored. */
+function readUsageKey(
+  key: "usage" | "enable",
+  value: unknown,
+  config: ConfigFile,
+  resolvePath: (path: string) => string,
+  warn: (message: string, hint: string) => void,
+): void {
+  if (key === "usage") {
+    const usage = readUsageSettings(value, resolvePath);
+    if ("problem" in usage) warn(`"usage" ${usage.problem}; ignored`, USAGE_HINT);
+    else config.usage = usage;
+    return;
+  }
+  const ids = readEnable(value);
+  if (ids === undefined)
+    warn(`"enable" must be a list of skill ids; ignored`, "e.g. enable: [deploy-preview, db-migrate]");
+  else config.enable = ids;
 }
 
 /** `enable: [ids]` (a lone id is taken as a list of one), or undefined when it is not a list of names. */

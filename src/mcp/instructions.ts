@@ -7,16 +7,28 @@ import { planFor } from "./tools.ts";
 export { catalogInstructions, INSTRUCTIONS_BUDGET, serverInstructions } from "./instruction-text.ts";
 
 /**
- * A tool-only client learns what skills exist from the instructions, which go out with the
- * answer to `initialize`; that answer waits this long at most for the first load.
+ * A client whose tools depend on the skills (see `waitsForSkills`) learns what it is given from
+ * the instructions, which go out with the answer to `initialize`; that answer waits this long at
+ * most for the first load.
  */
 export const FIRST_LOAD_WAIT_MS = 1500;
 
 /**
- * What `initialize` or `server/discover` says to this client. A client that takes tools but not
- * prompts waits (briefly) for the first load, so its instructions can name skills; every other
- * client is answered at once, with the catalog version only when the skills are already loaded
- * and its plan offers the catalog.
+ * Whether a client's `initialize` waits for the first load: one that takes tools but not prompts
+ * (its instructions name skills), and one that caps its tools, whose plan depends on how many
+ * tool skills there are (over its cap, they move behind the catalog tools, and its instructions
+ * must say how to reach them). Every other client's plan is the same before and after the load
+ * unless the configuration changes it, and it is answered at once.
+ */
+export function waitsForSkills(client: ClientProfile): boolean {
+  return client.prompts === "not-shown" || client.capped;
+}
+
+/**
+ * What `initialize` or `server/discover` says to this client: the catalog version when its plan
+ * offers the catalog, else the usual one. A client that `waitsForSkills` waits (briefly) for
+ * the first load; every other client is answered at once, with the catalog version only when
+ * the skills are already loaded and its plan offers the catalog.
  */
 export async function instructionsFor(
   source: RegistrySource,
@@ -24,7 +36,7 @@ export async function instructionsFor(
   options: { live: boolean },
 ): Promise<string> {
   let registry = source.loaded();
-  if (registry === undefined && client.prompts === "not-shown") {
+  if (registry === undefined && waitsForSkills(client)) {
     let timer: Timer | undefined;
     const waited = await Promise.race([
       source.current().catch(() => undefined),

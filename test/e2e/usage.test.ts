@@ -298,7 +298,8 @@ describe("lifecycle: deprecated and opt-in skills over MCP", () => {
     const listed = async () => {
       const { session, ready } = server(fixture!, "claude-code");
       await ready;
-      const names = ((await session.request("prompts/list")).result?.prompts as { name: string }[]).map((p) => p.name);
+      const listed = (await session.request("prompts/list")).result as { prompts: { name: string }[] };
+      const names = listed.prompts.map((p) => p.name);
       const get = await session.request("prompts/get", { name: "beta-deploy" });
       expect(await session.close()).toBe(0);
       return { names, found: get.error === undefined };

@@ -733,7 +733,8 @@ describe("a project: layers, resolution, config", () => {
   test("opt-in, enable-unknown: an opt-in skill left off, an enable entry that names none", async () => {
     for (const rule of ["opt-in", "enable-unknown"]) covered.add(rule);
     const project = fixture({
-      "skill-central.yaml": "builtin: false\nenable: [beta, betta]\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n",
+      "skill-central.yaml":
+        "builtin: false\nenable: [beta, betta]\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n",
       "team/beta.yaml": "id: beta\ndescription: d\ntype: prompt\nenabled: false\nprompt: p\n",
       "team/gamma.yaml": "id: gamma\ndescription: d\ntype: prompt\nenabled: false\nprompt: p\n",
     });
