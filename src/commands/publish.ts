@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { buildWellKnownTree, type WellKnownTree } from "../mcp/well-known-index.ts";
+import { bytesOf } from "../mcp/skill-files.ts";
+import { buildWellKnownTree, type WellKnownTree } from "../registry/well-known-index.ts";
 import { INDEX_FILE, SEMVER_PATTERN, WELL_KNOWN_PATH } from "../sources/well-known/format.ts";
 import { publishedRegistry } from "../registry/published-layers.ts";
 import { displayPath } from "../storage/display-path.ts";
@@ -47,6 +48,19 @@ async function writeTree(dir: string, tree: WellKnownTree, prune: boolean): Prom
   return written;
 }
 
+/** What the index leaves out and why, and what a YAML prompt loses as a `SKILL.md`; empty when nothing. */
+function leftOutReport(tree: WellKnownTree): string {
+  const lines = tree.leftOut.map((l) => `  ${l.name}: ${l.reason}\n`);
+  const left = lines.length > 0 ? `${plural(lines.length, "skill")} left out:\n${lines.join("")}` : "";
+  const names = tree.promptsAsText;
+  if (names.length === 0) return left;
+  return (
+    `${left}note: ${plural(names.length, "YAML prompt")} published as a SKILL.md of its template's text (${names.join(", ")}): ` +
+    "an Agent Skills client gets no arguments to fill in, and {{…}} reaches it as written; MCP clients still get " +
+    "the prompts (docs/well-known.md)\n"
+  );
+}
+
 export const spec = command({
   name: "publish",
   summary: "Write the Agent Skills well-known index of the effective skills for a static host",
@@ -84,7 +98,7 @@ export const spec = command({
       ctx.err(
         `left out ${published.leftOut.map((l) => `layer "${l.name}" (${plural(l.skills, "skill")})`).join(", ")}: ${published.leftOut.length === 1 ? "it has" : "they have"} visibleTo, and a static tree has no callers — --include-restricted publishes ${published.leftOut.length === 1 ? "it" : "them"}\n`,
       );
-    const tree = buildWellKnownTree(published.registry);
+    const tree = buildWellKnownTree(published.registry, bytesOf);
     const written = await writeTree(root, tree, true);
     if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false);
     const shown = (dir: string) => `${displayPath(dir, { cwd: ctx.cwd })}/`;
@@ -94,13 +108,16 @@ export const spec = command({
         skills: tree.entries.length,
         written,
         index: tree.indexDigest,
+        leftOut: tree.leftOut,
+        promptsAsText: tree.promptsAsText,
         leftOutLayers: published.leftOut,
         ...(snapshotDir !== undefined && { snapshot: relative(ctx.cwd, snapshotDir) }),
       });
     } else {
       ctx.out(
         `${plural(tree.entries.length, "skill")} published to ${shown(root.replace(/\/$/, ""))} (${plural(written, "file")} written)\n` +
-          (snapshotDir ? `snapshot ${shown(snapshotDir)} written\n` : ""),
+          (snapshotDir ? `snapshot ${shown(snapshotDir)} written\n` : "") +
+          leftOutReport(tree),
       );
     }
     return EXIT_OK;

@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
+import { type Digest, DIGEST_FORM, parseDigest } from "../storage/digest.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { writeFileAtomically } from "./cache-entry.ts";
-import { CONTENT_HASH_PATTERN } from "./content-hash.ts";
 
 /**
  * `skill-central.lock`, beside the project config and committed with it: the commit and content
@@ -43,8 +43,8 @@ export interface LockEntry {
 /** A well-known layer's entry: the index URL, each skill's artifact digest, the copy's hash. */
 export interface WellKnownLockEntry {
   url: string;
-  skills: Record<string, { digest: string; version?: string }>;
-  contentHash: string;
+  skills: Record<string, { digest: Digest; version?: string }>;
+  contentHash: Digest;
 }
 
 export interface Lockfile {
@@ -157,8 +157,8 @@ function gitEntryProblem(entry: Record<string, unknown> | null): string | undefi
       ? `needs ${FIELDS.join(", ")} (strings)`
       : !COMMIT.test(entry.commit as string)
         ? "has a commit that is not a full hex object id"
-        : !CONTENT_HASH_PATTERN.test(entry.contentHash as string)
-          ? "has a contentHash that is not sha256:<64 hex digits>"
+        : !parseDigest(entry.contentHash)
+          ? `has a contentHash that is not ${DIGEST_FORM}`
           : undefined;
 }
 
@@ -166,17 +166,17 @@ function gitEntryProblem(entry: Record<string, unknown> | null): string | undefi
 function readWellKnownEntry(entry: Record<string, unknown>): WellKnownLockEntry | string {
   const { url, skills, contentHash } = entry;
   if (typeof url !== "string" || !/^https?:\/\//.test(url)) return "needs a url (http:// or https://)";
-  if (typeof contentHash !== "string" || !CONTENT_HASH_PATTERN.test(contentHash))
-    return "has a contentHash that is not sha256:<64 hex digits>";
+  const hash = parseDigest(contentHash);
+  if (!hash) return `has a contentHash that is not ${DIGEST_FORM}`;
   if (!skills || typeof skills !== "object" || Array.isArray(skills)) return '"skills" must be an object';
   const read: WellKnownLockEntry["skills"] = {};
   for (const [skill, value] of Object.entries(skills as Record<string, unknown>)) {
     const v = value as { digest?: unknown; version?: unknown } | null;
-    if (!v || typeof v.digest !== "string" || !CONTENT_HASH_PATTERN.test(v.digest))
-      return `has skill "${skill}" without a digest sha256:<64 hex digits>`;
-    read[skill] = { digest: v.digest, ...(typeof v.version === "string" && { version: v.version }) };
+    const digest = parseDigest(v?.digest);
+    if (!digest) return `has skill "${skill}" without a digest ${DIGEST_FORM}`;
+    read[skill] = { digest, ...(typeof v!.version === "string" && { version: v!.version }) };
   }
-  return { url, skills: read, contentHash };
+  return { url, skills: read, contentHash: hash };
 }
 
 function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
