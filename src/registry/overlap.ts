@@ -120,7 +120,11 @@ export function overlapPairs(skills: readonly OverlapInput[], min = 0): OverlapP
     }
   });
 
-  const pairs: OverlapPair[] = [];
+  // Each pair is kept as one number that sorts in output order (score descending, then a, then
+  // b by id) so that a catalog's ~170,000 pairs at --min 0 are sorted natively, not by a
+  // comparator over objects; the objects are made once, in order.
+  const rank = idRanks(skills);
+  const keys: number[] = [];
   const dots = new Float64Array(n);
   const touched: number[] = [];
   vectors.forEach((vector, i) => {
@@ -134,15 +138,36 @@ export function overlapPairs(skills: readonly OverlapInput[], min = 0): OverlapP
       }
     }
     for (const j of touched) {
-      const score = Math.min(1, Math.round(dots[j]! * 1000) / 1000);
+      const milli = Math.min(1000, Math.round(dots[j]! * 1000));
       dots[j] = 0;
-      if (score <= 0 || score < min || skills[i]!.id === skills[j]!.id) continue;
-      const [a, b] = skills[i]!.id < skills[j]!.id ? [skills[i]!.id, skills[j]!.id] : [skills[j]!.id, skills[i]!.id];
-      pairs.push({ a, b, score });
+      if (milli <= 0 || milli / 1000 < min || rank[i] === rank[j]) continue;
+      const ri = rank[i]!;
+      const rj = rank[j]!;
+      keys.push(((1000 - milli) * n + Math.min(ri, rj)) * n + Math.max(ri, rj));
     }
     touched.length = 0;
   });
-  return pairs.sort((x, y) => y.score - x.score || (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : 1));
+  const byRank = new Array<string>(n);
+  skills.forEach((s, i) => {
+    byRank[rank[i]!] = s.id;
+  });
+  const sorted = Float64Array.from(keys).sort();
+  const pairs = new Array<OverlapPair>(sorted.length);
+  for (let k = 0; k < sorted.length; k++) {
+    const key = sorted[k]!;
+    const b = key % n;
+    const rest = (key - b) / n;
+    const a = rest % n;
+    pairs[k] = { a: byRank[a]!, b: byRank[b]!, score: (1000 - (rest - a) / n) / 1000 };
+  }
+  return pairs;
+}
+
+/** Each skill's place among the distinct ids in code-unit order; the same id, the same place. */
+function idRanks(skills: readonly OverlapInput[]): number[] {
+  const ids = [...new Set(skills.map((s) => s.id))].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const place = new Map(ids.map((id, r) => [id, r]));
+  return skills.map((s) => place.get(s.id)!);
 }
 
 /**
