@@ -31,7 +31,8 @@ const FILES: Record<string, string> = {
     "    error: must be",
     "",
   ].join("\n"),
-  ".skills/unknown-field.yaml": "id: unknown-field\ndescription: Carries a colour field that skill files do not know\ntype: prompt\ncolour: red\nprompt: x\n",
+  ".skills/unknown-field.yaml":
+    "id: unknown-field\ndescription: Carries a colour field that skill files do not know\ntype: prompt\ncolour: red\nprompt: x\n",
 };
 
 let fixture: Fixture;

@@ -15,7 +15,8 @@ const BROKEN: Record<string, string> = {
   // An error: bad YAML.
   ".skills/bad-yaml.yaml": "id: bad-yaml\ndescription: [oops\n",
   // An error and a warning in one file: the server logs one line, validate two.
-  ".skills/bad-type.yaml": "id: bad-type\ndescripton: d\ndescription: A prompt whose type is misspelled\ntype: promt\nprompt: x\n",
+  ".skills/bad-type.yaml":
+    "id: bad-type\ndescripton: d\ndescription: A prompt whose type is misspelled\ntype: promt\nprompt: x\n",
   // Warnings only: served.
   ".skills/typo.yaml":
     "id: typo\ndescription: Greets someone, with a typo in an argument\ntype: prompt\ntags: [solo]\narguments:\n  - { name: who, requried: true }\nprompt: 'Hi {{who}} {{whom}}'\n",
