@@ -8,7 +8,7 @@
  */
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Candidate } from "./registry.ts";
-import { stem, terms } from "./search-terms.ts";
+import { addPosting, type GrowingPostings, stem, terms } from "./search-terms.ts";
 
 /** At or above this score, `validate` warns that two skills compete (docs/catalog.md). */
 export const COMPETING_THRESHOLD = 0.3;
@@ -94,7 +94,7 @@ export function overlapPairs(skills: readonly OverlapInput[], min = 0): OverlapP
   const common = n >= 10 ? n * COMMON_SHARE : Number.POSITIVE_INFINITY;
 
   // Unit TF-IDF vectors as posting lists: term → (doc, weight).
-  const postings = new Map<string, { docs: number[]; weights: number[] }>();
+  const postings: GrowingPostings = new Map();
   const vectors = counts.map((c) => {
     const vector: [string, number][] = [];
     let norm = 0;
@@ -109,15 +109,7 @@ export function overlapPairs(skills: readonly OverlapInput[], min = 0): OverlapP
     return vector.map(([term, w]) => [term, w / norm] as const);
   });
   vectors.forEach((vector, doc) => {
-    for (const [term, w] of vector) {
-      let list = postings.get(term);
-      if (!list) {
-        list = { docs: [], weights: [] };
-        postings.set(term, list);
-      }
-      list.docs.push(doc);
-      list.weights.push(w);
-    }
+    for (const [term, w] of vector) addPosting(postings, term, doc, w);
   });
 
   // Each pair is kept as one number that sorts in output order (score descending, then a, then
