@@ -9,6 +9,9 @@ import { MAX_DOCUMENT_DEPTH, parseSkillFile } from "../../src/load/parse-file.ts
 import { discoverSkillFiles, FOLDER_LIMITS, listSkillFolder, skillFolderAt } from "../../src/storage/discover.ts";
 import { parseSkillFolder, parseSkillPath } from "../../src/load/parse-folder.ts";
 import { agentSkillsSpecFindings } from "../../src/skill/skill-md/strict.ts";
+import { vagueDescriptionWarning } from "../../src/skill/description-quality.ts";
+import { competingWarnings } from "../../src/registry/overlap.ts";
+import type { Candidate } from "../../src/registry/registry.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
 
@@ -751,6 +754,30 @@ describe("a project: layers, resolution, config", () => {
     const project = fixture();
     expect(loadFiles(["nope.yaml"], project.cwd).diagnostics.map(shown(project))).toEqual([
       "nope.yaml: error: no such file or folder — check the path: a relative one is read from the project folder (--cwd)",
+    ]);
+  });
+});
+
+describe("descriptions a model cannot choose by (validate)", () => {
+  test("vague-description, competing-skills", () => {
+    covered.add("vague-description");
+    covered.add("competing-skills");
+    const where = fixture();
+    const vague = vagueDescriptionWarning("sql", "SQL stuff", join(where.cwd, "sql.yaml"), { line: 2, column: 14 });
+    expect(vague && shown(where)(vague)).toBe(
+      'sql.yaml:2:14: warning: the description of "sql" is too vague to choose by: 2 words, too few to say what "sql" does or when to use it — say what the skill does and when to use it, e.g. `Review a pull request for bugs and style; use before merging`',
+    );
+    const skills = [
+      ["deploy-service", "Deploy a service to production with a checklist"],
+      ["ship-release", "Ship a new release of a service to production safely"],
+    ].map(([id, description]) => ({
+      skill: { id, description, tags: [] },
+      path: join(where.cwd, `${id}.yaml`),
+      source: `${id}.yaml`,
+    })) as unknown as Candidate[];
+    expect(competingWarnings(skills).map(shown(where))).toEqual([
+      'deploy-service.yaml: warning: "deploy-service" may compete with "ship-release" (ship-release.yaml) for the same requests: overlap score 0.684, at or above 0.3 — make each description say what sets it apart and when to use it, or merge the two',
+      'ship-release.yaml: warning: "ship-release" may compete with "deploy-service" (deploy-service.yaml) for the same requests: overlap score 0.684, at or above 0.3 — make each description say what sets it apart and when to use it, or merge the two',
     ]);
   });
 });

@@ -56,12 +56,20 @@ export async function checkFindings(input: CheckInput): Promise<Findings> {
   const examples = await runExamples(input.registry, input.candidates, { locate: input.locate });
   const problems = [
     ...input.general,
-    ...input.records.flatMap((r) => r.diagnostics),
+    ...input.records.flatMap((r) => r.diagnostics.map(promoted)),
     // A folder's walk (links left out, the file-count limit) is listed now; its files are not hashed.
     ...input.records.flatMap((r) => r.files?.walk().diagnostics ?? []),
     ...examples.filter((r) => !r.pass).map(exampleDiagnostic),
   ].sort(byPlace);
   return { problems, examples };
+}
+
+/**
+ * Served with a warning (hosts differ), but an error to the checkers: a SKILL.md description over
+ * the Agent Skills limit is cut or refused by the clients that hold to it (docs/catalog.md).
+ */
+function promoted(d: Diagnostic): Diagnostic {
+  return d.code === "description-too-long" && d.severity === "warning" ? { ...d, severity: "error" } : d;
 }
 
 export function countBySeverity(problems: readonly Diagnostic[]): { errors: number; warnings: number } {
