@@ -5,6 +5,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { writeFileAtomically } from "./cache-entry.ts";
 import { CONTENT_HASH_PATTERN } from "./content-hash.ts";
+import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
 
 /**
  * `skill-central.lock`, beside the project config and committed with it: the commit and content
@@ -25,6 +26,9 @@ import { CONTENT_HASH_PATTERN } from "./content-hash.ts";
  * apart by having `skills` instead of `commit`: the index URL it was read from, each skill's
  * digest (and version), and the contentHash of the copy made from them.
  *
+ * A layer with `signers` (docs/provenance.md) has a `signer` too: `{ "principal": "…",
+ * "fingerprint": "SHA256:…" }`, who signed the locked commit or index.
+ *
  *     "vendor": { "url": "https://…/agent-skills/index.json",
  *                 "skills": { "pdf": { "digest": "sha256:<64 hex>", "version": "1.0.0" } },
  *                 "contentHash": "sha256:<64 hex>" }
@@ -38,6 +42,8 @@ export interface LockEntry {
   path: string;
   commit: string;
   contentHash: string;
+  /** A layer with `signers`: who signed the commit (src/sources/signatures.ts). */
+  signer?: Signer;
 }
 
 /** A well-known layer's entry: the index URL, each skill's artifact digest, the copy's hash. */
@@ -45,6 +51,8 @@ export interface WellKnownLockEntry {
   url: string;
   skills: Record<string, { digest: string; version?: string }>;
   contentHash: string;
+  /** A layer with `signers`: who signed the index. */
+  signer?: Signer;
 }
 
 export interface Lockfile {
@@ -144,7 +152,15 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
       continue;
     }
     const e = entry as unknown as Record<(typeof FIELDS)[number], string>;
-    lock.entries.set(name, { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash });
+    const signer = readSigner(entry!.signer);
+    lock.entries.set(name, {
+      url: e.url,
+      ref: e.ref,
+      path: e.path,
+      commit: e.commit,
+      contentHash: e.contentHash,
+      ...(signer && { signer }),
+    });
   }
   return lock;
 }
@@ -176,7 +192,8 @@ function readWellKnownEntry(entry: Record<string, unknown>): WellKnownLockEntry 
       return `has skill "${skill}" without a digest sha256:<64 hex digits>`;
     read[skill] = { digest: v.digest, ...(typeof v.version === "string" && { version: v.version }) };
   }
-  return { url, skills: read, contentHash };
+  const signer = readSigner(entry.signer);
+  return { url, skills: read, contentHash, ...(signer && { signer }) };
 }
 
 function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
@@ -185,7 +202,7 @@ function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
     const { digest, version } = e.skills[name]!;
     skills[name] = { digest, ...(version !== undefined && { version }) };
   }
-  return { url: e.url, skills, contentHash: e.contentHash };
+  return { url: e.url, skills, contentHash: e.contentHash, ...(e.signer && { signer: writeSigner(e.signer) }) };
 }
 
 /** The lockfile's exact text for `entries`: sorted by layer name, fields in a fixed order. */
@@ -197,7 +214,14 @@ export function serialiseLockfile(
   for (const name of [...new Set([...entries.keys(), ...wellKnown.keys()])].sort()) {
     const e = entries.get(name);
     layers[name] = e
-      ? { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash }
+      ? {
+          url: e.url,
+          ref: e.ref,
+          path: e.path,
+          commit: e.commit,
+          contentHash: e.contentHash,
+          ...(e.signer && { signer: writeSigner(e.signer) }),
+        }
       : serialiseWellKnown(wellKnown.get(name)!);
   }
   return `${JSON.stringify({ lockfileVersion: LOCKFILE_VERSION, layers }, null, 2)}\n`;

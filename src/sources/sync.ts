@@ -14,6 +14,7 @@ import { CopyRefused, materialise } from "./materialise.ts";
 import { verifyCopy } from "./verify-copy.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
+import { commitSigner, SignatureRefused } from "./signatures.ts";
 import { skillChanges } from "./skill-changes.ts";
 import type { LayerSyncReport, SyncMode } from "./sync-types.ts";
 import type { TreeLimits } from "./tree-entries.ts";
@@ -109,7 +110,8 @@ class ProjectHistory {
 }
 
 function describeError(error: unknown, url: string): string {
-  if (error instanceof CopyRefused || error instanceof GitError) return error.message;
+  if (error instanceof CopyRefused || error instanceof GitError || error instanceof SignatureRefused)
+    return error.message;
   return redactText(error instanceof Error ? error.message : String(error), url);
 }
 
@@ -319,6 +321,11 @@ async function keepLockedCommit(
       await entry.recordFetch({ ok: false, error: error.message }, gone ? { commit, gone } : undefined);
       return failed(result, "failed", gone ? orphanedProblem(commit, name, false) : error.message);
     }
+  }
+  // The locked commit is checked too: a lockfile edited to name another commit is refused.
+  const signer = await commitSigner(entry.repo, commit, source.signers);
+  if (ctx.lockable) ctx.entries.set(name, { ...locked, ...(signer && { signer }) });
+  if (!had) {
     ctx.progress({ phase: "copying", commit });
     await materialise(entry, commit, source.path, {
       expect: contentHash,
@@ -358,6 +365,8 @@ async function fetchRefTip(
     return failed(result, "failed", error.message);
   }
   await entry.recordFetch({ ok: true });
+  // Before anything is copied or locked: a refused commit leaves the verified copy serving.
+  const signer = await commitSigner(entry.repo, commit, source.signers);
   ctx.progress({ phase: "copying", commit });
   const { contentHash } = await materialise(
     entry,
@@ -365,8 +374,9 @@ async function fetchRefTip(
     source.path,
     ctx.request.limits ? { limits: ctx.request.limits } : {},
   );
-  if (ctx.lockable) ctx.entries.set(name, { url: canonical, ref: source.ref, path: source.path, commit, contentHash });
-  else await entry.setCurrent(source.ref, source.path, { commit, contentHash });
+  const copy = { commit, contentHash, ...(signer && { signer }) };
+  if (ctx.lockable) ctx.entries.set(name, { url: canonical, ref: source.ref, path: source.path, ...copy });
+  else await entry.setCurrent(source.ref, source.path, copy);
   const first = ctx.lockable ? !matches : current === undefined;
   result.outcome =
     result.before === commit

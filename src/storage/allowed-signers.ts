@@ -135,8 +135,8 @@ export function matchPatternList(value: string, list: string): boolean {
 /** Who signed, as a lock and `show` record it. */
 export interface Signer {
   principal: string;
-  /** `SHA256:…`, as `ssh-keygen -l` prints it. */
-  key: string;
+  /** The key's fingerprint, `SHA256:…`, as `ssh-keygen -l` prints it. */
+  fingerprint: string;
 }
 
 const day = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
@@ -162,7 +162,7 @@ export function allowedSigner(
       reasons.push(`line ${s.line} (${s.principals}) is valid only after ${day(s.validAfter)}`);
     else if (s.validBefore !== undefined && time > s.validBefore)
       reasons.push(`line ${s.line} (${s.principals}) expired at ${day(s.validBefore)} (valid-before)`);
-    else return { principal: s.principals, key };
+    else return { principal: s.principals, fingerprint: key };
   }
   return { refused: `signed by ${key}, but ${reasons.join("; ")}` };
 }

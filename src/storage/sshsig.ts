@@ -10,7 +10,7 @@
  * signing): the unencrypted OpenSSH format of the same types.
  */
 
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, sign, verify, type JsonWebKeyInput, type KeyObject } from "node:crypto";
 
 const MAGIC = "SSHSIG";
 const BEGIN = "-----BEGIN SSH SIGNATURE-----";
@@ -93,6 +93,9 @@ function mpint(bytes: Uint8Array): Uint8Array {
   return trimmed[0]! & 0x80 ? new Uint8Array(Buffer.concat([new Uint8Array([0]), trimmed])) : trimmed;
 }
 
+/** A JSON Web Key, as node:crypto imports one. */
+type Jwk = JsonWebKeyInput["key"];
+
 const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url");
 
 /** A public key as OpenSSH names and encodes it. */
@@ -113,7 +116,7 @@ export function fingerprint(blob: Uint8Array): string {
 export function parsePublicKey(blob: Uint8Array): SshPublicKey {
   const r = new Reader(blob, "the public key");
   const type = r.text();
-  let jwk: JsonWebKey;
+  let jwk: Jwk;
   if (type === "ssh-ed25519") {
     jwk = { kty: "OKP", crv: "Ed25519", x: b64url(r.string()) };
   } else if (type === "ssh-rsa") {
@@ -229,7 +232,7 @@ export interface SshPrivateKey {
 }
 
 /** The keys of the private section, by type: each returns its JWK and skips the comment. */
-function privateJwk(type: string, r: Reader): { blob: Uint8Array; jwk: JsonWebKey } {
+function privateJwk(type: string, r: Reader): { blob: Uint8Array; jwk: Jwk } {
   if (type === "ssh-ed25519") {
     const pub = r.string();
     const seedAndPub = r.string();

@@ -28,6 +28,8 @@ export interface DownloadOptions {
   expect?: CopySkills;
   token?: string;
   timeoutMs: number;
+  /** A layer with `signers`: checks the index's bytes before anything else (signed-index.ts). */
+  verifyIndex?: (index: Uint8Array, indexUrl: string) => Promise<void>;
 }
 
 export interface Downloaded {
@@ -92,6 +94,7 @@ export async function downloadLayer(indexUrl: string, options: DownloadOptions):
       maxBytes: INDEX_MAX_BYTES,
       ...(options.token !== undefined && { token: options.token }),
     });
+    await options.verifyIndex?.(index.bytes, index.url);
     parsed = parseIndex(index.bytes, index.url);
   } catch (error) {
     if (error instanceof FetchRefused || error instanceof IndexRefused) throw new LayerRefused([error.message]);

@@ -7,6 +7,7 @@ import { contentHash } from "../content-hash.ts";
 import { verifyCopy } from "../verify-copy.ts";
 import { type CopySkills, WellKnownCache } from "./cache.ts";
 import { downloadLayer, LayerRefused } from "./download.ts";
+import { indexVerifier } from "./signed-index.ts";
 
 /**
  * `sync` for a layer with `url` (docs/well-known.md), in the modes of git layers (sync.ts):
@@ -122,7 +123,9 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
   const base = { timeoutMs: ctx.timeoutMs || DEFAULT_TIMEOUT_MS, ...(token && { token }) };
   const only = source.skills && { only: source.skills };
   const restoring = facts.matches && !ctx.moving ? target : undefined;
-  if (restoring && copyOk) {
+  const signed = source.signers === undefined ? undefined : indexVerifier(source.signers, base);
+  // A copy locked before `signers` was added is fetched again, to check the index's signature.
+  if (restoring && copyOk && (!signed || restoring.signer)) {
     result.after = result.before!;
     await noteIndexChanges(result, restoring.url, restoring.skills, { ...base, ...only });
     return result;
@@ -130,13 +133,20 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
   const downloaded = await downloadLayer(restoring ? restoring.url : url, {
     ...base,
     ...(restoring ? { expect: restoring.skills } : only),
+    ...(signed && { verifyIndex: signed.verify }),
   });
   if (restoring && contentHash(downloaded.files) !== restoring.contentHash)
     return fail("failed", "the skills fetched do not hash to the lock's contentHash; not served");
   const hash = await cache.writeCopy(downloaded.files);
   result.notes.push(...downloaded.notes);
   result.after = hexOf(hash)!;
-  const entry = { url: restoring ? restoring.url : url, skills: downloaded.skills, contentHash: hash };
+  const signer = signed?.signer();
+  const entry = {
+    url: restoring ? restoring.url : url,
+    skills: downloaded.skills,
+    contentHash: hash,
+    ...(signer && { signer }),
+  };
   if (ctx.lockable) ctx.entries.set(spec.name, entry);
   else await cache.setCurrent(entry);
   result.changes = changesBetween(target?.skills, downloaded.skills);
