@@ -89,7 +89,18 @@ export function expandPath(path: string, base: string, home: string): string {
 }
 
 const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap", "elicitation", "http"];
-const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo", "url", SIGNERS_KEY, ...WELL_KNOWN_ONLY_KEYS];
+const LAYER_KEYS = [
+  "name",
+  "path",
+  "priority",
+  "git",
+  "ref",
+  "refresh",
+  "visibleTo",
+  "url",
+  SIGNERS_KEY,
+  ...WELL_KNOWN_ONLY_KEYS,
+];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
 /** The smallest background refresh interval: a shared remote is not polled more often. */
@@ -355,7 +366,12 @@ function readLayer(
       : {};
   const signed =
     git !== undefined || url !== undefined
-      ? readSigners(layer, name, (p) => expandPath(p, paths.base, paths.home), (m, field) => warn(m, index, field))
+      ? readSigners(
+          layer,
+          name,
+          (p) => expandPath(p, paths.base, paths.home),
+          (m, field) => warn(m, index, field),
+        )
       : SIGNERS_KEY in layer
         ? void warn(`layer "${name}": "signers" applies only to a git or url layer; ignored`, index, SIGNERS_KEY)
         : {};

@@ -12,7 +12,7 @@ import type { Server } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 import { publicationFingerprint, publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
-import type { Registry } from "../registry/registry.ts";
+import type { LayerRef, Registry } from "../registry/registry.ts";
 import { cacheHints } from "./cache-hints.ts";
 import type { Feature, FeatureOptions } from "./feature.ts";
 import { paginate } from "./pagination.ts";
@@ -47,6 +47,19 @@ export interface EntryProvenance {
   source: string;
   /** As written: an Agent Skills folder, or a YAML prompt skill published as a synthesised SKILL.md. */
   format: "skill-md" | "yaml";
+  /** A remote layer's source: the git repository or the index URL (credentials redacted). */
+  url?: string;
+  /** A git layer's commit. */
+  commit?: string;
+  /** Who signed the commit or index, when the layer has `signers` (docs/provenance.md). */
+  signer?: { principal: string; fingerprint: string };
+}
+
+/** Where a remote layer's copy came from, for the entry's provenance. */
+function remoteOrigin(origin: LayerRef["provenance"]): Pick<EntryProvenance, "url" | "commit" | "signer"> {
+  if (!origin) return {};
+  const { url, commit, signer } = origin;
+  return { url, ...(commit !== undefined && { commit }), ...(signer && { signer: { ...signer } }) };
 }
 
 /** A published skill as a `skills/list` / `skills/get` entry. */
@@ -57,6 +70,7 @@ export function skillEntry(skill: PublishedSkill): SkillEntry {
     priority: candidate.layer.priority,
     source: candidate.source,
     format: skill.synthesised ? "yaml" : "skill-md",
+    ...remoteOrigin(candidate.layer.provenance),
   };
   return {
     uri: skill.uri,

@@ -145,7 +145,11 @@ export class CacheEntry {
     const all = await readJson<Record<string, CurrentCopy>>(this.currentFile, {});
     const key = `${ref}:${path}`;
     const was = all[key];
-    if (was?.commit === copy.commit && was.contentHash === copy.contentHash && was.signer?.fingerprint === copy.signer?.fingerprint)
+    if (
+      was?.commit === copy.commit &&
+      was.contentHash === copy.contentHash &&
+      was.signer?.fingerprint === copy.signer?.fingerprint
+    )
       return false;
     all[key] = copy;
     await writeJsonAtomically(this.currentFile, all);

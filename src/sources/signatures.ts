@@ -59,7 +59,8 @@ function check(
   try {
     signature = parseSignature(armoured);
   } catch (error) {
-    if (error instanceof SshSigError) throw new SignatureRefused(`${what}'s signature cannot be used: ${error.message}`);
+    if (error instanceof SshSigError)
+      throw new SignatureRefused(`${what}'s signature cannot be used: ${error.message}`);
     throw error;
   }
   const allowed = allowedSigner(signers, signature.publicKey.blob, namespace, time);

@@ -115,7 +115,10 @@ export function parseAllowedSigners(text: string): AllowedSigners {
 
 /** OpenSSH's pattern match: `*` and `?` wildcards, case-sensitive. */
 function matchPattern(value: string, pattern: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
   return new RegExp(`^${re}$`).test(value);
 }
 

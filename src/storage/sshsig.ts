@@ -10,7 +10,15 @@
  * signing): the unencrypted OpenSSH format of the same types.
  */
 
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type JsonWebKeyInput, type KeyObject } from "node:crypto";
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  sign,
+  verify,
+  type JsonWebKeyInput,
+  type KeyObject,
+} from "node:crypto";
 
 const MAGIC = "SSHSIG";
 const BEGIN = "-----BEGIN SSH SIGNATURE-----";

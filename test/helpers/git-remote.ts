@@ -84,11 +84,18 @@ export class Remote {
   }
 
   /** Commits `files` as the whole tree on `branch` (after its current tip unless `orphan`). */
-  commit(files: Tree, options: { branch?: string; orphan?: boolean; message?: string } = {}): string {
+  commit(
+    files: Tree,
+    options: { branch?: string; orphan?: boolean; message?: string; signWith?: string } = {},
+  ): string {
     const branch = options.branch ?? "main";
     const parent = options.orphan ? undefined : this.tip(branch);
     const message = options.message ?? `commit ${++this.counter}`;
-    const commit = gitSync(["commit-tree", this.tree(files), ...(parent ? ["-p", parent] : []), "-m", message], {
+    // `signWith`: an SSH private key file; git signs with ssh-keygen, as `commit -S` does.
+    const sign = options.signWith
+      ? ["-c", "gpg.format=ssh", "-c", `user.signingkey=${options.signWith}`, "commit-tree", "-S"]
+      : ["commit-tree"];
+    const commit = gitSync([...sign, this.tree(files), ...(parent ? ["-p", parent] : []), "-m", message], {
       cwd: this.dir,
     });
     gitSync(["update-ref", `refs/heads/${branch}`, commit], { cwd: this.dir });

@@ -52,7 +52,10 @@ export async function resolveWellKnownLayer(
     return unavailable("its copy holds other skills than `skills:` names", "run `skill-central sync`");
   const signer = readSigner(target.signer);
   if (source.signers !== undefined && !signer)
-    return unavailable("its index was not verified against its signers", "run `skill-central sync` to check its signature");
+    return unavailable(
+      "its index was not verified against its signers",
+      "run `skill-central sync` to check its signature",
+    );
   const dir = cache.copyDir(target.contentHash);
   const copy = await verifyCopy(dir, cache.sealFile(target.contentHash), target.contentHash);
   if (copy.state === "missing") return unavailable("there is no local copy of it", "run `skill-central sync`", dir);

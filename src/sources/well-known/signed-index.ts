@@ -31,7 +31,9 @@ export function indexVerifier(signersFile: string, options: { token?: string; ti
         const sigUrl = new URL(INDEX_SIGNATURE_FILE, indexUrl).href;
         let text: string;
         try {
-          text = new TextDecoder().decode((await fetchBytes(sigUrl, { ...options, maxBytes: SIGNATURE_MAX_BYTES })).bytes);
+          text = new TextDecoder().decode(
+            (await fetchBytes(sigUrl, { ...options, maxBytes: SIGNATURE_MAX_BYTES })).bytes,
+          );
         } catch (error) {
           if (!(error instanceof FetchRefused)) throw error;
           throw new SignatureRefused(
