@@ -3,7 +3,10 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { buildWellKnownTree, type WellKnownTree } from "../mcp/well-known-index.ts";
 import { INDEX_FILE, SEMVER_PATTERN, WELL_KNOWN_PATH } from "../sources/well-known/format.ts";
+import { INDEX_SIGNATURE_FILE } from "../sources/signatures.ts";
 import { displayPath } from "../storage/display-path.ts";
+import { fingerprint, type SshPrivateKey } from "../storage/sshsig.ts";
+import { indexSignature, loadSigningKey } from "./support/index-signature.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad, UsageError } from "./support/command.ts";
 import { text } from "./support/options.ts";
 
@@ -33,15 +36,20 @@ async function existingFiles(dir: string, rel = ""): Promise<string[]> {
 }
 
 /** Writes the tree into `dir`; with `prune`, files of skills no longer published go. Returns the files written. */
-async function writeTree(dir: string, tree: WellKnownTree, prune: boolean): Promise<number> {
+async function writeTree(dir: string, tree: WellKnownTree, prune: boolean, key?: SshPrivateKey): Promise<number> {
   const wanted = new Map<string, Uint8Array>([[INDEX_FILE, tree.index]]);
+  if (key) {
+    const existing = await readFile(join(dir, INDEX_SIGNATURE_FILE)).catch(() => undefined);
+    wanted.set(INDEX_SIGNATURE_FILE, indexSignature(key, tree.index, existing && new Uint8Array(existing)));
+  }
   for (const artifact of tree.artifacts.values()) wanted.set(artifact.path, artifact.bytes);
   if (prune) {
     for (const stale of (await existingFiles(dir)).filter((f) => !wanted.has(f))) await rm(join(dir, stale));
   }
   let written = 0;
-  // The index last: a host serving the folder meanwhile never lists an artifact not there yet.
-  for (const [path, bytes] of [...wanted].sort(([a], [b]) => (a === INDEX_FILE ? 1 : b === INDEX_FILE ? -1 : 0)))
+  // The index (and its signature) last: a host serving the folder meanwhile never lists an artifact not there yet.
+  const last = (path: string) => (path === INDEX_FILE ? 1 : path === INDEX_SIGNATURE_FILE ? 2 : 0);
+  for (const [path, bytes] of [...wanted].sort(([a], [b]) => last(a) - last(b)))
     if (await writeIfChanged(join(dir, path), bytes)) written++;
   return written;
 }
@@ -49,17 +57,24 @@ async function writeTree(dir: string, tree: WellKnownTree, prune: boolean): Prom
 export const spec = command({
   name: "publish",
   summary: "Write the Agent Skills well-known index of the effective skills for a static host",
-  usage: "publish <dir> [--snapshot X.Y.Z] [--json]",
+  usage: "publish <dir> [--snapshot X.Y.Z] [--sign KEYFILE] [--json]",
   description:
     "Writes <dir>/.well-known/agent-skills/index.json and one artifact per skill (a lone SKILL.md, or a\n" +
     ".tar.gz of a skill folder), the same tree `mcp --http` serves live. The output is deterministic:\n" +
     "the same skills give byte-identical files, and files of skills no longer served are removed.\n\n" +
     "--snapshot X.Y.Z also writes the immutable v<X.Y.Z>/index.json with its own artifacts, and refuses\n" +
-    "to overwrite a snapshot that exists. See docs/well-known.md.",
+    "to overwrite a snapshot that exists. See docs/well-known.md.\n\n" +
+    "--sign KEYFILE signs each index.json written with an OpenSSH private key: index.json.sig beside it\n" +
+    "(namespace agent-skills), which a url layer with `signers` requires. See docs/provenance.md.",
   options: {
     snapshot: text("<X.Y.Z>", "Also write the immutable snapshot v<X.Y.Z>/ (refused if it exists)"),
+    sign: text("<keyfile>", "Sign each index.json with this OpenSSH private key (index.json.sig)"),
   },
-  examples: ["skill-central publish public", "skill-central publish public --snapshot 1.2.0"],
+  examples: [
+    "skill-central publish public",
+    "skill-central publish public --snapshot 1.2.0",
+    "skill-central publish public --sign ~/.ssh/id_ed25519",
+  ],
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const { snapshot } = ctx.options;
@@ -71,11 +86,17 @@ export const spec = command({
       ctx.err(`error: ${displayPath(snapshotDir, { cwd: ctx.cwd })} exists: a snapshot is never overwritten\n`);
       return EXIT_FAILURE;
     }
+    // The key before anything is written: an unusable one publishes nothing.
+    const key = ctx.options.sign === undefined ? undefined : loadSigningKey(resolve(ctx.cwd, ctx.options.sign));
+    if (key && "problem" in key) {
+      ctx.err(`error: ${key.problem}\n`);
+      return EXIT_FAILURE;
+    }
     const loaded = await load(ctx);
     reportLoad(ctx, loaded);
     const tree = buildWellKnownTree(loaded.registry);
-    const written = await writeTree(root, tree, true);
-    if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false);
+    const written = await writeTree(root, tree, true, key);
+    if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false, key);
     const shown = (dir: string) => `${displayPath(dir, { cwd: ctx.cwd })}/`;
     if (ctx.json) {
       json(ctx, {
@@ -84,11 +105,13 @@ export const spec = command({
         written,
         index: tree.indexDigest,
         ...(snapshotDir !== undefined && { snapshot: relative(ctx.cwd, snapshotDir) }),
+        ...(key && { signedBy: fingerprint(key.publicKey.blob) }),
       });
     } else {
       ctx.out(
         `${plural(tree.entries.length, "skill")} published to ${shown(root.replace(/\/$/, ""))} (${plural(written, "file")} written)\n` +
-          (snapshotDir ? `snapshot ${shown(snapshotDir)} written\n` : ""),
+          (snapshotDir ? `snapshot ${shown(snapshotDir)} written\n` : "") +
+          (key ? `${INDEX_SIGNATURE_FILE} signed with ${fingerprint(key.publicKey.blob)}\n` : ""),
       );
     }
     return EXIT_OK;
