@@ -151,18 +151,23 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
       refuse(name, bad);
       continue;
     }
-    const e = entry as unknown as Record<(typeof FIELDS)[number], string>;
-    const signer = readSigner(entry!.signer);
-    lock.entries.set(name, {
-      url: e.url,
-      ref: e.ref,
-      path: e.path,
-      commit: e.commit,
-      contentHash: e.contentHash,
-      ...(signer && { signer }),
-    });
+    lock.entries.set(name, gitEntry(entry!));
   }
   return lock;
+}
+
+/** A checked git layer's entry (see `gitEntryProblem`), with only its known fields. */
+function gitEntry(entry: Record<string, unknown>): LockEntry {
+  const e = entry as Record<(typeof FIELDS)[number], string>;
+  const signer = readSigner(entry.signer);
+  return {
+    url: e.url,
+    ref: e.ref,
+    path: e.path,
+    commit: e.commit,
+    contentHash: e.contentHash,
+    ...(signer && { signer }),
+  };
 }
 
 /** What is wrong with a git layer's entry, if anything. */

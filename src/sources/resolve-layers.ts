@@ -54,6 +54,13 @@ export function isLockable(spec: LayerSpec, projectFile: string | undefined): bo
   return projectFile !== undefined && spec.origin === projectFile;
 }
 
+/** A layer with `signers` whose commit sync has not verified (a lock from before `signers` was added). */
+const notVerified = (commit: string) => ({
+  code: "git-not-verified",
+  message: `its commit ${commit.slice(0, 12)} was not verified against its signers`,
+  hint: "run `skill-central sync` to check the commit's signature",
+});
+
 async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec> {
   const source = spec.git!;
   const url = redactUrl(source.url);
@@ -119,12 +126,7 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
     }
     ({ commit, contentHash: expected, signer } = current);
   }
-  if (source.signers !== undefined && signer === undefined)
-    return unavailable({
-      code: "git-not-verified",
-      message: `its commit ${commit.slice(0, 12)} was not verified against its signers`,
-      hint: `${SYNC} to check the commit's signature`,
-    });
+  if (source.signers !== undefined && signer === undefined) return unavailable(notVerified(commit));
   const dir = entry.copyDir(commit, source.path);
   const copy = await verifyCopy(dir, entry.sealFile(commit, source.path), expected);
   if (copy.state === "missing")

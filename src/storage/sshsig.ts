@@ -305,7 +305,8 @@ export function parsePrivateKey(text: string): SshPrivateKey {
   if (r.uint32() !== 1) throw new SshSigError("the key file holds more than one key");
   r.string(); // the public key, repeated in the private section
   const section = new Reader(r.string(), "the private key");
-  if (section.uint32() !== section.uint32()) throw new SshSigError("the private key's check bytes differ (damaged?)");
+  const check = section.uint32();
+  if (check !== section.uint32()) throw new SshSigError("the private key's check bytes differ (damaged?)");
   const type = section.text();
   const { blob, jwk } = privateJwk(type, section);
   try {
