@@ -4,7 +4,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import type { ExampleResult } from "../examples/run.ts";
 import type { LoadResult } from "../load/load-skills.ts";
 import type { SkillRecord } from "../load/record.ts";
-import { folderFilesOf } from "../registry/describe.ts";
+import { folderFilesOf, originView } from "../registry/describe.ts";
 import type { Candidate, Provenance } from "../registry/registry.ts";
 import { fieldOfPromptArgument, fieldOfProperty, propertyOf, requiredNames } from "../skill/form-fields.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
@@ -166,6 +166,7 @@ export function skillPage(
   const resolution = registry.resolution(id);
   if (!candidate || !resolution) return undefined;
   const { skill } = candidate;
+  const origin = originView(candidate.layer);
   return {
     id,
     type: skill.type,
@@ -184,5 +185,6 @@ export function skillPage(
     ...(candidate.files && {
       files: folderFilesOf(candidate).map(({ path, size, sha256 }) => ({ path, size, sha256 })),
     }),
+    ...(origin && { origin }),
   };
 }

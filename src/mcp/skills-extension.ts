@@ -12,7 +12,8 @@ import type { Server } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 import { publicationFingerprint, publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
-import type { LayerRef, Registry } from "../registry/registry.ts";
+import { originView, type OriginView } from "../registry/describe.ts";
+import type { Registry } from "../registry/registry.ts";
 import { cacheHints } from "./cache-hints.ts";
 import type { Feature, FeatureOptions } from "./feature.ts";
 import { paginate } from "./pagination.ts";
@@ -47,30 +48,20 @@ export interface EntryProvenance {
   source: string;
   /** As written: an Agent Skills folder, or a YAML prompt skill published as a synthesised SKILL.md. */
   format: "skill-md" | "yaml";
-  /** A remote layer's source: the git repository or the index URL (credentials redacted). */
-  url?: string;
-  /** A git layer's commit. */
-  commit?: string;
-  /** Who signed the commit or index, when the layer has `signers` (docs/provenance.md). */
-  signer?: { principal: string; fingerprint: string };
 }
 
-/** Where a remote layer's copy came from, for the entry's provenance. */
-function remoteOrigin(origin: LayerRef["provenance"]): Pick<EntryProvenance, "url" | "commit" | "signer"> {
-  if (!origin) return {};
-  const { url, commit, signer } = origin;
-  return { url, ...(commit !== undefined && { commit }), ...(signer && { signer: { ...signer } }) };
-}
+/** With a remote layer's source (git URL and commit, or index URL) and signer (docs/provenance.md). */
+type EntryMeta = EntryProvenance & Partial<OriginView>;
 
 /** A published skill as a `skills/list` / `skills/get` entry. */
 export function skillEntry(skill: PublishedSkill): SkillEntry {
   const { candidate } = skill;
-  const provenance: EntryProvenance = {
+  const provenance: EntryMeta = {
     layer: candidate.layer.name,
     priority: candidate.layer.priority,
     source: candidate.source,
     format: skill.synthesised ? "yaml" : "skill-md",
-    ...remoteOrigin(candidate.layer.provenance),
+    ...originView(candidate.layer),
   };
   return {
     uri: skill.uri,

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { gitSync, makeRemote, skill, type Remote } from "../helpers/git-remote.ts";
 import { RawClient } from "../helpers/raw-client.ts";
-import { SOURCE_TARGET } from "../helpers/server.ts";
+import { chromiumInstalled, launchChromium, startBoard } from "../helpers/board.ts";
+import { SOURCE_ENTRY, SOURCE_TARGET } from "../helpers/server.ts";
 import { hasSshKeygen, makeKey, signerLine, type TestKey } from "../helpers/ssh-keys.ts";
 import { runCli } from "./cli-run.ts";
 
@@ -85,6 +86,40 @@ describe.skipIf(!hasSshKeygen)("git layers with signers", () => {
     const doctor = await runCli(["doctor"], fixture.cwd, fixture.home);
     expect(doctor.stdout).toContain(`signed by alice@example.com (${alice.fingerprint})`);
     expect(doctor.stdout).not.toContain("has no signers");
+
+    // The board's skill page: its data, and the page itself in a real browser.
+    const board = await startBoard(
+      { name: "source", command: process.execPath, args: [SOURCE_ENTRY, "board"] },
+      fixture.cwd,
+      fixture.home,
+    );
+    try {
+      const page = await fetch(new URL("api/skill/review", board.url), {
+        headers: { Origin: new URL(board.url).origin },
+      });
+      expect((await page.json()).origin).toEqual({
+        url: remote.url,
+        commit,
+        signer: { principal: "alice@example.com", fingerprint: alice.fingerprint },
+      });
+      if (chromiumInstalled) {
+        const browser = await launchChromium();
+        try {
+          const tab = await browser.newPage();
+          await tab.goto(board.url);
+          await tab.getByRole("link", { name: "review", exact: true }).click();
+          const origin = tab.getByLabel("Origin");
+          await origin.waitFor();
+          expect(await origin.innerText()).toBe(
+            `From ${remote.url} at ${commit.slice(0, 12)} · signed by alice@example.com ${alice.fingerprint}`,
+          );
+        } finally {
+          await browser.close();
+        }
+      }
+    } finally {
+      await board.stop();
+    }
   });
 
   test("git's own `commit -S` in a work tree is accepted (git verify-commit agrees)", async () => {
