@@ -11,7 +11,7 @@ import { runCli } from "./cli-run.ts";
 
 /**
  * Who published a git layer's skills (docs/provenance.md), end to end with real git and real
- * ssh-keygen (git signs with it): a layer with `signers` syncs only commits signed by a listed
+ * ssh-keygen (git signs with it; without it, test/helpers/ssh-keys.ts signs as git does): a layer with `signers` syncs only commits signed by a listed
  * key, each refusal says why, the verified copy keeps serving, and the lock, `show`, `doctor`
  * and `skills/list` name the signer.
  */
@@ -26,10 +26,8 @@ beforeEach(() => {
   remote = makeRemote(join(fixture.root, "srv"));
   const keys = join(fixture.root, "keys");
   mkdirSync(keys, { recursive: true });
-  if (hasSshKeygen) {
-    alice = makeKey(keys, "alice");
-    mallory = makeKey(keys, "mallory");
-  }
+  alice = makeKey(keys, "alice");
+  mallory = makeKey(keys, "mallory");
 });
 afterEach(() => fixture.cleanup());
 
@@ -59,7 +57,7 @@ async function served(): Promise<{ text: string; meta: Record<string, unknown> }
   }
 }
 
-describe.skipIf(!hasSshKeygen)("git layers with signers", () => {
+describe("git layers with signers", () => {
   test("a commit signed by a listed key syncs; the lock, skills/list, show and doctor name the signer", async () => {
     project(signerLine("alice@example.com", alice));
     const commit = remote.commit({ "skills/review.yaml": skill("review", "Review v1") }, { signWith: alice.file });
@@ -97,7 +95,7 @@ describe.skipIf(!hasSshKeygen)("git layers with signers", () => {
       const page = await fetch(new URL("api/skill/review", board.url), {
         headers: { Origin: new URL(board.url).origin },
       });
-      expect((await page.json()).origin).toEqual({
+      expect(((await page.json()) as { origin: unknown }).origin).toEqual({
         url: remote.url,
         commit,
         signer: { principal: "alice@example.com", fingerprint: alice.fingerprint },
@@ -122,24 +120,28 @@ describe.skipIf(!hasSshKeygen)("git layers with signers", () => {
     }
   });
 
-  test("git's own `commit -S` in a work tree is accepted (git verify-commit agrees)", async () => {
-    project(signerLine("alice@example.com", alice));
-    const work = join(fixture.root, "work");
-    gitSync(["clone", "--quiet", remote.dir, work]);
-    mkdirSync(join(work, "skills"), { recursive: true });
-    writeFileSync(join(work, "skills", "review.yaml"), skill("review", "From a work tree"));
-    gitSync(["add", "."], { cwd: work });
-    const signing = ["-c", "gpg.format=ssh", "-c", `user.signingkey=${alice.file}`];
-    gitSync([...signing, "commit", "--quiet", "-S", "-m", "signed by git"], { cwd: work });
-    gitSync(["push", "--quiet", "origin", "HEAD:main"], { cwd: work });
-    const allowed = join(fixture.cwd, "team.allowed_signers");
-    gitSync(["-c", `gpg.ssh.allowedSignersFile=${allowed}`, "verify-commit", "HEAD"], { cwd: work });
+  // git signs and verifies SSH signatures with ssh-keygen.
+  test.skipIf(!hasSshKeygen)(
+    "git's own `commit -S` in a work tree is accepted (git verify-commit agrees)",
+    async () => {
+      project(signerLine("alice@example.com", alice));
+      const work = join(fixture.root, "work");
+      gitSync(["clone", "--quiet", remote.dir, work]);
+      mkdirSync(join(work, "skills"), { recursive: true });
+      writeFileSync(join(work, "skills", "review.yaml"), skill("review", "From a work tree"));
+      gitSync(["add", "."], { cwd: work });
+      const signing = ["-c", "gpg.format=ssh", "-c", `user.signingkey=${alice.file}`];
+      gitSync([...signing, "commit", "--quiet", "-S", "-m", "signed by git"], { cwd: work });
+      gitSync(["push", "--quiet", "origin", "HEAD:main"], { cwd: work });
+      const allowed = join(fixture.cwd, "team.allowed_signers");
+      gitSync(["-c", `gpg.ssh.allowedSignersFile=${allowed}`, "verify-commit", "HEAD"], { cwd: work });
 
-    const sync = await runCli(["sync"], fixture.cwd, fixture.home);
-    expect(sync.code).toBe(0);
-    expect(lock().signer.principal).toBe("alice@example.com");
-    expect((await served()).text).toBe("From a work tree");
-  });
+      const sync = await runCli(["sync"], fixture.cwd, fixture.home);
+      expect(sync.code).toBe(0);
+      expect(lock().signer.principal).toBe("alice@example.com");
+      expect((await served()).text).toBe("From a work tree");
+    },
+  );
 
   test("sync --update refuses an unsigned commit, another key's and a tampered one, each saying which; the verified copy keeps serving", async () => {
     project(signerLine("alice@example.com", alice));
