@@ -5,6 +5,7 @@ import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, skill, type Remote } from "../helpers/git-remote.ts";
 import { hasSshKeygen, makeKey, signerLine, sshKeygen, type TestKey } from "../helpers/ssh-keys.ts";
+import { serveFolder } from "../helpers/static-host.ts";
 import { runCommand } from "./cli-run.ts";
 
 /**
@@ -30,14 +31,7 @@ describe("provenance in the compiled binary, without OpenSSH on PATH", () => {
     bin = join(fixture.root, "bin");
     mkdirSync(bin);
     symlinkSync(Bun.which("git")!, join(bin, "git"));
-    host = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: (request) => {
-        const file = Bun.file(join(fixture.root, "site", new URL(request.url).pathname));
-        return file.size > 0 ? new Response(file) : new Response("no", { status: 404 });
-      },
-    });
+    host = serveFolder(join(fixture.root, "site"));
   }, 120_000);
   afterAll(() => {
     host?.stop(true);

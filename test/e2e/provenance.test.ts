@@ -41,6 +41,13 @@ function project(signersLines: string): void {
   );
 }
 
+/** Runs `sync` (or `args`), which must fail; its output. */
+async function refusedSync(args = ["sync"]): Promise<string> {
+  const run = await runCli(args, fixture.cwd, fixture.home);
+  expect(run.code).toBe(1);
+  return run.stdout + run.stderr;
+}
+
 const lock = () => JSON.parse(readFileSync(join(fixture.cwd, "skill-central.lock"), "utf8")).layers.team;
 
 async function served(): Promise<{ text: string; meta: Record<string, unknown> }> {
@@ -108,7 +115,7 @@ describe("git layers with signers", () => {
           await tab.getByRole("link", { name: "review", exact: true }).click();
           const origin = tab.getByLabel("Origin");
           await origin.waitFor();
-          expect(await origin.innerText()).toBe(
+          expect(await origin.textContent()).toBe(
             `From ${remote.url} at ${commit.slice(0, 12)} · signed by alice@example.com ${alice.fingerprint}`,
           );
         } finally {
@@ -179,9 +186,7 @@ describe("git layers with signers", () => {
     ];
     for (const [name, make, message] of cases) {
       make();
-      const update = await runCli(["sync", "--update"], fixture.cwd, fixture.home);
-      expect(update.code, name).toBe(1);
-      expect(update.stdout + update.stderr, name).toMatch(message);
+      expect(await refusedSync(["sync", "--update"]), name).toMatch(message);
       expect(lock().commit, name).toBe(good);
       expect((await served()).text, name).toBe("Review v1");
     }
@@ -191,9 +196,7 @@ describe("git layers with signers", () => {
     // The test remote's commits are dated 2024-01-01.
     project(signerLine("alice@example.com", alice, 'valid-before="20231231Z"'));
     remote.commit({ "skills/review.yaml": skill("review") }, { signWith: alice.file });
-    const sync = await runCli(["sync"], fixture.cwd, fixture.home);
-    expect(sync.code).toBe(1);
-    expect(sync.stdout + sync.stderr).toContain("expired at 2023-12-31T00:00:00Z (valid-before)");
+    expect(await refusedSync()).toContain("expired at 2023-12-31T00:00:00Z (valid-before)");
 
     project(signerLine("alice@example.com", alice, 'valid-before="20240102Z",namespaces="git"'));
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
@@ -202,9 +205,7 @@ describe("git layers with signers", () => {
   test("a key limited to other namespaces cannot sign commits", async () => {
     project(signerLine("alice@example.com", alice, 'namespaces="agent-skills"'));
     remote.commit({ "skills/review.yaml": skill("review") }, { signWith: alice.file });
-    const sync = await runCli(["sync"], fixture.cwd, fixture.home);
-    expect(sync.code).toBe(1);
-    expect(sync.stdout + sync.stderr).toContain('allows namespaces "agent-skills", not "git"');
+    expect(await refusedSync()).toContain('allows namespaces "agent-skills", not "git"');
   });
 
   test("a lock written before signers were added is not served until sync verifies it", async () => {
@@ -232,8 +233,6 @@ describe("git layers with signers", () => {
       `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, ref: main, path: skills, signers: nope }\n`,
     );
     remote.commit({ "skills/review.yaml": skill("review") }, { signWith: alice.file });
-    const sync = await runCli(["sync"], fixture.cwd, fixture.home);
-    expect(sync.code).toBe(1);
-    expect(sync.stdout + sync.stderr).toContain("the signers file nope does not exist");
+    expect(await refusedSync()).toContain("the signers file nope does not exist");
   });
 });

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { RawClient } from "../helpers/raw-client.ts";
 import { SOURCE_TARGET } from "../helpers/server.ts";
 import { hasSshKeygen, makeKey, signerLine, sshKeygen, type TestKey } from "../helpers/ssh-keys.ts";
 import { parsePrivateKey, signMessage } from "../../src/storage/sshsig.ts";
+import { serveFolder } from "../helpers/static-host.ts";
 import { runCli } from "./cli-run.ts";
 
 /**
@@ -35,17 +36,7 @@ beforeEach(() => {
   mkdirSync(keys, { recursive: true });
   alice = makeKey(keys, "alice");
   mallory = makeKey(keys, "mallory", hasSshKeygen ? "ecdsa256" : "ed25519");
-  // A static host for the published folder.
-  server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(request) {
-      const path = join(site, decodeURIComponent(new URL(request.url).pathname));
-      if (!path.startsWith(site) || !existsSync(path) || !statSync(path).isFile())
-        return new Response("not found", { status: 404 });
-      return new Response(readFileSync(path));
-    },
-  });
+  server = serveFolder(site);
 });
 afterEach(() => {
   server.stop(true);
