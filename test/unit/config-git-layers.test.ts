@@ -96,7 +96,7 @@ describe("git layers in the config files", () => {
       "skill-central.yaml": "layers:\n  - { name: t, priority: 1, git: https://x/y.git, branch: main }\n",
     });
     expect(messages).toEqual([
-      'unknown layer key "branch" is ignored (known: name, path, priority, git, ref, refresh, visibleTo, url, skills, tokenEnv)',
+      'unknown layer key "branch" is ignored (known: name, path, priority, git, ref, refresh, visibleTo, url, signers, skills, tokenEnv)',
     ]);
   });
 });
