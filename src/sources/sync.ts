@@ -470,7 +470,7 @@ async function checkLayer(
 ): Promise<LayerSyncReport> {
   const fail = (problem: string): LayerSyncReport => Object.assign(result, { outcome: "out-of-date", problem });
   const { entry, source } = facts;
-  let target: { commit: string; contentHash: string };
+  let target: { commit: string; contentHash: string; signer?: unknown };
   if (facts.lockable) {
     if (!facts.locked) return fail("not in the lockfile; run skill-central sync");
     if (!facts.matches)
@@ -481,6 +481,8 @@ async function checkLayer(
     target = facts.current;
   }
   result.after = target.commit;
+  if (source.signers !== undefined && target.signer === undefined)
+    return fail(`${target.commit.slice(0, 12)} was not verified against its signers; run skill-central sync`);
   facts.progress({ phase: "verifying", commit: target.commit });
   const copy = await verifyCopy(
     entry.copyDir(target.commit, source.path),

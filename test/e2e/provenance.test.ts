@@ -222,6 +222,9 @@ describe("git layers with signers", () => {
     project(signerLine("alice@example.com", alice));
     const list = await runCli(["list"], fixture.cwd, fixture.home);
     expect(list.stderr).toContain("was not verified against its signers");
+    expect(await refusedSync(["sync", "--check"])).toContain(
+      "was not verified against its signers; run skill-central sync",
+    );
     expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
     expect(lock().signer.principal).toBe("alice@example.com");
     expect((await served()).text).toBe("Review v1");

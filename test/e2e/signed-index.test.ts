@@ -191,8 +191,8 @@ describe("publish --sign and url layers with signers", () => {
     }
   });
 
-  test("doctor notes a url layer without signers", async () => {
-    expect((await runCli(["publish", site], publisher.cwd, publisher.home)).code).toBe(0);
+  test("doctor notes a url layer without signers; once it has them, its lock is checked again before it is served", async () => {
+    expect((await runCli(["publish", site, "--sign", alice.file], publisher.cwd, publisher.home)).code).toBe(0);
     consumer.write(
       "skill-central.yaml",
       `builtin: false\nlayers:\n  - { name: vendor, priority: 30, url: "${indexUrl()}" }\n`,
@@ -201,5 +201,15 @@ describe("publish --sign and url layers with signers", () => {
     const doctor = await runCli(["doctor"], consumer.cwd, consumer.home);
     expect(doctor.stdout).toContain('url layer "vendor" has no signers');
     expect(doctor.stdout).toContain("not checked (no signers)");
+
+    consume(signerLine("alice@example.com", alice));
+    const check = await runCli(["sync", "--check"], consumer.cwd, consumer.home);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain("the index was not verified against its signers; run skill-central sync");
+    const list = await runCli(["list"], consumer.cwd, consumer.home);
+    expect(list.stderr).toContain("its index was not verified against its signers");
+    expect((await runCli(["sync"], consumer.cwd, consumer.home)).code).toBe(0);
+    expect(lock().signer.principal).toBe("alice@example.com");
+    expect((await served()).text).toBe("Review v1");
   });
 });

@@ -29,6 +29,8 @@ export interface CurrentWellKnown {
   url: string;
   skills: CopySkills;
   contentHash: string;
+  /** A layer with `signers`: who signed the index (docs/provenance.md). */
+  signer?: WellKnownLockEntry["signer"];
 }
 
 const hex = (hash: string) => hash.slice("sha256:".length);

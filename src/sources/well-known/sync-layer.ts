@@ -94,6 +94,8 @@ export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext)
         `${ctx.lockable ? "not in the lockfile" : "not synced on this machine"}; run skill-central sync`,
       );
     result.after = result.before!;
+    if (source.signers !== undefined && !target.signer)
+      return fail("out-of-date", "the index was not verified against its signers; run skill-central sync");
     return copyOk ? result : fail("out-of-date", "the local copy is missing or damaged; run skill-central sync");
   }
   if (ctx.lockable && !matches && ctx.mode === "frozen")
