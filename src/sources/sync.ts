@@ -310,7 +310,8 @@ async function keepLockedCommit(
   const had =
     (await verifyCopy(entry.copyDir(commit, source.path), entry.sealFile(commit, source.path), contentHash)).state ===
     "ok";
-  if (!had) {
+  // With signers the commit object itself is checked: fetched if the cache has the copy but not it.
+  if (!had || (source.signers !== undefined && !(await entry.hasCommit(commit)))) {
     try {
       ctx.progress({ phase: "fetching", url: result.url, ref: source.ref, commit });
       if ((await entry.fetchCommit(commit, timeoutMs)) === "fetched")
