@@ -3,12 +3,13 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { buildWellKnownTree, type WellKnownTree } from "../mcp/well-known-index.ts";
 import { INDEX_FILE, SEMVER_PATTERN, WELL_KNOWN_PATH } from "../sources/well-known/format.ts";
+import { publishedRegistry } from "../registry/published-layers.ts";
 import { INDEX_SIGNATURE_FILE } from "../sources/signatures.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { fingerprint, type SshPrivateKey } from "../storage/sshsig.ts";
 import { indexSignature, loadSigningKey } from "./support/index-signature.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad, UsageError } from "./support/command.ts";
-import { text } from "./support/options.ts";
+import { flag, text } from "./support/options.ts";
 
 /** A snapshot folder's name: `v` and a semantic version. */
 const SNAPSHOT_DIR = /^v\d+\.\d+\.\d+/;
@@ -57,17 +58,22 @@ async function writeTree(dir: string, tree: WellKnownTree, prune: boolean, key?:
 export const spec = command({
   name: "publish",
   summary: "Write the Agent Skills well-known index of the effective skills for a static host",
-  usage: "publish <dir> [--snapshot X.Y.Z] [--sign KEYFILE] [--json]",
+  usage: "publish <dir> [--snapshot X.Y.Z] [--include-restricted] [--sign KEYFILE] [--json]",
   description:
     "Writes <dir>/.well-known/agent-skills/index.json and one artifact per skill (a lone SKILL.md, or a\n" +
     ".tar.gz of a skill folder), the same tree `mcp --http` serves live. The output is deterministic:\n" +
     "the same skills give byte-identical files, and files of skills no longer served are removed.\n\n" +
     "--snapshot X.Y.Z also writes the immutable v<X.Y.Z>/index.json with its own artifacts, and refuses\n" +
-    "to overwrite a snapshot that exists. See docs/well-known.md.\n\n" +
+    "to overwrite a snapshot that exists.\n\n" +
+    "A static tree has no callers: layers with visibleTo are left out (and named), as for a caller\n" +
+    "who sees none of them; --include-restricted publishes them too. See docs/well-known.md.\n\n" +
     "--sign KEYFILE signs each index.json written with an OpenSSH private key: index.json.sig beside it\n" +
     "(namespace agent-skills), which a url layer with `signers` requires. See docs/provenance.md.",
   options: {
     snapshot: text("<X.Y.Z>", "Also write the immutable snapshot v<X.Y.Z>/ (refused if it exists)"),
+    "include-restricted": flag(
+      "Publish the layers with visibleTo too (left out by default: anyone can read the files)",
+    ),
     sign: text("<keyfile>", "Sign each index.json with this OpenSSH private key (index.json.sig)"),
   },
   examples: [
@@ -94,7 +100,12 @@ export const spec = command({
     }
     const loaded = await load(ctx);
     reportLoad(ctx, loaded);
-    const tree = buildWellKnownTree(loaded.registry);
+    const published = publishedRegistry(loaded.registry, ctx.options["include-restricted"] === true);
+    if (published.leftOut.length > 0 && !ctx.json)
+      ctx.err(
+        `left out ${published.leftOut.map((l) => `layer "${l.name}" (${plural(l.skills, "skill")})`).join(", ")}: ${published.leftOut.length === 1 ? "it has" : "they have"} visibleTo, and a static tree has no callers — --include-restricted publishes ${published.leftOut.length === 1 ? "it" : "them"}\n`,
+      );
+    const tree = buildWellKnownTree(published.registry);
     const written = await writeTree(root, tree, true, key);
     if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false, key);
     const shown = (dir: string) => `${displayPath(dir, { cwd: ctx.cwd })}/`;
@@ -104,6 +115,7 @@ export const spec = command({
         skills: tree.entries.length,
         written,
         index: tree.indexDigest,
+        leftOutLayers: published.leftOut,
         ...(snapshotDir !== undefined && { snapshot: relative(ctx.cwd, snapshotDir) }),
         ...(key && { signedBy: fingerprint(key.publicKey.blob) }),
       });
