@@ -4,7 +4,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import type { ExampleResult } from "../examples/run.ts";
 import type { LoadResult } from "../load/load-skills.ts";
 import type { SkillRecord } from "../load/record.ts";
-import { folderFilesOf } from "../registry/describe.ts";
+import { folderFilesOf, originView } from "../registry/describe.ts";
 import type { Candidate, Provenance } from "../registry/registry.ts";
 import {
   fieldOfPromptArgument,
@@ -174,6 +174,7 @@ export function skillPage(
   const resolution = registry.resolution(id);
   if (!candidate || !resolution) return undefined;
   const { skill } = candidate;
+  const origin = originView(candidate.layer);
   return {
     id,
     type: skill.type,
@@ -192,5 +193,6 @@ export function skillPage(
     ...(candidate.files && {
       files: folderFilesOf(candidate).map(({ path, size, sha256 }) => ({ path, size, sha256 })),
     }),
+    ...(origin && { origin }),
   };
 }

@@ -91,6 +91,8 @@ export interface SkillPage {
   fields: Field[];
   examples: ExampleRow[];
   files?: { path: string; size: number; sha256: string }[];
+  /** A remote layer's source (git URL and commit, or index URL) and who signed it (docs/provenance.md). */
+  origin?: { url: string; commit?: string; signer?: { principal: string; fingerprint: string } };
 }
 
 export type RenderAnswer = { ok: true; text: string } | { ok: false; problems: string[] };

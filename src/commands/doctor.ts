@@ -7,6 +7,7 @@ import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic, type Palette } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { gitLayerProblems, gitLayerRows, gitLayerStatuses, type GitLayerStatus } from "../sources/report.ts";
+import { provenanceProblems, provenanceRows } from "../sources/provenance-report.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural } from "./support/command.ts";
 import { checkFindings, countBySeverity, findingJson, projectCheck } from "./support/findings.ts";
 import { clientReport, formatClientStatuses } from "./support/install-output.ts";
@@ -79,7 +80,7 @@ export const spec = command({
     // `validate --strict`, agree); then the git layers' state: warnings, never errors.
     const { problems, examples } = await checkFindings(projectCheck(loaded));
     const git = await gitLayerStatuses(config.layers, { cwd: ctx.cwd });
-    problems.push(...gitLayerProblems(git));
+    problems.push(...gitLayerProblems(git), ...provenanceProblems(config.layers));
     const { errors, warnings } = countBySeverity(problems);
     const examplesFailed = examples.filter((r) => !r.pass).length;
     const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
@@ -100,6 +101,7 @@ export const spec = command({
         examples: { passed: examples.length - examplesFailed, failed: examplesFailed },
         problems: problems.map((d) => findingJson(d, display)),
         ...(git.length > 0 && { git: git.map((g) => ({ ...g, origin: display(g.origin) })) }),
+        provenance: config.layers.flatMap((l) => (l.provenance ? [{ name: l.name, ...l.provenance }] : [])),
         clients,
       });
       return exit;
@@ -107,7 +109,7 @@ export const spec = command({
 
     const { bold, red, yellow, green } = ctx.colours;
     let text = configText(config, display, ctx.colours);
-    text += layersText(layers, git, display, ctx.colours);
+    text += layersText(layers, git, display, ctx.colours, config.layers);
     text += `\n${bold("Shadowed ids")}\n`;
     text +=
       shadowed.length === 0
@@ -184,6 +186,7 @@ function layersText(
   git: GitLayerStatus[],
   display: (path: string) => string,
   { bold, dim }: Palette,
+  specs: ResolvedConfig["layers"],
 ): string {
   const indent = (table: string) =>
     table
@@ -207,5 +210,7 @@ function layersText(
     );
   }
   if (git.length > 0) text += `\n${bold("Git layers")}\n${indent(formatTable(gitLayerRows(git)))}`;
+  const provenance = provenanceRows(specs);
+  if (provenance.length > 0) text += `\n${bold("Provenance")}\n${indent(formatTable(provenance))}`;
   return text;
 }

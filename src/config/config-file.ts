@@ -5,6 +5,7 @@ import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { readVisibleTo } from "./read-visible-to.ts";
+import { readSigners, SIGNERS_KEY } from "./read-signers.ts";
 import { readWellKnownSource, WELL_KNOWN_ONLY_KEYS, type WellKnownSource } from "./read-well-known.ts";
 import type { VisibleTo } from "./visible-to.ts";
 import {
@@ -33,6 +34,8 @@ export interface GitSource {
   path: string;
   /** Fetch in the background this often (milliseconds), for a layer without a lock entry. */
   refreshMs?: number;
+  /** The allowed-signers file (absolute) whose keys must have signed the commit (docs/provenance.md). */
+  signers?: string;
 }
 
 export interface LayerDeclaration {
@@ -105,7 +108,18 @@ const KNOWN_KEYS = [
   "usage",
   "enable",
 ];
-const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo", "url", ...WELL_KNOWN_ONLY_KEYS];
+const LAYER_KEYS = [
+  "name",
+  "path",
+  "priority",
+  "git",
+  "ref",
+  "refresh",
+  "visibleTo",
+  "url",
+  SIGNERS_KEY,
+  ...WELL_KNOWN_ONLY_KEYS,
+];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
 /** The smallest background refresh interval: a shared remote is not polled more often. */
@@ -442,13 +456,24 @@ function readLayer(
     "visibleTo" in layer
       ? { visibleTo: readVisibleTo(layer.visibleTo, name, (message, hint) => warn(message, index, "visibleTo", hint)) }
       : {};
+  const signed =
+    git !== undefined || url !== undefined
+      ? readSigners(
+          layer,
+          name,
+          (p) => expandPath(p, paths.base, paths.home),
+          (m, field) => warn(m, index, field),
+        )
+      : SIGNERS_KEY in layer
+        ? void warn(`layer "${name}": "signers" applies only to a git or url layer; ignored`, index, SIGNERS_KEY)
+        : {};
   if (git !== undefined) {
-    const source = readGitSource(layer, name, (message, field) => warn(message, index, field));
-    return source && { name, path: "", priority, git: source, ...access };
+    const source = signed && readGitSource(layer, name, (message, field) => warn(message, index, field));
+    return source && { name, path: "", priority, git: { ...source, ...signed }, ...access };
   }
   if (url !== undefined) {
-    const source = readWellKnownSource(layer, name, (message, field) => warn(message, index, field));
-    return source && { name, path: "", priority, wellKnown: source, ...access };
+    const source = signed && readWellKnownSource(layer, name, (message, field) => warn(message, index, field));
+    return source && { name, path: "", priority, wellKnown: { ...source, ...signed }, ...access };
   }
   return { name, path: expandPath(path as string, paths.base, paths.home), priority, ...access };
 }

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
+import type { Signer } from "../storage/allowed-signers.ts";
 import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
 import type { VisibleTo } from "./visible-to.ts";
@@ -11,13 +12,16 @@ import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, typ
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
-/** Where a served git layer's files came from, for people (`show`, `doctor`). */
+/** Where a served remote layer's files came from, for people (`show`, `doctor`, the board, `skills/list`). */
 export interface LayerProvenance {
-  /** The repository URL with any credentials redacted. */
+  /** The repository URL (a git layer) or the index URL (a url layer), credentials redacted. */
   url: string;
-  commit: string;
-  /** The layer's folder inside the repository ("" for the root). */
+  /** A git layer's commit; absent for a url layer. */
+  commit?: string;
+  /** The layer's folder inside the repository ("" for the root, and for a url layer). */
   path: string;
+  /** Who signed the commit or index, when the layer has `signers` and sync verified it. */
+  signer?: Signer;
 }
 
 export interface LayerSpec {
@@ -31,7 +35,7 @@ export interface LayerSpec {
   git?: GitSource;
   /** A well-known index as declared; src/sources/well-known/ turns it into `dir` (a verified copy). */
   wellKnown?: WellKnownSource;
-  /** Set by src/sources/ when `dir` is a verified copy of a commit. */
+  /** Set by src/sources/ when `dir` is a verified copy of a commit or an index. */
   provenance?: LayerProvenance;
   /** The layer contributes nothing, for this reason (already reported as a diagnostic). */
   unavailable?: string;

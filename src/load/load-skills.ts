@@ -149,6 +149,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     priority: spec.priority,
     order,
     ...(spec.visibleTo && { visibleTo: spec.visibleTo }),
+    ...(spec.provenance && { provenance: spec.provenance }),
   }));
   const perLayer = config.layers.map((spec, i) => ({
     layer: layers[i]!,

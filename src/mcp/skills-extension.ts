@@ -12,6 +12,7 @@ import type { Server } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 import { publicationFingerprint, publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
+import { originView, type OriginView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";
 import { cacheHints } from "./cache-hints.ts";
 import type { Feature, FeatureOptions } from "./feature.ts";
@@ -50,14 +51,18 @@ export interface EntryProvenance {
   format: "skill-md" | "yaml";
 }
 
+/** With a remote layer's source (git URL and commit, or index URL) and signer (docs/provenance.md). */
+type EntryMeta = EntryProvenance & Partial<OriginView>;
+
 /** A published skill as a `skills/list` / `skills/get` entry. */
 export function skillEntry(skill: PublishedSkill): SkillEntry {
   const { candidate } = skill;
-  const provenance: EntryProvenance = {
+  const provenance: EntryMeta = {
     layer: candidate.layer.name,
     priority: candidate.layer.priority,
     source: candidate.source,
     format: skill.synthesised ? "yaml" : "skill-md",
+    ...originView(candidate.layer),
   };
   return {
     uri: skill.uri,

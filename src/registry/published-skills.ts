@@ -200,6 +200,7 @@ export const publicationFingerprint = perSnapshot((registry: Registry): unknown[
       layer.name,
       layer.priority,
       source,
+      layer.provenance?.signer?.fingerprint,
     ]),
 );
 

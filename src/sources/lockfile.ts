@@ -5,6 +5,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import { type Digest, DIGEST_FORM, parseDigest } from "../storage/digest.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { writeFileAtomically } from "./cache-entry.ts";
+import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
 
 /**
  * `skill-central.lock`, beside the project config and committed with it: the commit and content
@@ -25,6 +26,9 @@ import { writeFileAtomically } from "./cache-entry.ts";
  * apart by having `skills` instead of `commit`: the index URL it was read from, each skill's
  * digest (and version), and the contentHash of the copy made from them.
  *
+ * A layer with `signers` (docs/provenance.md) has a `signer` too: `{ "principal": "…",
+ * "fingerprint": "SHA256:…" }`, who signed the locked commit or index.
+ *
  *     "vendor": { "url": "https://…/agent-skills/index.json",
  *                 "skills": { "pdf": { "digest": "sha256:<64 hex>", "version": "1.0.0" } },
  *                 "contentHash": "sha256:<64 hex>" }
@@ -38,6 +42,8 @@ export interface LockEntry {
   path: string;
   commit: string;
   contentHash: string;
+  /** A layer with `signers`: who signed the commit (src/sources/signatures.ts). */
+  signer?: Signer;
 }
 
 /** A well-known layer's entry: the index URL, each skill's artifact digest, the copy's hash. */
@@ -45,6 +51,8 @@ export interface WellKnownLockEntry {
   url: string;
   skills: Record<string, { digest: Digest; version?: string }>;
   contentHash: Digest;
+  /** A layer with `signers`: who signed the index. */
+  signer?: Signer;
 }
 
 export interface Lockfile {
@@ -143,10 +151,23 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
       refuse(name, bad);
       continue;
     }
-    const e = entry as unknown as Record<(typeof FIELDS)[number], string>;
-    lock.entries.set(name, { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash });
+    lock.entries.set(name, gitEntry(entry!));
   }
   return lock;
+}
+
+/** A checked git layer's entry (see `gitEntryProblem`), with only its known fields. */
+function gitEntry(entry: Record<string, unknown>): LockEntry {
+  const e = entry as Record<(typeof FIELDS)[number], string>;
+  const signer = readSigner(entry.signer);
+  return {
+    url: e.url,
+    ref: e.ref,
+    path: e.path,
+    commit: e.commit,
+    contentHash: e.contentHash,
+    ...(signer && { signer }),
+  };
 }
 
 /** What is wrong with a git layer's entry, if anything. */
@@ -176,7 +197,8 @@ function readWellKnownEntry(entry: Record<string, unknown>): WellKnownLockEntry 
     if (!digest) return `has skill "${skill}" without a digest ${DIGEST_FORM}`;
     read[skill] = { digest, ...(typeof v!.version === "string" && { version: v!.version }) };
   }
-  return { url, skills: read, contentHash: hash };
+  const signer = readSigner(entry.signer);
+  return { url, skills: read, contentHash: hash, ...(signer && { signer }) };
 }
 
 function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
@@ -185,7 +207,7 @@ function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
     const { digest, version } = e.skills[name]!;
     skills[name] = { digest, ...(version !== undefined && { version }) };
   }
-  return { url: e.url, skills, contentHash: e.contentHash };
+  return { url: e.url, skills, contentHash: e.contentHash, ...(e.signer && { signer: writeSigner(e.signer) }) };
 }
 
 /** The lockfile's exact text for `entries`: sorted by layer name, fields in a fixed order. */
@@ -197,7 +219,14 @@ export function serialiseLockfile(
   for (const name of [...new Set([...entries.keys(), ...wellKnown.keys()])].sort()) {
     const e = entries.get(name);
     layers[name] = e
-      ? { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash }
+      ? {
+          url: e.url,
+          ref: e.ref,
+          path: e.path,
+          commit: e.commit,
+          contentHash: e.contentHash,
+          ...(e.signer && { signer: writeSigner(e.signer) }),
+        }
       : serialiseWellKnown(wellKnown.get(name)!);
   }
   return `${JSON.stringify({ lockfileVersion: LOCKFILE_VERSION, layers }, null, 2)}\n`;

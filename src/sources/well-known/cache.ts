@@ -29,6 +29,8 @@ export interface CurrentWellKnown {
   url: string;
   skills: CopySkills;
   contentHash: Digest;
+  /** A layer with `signers`: who signed the index (docs/provenance.md). */
+  signer?: WellKnownLockEntry["signer"];
 }
 
 /** Whether a copy's `skills` are exactly those a layer's `skills:` names (any, without one). */

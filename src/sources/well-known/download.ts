@@ -34,6 +34,8 @@ export interface DownloadOptions {
   expect?: CopySkills;
   auth?: BearerToken;
   timeoutMs: number;
+  /** A layer with `signers`: checks the index's bytes before anything else (signed-index.ts). */
+  verifyIndex?: (index: Uint8Array, indexUrl: string) => Promise<void>;
 }
 
 export interface Downloaded {
@@ -54,10 +56,16 @@ const PARALLEL = 4;
 /** The index at `indexUrl`, parsed; throws `LayerRefused` when it cannot be read or used. */
 export async function fetchIndex(
   indexUrl: string,
-  options: { auth?: BearerToken; timeoutMs: number },
+  options: Pick<DownloadOptions, "auth" | "timeoutMs" | "verifyIndex">,
 ): Promise<ReturnType<typeof parseIndex>> {
   try {
-    const index = await fetchBytes(indexUrl, { ...options, maxBytes: INDEX_MAX_BYTES });
+    const index = await fetchBytes(indexUrl, {
+      timeoutMs: options.timeoutMs,
+      maxBytes: INDEX_MAX_BYTES,
+      ...(options.auth !== undefined && { auth: options.auth }),
+    });
+    // A signed layer's index is verified before a byte of it is parsed (docs/provenance.md).
+    await options.verifyIndex?.(index.bytes, index.url);
     return parseIndex(index.bytes, index.url);
   } catch (error) {
     if (error instanceof FetchRefused || error instanceof IndexRefused) throw new LayerRefused([error.message]);

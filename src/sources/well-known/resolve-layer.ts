@@ -3,6 +3,7 @@ import type { Diagnostic } from "../../diagnostics.ts";
 import type { Digest } from "../../storage/digest.ts";
 import { canonicalUrl, redactUrl } from "../git-url.ts";
 import { LOCKFILE_NAME, type Lockfile } from "../lockfile.ts";
+import { readSigner } from "../lock-signer.ts";
 import { verifyCopy } from "../verify-copy.ts";
 import { holdsSkills, WellKnownCache } from "./cache.ts";
 
@@ -35,7 +36,7 @@ export async function resolveWellKnownLayer(
     return { ...spec, dir, unavailable: message };
   };
   const cache = new WellKnownCache(url, ctx.home);
-  let target: { url: string; contentHash: Digest; skills: Record<string, unknown> } | undefined;
+  let target: { url: string; contentHash: Digest; skills: Record<string, unknown>; signer?: unknown } | undefined;
   if (ctx.lockable) {
     target = ctx.lock?.wellKnown.get(spec.name);
     if (!target)
@@ -50,6 +51,12 @@ export async function resolveWellKnownLayer(
   }
   if (!holdsSkills(target.skills, source.skills))
     return unavailable("its copy holds other skills than `skills:` names", "run `skill-central sync`");
+  const signer = readSigner(target.signer);
+  if (source.signers !== undefined && !signer)
+    return unavailable(
+      "its index was not verified against its signers",
+      "run `skill-central sync` to check its signature",
+    );
   const dir = cache.copyDir(target.contentHash);
   const copy = await verifyCopy(dir, cache.sealFile(target.contentHash), target.contentHash);
   if (copy.state === "missing") return unavailable("there is no local copy of it", "run `skill-central sync`", dir);
@@ -60,5 +67,5 @@ export async function resolveWellKnownLayer(
       dir,
       "error",
     );
-  return { ...spec, dir };
+  return { ...spec, dir, provenance: { url: redactUrl(target.url), path: "", ...(signer && { signer }) } };
 }

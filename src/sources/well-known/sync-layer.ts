@@ -19,6 +19,7 @@ import { verifyCopy } from "../verify-copy.ts";
 import { type CopySkills, holdsSkills, WellKnownCache } from "./cache.ts";
 import { type DownloadOptions, downloadLayer, fetchIndex, LayerRefused } from "./download.ts";
 import { type BearerToken, tokenUrlProblem } from "./fetch.ts";
+import { indexVerifier } from "./signed-index.ts";
 
 export interface WellKnownContext {
   mode: SyncMode;
@@ -89,6 +90,8 @@ export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext)
         `${ctx.lockable ? "not in the lockfile" : "not synced on this machine"}; run skill-central sync`,
       );
     result.after = result.before!;
+    if (source.signers !== undefined && !target.signer)
+      return fail("out-of-date", "the index was not verified against its signers; run skill-central sync");
     return copyOk ? result : fail("out-of-date", "the local copy is missing or damaged; run skill-central sync");
   }
   if (ctx.lockable && !matches && ctx.mode === "frozen")
@@ -156,7 +159,9 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
   const base = { timeoutMs: ctx.timeoutMs || DEFAULT_TIMEOUT_MS, ...(auth && { auth }) };
   const only = source.skills && { only: source.skills };
   const restoring = facts.matches && !ctx.moving ? target : undefined;
-  if (restoring && copyOk) {
+  const signed = source.signers === undefined ? undefined : indexVerifier(source.signers, base);
+  // A copy locked before `signers` was added is fetched again, to check the index's signature.
+  if (restoring && copyOk && (!signed || restoring.signer)) {
     result.after = result.before!;
     await noteIndexChanges(result, restoring.url, restoring.skills, { ...base, ...only });
     return result;
@@ -168,12 +173,14 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
     {
       ...base,
       ...(restoring ? { expect: restoring.skills } : only),
+      ...(signed && { verifyIndex: signed.verify }),
     },
     restoring?.contentHash,
   );
   result.notes.push(...downloaded.notes);
   result.after = digestHex(downloaded.hash);
-  const entry = { url: indexUrl, skills: downloaded.skills, contentHash: downloaded.hash };
+  const signer = signed?.signer();
+  const entry = { url: indexUrl, skills: downloaded.skills, contentHash: downloaded.hash, ...(signer && { signer }) };
   if (ctx.lockable) ctx.entries.set(spec.name, entry);
   else await cache.setCurrent(entry);
   result.changes = changesBetween(target?.skills, downloaded.skills);
