@@ -21,7 +21,7 @@ import { binaryPathInPackage, MAIN_PACKAGE } from "./launcher/platform.ts";
 /** Claude Desktop reads 0.3 manifests; the CLI validates against the version the manifest names. */
 const MANIFEST_VERSION = "0.3";
 /** The settings form's one field: the folder passed as `--cwd`. */
-export const PROJECT_FOLDER_KEY = "project_folder";
+const PROJECT_FOLDER_KEY = "project_folder";
 /** `author` is required in a bundle manifest; package.json may not say. */
 const FALLBACK_AUTHOR = { name: "The skill-central contributors" };
 
@@ -190,6 +190,17 @@ export async function signBundle(root: string, file: string, signing: BundleSign
   if (signing.intermediates?.length) args.push("--intermediate", ...signing.intermediates);
   const signed = await mcpb(root, args);
   if (signed.code !== 0) throw new BundleError(`mcpb sign failed for ${file}:\n${signed.output}`);
+}
+
+/**
+ * Bundles are packed on Linux or macOS only: on Windows the `mcpb` CLI writes no file modes into
+ * the zip, and the Linux and macOS binaries would install without their executable bit.
+ */
+export function checkBundlePlatform(platform: NodeJS.Platform): void {
+  if (platform === "win32")
+    throw new BundleError(
+      "pack the release on Linux or macOS: on Windows the mcpb CLI keeps no file modes, and the binaries in the Linux and macOS bundles would not be executable",
+    );
 }
 
 /**

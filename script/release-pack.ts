@@ -46,6 +46,7 @@ import {
   BundleError,
   bundleFileName,
   bundleSigning,
+  checkBundlePlatform,
   packBundle,
   stageBundle,
   type BundleSigning,
@@ -382,6 +383,7 @@ export async function packRelease(options: PackOptions = {}): Promise<PackResult
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const targets = RELEASE_TARGETS;
 
+  checkBundlePlatform(process.platform);
   checkCleanTree(root);
   const manifest = (await Bun.file(join(root, "package.json")).json()) as RepoManifest;
   const version = manifest.version;

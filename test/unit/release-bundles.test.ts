@@ -10,6 +10,7 @@ import {
   bundleFileName,
   bundleManifest,
   bundleSigning,
+  checkBundlePlatform,
   packBundle,
   stageBundle,
 } from "../../script/release-bundles.ts";
@@ -78,6 +79,12 @@ describe("the bundle manifest", () => {
     expect(() => MANIFEST_SCHEMAS["0.3"].parse(given)).not.toThrow();
     expect(bundleManifest(target, { version: "1.0.0" }).author).toEqual({ name: "The skill-central contributors" });
   });
+});
+
+test("bundles are packed on Linux and macOS, and refused on Windows, where mcpb keeps no executable bits", () => {
+  expect(() => checkBundlePlatform("linux")).not.toThrow();
+  expect(() => checkBundlePlatform("darwin")).not.toThrow();
+  expect(() => checkBundlePlatform("win32")).toThrow("pack the release on Linux or macOS");
 });
 
 describe("signing the bundles", () => {
