@@ -21,6 +21,9 @@ const PACK_MS = 600_000;
 const ENV = { PATH: process.env.PATH ?? "", NO_COLOR: "1" };
 const MCPB_CLI = join(REPO_ROOT, "node_modules", "@anthropic-ai", "mcpb", "dist", "cli", "cli.js");
 const ON_LINUX_X64 = process.platform === "linux" && process.arch === "x64";
+/** In the folder the host starts the server in: served only when no --cwd is in effect. */
+const WORKING_FOLDER_SKILL =
+  "id: from-working-folder\ndescription: A skill of the folder the server starts in\ntype: prompt\nprompt: Hi.\n";
 const GREET =
   "id: greet\ndescription: Greet someone by name\ntype: prompt\narguments:\n  - { name: who, required: true }\nprompt: Say hello to {{who}}.\n";
 
@@ -109,9 +112,10 @@ describe("the MCP Bundles of the packed release", () => {
       });
       manifest = await Bun.file(join(extension, "manifest.json")).json();
       home = join(root, "home");
-      hostCwd = join(root, "host-cwd"); // where the host starts servers from: no skills there
+      hostCwd = join(root, "host-cwd"); // where the host starts servers from
       project = join(root, "project");
-      for (const dir of [home, hostCwd, join(project, ".skills")]) mkdirSync(dir, { recursive: true });
+      for (const dir of [home, join(hostCwd, ".skills"), join(project, ".skills")]) mkdirSync(dir, { recursive: true });
+      writeFileSync(join(hostCwd, ".skills", "from-working-folder.yaml"), WORKING_FOLDER_SKILL);
       writeFileSync(join(project, ".skills", "greet.yaml"), GREET);
     }, 180_000);
 
@@ -139,13 +143,15 @@ describe("the MCP Bundles of the packed release", () => {
       }
     }
 
-    test("the form left empty: the placeholder reaches the server as written, which serves the built-in skills", async () => {
+    test("the form left empty: the placeholder reaches the server as written, which reads it as no --cwd and serves the built-in skills", async () => {
       const served = await promptsServed({});
       expect(served.config.command).toBe(join(extension, "server", "skill-central"));
       expect(served.config.args).toEqual(["mcp", "--cwd", "${user_config.project_folder}"]);
       expect(served.names).toContain("review-pr");
       expect(served.names).not.toContain("greet");
-      expect(served.stderr).not.toContain("user_config");
+      // As with no --cwd at all: the folder it was started in (a literal "${user_config…}" folder
+      // under it, which does not exist, would serve nothing of it).
+      expect(served.names).toContain("from-working-folder");
     }, 60_000);
 
     test("a project folder picked: the server serves its skills beside the built-in ones", async () => {
@@ -153,6 +159,7 @@ describe("the MCP Bundles of the packed release", () => {
       expect(served.config.args).toEqual(["mcp", "--cwd", project]);
       expect(served.names).toContain("review-pr");
       expect(served.names).toContain("greet");
+      expect(served.names).not.toContain("from-working-folder");
     }, 60_000);
   });
 });
