@@ -137,7 +137,7 @@ describe("the MCP Bundles of the packed release", () => {
       const server = await connect({ name: "bundle", command: config.command, args: config.args ?? [] }, hostCwd, home);
       try {
         const { prompts } = await server.client.listPrompts();
-        return { config, names: prompts.map((p) => p.name), stderr: server.stderr() };
+        return { config, names: prompts.map((p) => p.name) };
       } finally {
         await server.close();
       }
