@@ -44,8 +44,10 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   uninstall: async () => (await import("./commands/uninstall.ts")).spec,
   sync: async () => (await import("./commands/sync.ts")).spec,
   find: async () => (await import("./commands/find.ts")).spec,
+  budget: async () => (await import("./commands/budget.ts")).spec,
   board: async () => (await import("./commands/board.ts")).spec,
   publish: async () => (await import("./commands/publish.ts")).spec,
+  usage: async () => (await import("./commands/usage.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 
@@ -172,7 +174,8 @@ async function main(argv: string[]): Promise<number> {
   const miscount = positionalsProblem(spec, positionals);
   if (miscount) return fail(`skill-central ${spec.name}`, miscount);
   const cwd = resolve(process.cwd(), values.cwd ?? ".");
-  if (spec !== MCP && !isDirectory(cwd))
+  // The server checks only a --cwd it is given (one stat): a typo in an IDE entry must not serve the built-ins silently.
+  if ((spec !== MCP || values.cwd !== undefined) && !isDirectory(cwd))
     return fail(`skill-central ${spec.name}`, `--cwd: "${values.cwd}" is not a folder`);
 
   const json = values.json;

@@ -106,4 +106,10 @@ export interface ClientView {
   prompts: { name: string; description: string }[];
   tools: { name: string; description: string }[];
   instructions: string;
+  /**
+   * Set when this client's `initialize` is answered without waiting for the skills (it neither
+   * takes tools only nor caps them) and, answered before they load, gets other instructions
+   * than `instructions`: those. Over stdio `initialize` always comes first.
+   */
+  instructionsBeforeLoad?: string;
 }

@@ -3,9 +3,10 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { buildWellKnownTree, type WellKnownTree } from "../mcp/well-known-index.ts";
 import { INDEX_FILE, SEMVER_PATTERN, WELL_KNOWN_PATH } from "../sources/well-known/format.ts";
+import { publishedRegistry } from "../registry/published-layers.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad, UsageError } from "./support/command.ts";
-import { text } from "./support/options.ts";
+import { flag, text } from "./support/options.ts";
 
 /** A snapshot folder's name: `v` and a semantic version. */
 const SNAPSHOT_DIR = /^v\d+\.\d+\.\d+/;
@@ -49,15 +50,20 @@ async function writeTree(dir: string, tree: WellKnownTree, prune: boolean): Prom
 export const spec = command({
   name: "publish",
   summary: "Write the Agent Skills well-known index of the effective skills for a static host",
-  usage: "publish <dir> [--snapshot X.Y.Z] [--json]",
+  usage: "publish <dir> [--snapshot X.Y.Z] [--include-restricted] [--json]",
   description:
     "Writes <dir>/.well-known/agent-skills/index.json and one artifact per skill (a lone SKILL.md, or a\n" +
     ".tar.gz of a skill folder), the same tree `mcp --http` serves live. The output is deterministic:\n" +
     "the same skills give byte-identical files, and files of skills no longer served are removed.\n\n" +
     "--snapshot X.Y.Z also writes the immutable v<X.Y.Z>/index.json with its own artifacts, and refuses\n" +
-    "to overwrite a snapshot that exists. See docs/well-known.md.",
+    "to overwrite a snapshot that exists.\n\n" +
+    "A static tree has no callers: layers with visibleTo are left out (and named), as for a caller\n" +
+    "who sees none of them; --include-restricted publishes them too. See docs/well-known.md.",
   options: {
     snapshot: text("<X.Y.Z>", "Also write the immutable snapshot v<X.Y.Z>/ (refused if it exists)"),
+    "include-restricted": flag(
+      "Publish the layers with visibleTo too (left out by default: anyone can read the files)",
+    ),
   },
   examples: ["skill-central publish public", "skill-central publish public --snapshot 1.2.0"],
   positionals: { min: 1, max: 1 },
@@ -73,7 +79,12 @@ export const spec = command({
     }
     const loaded = await load(ctx);
     reportLoad(ctx, loaded);
-    const tree = buildWellKnownTree(loaded.registry);
+    const published = publishedRegistry(loaded.registry, ctx.options["include-restricted"] === true);
+    if (published.leftOut.length > 0 && !ctx.json)
+      ctx.err(
+        `left out ${published.leftOut.map((l) => `layer "${l.name}" (${plural(l.skills, "skill")})`).join(", ")}: ${published.leftOut.length === 1 ? "it has" : "they have"} visibleTo, and a static tree has no callers — --include-restricted publishes ${published.leftOut.length === 1 ? "it" : "them"}\n`,
+      );
+    const tree = buildWellKnownTree(published.registry);
     const written = await writeTree(root, tree, true);
     if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false);
     const shown = (dir: string) => `${displayPath(dir, { cwd: ctx.cwd })}/`;
@@ -83,6 +94,7 @@ export const spec = command({
         skills: tree.entries.length,
         written,
         index: tree.indexDigest,
+        leftOutLayers: published.leftOut,
         ...(snapshotDir !== undefined && { snapshot: relative(ctx.cwd, snapshotDir) }),
       });
     } else {

@@ -9,6 +9,7 @@ import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.t
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
+import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
 /** Where a served git layer's files came from, for people (`show`, `doctor`). */
 export interface LayerProvenance {
@@ -64,6 +65,10 @@ export interface ResolvedConfig {
   catalog?: CatalogSettings;
   /** Asking for missing required arguments: the project's keys over the user's, over the defaults. */
   elicitation?: ElicitationSettings;
+  /** Where uses are recorded: the project's keys over the user's, over the default store. */
+  usage?: UsageSettings;
+  /** Opt-in skills (`enabled: false`) switched on: the ids the user's and the project's `enable` list. */
+  enable?: readonly string[];
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -170,6 +175,8 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     ...(pageSize !== undefined && { pageSize }),
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
+    usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage),
+    enable: [...new Set([...(user?.enable ?? []), ...(project?.enable ?? [])])],
   };
 }
 

@@ -17,6 +17,7 @@ import { cacheHints } from "./cache-hints.ts";
 import type { Feature, FeatureOptions } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
+import { reportUse } from "./skill-use.ts";
 import { handle } from "./request-handler.ts";
 import { invalidUri } from "./resource-errors.ts";
 import { readSkillFolder, skillAtManifestUri } from "./skill-files.ts";
@@ -111,9 +112,10 @@ export const skillsExtensionFeature: Feature = {
       ...listSkillsPage(await source.current(), params.cursor, source.pageSize()),
       ...cacheFields(server, options),
     }));
-    handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params) => {
-      const skill = servedSkill(await source.current(), params.uri);
-      options.onUse?.(skill.candidate.skill.id, SKILLS_GET_METHOD);
+    handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params, ctx) => {
+      const registry = await source.current();
+      const skill = servedSkill(registry, params.uri);
+      reportUse(options.onUse, server, ctx, registry, skill.candidate.skill.id, SKILLS_GET_METHOD, "ok");
       return { skill: skillEntry(skill), ...cacheFields(server, options) };
     });
     handle(server, RESOURCES_DIRECTORY_READ_METHOD, ReadResourceDirectoryRequestParamsSchema, async (params) => ({
