@@ -8,6 +8,7 @@ import { EXIT_USAGE, UsageError, type CommandSpec } from "./commands/support/com
 import {
   flag,
   flagNames,
+  givenOptions,
   optionHelp,
   parseArgsConfig,
   readValues,
@@ -185,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
     json,
     args: positionals,
     options: readValues(spec.options, parsed.values),
-    given: new Set(Object.keys(parsed.values)),
+    given: givenOptions(parsed.values),
     colours: json ? palette(false) : colours,
     ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
     ...(process.stderr.isTTY && { errTerminal: { columns: process.stderr.columns || 80 } }),
