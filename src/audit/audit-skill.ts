@@ -5,7 +5,8 @@
  * asked for, and kept with the findings, so a warm run neither reads nor archives anything.
  */
 import type { AuditCache } from "./cache.ts";
-import { contentKey, fileSha256, folderDigest } from "./digest.ts";
+import { type Digest, digestOf } from "../storage/digest.ts";
+import { contentKey, folderDigest } from "./digest.ts";
 import type { Finding } from "./scan.ts";
 import { auditListed, countsOf, verdictOf, type Counts, type SkillFileBytes, type Verdict } from "./verdict.ts";
 
@@ -16,7 +17,7 @@ export interface SkillContent {
   /** One file's bytes (undefined: it cannot be read as recorded); only for files not audited before. */
   readFile: (path: string) => Uint8Array | undefined;
   /** The digest, when the caller has it already (the well-known index made the archive). */
-  digest?: string;
+  digest?: Digest;
 }
 
 export interface AuditedSkill {
@@ -24,11 +25,11 @@ export interface AuditedSkill {
   verdict: Verdict;
   counts: Counts;
   /** Present when asked for. */
-  digest?: string;
+  digest?: Digest;
 }
 
-function digestOf(kind: SkillContent["kind"], files: readonly SkillFileBytes[]): string {
-  return kind === "folder" ? folderDigest(files) : `sha256:${fileSha256(files[0]!.bytes)}`;
+function skillDigest(kind: SkillContent["kind"], files: readonly SkillFileBytes[]): Digest {
+  return kind === "folder" ? folderDigest(files) : digestOf(files[0]!.bytes);
 }
 
 /** `wantDigest`: always, never, or decided by the findings (a text report shows it for skills with findings only). */
@@ -49,7 +50,7 @@ export function auditSkill(
       const read = content.readFile(f.path);
       return read ? [{ path: f.path, bytes: read }] : [];
     });
-    digest = digestOf(content.kind, bytes);
+    digest = skillDigest(content.kind, bytes);
   }
   if (fresh || (digest !== undefined && cached?.digest === undefined))
     cache?.set(key, { findings, ...(digest !== undefined && { digest }) });

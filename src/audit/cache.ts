@@ -8,13 +8,14 @@ import { readFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cacheRoot } from "../storage/cache-dir.ts";
+import type { Digest } from "../storage/digest.ts";
 import { RULES_VERSION } from "./rules.ts";
 import type { Finding } from "./scan.ts";
 
 export interface CachedAudit {
   findings: Finding[];
   /** Worked out when first asked for (a `.tar.gz` of a folder is not free). */
-  digest?: string;
+  digest?: Digest;
 }
 
 /** At most this many entries are kept; the oldest go first. */

@@ -1,7 +1,7 @@
 /**
  * A skill's digest as the audit reports it and `audit.allow` pins it: for an Agent Skills folder
  * (or a lone `SKILL.md`), exactly the digest of its artifact in the well-known index
- * (src/mcp/well-known-index.ts): the `SKILL.md`'s own bytes when it is the only file, else the
+ * (src/registry/well-known-index.ts): the `SKILL.md`'s own bytes when it is the only file, else the
  * deterministic `.tar.gz` of its files (storage/tar-gz.ts). A YAML skill file has no artifact of
  * its own (a tool is not in the index; a prompt is published as a `SKILL.md` made from it), so
  * its digest is that of the file, which is what the audit read.
@@ -9,16 +9,15 @@
  * `contentKey` names the same content more cheaply, from each file's own SHA-256 (which the load
  * already knows): the cache of results (cache.ts) is keyed by it, so a warm run reads no file.
  */
+import { type Digest, digestOf } from "../storage/digest.ts";
 import { writeTarGz } from "../storage/tar-gz.ts";
 import { RULES_VERSION } from "./rules.ts";
 import type { SkillFileBytes } from "./verdict.ts";
 
-const sha256Digest = (bytes: Uint8Array) => `sha256:${fileSha256(bytes)}`;
-
 /** A folder skill's digest: its files with `SKILL.md` at the root, as the index publishes them. */
-export function folderDigest(files: readonly SkillFileBytes[]): string {
-  if (files.length === 1 && files[0]!.path === "SKILL.md") return sha256Digest(files[0]!.bytes);
-  return sha256Digest(writeTarGz(files));
+export function folderDigest(files: readonly SkillFileBytes[]): Digest {
+  if (files.length === 1 && files[0]!.path === "SKILL.md") return digestOf(files[0]!.bytes);
+  return digestOf(writeTarGz(files));
 }
 
 /** Hex SHA-256 of one file. */

@@ -9,7 +9,8 @@
  * sources/well-known/sync-layer.ts (url).
  */
 import type { AuditSettings } from "../config/audit-settings.ts";
-import { folderDigest, fileSha256 } from "./digest.ts";
+import { type Digest, digestOf, shortDigest } from "../storage/digest.ts";
+import { folderDigest } from "./digest.ts";
 import { groupFetchedSkills } from "./group.ts";
 import { RULES_BY_ID } from "./rules.ts";
 import { anyReaches, auditFiles, type SkillFileBytes } from "./verdict.ts";
@@ -25,7 +26,7 @@ export interface GateOutcome {
 export function auditFetched(
   files: readonly SkillFileBytes[],
   settings: Pick<AuditSettings, "block" | "allow">,
-  indexDigests?: Readonly<Record<string, { digest: string }>>,
+  indexDigests?: Readonly<Record<string, { digest: Digest }>>,
 ): GateOutcome {
   const outcome: GateOutcome = { refused: [], allowed: [] };
   if (settings.block === "never") return outcome;
@@ -35,10 +36,10 @@ export function auditFetched(
     if (!anyReaches(audit.findings, settings.block)) continue;
     const digest =
       indexDigests?.[skill.id]?.digest ??
-      (skill.kind === "folder" ? folderDigest(skill.files) : `sha256:${fileSha256(skill.files[0]!.bytes)}`);
+      (skill.kind === "folder" ? folderDigest(skill.files) : digestOf(skill.files[0]!.bytes));
     const allow = settings.allow.find((a) => a.skill === skill.id && a.digest === digest);
     if (allow) {
-      outcome.allowed.push(`${skill.id} (${digest.slice(0, 19)}…): allowed by audit.allow: ${allow.reason}`);
+      outcome.allowed.push(`${skill.id} (${shortDigest(digest)}): allowed by audit.allow: ${allow.reason}`);
       continue;
     }
     const worst = audit.findings.filter((f) => anyReaches([f], settings.block));

@@ -5,6 +5,7 @@
  * its exact content by digest, so a changed skill is judged again. The project's keys win over
  * the user's; `allow` lists add up (each is a person's decision about one version of one skill).
  */
+import { type Digest, parseDigest } from "../storage/digest.ts";
 
 /** The least severe finding that blocks a skill; `never`: findings are reported, nothing is refused. */
 export type AuditBlock = "high" | "medium" | "never";
@@ -17,7 +18,7 @@ export const AUDIT_LAYERS: readonly AuditLayers[] = ["remote", "all"];
 export interface AuditAllow {
   skill: string;
   /** `sha256:` and 64 lowercase hex digits: what `audit --format json` reports for the skill. */
-  digest: string;
+  digest: Digest;
   reason: string;
 }
 
@@ -28,8 +29,6 @@ export interface AuditSettings {
 }
 
 export const DEFAULT_AUDIT_SETTINGS: AuditSettings = Object.freeze({ block: "high", layers: "remote", allow: [] });
-
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /** One file's `audit:` value, checked key by key; a bad key or entry is reported and left out. */
 export function readAuditSettings(
@@ -76,11 +75,10 @@ function readAllow(value: unknown, warn: (message: string, hint?: string) => voi
       e !== null &&
       typeof e === "object" &&
       typeof e.skill === "string" &&
-      typeof e.digest === "string" &&
-      DIGEST.test(e.digest) &&
+      parseDigest(e.digest) !== undefined &&
       typeof e.reason === "string" &&
       e.reason.trim() !== "";
-    if (ok) allow.push({ skill: e.skill as string, digest: e.digest as string, reason: e.reason as string });
+    if (ok) allow.push({ skill: e.skill as string, digest: parseDigest(e.digest)!, reason: e.reason as string });
     else
       warn(
         `"audit.allow" entry ${i + 1} needs skill, digest (sha256:<64 hex>) and a reason; ignored`,

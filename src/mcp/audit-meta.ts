@@ -5,6 +5,7 @@ import { saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
 import { RULES_VERSION } from "../audit/rules.ts";
 import type { Counts, Verdict } from "../audit/verdict.ts";
 import type { PublishedSkill } from "../registry/published-skills.ts";
+import { type Digest, digestHex } from "../storage/digest.ts";
 import { VERSION } from "../version.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { bytesOf } from "./skill-files.ts";
@@ -26,11 +27,11 @@ export interface AuditAttestation {
   verdict: Verdict;
   scanner: string;
   rules: string;
-  digest: string;
+  digest: Digest;
   counts: Counts;
 }
 
-function contentOf(skill: PublishedSkill, artifactDigest: string | undefined): SkillContent {
+function contentOf(skill: PublishedSkill, artifactDigest: Digest | undefined): SkillContent {
   const { candidate } = skill;
   if (skill.synthesised) {
     // A YAML prompt skill is judged as written: its file, not the SKILL.md made from it.
@@ -38,7 +39,7 @@ function contentOf(skill: PublishedSkill, artifactDigest: string | undefined): S
   }
   return {
     kind: "folder",
-    files: skill.files.map((f) => ({ path: f.path, sha256: f.digest.slice("sha256:".length) })),
+    files: skill.files.map((f) => ({ path: f.path, sha256: digestHex(f.digest) })),
     readFile: (path) => bytesOf(skill, skill.byPath.get(path)!),
     ...(artifactDigest !== undefined && { digest: artifactDigest }),
   };
@@ -77,7 +78,7 @@ function yamlContent(path: string): SkillContent {
  * being reloaded). `artifactDigest`: the well-known index's digest, when the caller has made the
  * artifact already (it is the digest of a folder skill; no second archive is made).
  */
-export function auditAttestation(skill: PublishedSkill, artifactDigest?: string): AuditAttestation | undefined {
+export function auditAttestation(skill: PublishedSkill, artifactDigest?: Digest): AuditAttestation | undefined {
   const version: object = (skill.synthesised ? skill.candidate.skill : skill.candidate.files) ?? skill;
   if (attested.has(version)) return attested.get(version);
   const made = attest(skill, artifactDigest);
@@ -86,7 +87,7 @@ export function auditAttestation(skill: PublishedSkill, artifactDigest?: string)
   return made;
 }
 
-function attest(skill: PublishedSkill, artifactDigest: string | undefined): AuditAttestation | undefined {
+function attest(skill: PublishedSkill, artifactDigest: Digest | undefined): AuditAttestation | undefined {
   try {
     const audited = auditSkill(sharedAuditCache(), contentOf(skill, artifactDigest), true);
     saveSharedSoon();
@@ -100,4 +101,10 @@ function attest(skill: PublishedSkill, artifactDigest: string | undefined): Audi
   } catch {
     return undefined;
   }
+}
+
+/** `_meta` of a well-known index entry (registry/well-known-index.ts `EntryMetaOf`): the attestation, if any. */
+export function auditEntryMeta(skill: PublishedSkill, artifactDigest: Digest): Record<string, unknown> | undefined {
+  const attestation = auditAttestation(skill, artifactDigest);
+  return attestation && { [AUDIT_META_KEY]: attestation };
 }

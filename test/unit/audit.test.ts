@@ -154,7 +154,7 @@ describe("findings: rule, severity, relative file, line and column", () => {
 describe("the digest and the cache", () => {
   test("a folder's digest is its well-known artifact's: the lone SKILL.md's bytes, else the deterministic .tar.gz", () => {
     const md = { path: "SKILL.md", bytes: new TextEncoder().encode("---\nname: a\n---\n") };
-    const sha = (b: Uint8Array) => `sha256:${fileSha256(b)}`;
+    const sha = (b: Uint8Array) => `sha256:${fileSha256(b)}` as const;
     expect(folderDigest([md])).toBe(sha(md.bytes));
     const two = [md, { path: "ref/x.md", bytes: new TextEncoder().encode("x") }];
     expect(folderDigest(two)).toBe(sha(writeTarGz(two)));
@@ -251,7 +251,7 @@ describe("the gate at sync", () => {
 
   test("a url layer's skills are its top folders, with the index's digests", () => {
     const files = bad.map((f) => ({ path: `pipe-shell/${f.path}`, bytes: f.bytes }));
-    const digest = `sha256:${"a".repeat(64)}`;
+    const digest = `sha256:${"a".repeat(64)}` as const;
     const { refused } = auditFetched(files, settings, { "pipe-shell": { digest } });
     expect(refused[0]).toContain(digest);
     expect(
@@ -368,8 +368,8 @@ describe("audit: in a config file", () => {
 
   test("the project's keys win over the user's; allow entries of both count; the defaults are high and remote", () => {
     expect(mergeAuditSettings()).toEqual({ block: "high", layers: "remote", allow: [] });
-    const a = { skill: "a", digest: `sha256:${"1".repeat(64)}`, reason: "r" };
-    const b = { skill: "b", digest: `sha256:${"2".repeat(64)}`, reason: "r" };
+    const a = { skill: "a", digest: `sha256:${"1".repeat(64)}` as const, reason: "r" };
+    const b = { skill: "b", digest: `sha256:${"2".repeat(64)}` as const, reason: "r" };
     expect(mergeAuditSettings({ block: "never", allow: [a] }, { block: "medium", allow: [b] })).toEqual({
       block: "medium",
       layers: "remote",

@@ -4,6 +4,7 @@ import { accessLine } from "../../src/mcp/http/access-log.ts";
 import { authenticate } from "../../src/mcp/http/auth.ts";
 import { BearerTokens } from "../../src/mcp/http/bearer-tokens.ts";
 import { MAX_BODY_BYTES, readBody } from "../../src/mcp/http/body.ts";
+import { CallerEventBus } from "../../src/mcp/http/caller-bus.ts";
 import { ANONYMOUS, callerOf } from "../../src/mcp/http/caller.ts";
 import { dispatch } from "../../src/mcp/http/dispatch.ts";
 import { InFlight } from "../../src/mcp/http/in-flight.ts";
@@ -133,7 +134,7 @@ describe("dispatch stage", () => {
       request,
       { jsonrpc: "2.0", id: 1, method: "ping" },
       { caller: { label: "alice" }, principal: "alice" },
-      { sessions: undefined, modern: modern(seen) },
+      { sessions: undefined, modern: modern(seen), bus: new CallerEventBus() },
       (id) => sessions.push(id),
     );
     expect(await response.text()).toBe("modern");
@@ -150,7 +151,7 @@ describe("dispatch stage", () => {
       new Request("http://127.0.0.1/mcp"),
       undefined,
       ANONYMOUS,
-      { sessions: undefined, modern: modern(seen) },
+      { sessions: undefined, modern: modern(seen), bus: new CallerEventBus() },
       () => {},
     );
     expect("parsedBody" in seen[0]!).toBe(false);

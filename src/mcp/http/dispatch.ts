@@ -1,4 +1,5 @@
 import { isLegacyRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { CallerEventBus } from "./caller-bus.ts";
 import { authInfoFor, type Identity } from "./caller.ts";
 import type { Sessions } from "./sessions.ts";
 
@@ -6,6 +7,8 @@ import type { Sessions } from "./sessions.ts";
 export interface Handlers {
   sessions: Sessions | undefined;
   modern: McpHttpHandler;
+  /** The modern handler's bus: a listen stream a request opens is its caller's. */
+  bus: CallerEventBus;
 }
 
 /**
@@ -27,5 +30,7 @@ export async function dispatch(
     return handlers.sessions.handle(request, parsedBody, identity, onSession);
   }
   const authInfo = authInfoFor(identity.caller);
-  return handlers.modern.fetch(request, parsedBody === undefined ? { authInfo } : { parsedBody, authInfo });
+  return handlers.bus.as(identity.caller, () =>
+    handlers.modern.fetch(request, parsedBody === undefined ? { authInfo } : { parsedBody, authInfo }),
+  );
 }

@@ -1,14 +1,6 @@
-import type { Caller } from "../../registry/caller.ts";
-import { visibleRegistry } from "../../registry/visibility.ts";
-import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-known/format.ts";
-import type { RegistrySource } from "../registry-source.ts";
-import { wellKnownTree } from "../well-known-index.ts";
-import { type Authenticators, authenticate } from "./auth.ts";
-import type { RequestGuard } from "./request-guard.ts";
-
 /**
  * `/.well-known/agent-skills/`: the Agent Skills well-known index of the skills this server
- * serves, and the artifacts it names (mcp/well-known-index.ts), live: a reload makes a new
+ * serves, and the artifacts it names (registry/well-known-index.ts), live: a reload makes a new
  * snapshot and so a new index, whose digests are of the bytes served from then on.
  *
  * The same gate as /mcp: the guard (Host, Origin, no credentials in the URL), then the bearer
@@ -17,7 +9,19 @@ import type { RequestGuard } from "./request-guard.ts";
  * `If-None-Match`; `Cache-Control: no-cache` (revalidate: the skills are live), `private` when
  * the answer depends on the caller's token.
  */
+import type { Caller } from "../../registry/caller.ts";
+import { visibleRegistry } from "../../registry/visibility.ts";
+import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-known/format.ts";
+import type { RegistrySource } from "../registry-source.ts";
+import { wellKnownTrees } from "../../registry/well-known-index.ts";
+import { auditEntryMeta } from "../audit-meta.ts";
+import { bytesOf } from "../skill-files.ts";
+import { type Authenticators, authenticate } from "./auth.ts";
+import type { RequestGuard } from "./request-guard.ts";
+
 export { WELL_KNOWN_PATH };
+
+const wellKnownTree = wellKnownTrees(bytesOf, auditEntryMeta);
 
 export interface WellKnownGate {
   source: RegistrySource;
