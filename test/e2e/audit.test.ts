@@ -355,6 +355,11 @@ describe("the audit gate at sync", () => {
         expect(refused.stdout).toContain(`skill "evil" is blocked by the audit (${sha(evil)})`);
         expect(refused.stdout).toContain("remote-code-pipe at evil/SKILL.md:6:23");
         expect(existsSync(join(fixture.cwd, "skill-central.lock"))).toBe(false);
+        // Audited as staged, then discarded: no copy of the layer in the cache, placed or staged.
+        const cached = join(fixture.home, ".cache", "skill-central", "well-known");
+        const copies = readdirSync(cached).map((key) => join(cached, key, "copies"));
+        expect(copies).toHaveLength(1);
+        expect(copies.flatMap((dir) => (existsSync(dir) ? readdirSync(dir) : []))).toEqual([]);
         expect(JSON.parse((await runCli(["list", "--json"], fixture.cwd, fixture.home)).stdout || "[]")).toEqual([]);
 
         fixture.write(
