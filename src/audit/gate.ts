@@ -1,6 +1,6 @@
 /**
  * The audit gate of `sync` (docs/audit.md): what a git or url layer fetched is audited before its
- * copy is written, and a skill whose verdict reaches `audit.block` refuses the whole copy (the
+ * copy is put in place (a git commit's files before they are written, a url layer's as staged), and a skill whose verdict reaches `audit.block` refuses the whole copy (the
  * copy served before, if any, stays), each refusal naming the skill, the rule and the place. An
  * `audit.allow` entry lets one skill through only while its content has exactly the digest the
  * entry pins; a changed skill is judged again.
