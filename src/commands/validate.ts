@@ -5,7 +5,9 @@ import type { SkillRecord } from "../load/record.ts";
 import type { LoadResult } from "../load/load-skills.ts";
 import { readUsage } from "../storage/usage-store.ts";
 import { agentSkillsSpecFindings } from "../skill/skill-md/strict.ts";
-import { buildRegistry } from "../registry/registry.ts";
+import { buildRegistry, type Candidate } from "../registry/registry.ts";
+import { competingWarnings } from "../registry/overlap.ts";
+import { vagueDescriptionWarning } from "../skill/description-quality.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import {
   byPlace,
@@ -37,7 +39,6 @@ function checkPaths(ctx: CommandContext, paths: readonly string[]): Checked {
     general: files.diagnostics,
     registry: buildRegistry([], []).registry,
     candidates: files.candidates,
-    served: files.candidates,
     display: files.display,
     locate: (p) => locators.get(p),
     builtin: () => false,
@@ -101,6 +102,15 @@ function specFindings(record: SkillRecord): Diagnostic[] {
   return findings.map((d) => ({ ...d, file: record.path }));
 }
 
+/** Descriptions a model cannot choose by: too vague, or too close to another skill's. */
+function choosingWarnings(checked: Checked, served: readonly Candidate[]): Diagnostic[] {
+  const at = (path: string) => checked.locate(path)?.(["description"]);
+  const vague = served.flatMap(
+    (c) => vagueDescriptionWarning(c.skill.id, c.skill.description, c.path, at(c.path)) ?? [],
+  );
+  return [...vague, ...competingWarnings(served, at)];
+}
+
 export const spec = command({
   name: "validate",
   summary: "Check skill files and run their examples (compiler-style errors)",
@@ -131,7 +141,12 @@ export const spec = command({
     const examples = found.examples;
     // --strict is the user's own bar: the built-in skills are held to it by this project's tests.
     const own = checked.records.filter((r) => !checked.builtin(r.path));
-    const notes = [...checked.records.flatMap(leftOutNotes), ...own.flatMap(unaskableWarnings)];
+    const served = ctx.args.length > 0 ? checked.candidates : checked.registry.served();
+    const notes = [
+      ...checked.records.flatMap(leftOutNotes),
+      ...own.flatMap(unaskableWarnings),
+      ...choosingWarnings(checked, served),
+    ];
     const problems = [
       ...found.problems,
       ...notes,

@@ -41,11 +41,8 @@ describe("1. a layer inside another layer's folder", () => {
   test("validate and doctor say whose files they are, at the declaration; doctor counts each file once, in its own layer", async () => {
     fixture = makeFixture({
       "skill-central.yaml": NESTED_CONFIG,
-      // Descriptions a model can choose by: this test is about whose files they are, nothing else.
-      "skills/pub.yaml":
-        "id: pub\ndescription: Draft the public release notes from merged pull requests; use before tagging\ntype: prompt\nprompt: public\n",
-      "skills/security/secret.yaml":
-        "id: secret\ndescription: Rotate a leaked service credential and list where it was used\ntype: prompt\nprompt: secret\n",
+      "skills/pub.yaml": prompt("pub", "public"),
+      "skills/security/secret.yaml": prompt("secret", "secret"),
     });
     const validate = await runCli(["validate"], fixture.cwd, fixture.home);
     expect(validate.code).toBe(0);
@@ -195,7 +192,6 @@ describe("15. doctor and validate --strict agree", () => {
       [
         'skill-central.yaml:4:25: warning: layer "gone": the folder gone does not exist, so it contributes no skills — create the folder, or fix the layer\'s path',
         'skill-central.yaml:5:26: warning: layer "empty": the folder empty has no skill files — add one with skill-central new <id> --type prompt --layer empty, or remove the layer',
-        'skills/lonely.yaml:2:14: warning: the description of "lonely" is too vague to choose by: 2 words, too few to say what "lonely" does or when to use it — say what the skill does and when to use it, e.g. `Review a pull request for bugs and style; use before merging`',
         'skills/lonely.yaml:4:7: warning: prompt "lonely": no other prompt skill has its tag (solo), so skills:compose with it returns only this skill — give a related prompt skill the same tag, or drop the tag',
         "",
       ].join("\n"),

@@ -5,9 +5,7 @@ import { runExamples, type ExampleResult } from "../../examples/run.ts";
 import { locatorsOf, type LoadResult } from "../../load/load-skills.ts";
 import type { SkillRecord } from "../../load/record.ts";
 import { leftOutOf } from "../../registry/describe.ts";
-import { competingWarnings } from "../../registry/overlap.ts";
 import type { Candidate, Registry } from "../../registry/registry.ts";
-import { vagueDescriptionWarning } from "../../skill/description-quality.ts";
 import type { Locator } from "../../storage/parse-document.ts";
 import { exampleDiagnostic } from "../../cli-output/example-report.ts";
 import { projectFindings } from "./project-findings.ts";
@@ -20,8 +18,6 @@ export interface CheckInput {
   registry: Registry;
   /** Every candidate whose examples run: all that loaded, served or not. */
   candidates: readonly Candidate[];
-  /** The candidates whose descriptions a model chooses by (`choosingWarnings`). */
-  served: readonly Candidate[];
   locate: (path: string) => Locator | undefined;
 }
 
@@ -33,18 +29,8 @@ export function projectCheck(loaded: LoadResult): CheckInput {
     general: [...loaded.diagnostics, ...projectFindings(loaded)],
     registry: loaded.registry,
     candidates,
-    served: loaded.registry.served(),
     locate: locatorsOf(loaded),
   };
-}
-
-/** Descriptions a model cannot choose by: too vague, or too close to another skill's. */
-function choosingWarnings(input: CheckInput): Diagnostic[] {
-  const at = (path: string) => input.locate(path)?.(["description"]);
-  const vague = input.served.flatMap(
-    (c) => vagueDescriptionWarning(c.skill.id, c.skill.description, c.path, at(c.path)) ?? [],
-  );
-  return [...vague, ...competingWarnings(input.served, at)];
 }
 
 export interface Findings {
@@ -63,8 +49,7 @@ export function byPlace(a: Diagnostic, b: Diagnostic): number {
 /**
  * The one severity model of the CLI, shared by `validate` and `doctor` so that they cannot
  * disagree: every finding of the load (with the severity the load gave it: an `error` is what
- * stops a skill or a setting from being used), descriptions a model cannot choose by, plus each
- * failed inline example as an error.
+ * stops a skill or a setting from being used), plus each failed inline example as an error.
  * `doctor` adds the git layers' state, never errors, after these.
  */
 export async function checkFindings(input: CheckInput): Promise<Findings> {
@@ -74,7 +59,6 @@ export async function checkFindings(input: CheckInput): Promise<Findings> {
     ...input.records.flatMap((r) => r.diagnostics.map(promoted)),
     // A folder's walk (links left out, the file-count limit) is listed now; its files are not hashed.
     ...input.records.flatMap((r) => r.files?.walk().diagnostics ?? []),
-    ...choosingWarnings(input),
     ...examples.filter((r) => !r.pass).map(exampleDiagnostic),
   ].sort(byPlace);
   return { problems, examples };
