@@ -1,8 +1,8 @@
 import { resolveHttpSettings } from "../config/resolve-config.ts";
-import type { OAuthOptions } from "../mcp/http/oauth/options.ts";
+import type { OAuthOptions } from "../mcp/http/oauth/token-checker.ts";
 import { TokenConfigError, loadBearerTokens, type BearerTokens } from "../mcp/http/bearer-tokens.ts";
 import { serveMcpOverHttp, STREAMS_CLOSE_MS, type HttpServing } from "../mcp/http/index.ts";
-import { HttpConfigError, OAUTH_NEEDS_PUBLIC_URL, type HttpOptions } from "../mcp/http/options.ts";
+import { HttpConfigError, type HttpOptions } from "../mcp/http/options.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
 import { DRAIN_DEADLINE_MS, exitWithin, onStopSignals } from "./drain.ts";
 import { createLogger } from "./log.ts";
@@ -21,11 +21,18 @@ export const HTTP_DRAIN_MS = DRAIN_DEADLINE_MS + 600;
  */
 export const HTTP_EXIT_DEADLINE_MS = HTTP_DRAIN_MS + STREAMS_CLOSE_MS + 150;
 
-/** The command line's part of the HTTP options (`publicUrl`: `--public-url`); the rest comes from the config and the environment. */
+/** The command line's part of the HTTP options; the rest comes from the config and the environment. */
 export type HttpStartOptions = Omit<
   HttpOptions,
   "live" | "tokens" | "log" | "accessLog" | "oauth" | "metricsTokenFile"
-> & { tokenFile?: string };
+> & {
+  tokenFile?: string;
+  /** `--public-url`, over the config's `http.publicUrl`. */
+  publicUrl?: string;
+};
+
+const OAUTH_NEEDS_PUBLIC_URL =
+  "http.oauth needs the server's public URL, which tokens are issued for: set http.publicUrl in the config or --public-url (e.g. https://skills.example.com/mcp)";
 
 /** The server cannot start as asked (a token file, an address, a port in use): the command line's fault. */
 export class StartError extends Error {
@@ -81,12 +88,13 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
  * The config's `http:` settings (read once, at start: a change needs a restart), with
  * `--public-url` over `http.publicUrl` and the introspection secret from its variable. A setting
  * that cannot be used stops the start: running without the sign-in someone configured is worse.
+ * The one place the public URL is checked: OAuth options carry it as their `resource`.
  */
 async function configuredHttp(
   options: ServeOptions,
   http: HttpStartOptions,
   env: Record<string, string | undefined>,
-): Promise<Pick<HttpOptions, "publicUrl" | "oauth" | "metricsTokenFile">> {
+): Promise<Pick<HttpOptions, "oauth" | "metricsTokenFile">> {
   const { settings, problems } = await resolveHttpSettings({
     cwd: options.cwd,
     ...(options.home !== undefined && { home: options.home }),
@@ -96,10 +104,10 @@ async function configuredHttp(
   const tokenFile = settings.metrics?.tokenFile;
   const declared = settings.oauth;
   let oauth: OAuthOptions | undefined;
-  if (declared !== undefined && publicUrl === undefined) throw new HttpConfigError(OAUTH_NEEDS_PUBLIC_URL);
-  if (declared !== undefined && publicUrl !== undefined) {
+  if (declared !== undefined) {
+    if (publicUrl === undefined) throw new HttpConfigError(OAUTH_NEEDS_PUBLIC_URL);
     const { introspection, audience, ...rest } = declared;
-    oauth = { ...rest, audience: audience ?? publicUrl };
+    oauth = { ...rest, resource: publicUrl, audience: audience ?? publicUrl };
     if (introspection !== undefined) {
       const secret = env[introspection.clientSecretEnv];
       if (secret === undefined || secret === "")
@@ -110,7 +118,6 @@ async function configuredHttp(
     }
   }
   return {
-    ...(publicUrl !== undefined && { publicUrl }),
     ...(oauth !== undefined && { oauth }),
     ...(tokenFile !== undefined && { metricsTokenFile: tokenFile }),
   };

@@ -1,5 +1,5 @@
 import type { AuthInfo, McpRequestContext } from "@modelcontextprotocol/server";
-import type { Caller } from "../../registry/caller.ts";
+import { ANONYMOUS, type Caller } from "../../registry/caller.ts";
 import { sourceFor } from "../caller-source.ts";
 import type { FeatureOptions } from "../feature.ts";
 import type { RegistrySource } from "../registry-source.ts";
@@ -7,33 +7,33 @@ import { createServer } from "../server.ts";
 import { hasRestrictedLayers } from "../../registry/visibility.ts";
 
 /**
- * Who a request to /mcp comes from, once authenticated: the `caller` decides which layers it sees
- * (src/registry/visibility.ts); the `principal` is what a 2025-11-25 session is bound to (a
- * session id is only good for the principal that opened it). Without authentication the caller
- * is `{}`: no label, no claims, so a layer with `visibleTo` is hidden from it.
+ * How the caller the auth stage found travels with a request to /mcp: to a 2025-11-25 session,
+ * which is bound to its `principalOf`, and through the SDK's handler, whose only pass-through to
+ * the server factory is the request's `AuthInfo` (the SDK's contract: what a validated token
+ * says, the token included); the caller rides in its `extra`.
  */
-export interface Identity {
-  readonly caller: Caller;
-  readonly principal: string | undefined;
-}
 
-/** A request with no authentication configured. */
-export const ANONYMOUS: Identity = { caller: {}, principal: undefined };
+/**
+ * What a 2025-11-25 session is bound to (a session id is only good for the principal that opened
+ * it): `token:<label>`, `oauth:<iss> <sub>`, or undefined for anonymous (and local) callers.
+ */
+export function principalOf(caller: Caller): string | undefined {
+  if (caller.kind === "token") return `token:${caller.label}`;
+  if (caller.kind === "oauth") return `oauth:${caller.issuer} ${caller.subject}`;
+  return undefined;
+}
 
 const CALLER_KEY = "skill-central/caller";
 
-/**
- * The `authInfo` the SDK's handler passes through to our server factory: the caller, and never
- * the token (nothing below the auth stage needs it, and nothing may log it).
- */
-export function authInfoFor(caller: Caller): AuthInfo {
-  return { token: "", clientId: caller.label ?? "", scopes: [], extra: { [CALLER_KEY]: caller } };
+/** The token's `AuthInfo` with the caller it authenticated in `extra`. */
+export function authInfoFor(caller: Caller, token: Omit<AuthInfo, "extra">): AuthInfo {
+  return { ...token, extra: { [CALLER_KEY]: caller } };
 }
 
-/** The caller `authInfoFor` carried; a request that arrives without one is nobody in particular (`{}`). */
+/** The caller `authInfoFor` carried; a request that arrives without one is anonymous. */
 export function callerOf(authInfo: AuthInfo | undefined): Caller {
   const caller = authInfo?.extra?.[CALLER_KEY];
-  return typeof caller === "object" && caller !== null ? (caller as Caller) : {};
+  return typeof caller === "object" && caller !== null && "kind" in caller ? (caller as Caller) : ANONYMOUS;
 }
 
 /**

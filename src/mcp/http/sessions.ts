@@ -10,7 +10,8 @@ import type { RegistrySource } from "../registry-source.ts";
 import { mayBeAsked } from "../ask-missing.ts";
 import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
-import type { Identity } from "./caller.ts";
+import type { Caller } from "../../registry/caller.ts";
+import { principalOf } from "./caller.ts";
 import { errorResponse } from "./responses.ts";
 
 export interface SessionOptions {
@@ -72,13 +73,13 @@ export class Sessions {
   async handle(
     request: Request,
     parsedBody: unknown,
-    identity: Identity,
+    caller: Caller,
     onSession: (id: string) => void,
   ): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.open.get(id);
-      if (session === undefined || session.principal !== identity.principal) return notFound();
+      if (session === undefined || session.principal !== principalOf(caller)) return notFound();
       onSession(id);
       return this.serve(session, request, parsedBody);
     }
@@ -95,18 +96,18 @@ export class Sessions {
         "Retry-After": "5",
       });
     }
-    return this.start(request, parsedBody, identity, onSession);
+    return this.start(request, parsedBody, caller, onSession);
   }
 
   private async start(
     request: Request,
     parsedBody: unknown,
-    identity: Identity,
+    caller: Caller,
     onSession: (id: string) => void,
   ): Promise<Response> {
     // 2025-11-25 results carry no cache hints: whether they differ by caller does not matter here.
     const { source, live, onUse } = this.options;
-    const server = createServer(sourceFor(source, identity.caller), { live, ...(onUse && { onUse }) });
+    const server = createServer(sourceFor(source, caller), { live, ...(onUse && { onUse }) });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -121,7 +122,7 @@ export class Sessions {
           id,
           server,
           transport,
-          principal: identity.principal,
+          principal: principalOf(caller),
           initialized: false,
           busy: 0,
           streams: 0,
