@@ -4,9 +4,10 @@ import { TokenConfigError, loadBearerTokens, type BearerTokens } from "../mcp/ht
 import { serveMcpOverHttp, STREAMS_CLOSE_MS, type HttpServing } from "../mcp/http/index.ts";
 import { HttpConfigError, type HttpOptions } from "../mcp/http/options.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
-import { DRAIN_DEADLINE_MS, exitWithin, onStopSignals } from "./drain.ts";
-import { createLogger } from "./log.ts";
-import { openSkills, type ServeOptions } from "./skills.ts";
+import { DRAIN_DEADLINE_MS, onStopSignals, stopSequence } from "./drain.ts";
+import { serveLogger } from "./log.ts";
+import { type OpenSkills, openSkills, type ServeOptions } from "./skills.ts";
+import { portInUse, StartError } from "./start-error.ts";
 
 /**
  * HTTP requests in flight after a signal get longer than stdio's drain: no client is waiting for
@@ -34,11 +35,6 @@ export type HttpStartOptions = Omit<
 const OAUTH_NEEDS_PUBLIC_URL =
   "http.oauth needs the server's public URL, which tokens are issued for: set http.publicUrl in the config or --public-url (e.g. https://skills.example.com/mcp)";
 
-/** The server cannot start as asked (a token file, an address, a port in use): the command line's fault. */
-export class StartError extends Error {
-  override readonly name = "StartError";
-}
-
 /**
  * Runs the HTTP MCP server until SIGTERM, SIGINT or SIGHUP: then it stops accepting, lets
  * in-flight requests finish, ends the streams and exits 0 (within `HTTP_EXIT_DEADLINE_MS`). A
@@ -47,7 +43,7 @@ export class StartError extends Error {
  */
 export async function runHttp(options: ServeOptions, http: HttpStartOptions): Promise<void> {
   const startedAt = performance.now();
-  const logger = createLogger({ debug: options.debugTiming, format: options.logFormat ?? "text" });
+  const logger = serveLogger(options);
   const tokens = await startOrRefuse(http, () => loadBearerTokens(http.tokenFile, process.env, logger.warn));
   const configured = await startOrRefuse(http, () => configuredHttp(options, http, process.env));
   const source = new LiveRegistry();
@@ -63,24 +59,16 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
   );
   logger.info(servingLine(serving, http.stateless, tokens, configured.oauth));
 
-  const skills = openSkills(options, source, logger, [["mcp command", startedAt]], {
+  const skills: OpenSkills = openSkills(options, source, logger, [["mcp command", startedAt]], {
     reloaded: (outcome) => serving.reloaded(outcome),
   });
-  let exiting = false;
-  onStopSignals((signal) => {
-    if (exiting) return;
-    exiting = true;
-    exitWithin(HTTP_EXIT_DEADLINE_MS);
-    logger.info(`${signal}: finishing requests in flight, then stopping`);
-    // The skills stay live until the requests are answered: some may be waiting for a load.
-    void serving
-      .stop(HTTP_DRAIN_MS)
-      .then(() => {
-        skills.live.close();
-        skills.close();
-      })
-      .finally(() => process.exit(0));
+  const stop = stopSequence({
+    deadlineMs: HTTP_EXIT_DEADLINE_MS,
+    drain: () => serving.stop(HTTP_DRAIN_MS),
+    skills: () => skills,
+    say: logger.info,
   });
+  onStopSignals((signal) => void stop(`${signal}: finishing requests in flight, then stopping`));
   await skills.live.start();
 }
 
@@ -142,11 +130,6 @@ async function startOrRefuse<T>(http: HttpStartOptions, start: () => Promise<T>)
     return await start();
   } catch (error) {
     if (error instanceof TokenConfigError || error instanceof HttpConfigError) throw new StartError(error.message);
-    if ((error as { code?: string }).code === "EADDRINUSE") {
-      throw new StartError(
-        `port ${http.port} on ${http.host} is in use (choose another with --port, or --port 0 for any free one)`,
-      );
-    }
-    throw error;
+    throw portInUse(error, http.host, http.port) ?? error;
   }
 }
