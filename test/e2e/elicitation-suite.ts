@@ -109,7 +109,12 @@ export function elicitationSuite(way: Way): void {
       fixture = makeFixture(ELICITATION_FILES);
       let transport: Transport;
       if (way.transport === "http") {
-        http = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, way.stateless ? ["--stateless"] : []);
+        http = await startHttpServer({
+          target: SOURCE_TARGET,
+          cwd: fixture.cwd,
+          home: fixture.home,
+          args: way.stateless ? ["--stateless"] : [],
+        });
         transport = new StreamableHTTPClientTransport(new URL(http.url));
       } else {
         transport = new StdioClientTransport({
