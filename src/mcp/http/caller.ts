@@ -1,3 +1,9 @@
+/**
+ * How the caller the auth stage found travels with a request to /mcp: to a 2025-11-25 session,
+ * which is bound to its `principalOf`, and through the SDK's handler, whose only pass-through to
+ * the server factory is the request's `AuthInfo` (the SDK's contract: what a validated token
+ * says, the token included); the caller rides in its `extra`.
+ */
 import type { AuthInfo, McpRequestContext } from "@modelcontextprotocol/server";
 import { ANONYMOUS, type Caller } from "../../registry/caller.ts";
 import { sourceFor } from "../caller-source.ts";
@@ -5,13 +11,6 @@ import type { FeatureOptions } from "../feature.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
 import { hasRestrictedLayers } from "../../registry/visibility.ts";
-
-/**
- * How the caller the auth stage found travels with a request to /mcp: to a 2025-11-25 session,
- * which is bound to its `principalOf`, and through the SDK's handler, whose only pass-through to
- * the server factory is the request's `AuthInfo` (the SDK's contract: what a validated token
- * says, the token included); the caller rides in its `extra`.
- */
 
 /**
  * What a 2025-11-25 session is bound to (a session id is only good for the principal that opened

@@ -54,7 +54,6 @@ export interface HttpServing {
 
 /** What the server needs per request, built once per server. */
 interface Pipeline extends Handlers {
-  source: LiveRegistry;
   /** Each path's handler behind the stages it needs (gate.ts), by exact path. */
   paths: ReadonlyMap<string, Handler>;
   /** Every path under `/.well-known/agent-skills/`. */
@@ -158,32 +157,30 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
         ...(onUse && { onUse }),
       });
   const handlers: Handlers = { modern, sessions };
-  // The gate (gate.ts), attached per path. Requests to /mcp only are capped: health probes stay outside every cap.
-  const gate = [cors(guard), preflight(guard), guarded(guard), authenticated(auth)];
-  const paths = new Map<string, Handler>([
-    [MCP_PATH, staged([cors(guard), limited(new Capacity()), ...gate.slice(1)], mcpRoute(handlers))],
-  ]);
-  // Outside the caps, like the probes; the Host and Origin checks apply, and its own token.
+  // Each path behind the stages it needs (gate.ts), Hono-style. CORS is outermost, so every
+  // refusal below it carries the headers a trusted page needs to read it.
+  const paths = new Map<string, Handler>();
+  const checked = [cors(guard), preflight(guard), guarded(guard)];
+  const signedIn = [...checked, authenticated(auth)];
+  // Only /mcp is capped (capacity.ts): the probes, the metadata and /metrics stay outside every cap.
+  paths.set(MCP_PATH, staged([cors(guard), limited(new Capacity()), ...signedIn.slice(1)], mcpRoute(handlers)));
+  // The Host and Origin checks apply to /metrics, and its own token (metrics.ts); no CORS.
   if (metrics !== undefined)
     paths.set(
       METRICS_PATH,
       staged([guarded(guard)], ({ request }) => metrics.answer(request)),
     );
   // RFC 9728 Protected Resource Metadata: public (it is how a client learns where to sign in), so
-  // outside auth and every cap, but behind the Host and Origin checks, with CORS for trusted origins.
+  // outside auth, but behind the Host and Origin checks.
   if (auth.oauth !== undefined) {
-    const metadata = staged(
-      gate.slice(0, 3),
-      resourceMetadataRoute(JSON.stringify(metadataDocument(auth.oauth.options))),
-    );
+    const metadata = staged(checked, resourceMetadataRoute(JSON.stringify(metadataDocument(auth.oauth.options))));
     for (const path of metadataPaths(auth.oauth.options.resource)) paths.set(path, metadata);
   }
   const inFlight = new InFlight();
   for (const path of PROBE_PATHS) paths.set(path, probeRoute(path, source, inFlight));
   return {
-    source,
     paths,
-    wellKnown: staged(gate, wellKnownRoute(source, unauthenticated(options))),
+    wellKnown: staged(signedIn, wellKnownRoute(source, unauthenticated(options))),
     routes: routesFor(options.oauth?.resource),
     ...handlers,
     inFlight,
