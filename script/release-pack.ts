@@ -3,8 +3,10 @@
  * Packs the npm release, esbuild-style: one package per release target holding that target's
  * binary, and the main `skill-central` package that users install.
  *
- *   bun run release:pack                   dist/npm/*.tgz and dist/npm/SHA256SUMS
- *   bun script/release-pack.ts --out <dir>
+ *   bun run release:pack                   dist/npm/*.tgz and dist/npm/SHA256SUMS, and
+ *                                          dist/mcpb/*.mcpb and dist/mcpb/SHA256SUMS
+ *   bun script/release-pack.ts --out <dir> --mcpb-out <dir>
+ *   … --sign-cert <pem> --sign-key <pem>   signs the bundles (or MCPB_SIGNING_CERT, MCPB_SIGNING_KEY)
  *
  * - `skill-central-<target>` (one per RELEASE_TARGETS entry in script/build.ts): `bin/skill-central`
  *   (`.exe` on Windows) with `os`, `cpu` and, for musl, `libc` set, so npm and Bun install only the
@@ -13,6 +15,8 @@
  *   its `bin`, the per-target packages as `optionalDependencies` pinned to this exact version, and
  *   the API for `bun test` (`openSkills`): the `src/` files `src/api.ts` reaches, `skills/`, and the
  *   packages the API imports at run time (not the MCP SDK, which only the binary needs).
+ * - `skill-central-<target>-<version>.mcpb`: an MCP Bundle of the same binary, for Claude Desktop's
+ *   one-click install (script/release-bundles.ts).
  *
  * The manifests are generated here from package.json; the repository's own package.json is the
  * development manifest (private, so it cannot be published by mistake).
@@ -24,6 +28,7 @@
  * per line, to stdout.
  */
 import { isBuiltin } from "node:module";
+import { parseArgs } from "node:util";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -38,6 +43,15 @@ import {
   type ReleaseTarget,
 } from "./build.ts";
 import {
+  BundleError,
+  bundleFileName,
+  bundleSigning,
+  checkBundlePlatform,
+  packBundle,
+  stageBundle,
+  type BundleSigning,
+} from "./release-bundles.ts";
+import {
   binaryPathInPackage,
   MAIN_PACKAGE,
   platformPackageName,
@@ -46,6 +60,7 @@ import {
 } from "./launcher/platform.ts";
 
 export const NPM_DIST_DIR = join(DIST_DIR, "npm");
+export const MCPB_DIST_DIR = join(DIST_DIR, "mcpb");
 const LAUNCHER_ENTRY = join(import.meta.dir, "launcher", "launcher.ts");
 const LAUNCHER_PATH = "bin/skill-central.js";
 const API_ENTRY = "src/api.ts";
@@ -73,6 +88,10 @@ export interface PackOptions {
   root?: string;
   /** Where the tarballs go (default: dist/npm). */
   outDir?: string;
+  /** Where the MCP Bundles go (default: dist/mcpb). */
+  bundleDir?: string;
+  /** Sign the bundles with this certificate and key (`mcpb sign`). */
+  signing?: BundleSigning;
   log?: (line: string) => void;
 }
 
@@ -88,6 +107,9 @@ export interface PackResult {
   /** The per-target packages in RELEASE_TARGETS order, then the main package. */
   tarballs: PackedTarball[];
   sums: string;
+  /** One MCP Bundle per target, in RELEASE_TARGETS order. */
+  bundles: PackedTarball[];
+  bundleSums: string;
 }
 
 function git(root: string, args: string[]): string {
@@ -239,6 +261,8 @@ export function mainManifest(
     name: MAIN_PACKAGE,
     version: manifest.version,
     description: manifest.description,
+    // The MCP Registry checks that the npm package names the server.json entry (server.json).
+    ...(typeof manifest.mcpName === "string" && { mcpName: manifest.mcpName }),
     ...(manifest.keywords && { keywords: manifest.keywords }),
     ...descriptive(manifest),
     type: "module",
@@ -336,20 +360,30 @@ async function verifyTarballs(
 }
 
 /** Removes what an earlier pack left, and only that: `--out` may name a folder with other files. */
-function clearOutDir(outDir: string): void {
+function clearOutDir(outDir: string, extension: ".tgz" | ".mcpb"): void {
   mkdirSync(outDir, { recursive: true });
   for (const name of readdirSync(outDir)) {
-    if (name === "SHA256SUMS" || (name.startsWith(`${MAIN_PACKAGE}-`) && name.endsWith(".tgz")))
+    if (name === "SHA256SUMS" || (name.startsWith(`${MAIN_PACKAGE}-`) && name.endsWith(extension)))
       rmSync(join(outDir, name), { force: true });
   }
+}
+
+async function writeSums(dir: string, files: PackedTarball[]): Promise<string> {
+  const sums = (await Promise.all(files.map(async (f) => `${await sha256File(f.path)}  ${basename(f.path)}\n`))).join(
+    "",
+  );
+  await Bun.write(join(dir, "SHA256SUMS"), sums);
+  return sums;
 }
 
 export async function packRelease(options: PackOptions = {}): Promise<PackResult> {
   const root = options.root ?? REPO_ROOT;
   const outDir = options.outDir ?? NPM_DIST_DIR;
+  const bundleDir = options.bundleDir ?? MCPB_DIST_DIR;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const targets = RELEASE_TARGETS;
 
+  checkBundlePlatform(process.platform);
   checkCleanTree(root);
   const manifest = (await Bun.file(join(root, "package.json")).json()) as RepoManifest;
   const version = manifest.version;
@@ -360,6 +394,7 @@ export async function packRelease(options: PackOptions = {}): Promise<PackResult
   const stageRoot = mkdtempSync(join(tmpdir(), "skill-central-release-stage-"));
   try {
     const stages: { name: string; dir: string }[] = [];
+    const bundleStages: { target: ReleaseTarget; dir: string }[] = [];
     const host = targetName(thisMachine());
     for (const target of targets) {
       const name = platformPackageName(target.name);
@@ -383,6 +418,9 @@ export async function packRelease(options: PackOptions = {}): Promise<PackResult
       );
       log(`built ${name}: ${formatMiB(built.bytes)} in ${(built.ms / 1000).toFixed(1)} s`);
       stages.push({ name, dir });
+      const bundleStage = join(stageRoot, "mcpb", target.name);
+      await stageBundle(root, bundleStage, target, manifest, built.outfile);
+      bundleStages.push({ target, dir: bundleStage });
     }
 
     const mainDir = join(stageRoot, MAIN_PACKAGE);
@@ -396,7 +434,7 @@ export async function packRelease(options: PackOptions = {}): Promise<PackResult
       `staged ${MAIN_PACKAGE}: launcher, ${api.files.length} API files, skills/; dependencies ${Object.keys(api.dependencies).join(", ")}`,
     );
 
-    clearOutDir(outDir);
+    clearOutDir(outDir, ".tgz");
     // gzip is single-threaded: two packs at once use both cores.
     const tarballs = await pooled(
       2,
@@ -410,33 +448,75 @@ export async function packRelease(options: PackOptions = {}): Promise<PackResult
     );
     await verifyTarballs(tarballs, version, targets);
 
-    const sums = (
-      await Promise.all(tarballs.map(async (t) => `${await sha256File(t.path)}  ${basename(t.path)}\n`))
-    ).join("");
-    await Bun.write(join(outDir, "SHA256SUMS"), sums);
-    return { version, tarballs, sums };
+    const sums = await writeSums(outDir, tarballs);
+
+    clearOutDir(bundleDir, ".mcpb");
+    // Each `mcpb pack` zips one binary on one core (and `mcpb sign` hashes it): two at once.
+    const bundles = await pooled(
+      2,
+      bundleStages.map((stage) => async (): Promise<PackedTarball> => {
+        const started = performance.now();
+        const path = join(bundleDir, bundleFileName(stage.target, version));
+        await packBundle(root, stage.dir, path, options.signing);
+        const bytes = Bun.file(path).size;
+        log(
+          `packed ${basename(path)}${options.signing ? " (signed)" : ""}: ${formatMiB(bytes)} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        );
+        return { name: `${MAIN_PACKAGE}-${stage.target.name}`, path, bytes };
+      }),
+    );
+    const bundleSums = await writeSums(bundleDir, bundles);
+    return { version, tarballs, sums, bundles, bundleSums };
   } finally {
     rmSync(stageRoot, { recursive: true, force: true });
   }
 }
 
 if (import.meta.main) {
-  const outIndex = process.argv.indexOf("--out");
-  const outDir = outIndex >= 0 ? process.argv[outIndex + 1] : undefined;
-  if (outIndex >= 0 && !outDir) {
-    process.stderr.write("release-pack: --out needs a folder\n");
+  let flags: {
+    out?: string;
+    "mcpb-out"?: string;
+    "sign-cert"?: string;
+    "sign-key"?: string;
+    "sign-intermediate"?: string[];
+  };
+  try {
+    flags = parseArgs({
+      args: process.argv.slice(2),
+      options: {
+        out: { type: "string" },
+        "mcpb-out": { type: "string" },
+        "sign-cert": { type: "string" },
+        "sign-key": { type: "string" },
+        "sign-intermediate": { type: "string", multiple: true },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    process.stderr.write(`release-pack: ${(error as Error).message}\n`);
     process.exit(2);
   }
   const started = performance.now();
   try {
-    const result = await packRelease({ ...(outDir && { outDir: resolve(outDir) }) });
+    const signing = bundleSigning(
+      { key: flags["sign-key"], cert: flags["sign-cert"], intermediates: flags["sign-intermediate"] },
+      process.env,
+      existsSync,
+    );
+    const result = await packRelease({
+      ...(flags.out && { outDir: resolve(flags.out) }),
+      ...(flags["mcpb-out"] && { bundleDir: resolve(flags["mcpb-out"]) }),
+      ...(signing && { signing }),
+    });
     for (const t of result.tarballs) process.stdout.write(`${t.path}\n`);
     process.stdout.write(`${join(dirname(result.tarballs[0]!.path), "SHA256SUMS")}\n`);
+    for (const b of result.bundles) process.stdout.write(`${b.path}\n`);
+    process.stdout.write(`${join(dirname(result.bundles[0]!.path), "SHA256SUMS")}\n`);
     process.stderr.write(
-      `packed ${result.tarballs.length} packages at ${result.version} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      `packed ${result.tarballs.length} packages and ${result.bundles.length} bundles at ${result.version} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
     );
   } catch (error) {
-    if (!(error instanceof ReleaseError)) throw error;
+    if (!(error instanceof ReleaseError || error instanceof BundleError)) throw error;
     process.stderr.write(`release-pack: ${error.message}\n`);
     process.exit(1);
   }

@@ -8,6 +8,7 @@ import { EXIT_USAGE, SERVING, UsageError, type CommandSpec } from "./commands/su
 import {
   flag,
   flagNames,
+  givenOptions,
   optionHelp,
   parseArgsConfig,
   readValues,
@@ -43,8 +44,11 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   uninstall: async () => (await import("./commands/uninstall.ts")).spec,
   sync: async () => (await import("./commands/sync.ts")).spec,
   find: async () => (await import("./commands/find.ts")).spec,
+  budget: async () => (await import("./commands/budget.ts")).spec,
+  overlap: async () => (await import("./commands/overlap.ts")).spec,
   board: async () => (await import("./commands/board.ts")).spec,
   publish: async () => (await import("./commands/publish.ts")).spec,
+  usage: async () => (await import("./commands/usage.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 
@@ -171,7 +175,8 @@ async function main(argv: string[]): Promise<number> {
   const miscount = positionalsProblem(spec, positionals);
   if (miscount) return fail(`skill-central ${spec.name}`, miscount);
   const cwd = resolve(process.cwd(), values.cwd ?? ".");
-  if (spec !== MCP && !isDirectory(cwd))
+  // The server checks only a --cwd it is given (one stat): a typo in an IDE entry must not serve the built-ins silently.
+  if ((spec !== MCP || values.cwd !== undefined) && !isDirectory(cwd))
     return fail(`skill-central ${spec.name}`, `--cwd: "${values.cwd}" is not a folder`);
 
   const json = values.json;
@@ -181,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
     json,
     args: positionals,
     options: readValues(spec.options, parsed.values),
-    given: new Set(Object.keys(parsed.values)),
+    given: givenOptions(parsed.values),
     colours: json ? palette(false) : colours,
     ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
     ...(process.stderr.isTTY && { errTerminal: { columns: process.stderr.columns || 80 } }),

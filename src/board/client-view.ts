@@ -1,15 +1,17 @@
 import { clientProfile } from "../mcp/client-profiles.ts";
-import { instructionsFor } from "../mcp/instructions.ts";
-import { listPrompts } from "../mcp/prompts.ts";
+import { instructionsFor, serverInstructions, waitsForSkills } from "../mcp/instructions.ts";
+import { listPrompts } from "../mcp/prompt-listing.ts";
 import type { RegistrySource } from "../mcp/registry-source.ts";
-import { listTools, planFor } from "../mcp/tools.ts";
+import { listTools } from "../mcp/tool-listing.ts";
+import { planFor } from "../mcp/tools.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ClientView } from "./wire.ts";
 
 /**
  * What one client gets, through the functions the MCP handlers answer with: the profile its
  * `clientInfo.name` earns, the plan for the catalog settings being served, `tools/list` (every
- * page of it), `prompts/list` and the instructions of `initialize`.
+ * page of it), `prompts/list` and the instructions of `initialize` (for a client answered
+ * before the skills load, both versions when they differ).
  */
 export async function clientView(
   source: RegistrySource,
@@ -21,6 +23,7 @@ export async function clientView(
   const settings = source.catalogSettings();
   const plan = planFor(registry, settings, profile);
   const instructions = await instructionsFor(source, profile, { live });
+  const early = waitsForSkills(profile) ? instructions : serverInstructions({ live });
   return {
     label: client.label,
     ...(client.name !== undefined && { name: client.name }),
@@ -31,5 +34,6 @@ export async function clientView(
     prompts: listPrompts(registry).prompts.map((p) => ({ name: p.name, description: p.description ?? "" })),
     tools: listTools(registry, plan).map((t) => ({ name: t.name, description: t.description ?? "" })),
     instructions,
+    ...(early !== instructions && { instructionsBeforeLoad: early }),
   };
 }

@@ -4,9 +4,15 @@ import type { Diagnostic } from "../diagnostics.ts";
 import type { ExampleResult } from "../examples/run.ts";
 import type { LoadResult } from "../load/load-skills.ts";
 import type { SkillRecord } from "../load/record.ts";
-import { folderFilesOf } from "../registry/describe.ts";
+import { folderFilesOf, originView } from "../registry/describe.ts";
 import type { Candidate, Provenance } from "../registry/registry.ts";
-import { fieldOfPromptArgument, fieldOfProperty, propertyOf, requiredNames } from "../skill/form-fields.ts";
+import {
+  fieldOfPromptArgument,
+  fieldOfProperty,
+  propertyOf,
+  requiredNames,
+  type FormField,
+} from "../skill/form-fields.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { type Skill, skillKind } from "../skill/skill.ts";
 import type { ChainEntry, ExampleRow, Field, ProblemGroup, SkillPage, SkillRow } from "./wire.ts";
@@ -90,22 +96,24 @@ function chainEntry({ candidate, status }: Provenance): ChainEntry {
   return base;
 }
 
+/** The values a field offers to pick from, when it is a choice. */
+function choicesOf(field: FormField): string[] | undefined {
+  if ("enum" in field) return field.enum;
+  if ("oneOf" in field) return field.oneOf.map((o) => o.const);
+  return undefined;
+}
+
 function toolField(name: string, property: unknown, required: boolean): Field {
   const field = fieldOfProperty(property);
   const described =
     isPlainObject(property) && typeof property.description === "string" ? property.description : undefined;
   if (field === undefined)
     return { name, required, input: "json", ...(described !== undefined && { description: described }) };
-  const type = field.type as "string" | "number" | "integer" | "boolean";
-  const choices = Array.isArray(field.enum)
-    ? (field.enum as string[])
-    : Array.isArray(field.oneOf)
-      ? (field.oneOf as { const: string }[]).map((o) => o.const)
-      : undefined;
+  const choices = choicesOf(field);
   return {
     name,
     required,
-    input: type === "string" ? "text" : type,
+    input: field.type === "string" ? "text" : field.type,
     ...(typeof field.description === "string" && { description: field.description }),
     ...(choices && { choices }),
     ...(field.default !== undefined && { default: field.default }),
@@ -121,13 +129,13 @@ export function fieldsOf(skill: Skill): Field[] {
     return properties.map((name) => toolField(name, propertyOf(schema, name), required.has(name)));
   }
   return skill.arguments.map((a) => {
-    const field = fieldOfPromptArgument(a);
+    const choices = choicesOf(fieldOfPromptArgument(a));
     return {
       name: a.name,
       required: a.required,
       input: "text" as const,
       ...(a.description !== undefined && { description: a.description }),
-      ...(Array.isArray(field.enum) && { choices: field.enum as string[] }),
+      ...(choices && { choices }),
     };
   });
 }
@@ -166,6 +174,7 @@ export function skillPage(
   const resolution = registry.resolution(id);
   if (!candidate || !resolution) return undefined;
   const { skill } = candidate;
+  const origin = originView(candidate.layer);
   return {
     id,
     type: skill.type,
@@ -184,5 +193,6 @@ export function skillPage(
     ...(candidate.files && {
       files: folderFilesOf(candidate).map(({ path, size, sha256 }) => ({ path, size, sha256 })),
     }),
+    ...(origin && { origin }),
   };
 }

@@ -91,6 +91,8 @@ export interface SkillPage {
   fields: Field[];
   examples: ExampleRow[];
   files?: { path: string; size: number; sha256: string }[];
+  /** A remote layer's source (git URL and commit, or index URL) and who signed it (docs/provenance.md). */
+  origin?: { url: string; commit?: string; signer?: { principal: string; fingerprint: string } };
 }
 
 export type RenderAnswer = { ok: true; text: string } | { ok: false; problems: string[] };
@@ -106,4 +108,10 @@ export interface ClientView {
   prompts: { name: string; description: string }[];
   tools: { name: string; description: string }[];
   instructions: string;
+  /**
+   * Set when this client's `initialize` is answered without waiting for the skills (it neither
+   * takes tools only nor caps them) and, answered before they load, gets other instructions
+   * than `instructions`: those. Over stdio `initialize` always comes first.
+   */
+  instructionsBeforeLoad?: string;
 }

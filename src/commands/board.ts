@@ -17,7 +17,11 @@ async function findingsOf(result: LoadResult): Promise<Findings> {
   return { problems: problems.sort(byPlace), examples: found.examples };
 }
 
-/** Opens the page in the desktop's browser; a machine without one just has the URL. */
+/**
+ * Opens the page in the desktop's browser. The opener answers at once and its browser runs on;
+ * one that is missing, or that finds no browser (xdg-open on a server, over SSH, in a
+ * container exits non-zero without a word), is reported on stderr with the URL to open.
+ */
 function openInBrowser(url: string): void {
   const opener =
     process.platform === "darwin"
@@ -25,10 +29,21 @@ function openInBrowser(url: string): void {
       : process.platform === "win32"
         ? ["cmd", "/c", "start", "", url]
         : ["xdg-open", url];
+  const cannot = (why: string) =>
+    process.stderr.write(`board --open: could not open a browser (${why}); open ${url} yourself\n`);
   try {
-    Bun.spawn(opener, { stdio: ["ignore", "ignore", "ignore"] }).unref();
-  } catch {
-    process.stderr.write(`cannot open a browser: open ${url} yourself\n`);
+    const child = Bun.spawn(opener, { stdio: ["ignore", "ignore", "ignore"] });
+    child.unref();
+    void child.exited.then((code) => {
+      if (code !== 0) cannot(`${opener[0]} exited with code ${code}`);
+    });
+  } catch (error) {
+    const missing = (error as { code?: string }).code === "ENOENT";
+    cannot(
+      missing
+        ? `${opener[0]} was not found`
+        : `${opener[0]}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

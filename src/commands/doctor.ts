@@ -1,13 +1,13 @@
-import { isAbsolute } from "node:path";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
-import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
+import { formatDiagnostic } from "../diagnostics.ts";
 import type { LoadResult } from "../load/load-skills.ts";
-import type { LayerRef, Registry, Resolution } from "../registry/registry.ts";
+import type { Registry, Resolution } from "../registry/registry.ts";
 import { layerDirState, type LayerDirState } from "../storage/fs-state.ts";
 import { colourDiagnostic, type Palette } from "../cli-output/colour.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { gitLayerProblems, gitLayerRows, gitLayerStatuses, type GitLayerStatus } from "../sources/report.ts";
+import { provenanceProblems, provenanceRows } from "../sources/provenance-report.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural } from "./support/command.ts";
 import { checkFindings, countBySeverity, findingJson, projectCheck } from "./support/findings.ts";
 import { clientReport, formatClientStatuses } from "./support/install-output.ts";
@@ -57,20 +57,6 @@ function duplicates(resolution: Resolution): DuplicateReport[] {
     }));
 }
 
-/**
- * "Composes with nothing": `skills:compose` joins prompt skills that share a tag, so a prompt
- * skill whose every tag is on no other served prompt skill only ever composes with itself. Tools
- * never compose, and built-in skills are left out (nobody in the project can change them), though
- * their tags count as partners.
- */
-export function lonelyPrompts(registry: Registry, builtin?: LayerRef): { id: string; path: string; tags: string[] }[] {
-  return registry
-    .ofType("prompt")
-    .filter((c) => c.layer !== builtin)
-    .filter((c) => c.skill.tags.length > 0 && c.skill.tags.every((tag) => registry.promptsTagged(tag).length === 1))
-    .map((c) => ({ id: c.skill.id, path: c.path, tags: [...c.skill.tags] }));
-}
-
 export const spec = command({
   name: "doctor",
   summary: "Everything validate finds, plus config files, layers, shadowing, git layers and IDE clients",
@@ -90,11 +76,11 @@ export const spec = command({
     const { config, display } = loaded;
     const layers = layerReports(loaded);
     const { shadowed, dupes } = shadowing(loaded.registry);
-    // The same findings as `validate`, examples included (so the two agree), then what only a
-    // whole-project view shows: warnings and notes, never errors, so the verdicts agree too.
+    // The same findings as `validate`, examples included, whole-project ones too (so the two, and
+    // `validate --strict`, agree); then the git layers' state: warnings, never errors.
     const { problems, examples } = await checkFindings(projectCheck(loaded));
     const git = await gitLayerStatuses(config.layers, { cwd: ctx.cwd });
-    problems.push(...gitLayerProblems(git), ...wholeProjectFindings(loaded, layers));
+    problems.push(...gitLayerProblems(git), ...provenanceProblems(config.layers));
     const { errors, warnings } = countBySeverity(problems);
     const examplesFailed = examples.filter((r) => !r.pass).length;
     const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
@@ -115,6 +101,7 @@ export const spec = command({
         examples: { passed: examples.length - examplesFailed, failed: examplesFailed },
         problems: problems.map((d) => findingJson(d, display)),
         ...(git.length > 0 && { git: git.map((g) => ({ ...g, origin: display(g.origin) })) }),
+        provenance: config.layers.flatMap((l) => (l.provenance ? [{ name: l.name, ...l.provenance }] : [])),
         clients,
       });
       return exit;
@@ -122,7 +109,7 @@ export const spec = command({
 
     const { bold, red, yellow, green } = ctx.colours;
     let text = configText(config, display, ctx.colours);
-    text += layersText(layers, git, display, ctx.colours);
+    text += layersText(layers, git, display, ctx.colours, config.layers);
     text += `\n${bold("Shadowed ids")}\n`;
     text +=
       shadowed.length === 0
@@ -182,34 +169,6 @@ function shadowing(registry: Registry): { shadowed: ShadowReport[]; dupes: Dupli
   return { shadowed, dupes };
 }
 
-/** Warnings only a whole-project view shows: empty layers, and prompts whose tags compose with nothing. */
-function wholeProjectFindings({ registry, config, display }: LoadResult, layers: LayerReport[]): Diagnostic[] {
-  const problems: Diagnostic[] = [];
-  for (const layer of layers) {
-    if (layer.state === "ok" && layer.files === 0) {
-      problems.push({
-        severity: "warning",
-        code: "layer-empty",
-        file: config.layers.find((l) => l.name === layer.name)!.dir,
-        message: `layer "${layer.name}" (${isAbsolute(layer.origin) ? display(layer.origin) : layer.origin}): the folder has no skill files`,
-        hint: `add one with skill-central new <id> --type prompt --layer ${layer.name}, or remove the layer`,
-      });
-    }
-  }
-  // Registry layers are the config's layers, in the same order.
-  const builtinLayer = registry.layers[config.layers.findIndex((l) => l.origin === "built-in")];
-  for (const lonely of lonelyPrompts(registry, builtinLayer)) {
-    problems.push({
-      severity: "warning",
-      code: "tags-compose-with-nothing",
-      file: lonely.path,
-      message: `prompt "${lonely.id}": no other prompt skill has its tag${lonely.tags.length === 1 ? "" : "s"} (${lonely.tags.join(", ")}), so skills:compose with ${lonely.tags.length === 1 ? "it" : "them"} returns only this skill`,
-      hint: "give a related prompt skill the same tag, or drop the tag",
-    });
-  }
-  return problems;
-}
-
 function configText(config: ResolvedConfig, display: (path: string) => string, { bold, dim }: Palette): string {
   let text = `${bold("Config files")} ${dim("(user first; the project's settings win)")}\n`;
   text +=
@@ -227,6 +186,7 @@ function layersText(
   git: GitLayerStatus[],
   display: (path: string) => string,
   { bold, dim }: Palette,
+  specs: ResolvedConfig["layers"],
 ): string {
   const indent = (table: string) =>
     table
@@ -250,5 +210,7 @@ function layersText(
     );
   }
   if (git.length > 0) text += `\n${bold("Git layers")}\n${indent(formatTable(gitLayerRows(git)))}`;
+  const provenance = provenanceRows(specs);
+  if (provenance.length > 0) text += `\n${bold("Provenance")}\n${indent(formatTable(provenance))}`;
   return text;
 }

@@ -5,6 +5,7 @@ import type { Palette } from "../cli-output/colour.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { didYouMean } from "../suggest.ts";
 import { formatTable } from "../cli-output/table.ts";
+import type { LayerProvenance } from "../config/resolve-config.ts";
 import { gitOrigin } from "../sources/report.ts";
 import { argumentLines, type ArgumentLine } from "./support/arguments.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, type CommandContext } from "./support/command.ts";
@@ -70,12 +71,15 @@ export const spec = command({
     const args = effective ? argumentLines(effective.skill) : [];
     // A skill from a git layer: the repository, commit and path it was copied from.
     const git = effective && gitOrigin(loaded.config.layers, effective.layer.name, effective.path, ctx.cwd);
+    const remote = effective?.layer.provenance;
     if (ctx.json) {
       json(ctx, {
         id,
         served: view.served,
         ...(effective && { skill: skillView(effective, true), arguments: args }),
         ...(git && { git }),
+        ...(remote && !remote.commit && { index: remote.url }),
+        ...(remote?.signer && { signer: remote.signer }),
         chain: view.chain,
       });
       return effective ? EXIT_OK : EXIT_FAILURE;
@@ -152,6 +156,7 @@ function skillFacts(effective: Candidate, git: GitOrigin): string[][] {
           ["in repository", `${git.url} ${git.path}`],
         ]
       : []),
+    ...signerFacts(effective.layer.provenance),
     ["tags", skill.tags.join(", ") || "(none)"],
     ...(skill.version !== undefined ? [["version", skill.version]] : []),
     ...(skill.exampleCount > 0 || skill.examplesFile
@@ -163,4 +168,14 @@ function skillFacts(effective: Candidate, git: GitOrigin): string[][] {
         ]
       : []),
   ];
+}
+
+/** A remote layer's index URL (a url layer) and who signed what it serves (docs/provenance.md). */
+function signerFacts(origin: LayerProvenance | undefined): string[][] {
+  if (!origin) return [];
+  const index = origin.commit === undefined ? [["index", origin.url]] : [];
+  const signer = origin.signer
+    ? `${origin.signer.principal} (${origin.signer.fingerprint})`
+    : "not checked (the layer has no signers; see docs/provenance.md)";
+  return [...index, ["signed by", signer]];
 }

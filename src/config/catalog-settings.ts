@@ -17,6 +17,12 @@ export interface CatalogSettings {
   toolSkills: ToolSkillsMode;
   /** The most tools this server lists to a client known to cap its tool count. */
   toolCap: number;
+  /**
+   * The most o200k tokens a client may be sent to learn the catalog (instructions and lists);
+   * past it, the client gets the catalog instead (docs/catalog.md). Undefined: a client's
+   * published default, if it has one.
+   */
+  tokenBudget?: number;
 }
 
 /** Cursor warns past ~40 tools in all (docs/catalog.md): the default leaves it whole to us only when nothing else is installed. */
@@ -24,6 +30,9 @@ export const DEFAULT_TOOL_CAP = 40;
 /** The catalog's own tools (find_skills, load_skill, run_skill_tool) must fit under any cap. */
 export const MIN_TOOL_CAP = 3;
 export const MAX_TOOL_CAP = 10_000;
+/** The catalog's own instructions and tools alone cost several hundred tokens: a smaller budget could never be met. */
+export const MIN_TOKEN_BUDGET = 500;
+export const MAX_TOKEN_BUDGET = 1_000_000;
 
 export const DEFAULT_CATALOG_SETTINGS: CatalogSettings = Object.freeze({
   mode: "auto",
@@ -46,6 +55,13 @@ export function isToolCap(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= MIN_TOOL_CAP && (value as number) <= MAX_TOOL_CAP;
 }
 
+export function isTokenBudget(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= MIN_TOKEN_BUDGET && (value as number) <= MAX_TOKEN_BUDGET;
+}
+
+/** The rule for `tokenBudget` in words, for the config check. */
+export const TOKEN_BUDGET_RULE = `a whole number of tokens from ${MIN_TOKEN_BUDGET} to ${MAX_TOKEN_BUDGET}`;
+
 /** The rule for `toolCap` in words, shared by the config check and the docs' examples. */
 export const TOOL_CAP_RULE = `a whole number from ${MIN_TOOL_CAP} (the catalog's own tools) to ${MAX_TOOL_CAP}`;
 
@@ -56,6 +72,7 @@ export function mergeCatalogSettings(...layers: readonly (DeclaredCatalogSetting
     if (layer?.mode !== undefined) merged.mode = layer.mode;
     if (layer?.toolSkills !== undefined) merged.toolSkills = layer.toolSkills;
     if (layer?.toolCap !== undefined) merged.toolCap = layer.toolCap;
+    if (layer?.tokenBudget !== undefined) merged.tokenBudget = layer.tokenBudget;
   }
   return merged;
 }

@@ -5,18 +5,22 @@ import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { readVisibleTo } from "./read-visible-to.ts";
+import { readSigners, SIGNERS_KEY } from "./read-signers.ts";
 import { readWellKnownSource, WELL_KNOWN_ONLY_KEYS, type WellKnownSource } from "./read-well-known.ts";
 import type { VisibleTo } from "./visible-to.ts";
 import {
   isCatalogMode,
+  isTokenBudget,
   isToolCap,
   isToolSkillsMode,
+  TOKEN_BUDGET_RULE,
   TOOL_CAP_RULE,
   TOOL_SKILLS_MODES,
   type DeclaredCatalogSettings,
 } from "./catalog-settings.ts";
 import { isElicitationMode, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings, type HttpReadContext } from "./http-settings.ts";
+import { readUsageSettings, USAGE_HINT, type DeclaredUsageSettings } from "./usage-settings.ts";
 
 /**
  * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
@@ -30,6 +34,8 @@ export interface GitSource {
   path: string;
   /** Fetch in the background this often (milliseconds), for a layer without a lock entry. */
   refreshMs?: number;
+  /** The allowed-signers file (absolute) whose keys must have signed the commit (docs/provenance.md). */
+  signers?: string;
 }
 
 export interface LayerDeclaration {
@@ -54,12 +60,16 @@ export interface ConfigFile {
   layers?: LayerDeclaration[];
   builtin?: boolean;
   pageSize?: number;
-  /** `catalog`, `toolSkills`, `toolCap`: how skills reach tool-only and capped clients. */
+  /** `catalog`, `toolSkills`, `toolCap`, `tokenBudget`: how skills reach tool-only and capped clients. */
   catalog?: DeclaredCatalogSettings;
   /** `elicitation`: asking for missing required arguments; `stateKeyFile` absolute. */
   elicitation?: Partial<ElicitationSettings>;
   /** `http`: what `mcp --http` needs beyond its flags (src/config/http-settings.ts). */
   http?: DeclaredHttpSettings;
+  /** `usage`: where the usage history is kept (docs/usage.md); `store` absolute or "off". */
+  usage?: DeclaredUsageSettings;
+  /** `enable`: ids of opt-in skills (`enabled: false`) this config switches on. */
+  enable?: string[];
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -85,8 +95,31 @@ export function expandPath(path: string, base: string, home: string): string {
   return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
-const KNOWN_KEYS = ["layers", "builtin", "pageSize", "catalog", "toolSkills", "toolCap", "elicitation", "http"];
-const LAYER_KEYS = ["name", "path", "priority", "git", "ref", "refresh", "visibleTo", "url", ...WELL_KNOWN_ONLY_KEYS];
+const KNOWN_KEYS = [
+  "layers",
+  "builtin",
+  "pageSize",
+  "catalog",
+  "toolSkills",
+  "toolCap",
+  "tokenBudget",
+  "elicitation",
+  "http",
+  "usage",
+  "enable",
+];
+const LAYER_KEYS = [
+  "name",
+  "path",
+  "priority",
+  "git",
+  "ref",
+  "refresh",
+  "visibleTo",
+  "url",
+  SIGNERS_KEY,
+  ...WELL_KNOWN_ONLY_KEYS,
+];
 const GIT_ONLY_KEYS = ["ref", "refresh"];
 
 /** The smallest background refresh interval: a shared remote is not polled more often. */
@@ -129,9 +162,14 @@ function refProblem(ref: string): string | undefined {
  */
 export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
   // Positions are computed only for a warning: locating runs the slower, precise YAML parse.
-  const warn = (message: string, where?: () => SourcePosition | undefined, hint?: string) =>
+  const warn = (
+    message: string,
+    where?: () => SourcePosition | undefined,
+    hint?: string,
+    severity: "warning" | "error" = "warning",
+  ) =>
     report({
-      severity: "warning",
+      severity,
       code: "config",
       file,
       position: where?.(),
@@ -159,38 +197,47 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     const at = () => locateKey([key]);
     if (!KNOWN_KEYS.includes(key)) {
       const meant = closest(key, KNOWN_KEYS);
+      // A misspelt `layers:` drops every layer under it: an error, not a warning (a dropped layer fails validate).
+      const dropped = meant === "layers" && Array.isArray(value) ? value.length : 0;
       warn(
-        `unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})`,
+        `unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})${dropped > 0 ? `, so the ${dropped === 1 ? "layer" : `${dropped} layers`} under it ${dropped === 1 ? "is" : "are"} not loaded` : ""}`,
         at,
         meant ? `did you mean "${meant}"?` : undefined,
+        dropped > 0 ? "error" : "warning",
       );
-    } else if (key === "builtin") {
-      if (typeof value === "boolean") config.builtin = value;
-      else warn(`"builtin" must be true or false; ignored`, at, "write builtin: true or builtin: false");
-    } else if (key === "pageSize") {
-      if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
-      else warn(`"pageSize" must be a positive whole number; ignored`, at, "e.g. pageSize: 50");
-    } else if (key === "catalog" || key === "toolSkills" || key === "toolCap") {
+    } else if (key === "builtin" || key === "pageSize") {
+      readScalarKey(key, value, config, (message, hint) => warn(message, at, hint));
+    } else if (key === "catalog" || key === "toolSkills" || key === "toolCap" || key === "tokenBudget") {
       const catalog = readCatalogKey(key, value, config.catalog, (message, hint) => warn(message, at, hint));
       if (catalog !== undefined) config.catalog = catalog;
     } else if (key === "elicitation") {
       config.elicitation = readElicitation(value, dirname(file), home, (problem, hint) => warn(problem, at, hint));
     } else if (key === "http") {
       config.http = readHttpSettings(value, httpContext(file, home, locateKey, warn));
+    } else if (key === "usage" || key === "enable") {
+      readUsageKey(
+        key,
+        value,
+        config,
+        (path) => expandPath(path, dirname(file), home),
+        (message, hint) => warn(message, at, hint),
+      );
     } else if (key === "layers") {
       if (value === null) config.layers = [];
       else if (!Array.isArray(value))
         warn(
-          `"layers" must be a list of { name, path, priority }; ignored`,
+          `"layers" must be a list of { name, path, priority }; ignored, so no layer of this file is loaded`,
           at,
           "e.g. `- { name: team, path: ./skills, priority: 50 }` on the next line",
+          "error",
         );
       else {
-        config.layers = readLayers(value, dirname(file), home, (message, index, field, hint) =>
+        config.layers = readLayers(value, dirname(file), home, (message, index, field, hint, severity) =>
           warn(
             message,
             () => (field ? locateKey(["layers", index, field]) : parsed.doc.locate(["layers", index])),
             hint,
+            severity,
           ),
         );
       }
@@ -199,9 +246,51 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
   return config;
 }
 
-/** `catalog`, `toolSkills` and `toolCap`: one of them merged into what the file declared so far (unchanged when ignored). */
+/** `builtin` (true or false) or `pageSize` (a positive whole number), into `config`; a bad value is warned about and ignored. */
+function readScalarKey(
+  key: "builtin" | "pageSize",
+  value: unknown,
+  config: ConfigFile,
+  warn: (message: string, hint: string) => void,
+): void {
+  if (key === "builtin") {
+    if (typeof value === "boolean") config.builtin = value;
+    else warn(`"builtin" must be true or false; ignored`, "write builtin: true or builtin: false");
+  } else if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
+  else warn(`"pageSize" must be a positive whole number; ignored`, "e.g. pageSize: 50");
+}
+
+/** `usage` (where uses are recorded) or `enable` (opt-in skills switched on), into `config`; a bad value is warned about and ignored. */
+function readUsageKey(
+  key: "usage" | "enable",
+  value: unknown,
+  config: ConfigFile,
+  resolvePath: (path: string) => string,
+  warn: (message: string, hint: string) => void,
+): void {
+  if (key === "usage") {
+    const usage = readUsageSettings(value, resolvePath);
+    if ("problem" in usage) warn(`"usage" ${usage.problem}; ignored`, USAGE_HINT);
+    else config.usage = usage;
+    return;
+  }
+  const ids = readEnable(value);
+  if (ids === undefined)
+    warn(`"enable" must be a list of skill ids; ignored`, "e.g. enable: [deploy-preview, db-migrate]");
+  else config.enable = ids;
+}
+
+/** `enable: [ids]` (a lone id is taken as a list of one), or undefined when it is not a list of names. */
+function readEnable(value: unknown): string[] | undefined {
+  if (value === null) return [];
+  const list = typeof value === "string" ? [value] : value;
+  if (!Array.isArray(list) || !list.every((id) => typeof id === "string" && id.trim() !== "")) return undefined;
+  return [...new Set(list.map((id: string) => id.trim()))];
+}
+
+/** `catalog`, `toolSkills`, `toolCap` and `tokenBudget`: one of them merged into what the file declared so far (unchanged when ignored). */
 function readCatalogKey(
-  key: "catalog" | "toolSkills" | "toolCap",
+  key: "catalog" | "toolSkills" | "toolCap" | "tokenBudget",
   value: unknown,
   declared: DeclaredCatalogSettings | undefined,
   warn: (message: string, hint: string) => void,
@@ -220,6 +309,9 @@ function readCatalogKey(
       `"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`,
       "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)",
     );
+  } else if (key === "tokenBudget") {
+    if (isTokenBudget(value)) return { ...declared, tokenBudget: value };
+    warn(`"tokenBudget" must be ${TOKEN_BUDGET_RULE}; ignored`, "e.g. tokenBudget: 4000 (see skill-central budget)");
   } else {
     if (isToolCap(value)) return { ...declared, toolCap: value };
     warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, "e.g. toolCap: 40");
@@ -283,13 +375,27 @@ function httpContext(
   };
 }
 
-type LayerWarn = (message: string, index: number, field?: string, hint?: string) => void;
+type LayerWarn = (
+  message: string,
+  index: number,
+  field?: string,
+  hint?: string,
+  severity?: "warning" | "error",
+) => void;
 
+/**
+ * The layers of one file. A layer a mistake drops (no numeric priority, no path, a bad git or
+ * url key, a second of one name) is an error, not a warning: `validate` must fail on it. Every
+ * such drop is the last finding of its entry (`return void warn(…)`), so that one is made an error.
+ */
 function readLayers(entries: unknown[], base: string, home: string, warn: LayerWarn): LayerDeclaration[] {
   const layers: LayerDeclaration[] = [];
   const names = new Set<string>();
   entries.forEach((entry, index) => {
-    const layer = readLayer(entry, index, names, { base, home }, warn);
+    const said: Parameters<LayerWarn>[] = [];
+    const layer = readLayer(entry, index, names, { base, home }, (...finding) => said.push(finding));
+    if (!layer && said.length > 0) said[said.length - 1]![4] = "error";
+    for (const finding of said) warn(...finding);
     if (!layer) return;
     names.add(layer.name);
     layers.push(layer);
@@ -350,13 +456,24 @@ function readLayer(
     "visibleTo" in layer
       ? { visibleTo: readVisibleTo(layer.visibleTo, name, (message, hint) => warn(message, index, "visibleTo", hint)) }
       : {};
+  const signed =
+    git !== undefined || url !== undefined
+      ? readSigners(
+          layer,
+          name,
+          (p) => expandPath(p, paths.base, paths.home),
+          (m, field) => warn(m, index, field),
+        )
+      : SIGNERS_KEY in layer
+        ? void warn(`layer "${name}": "signers" applies only to a git or url layer; ignored`, index, SIGNERS_KEY)
+        : {};
   if (git !== undefined) {
-    const source = readGitSource(layer, name, (message, field) => warn(message, index, field));
-    return source && { name, path: "", priority, git: source, ...access };
+    const source = signed && readGitSource(layer, name, (message, field) => warn(message, index, field));
+    return source && { name, path: "", priority, git: { ...source, ...signed }, ...access };
   }
   if (url !== undefined) {
-    const source = readWellKnownSource(layer, name, (message, field) => warn(message, index, field));
-    return source && { name, path: "", priority, wellKnown: source, ...access };
+    const source = signed && readWellKnownSource(layer, name, (message, field) => warn(message, index, field));
+    return source && { name, path: "", priority, wellKnown: { ...source, ...signed }, ...access };
   }
   return { name, path: expandPath(path as string, paths.base, paths.home), priority, ...access };
 }

@@ -15,6 +15,8 @@ export interface WellKnownSource {
   skills?: readonly string[];
   /** The environment variable holding a bearer token sent with every request. */
   tokenEnv?: string;
+  /** The allowed-signers file (absolute) whose keys must have signed `index.json` (docs/provenance.md). */
+  signers?: string;
 }
 
 /** Keys that only a layer with `url` takes. */

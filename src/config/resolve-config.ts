@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
+import type { Signer } from "../storage/allowed-signers.ts";
 import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
 import type { VisibleTo } from "./visible-to.ts";
@@ -9,14 +10,18 @@ import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.t
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
+import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
-/** Where a served git layer's files came from, for people (`show`, `doctor`). */
+/** Where a served remote layer's files came from, for people (`show`, `doctor`, the board, `skills/list`). */
 export interface LayerProvenance {
-  /** The repository URL with any credentials redacted. */
+  /** The repository URL (a git layer) or the index URL (a url layer), credentials redacted. */
   url: string;
-  commit: string;
-  /** The layer's folder inside the repository ("" for the root). */
+  /** A git layer's commit; absent for a url layer. */
+  commit?: string;
+  /** The layer's folder inside the repository ("" for the root, and for a url layer). */
   path: string;
+  /** Who signed the commit or index, when the layer has `signers` and sync verified it. */
+  signer?: Signer;
 }
 
 export interface LayerSpec {
@@ -30,7 +35,7 @@ export interface LayerSpec {
   git?: GitSource;
   /** A well-known index as declared; src/sources/well-known/ turns it into `dir` (a verified copy). */
   wellKnown?: WellKnownSource;
-  /** Set by src/sources/ when `dir` is a verified copy of a commit. */
+  /** Set by src/sources/ when `dir` is a verified copy of a commit or an index. */
   provenance?: LayerProvenance;
   /** The layer contributes nothing, for this reason (already reported as a diagnostic). */
   unavailable?: string;
@@ -64,6 +69,10 @@ export interface ResolvedConfig {
   catalog?: CatalogSettings;
   /** Asking for missing required arguments: the project's keys over the user's, over the defaults. */
   elicitation?: ElicitationSettings;
+  /** Where uses are recorded: the project's keys over the user's, over the default store. */
+  usage?: UsageSettings;
+  /** Opt-in skills (`enabled: false`) switched on: the ids the user's and the project's `enable` list. */
+  enable?: readonly string[];
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -170,6 +179,8 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     ...(pageSize !== undefined && { pageSize }),
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
+    usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage),
+    enable: [...new Set([...(user?.enable ?? []), ...(project?.enable ?? [])])],
   };
 }
 

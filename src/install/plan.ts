@@ -50,6 +50,8 @@ export interface Plan {
   entryPath: readonly string[];
   /** Claude Code with its CLI: the `claude` command lines that make the change instead of a file write. */
   commands?: string[][];
+  /** Something to know besides the change (an entry of ours at the client's other scope). */
+  note?: string;
 }
 
 export interface PlanOptions {
@@ -162,7 +164,32 @@ export function planInstall(
       cli,
       ...args,
     ]);
+  const note = otherScopeNote(client, options);
+  if (note !== undefined) plan.note = note;
   return plan;
+}
+
+/**
+ * Claude Code reads a server of one name from several scopes and then reports "Conflicting
+ * scopes" (the project's entry wins over the user's): installing at one scope says so when the
+ * other already has our entry.
+ */
+function otherScopeNote(client: ClientSpec, options: PlanOptions): string | undefined {
+  if (client.id !== "claude-code") return undefined;
+  const other: Scope = options.scope === "user" ? "project" : "user";
+  const ctx: ClientContext = { host: options.host, project: options.project, scope: other };
+  const path = client.file(ctx);
+  if (path === undefined) return undefined;
+  try {
+    const file = readConfigFile(path);
+    if (!file.exists) return undefined;
+    const doc = openConfig(client.format, file.text);
+    if (!isConfigDocument(doc) || doc.get(client.entryPath(doc.data)) === undefined) return undefined;
+  } catch {
+    return undefined;
+  }
+  const shown = tildePath(path, options.host);
+  return `${shown} also has a skill-central entry, at ${other} scope: Claude Code will report "Conflicting scopes" and use the project's entry in this project; remove one with \`claude mcp remove --scope ${other} skill-central\` (or skill-central uninstall claude-code --scope ${other})`;
 }
 
 export function planUninstall(client: ClientSpec, options: PlanOptions): Plan {

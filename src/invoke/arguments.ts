@@ -41,14 +41,38 @@ function validatorFor(schema: JsonSchema): Validator {
   return validator;
 }
 
-/** `/items/0/name` → `items[0].name`, the way a person writes an argument path. */
-function argumentPath(instancePath: string, child?: string): string {
-  const parts = instancePath
+/**
+ * One problem with a call's arguments: which argument (its path from the arguments object, array
+ * indices as numbers; empty for the arguments as a whole) and the line that says what is wrong.
+ * Callers that need to know which argument failed read `path`; the text is rendered at the edge.
+ */
+export interface ArgumentProblem {
+  path: readonly (string | number)[];
+  message: string;
+}
+
+/** The problems as the lines of a result's text, in order. */
+export function problemLines(problems: readonly ArgumentProblem[]): string[] {
+  return problems.map((p) => p.message);
+}
+
+/** `/items/0/name` → `["items", 0, "name"]`. */
+function pathOf(instancePath: string, child?: string): (string | number)[] {
+  const parts: (string | number)[] = instancePath
     .split("/")
     .slice(1)
-    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   if (child !== undefined) parts.push(child);
-  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "");
+  return parts;
+}
+
+/** `["items", 0, "name"]` → `items[0].name`, the way a person writes an argument path. */
+function written(path: readonly (string | number)[]): string {
+  return path.reduce<string>(
+    (text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+    "",
+  );
 }
 
 const ARTICLE_TYPES: Record<string, string> = {
@@ -115,12 +139,15 @@ function rule(error: ValidationError): string {
   }
 }
 
-/** One line per problem; exact wording for a missing property is part of the wire contract. */
-function describe(error: ValidationError, all: readonly ValidationError[]): string[] {
+/** One problem per line; exact wording for a missing property is part of the wire contract. */
+function describe(error: ValidationError, all: readonly ValidationError[]): ArgumentProblem[] {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === "required") {
     const missing = Array.isArray(params.requiredProperties) ? params.requiredProperties : [];
-    return missing.map((name) => `Missing required argument: "${argumentPath(error.instancePath, String(name))}"`);
+    return missing.map((name) => {
+      const path = pathOf(error.instancePath, String(name));
+      return { path, message: `Missing required argument: "${written(path)}"` };
+    });
   }
   if (error.keyword === "additionalProperties") {
     const extra = Array.isArray(params.additionalProperties) ? params.additionalProperties : [];
@@ -135,13 +162,15 @@ function describe(error: ValidationError, all: readonly ValidationError[]): stri
       );
     return extra
       .filter((name) => !explained(name))
-      .map(
-        (name) =>
-          `Unexpected argument "${quoted(argumentPath(error.instancePath, String(name)))}": the tool does not accept it`,
-      );
+      .map((name) => {
+        const path = pathOf(error.instancePath, String(name));
+        return { path, message: `Unexpected argument "${quoted(written(path))}": the tool does not accept it` };
+      });
   }
-  const path = argumentPath(error.instancePath);
-  return [path === "" ? `Arguments ${rule(error)}` : `Argument "${path}" ${rule(error)}`];
+  const path = pathOf(error.instancePath);
+  return [
+    { path, message: path.length === 0 ? `Arguments ${rule(error)}` : `Argument "${written(path)}" ${rule(error)}` },
+  ];
 }
 
 /** Errors that only restate another one (an unexpected property also fails its `false` schema). */
@@ -150,11 +179,14 @@ function isEcho(error: ValidationError, all: readonly ValidationError[]): boolea
   return all.some((other) => other.keyword === "additionalProperties");
 }
 
-/** The problems with `args` against `schema`, or none. Checking valid input costs ~1 µs. */
-export function argumentProblems(schema: JsonSchema, args: unknown): string[] {
+/** The problems with `args` against `schema`, or none, each line once. Checking valid input costs ~1 µs. */
+export function argumentProblems(schema: JsonSchema, args: unknown): ArgumentProblem[] {
   const validator = validatorFor(schema);
   if (validator.Check(args)) return [];
   const [, errors] = validator.Errors(args);
-  const lines = errors.filter((e) => !isEcho(e, errors)).flatMap((e) => describe(e, errors));
-  return [...new Set(lines)];
+  const seen = new Set<string>();
+  return errors
+    .filter((e) => !isEcho(e, errors))
+    .flatMap((e) => describe(e, errors))
+    .filter((p) => !seen.has(p.message) && seen.add(p.message));
 }

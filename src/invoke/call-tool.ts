@@ -1,12 +1,25 @@
 import { quoted, SkillCentralError } from "../errors.ts";
-import { isPlainObject } from "../skill/json-schema.ts";
+import { isPlainObject, type JsonSchema } from "../skill/json-schema.ts";
 import { guardedArgumentProblems } from "./guarded-validation.ts";
 import { checkArguments, checkResult, LIMITS, ownArguments } from "./limits.ts";
 import { needsGuard } from "./pattern-safety.ts";
 import type { Registry } from "../registry/registry.ts";
-import { argumentProblems } from "./arguments.ts";
+import { argumentProblems, problemLines, type ArgumentProblem } from "./arguments.ts";
 import { renderTemplate } from "./template-cache.ts";
 
+/**
+ * The problems with a tool skill's arguments (own keys only, as a call reads them). Synchronous
+ * unless the schema has a pattern that must be checked on the worker thread.
+ */
+export function toolArgumentProblems(
+  schema: JsonSchema,
+  data: unknown,
+): ArgumentProblem[] | Promise<ArgumentProblem[]> {
+  // A pattern that may backtrack catastrophically is run where a time limit can stop it.
+  return needsGuard(schema) ? guardedArgumentProblems(schema, data) : argumentProblems(schema, data);
+}
+
+/** A call's answer, or its argument problems as the lines of the error text. */
 export type ToolOutcome = { ok: true; text: string } | { ok: false; problems: string[] };
 
 /**
@@ -25,8 +38,8 @@ export function callTool(registry: Registry, id: string, args: unknown = {}): To
     throw new SkillCentralError("unknown-tool", `Unknown tool: ${quoted(id)}`);
   const chars = checkArguments(args);
   const data = isPlainObject(args) ? ownArguments(args) : args;
-  const finish = (problems: string[]): ToolOutcome => {
-    if (problems.length > 0) return { ok: false, problems };
+  const finish = (problems: ArgumentProblem[]): ToolOutcome => {
+    if (problems.length > 0) return { ok: false, problems: problemLines(problems) };
     const content = candidate.content.read();
     // Indentation grows with depth: large arguments are echoed compact, so a reply stays linear in them.
     const text =
@@ -35,7 +48,6 @@ export function callTool(registry: Registry, id: string, args: unknown = {}): To
         : renderTemplate(content, data as Record<string, unknown>);
     return { ok: true, text: checkResult(text) };
   };
-  // A pattern that may backtrack catastrophically is run where a time limit can stop it.
-  if (needsGuard(skill.inputSchema)) return guardedArgumentProblems(skill.inputSchema, data).then(finish);
-  return finish(argumentProblems(skill.inputSchema, data));
+  const problems = toolArgumentProblems(skill.inputSchema, data);
+  return problems instanceof Promise ? problems.then(finish) : finish(problems);
 }

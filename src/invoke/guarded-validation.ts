@@ -1,5 +1,6 @@
 import { SkillCentralError } from "../errors.ts";
 import type { JsonSchema } from "../skill/json-schema.ts";
+import type { ArgumentProblem } from "./arguments.ts";
 
 /** How much work checking one call's arguments may take before the call is refused. */
 export const GUARDED_LIMIT_MS = 100;
@@ -15,7 +16,7 @@ interface Pending {
   key: string;
   schema: JsonSchema;
   args: unknown;
-  resolve: (problems: string[]) => void;
+  resolve: (problems: ArgumentProblem[]) => void;
   reject: (error: unknown) => void;
   /** Set once the job is handed to a worker that is ready: the time limit runs from then. */
   timer?: ReturnType<typeof setTimeout>;
@@ -43,7 +44,13 @@ class GuardedValidator {
   private spawn(): Worker {
     const worker = new Worker(workerUrl());
     worker.onmessage = (
-      event: MessageEvent<{ ready?: true; prepared?: string; id: number; problems?: string[]; failure?: string }>,
+      event: MessageEvent<{
+        ready?: true;
+        prepared?: string;
+        id: number;
+        problems?: ArgumentProblem[];
+        failure?: string;
+      }>,
     ) => {
       // A stopped worker may still deliver a message or an error: only the current one counts.
       if (worker !== this.worker) return;
@@ -129,14 +136,14 @@ class GuardedValidator {
     if (this.pending.size > 0) this.worker = this.spawn();
   }
 
-  check(schema: JsonSchema, args: unknown): Promise<string[]> {
+  check(schema: JsonSchema, args: unknown): Promise<ArgumentProblem[]> {
     let key = this.keys.get(schema);
     if (key === undefined) {
       key = String(this.nextKey++);
       this.keys.set(schema, key);
     }
     const id = this.nextId++;
-    return new Promise<string[]>((resolve, reject) => {
+    return new Promise<ArgumentProblem[]>((resolve, reject) => {
       const job: Pending = { id, key, schema, args, resolve, reject };
       this.pending.set(id, job);
       this.post(job);
@@ -158,7 +165,7 @@ function workerUrl(): string {
 let guarded: GuardedValidator | undefined;
 
 /** The problems with `args` against `schema`, found on the worker thread within the time limit. */
-export function guardedArgumentProblems(schema: JsonSchema, args: unknown): Promise<string[]> {
+export function guardedArgumentProblems(schema: JsonSchema, args: unknown): Promise<ArgumentProblem[]> {
   guarded ??= new GuardedValidator();
   return guarded.check(schema, args);
 }

@@ -1,9 +1,10 @@
 import { isAbsolute, sep } from "node:path";
+import { layerPlace } from "../config/layer-position.ts";
 import type { ConfigOptions, LayerSpec, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../registry/registry.ts";
 import type { Skill } from "../skill/skill.ts";
-import { discoverSkillFiles, type FoundFolder } from "../storage/discover.ts";
+import { discoverSkillFiles, type FoundFolder, type InnerLayers } from "../storage/discover.ts";
 import { displayPath, type DisplayPlaces } from "../storage/display-path.ts";
 import { layerDirState } from "../storage/fs-state.ts";
 import { resolveLayers } from "../sources/resolve-layers.ts";
@@ -12,6 +13,7 @@ import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { ContentStore } from "./content-store.ts";
 import { DigestBook } from "./digest-book.ts";
 import { FolderFacts } from "./folder-files.ts";
+import { assignLayerFolders } from "./layer-folders.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
 import { examplesFilesIn, parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
@@ -42,6 +44,8 @@ export interface LoadResult {
   records: SkillRecord[];
   /** Findings not about one skill file's content: config files, layer folders, resolution. */
   diagnostics: Diagnostic[];
+  /** Per layer of `config`: the other layers' folders inside its folder, which its walk leaves to them. */
+  innerLayers: readonly InnerLayers[];
   /** How paths are shown to people (relative to the project, `builtin:…`). */
   display: (path: string) => string;
   /** Where every served skill's content comes from; shared by the next load. */
@@ -127,12 +131,16 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   };
 
   // The config's layers, git layers resolved to their verified copies (no git, no network).
-  const config = await resolveLayers(
+  const resolved = await resolveLayers(
     { ...options, ...(options.previous && { previousConfig: options.previous.config }) },
     (d) => diagnostics.push(d),
   );
-  const builtinDir = config.layers.find((l) => l.origin === "built-in")?.dir;
+  const builtinDir = resolved.layers.find((l) => l.origin === "built-in")?.dir;
   const display = displayFor({ cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) });
+  // A file belongs to one layer: the innermost whose folder holds it (layer-folders.ts).
+  const folders = assignLayerFolders(resolved.layers, display);
+  diagnostics.push(...folders.diagnostics);
+  const config: ResolvedConfig = { ...resolved, layers: folders.layers };
   options.onConfig?.(config);
   phase("config");
 
@@ -141,10 +149,11 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     priority: spec.priority,
     order,
     ...(spec.visibleTo && { visibleTo: spec.visibleTo }),
+    ...(spec.provenance && { provenance: spec.provenance }),
   }));
   const perLayer = config.layers.map((spec, i) => ({
     layer: layers[i]!,
-    units: layerUnits(spec, display, diagnostics),
+    units: layerUnits(spec, display, diagnostics, folders.inner[i]),
   }));
   phase("discover");
 
@@ -174,7 +183,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   }
   phase("read+parse");
 
-  const built = buildRegistry(layers, candidatesOf(records, display));
+  const built = buildRegistry(layers, switchedOn(candidatesOf(records, display), config, diagnostics));
   diagnostics.push(...built.diagnostics);
   phase("resolve");
   const result: LoadResult = {
@@ -182,6 +191,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     config,
     records,
     diagnostics,
+    innerLayers: folders.inner,
     display,
     store: ctx.store,
     digests: ctx.digests,
@@ -204,7 +214,9 @@ const findingKey = (d: Diagnostic) => `${d.code}\0${d.file ?? ""}\0${d.message}`
  */
 export async function layersUnchanged(previous: LoadResult): Promise<boolean> {
   const found: Diagnostic[] = [];
-  const units = previous.config.layers.flatMap((spec) => layerUnits(spec, previous.display, found));
+  const units = previous.config.layers.flatMap((spec, i) =>
+    layerUnits(spec, previous.display, found, previous.innerLayers[i]),
+  );
   const reported = new Set(previous.diagnostics.map(findingKey));
   if (units.length !== previous.records.length || found.some((d) => !reported.has(findingKey(d)))) return false;
   let sliceStarted = performance.now();
@@ -239,22 +251,61 @@ function candidatesOf(records: readonly SkillRecord[], display: (path: string) =
   return candidates;
 }
 
+/**
+ * Opt-in skills (`enabled: false`) take part in resolution only where a config's `enable` lists
+ * them; one that is left out shadows nothing. An `enable` entry that names no opt-in skill is
+ * probably a typo.
+ */
+function switchedOn(candidates: Candidate[], config: ResolvedConfig, diagnostics: Diagnostic[]): Candidate[] {
+  const enable = new Set(config.enable ?? []);
+  const optIn = new Set<string>();
+  const kept = candidates.filter((c) => {
+    if (c.skill.optIn !== true) return true;
+    optIn.add(c.skill.id);
+    if (enable.has(c.skill.id)) return true;
+    diagnostics.push({
+      severity: "note",
+      code: "opt-in",
+      file: c.path,
+      message: `"${c.skill.id}" is opt-in (enabled: false) and not enabled here`,
+      hint: `list it under enable: in skill-central.yaml to serve it: enable: [${c.skill.id}]`,
+    });
+    return false;
+  });
+  for (const id of enable)
+    if (!optIn.has(id))
+      diagnostics.push({
+        severity: "warning",
+        code: "enable-unknown",
+        ...(config.files.at(-1) !== undefined && { file: config.files.at(-1)! }),
+        message: `enable lists "${id}", which is not an opt-in skill of any layer`,
+        hint: 'a skill is opt-in when it says enabled: false (metadata.enabled: "false" in SKILL.md)',
+      });
+  return kept;
+}
+
 /** A layer's skill files and folders, in path order; none (with a warning) when its folder is not there. */
-function layerUnits(spec: LayerSpec, display: (path: string) => string, diagnostics: Diagnostic[]): Unit[] {
+function layerUnits(
+  spec: LayerSpec,
+  display: (path: string) => string,
+  diagnostics: Diagnostic[],
+  inner: InnerLayers | undefined,
+): Unit[] {
   // Its reason was reported where it was decided.
   if (spec.unavailable !== undefined) return [];
   const state = layerDirState(spec.dir);
   if (state !== "ok") {
+    // At the layer's declaration (file:line:col), naming the folder in the message.
     diagnostics.push({
       severity: "warning",
       code: "layer-missing",
-      file: spec.dir,
-      message: `layer "${spec.name}" (${isAbsolute(spec.origin) ? display(spec.origin) : spec.origin}): ${state === "missing" ? "the folder does not exist" : "the path is not a folder"}, so it contributes no skills`,
+      ...layerPlace(spec),
+      message: `layer "${spec.name}"${isAbsolute(spec.origin) ? "" : ` (${spec.origin})`}: ${state === "missing" ? `the folder ${display(spec.dir)} does not exist` : `${display(spec.dir)} is not a folder`}, so it contributes no skills`,
       hint: state === "missing" ? "create the folder, or fix the layer's path" : "point the layer at a folder",
     });
     return [];
   }
-  const found = discoverSkillFiles(spec.dir);
+  const found = discoverSkillFiles(spec.dir, inner);
   diagnostics.push(...found.diagnostics);
   const units: Unit[] = [
     ...found.files.map((path) => ({ path })),

@@ -51,7 +51,7 @@ export interface DigestRow extends FileStamp {
 }
 
 /** Bump when the shape of the listing or of content rows changes. */
-const FORMAT = 7;
+const FORMAT = 8;
 
 /**
  * A file modified this recently may be modified again within the file system's timestamp

@@ -25,12 +25,20 @@ export interface MissingArguments<R> {
   method: "prompts/get" | "tools/call";
   /** The prompt or tool asked for: a state is good for a retry of the same target only. */
   target: string;
-  /** The form's fields, by argument name, for the missing arguments (every one can be a field). */
+  /** The required arguments this request left out: the first form asks for these. */
+  missing: readonly string[];
+  /**
+   * A form field for every required argument that can be asked for, by name: a retry's form
+   * asks again for what its first round asked, even where the retry re-sent a value.
+   */
   fields: Readonly<Record<string, FormField>>;
   /** The form's first line. */
   message: string;
-  /** The request with `values` added: its answer, or the problems with the values asked for. */
-  attempt(values: Record<string, unknown>): Promise<{ answer: R } | { problems: string[] }>;
+  /**
+   * The request with `values` (the answers for `asked`) added, every value of it validated as
+   * any argument is: its answer, or the problems with the answers.
+   */
+  attempt(values: Record<string, unknown>, asked: readonly string[]): Promise<{ answer: R } | { problems: string[] }>;
   /** Today's answer to the request as sent, with `reason` added in words. */
   refuse(reason: string): Promise<R>;
 }
@@ -68,8 +76,13 @@ function canAsk(server: Server, ctx: ServerContext): boolean {
   return declaresFormElicitation(capabilities);
 }
 
-function form<R>(ask: MissingArguments<R>, names: readonly string[], problems?: readonly string[]) {
-  const properties = Object.fromEntries(names.map((name) => [name, ask.fields[name]]));
+function form<R>(
+  ask: MissingArguments<R>,
+  names: readonly string[],
+  problems?: readonly string[],
+): ElicitRequestFormParams {
+  const properties: Record<string, FormField> = {};
+  for (const name of names) properties[name] = ask.fields[name]!;
   const message =
     problems === undefined
       ? ask.message
@@ -84,9 +97,59 @@ function picked(content: Record<string, unknown> | undefined, names: readonly st
   return values;
 }
 
+/**
+ * `ask` with `noted` told when the person declines or cancels the form (a use that ends
+ * "declined" in the usage history); undefined stays undefined.
+ */
+export function declinesNoted<R>(
+  ask: MissingArguments<R> | undefined,
+  noted: () => void,
+): MissingArguments<R> | undefined {
+  if (ask === undefined) return undefined;
+  return {
+    ...ask,
+    refuse: (reason) => {
+      if (reason === DECLINED || reason === CANCELLED) noted();
+      return ask.refuse(reason);
+    },
+  };
+}
+
+/** A blank answer fills nothing in: a client may send "" for a field the person left alone. */
+function blankAnswers(values: Record<string, unknown>, names: readonly string[]): string[] {
+  return names
+    .filter((name) => typeof values[name] === "string" && values[name].trim() === "")
+    .map((name) => `Argument "${name}" must not be empty`);
+}
+
 const DECLINED = "the user declined to fill in the form for it";
 const CANCELLED = "the user cancelled the form for it";
+const NO_ANSWER = "the retry carried no answer to the form";
 const invalidTwice = (problems: readonly string[]) => `asked twice, and still not valid: ${problems.join("; ")}`;
+/** A form is asked again once after invalid values; the SDK's own cap on rounds is higher. */
+const LAST_ROUND = 2;
+
+type Answer = { action: string; content?: Record<string, unknown> };
+
+/**
+ * One round's answer judged, in either era: the request's answer, today's refusal with why, or
+ * the problems to ask again with (before the last round).
+ */
+async function judged<R>(
+  ask: MissingArguments<R>,
+  names: readonly string[],
+  round: number,
+  answer: Answer | undefined,
+): Promise<{ done: R } | { again: string[] }> {
+  if (answer === undefined) return { done: await ask.refuse(NO_ANSWER) };
+  if (answer.action !== "accept") return { done: await ask.refuse(answer.action === "decline" ? DECLINED : CANCELLED) };
+  const values = picked(answer.content, names);
+  const blank = blankAnswers(values, names);
+  const outcome = blank.length > 0 ? { problems: blank } : await ask.attempt(values, names);
+  if ("answer" in outcome) return { done: outcome.answer };
+  if (round >= LAST_ROUND) return { done: await ask.refuse(invalidTwice(outcome.problems)) };
+  return { again: outcome.problems };
+}
 
 /**
  * The answer to a request, asking first when `ask` has missing arguments and the client can be
@@ -105,8 +168,9 @@ export function withMissingAsked<R>(
   const state = ctx.mcpReq.requestState();
   if (state !== undefined && isModern(ctx)) return retried(ctx, settings, ask, state);
   if (settings.mode === "off" || !canAsk(server, ctx)) return today();
-  const names = Object.keys(ask.fields);
-  if (isModern(ctx)) return askAgainLater(ask, settings, { method: ask.method, target: ask.target, round: 1, names });
+  const names = ask.missing;
+  if (isModern(ctx))
+    return askAgainLater(ask, settings, { method: ask.method, target: ask.target, round: 1, names: [...names] });
   return askNow(ctx, ask, names);
 }
 
@@ -117,7 +181,7 @@ async function askAgainLater<R>(
   problems?: string[],
 ) {
   return inputRequired({
-    inputRequests: { [INPUT_KEY]: inputRequired.elicit(form(ask, state.names, problems) as ElicitRequestFormParams) },
+    inputRequests: { [INPUT_KEY]: inputRequired.elicit(form(ask, state.names, problems)) },
     requestState: await mintState(state, settings.stateKey),
   });
 }
@@ -130,32 +194,30 @@ async function retried<R>(
   raw: unknown,
 ): Promise<R | Result> {
   const state = await verifyState(raw, ctx, ask.method, ask.target, settings.stateKey);
+  // A reload between the rounds may have changed the skill: what was asked must still be askable.
+  if (!state.names.every((name) => Object.hasOwn(ask.fields, name)))
+    return ask.refuse("the skill changed while the form was out");
   const response = inputResponse(ctx.mcpReq.inputResponses, INPUT_KEY);
-  if (response.kind !== "elicit") return ask.refuse("the retry carried no answer to the form");
-  if (response.action !== "accept") return ask.refuse(response.action === "decline" ? DECLINED : CANCELLED);
-  const outcome = await ask.attempt(picked(response.content, state.names));
-  if ("answer" in outcome) return outcome.answer;
-  if (state.round >= 2) return ask.refuse(invalidTwice(outcome.problems));
-  return askAgainLater(ask, settings, { ...state, round: 2 }, outcome.problems);
+  const step = await judged(ask, state.names, state.round, response.kind === "elicit" ? response : undefined);
+  if ("done" in step) return step.done;
+  return askAgainLater(ask, settings, { ...state, round: state.round + 1 }, step.again);
 }
 
-/** A 2025-11-25 connection: `elicitation/create` while the request waits, asked again once after invalid values. */
+/** A 2025-11-25 connection: `elicitation/create` while the request waits, asked again after invalid values. */
 async function askNow<R>(ctx: ServerContext, ask: MissingArguments<R>, names: readonly string[]): Promise<R> {
   let problems: string[] | undefined;
-  for (let round = 1; round <= 2; round++) {
-    let answer: { action: string; content?: Record<string, unknown> };
+  for (let round = 1; ; round++) {
+    let answer: Answer;
     try {
       answer = await ctx.mcpReq.send(
-        { method: "elicitation/create", params: form(ask, names, problems) as ElicitRequestFormParams },
+        { method: "elicitation/create", params: form(ask, names, problems) },
         { timeout: ANSWER_TIMEOUT_MS },
       );
     } catch (error) {
       return ask.refuse(`no answer to the form: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (answer.action !== "accept") return ask.refuse(answer.action === "decline" ? DECLINED : CANCELLED);
-    const outcome = await ask.attempt(picked(answer.content, names));
-    if ("answer" in outcome) return outcome.answer;
-    problems = outcome.problems;
+    const step = await judged(ask, names, round, answer);
+    if ("done" in step) return step.done;
+    problems = step.again;
   }
-  return ask.refuse(invalidTwice(problems ?? []));
 }

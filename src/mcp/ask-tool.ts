@@ -1,18 +1,13 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
+import { problemLines, type ArgumentProblem } from "../invoke/arguments.ts";
+import { toolArgumentProblems } from "../invoke/call-tool.ts";
+import { ownArguments } from "../invoke/limits.ts";
 import type { Registry } from "../registry/registry.ts";
 import { fieldOfProperty, propertyOf, requiredNames, type FormField } from "../skill/form-fields.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import type { MissingArguments } from "./ask-missing.ts";
 
 type Run = (args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
-
-const textOf = (result: CallToolResult): string =>
-  result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-
-/** A validation line about one of `names` (`Argument "x" …`, `Missing required argument: "x"`, nested `"x.y"`, `"x[0]"`). */
-function concerns(line: string, names: readonly string[]): boolean {
-  return names.some((name) => line.includes(`"${name}"`) || line.includes(`"${name}.`) || line.includes(`"${name}[`));
-}
 
 /** Today's `isError` result, with why the form did not help added to its text. */
 function withReason(result: CallToolResult, reason: string): CallToolResult {
@@ -36,30 +31,38 @@ export function missingToolArguments(
   run: Run,
   target: string = id,
 ): MissingArguments<CallToolResult> | undefined {
-  const schema = registry.get(id)?.skill.inputSchema;
-  if (schema === undefined || registry.get(id)?.skill.type !== "tool") return undefined;
+  const skill = registry.get(id)?.skill;
+  const schema = skill?.inputSchema;
+  if (schema === undefined || skill?.type !== "tool") return undefined;
   const given = args === undefined ? {} : args;
   if (!isPlainObject(given)) return undefined;
-  const missing = requiredNames(schema).filter((name) => !Object.hasOwn(given, name));
+  const required = requiredNames(schema);
+  const missing = required.filter((name) => !Object.hasOwn(given, name));
   if (missing.length === 0) return undefined;
   const fields: Record<string, FormField> = {};
-  for (const name of missing) {
+  for (const name of required) {
     const field = fieldOfProperty(propertyOf(schema, name));
-    if (field === undefined) return undefined;
-    fields[name] = field;
+    if (field !== undefined) fields[name] = field;
   }
+  if (!missing.every((name) => Object.hasOwn(fields, name))) return undefined;
   return {
     method: "tools/call",
     target,
+    missing,
     fields,
     message: `"${id}" needs ${missing.length === 1 ? "an argument" : "arguments"} the call left out.`,
-    async attempt(values) {
-      const result = await run({ ...given, ...values });
-      if (!result.isError) return { answer: result };
-      const problems = textOf(result)
-        .split("\n")
-        .filter((line) => concerns(line, missing));
-      return problems.length > 0 ? { problems } : { answer: result };
+    async attempt(values, asked) {
+      const final = { ...given, ...values };
+      // The whole call is validated as any call is; the problems with what was asked for are asked again.
+      let problems: ArgumentProblem[];
+      try {
+        problems = await toolArgumentProblems(schema, ownArguments(final));
+      } catch {
+        // Validation that fails outright (a pattern over its time limit) is the call's own answer.
+        return { answer: await run(final) };
+      }
+      const about = problems.filter((p) => asked.includes(String(p.path[0])));
+      return about.length > 0 ? { problems: problemLines(about) } : { answer: await run(final) };
     },
     async refuse(reason) {
       return withReason(await run({ ...given }), reason);

@@ -68,13 +68,15 @@ export interface ToolsPlan {
   run: boolean;
   /** Tool skills (those whose names fit) are listed as tools of their own. */
   toolSkills: boolean;
+  /** False when the token budget put prompt skills behind the catalog (catalog-budget.ts): `prompts/list` lists none. */
+  prompts?: false;
   /** Why, in a few words, for people reading a plan (tests, debugging). */
   why: string;
 }
 
 /** The plan's identity, for caching listings: plans with the same key list the same tools. */
 export function planKey(plan: ToolsPlan): string {
-  return `${plan.catalog ? "c" : "-"}${plan.run ? "r" : "-"}${plan.toolSkills ? "t" : "-"}`;
+  return `${plan.catalog ? "c" : "-"}${plan.run ? "r" : "-"}${plan.toolSkills ? "t" : "-"}${plan.prompts === false ? "-" : "p"}`;
 }
 
 const CATALOG_TOOLS_WITHOUT_RUN = 2;

@@ -1,6 +1,6 @@
 import { ProtocolError, type CallToolResult, type ReadResourceResult, type Tool } from "@modelcontextprotocol/server";
 import { quoted, SkillCentralError } from "../errors.ts";
-import { argumentProblems } from "../invoke/arguments.ts";
+import { argumentProblems, problemLines } from "../invoke/arguments.ts";
 import { checkResult } from "../invoke/limits.ts";
 import { loadSkill, modelMayUse, modelSkill, unknownSkill, type LoadedSkill } from "../invoke/load-skill.ts";
 import { publishedSkill } from "../registry/published-skills.ts";
@@ -182,7 +182,7 @@ function failure(message: string): CallToolResult {
 /** The arguments checked against the tool's input schema, with the messages tool skills give. */
 function invalid(schema: object, args: unknown): CallToolResult | undefined {
   const problems = argumentProblems(schema as JsonSchema, args ?? {});
-  return problems.length > 0 ? failure(problems.join("\n")) : undefined;
+  return problems.length > 0 ? failure(problemLines(problems).join("\n")) : undefined;
 }
 
 function oneLine(text: string, max: number): string {

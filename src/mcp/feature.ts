@@ -1,19 +1,37 @@
 import type { Server, ServerCapabilities } from "@modelcontextprotocol/server";
 import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
+import type { UseOutcome } from "../storage/usage-store.ts";
 import type { RegistrySource } from "./registry-source.ts";
 
 /** The lists a client caches and is told about when they change. */
 export type ListKind = "prompts" | "tools" | "resources";
 
-/** How a skill reached a client: the request that served it (`run_skill_tool` counts as `tools/call`). */
-export type SkillUseVia = "prompts/get" | "tools/call" | "load_skill" | "skills/get";
+/** How a skill reached a client: the request that used it (`skills:compose` for each skill it joined). */
+export type SkillUseVia =
+  | "prompts/get"
+  | "tools/call"
+  | "load_skill"
+  | "run_skill_tool"
+  | "skills/get"
+  | "resources/read"
+  | "skills:compose";
+
+/** One use of a skill, as the handlers tell it (never an argument value or rendered text). */
+export interface SkillUse {
+  skill: string;
+  layer: string;
+  via: SkillUseVia;
+  outcome: UseOutcome;
+  /** The client's `clientInfo.name`, when it gave one. */
+  client?: string;
+}
 
 /**
- * Hears each skill a request served, by its id: only after the registry answered, so an id no
+ * Hears each use of a skill the registry serves: only after the registry answered, so an id no
  * skill has is never heard (usage metrics keep one series per served id, bounded by the skills).
  */
-export type OnSkillUse = (skill: string, via: SkillUseVia) => void;
+export type OnSkillUse = (use: SkillUse) => void;
 
 export interface FeatureOptions {
   /** The skills are watched and reloaded: lists change while the server runs. */
@@ -28,7 +46,7 @@ export interface FeatureOptions {
    * result may be shared between users, so every cache hint is `private`.
    */
   perCaller?: boolean;
-  /** Usage metrics (HTTP with `/metrics`); absent, nothing is counted and nothing costs. */
+  /** Usage metrics (HTTP with `/metrics`) and the usage history; absent, nothing is counted and nothing costs. */
   onUse?: OnSkillUse;
 }
 

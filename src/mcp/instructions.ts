@@ -1,115 +1,34 @@
-import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
-import { modelMayUse } from "../invoke/load-skill.ts";
-import { perSnapshot } from "../registry/per-snapshot.ts";
-import type { Candidate, Registry } from "../registry/registry.ts";
-import { FIND_SKILLS, LOAD_SKILL, planKey, RUN_SKILL_TOOL, type ToolsPlan } from "./catalog-mode.ts";
 import type { ClientProfile } from "./client-profiles.ts";
+import { catalogInstructions, serverInstructions } from "./instruction-text.ts";
 import type { RegistrySource } from "./registry-source.ts";
-import { REGISTRY_URI, SKILL_URI_TEMPLATE } from "./resources.ts";
 import { planFor } from "./tools.ts";
 
+// The texts live in instruction-text.ts, which the token budget counts; their users import them here.
+export { catalogInstructions, INSTRUCTIONS_BUDGET, serverInstructions } from "./instruction-text.ts";
+
 /**
- * Claude Code cuts a server's instructions at 2,048 characters, and clients put them in every
- * request's context: everything we say fits in this many.
- */
-export const INSTRUCTIONS_BUDGET = 2000;
-/** A highlighted skill's description is cut here: the name and what it is for, not how. */
-const HIGHLIGHT_CHARS = 90;
-/**
- * A tool-only client learns what skills exist from the instructions, which go out with the
- * answer to `initialize`; that answer waits this long at most for the first load.
+ * A client whose tools depend on the skills (see `waitsForSkills`) learns what it is given from
+ * the instructions, which go out with the answer to `initialize`; that answer waits this long at
+ * most for the first load.
  */
 export const FIRST_LOAD_WAIT_MS = 1500;
 
-const WATCHED = "Skill files are watched: when they change, the lists change and list_changed notifications are sent.";
-
 /**
- * The `initialize` (and `server/discover`) result's `instructions` for a client that sees
- * prompts and tools as they are: what the server offers and how to use it.
+ * Whether a client's `initialize` waits for the first load: one that takes tools but not prompts
+ * (its instructions name skills), and one that caps its tools, whose plan depends on how many
+ * tool skills there are (over its cap, they move behind the catalog tools, and its instructions
+ * must say how to reach them). Every other client's plan is the same before and after the load
+ * unless the configuration changes it, and it is answered at once.
  */
-export function serverInstructions(options: { live: boolean }): string {
-  return [
-    "skill-central serves a team's reusable skills, written as YAML files in layered folders:",
-    "prompt skills are MCP prompts (prompts/list, prompts/get); tool skills are MCP tools that render text and change nothing (tools/list, tools/call).",
-    `To combine every prompt skill on a topic, get the prompt "${COMPOSE_PROMPT_NAME}" with "tags" set to comma-separated tags, e.g. "kmp,android"; completion/complete on that argument offers the known tags.`,
-    `Resources: ${REGISTRY_URI} lists every skill with the layer and file it comes from; ${SKILL_URI_TEMPLATE} shows one skill and why it won over other layers.`,
-    "Prompt skills are also published through the MCP skills extension (skills/list, skills/get; each file a skill://<name>/<path> resource).",
-    ...(options.live ? [WATCHED] : []),
-  ].join(" ");
-}
-
-/** The first sentence of a description, cut to `max` characters. */
-function gist(description: string, max: number): string {
-  const line = description.replace(/\s+/g, " ").trim();
-  const sentence = /^(.+?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
-  return sentence.length <= max ? sentence.replace(/[.!?]$/, "") : `${sentence.slice(0, max - 1)}…`;
+export function waitsForSkills(client: ClientProfile): boolean {
+  return client.prompts === "not-shown" || client.capped;
 }
 
 /**
- * The skills worth naming up front: those this client can reach only through the catalog, the
- * team's own before the built-in ones (higher layer priority first), then by name.
- */
-function highlights(registry: Registry, plan: ToolsPlan, client: ClientProfile): Candidate[] {
-  const onlyThroughCatalog = (c: Candidate) =>
-    c.skill.type === "prompt" ? client.prompts !== "shown" : !plan.toolSkills;
-  const usable = registry.served().filter(modelMayUse);
-  const first = usable.filter(onlyThroughCatalog);
-  const rest = usable.filter((c) => !onlyThroughCatalog(c));
-  const order = (a: Candidate, b: Candidate) =>
-    b.layer.priority - a.layer.priority || (a.skill.id < b.skill.id ? -1 : 1);
-  return [...first.sort(order), ...rest.sort(order)];
-}
-
-/** Built once per snapshot, plan and kind of client. */
-const catalogTextOf = perSnapshot(() => new Map<string, string>());
-
-/**
- * The instructions for a client offered the catalog tools: how to find, read and run skills,
- * then as many skills by name as fit the budget.
- */
-export function catalogInstructions(
-  registry: Registry,
-  plan: ToolsPlan,
-  client: ClientProfile,
-  options: { live: boolean },
-): string {
-  const key = `${planKey(plan)}|${client.prompts}|${options.live}`;
-  const cache = catalogTextOf(registry);
-  const cached = cache.get(key);
-  if (cached !== undefined) return cached;
-  const head = [
-    "skill-central serves the team's reusable skills: prompts (instructions and checklists to follow) and tools.",
-    `Before a task the team may have a skill for, call ${FIND_SKILLS} with a few words about it; read a skill with ${LOAD_SKILL} {"name"} (a prompt comes back as instructions to follow; pass "arguments" as text; a skill folder also lists files to read with "path").`,
-    plan.run ? `Tool skills not listed as tools run through ${RUN_SKILL_TOOL} {"name", "arguments"}.` : "",
-  ]
-    .filter(Boolean)
-    .join(" ");
-  const tail = options.live ? ` ${WATCHED}` : "";
-  const candidates = highlights(registry, plan, client);
-  let list = "";
-  let named = 0;
-  const room = INSTRUCTIONS_BUDGET - head.length - tail.length - 80;
-  for (const c of candidates) {
-    const entry = `${named === 0 ? "" : "; "}${c.skill.id} (${gist(c.skill.description, HIGHLIGHT_CHARS)})`;
-    if (list.length + entry.length > room) break;
-    list += entry;
-    named++;
-  }
-  const more = candidates.length - named;
-  const skills =
-    named === 0
-      ? ""
-      : ` Skills include: ${list}${more > 0 ? `; and ${more} more (${FIND_SKILLS} lists them all).` : "."}`;
-  const text = head + skills + tail;
-  cache.set(key, text);
-  return text;
-}
-
-/**
- * What `initialize` or `server/discover` says to this client. A client that takes tools but not
- * prompts waits (briefly) for the first load, so its instructions can name skills; every other
- * client is answered at once, with the catalog version only when the skills are already loaded
- * and its plan offers the catalog.
+ * What `initialize` or `server/discover` says to this client: the catalog version when its plan
+ * offers the catalog, else the usual one. A client that `waitsForSkills` waits (briefly) for
+ * the first load; every other client is answered at once, with the catalog version only when
+ * the skills are already loaded and its plan offers the catalog.
  */
 export async function instructionsFor(
   source: RegistrySource,
@@ -117,7 +36,7 @@ export async function instructionsFor(
   options: { live: boolean },
 ): Promise<string> {
   let registry = source.loaded();
-  if (registry === undefined && client.prompts === "not-shown") {
+  if (registry === undefined && waitsForSkills(client)) {
     let timer: Timer | undefined;
     const waited = await Promise.race([
       source.current().catch(() => undefined),

@@ -2,6 +2,7 @@ import {
   createRequestStateCodec,
   ProtocolError,
   ProtocolErrorCode,
+  type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 
@@ -21,7 +22,15 @@ export interface AskState {
   names: string[];
 }
 
-type Codec = ReturnType<typeof createRequestStateCodec>;
+/** The signed payload: short keys, since the client sends it back with every retry. */
+interface StatePayload {
+  m: string;
+  t: string;
+  r: number;
+  n: string[];
+}
+
+type Codec = RequestStateCodec<StatePayload>;
 
 /** Long enough for a person to fill in a form. */
 const STATE_TTL_SECONDS = 1800;
@@ -33,7 +42,7 @@ const sharedCodecs = new Map<string, Codec>();
 
 function codecFor(sharedKey: Uint8Array | undefined): Codec {
   if (sharedKey === undefined) {
-    processCodec ??= createRequestStateCodec({
+    processCodec ??= createRequestStateCodec<StatePayload>({
       key: crypto.getRandomValues(new Uint8Array(32)),
       ttlSeconds: STATE_TTL_SECONDS,
     });
@@ -42,7 +51,7 @@ function codecFor(sharedKey: Uint8Array | undefined): Codec {
   const id = Buffer.from(sharedKey).toString("base64");
   let codec = sharedCodecs.get(id);
   if (codec === undefined) {
-    codec = createRequestStateCodec({ key: sharedKey, ttlSeconds: STATE_TTL_SECONDS });
+    codec = createRequestStateCodec<StatePayload>({ key: sharedKey, ttlSeconds: STATE_TTL_SECONDS });
     sharedCodecs.set(id, codec);
   }
   return codec;
@@ -59,7 +68,11 @@ export function invalidState(): ProtocolError {
   });
 }
 
-/** The state of a retry of `method` on `target`, or throws -32602 (tampered, expired, or minted for another request). */
+/**
+ * The state of a retry of `method` on `target`, or throws -32602 (tampered, expired, or minted
+ * for another request). The codec's MAC proves the payload is one this server minted, so its
+ * fields have the types `mintState` gave them; only what it was minted for is compared.
+ */
 export async function verifyState(
   raw: unknown,
   ctx: ServerContext,
@@ -67,20 +80,12 @@ export async function verifyState(
   target: string,
   sharedKey: Uint8Array | undefined,
 ): Promise<AskState> {
-  let payload: unknown;
+  let payload: StatePayload | undefined;
   try {
     payload = typeof raw === "string" ? await codecFor(sharedKey).verify(raw, ctx) : undefined;
   } catch {
     payload = undefined;
   }
-  const p = payload as { m?: unknown; t?: unknown; r?: unknown; n?: unknown } | undefined;
-  if (
-    p?.m !== method ||
-    p.t !== target ||
-    typeof p.r !== "number" ||
-    !Array.isArray(p.n) ||
-    !p.n.every((n) => typeof n === "string")
-  )
-    throw invalidState();
-  return { method, target, round: p.r, names: p.n as string[] };
+  if (payload?.m !== method || payload.t !== target) throw invalidState();
+  return { method, target, round: payload.r, names: payload.n };
 }

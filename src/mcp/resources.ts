@@ -13,7 +13,8 @@ import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 import { publishedHeads } from "../registry/published-skills.ts";
-import { SKILL_SCHEME } from "../skill/skill-uri.ts";
+import { SKILL_MD, SKILL_SCHEME } from "../skill/skill-uri.ts";
+import { reportUse } from "./skill-use.ts";
 import { unknownResource } from "./resource-errors.ts";
 import { readSkillFile } from "./skill-files.ts";
 
@@ -140,6 +141,13 @@ function resourceText(registry: Registry, uri: string): string {
 /** Rendered once per snapshot and URI. */
 const textsOf = perSnapshot(() => new Map<string, string>());
 
+/** The skill whose `SKILL.md` a `skill://` URI names, or undefined for any other resource. */
+function skillMdName(uri: string): string | undefined {
+  if (!uri.startsWith(SKILL_SCHEME) || !uri.endsWith(`/${SKILL_MD}`)) return undefined;
+  const name = uri.slice(SKILL_SCHEME.length, -SKILL_MD.length - 1);
+  return name === "" || name.includes("/") ? undefined : name;
+}
+
 export function readResource(registry: Registry, uri: string): ReadResourceResult {
   // A skill's file: read (and checked) on each request, never held.
   if (uri.startsWith(SKILL_SCHEME)) return readSkillFile(registry, uri);
@@ -155,7 +163,7 @@ export function readResource(registry: Registry, uri: string): ReadResourceResul
 export const resourcesFeature: Feature = {
   name: "resources",
   capabilities: ({ live }) => ({ resources: { listChanged: live } }),
-  register(server, source: RegistrySource) {
+  register(server, source: RegistrySource, { onUse }) {
     handle(server, "resources/list", PaginatedRequestParamsSchema, async (params) =>
       listResourcesPage(await source.current(), params.cursor, source.pageSize()),
     );
@@ -164,9 +172,14 @@ export const resourcesFeature: Feature = {
       resourceTemplates: paginate(TEMPLATES, (t) => t.uriTemplate, "resources/templates/list", params.cursor, undefined)
         .items,
     }));
-    handle(server, "resources/read", ReadResourceRequestParamsSchema, async (params) =>
-      readResource(await source.current(), params.uri),
-    );
+    handle(server, "resources/read", ReadResourceRequestParamsSchema, async (params, ctx) => {
+      const registry = await source.current();
+      const result = readResource(registry, params.uri);
+      // Reading a skill's SKILL.md is how a host that reads the skills extension loads the skill.
+      const name = onUse && skillMdName(params.uri);
+      if (name !== undefined) reportUse(onUse, server, ctx, registry, name, "resources/read", "ok");
+      return result;
+    });
   },
   lists: [{ kind: "resources", entries: (registry) => listResources(registry).resources }],
 };

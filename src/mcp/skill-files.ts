@@ -6,6 +6,7 @@ import { publishedSkill, type PublishedFile, type PublishedSkill } from "../regi
 import type { Registry } from "../registry/registry.ts";
 import { synthesiseSkillMd } from "../skill/skill-md/synthesise.ts";
 import { SKILL_MD, SKILL_SCHEME, skillUri } from "../skill/skill-uri.ts";
+import { digestOf } from "../storage/digest.ts";
 import { readFolderFile } from "../storage/folder-file.ts";
 import { isTextual, mimeTypeOf, OCTET_STREAM, PLAIN_TEXT } from "./file-types.ts";
 import { paginate } from "./pagination.ts";
@@ -166,10 +167,7 @@ export function bytesOf(skill: PublishedSkill, file: PublishedFile): Uint8Array 
     synthesiseSkillMd(candidate.skill, candidate.content.read().template, candidate.layer.name).text,
     "utf8",
   );
-  if (
-    bytes.length !== file.size ||
-    `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}` !== file.digest
-  ) {
+  if (bytes.length !== file.size || digestOf(bytes) !== file.digest) {
     throw new ProtocolError(
       ProtocolErrorCode.InternalError,
       `${file.uri} changed since it was published; call skills/get for the skill's current files`,

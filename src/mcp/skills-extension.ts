@@ -12,11 +12,13 @@ import type { Server } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 import { publicationFingerprint, publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
+import { originView, type OriginView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";
 import { cacheHints } from "./cache-hints.ts";
 import type { Feature, FeatureOptions } from "./feature.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
+import { reportUse } from "./skill-use.ts";
 import { handle } from "./request-handler.ts";
 import { invalidUri } from "./resource-errors.ts";
 import { readSkillFolder, skillAtManifestUri } from "./skill-files.ts";
@@ -49,14 +51,18 @@ export interface EntryProvenance {
   format: "skill-md" | "yaml";
 }
 
+/** With a remote layer's source (git URL and commit, or index URL) and signer (docs/provenance.md). */
+type EntryMeta = EntryProvenance & Partial<OriginView>;
+
 /** A published skill as a `skills/list` / `skills/get` entry. */
 export function skillEntry(skill: PublishedSkill): SkillEntry {
   const { candidate } = skill;
-  const provenance: EntryProvenance = {
+  const provenance: EntryMeta = {
     layer: candidate.layer.name,
     priority: candidate.layer.priority,
     source: candidate.source,
     format: skill.synthesised ? "yaml" : "skill-md",
+    ...originView(candidate.layer),
   };
   return {
     uri: skill.uri,
@@ -111,9 +117,10 @@ export const skillsExtensionFeature: Feature = {
       ...listSkillsPage(await source.current(), params.cursor, source.pageSize()),
       ...cacheFields(server, options),
     }));
-    handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params) => {
-      const skill = servedSkill(await source.current(), params.uri);
-      options.onUse?.(skill.candidate.skill.id, SKILLS_GET_METHOD);
+    handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params, ctx) => {
+      const registry = await source.current();
+      const skill = servedSkill(registry, params.uri);
+      reportUse(options.onUse, server, ctx, registry, skill.candidate.skill.id, SKILLS_GET_METHOD, "ok");
       return { skill: skillEntry(skill), ...cacheFields(server, options) };
     });
     handle(server, RESOURCES_DIRECTORY_READ_METHOD, ReadResourceDirectoryRequestParamsSchema, async (params) => ({

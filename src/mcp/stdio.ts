@@ -2,6 +2,7 @@ import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { sendListChanged, watchListChanges } from "./list-changed.ts";
 import { listensForUpdates, watchResourceUpdates } from "./resource-subscriptions.ts";
+import type { OnSkillUse } from "./feature.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { createServer } from "./server.ts";
 import type { StdioTransport } from "./stdio-transport.ts";
@@ -10,6 +11,8 @@ export interface StdioOptions {
   /** Skills are watched: send list_changed after a reload. */
   live: boolean;
   warn: (message: string) => void;
+  /** The usage history's hook (absent: nothing is recorded). */
+  onUse?: OnSkillUse;
 }
 
 /**
@@ -31,7 +34,7 @@ export function serveMcpOverStdio(
   let current: { server: Server; ready: boolean } | undefined;
   const handle = serveStdio(
     ({ era }) => {
-      const server = createServer(source, { live: options.live });
+      const server = createServer(source, { live: options.live, ...(options.onUse && { onUse: options.onUse }) });
       const instance = { server, ready: era === "modern" };
       server.oninitialized = () => {
         instance.ready = true;

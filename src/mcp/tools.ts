@@ -5,87 +5,36 @@ import {
   type ListToolsResult,
   type Server,
   type ServerContext,
-  type Tool,
 } from "@modelcontextprotocol/server";
 import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
 import {
   FIND_SKILLS,
-  fitsAsToolName,
   LOAD_SKILL,
   planKey,
   planTools,
   requestClient,
   RUN_SKILL_TOOL,
-  type ToolSkillCounts,
   type ToolsPlan,
 } from "./catalog-mode.ts";
-import {
-  FIND_SKILLS_TOOL,
-  findSkills,
-  LOAD_SKILL_TOOL,
-  loadSkillTool,
-  RUN_SKILL_TOOL_TOOL,
-  runSkillTool,
-} from "./catalog-tools.ts";
+import { withinTokenBudget } from "./catalog-budget.ts";
+import { findSkills, loadSkillTool, runSkillTool } from "./catalog-tools.ts";
 import type { ClientProfile } from "./client-profiles.ts";
-import type { Feature, OnSkillUse, SkillUseVia } from "./feature.ts";
+import type { Feature, SkillUseVia } from "./feature.ts";
+import { hasDeprecated } from "../registry/deprecated.ts";
+import { reportUse, withDeprecation } from "./skill-use.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle, isString } from "./request-handler.ts";
-import { withMissingAsked, type MissingArguments } from "./ask-missing.ts";
+import { declinesNoted, withMissingAsked, type MissingArguments } from "./ask-missing.ts";
 import { missingToolArguments } from "./ask-tool.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
-import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
-import { perSnapshot } from "../registry/per-snapshot.ts";
+import { runTool } from "./skill-tools.ts";
+import { listTools, toolSkillsOf } from "./tool-listing.ts";
 
-interface ToolSkills {
-  /** Tool skills whose names fit a client's tool list, sorted by name. */
-  fitting: Tool[];
-  counts: ToolSkillCounts;
-}
-
-/** Every tool skill of a snapshot as an MCP tool, sorted by name; built once per snapshot. */
-export const toolSkillsOf = perSnapshot((registry: Registry): ToolSkills => {
-  const fitting: Tool[] = [];
-  let unfitting = 0;
-  for (const { skill } of registry.ofType("tool")) {
-    if (!fitsAsToolName(skill.id)) {
-      unfitting++;
-      continue;
-    }
-    fitting.push({
-      name: skill.id,
-      ...(skill.title !== undefined && { title: skill.title }),
-      description: skill.description,
-      inputSchema: skill.inputSchema as Tool["inputSchema"],
-      annotations: TOOL_ANNOTATIONS,
-    });
-  }
-  return { fitting, counts: { fitting: fitting.length, unfitting } };
-});
-
-/** What a client is offered, for the catalog settings being served. */
+/** What a client is offered, for the catalog settings being served (and its token budget, catalog-budget.ts). */
 export function planFor(registry: Registry, settings: CatalogSettings, client: ClientProfile): ToolsPlan {
-  return planTools(settings, client, toolSkillsOf(registry).counts);
-}
-
-/** One listing per snapshot and plan, sorted by name (the pagination key). */
-const listingsOf = perSnapshot(() => new Map<string, Tool[]>());
-
-export function listTools(registry: Registry, plan: ToolsPlan): Tool[] {
-  const cache = listingsOf(registry);
-  const key = planKey(plan);
-  let tools = cache.get(key);
-  if (tools === undefined) {
-    tools = plan.toolSkills ? [...toolSkillsOf(registry).fitting] : [];
-    if (plan.catalog) {
-      tools.push(FIND_SKILLS_TOOL, LOAD_SKILL_TOOL, ...(plan.run ? [RUN_SKILL_TOOL_TOOL] : []));
-      tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    }
-    cache.set(key, tools);
-  }
-  return tools;
+  return withinTokenBudget(registry, settings, client, planTools(settings, client, toolSkillsOf(registry).counts));
 }
 
 export function listToolsPage(
@@ -119,18 +68,7 @@ function useOfCall(name: string, args: unknown, viaCatalog: boolean): [string, S
   if (!viaCatalog) return [name, "tools/call"];
   const named = isPlainObject(args) && isString(args.name) ? args.name : undefined;
   if (named === undefined || name === FIND_SKILLS) return undefined;
-  return [named, name === LOAD_SKILL ? "load_skill" : "tools/call"];
-}
-
-/** Tells `onUse` of a call that served a skill: an answer that is not an error, for an id the registry has. */
-function counted(
-  result: CallToolResult,
-  registry: Registry,
-  use: [string, SkillUseVia] | undefined,
-  onUse: OnSkillUse,
-): CallToolResult {
-  if (use !== undefined && result.isError !== true && registry.get(use[0]) !== undefined) onUse(...use);
-  return result;
+  return [named, name === LOAD_SKILL ? "load_skill" : "run_skill_tool"];
 }
 
 /** What a call would ask for: a tool skill's missing arguments, or those of the tool skill `run_skill_tool` names. */
@@ -192,14 +130,29 @@ export const toolsFeature: Feature = {
           viaCatalog = answer !== undefined;
           return answer ?? runTool(registry, params.name, args);
         };
-        const ask = missingArgumentsOfCall(registry, plan, params.name, params.arguments, call);
+        let declined = false;
+        const ask = declinesNoted(missingArgumentsOfCall(registry, plan, params.name, params.arguments, call), () => {
+          declined = true;
+        });
         const result = withMissingAsked(server, ctx, source.elicitation(), ask, () => call(params.arguments));
-        if (onUse === undefined) return result;
-        const answered = await result;
+        // The common call, to a skill neither deprecated nor recorded, is answered as it comes.
+        if (onUse === undefined && !hasDeprecated(registry)) return result;
+        let answered: Awaited<typeof result>;
+        try {
+          answered = await result;
+        } catch (error) {
+          const use = useOfCall(params.name, params.arguments, viaCatalog);
+          if (use !== undefined) reportUse(onUse, server, ctx, registry, use[0], use[1], "error");
+          throw error;
+        }
         // Counted once answered, not while a form is out.
         if (isInputRequiredResult(answered)) return answered;
+        const toolResult = answered as CallToolResult;
         const use = useOfCall(params.name, params.arguments, viaCatalog);
-        return counted(answered as CallToolResult, registry, use, onUse);
+        if (use === undefined) return toolResult;
+        const failed = toolResult.isError === true;
+        reportUse(onUse, server, ctx, registry, use[0], use[1], failed ? (declined ? "declined" : "error") : "ok");
+        return failed ? toolResult : withDeprecation(toolResult, registry, use[0]);
       },
       { required: { name: isString }, optional: { arguments: isPlainObject } },
     );

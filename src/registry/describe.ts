@@ -1,6 +1,6 @@
 import type { Skill, SkillFile, SkillFormat } from "../skill/skill.ts";
 import { publishedSkillOf } from "./published-skills.ts";
-import type { Candidate, CandidateStatus, Provenance, Registry, Resolution } from "./registry.ts";
+import type { Candidate, CandidateStatus, LayerRef, Provenance, Registry, Resolution } from "./registry.ts";
 
 /**
  * Plain-data views of the registry, shared by every adapter that shows provenance (the CLI's
@@ -141,4 +141,20 @@ export function resolutionView(resolution: Resolution): ResolutionView {
 /** Every id with its full chain, sorted by id. */
 export function registryView(registry: Registry): ResolutionView[] {
   return registry.resolutions().map(resolutionView);
+}
+
+/** Where a remote layer's copy came from and who signed it, as `skills/list`, the board and the API show it. */
+export interface OriginView {
+  /** The git repository or the index URL (credentials redacted). */
+  url: string;
+  /** A git layer's commit. */
+  commit?: string;
+  signer?: { principal: string; fingerprint: string };
+}
+
+/** A candidate's layer origin, for a remote (git or url) layer; undefined for a folder. */
+export function originView(layer: LayerRef): OriginView | undefined {
+  if (!layer.provenance) return undefined;
+  const { url, commit, signer } = layer.provenance;
+  return { url, ...(commit !== undefined && { commit }), ...(signer && { signer: { ...signer } }) };
 }

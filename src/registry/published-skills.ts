@@ -1,3 +1,4 @@
+import { type Digest, digestFromHex, digestOf } from "../storage/digest.ts";
 import { synthesiseSkillMd } from "../skill/skill-md/synthesise.ts";
 import { SKILL_MD, skillUri } from "../skill/skill-uri.ts";
 import type { FolderFiles, Skill, SkillFile } from "../skill/skill.ts";
@@ -20,8 +21,8 @@ export interface PublishedFile {
   path: string;
   uri: string;
   size: number;
-  /** `sha256:` and 64 lowercase hex digits: the extension's digest format. */
-  digest: string;
+  /** The extension's digest format (`sha256:<hex>`). */
+  digest: Digest;
   /** A folder's file: the loader's record of it (its path in the folder may differ in case: `skill.md`). */
   record?: SkillFile;
 }
@@ -39,8 +40,6 @@ export interface PublishedSkill {
   /** A YAML prompt skill's `SKILL.md` is made, not read: its text is made again on each read. */
   synthesised: boolean;
 }
-
-const digestOf = (hex: string) => `sha256:${hex}`;
 
 type Publication = Omit<PublishedSkill, "candidate">;
 
@@ -71,7 +70,7 @@ function folderPublication(skill: Skill, folder: FolderFiles | undefined): Publi
     path,
     uri: skillUri(skill.id, path),
     size: record.size,
-    digest: digestOf(record.sha256),
+    digest: digestFromHex(record.sha256),
     record,
   });
   return assemble(
@@ -96,7 +95,7 @@ function synthesisedPublication(candidate: Candidate): Publication | undefined {
     path: SKILL_MD,
     uri: skillUri(candidate.skill.id),
     size: bytes.length,
-    digest: digestOf(new Bun.CryptoHasher("sha256").update(bytes).digest("hex")),
+    digest: digestOf(bytes),
   };
   return assemble(candidate.skill.id, made.frontmatter, [file], true);
 }
@@ -201,6 +200,7 @@ export const publicationFingerprint = perSnapshot((registry: Registry): unknown[
       layer.name,
       layer.priority,
       source,
+      layer.provenance?.signer?.fingerprint,
     ]),
 );
 

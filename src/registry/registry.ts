@@ -1,3 +1,4 @@
+import type { LayerProvenance } from "../config/resolve-config.ts";
 import type { VisibleTo } from "../config/visible-to.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { ContentSource, FolderFiles, Skill, SkillType } from "../skill/skill.ts";
@@ -10,6 +11,8 @@ export interface LayerRef {
   order: number;
   /** Who may see the layer over HTTP (visibility.ts); absent: everyone. */
   visibleTo?: VisibleTo;
+  /** A remote layer's source: URL, commit and signer. */
+  provenance?: LayerProvenance;
 }
 
 export interface Candidate {

@@ -157,3 +157,17 @@ const RELATED = new Map<string, readonly string[]>(
 export function relatedTerms(term: string): readonly string[] {
   return RELATED.get(term) ?? [];
 }
+
+/** Posting lists being built, term → the docs it is in (in doc order) and its weight in each. */
+export type GrowingPostings = Map<string, { docs: number[]; weights: number[] }>;
+
+/** Adds `term`'s weight in `doc` to `postings` (the search index and overlap build them alike). */
+export function addPosting(postings: GrowingPostings, term: string, doc: number, weight: number): void {
+  let list = postings.get(term);
+  if (!list) {
+    list = { docs: [], weights: [] };
+    postings.set(term, list);
+  }
+  list.docs.push(doc);
+  list.weights.push(weight);
+}

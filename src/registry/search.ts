@@ -1,6 +1,6 @@
 import { perSnapshot } from "./per-snapshot.ts";
 import type { Candidate, Registry } from "./registry.ts";
-import { relatedTerms, terms } from "./search-terms.ts";
+import { addPosting, type GrowingPostings, relatedTerms, terms } from "./search-terms.ts";
 import { skillUri } from "../skill/skill-uri.ts";
 import { editDistance } from "../suggest.ts";
 
@@ -59,7 +59,7 @@ export function buildSearchIndex(candidates: readonly Candidate[]): SearchIndex 
   const averages = FIELDS.map((_, f) =>
     Math.max(1, fieldTerms.reduce((sum, fields) => sum + fields[f]!.length, 0) / Math.max(1, candidates.length)),
   );
-  const growing = new Map<string, { docs: number[]; weights: number[] }>();
+  const growing: GrowingPostings = new Map();
   fieldTerms.forEach((fields, doc) => {
     const tilde = new Map<string, number>();
     fields.forEach((list, f) => {
@@ -68,15 +68,7 @@ export function buildSearchIndex(candidates: readonly Candidate[]): SearchIndex 
       const norm = 1 - b + (b * list.length) / averages[f]!;
       for (const term of list) tilde.set(term, (tilde.get(term) ?? 0) + weight / norm);
     });
-    for (const [term, tf] of tilde) {
-      let entry = growing.get(term);
-      if (!entry) {
-        entry = { docs: [], weights: [] };
-        growing.set(term, entry);
-      }
-      entry.docs.push(doc);
-      entry.weights.push(tf / (K1 + tf));
-    }
+    for (const [term, tf] of tilde) addPosting(growing, term, doc, tf / (K1 + tf));
   });
   const postings = new Map<string, Postings>();
   for (const [term, { docs, weights }] of growing)

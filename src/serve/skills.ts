@@ -10,6 +10,7 @@ import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/sta
 import type { LiveRegistry, ServedElicitation } from "../mcp/registry-source.ts";
 import { LiveSkills } from "../reload/live-skills.ts";
 import type { LogFormat, Logger } from "./log.ts";
+import type { UsageLog } from "./usage-log.ts";
 
 export interface ServeOptions extends LoadOptions {
   /** Print load phase timings to stderr. */
@@ -64,6 +65,8 @@ export function openSkills(
     reloaded?: (outcome: "ok" | "failed") => void;
     /** Every load, once it is served (the board shows each). */
     loaded?: (result: LoadResult) => void;
+    /** The usage history the servers record into: each load tells it where the store is. */
+    usage?: UsageLog;
   } = {},
 ): OpenSkills {
   const { debugTiming, watch = true, pageSize, catalog, logFormat, elicitation, ...load } = options;
@@ -93,6 +96,7 @@ export function openSkills(
       reportLoad(logger, result, previous);
       if (!previous && logger.debugging) logger.debug(startupLine([...milestones, atIndex], rssAtIndex));
       collectLoadGarbage();
+      hooks.usage?.configure(result.config.usage);
       source.setElicitation(servedElicitation(result, elicitation, logger));
       source.swap(
         result.registry,
@@ -125,6 +129,7 @@ export function openSkills(
       // A short session may end before the index was written while idle: write it now.
       writer?.flush();
       index?.close();
+      hooks.usage?.close();
     },
   };
 }

@@ -5,6 +5,7 @@ import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { DRAIN_DEADLINE_MS, exitWithin, onStopSignals, stopSequence } from "./drain.ts";
 import { serveLogger } from "./log.ts";
+import { UsageLog } from "./usage-log.ts";
 import { counts, openSkills, type Milestone, type OpenSkills, type ServeOptions } from "./skills.ts";
 
 /** How long the server waits for a client's first line (its initialize) before it starts loading. */
@@ -46,7 +47,8 @@ export async function runStdio(options: ServeOptions): Promise<void> {
   });
   process.stdout.on?.("error", exit);
   // Served first, so `initialize` is answered while the cache is read and the skills load.
-  const serving = serveMcpOverStdio(source, transport, { live: watch, warn: logger.warn });
+  const usage = new UsageLog(logger.warn);
+  const serving = serveMcpOverStdio(source, transport, { live: watch, warn: logger.warn, onUse: usage.hook() });
   const milestones: Milestone[] = [["mcp command", startedAt]];
   const firstLineAt = await firstLine(transport);
   if (firstLineAt !== undefined) milestones.push(["first line read", firstLineAt]);
@@ -56,7 +58,7 @@ export async function runStdio(options: ServeOptions): Promise<void> {
   // (stdin a pipe) gets nothing it did not ask for.
   const firstLoad =
     process.stdin.isTTY === true ? (result: LoadResult) => logger.info(terminalGreeting(result)) : undefined;
-  skills = openSkills(options, source, logger, milestones, firstLoad && { firstLoad });
+  skills = openSkills(options, source, logger, milestones, { usage, ...(firstLoad && { firstLoad }) });
   if (exiting) return;
   await skills.live.start();
 }

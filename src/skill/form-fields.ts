@@ -1,3 +1,4 @@
+import type { PrimitiveSchemaDefinition } from "@modelcontextprotocol/server";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
 import type { Skill, SkillArgument } from "./skill.ts";
 
@@ -6,25 +7,32 @@ import type { Skill, SkillArgument } from "./skill.ts";
  * a number or integer, a boolean, or a single choice among strings. Nested objects and arrays
  * cannot be a field. Built from the skill's own declaration, so the form says what the skill
  * says: title, description, choices (titled when the schema titles them), default, format,
- * length and range bounds.
+ * length and range bounds. The type is the SDK's own definition of an elicitation form field,
+ * less the multi-select (no skill argument is built as one).
  */
-export type FormField = Readonly<Record<string, unknown>>;
+export type FormField = Exclude<PrimitiveSchemaDefinition, { type: "array" }>;
 
 /** The formats a form field may carry; others are left off (the value is still validated as declared). */
-const FORM_FORMATS: ReadonlySet<string> = new Set(["email", "uri", "date", "date-time"]);
-const FIELD_TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", "boolean"]);
+const FORM_FORMATS = ["email", "uri", "date", "date-time"] as const;
+type FormFormat = (typeof FORM_FORMATS)[number];
 
 const isString = (value: unknown): value is string => typeof value === "string";
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const isFormat = (value: unknown): value is FormFormat => FORM_FORMATS.some((f) => f === value);
 
-/** Copies each keyword that passes its test. */
-function pick(
+/** `{ [key]: value }` when `value` passes `test`, else nothing: spread into a field. */
+function kept<K extends string, V>(key: K, value: unknown, test: (v: unknown) => v is V): { [P in K]?: V } {
+  return (test(value) ? { [key]: value } : {}) as { [P in K]?: V };
+}
+
+/** A pair of bounds (`minimum` and `maximum`, or `minLength` and `maxLength`), each where it passes `test`. */
+function bounds<L extends string, H extends string>(
   schema: JsonSchema,
-  tests: Readonly<Record<string, (value: unknown) => boolean>>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, test] of Object.entries(tests)) if (test(schema[key])) out[key] = schema[key];
-  return out;
+  low: L,
+  high: H,
+  test: (value: unknown) => value is number,
+): { [P in L | H]?: number } {
+  return { ...kept(low, schema[low], test), ...kept(high, schema[high], test) };
 }
 
 /** `oneOf: [{ const, title }]` of strings: a titled choice; undefined when the schema has no such list. */
@@ -44,20 +52,27 @@ export function fieldOfProperty(property: unknown): FormField | undefined {
   if (!isPlainObject(property)) return undefined;
   const titled = titledChoices(property);
   const type = property.type ?? (titled || Array.isArray(property.enum) ? "string" : undefined);
-  if (!isString(type) || !FIELD_TYPES.has(type)) return undefined;
-  const common = pick(property, { title: isString, description: isString });
-  if (type === "boolean") return { type, ...common, ...pick(property, { default: (v) => typeof v === "boolean" }) };
+  const common = { ...kept("title", property.title, isString), ...kept("description", property.description, isString) };
+  const isBoolean = (v: unknown): v is boolean => typeof v === "boolean";
+  if (type === "boolean") return { type, ...common, ...kept("default", property.default, isBoolean) };
   if (type === "number" || type === "integer")
-    return { type, ...common, ...pick(property, { minimum: isNumber, maximum: isNumber, default: isNumber }) };
-  const defaults = pick(property, { default: isString });
+    return {
+      type,
+      ...common,
+      ...bounds(property, "minimum", "maximum", isNumber),
+      ...kept("default", property.default, isNumber),
+    };
+  if (type !== "string") return undefined;
+  const defaults = kept("default", property.default, isString);
   if (titled) return { type, ...common, oneOf: titled, ...defaults };
   if (Array.isArray(property.enum)) {
-    if (!property.enum.every(isString)) return undefined;
-    return { type, ...common, enum: property.enum, ...defaults };
+    const choices = property.enum;
+    if (!choices.every(isString)) return undefined;
+    return { type, ...common, enum: choices, ...defaults };
   }
-  const format = isString(property.format) && FORM_FORMATS.has(property.format) ? { format: property.format } : {};
-  const lengths = pick(property, { minLength: Number.isInteger, maxLength: Number.isInteger });
-  return { type, ...common, ...lengths, ...format, ...defaults };
+  const isLength = (v: unknown): v is number => Number.isInteger(v);
+  const lengths = bounds(property, "minLength", "maxLength", isLength);
+  return { type, ...common, ...lengths, ...kept("format", property.format, isFormat), ...defaults };
 }
 
 /** A prompt argument as a form field: always text, a choice when it lists `enum` values. */

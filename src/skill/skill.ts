@@ -111,6 +111,13 @@ export interface Skill {
    * `arguments` or `argument-hint`, or its body uses `$ARGUMENTS`); elsewhere they are text.
    */
   positional?: boolean;
+  /**
+   * Being retired, with the author's message (`deprecated:`; `metadata.deprecated` in SKILL.md):
+   * the served description leads with it and each use's result carries it once.
+   */
+  deprecated?: string;
+  /** `enabled: false` (`metadata.enabled: "false"`): opt-in, served only where a config's `enable` lists its id. */
+  optIn?: boolean;
 }
 
 /** What using a skill needs beyond its listing. */
@@ -131,6 +138,16 @@ export interface ContentSource {
 
 /** What a skill is to a person reading a list or a count: a YAML prompt or tool, or an Agent Skills folder. */
 export type SkillKind = "prompt" | "tool" | "folder";
+
+/** What a deprecated skill's served description starts with. */
+export function deprecationNotice(id: string, message: string): string {
+  return `Deprecated: ${message.trim() || `the skill "${id}" is being retired`}`;
+}
+
+/** The description as served: a deprecated skill's notice first, so a client that cuts descriptions keeps it. */
+export function servedDescription(id: string, description: string, deprecated: string | undefined): string {
+  return deprecated === undefined ? description : `[${deprecationNotice(id, deprecated)}] ${description}`;
+}
 
 export function skillKind(skill: Skill): SkillKind {
   return skill.format === "skill-md" ? "folder" : skill.type;

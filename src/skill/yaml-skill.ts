@@ -7,7 +7,7 @@ import { isValidSkillId, MAX_TOOL_ID_LENGTH, SKILL_ID_RULE } from "./id.ts";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
 import { unknownSchemaKeywords } from "./schema-keywords.ts";
 import { proveInputSchema } from "./schema-proof.ts";
-import type { Skill, SkillArgument, SkillContent, SkillType } from "./skill.ts";
+import { servedDescription, type Skill, type SkillArgument, type SkillContent, type SkillType } from "./skill.ts";
 import { normaliseTags } from "./tags.ts";
 import { proveTemplate } from "./template-proof.ts";
 
@@ -29,6 +29,8 @@ const FIELDS = [
   "inputSchema",
   "version",
   "examples",
+  "deprecated",
+  "enabled",
 ] as const;
 const ARGUMENT_FIELDS = ["name", "description", "required", "enum"] as const;
 const TYPES: readonly SkillType[] = ["prompt", "tool"];
@@ -267,6 +269,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
   const declared = readArguments(f, doc.arguments);
   const template = stringField(f, doc, "prompt", "write the template as a block: `prompt: |` then indented lines");
   const version = readVersion(f, doc.version);
+  const lifecycle = readLifecycle(f, doc);
   const examples = readExamples(f, doc.examples);
   if (type === "prompt") checkPromptFields(f, doc);
   const variables = template === undefined ? [] : templateVariables(f, template);
@@ -286,7 +289,7 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
   const skill: Skill = {
     id,
     ...(title !== undefined && { title }),
-    description,
+    description: servedDescription(id, description, lifecycle.deprecated),
     type,
     tags,
     arguments: declared ?? variables.map((name) => ({ name, required: false })),
@@ -295,8 +298,33 @@ export function parseYamlSkill(data: unknown, locators: SourceLocators): SkillPa
     ...(version !== undefined && { version }),
     ...withHeadings(template),
     exampleCount: examples.length,
+    ...(lifecycle.deprecated !== undefined && { deprecated: lifecycle.deprecated }),
+    ...(lifecycle.optIn && { optIn: true }),
   };
   return { skill, content: { ...(template !== undefined && { template }), examples }, diagnostics: f.list };
+}
+
+/** `deprecated: "<message>"` (or `true`) and `enabled: false`: a skill being retired, an opt-in skill. */
+function readLifecycle(f: Findings, doc: Record<string, unknown>): { deprecated?: string; optIn: boolean } {
+  const { deprecated, enabled } = doc;
+  let message: string | undefined;
+  if (deprecated === true) message = "";
+  else if (typeof deprecated === "string") message = deprecated.trim();
+  else if (deprecated !== undefined && deprecated !== false)
+    f.warning(
+      "field-type",
+      `"deprecated" must be a message (text) or true, not ${kindOf(deprecated)}; ignored`,
+      'e.g. `deprecated: "use review-pr-v2 instead"`',
+      f.value(["deprecated"]),
+    );
+  if (enabled !== undefined && typeof enabled !== "boolean")
+    f.warning(
+      "field-type",
+      `"enabled" must be true or false, not ${kindOf(enabled)}; ignored`,
+      "enabled: false makes the skill opt-in (a project's `enable: [id]` switches it on)",
+      f.value(["enabled"]),
+    );
+  return { ...(message !== undefined && { deprecated: message }), optIn: enabled === false };
 }
 
 function readId(f: Findings, doc: Record<string, unknown>): string | undefined {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { Signer } from "../storage/allowed-signers.ts";
 import { cacheRoot } from "../storage/cache-dir.ts";
 import { acquireLock, type HeldLock, type LockOptions } from "./entry-lock.ts";
 import { git, GitError, runGit } from "./git.ts";
@@ -26,6 +27,8 @@ import { removeTree } from "./remove-tree.ts";
 export interface CurrentCopy {
   commit: string;
   contentHash: string;
+  /** A layer with `signers`: who signed the commit. */
+  signer?: Signer;
 }
 
 /** What `fetch.json` holds. Times are milliseconds since the epoch. */
@@ -141,7 +144,13 @@ export class CacheEntry {
   async setCurrent(ref: string, path: string, copy: CurrentCopy): Promise<boolean> {
     const all = await readJson<Record<string, CurrentCopy>>(this.currentFile, {});
     const key = `${ref}:${path}`;
-    if (all[key]?.commit === copy.commit && all[key]?.contentHash === copy.contentHash) return false;
+    const was = all[key];
+    if (
+      was?.commit === copy.commit &&
+      was.contentHash === copy.contentHash &&
+      was.signer?.fingerprint === copy.signer?.fingerprint
+    )
+      return false;
     all[key] = copy;
     await writeJsonAtomically(this.currentFile, all);
     return true;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { type Digest, digestFromHex } from "../storage/digest.ts";
 
 /**
  * `contentHash`: what a layer's copy must contain, independent of git and of the file system.
@@ -11,9 +12,8 @@ import { join } from "node:path";
  *
  * with `path` relative to the layer's folder and `/`-separated. The length makes the framing
  * unambiguous (no file can end where another's path begins). File modes, timestamps and empty
- * folders are not part of it. Written `sha256:<64 lowercase hex digits>`.
+ * folders are not part of it. A `Digest` (storage/digest.ts): `sha256:<64 lowercase hex digits>`.
  */
-export const CONTENT_HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
 const encoder = new TextEncoder();
 
@@ -27,7 +27,7 @@ function byUtf8(a: { key: Uint8Array }, b: { key: Uint8Array }): number {
 }
 
 /** The hash of a set of files given in any order. */
-export function contentHash(files: readonly HashedFile[]): string {
+export function contentHash(files: readonly HashedFile[]): Digest {
   const sorted = files.map((f) => ({ key: encoder.encode(f.path), bytes: f.bytes })).sort(byUtf8);
   const hash = createHash("sha256");
   for (const { key, bytes } of sorted) {
@@ -35,7 +35,7 @@ export function contentHash(files: readonly HashedFile[]): string {
     hash.update(`\0${bytes.length}\0`);
     hash.update(bytes);
   }
-  return `sha256:${hash.digest("hex")}`;
+  return digestFromHex(hash.digest("hex"));
 }
 
 /** Every file under `dir`, relative and `/`-separated; throws on anything but files and folders. */
@@ -55,7 +55,7 @@ export async function listCopy(dir: string): Promise<string[]> {
 }
 
 /** The content hash of a copy on disk, read in parallel. */
-export async function hashCopy(dir: string): Promise<string> {
+export async function hashCopy(dir: string): Promise<Digest> {
   const paths = await listCopy(dir);
   const files = await Promise.all(
     paths.map(async (path) => ({ path, bytes: await Bun.file(join(dir, path)).bytes() })),

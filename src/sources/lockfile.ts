@@ -2,9 +2,10 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
+import { type Digest, DIGEST_FORM, parseDigest } from "../storage/digest.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { writeFileAtomically } from "./cache-entry.ts";
-import { CONTENT_HASH_PATTERN } from "./content-hash.ts";
+import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
 
 /**
  * `skill-central.lock`, beside the project config and committed with it: the commit and content
@@ -25,6 +26,9 @@ import { CONTENT_HASH_PATTERN } from "./content-hash.ts";
  * apart by having `skills` instead of `commit`: the index URL it was read from, each skill's
  * digest (and version), and the contentHash of the copy made from them.
  *
+ * A layer with `signers` (docs/provenance.md) has a `signer` too: `{ "principal": "…",
+ * "fingerprint": "SHA256:…" }`, who signed the locked commit or index.
+ *
  *     "vendor": { "url": "https://…/agent-skills/index.json",
  *                 "skills": { "pdf": { "digest": "sha256:<64 hex>", "version": "1.0.0" } },
  *                 "contentHash": "sha256:<64 hex>" }
@@ -38,13 +42,17 @@ export interface LockEntry {
   path: string;
   commit: string;
   contentHash: string;
+  /** A layer with `signers`: who signed the commit (src/sources/signatures.ts). */
+  signer?: Signer;
 }
 
 /** A well-known layer's entry: the index URL, each skill's artifact digest, the copy's hash. */
 export interface WellKnownLockEntry {
   url: string;
-  skills: Record<string, { digest: string; version?: string }>;
-  contentHash: string;
+  skills: Record<string, { digest: Digest; version?: string }>;
+  contentHash: Digest;
+  /** A layer with `signers`: who signed the index. */
+  signer?: Signer;
 }
 
 export interface Lockfile {
@@ -143,10 +151,23 @@ export async function readLockfile(file: string, report: (d: Diagnostic) => void
       refuse(name, bad);
       continue;
     }
-    const e = entry as unknown as Record<(typeof FIELDS)[number], string>;
-    lock.entries.set(name, { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash });
+    lock.entries.set(name, gitEntry(entry!));
   }
   return lock;
+}
+
+/** A checked git layer's entry (see `gitEntryProblem`), with only its known fields. */
+function gitEntry(entry: Record<string, unknown>): LockEntry {
+  const e = entry as Record<(typeof FIELDS)[number], string>;
+  const signer = readSigner(entry.signer);
+  return {
+    url: e.url,
+    ref: e.ref,
+    path: e.path,
+    commit: e.commit,
+    contentHash: e.contentHash,
+    ...(signer && { signer }),
+  };
 }
 
 /** What is wrong with a git layer's entry, if anything. */
@@ -157,8 +178,8 @@ function gitEntryProblem(entry: Record<string, unknown> | null): string | undefi
       ? `needs ${FIELDS.join(", ")} (strings)`
       : !COMMIT.test(entry.commit as string)
         ? "has a commit that is not a full hex object id"
-        : !CONTENT_HASH_PATTERN.test(entry.contentHash as string)
-          ? "has a contentHash that is not sha256:<64 hex digits>"
+        : !parseDigest(entry.contentHash)
+          ? `has a contentHash that is not ${DIGEST_FORM}`
           : undefined;
 }
 
@@ -166,17 +187,18 @@ function gitEntryProblem(entry: Record<string, unknown> | null): string | undefi
 function readWellKnownEntry(entry: Record<string, unknown>): WellKnownLockEntry | string {
   const { url, skills, contentHash } = entry;
   if (typeof url !== "string" || !/^https?:\/\//.test(url)) return "needs a url (http:// or https://)";
-  if (typeof contentHash !== "string" || !CONTENT_HASH_PATTERN.test(contentHash))
-    return "has a contentHash that is not sha256:<64 hex digits>";
+  const hash = parseDigest(contentHash);
+  if (!hash) return `has a contentHash that is not ${DIGEST_FORM}`;
   if (!skills || typeof skills !== "object" || Array.isArray(skills)) return '"skills" must be an object';
   const read: WellKnownLockEntry["skills"] = {};
   for (const [skill, value] of Object.entries(skills as Record<string, unknown>)) {
     const v = value as { digest?: unknown; version?: unknown } | null;
-    if (!v || typeof v.digest !== "string" || !CONTENT_HASH_PATTERN.test(v.digest))
-      return `has skill "${skill}" without a digest sha256:<64 hex digits>`;
-    read[skill] = { digest: v.digest, ...(typeof v.version === "string" && { version: v.version }) };
+    const digest = parseDigest(v?.digest);
+    if (!digest) return `has skill "${skill}" without a digest ${DIGEST_FORM}`;
+    read[skill] = { digest, ...(typeof v!.version === "string" && { version: v!.version }) };
   }
-  return { url, skills: read, contentHash };
+  const signer = readSigner(entry.signer);
+  return { url, skills: read, contentHash: hash, ...(signer && { signer }) };
 }
 
 function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
@@ -185,7 +207,7 @@ function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
     const { digest, version } = e.skills[name]!;
     skills[name] = { digest, ...(version !== undefined && { version }) };
   }
-  return { url: e.url, skills, contentHash: e.contentHash };
+  return { url: e.url, skills, contentHash: e.contentHash, ...(e.signer && { signer: writeSigner(e.signer) }) };
 }
 
 /** The lockfile's exact text for `entries`: sorted by layer name, fields in a fixed order. */
@@ -197,7 +219,14 @@ export function serialiseLockfile(
   for (const name of [...new Set([...entries.keys(), ...wellKnown.keys()])].sort()) {
     const e = entries.get(name);
     layers[name] = e
-      ? { url: e.url, ref: e.ref, path: e.path, commit: e.commit, contentHash: e.contentHash }
+      ? {
+          url: e.url,
+          ref: e.ref,
+          path: e.path,
+          commit: e.commit,
+          contentHash: e.contentHash,
+          ...(e.signer && { signer: writeSigner(e.signer) }),
+        }
       : serialiseWellKnown(wellKnown.get(name)!);
   }
   return `${JSON.stringify({ lockfileVersion: LOCKFILE_VERSION, layers }, null, 2)}\n`;

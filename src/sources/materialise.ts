@@ -1,21 +1,17 @@
-import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import type { CacheEntry } from "./cache-entry.ts";
 import { contentHash } from "./content-hash.ts";
 import { git } from "./git.ts";
-import { removeTree } from "./remove-tree.ts";
+import { shortDigest } from "../storage/digest.ts";
+import { StagedCopy } from "./staged-copy.ts";
 import { checkTree, DEFAULT_LIMITS, type TreeFile, type TreeLimits } from "./tree-entries.ts";
-import { forgetCopy, sealCopy, verifyCopy } from "./verify-copy.ts";
+import { verifyCopy } from "./verify-copy.ts";
 
 /**
  * Turns one folder of one commit into a verified, read-only copy on disk, without a checkout:
  * the tree is listed (`git ls-tree`), checked as a whole (tree-entries.ts), the blobs are read
  * raw (`git cat-file --batch`: no `.gitattributes` filter, smudge or line-ending conversion ever
- * runs), hashed, written into a fresh folder, made read-only, and only then renamed into place.
- * A process killed at any point leaves no folder under the copy's name; the next writer removes
- * the leftovers.
+ * runs), hashed, and written as a staged copy (staged-copy.ts: read-only, renamed into place,
+ * sealed).
  */
 
 /** A copy that cannot be made: the commit's folder breaks a rule, or its content is not what was expected. */
@@ -85,24 +81,6 @@ async function readBlobs(entry: CacheEntry, files: readonly TreeFile[]): Promise
   return blobs;
 }
 
-/** Writes `files` under `dir` (which must not exist), read-only, folders last. */
-export async function writeReadOnly(dir: string, files: readonly { path: string; bytes: Uint8Array }[]): Promise<void> {
-  const folders = new Set<string>([dir]);
-  for (const file of files)
-    for (let d = dirname(join(dir, file.path)); d.length > dir.length; d = dirname(d)) folders.add(d);
-  await mkdir(dir, { recursive: true });
-  for (const folder of [...folders].sort()) await mkdir(folder, { recursive: true });
-  // Bounded parallelism: thousands of open files at once would hit the descriptor limit.
-  const BATCH = 64;
-  for (let i = 0; i < files.length; i += BATCH) {
-    await Promise.all(
-      files.slice(i, i + BATCH).map((f) => writeFile(join(dir, f.path), f.bytes, { flag: "wx", mode: 0o444 })),
-    );
-  }
-  // Deepest first, so each folder is still writable while its children are finished.
-  for (const folder of [...folders].sort((a, b) => b.length - a.length)) await chmod(folder, 0o555);
-}
-
 export interface MaterialiseOptions {
   limits?: TreeLimits;
   /** The lock's `contentHash`: a copy that differs is refused, never written. */
@@ -132,28 +110,17 @@ export async function materialise(
   const hash = contentHash(content);
   if (options.expect !== undefined && hash !== options.expect) {
     throw new CopyRefused(
-      `the files of commit ${commit.slice(0, 12)} do not match the lock's contentHash (${options.expect.slice(0, 19)}…, got ${hash.slice(0, 19)}…); not served`,
+      `the files of commit ${commit.slice(0, 12)} do not match the lock's contentHash (${shortDigest(options.expect)}, got ${shortDigest(hash)}); not served`,
     );
   }
   if (existing.state === "ok" && existing.contentHash === hash) return { dir, contentHash: hash };
-  if (existing.state !== "missing") {
-    // On disk, but not what this commit holds: damaged after it was written.
-    forgetCopy(dir);
-    await removeTree(dir);
-  }
-
-  await mkdir(entry.copies, { recursive: true });
-  const temporary = join(entry.copies, `.tmp-${commit.slice(0, 12)}-${process.pid}-${randomUUID().slice(0, 8)}`);
+  const staged = new StagedCopy(entry.copies, `${commit.slice(0, 12)}-`);
   try {
-    await writeReadOnly(temporary, content);
-    await rename(temporary, dir);
+    await staged.write(content);
   } catch (error) {
-    await removeTree(temporary);
-    // Another writer (without our lock: a lock judged stale) finished the same copy first.
-    if (existsSync(dir) && (await verifyCopy(dir, seal, hash)).state === "ok") return { dir, contentHash: hash };
+    await staged.discard();
     throw error;
   }
-  // Hashed from git's own bytes just now: sealed with the stamps the files have on disk.
-  await sealCopy(dir, seal, hash);
+  await staged.place(dir, seal, hash);
   return { dir, contentHash: hash };
 }

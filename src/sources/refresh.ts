@@ -8,6 +8,7 @@ import { lockfilePath, readLockfile } from "./lockfile.ts";
 import { CopyRefused, materialise } from "./materialise.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
+import { commitSigner, SignatureRefused } from "./signatures.ts";
 
 /** The first background fetch waits this long after the first load: start-up is not slowed. */
 export const FIRST_REFRESH_DELAY_MS = 3_000;
@@ -108,8 +109,9 @@ export class BackgroundRefresh {
       const commit = await entry.fetchRef(git.ref);
       await entry.recordFetch({ ok: true });
       if (commit !== before) {
+        const signer = await commitSigner(entry.repo, commit, git.signers);
         const copy = await materialise(entry, commit, git.path);
-        await entry.setCurrent(git.ref, git.path, { commit, contentHash: copy.contentHash });
+        await entry.setCurrent(git.ref, git.path, { commit, contentHash: copy.contentHash, ...(signer && { signer }) });
         await pruneCopies(entry, [copy.dir]).catch(() => {});
         this.options.log(
           `git layer "${name}" (${url} ${git.ref}): ${before ? `${before.slice(0, 12)} → ` : "fetched "}${commit.slice(0, 12)}; reloading`,
@@ -118,7 +120,9 @@ export class BackgroundRefresh {
       }
     } catch (error) {
       const message =
-        error instanceof GitError || error instanceof CopyRefused ? error.message : redactText(String(error), git.url);
+        error instanceof GitError || error instanceof CopyRefused || error instanceof SignatureRefused
+          ? error.message
+          : redactText(String(error), git.url);
       await entry.recordFetch({ ok: false, error: message }).catch(() => {});
       this.options.log(
         `background refresh of git layer "${name}" (${url}) failed: ${message}${before ? `; still serving ${before.slice(0, 12)}` : ""}`,

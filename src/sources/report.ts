@@ -186,14 +186,15 @@ export function gitOrigin(
   cwd: string,
 ): { url: string; commit: string; path: string } | undefined {
   const layer = layers.find((l) => l.name === layerName);
-  if (!layer?.provenance) return undefined;
+  const origin = layer?.provenance;
+  if (!layer || origin?.commit === undefined) return undefined;
   const file = isAbsolute(source) ? source : resolve(cwd, source);
   const inLayer = relative(layer.dir, file);
   if (inLayer.startsWith("..") || isAbsolute(inLayer)) return undefined;
   const rel = inLayer.split(sep).join("/");
   return {
-    url: layer.provenance.url,
-    commit: layer.provenance.commit,
-    path: layer.provenance.path ? `${layer.provenance.path}/${rel}` : rel,
+    url: origin.url,
+    commit: origin.commit,
+    path: origin.path ? `${origin.path}/${rel}` : rel,
   };
 }

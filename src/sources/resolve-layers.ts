@@ -5,6 +5,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import { CacheEntry } from "./cache-entry.ts";
 import { canonicalUrl, classifyGitUrl, redactUrl } from "./git-url.ts";
 import { LOCKFILE_NAME, lockfilePath, readLockfile, sameSource, type Lockfile } from "./lockfile.ts";
+import type { Signer } from "./lock-signer.ts";
 import { verifyCopy } from "./verify-copy.ts";
 import { resolveWellKnownLayer } from "./well-known/resolve-layer.ts";
 
@@ -53,6 +54,13 @@ export function isLockable(spec: LayerSpec, projectFile: string | undefined): bo
   return projectFile !== undefined && spec.origin === projectFile;
 }
 
+/** A layer with `signers` whose commit sync has not verified (a lock from before `signers` was added). */
+const notVerified = (commit: string) => ({
+  code: "git-not-verified",
+  message: `its commit ${commit.slice(0, 12)} was not verified against its signers`,
+  hint: "run `skill-central sync` to check the commit's signature",
+});
+
 async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec> {
   const source = spec.git!;
   const url = redactUrl(source.url);
@@ -88,6 +96,7 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
   const locked = isLockable(spec, ctx.projectFile) ? ctx.lock?.entries.get(spec.name) : undefined;
   let commit: string;
   let expected: string;
+  let signer: Signer | undefined;
   if (locked) {
     if (!sameSource(locked, { url: canonicalUrl(source.url), ref: source.ref, path: source.path })) {
       const was = `${locked.url} ${locked.ref}${locked.path ? ` ${locked.path}/` : ""}`;
@@ -97,7 +106,7 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
         hint: `${SYNC} to lock what the config says`,
       });
     }
-    ({ commit, contentHash: expected } = locked);
+    ({ commit, contentHash: expected, signer } = locked);
   } else if (isLockable(spec, ctx.projectFile) && source.refreshMs === undefined) {
     return unavailable({
       code: "git-not-synced",
@@ -115,8 +124,9 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
         hint: `${SYNC}${wait}`,
       });
     }
-    ({ commit, contentHash: expected } = current);
+    ({ commit, contentHash: expected, signer } = current);
   }
+  if (source.signers !== undefined && signer === undefined) return unavailable(notVerified(commit));
   const dir = entry.copyDir(commit, source.path);
   const copy = await verifyCopy(dir, entry.sealFile(commit, source.path), expected);
   if (copy.state === "missing")
@@ -135,5 +145,5 @@ async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec
       severity: "error",
     });
   }
-  return { ...spec, dir, provenance: { url, commit, path: source.path } };
+  return { ...spec, dir, provenance: { url, commit, path: source.path, ...(signer && { signer }) } };
 }

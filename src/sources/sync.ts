@@ -14,6 +14,7 @@ import { CopyRefused, materialise } from "./materialise.ts";
 import { verifyCopy } from "./verify-copy.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
+import { commitSigner, SignatureRefused } from "./signatures.ts";
 import { skillChanges } from "./skill-changes.ts";
 import type { LayerSyncReport, SyncMode } from "./sync-types.ts";
 import type { TreeLimits } from "./tree-entries.ts";
@@ -109,7 +110,8 @@ class ProjectHistory {
 }
 
 function describeError(error: unknown, url: string): string {
-  if (error instanceof CopyRefused || error instanceof GitError) return error.message;
+  if (error instanceof CopyRefused || error instanceof GitError || error instanceof SignatureRefused)
+    return error.message;
   return redactText(error instanceof Error ? error.message : String(error), url);
 }
 
@@ -308,7 +310,8 @@ async function keepLockedCommit(
   const had =
     (await verifyCopy(entry.copyDir(commit, source.path), entry.sealFile(commit, source.path), contentHash)).state ===
     "ok";
-  if (!had) {
+  // With signers the commit object itself is checked: fetched if the cache has the copy but not it.
+  if (!had || (source.signers !== undefined && !(await entry.hasCommit(commit)))) {
     try {
       ctx.progress({ phase: "fetching", url: result.url, ref: source.ref, commit });
       if ((await entry.fetchCommit(commit, timeoutMs)) === "fetched")
@@ -319,6 +322,11 @@ async function keepLockedCommit(
       await entry.recordFetch({ ok: false, error: error.message }, gone ? { commit, gone } : undefined);
       return failed(result, "failed", gone ? orphanedProblem(commit, name, false) : error.message);
     }
+  }
+  // The locked commit is checked too: a lockfile edited to name another commit is refused.
+  const signer = await commitSigner(entry.repo, commit, source.signers);
+  if (ctx.lockable) ctx.entries.set(name, { ...locked, ...(signer && { signer }) });
+  if (!had) {
     ctx.progress({ phase: "copying", commit });
     await materialise(entry, commit, source.path, {
       expect: contentHash,
@@ -358,6 +366,8 @@ async function fetchRefTip(
     return failed(result, "failed", error.message);
   }
   await entry.recordFetch({ ok: true });
+  // Before anything is copied or locked: a refused commit leaves the verified copy serving.
+  const signer = await commitSigner(entry.repo, commit, source.signers);
   ctx.progress({ phase: "copying", commit });
   const { contentHash } = await materialise(
     entry,
@@ -365,8 +375,9 @@ async function fetchRefTip(
     source.path,
     ctx.request.limits ? { limits: ctx.request.limits } : {},
   );
-  if (ctx.lockable) ctx.entries.set(name, { url: canonical, ref: source.ref, path: source.path, commit, contentHash });
-  else await entry.setCurrent(source.ref, source.path, { commit, contentHash });
+  const copy = { commit, contentHash, ...(signer && { signer }) };
+  if (ctx.lockable) ctx.entries.set(name, { url: canonical, ref: source.ref, path: source.path, ...copy });
+  else await entry.setCurrent(source.ref, source.path, copy);
   const first = ctx.lockable ? !matches : current === undefined;
   result.outcome =
     result.before === commit
@@ -460,7 +471,7 @@ async function checkLayer(
 ): Promise<LayerSyncReport> {
   const fail = (problem: string): LayerSyncReport => Object.assign(result, { outcome: "out-of-date", problem });
   const { entry, source } = facts;
-  let target: { commit: string; contentHash: string };
+  let target: { commit: string; contentHash: string; signer?: unknown };
   if (facts.lockable) {
     if (!facts.locked) return fail("not in the lockfile; run skill-central sync");
     if (!facts.matches)
@@ -471,6 +482,8 @@ async function checkLayer(
     target = facts.current;
   }
   result.after = target.commit;
+  if (source.signers !== undefined && target.signer === undefined)
+    return fail(`${target.commit.slice(0, 12)} was not verified against its signers; run skill-central sync`);
   facts.progress({ phase: "verifying", commit: target.commit });
   const copy = await verifyCopy(
     entry.copyDir(target.commit, source.path),

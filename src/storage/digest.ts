@@ -2,6 +2,52 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, stat
 import { isEmbedded } from "./fs-state.ts";
 import { stampOfStats, type FileStamp } from "./stamp.ts";
 
+/**
+ * SHA-256 digests, and their one text form. Files are hashed to bare hex (the loader's records,
+ * the start-up index); everything a client, a lockfile or an index sees is a `Digest`:
+ * `sha256:` and 64 lowercase hex digits (the MCP skills extension, the Agent Skills well-known
+ * index, `skill-central.lock`'s digests and contentHash). That form is built, read and taken
+ * apart here only, so audit records and signatures take the same one.
+ */
+
+/**
+ * `sha256:<64 lowercase hex>`: made by `digestOf` or `digestFromHex`, read by `parseDigest`,
+ * taken apart by `digestHex` and `shortDigest`. A plain `string` is not one until parsed.
+ */
+export type Digest = `sha256:${string}`;
+
+/** The text form, for a message that describes it. */
+export const DIGEST_FORM = "sha256:<64 lowercase hex digits>";
+const PREFIX = "sha256:";
+const PATTERN = /^sha256:[0-9a-f]{64}$/;
+const HEX = /^[0-9a-f]{64}$/;
+
+/** The digest of `bytes`. */
+export function digestOf(bytes: Uint8Array | string): Digest {
+  return `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`;
+}
+
+/** The digest whose hex (a loader's record, a hasher's output) is `hex`; throws on anything else. */
+export function digestFromHex(hex: string): Digest {
+  if (!HEX.test(hex)) throw new Error(`not a SHA-256 in hex: ${JSON.stringify(hex.slice(0, 80))}`);
+  return `sha256:${hex}`;
+}
+
+/** `text` as a digest, or undefined when it is not exactly `sha256:<64 lowercase hex>`. */
+export function parseDigest(text: unknown): Digest | undefined {
+  return typeof text === "string" && PATTERN.test(text) ? (text as Digest) : undefined;
+}
+
+/** The 64 hex digits alone (a folder name, an ETag). */
+export function digestHex(digest: Digest): string {
+  return digest.slice(PREFIX.length);
+}
+
+/** The first 12 hex digits, for a message: `sha256:0123456789ab…`. */
+export function shortDigest(digest: string): string {
+  return `${digest.slice(0, PREFIX.length + 12)}…`;
+}
+
 const CHUNK = 64 * 1024;
 let buffer: Buffer | undefined;
 

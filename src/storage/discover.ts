@@ -156,7 +156,7 @@ export function listSkillFolder(dir: string, skillFile: string): FolderListing {
  * The real path of a folder. The binary's embedded file system (the built-in skills) answers
  * `readdir` and `stat` but not `realpath`; it has no links, so its paths are already real.
  */
-function realpathOrSelf(dir: string): string {
+export function realpathOrSelf(dir: string): string {
   try {
     return realpathSync(dir);
   } catch (error) {
@@ -201,9 +201,11 @@ export function skillFolderAt(dir: string): FoundFolder | undefined {
  * - a link that leaves the layer is not followed: nothing outside a layer is ever read;
  * - FIFOs, sockets and devices named like skill files are never opened (a FIFO would block a
  *   read forever).
+ * - another layer's folder inside this one (`inner`) is that layer's: it is not walked, by its
+ *   path or through a link, and a skill folder holding one is refused (a file belongs to one layer);
  * Files come back sorted, so nothing downstream depends on the order of the file system.
  */
-export function discoverSkillFiles(dir: string): Discovery {
+export function discoverSkillFiles(dir: string, inner: InnerLayers = new Map()): Discovery {
   let realRoot: string;
   try {
     realRoot = realpathOrSelf(dir);
@@ -216,13 +218,16 @@ export function discoverSkillFiles(dir: string): Discovery {
     );
     return { files: [], folders: [], diagnostics: [diagnostic] };
   }
-  const walk = new LayerWalk(dir, realRoot);
+  const walk = new LayerWalk(dir, realRoot, inner);
   walk.run();
   const { files, folders, diagnostics } = walk;
   files.sort();
   folders.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
   return { files, folders, diagnostics };
 }
+
+/** Other layers' folders inside a layer's folder, by real path, with the name of the layer each is. */
+export type InnerLayers = ReadonlyMap<string, string>;
 
 function warning(code: string, file: string, message: string, hint?: string): Diagnostic {
   return { severity: "warning", code, file, message, ...(hint && { hint }) };
@@ -256,9 +261,11 @@ class LayerWalk {
   // Links are followed after every real folder is known, so a folder is reached by its own path
   // when it has one, and a link to it is the duplicate.
   private readonly links: PendingLink[] = [];
+  private readonly inner: InnerLayers;
 
-  constructor(dir: string, realRoot: string) {
+  constructor(dir: string, realRoot: string, inner: InnerLayers) {
     this.realRoot = realRoot;
+    this.inner = inner;
     this.walkedDirs = new Map([[realRoot, dir]]);
     this.queue = [{ path: dir, real: realRoot, viaLink: false }];
   }
@@ -297,6 +304,18 @@ class LayerWalk {
     const skillMd = skillMdEntry(entries);
     if (skillMd) {
       const skillFile = path + sep + skillMd.name;
+      const held = this.inner.size > 0 ? this.innerLayerWithin(real) : undefined;
+      if (held !== undefined) {
+        // Its files would be served as this layer's: the whole skill is refused, never half of it.
+        this.diagnostics.push({
+          severity: "error",
+          code: "layer-in-skill-folder",
+          file: skillFile,
+          message: `this skill folder holds the folder of layer "${held}", whose files belong to that layer alone; the skill is not loaded`,
+          hint: `move layer "${held}"'s folder out of the skill folder`,
+        });
+        return;
+      }
       this.folders.push({ dir: path, skillFile, topFiles: topFilesOf(entries) });
       return;
     }
@@ -307,6 +326,7 @@ class LayerWalk {
       const full = path + sep + name;
       if (entry.isDirectory()) {
         const sub = real + sep + name;
+        if (this.inner.has(sub)) continue;
         this.walkedDirs.set(sub, full);
         this.queue.push({ path: full, real: sub, viaLink });
       } else if (entry.isFile()) {
@@ -322,6 +342,18 @@ class LayerWalk {
         );
       }
     }
+  }
+
+  /** The name of another layer whose folder is `real` or lies under it. */
+  private innerLayerWithin(real: string): string | undefined {
+    for (const [dir, name] of this.inner) if (inside(dir, real)) return name;
+    return undefined;
+  }
+
+  /** Whether a real path is in (or is) another layer's folder: that layer's, never this one's. */
+  private ofInnerLayer(real: string): boolean {
+    for (const dir of this.inner.keys()) if (inside(real, dir)) return true;
+    return false;
   }
 
   private addFile(full: string, realFile: string, viaLink: boolean): void {
@@ -351,6 +383,8 @@ class LayerWalk {
       );
       return;
     }
+    // A link into another layer's folder: those files are that layer's alone.
+    if (this.inner.size > 0 && this.ofInnerLayer(target)) return;
     let info: Stats;
     try {
       info = statSync(target);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import {
@@ -25,11 +27,48 @@ const FILES = {
     "id: hello\ndescription: Greets someone by name\ntype: prompt\ntags: [greeting]\narguments:\n  - name: who\n    required: true\nprompt: 'Hello {{who}}!'\nexamples:\n  - arguments: { who: World }\n    expect: 'Hello World!'\n",
   "skills/farewell.yaml":
     "id: farewell\ndescription: Says goodbye\ntype: prompt\narguments:\n  - name: who\nprompt: 'Bye {{who}}'\nexamples:\n  - arguments: { who: Ann }\n    expect: 'Goodbye Ann'\n",
+  "skills/handbook/SKILL.md": "---\nname: handbook\ndescription: The team handbook\n---\nRead the handbook.\n",
+  "skills/handbook/references/onboarding-checklist-for-new-engineers-joining-the-platform-team.md": "# Onboarding\n",
   "skills/echo.yaml": tool("echo"),
   "skills/shout.yaml": tool("shout"),
   "skills/whisper.yaml": tool("whisper"),
   "skills/repeat.yaml": tool("repeat"),
 };
+
+/** Runs `board --open --port 0` with `PATH` only `bin`; resolves with its URL and the first stderr line that mentions `--open`. */
+async function openWithout(
+  target: ServerTarget,
+  fixture: Fixture,
+  bin: string,
+): Promise<{ url: string; said: string }> {
+  const proc = Bun.spawn([target.command, ...target.args, "--port", "0", "--open"], {
+    cwd: fixture.cwd,
+    env: { HOME: fixture.home, PATH: bin, NO_COLOR: "1" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const firstLine = async (stream: ReadableStream<Uint8Array>, wanted: (line: string) => boolean) => {
+    const decoder = new TextDecoder();
+    let text = "";
+    for await (const chunk of stream) {
+      text += decoder.decode(chunk, { stream: true });
+      const line = text.split("\n").find((l, i, all) => i < all.length - 1 && wanted(l));
+      if (line !== undefined) return line;
+    }
+    return `(ended without it) ${text}`;
+  };
+  try {
+    const [url, said] = await Promise.all([
+      firstLine(proc.stdout, () => true),
+      firstLine(proc.stderr, (l) => l.includes("--open")),
+    ]);
+    return { url, said };
+  } finally {
+    proc.kill("SIGTERM");
+    await proc.exited;
+  }
+}
 
 /** `skill-central board` in a real browser (Debian's chromium through playwright-core), and its process. */
 export function boardSuite(target: ServerTarget): void {
@@ -75,6 +114,28 @@ export function boardSuite(target: ServerTarget): void {
     });
   });
 
+  describe.skipIf(process.platform !== "linux")(`board --open without a browser (${target.name})`, () => {
+    let fixture: Fixture;
+    beforeAll(() => {
+      fixture = makeFixture({ "skill-central.yaml": "builtin: false\n", "skills/x.yaml": FILES["skills/review.yaml"] });
+      fixture.write("no-opener/.keep", "");
+      // What xdg-open does on a machine with no desktop and no browser: exits 3, says nothing.
+      fixture.write("silent-opener/xdg-open", "#!/bin/sh\nexit 3\n");
+      chmodSync(join(fixture.cwd, "silent-opener/xdg-open"), 0o755);
+    });
+    afterAll(() => fixture?.cleanup());
+
+    test("no opener at all: stderr says so, with the URL to open", async () => {
+      const { url, said } = await openWithout(target, fixture, join(fixture.cwd, "no-opener"));
+      expect(said).toBe(`board --open: could not open a browser (xdg-open was not found); open ${url} yourself`);
+    });
+
+    test("an opener that finds no browser: stderr says how it failed, with the URL to open", async () => {
+      const { url, said } = await openWithout(target, fixture, join(fixture.cwd, "silent-opener"));
+      expect(said).toBe(`board --open: could not open a browser (xdg-open exited with code 3); open ${url} yourself`);
+    });
+  });
+
   describe.skipIf(!chromiumInstalled)(`board in a browser (${target.name})`, () => {
     let fixture: Fixture;
     let board: RunningBoard;
@@ -112,7 +173,7 @@ export function boardSuite(target: ServerTarget): void {
 
     test("lists every served skill as a link named by its id", async () => {
       const names = await skills().getByRole("list").getByRole("link").allInnerTexts();
-      expect(names).toEqual(["echo", "farewell", "hello", "repeat", "review", "shout", "whisper"]);
+      expect(names).toEqual(["echo", "farewell", "handbook", "hello", "repeat", "review", "shout", "whisper"]);
     });
 
     test("the search box filters the list itself, ranked as find_skills ranks", async () => {
@@ -186,6 +247,39 @@ export function boardSuite(target: ServerTarget): void {
       await page.getByLabel("Search", { exact: true }).fill("");
     });
 
+    test("at 1,400 px a folder skill's Files table (long paths, SHA-256 digests) stays inside its card, clear of the client panel", async () => {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      try {
+        await page.getByLabel("Client", { exact: true }).selectOption({ label: "Cursor" });
+        await page.getByRole("heading", { name: "As Cursor sees it" }).waitFor();
+        await open("handbook");
+        const files = page.getByRole("table", { name: "Files" });
+        await files
+          .getByRole("cell", { name: /^[0-9a-f]{64}$/ })
+          .first()
+          .waitFor();
+        const box = async (locator: Locator) => (await locator.boundingBox())!;
+        const [table, card, clientPanel] = await Promise.all([
+          box(files),
+          box(page.getByRole("region", { name: "Skill handbook" })),
+          box(page.getByRole("region", { name: "Client view" })),
+        ]);
+        expect(table.x + table.width).toBeLessThanOrEqual(card.x + card.width);
+        expect(card.x + card.width).toBeLessThanOrEqual(clientPanel.x);
+        // Nothing inside the card is wider than the card: no cell runs out of it either.
+        const overflow = await page
+          .getByRole("region", { name: "Skill handbook" })
+          .evaluate(
+            (el) =>
+              (el as unknown as { scrollWidth: number }).scrollWidth -
+              (el as unknown as { clientWidth: number }).clientWidth,
+          );
+        expect(overflow).toBeLessThanOrEqual(0);
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 720 });
+      }
+    });
+
     test("each example reads passed or failed, as skill-central test reports it", async () => {
       await open("hello");
       await page.getByRole("list", { name: "Examples" }).getByText("passed", { exact: true }).waitFor();
@@ -220,6 +314,30 @@ export function boardSuite(target: ServerTarget): void {
       await page.getByRole("heading", { name: "As Claude Code sees it" }).waitFor();
       expect((await tools()).map((t) => t.split(" — ")[0])).toEqual(["echo", "repeat", "shout", "whisper"]);
       expect(await text(page.getByLabel("Instructions", { exact: true }))).toContain("skill-central");
+    });
+
+    test("the client view's instructions are what a real cursor-vscode session gets from initialize, and describe its tools", async () => {
+      const client = page.getByLabel("Client", { exact: true });
+      await client.selectOption({ label: "Cursor" });
+      await page.getByRole("heading", { name: "As Cursor sees it" }).waitFor();
+      const shown = await text(page.getByLabel("Instructions", { exact: true }));
+      // A fresh server: its initialize comes before the first load has finished.
+      const mcp = await connect(
+        { ...target, args: target.args.map((a) => (a === "board" ? "mcp" : a)) },
+        fixture.cwd,
+        fixture.home,
+        [],
+        "legacy",
+        { name: "cursor-vscode" },
+      );
+      try {
+        expect(shown).toBe(mcp.client.getInstructions() ?? "");
+      } finally {
+        await mcp.close();
+      }
+      // Its tools are the catalog's (four tool skills over its cap of 3): the instructions say how to use them.
+      expect(shown).toContain("find_skills");
+      expect(shown).toContain("run_skill_tool");
     });
 
     test("an edit on disk shows without a reload", async () => {

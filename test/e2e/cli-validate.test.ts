@@ -5,15 +5,15 @@ import { runCli, runCliJson } from "./cli-run.ts";
 
 const FILES: Record<string, string> = {
   ".skills/ok.yaml":
-    'id: ok\ndescription: Fine\ntype: prompt\nprompt: "Hello {{who}}"\nexamples:\n  - arguments: { who: Ada }\n    expect: Hello Ada\n',
+    'id: ok\ndescription: Greet someone by name with a friendly hello\ntype: prompt\nprompt: "Hello {{who}}"\nexamples:\n  - arguments: { who: Ada }\n    expect: Hello Ada\n',
   ".skills/two-problems.yaml":
-    "id: Two_Problems\ndescription: Two things wrong\ntype: prompt\nprompt: |\n  Fine line\n  {{uppercase name}}\n",
+    "id: Two_Problems\ndescription: A prompt with two things wrong in it\ntype: prompt\nprompt: |\n  Fine line\n  {{uppercase name}}\n",
   ".skills/bad-schema.yaml":
-    "id: bad-schema\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { type: strnig }\n",
+    "id: bad-schema\ndescription: Declares an argument with a misspelled schema type\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    a: { type: strnig }\n",
   ".skills/bad-yaml.yaml": "id: bad-yaml\ndescription: [oops\n",
   ".skills/fails.yaml": [
     "id: fails",
-    "description: Its examples are wrong",
+    "description: Echoes a number, but its examples are wrong",
     "type: tool",
     "inputSchema:",
     "  type: object",
@@ -31,7 +31,8 @@ const FILES: Record<string, string> = {
     "    error: must be",
     "",
   ].join("\n"),
-  ".skills/unknown-field.yaml": "id: unknown-field\ndescription: d\ntype: prompt\ncolour: red\nprompt: x\n",
+  ".skills/unknown-field.yaml":
+    "id: unknown-field\ndescription: Carries a colour field that skill files do not know\ntype: prompt\ncolour: red\nprompt: x\n",
 };
 
 let fixture: Fixture;
@@ -76,7 +77,7 @@ describe("validate", () => {
     expect(good.stderr).toBe("no errors, 0 warnings in 1 file; 1 example run, 0 failed\n");
     expect(warned.code).toBe(0);
     expect(warned.stdout).toBe(
-      '.skills/unknown-field.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples\n',
+      '.skills/unknown-field.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples, deprecated, enabled\n',
     );
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe(
@@ -87,7 +88,7 @@ describe("validate", () => {
   test("a required argument no form can ask for (an array) is a warning naming it", async () => {
     fixture.write(
       "elsewhere/batch.yaml",
-      "id: batch\ndescription: d\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    items: { type: array }\n    name: { type: string }\n  required: [items, name]\n",
+      "id: batch\ndescription: Process a batch of items under one name\ntype: tool\ninputSchema:\n  type: object\n  properties:\n    items: { type: array }\n    name: { type: string }\n  required: [items, name]\n",
     );
     const result = await cli("validate", "elsewhere/batch.yaml");
     expect(result.code).toBe(0);

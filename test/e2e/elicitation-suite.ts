@@ -4,7 +4,7 @@ import type { Transport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { startHttpServer, type HttpServer } from "../helpers/http-server.ts";
-import { MODERN_VERSION, SOURCE_TARGET, wireError, type Era } from "../helpers/server.ts";
+import { MODERN_VERSION, SOURCE_TARGET, wireError, type Era, type ServerTarget } from "../helpers/server.ts";
 
 /** The skills the suite asks about: a prompt with a choice, a tool with bounds, a tool whose required argument is an array. */
 export const ELICITATION_FILES: Record<string, string> = {
@@ -17,6 +17,16 @@ export const ELICITATION_FILES: Record<string, string> = {
     "  - { name: focus, description: What to look at, required: true, enum: [security, style] }",
     "  - { name: context, description: Anything else }",
     "prompt: 'Review for {{focus}}.'",
+    "",
+  ].join("\n"),
+  ".skills/greet.yaml": [
+    "id: greet",
+    "description: Greet someone somewhere",
+    "type: prompt",
+    "arguments:",
+    "  - { name: who, required: true }",
+    "  - { name: place, required: true }",
+    "prompt: 'Hello {{who}} from {{place}}.'",
     "",
   ].join("\n"),
   ".skills/commit.yaml": [
@@ -94,12 +104,19 @@ const textOf = (result: { content?: unknown }) =>
 const promptText = (result: { messages: { content: unknown }[] }) =>
   (result.messages[0]!.content as { text: string }).text;
 
+interface InputRequired {
+  resultType: string;
+  inputRequests: Record<string, { method: string; params: Asked }>;
+  requestState: string;
+}
+
 /**
  * Asking for missing required arguments in one era over one transport (docs/protocol.md): the
- * SDK's v2 client, its elicitation handler scripted, its input-required handling left on.
+ * SDK's v2 client, its elicitation handler scripted, its input-required handling left on. The
+ * target is the source entry unless given (the compiled binary: elicitation-binary.test.ts).
  */
-export function elicitationSuite(way: Way): void {
-  describe(`asking for missing arguments: ${wayName(way)}`, () => {
+export function elicitationSuite(way: Way, target: ServerTarget = SOURCE_TARGET): void {
+  describe(`asking for missing arguments: ${wayName(way)} (${target.name})`, () => {
     let fixture: Fixture;
     let http: HttpServer | undefined;
     let client: Client;
@@ -110,7 +127,7 @@ export function elicitationSuite(way: Way): void {
       let transport: Transport;
       if (way.transport === "http") {
         http = await startHttpServer({
-          target: SOURCE_TARGET,
+          target,
           cwd: fixture.cwd,
           home: fixture.home,
           args: way.stateless ? ["--stateless"] : [],
@@ -118,8 +135,8 @@ export function elicitationSuite(way: Way): void {
         transport = new StreamableHTTPClientTransport(new URL(http.url));
       } else {
         transport = new StdioClientTransport({
-          command: SOURCE_TARGET.command,
-          args: SOURCE_TARGET.args,
+          command: target.command,
+          args: target.args,
           cwd: fixture.cwd,
           env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
           stderr: "pipe",
@@ -197,6 +214,69 @@ export function elicitationSuite(way: Way): void {
       expect(textOf(result)).toBe('Missing required argument: "items"');
       expect(user.asked).toHaveLength(0);
     });
+
+    test("an empty answer for a required argument is asked for again, not rendered empty", async () => {
+      user.answers(
+        { action: "accept", content: { who: "", place: "Oslo" } },
+        { action: "accept", content: { who: "Ann", place: "Oslo" } },
+      );
+      const result = await client.getPrompt({ name: "greet", arguments: {} });
+      expect(promptText(result)).toBe("Hello Ann from Oslo.");
+      expect(user.asked).toHaveLength(2);
+      expect(user.asked[1]!.message).toContain('Argument "who" must not be empty');
+    });
+
+    /** A 2026-07-28 request handed back at its first round, and its retry with `args` re-sent and `content` as the answer. */
+    const firstRoundAndRetry = async (
+      method: "prompts/get" | "tools/call",
+      name: string,
+      args: Record<string, string>,
+      content: Record<string, unknown>,
+    ) => {
+      const raw = (params: object) =>
+        client.request({ method, params } as never, { allowInputRequired: true }) as unknown as Promise<InputRequired>;
+      const first = await raw({ name, arguments: {} });
+      const retried = await raw({
+        name,
+        arguments: args,
+        requestState: first.requestState,
+        inputResponses: { arguments: { action: "accept", content } },
+      });
+      return { first, retried };
+    };
+
+    test.skipIf(way.era !== "modern")(
+      "a retry that re-sends an argument still has every answer validated: an object never reaches the template",
+      async () => {
+        // The client re-sends `who` as an argument, and answers the form with an object for it.
+        const { first, retried } = await firstRoundAndRetry(
+          "prompts/get",
+          "greet",
+          { who: "Ann" },
+          { who: { evil: 1 }, place: "Oslo" },
+        );
+        expect(first.inputRequests.arguments!.params.requestedSchema.required).toEqual(["who", "place"]);
+        expect(JSON.stringify(retried)).not.toContain("[object Object]");
+        expect(retried.resultType).toBe("input_required");
+        const again = retried.inputRequests.arguments!.params;
+        expect(again.message).toContain('Argument "who" must be text');
+        expect(Object.keys(again.requestedSchema.properties)).toEqual(["who", "place"]);
+      },
+    );
+
+    test.skipIf(way.era !== "modern")(
+      "a tool's retry that re-sends an argument: an invalid answer for it is asked again, as for any asked argument",
+      async () => {
+        const { retried } = await firstRoundAndRetry(
+          "tools/call",
+          "commit",
+          { type: "feat" },
+          { type: { evil: 1 }, summary: "add it" },
+        );
+        expect(retried.resultType).toBe("input_required");
+        expect(retried.inputRequests.arguments!.params.message).toContain('Argument "type" must be');
+      },
+    );
 
     test("skills:compose without tags asks for them, naming the known tags", async () => {
       user.answers({ action: "accept", content: { tags: "quality" } });

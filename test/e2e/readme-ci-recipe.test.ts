@@ -75,7 +75,8 @@ describe("the README's CI recipe", () => {
 describe("validate --strict judges the user's own files, never the built-in skills", () => {
   const LAX_SKILL_MD =
     "---\nname: lax\ndescription: A built-in skill written for Claude Code\nargument-hint: '[topic]'\n---\nWrite about $ARGUMENTS.\n";
-  const TYPO_YAML = "id: typo\ndescription: Has an unknown field\ntype: prompt\ntgas: [x]\nprompt: Hi\n";
+  const TYPO_YAML =
+    "id: typo\ndescription: Says hi, though one of its fields is misspelled\ntype: prompt\ntgas: [x]\nprompt: Hi\n";
   let copy: Fixture;
   const run = (cwd: string, home: string) =>
     runCommand([process.execPath, join(copy.cwd, "src/cli.ts"), "validate", "--strict"], cwd, {

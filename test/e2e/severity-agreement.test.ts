@@ -15,18 +15,19 @@ const BROKEN: Record<string, string> = {
   // An error: bad YAML.
   ".skills/bad-yaml.yaml": "id: bad-yaml\ndescription: [oops\n",
   // An error and a warning in one file: the server logs one line, validate two.
-  ".skills/bad-type.yaml": "id: bad-type\ndescripton: d\ndescription: Typed wrong\ntype: promt\nprompt: x\n",
+  ".skills/bad-type.yaml":
+    "id: bad-type\ndescripton: d\ndescription: A prompt whose type is misspelled\ntype: promt\nprompt: x\n",
   // Warnings only: served.
   ".skills/typo.yaml":
-    "id: typo\ndescription: Has a typo\ntype: prompt\ntags: [solo]\narguments:\n  - { name: who, requried: true }\nprompt: 'Hi {{who}} {{whom}}'\n",
+    "id: typo\ndescription: Greets someone, with a typo in an argument\ntype: prompt\ntags: [solo]\narguments:\n  - { name: who, requried: true }\nprompt: 'Hi {{who}} {{whom}}'\n",
   // A conflict in the winning layer: the id is withdrawn (an error).
   ".skills/dup-a.yaml": "id: dup\ndescription: A\ntype: prompt\nprompt: A\n",
   ".skills/dup-b.yaml": "id: dup\ndescription: B\ntype: prompt\nprompt: B\n",
   // A failing example: served, but not as its author says.
   "team/fails.yaml":
-    "id: fails\ndescription: Fails its example\ntype: prompt\nprompt: actual\nexamples:\n  - arguments: {}\n    expect: expected\n",
+    "id: fails\ndescription: Prints a word other than its example expects\ntype: prompt\nprompt: actual\nexamples:\n  - arguments: {}\n    expect: expected\n",
   "team/fine.yaml":
-    "id: fine\ndescription: Fine\ntype: prompt\nprompt: fine\nexamples:\n  - arguments: {}\n    expect: fine\n",
+    "id: fine\ndescription: Prints one word exactly as its example says\ntype: prompt\nprompt: fine\nexamples:\n  - arguments: {}\n    expect: fine\n",
 };
 
 interface Finding {
@@ -91,13 +92,11 @@ describe("a broken project", () => {
     expect(doctor.ok).toBe(false);
   });
 
-  test("doctor's findings are validate's, in the same order with the same severity, rule, place and text, plus its own, none of them errors", () => {
-    expect(doctor.problems.slice(0, validate.problems.length)).toEqual(validate.problems);
-    const extra = doctor.problems.slice(validate.problems.length);
-    expect(extra.map((f) => [f.rule, f.severity])).toEqual([
-      ["layer-empty", "warning"],
-      ["tags-compose-with-nothing", "warning"],
-    ]);
+  test("doctor's findings are validate's, in the same order with the same severity, rule, place and text, the whole-project ones included", () => {
+    expect(doctor.problems).toEqual(validate.problems);
+    expect(
+      validate.problems.filter((f) => f.rule === "layer-empty" || f.rule === "tags-compose-with-nothing").length,
+    ).toBe(2);
     expect(doctor.errors).toBe(validate.errors);
   });
 
@@ -111,7 +110,6 @@ describe("a broken project", () => {
     expect(files(validate.problems, "warning")).toEqual([
       ".skills/bad-type.yaml",
       ".skills/typo.yaml",
-      "gone",
       "skill-central.yaml",
     ]);
     // In the file with a bad type, the misspelt "descripton" is a warning too (the right key is also there).

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { hasSshKeygen, signCommitObject } from "./ssh-keys.ts";
 
 /**
  * Real git repositories for tests, built with git's own plumbing (no work tree, no checkout):
@@ -84,13 +85,29 @@ export class Remote {
   }
 
   /** Commits `files` as the whole tree on `branch` (after its current tip unless `orphan`). */
-  commit(files: Tree, options: { branch?: string; orphan?: boolean; message?: string } = {}): string {
+  commit(
+    files: Tree,
+    options: { branch?: string; orphan?: boolean; message?: string; signWith?: string } = {},
+  ): string {
     const branch = options.branch ?? "main";
     const parent = options.orphan ? undefined : this.tip(branch);
     const message = options.message ?? `commit ${++this.counter}`;
-    const commit = gitSync(["commit-tree", this.tree(files), ...(parent ? ["-p", parent] : []), "-m", message], {
+    // `signWith`: an SSH private key file; git signs with ssh-keygen, as `commit -S` does (without
+    // ssh-keygen on this machine, the commit is signed in process the same way).
+    const native = options.signWith !== undefined && hasSshKeygen;
+    const sign = native
+      ? ["-c", "gpg.format=ssh", "-c", `user.signingkey=${options.signWith}`, "commit-tree", "-S"]
+      : ["commit-tree"];
+    let commit = gitSync([...sign, this.tree(files), ...(parent ? ["-p", parent] : []), "-m", message], {
       cwd: this.dir,
     });
+    if (options.signWith !== undefined && !native) {
+      const signed = signCommitObject(
+        `${gitSync(["cat-file", "commit", commit], { cwd: this.dir })}\n`,
+        options.signWith,
+      );
+      commit = gitSync(["hash-object", "-t", "commit", "-w", "--stdin"], { cwd: this.dir, stdin: signed });
+    }
     gitSync(["update-ref", `refs/heads/${branch}`, commit], { cwd: this.dir });
     return commit;
   }

@@ -71,10 +71,14 @@ export interface PackedRelease {
   /** The snapshot the script ran in. */
   checkout: string;
   outDir: string;
-  /** Every file the script listed on stdout, tarballs first, SHA256SUMS last. */
+  /** Where the MCP Bundles went. */
+  bundleDir: string;
+  /** Every file the script listed on stdout: tarballs, their SHA256SUMS, bundles, theirs. */
   listed: string[];
   /** Tarball path by package name. */
   tarballs: Map<string, string>;
+  /** Bundle path by release target name (`linux-x64`). */
+  bundles: Map<string, string>;
   stderr: string;
   ms: number;
 }
@@ -90,7 +94,8 @@ export function packReleaseForTests(): Promise<PackedRelease> {
     const root = releaseTestDir("pack");
     const checkout = snapshotCheckout(join(root, "checkout"));
     const outDir = join(root, "out");
-    const result = await runOk([process.execPath, "run", "release:pack", "--out", outDir], {
+    const bundleDir = join(root, "mcpb");
+    const result = await runOk([process.execPath, "run", "release:pack", "--out", outDir, "--mcpb-out", bundleDir], {
       cwd: checkout,
       env: { ...process.env, NO_COLOR: "1" },
       timeoutMs: 600_000,
@@ -102,7 +107,12 @@ export function packReleaseForTests(): Promise<PackedRelease> {
       const name = /^(.*)-\d+\.\d+\.\d+[^/]*\.tgz$/.exec(path.split("/").pop()!)?.[1];
       if (name) tarballs.set(name, path);
     }
-    return { checkout, outDir, listed, tarballs, stderr: result.stderr, ms: result.ms };
+    const bundles = new Map<string, string>();
+    for (const path of listed.filter((p) => p.endsWith(".mcpb"))) {
+      const target = /^skill-central-(.*)-\d+\.\d+\.\d+[^/]*\.mcpb$/.exec(path.split("/").pop()!)?.[1];
+      if (target) bundles.set(target, path);
+    }
+    return { checkout, outDir, bundleDir, listed, tarballs, bundles, stderr: result.stderr, ms: result.ms };
   })();
   return packed;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { argumentProblems } from "../../src/invoke/arguments.ts";
+import { argumentProblems, problemLines } from "../../src/invoke/arguments.ts";
 import type { JsonSchema } from "../../src/skill/json-schema.ts";
 
 const tool: JsonSchema = {
@@ -30,7 +30,7 @@ const tool: JsonSchema = {
   additionalProperties: false,
 };
 
-const problems = (args: unknown, schema: JsonSchema = tool) => argumentProblems(schema, args);
+const problems = (args: unknown, schema: JsonSchema = tool) => problemLines(argumentProblems(schema, args));
 const withSummary = (extra: Record<string, unknown>) => ({ summary: "valid", ...extra });
 
 describe("valid arguments", () => {
@@ -343,4 +343,15 @@ describe("schemas too wide for TypeBox's compiler (found by the fuzzer: every ca
       'Argument "p5" must be an integer',
     ]);
   }, 120_000);
+});
+
+describe("each problem names the argument it is about", () => {
+  test("path: the argument's place (array indices as numbers), beside its line", () => {
+    expect(argumentProblems(tool, { summary: "ab", items: [{}], extra: 1 })).toEqual([
+      { path: ["extra"], message: 'Unexpected argument "extra": the tool does not accept it' },
+      { path: ["summary"], message: 'Argument "summary" must be at least 3 characters long' },
+      { path: ["items", 0, "name"], message: 'Missing required argument: "items[0].name"' },
+    ]);
+    expect(argumentProblems(tool, "text")).toEqual([{ path: [], message: "Arguments must be an object" }]);
+  });
 });

@@ -4,6 +4,7 @@ import {
   choice,
   flag,
   flagNames,
+  givenOptions,
   list,
   optionHelp,
   parseArgsConfig,
@@ -117,5 +118,33 @@ describe("options declared once", () => {
     expect(seen).toEqual([]);
     expect([values.b, values.a, values.b]).toEqual(["2", "1", "2"]);
     expect(seen).toEqual(["b", "a"]);
+  });
+});
+
+describe("a setting an MCP Bundle host left unfilled (`${user_config.KEY}` as written)", () => {
+  // Claude Desktop resolves a bundle's mcp_config as @anthropic-ai/mcpb's getMcpConfigForManifest
+  // does: an optional setting the user left empty, with no default, stays the literal placeholder.
+  const unfilled = "${user_config.project_folder}";
+
+  test("reads as an option not given: the default, or undefined, or left out of a list", () => {
+    const values = read(["--cwd", unfilled, "--limit", "${user_config.limit}", "--tag", unfilled, "--tag", "a"]);
+    expect(values.cwd).toBeUndefined();
+    expect(values.limit).toBe(20);
+    expect(values.tag).toEqual(["a"]);
+    expect(read(["--port", "${user_config.port}"]).port).toBeUndefined(); // not "must be a whole number"
+  });
+
+  test("is not given for the checks that ask whether an option was (e.g. --port without --http)", () => {
+    expect([...givenOptions({ cwd: unfilled, port: "8740", tag: [unfilled], watch: false })]).toEqual([
+      "port",
+      "watch",
+    ]);
+    expect([...givenOptions({ tag: [unfilled, "a"] })]).toEqual(["tag"]);
+  });
+
+  test("only the whole placeholder: a value that merely contains one, or another variable, is taken as written", () => {
+    expect(read(["--cwd", "/home/${user_config.x}"]).cwd).toBe("/home/${user_config.x}");
+    expect(read(["--cwd", "${HOME}"]).cwd).toBe("${HOME}");
+    expect(read(["--cwd", "${user_config.a} ${user_config.b}"]).cwd).toBe("${user_config.a} ${user_config.b}");
   });
 });

@@ -66,10 +66,23 @@ describe("catalog settings in the config files", () => {
     ]);
   });
 
+  test("tokenBudget: the project's wins over the user's; out of range, it is ignored with a warning", async () => {
+    const both = await resolve({
+      "~/.skill-central/config.yaml": "tokenBudget: 8000\n",
+      "skill-central.yaml": "tokenBudget: 3000\n",
+    });
+    expect(both.config.catalog?.tokenBudget).toBe(3000);
+    const bad = await resolve({ "skill-central.yaml": "tokenBudget: 10\n" });
+    expect(bad.config.catalog?.tokenBudget).toBeUndefined();
+    expect(bad.diagnostics[0]!.message).toBe(
+      '"tokenBudget" must be a whole number of tokens from 500 to 1000000; ignored',
+    );
+  });
+
   test("the unknown-key warning lists the new keys", async () => {
     const { diagnostics } = await resolve({ "skill-central.yaml": "catalogue: on\n" });
     expect(diagnostics[0]!.message).toBe(
-      'unknown key "catalogue" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, elicitation, http)',
+      'unknown key "catalogue" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, enable)',
     );
   });
 });

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { renameSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { LayerSpec } from "../../src/config/resolve-config.ts";
 import { loadSkills } from "../../src/load/load-skills.ts";
 import { CacheEntry } from "../../src/sources/cache-entry.ts";
 import { BackgroundRefresh } from "../../src/sources/refresh.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, skill, type Remote } from "../helpers/git-remote.ts";
+import { hasSshKeygen, makeKey, signerLine } from "../helpers/ssh-keys.ts";
 
 delete process.env.XDG_CACHE_HOME;
 delete process.env.SKILL_CENTRAL_CACHE_DIR;
@@ -167,5 +169,40 @@ describe("background refresh of a layer that follows a ref", () => {
     expect(seen.count).toBe(0);
     expect(await entry.current("main", "")).toBeUndefined();
     await held.release();
+  });
+});
+
+describe.skipIf(!hasSshKeygen)("background refresh of a layer with signers", () => {
+  test("a signed commit becomes current with its signer; an unsigned one is refused and the signed copy stays", async () => {
+    const alice = makeKey(fixture.root, "alice");
+    const signers = join(fixture.root, "allowed_signers");
+    writeFileSync(signers, signerLine("alice@example.com", alice));
+    const a = remote.commit({ "a.yaml": skill("a") }, { signWith: alice.file });
+    const seen = changes();
+    let failed: (message: string) => void = () => {};
+    const failure = new Promise<string>((resolve) => {
+      failed = resolve;
+    });
+    refresh = new BackgroundRefresh({
+      cwd: fixture.cwd,
+      home: fixture.home,
+      changed: seen.changed,
+      log: (message) => (message.includes("failed") ? failed(message) : seen.log(message)),
+      firstDelayMs: 10,
+    });
+    const first = seen.next();
+    const spec = layer(150);
+    await refresh.update([{ ...spec, git: { ...spec.git!, signers } }]);
+    await first;
+    const entry = new CacheEntry(remote.url, fixture.home);
+    expect(await entry.current("main", "")).toMatchObject({
+      commit: a,
+      signer: { principal: "alice@example.com", fingerprint: alice.fingerprint },
+    });
+
+    remote.commit({ "a.yaml": skill("a"), "b.yaml": skill("b") });
+    expect(await failure).toContain(`is not signed; this layer serves only commits signed by a key in`);
+    expect(await failure).toContain(`still serving ${a.slice(0, 12)}`);
+    expect((await entry.current("main", ""))?.commit).toBe(a);
   });
 });

@@ -4,6 +4,7 @@ import { accessLine } from "../../src/mcp/http/access-log.ts";
 import { type Authenticators, authenticate } from "../../src/mcp/http/auth.ts";
 import { BearerTokens } from "../../src/mcp/http/bearer-tokens.ts";
 import { MAX_BODY_BYTES, readBody } from "../../src/mcp/http/body.ts";
+import { CallerEventBus } from "../../src/mcp/http/caller-bus.ts";
 import { authInfoFor, callerOf, principalOf } from "../../src/mcp/http/caller.ts";
 import { dispatch } from "../../src/mcp/http/dispatch.ts";
 import { authenticated, contextOf, cors, guarded, preflight, staged } from "../../src/mcp/http/gate.ts";
@@ -310,7 +311,7 @@ describe("dispatch stage", () => {
       request,
       { jsonrpc: "2.0", id: 1, method: "ping" },
       { caller: alice, authInfo: authInfoFor(alice, { token: "t", clientId: "alice", scopes: [] }) },
-      { sessions: undefined, modern: modern(seen) },
+      { sessions: undefined, modern: modern(seen), bus: new CallerEventBus() },
       (id) => sessions.push(id),
     );
     expect(await response.text()).toBe("modern");
@@ -325,7 +326,7 @@ describe("dispatch stage", () => {
       new Request("http://127.0.0.1/mcp"),
       undefined,
       { caller: ANONYMOUS, authInfo: undefined },
-      { sessions: undefined, modern: modern(seen) },
+      { sessions: undefined, modern: modern(seen), bus: new CallerEventBus() },
       () => {},
     );
     expect("parsedBody" in seen[0]!).toBe(false);

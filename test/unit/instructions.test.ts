@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { clientView } from "../../src/board/client-view.ts";
 import { DEFAULT_CATALOG_SETTINGS } from "../../src/config/catalog-settings.ts";
 import { clientProfile } from "../../src/mcp/client-profiles.ts";
 import {
@@ -99,6 +100,19 @@ describe("which instructions a client gets", () => {
     expect(await asked).toContain("Skills include: alpha");
   });
 
+  test("a capped client that shows prompts (cursor-vscode) waits too: over its cap, its instructions are the catalog's", async () => {
+    const cursor = clientProfile({ name: "cursor-vscode" }, undefined);
+    const tools = ["a", "b", "c"].map((id) =>
+      candidate(`tool-${id}`, TEAM, { type: "tool", inputSchema: { type: "object", properties: {} } }),
+    );
+    const source = new LiveRegistry();
+    const asked = instructionsFor(source, cursor, { live: false });
+    source.swap(registryOf(tools), undefined, { ...DEFAULT_CATALOG_SETTINGS, toolCap: 2 });
+    const text = await asked;
+    expect(text).toContain("find_skills");
+    expect(text).toContain("run_skill_tool");
+  });
+
   test("a client that shows prompts is answered at once, before the first load, with the usual instructions", async () => {
     const source = new LiveRegistry();
     // "At once": before the event loop's next turn, so waiting on any timer or on the load would lose the race.
@@ -120,6 +134,32 @@ describe("which instructions a client gets", () => {
     const source = new LiveRegistry();
     source.fail(new Error("broken"));
     expect(await instructionsFor(source, windsurf, { live: false })).toBe(serverInstructions({ live: false }));
+  });
+});
+
+describe("the board's client view shows what initialize gives", () => {
+  test("a capped client: one version, the one its initialize waits for", async () => {
+    const source = new LiveRegistry();
+    const tools = ["a", "b", "c"].map((id) =>
+      candidate(`tool-${id}`, TEAM, { type: "tool", inputSchema: { type: "object", properties: {} } }),
+    );
+    const registry = registryOf(tools);
+    source.swap(registry, undefined, { ...DEFAULT_CATALOG_SETTINGS, toolCap: 2 });
+    const view = await clientView(source, registry, { label: "Cursor", name: "cursor-vscode" }, false);
+    expect(view.instructions).toContain("run_skill_tool");
+    expect(view.instructionsBeforeLoad).toBeUndefined();
+  });
+
+  test("a client answered at once whose plan has the catalog (catalog: on): both versions, the usual one before the load", async () => {
+    const source = new LiveRegistry();
+    const registry = registryOf([candidate("alpha", TEAM)]);
+    source.swap(registry, undefined, { ...DEFAULT_CATALOG_SETTINGS, mode: "on" });
+    const view = await clientView(source, registry, { label: "Claude Code", name: "claude-code" }, false);
+    expect(view.instructions).toContain("find_skills");
+    expect(view.instructionsBeforeLoad).toBe(serverInstructions({ live: false }));
+    source.swap(registry, undefined, DEFAULT_CATALOG_SETTINGS);
+    const plain = await clientView(source, registry, { label: "Claude Code", name: "claude-code" }, false);
+    expect(plain.instructionsBeforeLoad).toBeUndefined();
   });
 });
 

@@ -55,7 +55,10 @@ describe("discovery", () => {
     });
     const { diagnostics } = await loadSkills({ cwd: fixture.cwd, home: fixture.home });
     expect(diagnostics[0]!.message).toContain('layer "gone"');
-    expect(diagnostics[0]!.message).toContain("folder does not exist");
+    expect(diagnostics[0]!.message).toContain("the folder nowhere does not exist");
+    // At the layer's declaration: the folder is named in the message, not put where a file belongs.
+    expect(diagnostics[0]!.file).toBe(`${fixture.cwd}/skill-central.yaml`);
+    expect(diagnostics[0]!.position).toEqual({ line: 3, column: 25 });
   });
 });
 

@@ -110,6 +110,7 @@ describe("the generated manifests", () => {
       name: "skill-central",
       version: pkg.version,
       description: pkg.description,
+      mcpName: pkg.mcpName,
       keywords: ["mcp"],
       license: pkg.license,
       repository: repo.repository,

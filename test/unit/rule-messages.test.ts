@@ -9,6 +9,9 @@ import { MAX_DOCUMENT_DEPTH, parseSkillFile } from "../../src/load/parse-file.ts
 import { discoverSkillFiles, FOLDER_LIMITS, listSkillFolder, skillFolderAt } from "../../src/storage/discover.ts";
 import { parseSkillFolder, parseSkillPath } from "../../src/load/parse-folder.ts";
 import { agentSkillsSpecFindings } from "../../src/skill/skill-md/strict.ts";
+import { vagueDescriptionWarning } from "../../src/skill/description-quality.ts";
+import { competingWarnings } from "../../src/registry/overlap.ts";
+import type { Candidate } from "../../src/registry/registry.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
 
@@ -251,7 +254,7 @@ const SKILL_FILES: [rule: string, text: string, lines: string[]][] = [
     "unknown-field",
     "id: a\ndescription: d\ntype: prompt\ncolour: red\nprompt: p\n",
     [
-      'skill.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples',
+      'skill.yaml:4:1: warning: unknown field "colour" is ignored — known fields: id, name, description, type, tags, arguments, prompt, inputSchema, version, examples, deprecated, enabled',
     ],
   ],
   [
@@ -684,17 +687,66 @@ describe("a project: layers, resolution, config", () => {
     const loaded = await loadSkills({ cwd: project.cwd, home: project.home });
     expect(allDiagnostics(loaded).map(shown(project))).toEqual([
       `${project.home}/.skill-central/config.yaml:1:9: error: config ignored: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — fix the file; its layers and settings apply again once it reads`,
-      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, elicitation, http) — did you mean "layers"?',
+      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, enable) — did you mean "layers"?',
       'skill-central.yaml:3:1: warning: "pageSize" must be a positive whole number; ignored — e.g. pageSize: 50',
-      'skill-central.yaml:6:47: warning: unknown layer key "prority" is ignored (known: name, path, priority, git, ref, refresh, visibleTo, url, skills, tokenEnv) — did you mean "priority"?',
+      'skill-central.yaml:6:47: warning: unknown layer key "prority" is ignored (known: name, path, priority, git, ref, refresh, visibleTo, url, signers, skills, tokenEnv) — did you mean "priority"?',
       'skill-central.yaml:9:1: warning: "catalog" must be auto, on or off; ignored — auto (per client, the default), on (every client) or off (none); see docs/catalog.md',
       'skill-central.yaml:10:1: warning: "toolSkills" must be tools or catalog; ignored — tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)',
       'skill-central.yaml:11:1: warning: "toolCap" must be a whole number from 3 (the catalog\'s own tools) to 10000; ignored — e.g. toolCap: 40',
-      `gone: warning: layer "gone" (skill-central.yaml): the folder does not exist, so it contributes no skills — create the folder, or fix the layer's path`,
+      `skill-central.yaml:8:25: warning: layer "gone": the folder gone does not exist, so it contributes no skills — create the folder, or fix the layer's path`,
       'mine/x.yaml: error: id "both" is defined 2 times in layer "mine" (mine/x.yaml and mine/y.yaml), so it is not served — keep one: rename or remove the others',
       'low/a.yaml: warning: id "shared" is defined 2 times in layer "low" (low/a.yaml and low/b.yaml); harmless while team/shared.yaml (layer "team", priority 50) overrides it — keep one of them',
       'mine/tie.yaml: note: id "tie" has the same priority in layers "mine" and "team"; "mine" wins because it is declared later (team/tie.yaml (layer "team", priority 50) is shadowed) — give one of the two layers a higher priority to make the choice explicit',
     ]);
+  });
+
+  test("layer-inside-layer, layer-folder-shared, layer-in-skill-folder: a file belongs to exactly one layer", async () => {
+    for (const rule of ["layer-inside-layer", "layer-folder-shared", "layer-in-skill-folder"]) covered.add(rule);
+    const project = fixture({
+      "skill-central.yaml": [
+        "builtin: false",
+        "layers:",
+        "  - { name: team, path: ./team, priority: 10 }",
+        "  - { name: inner, path: ./team/inner, priority: 20, visibleTo: { labels: [a] } }",
+        "  - { name: twin, path: ./team/inner/, priority: 30 }",
+        "  - { name: kit, path: ./kits, priority: 40 }",
+        "  - { name: deep, path: ./kits/box/deep, priority: 50 }",
+        "",
+      ].join("\n"),
+      "team/a.yaml": "id: a\ndescription: d\ntype: prompt\nprompt: p\n",
+      "team/inner/c.yaml": "id: c\ndescription: d\ntype: prompt\nprompt: p\n",
+      "kits/box/SKILL.md": "---\nname: box\ndescription: d\n---\nBody.\n",
+      "kits/box/deep/b.yaml": "id: b\ndescription: d\ntype: prompt\nprompt: p\n",
+    });
+    const loaded = await loadSkills({ cwd: project.cwd, home: project.home });
+    // "team" serves its own file only: team/inner is another layer's folder, refused or not.
+    expect(
+      loaded.registry
+        .served()
+        .map((c) => c.skill.id)
+        .sort(),
+    ).toEqual(["a", "b"]);
+    expect(allDiagnostics(loaded).map(shown(project))).toEqual([
+      'skill-central.yaml:5:25: error: layers "inner" and "twin" have the same folder (team/inner): a file belongs to exactly one layer, so neither is loaded — give each layer a folder of its own',
+      'skill-central.yaml:7:25: note: layer "deep" is inside layer "kit"\'s folder: its files (kits/box/deep) belong to "deep" alone, not to "kit"',
+      'kits/box/SKILL.md: error: this skill folder holds the folder of layer "deep", whose files belong to that layer alone; the skill is not loaded — move layer "deep"\'s folder out of the skill folder',
+    ]);
+  });
+
+  test("opt-in, enable-unknown: an opt-in skill left off, an enable entry that names none", async () => {
+    for (const rule of ["opt-in", "enable-unknown"]) covered.add(rule);
+    const project = fixture({
+      "skill-central.yaml":
+        "builtin: false\nenable: [beta, betta]\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n",
+      "team/beta.yaml": "id: beta\ndescription: d\ntype: prompt\nenabled: false\nprompt: p\n",
+      "team/gamma.yaml": "id: gamma\ndescription: d\ntype: prompt\nenabled: false\nprompt: p\n",
+    });
+    const loaded = await loadSkills({ cwd: project.cwd, home: project.home });
+    expect(allDiagnostics(loaded).map(shown(project))).toEqual([
+      'team/gamma.yaml: note: "gamma" is opt-in (enabled: false) and not enabled here — list it under enable: in skill-central.yaml to serve it: enable: [gamma]',
+      'skill-central.yaml: warning: enable lists "betta", which is not an opt-in skill of any layer — a skill is opt-in when it says enabled: false (metadata.enabled: "false" in SKILL.md)',
+    ]);
+    expect(loaded.registry.served().map((c) => c.skill.id)).toEqual(["beta"]);
   });
 
   test("no-such-file: a path given to validate that is not there", () => {
@@ -702,6 +754,30 @@ describe("a project: layers, resolution, config", () => {
     const project = fixture();
     expect(loadFiles(["nope.yaml"], project.cwd).diagnostics.map(shown(project))).toEqual([
       "nope.yaml: error: no such file or folder — check the path: a relative one is read from the project folder (--cwd)",
+    ]);
+  });
+});
+
+describe("descriptions a model cannot choose by (validate)", () => {
+  test("vague-description, competing-skills", () => {
+    covered.add("vague-description");
+    covered.add("competing-skills");
+    const where = fixture();
+    const vague = vagueDescriptionWarning("sql", "SQL stuff", join(where.cwd, "sql.yaml"), { line: 2, column: 14 });
+    expect(vague && shown(where)(vague)).toBe(
+      'sql.yaml:2:14: warning: the description of "sql" is too vague to choose by: 2 words, too few to say what "sql" does or when to use it — say what the skill does and when to use it, e.g. `Review a pull request for bugs and style; use before merging`',
+    );
+    const skills = [
+      ["deploy-service", "Deploy a service to production with a checklist"],
+      ["ship-release", "Ship a new release of a service to production safely"],
+    ].map(([id, description]) => ({
+      skill: { id, description, tags: [] },
+      path: join(where.cwd, `${id}.yaml`),
+      source: `${id}.yaml`,
+    })) as unknown as Candidate[];
+    expect(competingWarnings(skills).map(shown(where))).toEqual([
+      'deploy-service.yaml: warning: "deploy-service" may compete with "ship-release" (ship-release.yaml) for the same requests: overlap score 0.684, at or above 0.3 — make each description say what sets it apart and when to use it, or merge the two',
+      'ship-release.yaml: warning: "ship-release" may compete with "deploy-service" (deploy-service.yaml) for the same requests: overlap score 0.684, at or above 0.3 — make each description say what sets it apart and when to use it, or merge the two',
     ]);
   });
 });

@@ -7,7 +7,8 @@ import { ArchiveRefused, DEFAULT_ARCHIVE_LIMITS } from "../../src/storage/archiv
 import { readTarGz, writeTarGz } from "../../src/storage/tar-gz.ts";
 import { readZip } from "../../src/storage/zip.ts";
 import { parseIndex } from "../../src/sources/well-known/parse-index.ts";
-import { serialiseIndex, sha256Digest, WELL_KNOWN_SCHEMA } from "../../src/sources/well-known/format.ts";
+import { digestOf } from "../../src/storage/digest.ts";
+import { serialiseIndex, WELL_KNOWN_SCHEMA } from "../../src/sources/well-known/format.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);
 const limits = DEFAULT_ARCHIVE_LIMITS;
@@ -210,7 +211,7 @@ describe(".zip, damaged and lying", () => {
 });
 
 describe("the index", () => {
-  const digest = `sha256:${"a".repeat(64)}`;
+  const digest = `sha256:${"a".repeat(64)}` as const;
 
   test("written sorted with $schema; read back with URLs resolved against the index URL (RFC 3986)", () => {
     const text = serialiseIndex([
@@ -253,10 +254,10 @@ describe("the index", () => {
 describe("against the spec's examples", () => {
   test("digests: sha256: and 64 lowercase hex of the raw bytes, as the RFC's worked values", () => {
     const bytes = (text: string) => new TextEncoder().encode(text);
-    expect(sha256Digest(bytes("# Hello\n"))).toBe(
+    expect(digestOf(bytes("# Hello\n"))).toBe(
       "sha256:90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be",
     );
-    expect(sha256Digest(bytes("#!/bin/sh\n"))).toBe(
+    expect(digestOf(bytes("#!/bin/sh\n"))).toBe(
       "sha256:a8076d3d28d21e02012b20eaf7dbf75409a6277134439025f282e368e3305abf",
     );
   });
@@ -316,14 +317,14 @@ describe("against the spec's examples", () => {
         description: "B",
         type: "archive" as const,
         url: "b-skill.tar.gz",
-        digest: `sha256:${"b".repeat(64)}`,
+        digest: `sha256:${"b".repeat(64)}` as const,
       },
       {
         name: "a-skill",
         description: "A",
         type: "skill-md" as const,
         url: "a-skill/SKILL.md",
-        digest: `sha256:${"a".repeat(64)}`,
+        digest: `sha256:${"a".repeat(64)}` as const,
         version: "1.2.0",
       },
     ];

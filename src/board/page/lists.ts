@@ -96,5 +96,15 @@ export function renderClient(view: ClientView | undefined): void {
       : namedList("Prompts", view.prompts),
     el("h3", {}, "Instructions"),
     el("pre", { "aria-label": "Instructions" }, view.instructions),
+    ...(view.instructionsBeforeLoad === undefined
+      ? []
+      : [
+          el(
+            "p",
+            {},
+            "Answered before the skills load (over stdio its initialize always is), this client gets these instead:",
+          ),
+          el("pre", { "aria-label": "Instructions before the skills load" }, view.instructionsBeforeLoad),
+        ]),
   );
 }

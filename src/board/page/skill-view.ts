@@ -173,6 +173,23 @@ function formOf(skill: SkillPage, previous: Map<string, string>): HTMLFormElemen
   return form;
 }
 
+/** A remote layer's source and who signed it (docs/provenance.md). */
+function originLine(skill: SkillPage): HTMLElement | undefined {
+  const origin = skill.origin;
+  if (!origin) return undefined;
+  return el(
+    "p",
+    { "aria-label": "Origin" },
+    "From ",
+    el("code", {}, origin.url),
+    ...(origin.commit !== undefined ? [" at ", el("code", {}, origin.commit.slice(0, 12))] : []),
+    " · ",
+    ...(origin.signer
+      ? ["signed by ", el("strong", {}, origin.signer.principal), " ", el("code", {}, origin.signer.fingerprint)]
+      : ["signature not checked (the layer has no signers)"]),
+  );
+}
+
 /** The skill's page: what it is, where it comes from, its form and Preview, its examples, files and source. */
 export async function showSkill(skill: SkillPage | undefined, id: string): Promise<void> {
   const section = byId("skill");
@@ -197,6 +214,7 @@ export async function showSkill(skill: SkillPage | undefined, id: string): Promi
       ...skill.tags.map((t) => el("span", { class: "tag" }, t)),
     ),
     el("h3", {}, "Provenance"),
+    ...[originLine(skill)].filter((e) => e !== undefined),
     chainTable(skill),
     el("h3", {}, "Arguments"),
     form,

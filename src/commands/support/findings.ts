@@ -8,6 +8,7 @@ import { leftOutOf } from "../../registry/describe.ts";
 import type { Candidate, Registry } from "../../registry/registry.ts";
 import type { Locator } from "../../storage/parse-document.ts";
 import { exampleDiagnostic } from "../../cli-output/example-report.ts";
+import { projectFindings } from "./project-findings.ts";
 
 /** What a check covers: the load's records and general findings, and the candidates whose examples run. */
 export interface CheckInput {
@@ -20,12 +21,12 @@ export interface CheckInput {
   locate: (path: string) => Locator | undefined;
 }
 
-/** Everything the server would load, through its own pipeline: the records say it all. */
+/** Everything the server would load, through its own pipeline: the records say it all, and the whole-project findings. */
 export function projectCheck(loaded: LoadResult): CheckInput {
   const candidates = loaded.registry.resolutions().flatMap((r) => r.chain.map((p) => p.candidate));
   return {
     records: loaded.records,
-    general: loaded.diagnostics,
+    general: [...loaded.diagnostics, ...projectFindings(loaded)],
     registry: loaded.registry,
     candidates,
     locate: locatorsOf(loaded),
@@ -49,18 +50,26 @@ export function byPlace(a: Diagnostic, b: Diagnostic): number {
  * The one severity model of the CLI, shared by `validate` and `doctor` so that they cannot
  * disagree: every finding of the load (with the severity the load gave it: an `error` is what
  * stops a skill or a setting from being used), plus each failed inline example as an error.
- * `doctor` adds its own whole-project findings, never errors, after these.
+ * `doctor` adds the git layers' state, never errors, after these.
  */
 export async function checkFindings(input: CheckInput): Promise<Findings> {
   const examples = await runExamples(input.registry, input.candidates, { locate: input.locate });
   const problems = [
     ...input.general,
-    ...input.records.flatMap((r) => r.diagnostics),
+    ...input.records.flatMap((r) => r.diagnostics.map(promoted)),
     // A folder's walk (links left out, the file-count limit) is listed now; its files are not hashed.
     ...input.records.flatMap((r) => r.files?.walk().diagnostics ?? []),
     ...examples.filter((r) => !r.pass).map(exampleDiagnostic),
   ].sort(byPlace);
   return { problems, examples };
+}
+
+/**
+ * Served with a warning (hosts differ), but an error to the checkers: a SKILL.md description over
+ * the Agent Skills limit is cut or refused by the clients that hold to it (docs/catalog.md).
+ */
+function promoted(d: Diagnostic): Diagnostic {
+  return d.code === "description-too-long" && d.severity === "warning" ? { ...d, severity: "error" } : d;
 }
 
 export function countBySeverity(problems: readonly Diagnostic[]): { errors: number; warnings: number } {

@@ -68,7 +68,7 @@ export function describePlan(plan: Plan, colours: Palette): string {
     case "error":
       return `${head}: ${colours.red("error")}: ${plan.message}\n`;
     case "unchanged":
-      return `${head}: already installed in ${plan.shown}\n`;
+      return `${head}: already installed in ${plan.shown}\n${noteLine(plan, colours)}`;
     case "absent":
       return `${head}: no skill-central entry in ${plan.shown}\n`;
     case "differs":
@@ -77,9 +77,14 @@ export function describePlan(plan: Plan, colours: Palette): string {
       const via = plan.commands
         ? ` with ${plan.commands.map((argv) => `\`${shellLine(["claude", ...argv.slice(1)])}\``).join(" then ")}`
         : "";
-      return `${head}: ${VERB[plan.action]} ${plan.shown}${via}\n${colourDiff(plan.diff, colours)}`;
+      return `${head}: ${VERB[plan.action]} ${plan.shown}${via}\n${colourDiff(plan.diff, colours)}${noteLine(plan, colours)}`;
     }
   }
+}
+
+/** A plan's note, on a line of its own. */
+function noteLine(plan: Plan, colours: Palette): string {
+  return plan.note === undefined ? "" : `${colours.yellow("note")}: ${plan.note}\n`;
 }
 
 export function describeOutcome(plan: Plan, outcome: Outcome, colours: Palette): string {
@@ -96,6 +101,7 @@ export function planJson(plan: Plan, outcome?: Outcome): Record<string, unknown>
     file: plan.path || null,
     action: plan.action,
     ...(plan.message && { message: plan.message }),
+    ...(plan.note && { note: plan.note }),
     diff: plan.diff,
     ...(plan.commands && { commands: plan.commands.map((argv) => ["claude", ...argv.slice(1)]) }),
     ...(outcome && {

@@ -177,8 +177,30 @@ export function readValues<O extends Options>(options: O, raw: RawValues): Value
   return values as Values<O>;
 }
 
+/**
+ * `${user_config.KEY}` left as written: an MCP Bundle host (Claude Desktop) puts the user's value
+ * for KEY there, and leaves the text as it is when an optional setting was left empty.
+ */
+const UNFILLED_BUNDLE_SETTING = /^\$\{user_config\.[^}]*\}$/;
+
+/** An option value a bundle host did not fill in: read as if the option were not given. */
+export function isUnfilledBundleSetting(raw: string): boolean {
+  return UNFILLED_BUNDLE_SETTING.test(raw);
+}
+
+/** The options given on the command line, leaving out those whose only values a bundle host left unfilled. */
+export function givenOptions(raw: RawValues): Set<string> {
+  const filled = (v: string | boolean) => typeof v !== "string" || !isUnfilledBundleSetting(v);
+  return new Set(
+    Object.entries(raw)
+      .filter(([, v]) => v !== undefined && (Array.isArray(v) ? v.some(filled) : filled(v)))
+      .map(([name]) => name),
+  );
+}
+
 function parseValue(option: Option, flag: string, raw: RawValues[string]): unknown {
   if (option.kind === "flag") return raw === undefined ? option.negatable === true : raw === true;
-  if (option.kind === "list") return Array.isArray(raw) ? raw.map(String) : [];
-  return raw === undefined ? option.default : option.parse(String(raw), flag);
+  if (option.kind === "list")
+    return Array.isArray(raw) ? raw.map(String).filter((item) => !isUnfilledBundleSetting(item)) : [];
+  return raw === undefined || isUnfilledBundleSetting(String(raw)) ? option.default : option.parse(String(raw), flag);
 }

@@ -1,11 +1,14 @@
 import { type AuthInfo, isLegacyRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Caller } from "../../registry/caller.ts";
+import type { CallerEventBus } from "./caller-bus.ts";
 import type { Sessions } from "./sessions.ts";
 
 /** The two MCP handlers behind /mcp: 2025-11-25 sessions (none when stateless) and the SDK's handler for the rest. */
 export interface Handlers {
   sessions: Sessions | undefined;
   modern: McpHttpHandler;
+  /** The modern handler's bus: a listen stream a request opens is its caller's. */
+  bus: CallerEventBus;
 }
 
 /**
@@ -28,8 +31,10 @@ export async function dispatch(
     return handlers.sessions.handle(request, parsedBody, who.caller, onSession);
   }
   const { authInfo } = who;
-  return handlers.modern.fetch(request, {
-    ...(parsedBody !== undefined && { parsedBody }),
-    ...(authInfo !== undefined && { authInfo }),
-  });
+  return handlers.bus.as(who.caller, () =>
+    handlers.modern.fetch(request, {
+      ...(parsedBody !== undefined && { parsedBody }),
+      ...(authInfo !== undefined && { authInfo }),
+    }),
+  );
 }

@@ -3,12 +3,12 @@ import { restrictedLayers } from "../../registry/visibility.ts";
 import type { ListKind } from "../feature.ts";
 import { watchListChanges } from "../list-changed.ts";
 import type { Registry } from "../../registry/registry.ts";
-import { watchResourceUpdates } from "../resource-subscriptions.ts";
 import type { LiveRegistry } from "../registry-source.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
 import { isLoopbackHost } from "../../config/http-settings.ts";
 import { accessLine, accessRecord, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
 import type { Authenticators } from "./auth.ts";
+import { CallerEventBus } from "./caller-bus.ts";
 import { statelessFactory } from "./caller.ts";
 import { MAX_BODY_BYTES, readBody } from "./body.ts";
 import { Capacity } from "./capacity.ts";
@@ -82,12 +82,10 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
       })
     : () => {};
   const stopWarning = unauthenticated(options) ? warnUnreachableLayers(source, options.log) : () => {};
-  // 2026-07-28 listen streams' resourceSubscriptions (the handler's bus filters by each stream's URIs).
+  // 2026-07-28 listen streams' resourceSubscriptions: per caller's view (caller-bus.ts); the SDK filters by each stream's URIs.
   const stopUpdates =
     options.live && !options.stateless
-      ? watchResourceUpdates(source, (uris) => {
-          for (const uri of uris) pipeline.modern.notify.resourceUpdated(uri);
-        })
+      ? source.onSwap((next, previous) => pipeline.bus.announceUpdates(next, previous))
       : () => {};
   const server = listen(options, pipeline);
   const port = server.port ?? options.port;
@@ -144,7 +142,8 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
   const auth = authenticators(options);
   const onUse = metrics?.used;
   const factory = statelessFactory(source, { live, ...(stateless && { stateless: true }), ...(onUse && { onUse }) });
-  const modern = createMcpHandler(factory, { ...(stateless ? {} : { legacy: "reject" as const }), keepAliveMs });
+  const bus = new CallerEventBus();
+  const modern = createMcpHandler(factory, { ...(stateless ? {} : { legacy: "reject" as const }), keepAliveMs, bus });
   const sessions = stateless
     ? undefined
     : new Sessions({
@@ -156,7 +155,7 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
         warn: (line) => options.log(line),
         ...(onUse && { onUse }),
       });
-  const handlers: Handlers = { modern, sessions };
+  const handlers: Handlers = { modern, bus, sessions };
   // Each path behind the stages it needs (gate.ts), Hono-style. CORS is outermost, so every
   // refusal below it carries the headers a trusted page needs to read it.
   const paths = new Map<string, Handler>();

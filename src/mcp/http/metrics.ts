@@ -41,7 +41,16 @@ export function methodLabel(rpc: string | undefined): string {
   return KNOWN_METHODS.has(rpc) ? rpc : "other";
 }
 
-const VIAS: readonly SkillUseVia[] = ["prompts/get", "tools/call", "load_skill", "skills/get"];
+/** The `via` label of a use metrics count (answered uses only): `run_skill_tool` counts as `tools/call`. */
+type MetricVia = "prompts/get" | "tools/call" | "load_skill" | "skills/get";
+const VIAS: readonly MetricVia[] = ["prompts/get", "tools/call", "load_skill", "skills/get"];
+const METRIC_VIA: Partial<Record<SkillUseVia, MetricVia>> = {
+  "prompts/get": "prompts/get",
+  "tools/call": "tools/call",
+  run_skill_tool: "tools/call",
+  load_skill: "load_skill",
+  "skills/get": "skills/get",
+};
 
 /** Served skills by kind: an Agent Skills folder is `folder`, a YAML skill its type. Counted once per snapshot. */
 const skillsByKind = perSnapshot((registry: Registry): Record<SkillKind, number> => {
@@ -157,8 +166,10 @@ export class HttpMetrics {
   }
 
   /** The features' `onUse` hook. */
-  readonly used: OnSkillUse = (skill, via) => {
-    this.uses.inc({ skill, via });
+  readonly used: OnSkillUse = ({ skill, via, outcome }) => {
+    const label = METRIC_VIA[via];
+    if (outcome !== "ok" || label === undefined) return;
+    this.uses.inc({ skill, via: label });
     this.counted.add(skill);
   };
 

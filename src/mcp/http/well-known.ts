@@ -1,12 +1,6 @@
-import { visibleRegistry } from "../../registry/visibility.ts";
-import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-known/format.ts";
-import type { RegistrySource } from "../registry-source.ts";
-import { wellKnownTree } from "../well-known-index.ts";
-import type { Handler } from "./gate.ts";
-
 /**
  * `/.well-known/agent-skills/`: the Agent Skills well-known index of the skills this server
- * serves, and the artifacts it names (mcp/well-known-index.ts), live: a reload makes a new
+ * serves, and the artifacts it names (registry/well-known-index.ts), live: a reload makes a new
  * snapshot and so a new index, whose digests are of the bytes served from then on.
  *
  * The same gate as /mcp: the guard (Host, Origin, no credentials in the URL), then the bearer
@@ -15,7 +9,17 @@ import type { Handler } from "./gate.ts";
  * `If-None-Match`; `Cache-Control: no-cache` (revalidate: the skills are live), `private` when
  * the answer depends on the caller's token.
  */
+import { visibleRegistry } from "../../registry/visibility.ts";
+import { wellKnownTrees } from "../../registry/well-known-index.ts";
+import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-known/format.ts";
+import { type Digest, digestHex } from "../../storage/digest.ts";
+import type { RegistrySource } from "../registry-source.ts";
+import { bytesOf } from "../skill-files.ts";
+import type { Handler } from "./gate.ts";
+
 export { WELL_KNOWN_PATH };
+
+const wellKnownTree = wellKnownTrees(bytesOf);
 
 function notFound(what: string): Response {
   return new Response(`Not found: ${what}\n`, {
@@ -28,10 +32,10 @@ function artifactResponse(
   request: Request,
   bytes: Uint8Array,
   contentType: string,
-  digest: string,
+  digest: Digest,
   shared: boolean,
 ): Response {
-  const etag = `"${digest.slice("sha256:".length)}"`;
+  const etag = `"${digestHex(digest)}"`;
   const headers = {
     "Content-Type": contentType,
     ETag: etag,

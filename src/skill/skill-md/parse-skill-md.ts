@@ -3,7 +3,14 @@ import { Findings, kindOf, type SourceLocators } from "../findings.ts";
 import { bodyOutline, headingsField } from "../headings.ts";
 import { isValidSkillId, MAX_SKILL_ID_LENGTH } from "../id.ts";
 import { isPlainObject } from "../json-schema.ts";
-import type { Skill, SkillArgument, SkillContent, SkillExample, FileVersion } from "../skill.ts";
+import {
+  servedDescription,
+  type FileVersion,
+  type Skill,
+  type SkillArgument,
+  type SkillContent,
+  type SkillExample,
+} from "../skill.ts";
 import { normaliseTags } from "../tags.ts";
 import { closest } from "../../suggest.ts";
 
@@ -159,13 +166,13 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
   const hidden = booleanField(f, fm, "user-invocable") === false;
   const modelInvocable = booleanField(f, fm, "disable-model-invocation") !== true;
 
-  const { tags, version } = readTagsAndVersion(f, fm);
+  const { tags, version, deprecated, optIn } = readTagsAndVersion(f, fm);
   const outline = bodyOutline(input.body);
   checkBody(f, input, outline.lines);
   if (f.failed || typeof name !== "string" || typeof description !== "string") return { diagnostics: f.list };
   const skill: Skill = {
     id: name,
-    description: whenToUse ? `${description}\n\n${whenToUse}` : description,
+    description: servedDescription(name, whenToUse ? `${description}\n\n${whenToUse}` : description, deprecated),
     type: "prompt",
     tags,
     arguments: declared ?? [
@@ -181,6 +188,8 @@ export function parseSkillMd(input: SkillMdInput): SkillMdParse {
     ...(hidden && { hidden }),
     ...(!modelInvocable && { modelInvocable }),
     positional: declared !== undefined || hint !== undefined || input.body.includes("$ARGUMENTS"),
+    ...(deprecated !== undefined && { deprecated }),
+    ...(optIn && { optIn }),
   };
   return { skill, content: { template: input.body, examples: input.examples }, diagnostics: f.list };
 }
@@ -256,8 +265,15 @@ function checkDescription(f: Findings, description: unknown): void {
   }
 }
 
-/** Tags and version, from `metadata` (the specification's place) or the top level (Claude Code's). */
-function readTagsAndVersion(f: Findings, fm: Record<string, unknown>): { tags: string[]; version: string | undefined } {
+/**
+ * Tags and version, from `metadata` (the specification's place) or the top level (Claude Code's);
+ * the lifecycle (`metadata.deprecated`, `metadata.enabled: "false"`) from `metadata` only, whose
+ * values the specification keeps as text.
+ */
+function readTagsAndVersion(
+  f: Findings,
+  fm: Record<string, unknown>,
+): { tags: string[]; version: string | undefined; deprecated?: string; optIn: boolean } {
   const metadata = isPlainObject(fm.metadata) ? fm.metadata : undefined;
   if (fm.metadata !== undefined && !metadata)
     f.warning(
@@ -285,7 +301,24 @@ function readTagsAndVersion(f: Findings, fm: Record<string, unknown>): { tags: s
       : typeof versionSource === "number"
         ? String(versionSource)
         : undefined;
-  return { tags, version };
+  const deprecated = deprecationOf(metadata?.deprecated);
+  const optIn = textOrBoolean(metadata?.enabled) === "false";
+  return { tags, version, ...(deprecated !== undefined && { deprecated }), optIn };
+}
+
+/** `true`/`false` written as text or as YAML booleans, trimmed and lowercase; other text as written (trimmed). */
+function textOrBoolean(value: unknown): string | undefined {
+  if (typeof value === "boolean") return String(value);
+  if (typeof value !== "string") return undefined;
+  const text = value.trim();
+  return text.toLowerCase() === "true" || text.toLowerCase() === "false" ? text.toLowerCase() : text;
+}
+
+/** `metadata.deprecated`: a message, or "true" (no message); "false" or absent: not deprecated. */
+function deprecationOf(value: unknown): string | undefined {
+  const text = textOrBoolean(value);
+  if (text === undefined || text === "false") return undefined;
+  return text === "true" ? "" : text;
 }
 
 /** The body: over the specification's length, or with shell expansions this server does not run. */

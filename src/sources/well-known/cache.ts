@@ -1,51 +1,67 @@
-import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readFile, rename } from "node:fs/promises";
-import { join } from "node:path";
-import { cacheRoot } from "../../storage/cache-dir.ts";
-import type { UnpackedFile } from "../../storage/archive-entries.ts";
-import { writeFileAtomically } from "../cache-entry.ts";
-import { contentHash } from "../content-hash.ts";
-import { acquireLock, type HeldLock, type LockOptions } from "../entry-lock.ts";
-import { cacheKey } from "../git-url.ts";
-import type { WellKnownLockEntry } from "../lockfile.ts";
-import { writeReadOnly } from "../materialise.ts";
-import { removeTree } from "../remove-tree.ts";
-import { forgetCopy, sealCopy, verifyCopy } from "../verify-copy.ts";
-
 /**
  * One well-known index's place in the user's cache, beside the git layers' and managed the same
- * way (a lock per entry, read-only copies renamed into place, seals: src/sources/verify-copy.ts):
+ * way (a lock per entry, read-only copies staged and renamed into place, seals: staged-copy.ts):
  *
- *     <cache>/well-known/<host-path-hash>/
+ *     <cache>/well-known/<host>-<port>-<hash>/   e.g. example.com-443-0123456789ab, 127.0.0.1-8770-…
  *       lock                       held while anything below is written
  *       copies/<contentHash hex>/  a layer folder: one `<skill>/` folder per skill
+ *       copies/.tmp-…/             a copy being downloaded (download.ts)
  *       seals/<contentHash hex>.json
  *       current.json               for layers without a lock entry: what they serve now
+ *
+ * The folder's name shows in paths a skill's text is given (`${CLAUDE_SKILL_DIR}`), so it is the
+ * whole host name and port, readable, and a short hash of the index URL to keep URLs apart.
  */
+import { createHash } from "node:crypto";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { cacheRoot } from "../../storage/cache-dir.ts";
+import { type Digest, digestHex, parseDigest } from "../../storage/digest.ts";
+import { writeFileAtomically } from "../cache-entry.ts";
+import { acquireLock, type HeldLock, type LockOptions } from "../entry-lock.ts";
+import { canonicalUrl } from "../git-url.ts";
+import type { WellKnownLockEntry } from "../lockfile.ts";
+import { StagedCopy } from "../staged-copy.ts";
+
 export type CopySkills = WellKnownLockEntry["skills"];
 
 export interface CurrentWellKnown {
   url: string;
   skills: CopySkills;
-  contentHash: string;
+  contentHash: Digest;
+  /** A layer with `signers`: who signed the index (docs/provenance.md). */
+  signer?: WellKnownLockEntry["signer"];
 }
 
-const hex = (hash: string) => hash.slice("sha256:".length);
+/** Whether a copy's `skills` are exactly those a layer's `skills:` names (any, without one). */
+export function holdsSkills(skills: Readonly<Record<string, unknown>>, only: readonly string[] | undefined): boolean {
+  return only === undefined || Object.keys(skills).sort().join(",") === [...only].sort().join(",");
+}
+
+/** The cache folder's name for an index URL: `<host>-<port>-<12 hex of the URL's SHA-256>`. */
+export function wellKnownCacheKey(indexUrl: string): string {
+  const canonical = canonicalUrl(indexUrl);
+  const url = new URL(canonical);
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  // An IPv6 address (`[::1]`) is named by its digits, so the name never starts with a hyphen.
+  const name = url.hostname.replace(/[^A-Za-z0-9.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "");
+  const host = `${url.hostname.startsWith("[") ? "ipv6-" : ""}${name}`.slice(0, 200);
+  return `${host}-${port}-${createHash("sha256").update(canonical).digest("hex").slice(0, 12)}`;
+}
 
 export class WellKnownCache {
   readonly dir: string;
 
   constructor(indexUrl: string, home?: string) {
-    this.dir = join(cacheRoot(home), "well-known", cacheKey(indexUrl));
+    this.dir = join(cacheRoot(home), "well-known", wellKnownCacheKey(indexUrl));
   }
 
-  copyDir(hash: string): string {
-    return join(this.dir, "copies", hex(hash));
+  copyDir(hash: Digest): string {
+    return join(this.dir, "copies", digestHex(hash));
   }
 
-  sealFile(hash: string): string {
-    return join(this.dir, "seals", `${hex(hash)}.json`);
+  sealFile(hash: Digest): string {
+    return join(this.dir, "seals", `${digestHex(hash)}.json`);
   }
 
   get currentFile(): string {
@@ -55,7 +71,7 @@ export class WellKnownCache {
   async current(): Promise<CurrentWellKnown | undefined> {
     try {
       const data = JSON.parse(await readFile(this.currentFile, "utf8")) as CurrentWellKnown;
-      return typeof data.contentHash === "string" && typeof data.skills === "object" ? data : undefined;
+      return parseDigest(data.contentHash) && typeof data.skills === "object" ? data : undefined;
     } catch {
       return undefined;
     }
@@ -70,27 +86,8 @@ export class WellKnownCache {
     return acquireLock(join(this.dir, "lock"), options);
   }
 
-  /** The copy of `files`, written read-only and renamed into place unless a verified one exists. Returns its hash. */
-  async writeCopy(files: readonly UnpackedFile[]): Promise<string> {
-    const hash = contentHash(files);
-    const dir = this.copyDir(hash);
-    const seal = this.sealFile(hash);
-    const existing = await verifyCopy(dir, seal, hash);
-    if (existing.state === "ok") return hash;
-    if (existing.state === "mismatch") {
-      forgetCopy(dir);
-      await removeTree(dir);
-    }
-    await mkdir(join(this.dir, "copies"), { recursive: true });
-    const temporary = join(this.dir, "copies", `.tmp-${process.pid}-${randomUUID().slice(0, 8)}`);
-    try {
-      await writeReadOnly(temporary, files);
-      await rename(temporary, dir);
-    } catch (error) {
-      await removeTree(temporary);
-      if (!(existsSync(dir) && (await verifyCopy(dir, seal, hash)).state === "ok")) throw error;
-    }
-    await sealCopy(dir, seal, hash);
-    return hash;
+  /** A fresh staging folder for a copy (StagedCopy.place puts it under `copyDir`). */
+  stage(): StagedCopy {
+    return new StagedCopy(join(this.dir, "copies"));
   }
 }

@@ -1,17 +1,27 @@
+/**
+ * Downloads for well-known layers: HTTP(S) only, redirects followed (to HTTP(S) only, at most
+ * `MAX_REDIRECTS`), a timeout per request, a cap on the body read, and a bearer token when the
+ * layer names an environment variable. The token goes to the origin of the layer's own `url`
+ * only: not to another host an index entry's absolute `url` names, nor to one a redirect leads
+ * to (redirects are followed here, hop by hop, so each hop's origin is checked). The token is
+ * sent in a header and appears in no message: errors name the URL with any credentials in it
+ * replaced by `***`.
+ */
+import { isLoopbackHost } from "../../config/http-settings.ts";
 import { redactText, redactUrl } from "../git-url.ts";
 
-/**
- * Downloads for well-known layers: HTTP(S) only, redirects followed (to HTTP(S) only), a timeout
- * per request, a cap on the body read, and a bearer token when the layer names an environment
- * variable. The token is sent in a header and appears in no message: errors name the URL with
- * any credentials in it replaced by `***`.
- */
 export class FetchRefused extends Error {
   override readonly name = "FetchRefused";
 }
 
+/** A bearer token, and the one origin (`https://host:port`) it may be sent to. */
+export interface BearerToken {
+  token: string;
+  origin: string;
+}
+
 export interface FetchOptions {
-  token?: string;
+  auth?: BearerToken;
   timeoutMs: number;
   maxBytes: number;
 }
@@ -23,13 +33,31 @@ export interface Fetched {
   url: string;
 }
 
+const MAX_REDIRECTS = 10;
+
 export function isWebUrl(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 
+/**
+ * Why a token may not be sent to the layer URL `url`, or undefined: over plain `http://` anyone on
+ * the way reads it, so only a server on this machine (loopback) gets one that way.
+ */
+export function tokenUrlProblem(url: string, tokenEnv: string): string | undefined {
+  const parsed = new URL(url);
+  if (parsed.protocol !== "http:" || isLoopbackHost(parsed.hostname)) return undefined;
+  return (
+    `the token in ${tokenEnv} (tokenEnv) is not sent over plain http:// to ${parsed.host}: anyone on the way ` +
+    "could read it and use it; use an https:// url (plain http:// with a token is only for this machine: localhost, 127.0.0.1, ::1)"
+  );
+}
+
 async function readCapped(response: Response, maxBytes: number, shown: string): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? "NaN");
-  if (declared > maxBytes) throw new FetchRefused(`${shown} is ${declared} bytes, over the limit of ${maxBytes}`);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw new FetchRefused(`${shown} is ${declared} bytes, over the limit of ${maxBytes} bytes`);
+  }
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of response.body ?? []) {
@@ -37,21 +65,21 @@ async function readCapped(response: Response, maxBytes: number, shown: string): 
     if (total > maxBytes) throw new FetchRefused(`${shown} is over the limit of ${maxBytes} bytes`);
     chunks.push(chunk);
   }
-  return new Uint8Array(Buffer.concat(chunks));
+  const joined = Buffer.concat(chunks);
+  return new Uint8Array(joined.buffer, joined.byteOffset, joined.length);
 }
 
-/** GETs `url`; throws `FetchRefused` with a message fit to print. */
-export async function fetchBytes(url: string, options: FetchOptions): Promise<Fetched> {
-  const shown = redactUrl(url);
-  if (!isWebUrl(url)) throw new FetchRefused(`${shown} is not an http:// or https:// URL (other schemes are refused)`);
-  let response: Response;
+/** One request, no redirect followed; the token only when `url` is of its origin. */
+async function request(url: string, options: FetchOptions, signal: AbortSignal): Promise<Response> {
+  const { auth } = options;
+  const authorised = auth !== undefined && new URL(url).origin === auth.origin;
   try {
-    response = await fetch(url, {
-      redirect: "follow",
-      signal: AbortSignal.timeout(options.timeoutMs),
+    return await fetch(url, {
+      redirect: "manual",
+      signal,
       headers: {
         Accept: "application/json, text/markdown, application/gzip, application/zip, */*;q=0.1",
-        ...(options.token !== undefined && { Authorization: `Bearer ${options.token}` }),
+        ...(authorised && { Authorization: `Bearer ${auth.token}` }),
       },
     });
   } catch (error) {
@@ -60,23 +88,40 @@ export async function fetchBytes(url: string, options: FetchOptions): Promise<Fe
       name === "TimeoutError" || name === "AbortError"
         ? `no answer within ${options.timeoutMs / 1000} s`
         : redactText((error as Error).message ?? String(error), url);
-    throw new FetchRefused(`cannot fetch ${shown}: ${options.token ? why.split(options.token).join("***") : why}`);
+    throw new FetchRefused(`cannot fetch ${redactUrl(url)}: ${auth ? why.split(auth.token).join("***") : why}`);
   }
-  if (!isWebUrl(response.url || url))
-    throw new FetchRefused(`${shown} redirected to a URL that is not http:// or https://`);
+}
+
+/** GETs `url`, following redirects; throws `FetchRefused` with a message fit to print. */
+export async function fetchBytes(url: string, options: FetchOptions): Promise<Fetched> {
+  const shown = redactUrl(url);
+  if (!isWebUrl(url)) throw new FetchRefused(`${shown} is not an http:// or https:// URL (other schemes are refused)`);
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let at = url;
+  let response = await request(at, options, signal);
+  for (let hops = 0; response.status >= 300 && response.status < 400 && response.headers.has("location"); hops++) {
+    await response.body?.cancel().catch(() => {});
+    if (hops === MAX_REDIRECTS) throw new FetchRefused(`${shown} redirected more than ${MAX_REDIRECTS} times`);
+    at = new URL(response.headers.get("location")!, at).href;
+    if (!isWebUrl(at)) throw new FetchRefused(`${shown} redirected to a URL that is not http:// or https://`);
+    response = await request(at, options, signal);
+  }
   if (response.status !== 200) {
     await response.body?.cancel().catch(() => {});
+    const sentToken = options.auth !== undefined && new URL(at).origin === options.auth.origin;
     const hint =
       response.status === 401 || response.status === 403
-        ? options.token === undefined
+        ? options.auth === undefined
           ? " (the host wants credentials: name an environment variable holding a token with tokenEnv)"
-          : " (the token was not accepted)"
+          : sentToken
+            ? " (the token was not accepted)"
+            : ` (the token is sent only to ${options.auth.origin}, the origin of the layer's url)`
         : "";
-    throw new FetchRefused(`${shown} answered HTTP ${response.status}${hint}`);
+    throw new FetchRefused(`${redactUrl(at)} answered HTTP ${response.status}${hint}`);
   }
   return {
     bytes: await readCapped(response, options.maxBytes, shown),
     contentType: (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase(),
-    url: response.url || url,
+    url: at,
   };
 }

@@ -1,6 +1,8 @@
+import type { Digest } from "../../storage/digest.ts";
+
 /**
  * Facts of the Agent Skills well-known index (agentskills.io "Well-Known URI", discovery RFC
- * v0.2.0), shared by the publisher (src/mcp/well-known-index.ts) and the consumer (sync).
+ * v0.2.0), shared by the publisher (src/registry/well-known-index.ts) and the consumer (sync).
  *
  *     /.well-known/agent-skills/index.json
  *     { "$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
@@ -19,12 +21,11 @@ export interface IndexEntry {
   type: EntryType;
   /** Relative (to the index URL), path-absolute or absolute. */
   url: string;
-  /** `sha256:` and 64 lowercase hex digits of the artifact's raw bytes. */
-  digest: string;
+  /** Of the artifact's raw bytes. */
+  digest: Digest;
   version?: string;
 }
 
-export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 /** Agent Skills names: lowercase letters, digits and single hyphens, at most 64. */
 export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SEMVER_PATTERN = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
@@ -35,10 +36,6 @@ export const CONTENT_TYPES = {
   archive: "application/gzip",
   zip: "application/zip",
 } as const;
-
-export function sha256Digest(bytes: Uint8Array): string {
-  return `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`;
-}
 
 /** The index's exact text: two-space JSON, entries sorted by name, fields in a fixed order. */
 export function serialiseIndex(entries: readonly IndexEntry[]): string {

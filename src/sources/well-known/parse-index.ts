@@ -1,4 +1,5 @@
-import { DIGEST_PATTERN, type EntryType, type IndexEntry, NAME_PATTERN, WELL_KNOWN_SCHEMA } from "./format.ts";
+import { DIGEST_FORM, parseDigest } from "../../storage/digest.ts";
+import { type EntryType, type IndexEntry, NAME_PATTERN, WELL_KNOWN_SCHEMA } from "./format.ts";
 import { isWebUrl } from "./fetch.ts";
 
 /**
@@ -29,8 +30,7 @@ function entryProblem(e: Record<string, unknown>): string | undefined {
   if (typeof e.description !== "string") return "it has no description";
   if (!TYPES.includes(e.type as EntryType)) return `its type ${JSON.stringify(e.type)} is not known`;
   if (typeof e.url !== "string" || e.url === "") return "it has no url";
-  if (typeof e.digest !== "string" || !DIGEST_PATTERN.test(e.digest))
-    return "its digest is not sha256:<64 lowercase hex digits>";
+  if (!parseDigest(e.digest)) return `its digest is not ${DIGEST_FORM}`;
   if (e.version !== undefined && typeof e.version !== "string") return "its version is not a string";
   return undefined;
 }

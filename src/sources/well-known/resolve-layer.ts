@@ -1,9 +1,11 @@
 import type { LayerSpec } from "../../config/resolve-config.ts";
 import type { Diagnostic } from "../../diagnostics.ts";
+import type { Digest } from "../../storage/digest.ts";
 import { canonicalUrl, redactUrl } from "../git-url.ts";
 import { LOCKFILE_NAME, type Lockfile } from "../lockfile.ts";
+import { readSigner } from "../lock-signer.ts";
 import { verifyCopy } from "../verify-copy.ts";
-import { WellKnownCache } from "./cache.ts";
+import { holdsSkills, WellKnownCache } from "./cache.ts";
 
 /**
  * A layer with `url`, for the loader: the folder of its verified copy, found from the lockfile (a
@@ -34,7 +36,7 @@ export async function resolveWellKnownLayer(
     return { ...spec, dir, unavailable: message };
   };
   const cache = new WellKnownCache(url, ctx.home);
-  let target: { url: string; contentHash: string; skills: Record<string, unknown> } | undefined;
+  let target: { url: string; contentHash: Digest; skills: Record<string, unknown>; signer?: unknown } | undefined;
   if (ctx.lockable) {
     target = ctx.lock?.wellKnown.get(spec.name);
     if (!target)
@@ -47,8 +49,14 @@ export async function resolveWellKnownLayer(
     if (!target || target.url !== url)
       return unavailable("it has not been fetched on this machine", "run `skill-central sync`");
   }
-  if (source.skills && Object.keys(target.skills).sort().join(",") !== source.skills.join(","))
+  if (!holdsSkills(target.skills, source.skills))
     return unavailable("its copy holds other skills than `skills:` names", "run `skill-central sync`");
+  const signer = readSigner(target.signer);
+  if (source.signers !== undefined && !signer)
+    return unavailable(
+      "its index was not verified against its signers",
+      "run `skill-central sync` to check its signature",
+    );
   const dir = cache.copyDir(target.contentHash);
   const copy = await verifyCopy(dir, cache.sealFile(target.contentHash), target.contentHash);
   if (copy.state === "missing") return unavailable("there is no local copy of it", "run `skill-central sync`", dir);
@@ -59,5 +67,5 @@ export async function resolveWellKnownLayer(
       dir,
       "error",
     );
-  return { ...spec, dir };
+  return { ...spec, dir, provenance: { url: redactUrl(target.url), path: "", ...(signer && { signer }) } };
 }

@@ -1,13 +1,3 @@
-import type { LayerSpec } from "../../config/resolve-config.ts";
-import { canonicalUrl, redactUrl } from "../git-url.ts";
-import type { WellKnownLockEntry } from "../lockfile.ts";
-import type { SkillChanges } from "../skill-changes.ts";
-import type { LayerSyncReport, SyncMode } from "../sync-types.ts";
-import { contentHash } from "../content-hash.ts";
-import { verifyCopy } from "../verify-copy.ts";
-import { type CopySkills, WellKnownCache } from "./cache.ts";
-import { downloadLayer, LayerRefused } from "./download.ts";
-
 /**
  * `sync` for a layer with `url` (docs/well-known.md), in the modes of git layers (sync.ts):
  * - a locked layer whose copy verifies is left as it is (the index is read, only to note what
@@ -18,6 +8,19 @@ import { downloadLayer, LayerRefused } from "./download.ts";
  * - `check` fetches nothing; `frozen` never changes the lock.
  * The report's `before`/`after` are the copy's contentHash (hex), its `changes` by skill name.
  */
+import type { LayerSpec } from "../../config/resolve-config.ts";
+import { type Digest, digestHex } from "../../storage/digest.ts";
+import { describeFsError } from "../../storage/fs-errors.ts";
+import { canonicalUrl, redactUrl } from "../git-url.ts";
+import type { WellKnownLockEntry } from "../lockfile.ts";
+import type { SkillChanges } from "../skill-changes.ts";
+import type { LayerSyncReport, SyncMode } from "../sync-types.ts";
+import { verifyCopy } from "../verify-copy.ts";
+import { type CopySkills, holdsSkills, WellKnownCache } from "./cache.ts";
+import { type DownloadOptions, downloadLayer, fetchIndex, LayerRefused } from "./download.ts";
+import { type BearerToken, tokenUrlProblem } from "./fetch.ts";
+import { indexVerifier } from "./signed-index.ts";
+
 export interface WellKnownContext {
   mode: SyncMode;
   /** `update` names this layer, or every layer. */
@@ -31,12 +34,6 @@ export interface WellKnownContext {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const hexOf = (hash: string | undefined) => hash?.slice("sha256:".length);
-
-function sameSkills(locked: CopySkills, only: readonly string[] | undefined): boolean {
-  return only === undefined || Object.keys(locked).sort().join(",") === only.join(",");
-}
-
 function changesBetween(before: CopySkills | undefined, after: CopySkills): SkillChanges {
   const changes: SkillChanges = { added: [], removed: [], changed: [] };
   const file = (name: string) => ({ id: name, file: `${name}/SKILL.md` });
@@ -78,10 +75,10 @@ export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext)
   const fail: Fail = (outcome, problem) => Object.assign(result, { outcome, problem });
   const cache = new WellKnownCache(url, ctx.home);
   const locked = ctx.lockable ? ctx.entries.get(spec.name) : undefined;
-  const matches = locked !== undefined && locked.url === url && sameSkills(locked.skills, source.skills);
+  const matches = locked !== undefined && locked.url === url && holdsSkills(locked.skills, source.skills);
   const current = ctx.lockable ? undefined : await cache.current();
   const target = matches ? locked : current?.url === url ? current : undefined;
-  if (target) result.before = hexOf(target.contentHash)!;
+  if (target) result.before = digestHex(target.contentHash);
   const copyOk =
     target !== undefined &&
     (await verifyCopy(cache.copyDir(target.contentHash), cache.sealFile(target.contentHash), target.contentHash))
@@ -93,6 +90,8 @@ export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext)
         `${ctx.lockable ? "not in the lockfile" : "not synced on this machine"}; run skill-central sync`,
       );
     result.after = result.before!;
+    if (source.signers !== undefined && !target.signer)
+      return fail("out-of-date", "the index was not verified against its signers; run skill-central sync");
     return copyOk ? result : fail("out-of-date", "the local copy is missing or damaged; run skill-central sync");
   }
   if (ctx.lockable && !matches && ctx.mode === "frozen")
@@ -106,9 +105,48 @@ export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext)
     return await fetchLayer({ spec, ctx, result, cache, url, target, matches }, copyOk, fail);
   } catch (error) {
     if (error instanceof LayerRefused) return fail("failed", error.problems.join("\n    "));
+    // The cache cannot be written (a full disk, a name it refuses): this layer fails, the others go on.
+    if ((error as NodeJS.ErrnoException).code !== undefined)
+      return fail("failed", `the copy cannot be written: ${describeFsError(error)}`);
     throw error;
   } finally {
     await held.release();
+  }
+}
+
+/** The bearer token for the layer (sent to the origin of its url only), or why the layer cannot use it. */
+function bearerToken(spec: LayerSpec, url: string, env: WellKnownContext["env"]): BearerToken | string | undefined {
+  const { tokenEnv } = spec.wellKnown!;
+  if (tokenEnv === undefined) return undefined;
+  const token = env[tokenEnv];
+  if (!token) return `the environment variable ${tokenEnv} (tokenEnv) is not set`;
+  return tokenUrlProblem(url, tokenEnv) ?? { token, origin: new URL(url).origin };
+}
+
+function outcomeOf(facts: Facts, restoring: boolean): LayerSyncReport["outcome"] {
+  if (restoring) return "restored";
+  if (facts.target === undefined) return facts.ctx.lockable ? "locked" : "fetched";
+  return facts.result.before === facts.result.after ? "unchanged" : "updated";
+}
+
+/** Downloads the layer into a staged copy and puts it in place; its skills and contentHash. */
+async function download(
+  cache: WellKnownCache,
+  indexUrl: string,
+  options: DownloadOptions,
+  lockedHash: Digest | undefined,
+): Promise<{ skills: CopySkills; notes: string[]; hash: Digest }> {
+  const staged = cache.stage();
+  try {
+    const downloaded = await downloadLayer(indexUrl, options, staged);
+    const hash = await staged.contentHash();
+    if (lockedHash !== undefined && hash !== lockedHash)
+      throw new LayerRefused(["the skills fetched do not hash to the lock's contentHash; not served"]);
+    await staged.place(cache.copyDir(hash), cache.sealFile(hash), hash);
+    return { ...downloaded, hash };
+  } catch (error) {
+    await staged.discard();
+    throw error;
   }
 }
 
@@ -116,40 +154,37 @@ export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext)
 async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<LayerSyncReport> {
   const { spec, ctx, result, cache, url, target } = facts;
   const source = spec.wellKnown!;
-  const token = source.tokenEnv === undefined ? undefined : ctx.env[source.tokenEnv];
-  if (source.tokenEnv !== undefined && !token)
-    return fail("failed", `the environment variable ${source.tokenEnv} (tokenEnv) is not set`);
-  const base = { timeoutMs: ctx.timeoutMs || DEFAULT_TIMEOUT_MS, ...(token && { token }) };
+  const auth = bearerToken(spec, url, ctx.env);
+  if (typeof auth === "string") return fail("failed", auth);
+  const base = { timeoutMs: ctx.timeoutMs || DEFAULT_TIMEOUT_MS, ...(auth && { auth }) };
   const only = source.skills && { only: source.skills };
   const restoring = facts.matches && !ctx.moving ? target : undefined;
-  if (restoring && copyOk) {
+  const signed = source.signers === undefined ? undefined : indexVerifier(source.signers, base);
+  // A copy locked before `signers` was added is fetched again, to check the index's signature.
+  if (restoring && copyOk && (!signed || restoring.signer)) {
     result.after = result.before!;
     await noteIndexChanges(result, restoring.url, restoring.skills, { ...base, ...only });
     return result;
   }
-  const downloaded = await downloadLayer(restoring ? restoring.url : url, {
-    ...base,
-    ...(restoring ? { expect: restoring.skills } : only),
-  });
-  if (restoring && contentHash(downloaded.files) !== restoring.contentHash)
-    return fail("failed", "the skills fetched do not hash to the lock's contentHash; not served");
-  const hash = await cache.writeCopy(downloaded.files);
+  const indexUrl = restoring ? restoring.url : url;
+  const downloaded = await download(
+    cache,
+    indexUrl,
+    {
+      ...base,
+      ...(restoring ? { expect: restoring.skills } : only),
+      ...(signed && { verifyIndex: signed.verify }),
+    },
+    restoring?.contentHash,
+  );
   result.notes.push(...downloaded.notes);
-  result.after = hexOf(hash)!;
-  const entry = { url: restoring ? restoring.url : url, skills: downloaded.skills, contentHash: hash };
+  result.after = digestHex(downloaded.hash);
+  const signer = signed?.signer();
+  const entry = { url: indexUrl, skills: downloaded.skills, contentHash: downloaded.hash, ...(signer && { signer }) };
   if (ctx.lockable) ctx.entries.set(spec.name, entry);
   else await cache.setCurrent(entry);
   result.changes = changesBetween(target?.skills, downloaded.skills);
-  const first = target === undefined;
-  result.outcome = restoring
-    ? "restored"
-    : first
-      ? ctx.lockable
-        ? "locked"
-        : "fetched"
-      : result.before === result.after
-        ? "unchanged"
-        : "updated";
+  result.outcome = outcomeOf(facts, restoring !== undefined);
   return result;
 }
 
@@ -158,13 +193,10 @@ async function noteIndexChanges(
   result: LayerSyncReport,
   indexUrl: string,
   served: CopySkills,
-  options: { timeoutMs: number; token?: string; only?: readonly string[] },
+  options: { timeoutMs: number; auth?: BearerToken; only?: readonly string[] },
 ): Promise<void> {
-  const { fetchBytes } = await import("./fetch.ts");
-  const { parseIndex } = await import("./parse-index.ts");
   try {
-    const index = await fetchBytes(indexUrl, { ...options, maxBytes: 8 * 1024 * 1024 });
-    const { entries } = parseIndex(index.bytes, index.url);
+    const { entries } = await fetchIndex(indexUrl, options);
     const names = options.only ?? [...entries.keys()];
     const moved = names.filter((n) => entries.get(n)?.digest !== served[n]?.digest);
     const gone = Object.keys(served).filter((n) => !entries.has(n));

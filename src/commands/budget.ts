@@ -1,0 +1,129 @@
+/**
+ * `skill-central budget`: what each client is sent to learn the catalog, in o200k tokens and
+ * characters, counted from the server's own instructions and lists (src/mcp/catalog-cost.ts),
+ * under the plan the server would give that client (its token budget included), against the
+ * client's budget where one is known.
+ */
+import { DEFAULT_CATALOG_SETTINGS, type CatalogSettings } from "../config/catalog-settings.ts";
+import type { Registry } from "../registry/registry.ts";
+import { planFor } from "../mcp/tools.ts";
+import { sentParts, type SentPart } from "../mcp/catalog-cost.ts";
+import { clientLabel, knownClientNames, publishedBudget } from "../mcp/client-budgets.ts";
+import { clientProfile } from "../mcp/client-profiles.ts";
+import { countTokens, TOKENIZER } from "../mcp/token-count.ts";
+import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad } from "./support/command.ts";
+import { list, positiveInt } from "./support/options.ts";
+
+interface ClientCost {
+  client: string;
+  label: string;
+  tokens: number;
+  chars: number;
+  budget: { tokens: number; source: "tokenBudget" | "published" } | null;
+  over: boolean;
+  plan: "full" | "catalog";
+  /** What the full catalog would cost, when the budget gave this client the catalog instead. */
+  full?: { tokens: number; chars: number };
+  skills: { id: string; tokens: number }[];
+}
+
+interface Counted {
+  tokens: number;
+  chars: number;
+  skills: Map<string, number>;
+}
+
+function count(parts: Iterable<SentPart>): Counted {
+  const skills = new Map<string, number>();
+  let tokens = 0;
+  let chars = 0;
+  for (const part of parts) {
+    const n = countTokens(part.text);
+    tokens += n;
+    chars += part.text.length;
+    if (part.skill !== undefined) skills.set(part.skill, (skills.get(part.skill) ?? 0) + n);
+  }
+  return { tokens, chars, skills };
+}
+
+/** What `name` is sent under the plan the server would give it, and what it would be sent in full. */
+export function clientCost(registry: Registry, settings: CatalogSettings, name: string): ClientCost {
+  const profile = clientProfile({ name }, undefined);
+  const live = { live: true };
+  const plan = planFor(registry, settings, profile);
+  const sent = count(sentParts(registry, plan, profile, live));
+  const switched = plan.prompts === false;
+  const full = switched
+    ? count(sentParts(registry, planFor(registry, { ...settings, tokenBudget: undefined }, profile), profile, live))
+    : undefined;
+  const limit =
+    settings.tokenBudget !== undefined
+      ? { tokens: settings.tokenBudget, source: "tokenBudget" as const }
+      : publishedBudget(name) !== undefined
+        ? { tokens: publishedBudget(name)!, source: "published" as const }
+        : null;
+  return {
+    client: name,
+    label: clientLabel(name),
+    tokens: sent.tokens,
+    chars: sent.chars,
+    budget: limit,
+    over: limit !== null && sent.tokens > limit.tokens,
+    plan: switched ? "catalog" : "full",
+    ...(full !== undefined && { full: { tokens: full.tokens, chars: full.chars } }),
+    skills: [...sent.skills]
+      .map(([id, tokens]) => ({ id, tokens }))
+      .sort((a, b) => b.tokens - a.tokens || (a.id < b.id ? -1 : 1)),
+  };
+}
+
+const BAR = 30;
+
+function bar(used: number, limit: number): string {
+  const filled = Math.min(BAR, Math.round((used / limit) * BAR));
+  return `[${"#".repeat(filled)}${".".repeat(BAR - filled)}]`;
+}
+
+const n = (value: number) => value.toLocaleString("en-US");
+
+function describe(cost: ClientCost, top: number): string {
+  const head = `${cost.label} (${cost.client}): ${n(cost.tokens)} tokens, ${n(cost.chars)} characters; plan: ${cost.plan}`;
+  let text = `${head}\n`;
+  if (cost.budget !== null) {
+    const whose = cost.budget.source === "tokenBudget" ? "tokenBudget" : "published budget, not applied";
+    const pct = Math.round((cost.tokens / cost.budget.tokens) * 100);
+    text += `  ${bar(cost.tokens, cost.budget.tokens)} ${pct}% of ${n(cost.budget.tokens)} (${whose})${cost.over ? " OVER" : ""}\n`;
+  } else text += "  no known budget (set tokenBudget to give one)\n";
+  if (cost.full !== undefined)
+    text += `  the full catalog would be ${n(cost.full.tokens)} tokens: over tokenBudget, so this client gets the catalog\n`;
+  for (const skill of cost.skills.slice(0, top)) text += `    ${String(skill.tokens).padStart(6)}  ${skill.id}\n`;
+  if (cost.skills.length > top) text += `    … and ${cost.skills.length - top} more skills (--json lists them all)\n`;
+  return text;
+}
+
+export const spec = command({
+  name: "budget",
+  summary: "Show what the catalog costs each client in tokens, against its budget",
+  usage: "budget [--client <name>]… [--top <n>] [--json]",
+  description:
+    "Counts, with the o200k_base tokenizer, what each known client is sent to learn the skills: the initialize\n" +
+    "instructions, tools/list and, where the client shows prompts, prompts/list, exactly as the server builds\n" +
+    "them, under the plan it would give that client (a client over tokenBudget gets the catalog instead).\n" +
+    "--client adds (or, repeated, chooses) clients by the clientInfo.name they send. See docs/catalog.md.",
+  options: {
+    client: list("<name>", "Only this client, by its clientInfo.name (repeatable)"),
+    top: positiveInt("<n>", "The costliest skills shown per client (default 5)", { default: 5 }),
+  },
+  examples: ["skill-central budget", "skill-central budget --client claude-code --json"],
+  positionals: { min: 0, max: 0 },
+  async run(ctx) {
+    const loaded = await load(ctx);
+    reportLoad(ctx, loaded);
+    const settings = loaded.config.catalog ?? DEFAULT_CATALOG_SETTINGS;
+    const names = ctx.options.client.length > 0 ? ctx.options.client : knownClientNames();
+    const clients = names.map((name) => clientCost(loaded.registry, settings, name));
+    if (ctx.json) json(ctx, { tokenizer: TOKENIZER, clients });
+    else ctx.out(clients.map((c) => describe(c, ctx.options.top)).join("\n"));
+    return clients.some((c) => c.over && c.budget?.source === "tokenBudget") ? EXIT_FAILURE : EXIT_OK;
+  },
+});
