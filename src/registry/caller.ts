@@ -30,6 +30,16 @@ export const LOCAL_USER: Caller = { kind: "local" };
 /** An HTTP request to a server with no authentication: sees no layer that declares `visibleTo`. */
 export const ANONYMOUS: Caller = { kind: "anonymous" };
 
+/**
+ * The name a record of the caller's doings shows (the usage history): a static token's label, an
+ * OAuth caller's name (its `callerClaim`, `sub` by default); none for the local user or anonymous.
+ */
+export function callerName(caller: Caller): string | undefined {
+  if (caller.kind === "token") return caller.label;
+  if (caller.kind === "oauth") return caller.name;
+  return undefined;
+}
+
 /** Whether `caller` may see a layer that declares `visibleTo` (undefined: everyone may). */
 export function canSee(visibleTo: VisibleTo | undefined, caller: Caller): boolean {
   if (visibleTo === undefined) return true;

@@ -4,10 +4,12 @@ import { TokenConfigError, loadBearerTokens, type BearerTokens } from "../mcp/ht
 import { serveMcpOverHttp, STREAMS_CLOSE_MS, type HttpServing } from "../mcp/http/index.ts";
 import { HttpConfigError, type HttpOptions } from "../mcp/http/options.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
+import { callerName } from "../registry/caller.ts";
 import { DRAIN_DEADLINE_MS, onStopSignals, stopSequence } from "./drain.ts";
 import { serveLogger } from "./log.ts";
 import { type OpenSkills, openSkills, type ServeOptions } from "./skills.ts";
 import { portInUse, StartError } from "./start-error.ts";
+import { UsageLog } from "./usage-log.ts";
 
 /**
  * HTTP requests in flight after a signal get longer than stdio's drain: no client is waiting for
@@ -25,7 +27,7 @@ export const HTTP_EXIT_DEADLINE_MS = HTTP_DRAIN_MS + STREAMS_CLOSE_MS + 150;
 /** The command line's part of the HTTP options; the rest comes from the config and the environment. */
 export type HttpStartOptions = Omit<
   HttpOptions,
-  "live" | "tokens" | "log" | "accessLog" | "oauth" | "metricsTokenFile"
+  "live" | "tokens" | "log" | "accessLog" | "oauth" | "metricsTokenFile" | "onUseBy"
 > & {
   tokenFile?: string;
   /** `--public-url`, over the config's `http.publicUrl`. */
@@ -47,12 +49,15 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
   const tokens = await startOrRefuse(http, () => loadBearerTokens(http.tokenFile, process.env, logger.warn));
   const configured = await startOrRefuse(http, () => configuredHttp(options, http, process.env));
   const source = new LiveRegistry();
+  // Every use, with who signed in (docs/usage.md); each load says where the store is, the stop flushes it.
+  const usage = new UsageLog(logger.warn);
   const serving = await startOrRefuse(http, async () =>
     serveMcpOverHttp(source, {
       ...http,
       ...configured,
       live: options.watch ?? true,
       tokens,
+      onUseBy: (caller) => usage.hook(callerName(caller)),
       log: logger.info,
       ...(logger.record && { accessLog: logger.record }),
     }),
@@ -61,6 +66,7 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
 
   const skills: OpenSkills = openSkills(options, source, logger, [["mcp command", startedAt]], {
     reloaded: (outcome) => serving.reloaded(outcome),
+    usage,
   });
   const stop = stopSequence({
     deadlineMs: HTTP_EXIT_DEADLINE_MS,

@@ -9,7 +9,7 @@ import { isLoopbackHost } from "../../config/http-settings.ts";
 import { accessLine, accessRecord, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
 import type { Authenticators } from "./auth.ts";
 import { CallerEventBus } from "./caller-bus.ts";
-import { statelessFactory } from "./caller.ts";
+import { onUseBy, statelessFactory } from "./caller.ts";
 import { MAX_BODY_BYTES, readBody } from "./body.ts";
 import { Capacity } from "./capacity.ts";
 import { dispatch, type Handlers } from "./dispatch.ts";
@@ -140,8 +140,8 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
           warn: options.log,
         });
   const auth = authenticators(options);
-  const onUse = metrics?.used;
-  const factory = statelessFactory(source, { live, ...(stateless && { stateless: true }), ...(onUse && { onUse }) });
+  const usesBy = onUseBy(metrics?.used, options.onUseBy);
+  const factory = statelessFactory(source, { live, ...(stateless && { stateless: true }) }, usesBy);
   const bus = new CallerEventBus();
   const modern = createMcpHandler(factory, { ...(stateless ? {} : { legacy: "reject" as const }), keepAliveMs, bus });
   const sessions = stateless
@@ -153,7 +153,7 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
         idleMs: options.sessionIdleMs,
         keepAliveMs,
         warn: (line) => options.log(line),
-        ...(onUse && { onUse }),
+        ...(usesBy && { onUseBy: usesBy }),
       });
   const handlers: Handlers = { modern, bus, sessions };
   // Each path behind the stages it needs (gate.ts), Hono-style. CORS is outermost, so every

@@ -1,6 +1,7 @@
 import { isLoopbackHost } from "../../config/http-settings.ts";
 import type { AccessRecord } from "./access-log.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
+import type { OnUseBy } from "./caller.ts";
 import type { OAuthOptions } from "./oauth/token-checker.ts";
 import { parseAllowedOrigin } from "./request-guard.ts";
 
@@ -38,6 +39,8 @@ export interface HttpOptions {
    * it there are no metrics (`/metrics` is a 404, and prom-client is never loaded).
    */
   metricsTokenFile?: string;
+  /** Hears each use of a skill with the caller it served (the usage history, docs/usage.md); the metrics' count is added to it. */
+  onUseBy?: OnUseBy;
 }
 
 export class HttpConfigError extends Error {

@@ -4,14 +4,14 @@ import {
   type Server,
 } from "@modelcontextprotocol/server";
 import { sourceFor } from "../caller-source.ts";
-import type { ListKind, OnSkillUse } from "../feature.ts";
+import type { ListKind } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { mayBeAsked } from "../ask-missing.ts";
 import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
 import type { Caller } from "../../registry/caller.ts";
-import { principalOf } from "./caller.ts";
+import { type OnUseBy, principalOf } from "./caller.ts";
 import { errorResponse } from "./responses.ts";
 
 export interface SessionOptions {
@@ -25,8 +25,8 @@ export interface SessionOptions {
   /** SSE comment frames this often keep a quiet notification stream open through proxies and Bun's idle timeout. */
   keepAliveMs: number;
   warn: (message: string) => void;
-  /** Usage metrics' hook, handed to each session's server. */
-  onUse?: OnSkillUse;
+  /** Each session's server's `onUse`, for the caller that opened it (usage metrics and history). */
+  onUseBy?: OnUseBy;
 }
 
 interface Session {
@@ -106,7 +106,8 @@ export class Sessions {
     onSession: (id: string) => void,
   ): Promise<Response> {
     // 2025-11-25 results carry no cache hints: whether they differ by caller does not matter here.
-    const { source, live, onUse } = this.options;
+    const { source, live } = this.options;
+    const onUse = this.options.onUseBy?.(caller);
     const server = createServer(sourceFor(source, caller), { live, ...(onUse && { onUse }) });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
