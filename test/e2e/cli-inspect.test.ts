@@ -230,9 +230,7 @@ describe("doctor", () => {
     expect(stdout).toContain(
       '.skills/dup-a.yaml: error: id "dup" is defined 2 times in layer "project" (.skills/dup-a.yaml and .skills/dup-b.yaml), so it is not served',
     );
-    expect(stdout).toContain(
-      'team/lonely.yaml:4:7: note: prompt "lonely": no other prompt skill has its tag (solo)',
-    );
+    expect(stdout).toContain('team/lonely.yaml:4:7: note: prompt "lonely": no other prompt skill has its tag (solo)');
     expect(stdout).toContain('skill-central.yaml:4:26: warning: layer "empty": the folder empty has no skill files');
     expect(stdout).toMatch(/\.skills\/broken\.yaml:\d+:\d+: error: invalid YAML/);
     expect(stdout).toEndWith("2 errors, 7 warnings; 0 examples run, 0 failed\n");
