@@ -15,21 +15,10 @@ import { SOURCE_TARGET } from "../helpers/server.ts";
  */
 
 const SKILLS: Record<string, string> = {
-  ".skills/greet.yaml": `id: greet
-description: Greet someone by name before a meeting starts
-type: prompt
-arguments:
-  - { name: who, required: false }
-prompt: "Hello {{who}}"
-`,
-  ".skills/echo.yaml": `id: echo
-description: Echo a message back as the tool result for testing
-type: tool
-inputSchema:
-  type: object
-  properties: { message: { type: string } }
-prompt: "echo: {{message}}"
-`,
+  ".skills/standup.yaml":
+    'id: standup\ndescription: Draft the daily standup note from what changed yesterday\ntype: prompt\nprompt: "Standup for {{team}}"\narguments: [{ name: team }]\n',
+  ".skills/shout.yaml":
+    "id: shout\ndescription: Repeat a line in capitals, to test tool calls end to end\ntype: tool\ninputSchema: { type: object, properties: { line: { type: string } } }\nprompt: 'shout: {{line}}'\n",
 };
 
 const ALICE = "alice-token-0123456789abcdef0123456789";
@@ -88,20 +77,22 @@ describe("usage history over mcp --http", () => {
     const { url } = await serve(fixture, ["--token-file", tokens]);
 
     const alice = await open(url, "legacy", { Authorization: `Bearer ${ALICE}` });
-    expect((await alice.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages.length).toBeGreaterThan(0);
-    expect((await alice.callTool({ name: "echo", arguments: { message: "hi" } })).isError).toBeFalsy();
+    expect((await alice.getPrompt({ name: "standup", arguments: { team: "infra" } })).messages.length).toBeGreaterThan(
+      0,
+    );
+    expect((await alice.callTool({ name: "shout", arguments: { line: "hi" } })).isError).toBeFalsy();
     const bob = await open(url, "modern", { Authorization: `Bearer ${BOB}` });
-    expect((await bob.callTool({ name: "echo", arguments: { message: "hi" } })).isError).toBeFalsy();
+    expect((await bob.callTool({ name: "shout", arguments: { line: "hi" } })).isError).toBeFalsy();
     for (const client of clients.splice(0)) await client.close();
     expect(await server!.stop()).toBe(0);
 
     const usage = Object.fromEntries(readUsage(storePath(fixture), { since: 0 }).map((u) => [u.skill, u]));
-    expect(usage.greet).toMatchObject({ uses: 1, clients: { "legacy-client": 1 }, outcomes: { ok: 1 } });
-    expect(usage.echo).toMatchObject({ uses: 2, clients: { "legacy-client": 1, "modern-client": 1 } });
+    expect(usage.standup).toMatchObject({ uses: 1, clients: { "legacy-client": 1 }, outcomes: { ok: 1 } });
+    expect(usage.shout).toMatchObject({ uses: 2, clients: { "legacy-client": 1, "modern-client": 1 } });
     expect(rows(fixture)).toEqual([
-      { skill: "greet", via: "prompts/get", client: "legacy-client", caller: "alice", outcome: "ok" },
-      { skill: "echo", via: "tools/call", client: "legacy-client", caller: "alice", outcome: "ok" },
-      { skill: "echo", via: "tools/call", client: "modern-client", caller: "bob", outcome: "ok" },
+      { skill: "standup", via: "prompts/get", client: "legacy-client", caller: "alice", outcome: "ok" },
+      { skill: "shout", via: "tools/call", client: "legacy-client", caller: "alice", outcome: "ok" },
+      { skill: "shout", via: "tools/call", client: "modern-client", caller: "bob", outcome: "ok" },
     ]);
     // Never the token itself.
     const bytes = await Bun.file(storePath(fixture)).text();
@@ -112,19 +103,19 @@ describe("usage history over mcp --http", () => {
     fixture = makeFixture(SKILLS);
     const { url } = await serve(fixture);
     const client = await open(url, "legacy");
-    await client.getPrompt({ name: "greet" });
+    await client.getPrompt({ name: "standup" });
     await client.close();
     clients.length = 0;
     expect(await server!.stop()).toBe(0);
     expect(rows(fixture)).toEqual([
-      { skill: "greet", via: "prompts/get", client: "legacy-client", caller: null, outcome: "ok" },
+      { skill: "standup", via: "prompts/get", client: "legacy-client", caller: null, outcome: "ok" },
     ]);
     fixture.cleanup();
 
     fixture = makeFixture({ ...SKILLS, "skill-central.yaml": "usage: off\n" });
     const off = await serve(fixture);
     const quiet = await open(off.url, "modern");
-    await quiet.getPrompt({ name: "greet" });
+    await quiet.getPrompt({ name: "standup" });
     await quiet.close();
     clients.length = 0;
     expect(await server!.stop()).toBe(0);
