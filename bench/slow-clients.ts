@@ -89,11 +89,12 @@ function tally(answers: (StalledAnswer | undefined)[]): string {
 
 async function httpRun(target: ServerTarget, o: Options): Promise<void> {
   const fixture = makeFixture(bigFileProject(o.fileMb));
-  const server = await startHttpServer(target, fixture.cwd, fixture.home, [
-    "--no-watch",
-    "--max-sessions",
-    String(o.clients + 10),
-  ]);
+  const server = await startHttpServer({
+    target,
+    cwd: fixture.cwd,
+    home: fixture.home,
+    args: ["--no-watch", "--max-sessions", String(o.clients + 10)],
+  });
   try {
     while ((await fetch(`${server.base}/readyz`)).status !== 200) await Bun.sleep(20);
     const sessions = o.shared

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
 import { didYouMean } from "./suggest.ts";
-import { EXIT_USAGE, UsageError, type CommandSpec } from "./commands/support/command.ts";
+import { EXIT_USAGE, SERVING, UsageError, type CommandSpec } from "./commands/support/command.ts";
 import {
   flag,
   flagNames,
@@ -203,5 +203,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv.slice(2));
-// Commands end by themselves once their output is written; the server (-1) manages its own exit.
-if (code >= 0) process.exitCode = code;
+// Commands end by themselves once their output is written; a serving command manages its own exit.
+if (code !== SERVING) process.exitCode = code;

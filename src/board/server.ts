@@ -1,4 +1,4 @@
-import type { Server } from "bun";
+import type { BunRequest, Server } from "bun";
 import { EventFeed } from "./events.ts";
 import { BoardGuard } from "./guard.ts";
 import type { BoardState } from "./state.ts";
@@ -16,18 +16,18 @@ export interface BoardServing {
 
 const notFound = (what: string) => Response.json({ error: `no ${what}` }, { status: 404 });
 
-type Handler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
+/** A route's handler; its request's `params` are typed by the route's path (`/api/skill/:id`: `params.id`). */
+type Handler<Path extends string> = (
+  request: BunRequest<Path>,
+  server: Server<undefined>,
+) => Response | Promise<Response>;
 
 /** Every data route answers only after the guard admits the request. */
-function guarded(guard: BoardGuard, handler: Handler): Handler {
+function guarded<Path extends string>(guard: BoardGuard, handler: Handler<Path>): Handler<Path> {
   return (request, server) => guard.refuse(request) ?? handler(request, server);
 }
 
-function param(request: Request, name: string): string {
-  return (request as Request & { params: Record<string, string> }).params[name] ?? "";
-}
-
-async function renderRoute(state: BoardState, request: Request): Promise<Response> {
+async function renderRoute(state: BoardState, request: BunRequest<"/api/render/:id">): Promise<Response> {
   const text = await request.text();
   if (text.length > MAX_RENDER_BODY_BYTES) return Response.json({ error: "body too large" }, { status: 413 });
   let body: unknown;
@@ -37,7 +37,7 @@ async function renderRoute(state: BoardState, request: Request): Promise<Respons
     return Response.json({ error: "the body is not JSON" }, { status: 400 });
   }
   const args = typeof body === "object" && body !== null ? (body as { arguments?: unknown }).arguments : undefined;
-  const answer = await state.render(param(request, "id"), args);
+  const answer = await state.render(request.params.id, args);
   return answer ? Response.json(answer) : notFound("such skill");
 }
 
@@ -50,7 +50,7 @@ export async function serveBoard(state: BoardState, port: number): Promise<Board
   const page = (await import("./page/index.html")).default;
   const guard = new BoardGuard();
   const feed = new EventFeed();
-  const route = (handler: Handler) => guarded(guard, handler);
+  const route = <Path extends string>(handler: Handler<Path>) => guarded(guard, handler);
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port,
@@ -65,12 +65,12 @@ export async function serveBoard(state: BoardState, port: number): Promise<Board
         Response.json({ ids: await state.search(new URL(request.url).searchParams.get("q") ?? "") }),
       ),
       "/api/skill/:id": route(async (request) => {
-        const page = await state.skill(param(request, "id"));
+        const page = await state.skill(request.params.id);
         return page ? Response.json(page) : notFound("such skill");
       }),
       "/api/render/:id": { POST: route((request) => renderRoute(state, request)) },
       "/api/client/:key": route(async (request) => {
-        const view = await state.client(param(request, "key"));
+        const view = await state.client(request.params.key);
         return view ? Response.json(view) : notFound("such client");
       }),
       "/api/events": route((request, bun) => {

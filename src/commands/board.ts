@@ -1,9 +1,10 @@
 import { sep } from "node:path";
 import type { LoadResult } from "../load/load-skills.ts";
 import type { Findings } from "../board/views.ts";
-import { command, UsageError } from "./support/command.ts";
+import { LOG_FORMATS } from "../serve/log.ts";
+import { command, SERVING, UsageError } from "./support/command.ts";
 import { byPlace, checkFindings, leftOutNotes, projectCheck, unaskableWarnings } from "./support/findings.ts";
-import { flag, wholeNumber } from "./support/options.ts";
+import { choice, flag, wholeNumber } from "./support/options.ts";
 
 const DEFAULT_PORT = 8741;
 
@@ -49,7 +50,7 @@ function openInBrowser(url: string): void {
 export const spec = command({
   name: "board",
   summary: "A live web page of every skill, its provenance, problems and what each client gets",
-  usage: "board [--port <n>] [--open] [--no-watch]",
+  usage: "board [--port <n>] [--open] [--no-watch] [--log-format text|json]",
   description:
     "Serves a page on 127.0.0.1 (only this machine, only that page may read its data) from the server's own\n" +
     "loading pipeline: the served skills and what they shadow, problems as `validate` reports them, search\n" +
@@ -61,23 +62,26 @@ export const spec = command({
     port: wholeNumber(0, 65_535, "<n>", `Port (default ${DEFAULT_PORT}; 0 picks a free one)`),
     open: flag("Open the page in the default browser"),
     watch: flag("Do not reload when skill or config files change", { negatable: true }),
+    "log-format": choice(LOG_FORMATS, "The log on stderr: text lines (the default) or one JSON object per line", {
+      default: "text",
+    }),
   },
   examples: ["skill-central board --open", "skill-central board --port 0"],
   positionals: { min: 0, max: 0 },
   async run(ctx) {
-    const { runBoard } = await import("../board/run.ts");
+    const [{ runBoard }, { StartError }] = await Promise.all([
+      import("../serve/board.ts"),
+      import("../serve/start-error.ts"),
+    ]);
     const port = ctx.options.port ?? DEFAULT_PORT;
     const load = { cwd: ctx.cwd, ...(ctx.builtin === false && { builtin: false as const }), keepLocators: true };
-    try {
-      await runBoard(
-        { ...load, watch: ctx.options.watch },
-        { port, ...(ctx.options.open && { open: openInBrowser }), findings: findingsOf },
-      );
-    } catch (error) {
-      if ((error as { code?: string }).code === "EADDRINUSE")
-        throw new UsageError(`port ${port} is in use (choose another with --port, or --port 0 for any free one)`);
-      throw error;
-    }
-    return -1;
+    const serve = { ...load, watch: ctx.options.watch, logFormat: ctx.options["log-format"] };
+    // A port in use: the board does not start, and the command line says why.
+    await runBoard(serve, { port, ...(ctx.options.open && { open: openInBrowser }), findings: findingsOf }).catch(
+      (error: unknown) => {
+        throw error instanceof StartError ? new UsageError(error.message) : error;
+      },
+    );
+    return SERVING;
   },
 });

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { CATALOG_MODES } from "../config/catalog-settings.ts";
 import { LOG_FORMATS } from "../serve/log.ts";
 import { ELICITATION_MODES } from "../config/elicitation-settings.ts";
-import { command, UsageError } from "./support/command.ts";
+import { command, SERVING, UsageError } from "./support/command.ts";
 import { choice, flag, httpUrl, list, positiveInt, value, wholeNumber } from "./support/options.ts";
 
 /** Refused without `--http`. Their defaults live with the HTTP server, which is imported only to serve. */
@@ -84,8 +84,9 @@ export const spec = command({
       ...(elicitation !== undefined && { elicitation }),
     };
     if (options.http) {
-      const [{ runHttp, StartError }, http] = await Promise.all([
+      const [{ runHttp }, { StartError }, http] = await Promise.all([
         import("../serve/http.ts"),
+        import("../serve/start-error.ts"),
         import("../mcp/http/options.ts"),
       ]);
       const port = options.port ?? http.DEFAULT_PORT;
@@ -109,12 +110,12 @@ export const spec = command({
       await serving.catch((error: unknown) => {
         throw error instanceof StartError ? new UsageError(error.message) : error;
       });
-      return -1;
+      return SERVING;
     }
     const httpOnly = Object.keys(HTTP_OPTIONS).find((name) => ctx.given.has(name));
     if (httpOnly !== undefined) throw new UsageError(`--${httpOnly} applies to the HTTP server: add --http`);
     const { runStdio } = await import("../serve/stdio.ts");
     await runStdio(mcpOptions);
-    return -1;
+    return SERVING;
   },
 });

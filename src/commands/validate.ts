@@ -2,12 +2,8 @@ import { basename, dirname, sep } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { loadFiles } from "../load/load-files.ts";
 import type { SkillRecord } from "../load/record.ts";
-import type { LoadResult } from "../load/load-skills.ts";
-import { readUsage } from "../storage/usage-store.ts";
 import { agentSkillsSpecFindings } from "../skill/skill-md/strict.ts";
-import { buildRegistry, type Candidate } from "../registry/registry.ts";
-import { competingWarnings } from "../registry/overlap.ts";
-import { vagueDescriptionWarning } from "../skill/description-quality.ts";
+import { buildRegistry } from "../registry/registry.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import {
   byPlace,
@@ -19,12 +15,11 @@ import {
   unaskableWarnings,
   type CheckInput,
 } from "./support/findings.ts";
+import { choosingWarnings } from "./support/project-findings.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandContext } from "./support/command.ts";
 import { flag } from "./support/options.ts";
 
 interface Checked extends CheckInput {
-  /** Findings about the project beyond its files (deprecated skills still in use). */
-  extra?: Diagnostic[];
   display: (path: string) => string;
   /** Whether a file is one of the built-in skills: the product's, not the user's to fix. */
   builtin: (path: string) => boolean;
@@ -49,37 +44,7 @@ async function checkProject(ctx: CommandContext): Promise<Checked> {
   const loaded = await load(ctx);
   const dir = loaded.config.layers.find((l) => l.origin === "built-in")?.dir;
   const builtin = (path: string) => dir !== undefined && (path === dir || path.startsWith(dir + sep));
-  return { ...projectCheck(loaded), display: loaded.display, builtin, extra: deprecatedInUse(loaded) };
-}
-
-/** The usage history looked at for deprecated skills still in use. */
-const IN_USE_WINDOW_DAYS = 30;
-
-/** Deprecated skills served now that the usage history shows in use lately: whoever uses them should move. */
-function deprecatedInUse(loaded: LoadResult): Diagnostic[] {
-  const store = loaded.config.usage?.store;
-  const deprecated = loaded.registry.served().filter((c) => c.skill.deprecated !== undefined);
-  if (store === undefined || store === "off" || deprecated.length === 0) return [];
-  const since = Date.now() - IN_USE_WINDOW_DAYS * 86_400_000;
-  let uses: Map<string, number>;
-  try {
-    uses = new Map(readUsage(store, { since }).map((u) => [u.skill, u.uses]));
-  } catch {
-    return [];
-  }
-  return deprecated.flatMap((c) => {
-    const n = uses.get(c.skill.id);
-    if (n === undefined) return [];
-    return [
-      {
-        severity: "note" as const,
-        code: "deprecated-in-use",
-        file: c.path,
-        message: `deprecated skill "${c.skill.id}" is still in use: ${plural(n, "use")} in the last ${IN_USE_WINDOW_DAYS} days`,
-        hint: `tell its users what replaces it (\`skill-central usage --skill ${c.skill.id}\` shows which clients)`,
-      },
-    ];
-  });
+  return { ...projectCheck(loaded), display: loaded.display, builtin };
 }
 
 /** `--strict` holds Agent Skills folders to the agentskills.io specification exactly, for skills published to other tools. */
@@ -103,13 +68,6 @@ function specFindings(record: SkillRecord): Diagnostic[] {
 }
 
 /** Descriptions a model cannot choose by: too vague, or too close to another skill's. */
-function choosingWarnings(checked: Checked, served: readonly Candidate[]): Diagnostic[] {
-  const at = (path: string) => checked.locate(path)?.(["description"]);
-  const vague = served.flatMap(
-    (c) => vagueDescriptionWarning(c.skill.id, c.skill.description, c.path, at(c.path)) ?? [],
-  );
-  return [...vague, ...competingWarnings(served, at)];
-}
 
 export const spec = command({
   name: "validate",
@@ -141,18 +99,10 @@ export const spec = command({
     const examples = found.examples;
     // --strict is the user's own bar: the built-in skills are held to it by this project's tests.
     const own = checked.records.filter((r) => !checked.builtin(r.path));
-    const served = ctx.args.length > 0 ? checked.candidates : checked.registry.served();
-    const notes = [
-      ...checked.records.flatMap(leftOutNotes),
-      ...own.flatMap(unaskableWarnings),
-      ...choosingWarnings(checked, served),
-    ];
-    const problems = [
-      ...found.problems,
-      ...notes,
-      ...(checked.extra ?? []),
-      ...(strict ? own.flatMap(specFindings) : []),
-    ].sort(byPlace);
+    // A project's check has them already (project-findings.ts, shared with doctor).
+    const choosing = ctx.args.length > 0 ? choosingWarnings(checked.candidates, checked.locate) : [];
+    const notes = [...checked.records.flatMap(leftOutNotes), ...own.flatMap(unaskableWarnings), ...choosing];
+    const problems = [...found.problems, ...notes, ...(strict ? own.flatMap(specFindings) : [])].sort(byPlace);
     const { errors, warnings } = countBySeverity(problems);
     const ownWarnings = countBySeverity(
       problems.filter((d) => d.file === undefined || !checked.builtin(d.file)),

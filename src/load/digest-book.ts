@@ -1,5 +1,5 @@
 import { hashFileVersion } from "../storage/digest.ts";
-import { statStamp, type FileStamp } from "../storage/stamp.ts";
+import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 // Types only: the API loads skills without the index (and without SQLite).
 import type { DigestRow, StartupIndex } from "./startup-index.ts";
 
@@ -30,7 +30,7 @@ export class DigestBook {
   current(path: string, owner: string): KnownDigest {
     const stamp = statStamp(path);
     const known = this.known.get(path);
-    if (stamp && known && sameVersion(known, stamp)) return known;
+    if (stamp && known && sameStamp(known, stamp)) return known;
     const stored = stamp && this.index?.digest(path, stamp);
     if (stamp && stored) return this.remember(path, { ...stamp, sha256: stored });
     const hashed = hashFileVersion(path);
@@ -55,8 +55,4 @@ export class DigestBook {
     this.known.set(path, version);
     return version;
   }
-}
-
-function sameVersion(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }

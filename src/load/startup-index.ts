@@ -6,7 +6,7 @@ import { dirname, join, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Skill, SkillContent, SkillExample } from "../skill/skill.ts";
 import { cacheRoot } from "../storage/cache-dir.ts";
-import type { FileStamp } from "../storage/stamp.ts";
+import { type FileStamp, sameStamp } from "../storage/stamp.ts";
 import { VERSION } from "../version.ts";
 
 /**
@@ -67,6 +67,9 @@ export const RACY_WINDOW_MS = 2000;
  */
 const LISTING_CHUNK_ROWS = 250;
 
+/** A file version's key in the content and digests tables: path, size, mtime, inode. */
+type VersionParams = [path: string, size: number, mtime: number, ino: number];
+
 /** One listing row, as stored: an array keeps the document small. */
 type ListingRow = [
   path: string,
@@ -80,18 +83,19 @@ type ListingRow = [
 export class StartupIndex {
   /** The listing: the latest indexed version of each path. */
   private readonly files = new Map<string, IndexedFile>();
-  private readonly contentQuery: Statement;
-  private readonly insertContent: Statement;
-  private readonly digestQuery: Statement;
-  private readonly insertDigest: Statement;
+  private readonly contentQuery: Statement<{ template: string | null; examples: string | null }, VersionParams>;
+  private readonly insertContent: Statement<
+    unknown,
+    [...VersionParams, template: string | null, examples: string | null]
+  >;
+  private readonly digestQuery: Statement<{ sha256: string }, VersionParams>;
+  private readonly insertDigest: Statement<unknown, [...VersionParams, owner: string, sha256: string]>;
   private listingDirty = false;
   /** Whether this process wrote content rows: only then can some be left unreferenced (see saveListing). */
   private wroteContent = false;
 
   private constructor(private readonly db: Database) {
-    for (const { value } of db.query("SELECT value FROM listing ORDER BY chunk").iterate() as Iterable<{
-      value: string;
-    }>) {
+    for (const { value } of db.query<{ value: string }, []>("SELECT value FROM listing ORDER BY chunk").iterate()) {
       for (const [path, size, mtimeMs, ino, skill, diagnostics] of JSON.parse(value) as ListingRow[]) {
         this.files.set(path, {
           stamp: { size, mtimeMs, ino },
@@ -131,7 +135,7 @@ export class StartupIndex {
             "CREATE TABLE IF NOT EXISTS digests (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, " +
             "ino INTEGER NOT NULL, owner TEXT NOT NULL, sha256 TEXT NOT NULL) WITHOUT ROWID",
         );
-        const stamp = db.query("SELECT value FROM meta WHERE key = 'stamp'").get() as { value: string } | null;
+        const stamp = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'stamp'").get();
         const expected = `${FORMAT}/${VERSION}`;
         if (stamp?.value !== expected) {
           db.exec("DELETE FROM content; DELETE FROM listing; DELETE FROM digests; DELETE FROM meta");
@@ -160,17 +164,13 @@ export class StartupIndex {
   lookup(path: string, stamp: FileStamp): IndexedFile | undefined {
     const file = this.files.get(path);
     if (!file) return undefined;
-    const s = file.stamp;
-    return s.size === stamp.size && s.mtimeMs === stamp.mtimeMs && s.ino === stamp.ino ? file : undefined;
+    return sameStamp(file.stamp, stamp) ? file : undefined;
   }
 
   /** The content stored for a served file version; undefined when the index does not have it. */
   content(path: string, stamp: FileStamp): SkillContent | undefined {
     try {
-      const row = this.contentQuery.get(path, stamp.size, stamp.mtimeMs, stamp.ino) as {
-        template: string | null;
-        examples: string | null;
-      } | null;
+      const row = this.contentQuery.get(path, stamp.size, stamp.mtimeMs, stamp.ino);
       if (!row) return undefined;
       return {
         ...(row.template !== null && { template: row.template }),
@@ -184,8 +184,7 @@ export class StartupIndex {
   /** The digest stored for this version of a supporting file, if any. */
   digest(path: string, stamp: FileStamp): string | undefined {
     try {
-      const row = this.digestQuery.get(path, stamp.size, stamp.mtimeMs, stamp.ino) as { sha256: string } | null;
-      return row?.sha256;
+      return this.digestQuery.get(path, stamp.size, stamp.mtimeMs, stamp.ino)?.sha256;
     } catch {
       return undefined;
     }
@@ -264,32 +263,30 @@ export class StartupIndex {
     // reference, so the scan of every content row below (~30 ms at 10,000) is skipped. Rows that an
     // earlier process left behind (it died before saving) go with the next save that writes.
     if (!this.listingDirty && !this.wroteContent) return true;
-    const referenced = (r: { path: string; size: number; mtime: number; ino: number }) =>
-      kept.get(r.path)?.some((stamp) => stamp.size === r.size && stamp.mtimeMs === r.mtime && stamp.ino === r.ino) ===
-      true;
+    type Version = FileStamp & { path: string };
+    const referenced = (r: Version) => kept.get(r.path)?.some((stamp) => sameStamp(stamp, r)) === true;
     try {
       this.db.transaction(() => {
         // Row by row: 10,000 rows materialised at once were megabytes for a few unreferenced ones.
-        const stale: { path: string; size: number; mtime: number; ino: number }[] = [];
-        for (const r of this.db.query("SELECT path, size, mtime, ino FROM content").iterate() as Iterable<{
-          path: string;
-          size: number;
-          mtime: number;
-          ino: number;
-        }>) {
+        const stale: Version[] = [];
+        for (const r of this.db.query<Version, []>("SELECT path, size, mtime AS mtimeMs, ino FROM content").iterate()) {
           if (!referenced(r)) stale.push(r);
         }
-        const remove = this.db.query("DELETE FROM content WHERE path = ? AND size = ? AND mtime = ? AND ino = ?");
-        for (const r of stale) remove.run(r.path, r.size, r.mtime, r.ino);
+        const remove = this.db.query<unknown, VersionParams>(
+          "DELETE FROM content WHERE path = ? AND size = ? AND mtime = ? AND ino = ?",
+        );
+        for (const r of stale) remove.run(r.path, r.size, r.mtimeMs, r.ino);
         // Digests of skills no load refers to any more.
         const gone = new Set<string>();
-        for (const r of this.db.query("SELECT DISTINCT owner FROM digests").iterate() as Iterable<{ owner: string }>)
+        for (const r of this.db.query<{ owner: string }, []>("SELECT DISTINCT owner FROM digests").iterate())
           if (!kept.has(r.owner)) gone.add(r.owner);
-        const removeDigests = this.db.query("DELETE FROM digests WHERE owner = ?");
+        const removeDigests = this.db.query<unknown, [owner: string]>("DELETE FROM digests WHERE owner = ?");
         for (const owner of gone) removeDigests.run(owner);
         if (!this.listingDirty) return;
         this.db.exec("DELETE FROM listing");
-        const insert = this.db.query("INSERT INTO listing (chunk, value) VALUES (?, ?)");
+        const insert = this.db.query<unknown, [chunk: number, value: string]>(
+          "INSERT INTO listing (chunk, value) VALUES (?, ?)",
+        );
         let rows: ListingRow[] = [];
         let chunk = 0;
         for (const [path, f] of this.files) {

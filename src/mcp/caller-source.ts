@@ -6,10 +6,10 @@ import type { RegistrySource } from "./registry-source.ts";
  * The registry as one caller sees it (src/registry/visibility.ts): every snapshot the source
  * serves, restricted to the layers `caller` may see. Every MCP handler reaches skills through a
  * `RegistrySource`, so a server built on this one serves the caller its own skills on every
- * surface. `caller` undefined (stdio) is the source itself.
+ * surface. For the local user (stdio) it is the source itself.
  */
-export function sourceFor(source: RegistrySource, caller: Caller | undefined): RegistrySource {
-  if (caller === undefined) return source;
+export function sourceFor(source: RegistrySource, caller: Caller): RegistrySource {
+  if (caller.kind === "local") return source;
   return {
     current: async () => visibleRegistry(await source.current(), caller),
     loaded: () => {

@@ -1,27 +1,60 @@
 import type { VisibleTo } from "../config/visible-to.ts";
 
 /**
- * Who is asking, as far as the registry cares: what decides which layers they see. An HTTP
- * request is authenticated into one (static token: its label; OAuth: the token's claims);
- * stdio has none, which means the local user, who sees every layer.
+ * Who is asking, as far as the registry cares: what decides which layers they see. One tagged
+ * union for every transport, so "nobody" and "everybody" are never told apart by `undefined`
+ * against `{}`: stdio and the board serve the `local` user, who sees every layer; an HTTP request
+ * is authenticated into one of the others (no authentication configured: `anonymous`, who sees
+ * no layer that declares `visibleTo`).
  */
-export interface Caller {
-  /** The label of the static bearer token presented, if one was. */
-  readonly label?: string;
-  /** The claims of a validated OAuth access token (or of its introspection answer), if one was presented. */
-  readonly claims?: Readonly<Record<string, unknown>>;
+export type Caller =
+  | { readonly kind: "local" }
+  | { readonly kind: "anonymous" }
+  /** A static bearer token, by its label (`--token-file`, `SKILL_CENTRAL_TOKEN`). */
+  | { readonly kind: "token"; readonly label: string }
+  /**
+   * A validated OAuth access token: its issuer and subject (who it is, across tokens), the name
+   * the access log shows (the `callerClaim`, `sub` by default) and its claims (what `visibleTo`
+   * matches), never the token itself.
+   */
+  | {
+      readonly kind: "oauth";
+      readonly issuer: string;
+      readonly subject: string;
+      readonly name: string;
+      readonly claims: Readonly<Record<string, unknown>>;
+    };
+
+/** The person at this machine (stdio, the board): sees every layer. */
+export const LOCAL_USER: Caller = { kind: "local" };
+/** An HTTP request to a server with no authentication: sees no layer that declares `visibleTo`. */
+export const ANONYMOUS: Caller = { kind: "anonymous" };
+
+/**
+ * The name a record of the caller's doings shows (the usage history): a static token's label, an
+ * OAuth caller's name (its `callerClaim`, `sub` by default); none for the local user or anonymous.
+ */
+export function callerName(caller: Caller): string | undefined {
+  if (caller.kind === "token") return caller.label;
+  if (caller.kind === "oauth") return caller.name;
+  return undefined;
 }
 
 /** Whether `caller` may see a layer that declares `visibleTo` (undefined: everyone may). */
-export function canSee(visibleTo: VisibleTo | undefined, caller: Caller | undefined): boolean {
-  if (visibleTo === undefined || caller === undefined) return true;
-  if (caller.label !== undefined && visibleTo.labels.includes(caller.label)) return true;
-  const claims = caller.claims;
-  if (claims === undefined) return false;
-  for (const [name, accepted] of Object.entries(visibleTo.claims)) {
-    const held = claims[name];
-    if (typeof held === "string" && accepted.includes(held)) return true;
-    if (Array.isArray(held) && held.some((value) => typeof value === "string" && accepted.includes(value))) return true;
+export function canSee(visibleTo: VisibleTo | undefined, caller: Caller): boolean {
+  if (visibleTo === undefined) return true;
+  switch (caller.kind) {
+    case "local":
+      return true;
+    case "anonymous":
+      return false;
+    case "token":
+      return visibleTo.labels.includes(caller.label);
+    case "oauth":
+      return Object.entries(visibleTo.claims).some(([name, accepted]) => {
+        const held = caller.claims[name];
+        if (typeof held === "string") return accepted.includes(held);
+        return Array.isArray(held) && held.some((value) => typeof value === "string" && accepted.includes(value));
+      });
   }
-  return false;
 }

@@ -4,6 +4,7 @@
  * layer with `visibleTo` is left out, a skill of one that shadows a visible skill leaves the
  * visible one published, and the layers left out are named. Asked for, it holds everything.
  */
+import { ANONYMOUS } from "./caller.ts";
 import type { Registry } from "./registry.ts";
 import { restrictedLayers, visibleRegistry } from "./visibility.ts";
 
@@ -22,8 +23,8 @@ export function publishedRegistry(registry: Registry, includeRestricted: boolean
       if (candidate.layer.visibleTo !== undefined)
         skills.set(candidate.layer.name, (skills.get(candidate.layer.name) ?? 0) + 1);
   return {
-    // Nobody in particular: no label, no claims, so no layer with visibleTo.
-    registry: visibleRegistry(registry, {}),
+    // Nobody in particular: no layer with visibleTo.
+    registry: visibleRegistry(registry, ANONYMOUS),
     leftOut: restricted.map((layer) => ({ name: layer.name, skills: skills.get(layer.name) ?? 0 })),
   };
 }

@@ -33,8 +33,8 @@ export function restrictedLayers(registry: Registry): readonly LayerRef[] {
 /**
  * The snapshot as `caller` may see it: without the layers it may not see, and resolved again over
  * the candidates that are left, so a skill of a hidden layer that shadows a visible one leaves the
- * visible one served, and a hidden layer's name appears nowhere (layers, chains). `caller`
- * undefined (stdio, the local user) sees everything.
+ * visible one served, and a hidden layer's name appears nowhere (layers, chains). The local user
+ * (stdio, the board) sees everything.
  *
  * When the caller sees every layer (always, when no layer declares `visibleTo`), this is the
  * snapshot itself: the same object, so nothing changes and nothing is built. Otherwise the view
@@ -42,8 +42,8 @@ export function restrictedLayers(registry: Registry): readonly LayerRef[] {
  * everything memoised per snapshot (listings, search index, published skills) is then memoised
  * per view too, since it is keyed on the registry object.
  */
-export function visibleRegistry(registry: Registry, caller: Caller | undefined): Registry {
-  if (caller === undefined) return registry;
+export function visibleRegistry(registry: Registry, caller: Caller): Registry {
+  if (caller.kind === "local") return registry;
   const { restricted, bySet } = views(registry);
   if (restricted.length === 0) return registry;
   const hidden = restricted.filter((layer) => !canSee(layer.visibleTo, caller));

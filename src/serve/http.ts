@@ -1,12 +1,15 @@
 import { resolveHttpSettings } from "../config/resolve-config.ts";
-import type { OAuthOptions } from "../mcp/http/oauth/options.ts";
+import type { OAuthOptions } from "../mcp/http/oauth/token-checker.ts";
 import { TokenConfigError, loadBearerTokens, type BearerTokens } from "../mcp/http/bearer-tokens.ts";
 import { serveMcpOverHttp, STREAMS_CLOSE_MS, type HttpServing } from "../mcp/http/index.ts";
-import { HttpConfigError, OAUTH_NEEDS_PUBLIC_URL, type HttpOptions } from "../mcp/http/options.ts";
+import { HttpConfigError, type HttpOptions } from "../mcp/http/options.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
-import { DRAIN_DEADLINE_MS, exitWithin, onStopSignals } from "./drain.ts";
-import { createLogger } from "./log.ts";
-import { openSkills, type ServeOptions } from "./skills.ts";
+import { callerName } from "../registry/caller.ts";
+import { DRAIN_DEADLINE_MS, onStopSignals, stopSequence } from "./drain.ts";
+import { serveLogger } from "./log.ts";
+import { type OpenSkills, openSkills, type ServeOptions } from "./skills.ts";
+import { portInUse, StartError } from "./start-error.ts";
+import { UsageLog } from "./usage-log.ts";
 
 /**
  * HTTP requests in flight after a signal get longer than stdio's drain: no client is waiting for
@@ -21,16 +24,18 @@ export const HTTP_DRAIN_MS = DRAIN_DEADLINE_MS + 600;
  */
 export const HTTP_EXIT_DEADLINE_MS = HTTP_DRAIN_MS + STREAMS_CLOSE_MS + 150;
 
-/** The command line's part of the HTTP options (`publicUrl`: `--public-url`); the rest comes from the config and the environment. */
+/** The command line's part of the HTTP options; the rest comes from the config and the environment. */
 export type HttpStartOptions = Omit<
   HttpOptions,
-  "live" | "tokens" | "log" | "accessLog" | "oauth" | "metricsTokenFile"
-> & { tokenFile?: string };
+  "live" | "tokens" | "log" | "accessLog" | "oauth" | "metricsTokenFile" | "onUseBy"
+> & {
+  tokenFile?: string;
+  /** `--public-url`, over the config's `http.publicUrl`. */
+  publicUrl?: string;
+};
 
-/** The server cannot start as asked (a token file, an address, a port in use): the command line's fault. */
-export class StartError extends Error {
-  override readonly name = "StartError";
-}
+const OAUTH_NEEDS_PUBLIC_URL =
+  "http.oauth needs the server's public URL, which tokens are issued for: set http.publicUrl in the config or --public-url (e.g. https://skills.example.com/mcp)";
 
 /**
  * Runs the HTTP MCP server until SIGTERM, SIGINT or SIGHUP: then it stops accepting, lets
@@ -40,40 +45,36 @@ export class StartError extends Error {
  */
 export async function runHttp(options: ServeOptions, http: HttpStartOptions): Promise<void> {
   const startedAt = performance.now();
-  const logger = createLogger({ debug: options.debugTiming, format: options.logFormat ?? "text" });
+  const logger = serveLogger(options);
   const tokens = await startOrRefuse(http, () => loadBearerTokens(http.tokenFile, process.env, logger.warn));
   const configured = await startOrRefuse(http, () => configuredHttp(options, http, process.env));
   const source = new LiveRegistry();
+  // Every use, with who signed in (docs/usage.md); each load says where the store is, the stop flushes it.
+  const usage = new UsageLog(logger.warn);
   const serving = await startOrRefuse(http, async () =>
     serveMcpOverHttp(source, {
       ...http,
       ...configured,
       live: options.watch ?? true,
       tokens,
+      onUseBy: (caller) => usage.hook(callerName(caller)),
       log: logger.info,
       ...(logger.record && { accessLog: logger.record }),
     }),
   );
   logger.info(servingLine(serving, http.stateless, tokens, configured.oauth));
 
-  const skills = openSkills(options, source, logger, [["mcp command", startedAt]], {
+  const skills: OpenSkills = openSkills(options, source, logger, [["mcp command", startedAt]], {
     reloaded: (outcome) => serving.reloaded(outcome),
+    usage,
   });
-  let exiting = false;
-  onStopSignals((signal) => {
-    if (exiting) return;
-    exiting = true;
-    exitWithin(HTTP_EXIT_DEADLINE_MS);
-    logger.info(`${signal}: finishing requests in flight, then stopping`);
-    // The skills stay live until the requests are answered: some may be waiting for a load.
-    void serving
-      .stop(HTTP_DRAIN_MS)
-      .then(() => {
-        skills.live.close();
-        skills.close();
-      })
-      .finally(() => process.exit(0));
+  const stop = stopSequence({
+    deadlineMs: HTTP_EXIT_DEADLINE_MS,
+    drain: () => serving.stop(HTTP_DRAIN_MS),
+    skills: () => skills,
+    say: logger.info,
   });
+  onStopSignals((signal) => void stop(`${signal}: finishing requests in flight, then stopping`));
   await skills.live.start();
 }
 
@@ -81,12 +82,13 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
  * The config's `http:` settings (read once, at start: a change needs a restart), with
  * `--public-url` over `http.publicUrl` and the introspection secret from its variable. A setting
  * that cannot be used stops the start: running without the sign-in someone configured is worse.
+ * The one place the public URL is checked: OAuth options carry it as their `resource`.
  */
 async function configuredHttp(
   options: ServeOptions,
   http: HttpStartOptions,
   env: Record<string, string | undefined>,
-): Promise<Pick<HttpOptions, "publicUrl" | "oauth" | "metricsTokenFile">> {
+): Promise<Pick<HttpOptions, "oauth" | "metricsTokenFile">> {
   const { settings, problems } = await resolveHttpSettings({
     cwd: options.cwd,
     ...(options.home !== undefined && { home: options.home }),
@@ -96,10 +98,10 @@ async function configuredHttp(
   const tokenFile = settings.metrics?.tokenFile;
   const declared = settings.oauth;
   let oauth: OAuthOptions | undefined;
-  if (declared !== undefined && publicUrl === undefined) throw new HttpConfigError(OAUTH_NEEDS_PUBLIC_URL);
-  if (declared !== undefined && publicUrl !== undefined) {
+  if (declared !== undefined) {
+    if (publicUrl === undefined) throw new HttpConfigError(OAUTH_NEEDS_PUBLIC_URL);
     const { introspection, audience, ...rest } = declared;
-    oauth = { ...rest, audience: audience ?? publicUrl };
+    oauth = { ...rest, resource: publicUrl, audience: audience ?? publicUrl };
     if (introspection !== undefined) {
       const secret = env[introspection.clientSecretEnv];
       if (secret === undefined || secret === "")
@@ -110,7 +112,6 @@ async function configuredHttp(
     }
   }
   return {
-    ...(publicUrl !== undefined && { publicUrl }),
     ...(oauth !== undefined && { oauth }),
     ...(tokenFile !== undefined && { metricsTokenFile: tokenFile }),
   };
@@ -135,11 +136,6 @@ async function startOrRefuse<T>(http: HttpStartOptions, start: () => Promise<T>)
     return await start();
   } catch (error) {
     if (error instanceof TokenConfigError || error instanceof HttpConfigError) throw new StartError(error.message);
-    if ((error as { code?: string }).code === "EADDRINUSE") {
-      throw new StartError(
-        `port ${http.port} on ${http.host} is in use (choose another with --port, or --port 0 for any free one)`,
-      );
-    }
-    throw error;
+    throw portInUse(error, http.host, http.port) ?? error;
   }
 }

@@ -25,6 +25,11 @@ export interface Logger {
   readonly record?: (record: object) => void;
 }
 
+/** The serving process's log, as its command line asks (`--debug-timing`, `--log-format`). */
+export function serveLogger(options: { debugTiming?: boolean; logFormat?: LogFormat }): Logger {
+  return createLogger({ debug: options.debugTiming, format: options.logFormat ?? "text" });
+}
+
 export function createLogger(
   options: { debug?: boolean; format?: LogFormat } = {},
   write: (text: string) => unknown = (text) => process.stderr.write(text),

@@ -3,8 +3,8 @@ import { LiveRegistry } from "../mcp/registry-source.ts";
 import { serveMcpOverStdio } from "../mcp/stdio.ts";
 import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
-import { DRAIN_DEADLINE_MS, exitWithin, onStopSignals } from "./drain.ts";
-import { createLogger } from "./log.ts";
+import { DRAIN_DEADLINE_MS, exitWithin, onStopSignals, stopSequence } from "./drain.ts";
+import { serveLogger } from "./log.ts";
 import { UsageLog } from "./usage-log.ts";
 import { counts, openSkills, type Milestone, type OpenSkills, type ServeOptions } from "./skills.ts";
 
@@ -19,31 +19,33 @@ export const FIRST_LINE_WAIT_MS = 20;
  */
 export async function runStdio(options: ServeOptions): Promise<void> {
   const startedAt = performance.now();
-  const logger = createLogger({ debug: options.debugTiming, format: options.logFormat ?? "text" });
+  const logger = serveLogger(options);
   const watch = options.watch ?? true;
   const source = new LiveRegistry();
   const transport = new StdioTransport({ input: process.stdin, output: claimStdout(), warn: logger.warn });
   let skills: OpenSkills | undefined;
 
   let exiting = false;
-  const exit = async (): Promise<void> => {
-    if (exiting) return;
-    exiting = true;
-    skills?.live.close();
-    exitWithin(DRAIN_DEADLINE_MS);
+  const stop = stopSequence({
+    deadlineMs: DRAIN_DEADLINE_MS,
     // Ends open subscriptions/listen streams with their closing result, then flushes stdout.
-    await serving.close();
-    await transport.flush();
-    skills?.close();
-    process.exit(0);
+    drain: async () => {
+      await serving.close();
+      await transport.flush();
+    },
+    skills: () => skills,
+  });
+  const exit = () => {
+    exiting = true;
+    void stop();
   };
-  transport.onDrained = () => void exit();
-  // A signal stops reading; what was read is answered, then the process exits (within the deadline).
+  transport.onDrained = exit;
+  // A signal stops reading; what was read is answered (then `onDrained`), within the deadline.
   onStopSignals(() => {
     exitWithin(DRAIN_DEADLINE_MS);
     transport.stopReading();
   });
-  process.stdout.on?.("error", () => void exit());
+  process.stdout.on?.("error", exit);
   // Served first, so `initialize` is answered while the cache is read and the skills load.
   const usage = new UsageLog(logger.warn);
   const serving = serveMcpOverStdio(source, transport, { live: watch, warn: logger.warn, onUse: usage.hook() });

@@ -10,7 +10,7 @@ import { runCli, runCliJson } from "./cli-run.ts";
  */
 
 const prompt = (id: string, text: string, extra = "") =>
-  `id: ${id}\ndescription: ${id} skill\ntype: prompt\n${extra}prompt: '${text}'\n`;
+  `id: ${id}\ndescription: Write the ${id} text for a test of layer access\ntype: prompt\n${extra}prompt: '${text}'\n`;
 const NESTED_CONFIG = [
   "builtin: false",
   "layers:",
@@ -179,6 +179,7 @@ describe("15. doctor and validate --strict agree", () => {
       ].join("\n"),
       "empty/_draft.yaml": "not: a skill\n",
       "skills/lonely.yaml": prompt("lonely", "alone", "tags: [solo]\n"),
+      "skills/other.yaml": prompt("other", "another", "tags: [elsewhere]\n"),
     });
     const [validate, strict, doctor] = await Promise.all([
       runCliJson<{ problems: Finding[] }>(["validate"], fixture.cwd, fixture.home),
@@ -192,7 +193,8 @@ describe("15. doctor and validate --strict agree", () => {
       [
         'skill-central.yaml:4:25: warning: layer "gone": the folder gone does not exist, so it contributes no skills — create the folder, or fix the layer\'s path',
         'skill-central.yaml:5:26: warning: layer "empty": the folder empty has no skill files — add one with skill-central new <id> --type prompt --layer empty, or remove the layer',
-        'skills/lonely.yaml:4:7: warning: prompt "lonely": no other prompt skill has its tag (solo), so skills:compose with it returns only this skill — give a related prompt skill the same tag, or drop the tag',
+        'skills/lonely.yaml:4:7: note: prompt "lonely": no other prompt skill has its tag (solo), so skills:compose with it returns only this skill — give a related prompt skill the same tag, or drop the tag',
+        'skills/other.yaml:4:7: note: prompt "other": no other prompt skill has its tag (elsewhere), so skills:compose with it returns only this skill — give a related prompt skill the same tag, or drop the tag',
         "",
       ].join("\n"),
     );

@@ -1,8 +1,8 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { makeFixture, type Fixture, writeTokenFile } from "../helpers/fixture.ts";
 import { connectHttp, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 import { runCommand } from "./cli-run.ts";
@@ -85,10 +85,13 @@ export function accessHardeningSuite(target: ServerTarget): void {
 
     const serve = async (files: Record<string, string>) => {
       fixture = makeFixture(files);
-      const tokenFile = join(fixture.root, "tokens");
-      writeFileSync(tokenFile, `alice ${ALICE}\nbob ${BOB}\n`);
-      chmodSync(tokenFile, 0o600);
-      server = await startHttpServer(target, fixture.cwd, fixture.home, ["--token-file", tokenFile]);
+      const tokenFile = writeTokenFile(join(fixture.root, "tokens"), `alice ${ALICE}\nbob ${BOB}\n`);
+      server = await startHttpServer({
+        target,
+        cwd: fixture.cwd,
+        home: fixture.home,
+        args: ["--token-file", tokenFile],
+      });
       await eventually(async () => expect((await fetch(`${server!.base}/readyz`)).status).toBe(200));
       return server;
     };

@@ -70,8 +70,50 @@ async function openWithout(
   }
 }
 
-/** `skill-central board` in a real browser (Debian's chromium through playwright-core). */
+/** `skill-central board` in a real browser (Debian's chromium through playwright-core), and its process. */
 export function boardSuite(target: ServerTarget): void {
+  describe(`the board's process, run as the servers are (${target.name})`, () => {
+    test("--log-format json: every line on stderr is one JSON record; SIGTERM stops it with exit 0", async () => {
+      const fixture = makeFixture(FILES);
+      try {
+        const board = await startBoard(target, fixture.cwd, fixture.home, ["--log-format", "json", "--no-watch"]);
+        const code = await board.stop();
+        expect({ code, stderr: board.stderr() }).toMatchObject({ code: 0 });
+        const lines = board.stderr().trimEnd().split("\n");
+        const records = lines.map((line) => JSON.parse(line) as { time: string; level: string; message: string });
+        expect(records.map((r) => r.message)).toContain(`board at ${board.url} (this machine only)`);
+        expect(records.filter((r) => typeof r.time !== "string" || !["info", "warn"].includes(r.level))).toEqual([]);
+      } finally {
+        fixture.cleanup();
+      }
+    });
+
+    test("a port in use: exit 2 and the servers' message, before anything is printed", async () => {
+      const fixture = makeFixture(FILES);
+      const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+      try {
+        const proc = Bun.spawn([target.command, ...target.args, "--port", String(taken.port)], {
+          cwd: fixture.cwd,
+          env: { HOME: fixture.home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        const [code, stdout, stderr] = await Promise.all([
+          proc.exited,
+          new Response(proc.stdout).text(),
+          new Response(proc.stderr).text(),
+        ]);
+        expect(code).toBe(2);
+        expect(stdout).toBe("");
+        expect(stderr).toContain(`port ${taken.port} on 127.0.0.1 is in use (choose another with --port`);
+      } finally {
+        await taken.stop(true);
+        fixture.cleanup();
+      }
+    });
+  });
+
   describe.skipIf(process.platform !== "linux")(`board --open without a browser (${target.name})`, () => {
     let fixture: Fixture;
     beforeAll(() => {

@@ -215,7 +215,7 @@ describe("the catalog over HTTP", () => {
   const clients: Client[] = [];
   beforeAll(async () => {
     fixture = makeFixture(catalogFixtureFiles());
-    server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home);
+    server = await startHttpServer({ target: SOURCE_TARGET, cwd: fixture.cwd, home: fixture.home });
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
@@ -245,7 +245,12 @@ describe("the catalog over stateless HTTP", () => {
   const clients: Client[] = [];
   beforeAll(async () => {
     fixture = makeFixture(catalogFixtureFiles());
-    server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"]);
+    server = await startHttpServer({
+      target: SOURCE_TARGET,
+      cwd: fixture.cwd,
+      home: fixture.home,
+      args: ["--stateless"],
+    });
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));

@@ -179,7 +179,8 @@ describe("new --format skill-md", () => {
   beforeAll(() => {
     project = makeFixture({
       "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./team, priority: 50 }\n",
-      "team/old.yaml": "id: release-notes\ndescription: d\ntype: prompt\nprompt: p\n",
+      "team/old.yaml":
+        "id: release-notes\ndescription: Write the release notes for a tagged version\ntype: prompt\nprompt: p\n",
     });
   });
   afterAll(() => project.cleanup());

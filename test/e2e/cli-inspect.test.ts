@@ -230,12 +230,10 @@ describe("doctor", () => {
     expect(stdout).toContain(
       '.skills/dup-a.yaml: error: id "dup" is defined 2 times in layer "project" (.skills/dup-a.yaml and .skills/dup-b.yaml), so it is not served',
     );
-    expect(stdout).toContain(
-      'team/lonely.yaml:4:7: warning: prompt "lonely": no other prompt skill has its tag (solo)',
-    );
+    expect(stdout).toContain('team/lonely.yaml:4:7: note: prompt "lonely": no other prompt skill has its tag (solo)');
     expect(stdout).toContain('skill-central.yaml:4:26: warning: layer "empty": the folder empty has no skill files');
     expect(stdout).toMatch(/\.skills\/broken\.yaml:\d+:\d+: error: invalid YAML/);
-    expect(stdout).toEndWith("2 errors, 4 warnings; 0 examples run, 0 failed\n");
+    expect(stdout).toEndWith("2 errors, 7 warnings; 0 examples run, 0 failed\n");
   });
 
   test("--json has the same findings as data", async () => {
@@ -264,6 +262,11 @@ describe("doctor", () => {
       "layer-empty",
       "layer-missing",
       "tags-compose-with-nothing",
+      // greet (.skills), count, lonely and wave: one or two words say nothing a model can choose by.
+      "vague-description",
+      "vague-description",
+      "vague-description",
+      "vague-description",
       "yaml-syntax",
     ]);
   });

@@ -175,8 +175,8 @@ describe("MCP conformance suite, both eras", () => {
       ".skills/api-client/scripts/generate.sh": "#!/bin/sh\necho generating\n",
     });
     [sessions, stateless] = await Promise.all([
-      startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home),
-      startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"]),
+      startHttpServer({ target: SOURCE_TARGET, cwd: fixture.cwd, home: fixture.home }),
+      startHttpServer({ target: SOURCE_TARGET, cwd: fixture.cwd, home: fixture.home, args: ["--stateless"] }),
     ]);
     outRoot = mkdtempSync(join(tmpdir(), "skill-central-conformance-"));
   });

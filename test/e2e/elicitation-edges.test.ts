@@ -104,7 +104,7 @@ describe("asking for missing arguments: who is not asked, and what is refused", 
   });
 
   test("over an HTTP session a client without the capability still gets plain JSON answers, unchanged", async () => {
-    const http = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home);
+    const http = await startHttpServer({ target: SOURCE_TARGET, cwd: fixture.cwd, home: fixture.home });
     try {
       const opened = await postJson(http.url, INITIALIZE);
       const session = opened.headers.get("mcp-session-id")!;
@@ -143,7 +143,12 @@ describe("asking for missing arguments: who is not asked, and what is refused", 
   });
 
   test("a 2025-11-25 client over stateless HTTP cannot be asked: today's answer", async () => {
-    const http = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"]);
+    const http = await startHttpServer({
+      target: SOURCE_TARGET,
+      cwd: fixture.cwd,
+      home: fixture.home,
+      args: ["--stateless"],
+    });
     const user = new ScriptedUser().answers({ action: "accept", content: { focus: "style" } });
     const client = await httpClient(http.url, "legacy", user);
     try {
@@ -207,9 +212,9 @@ describe("asking for missing arguments: who is not asked, and what is refused", 
       "skill-central.yaml": "elicitation: { mode: auto, stateKeyFile: ./state.key }\n",
     });
     const servers = await Promise.all([
-      startHttpServer(SOURCE_TARGET, shared.cwd, shared.home, ["--stateless"]),
-      startHttpServer(SOURCE_TARGET, shared.cwd, shared.home, ["--stateless"]),
-      startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--stateless"]),
+      startHttpServer({ target: SOURCE_TARGET, cwd: shared.cwd, home: shared.home, args: ["--stateless"] }),
+      startHttpServer({ target: SOURCE_TARGET, cwd: shared.cwd, home: shared.home, args: ["--stateless"] }),
+      startHttpServer({ target: SOURCE_TARGET, cwd: fixture.cwd, home: fixture.home, args: ["--stateless"] }),
     ]);
     const user = new ScriptedUser();
     const [a, b, other] = await Promise.all(servers.map((s) => httpClient(s.url, "modern", user)));

@@ -126,7 +126,12 @@ export function elicitationSuite(way: Way, target: ServerTarget = SOURCE_TARGET)
       fixture = makeFixture(ELICITATION_FILES);
       let transport: Transport;
       if (way.transport === "http") {
-        http = await startHttpServer(target, fixture.cwd, fixture.home, way.stateless ? ["--stateless"] : []);
+        http = await startHttpServer({
+          target,
+          cwd: fixture.cwd,
+          home: fixture.home,
+          args: way.stateless ? ["--stateless"] : [],
+        });
         transport = new StreamableHTTPClientTransport(new URL(http.url));
       } else {
         transport = new StdioClientTransport({

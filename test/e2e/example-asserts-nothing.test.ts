@@ -12,11 +12,12 @@ import { runCli, runCliJson } from "./cli-run.ts";
 const FILES: Record<string, string> = {
   "skill-central.yaml": "builtin: false\nlayers:\n  - { name: main, path: ./.skills, priority: 10 }\n",
   ".skills/greet.yaml":
-    "id: greet\ndescription: Greets someone\ntype: prompt\nprompt: 'Hello {{who}}!'\nexamples:\n" +
+    "id: greet\ndescription: Greets someone by name before a meeting\ntype: prompt\nprompt: 'Hello {{who}}!'\nexamples:\n" +
     "  - arguments: { who: Ada }\n    expcet: 'Hello Ada!'\n" +
     "  - arguments: { who: Bob }\n    contains: [Bob]\n    exepct: 'Hello Bob!'\n" +
     "  - arguments: { who: Cy }\n",
-  ".skills/notes/SKILL.md": "---\nname: notes\ndescription: Takes notes\n---\nNotes on $ARGUMENTS\n",
+  ".skills/notes/SKILL.md":
+    "---\nname: notes\ndescription: Takes notes on whatever the user says next\n---\nNotes on $ARGUMENTS\n",
   ".skills/notes/examples.yaml": "- arguments: { arguments: x }\n  contain: [x]\n  expekt: y\n",
 };
 

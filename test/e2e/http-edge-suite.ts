@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { makeFixture, type Fixture, writeTokenFile } from "../helpers/fixture.ts";
 import { accessLog, INITIALIZE, postJson, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { rawHttp } from "../helpers/raw-http.ts";
 import type { ServerTarget } from "../helpers/server.ts";
@@ -33,14 +32,13 @@ export function httpEdgeSuite(target: ServerTarget): void {
         ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n",
       });
       const tokens = join(fixture.root, "tokens");
-      writeFileSync(tokens, `alice ${ALICE}\nbob ${BOB}\n`);
-      chmodSync(tokens, 0o600);
-      server = await startHttpServer(target, fixture.cwd, fixture.home, [
-        "--token-file",
-        tokens,
-        "--allow-origin",
-        "https://app.example.com",
-      ]);
+      writeTokenFile(tokens, `alice ${ALICE}\nbob ${BOB}\n`);
+      server = await startHttpServer({
+        target,
+        cwd: fixture.cwd,
+        home: fixture.home,
+        args: ["--token-file", tokens, "--allow-origin", "https://app.example.com"],
+      });
     });
     afterAll(async () => {
       await server?.stop();
@@ -196,12 +194,12 @@ export function httpEdgeSuite(target: ServerTarget): void {
     let server: HttpServer;
     beforeAll(async () => {
       fixture = makeFixture({});
-      server = await startHttpServer(target, fixture.cwd, fixture.home, [
-        "--allow-origin",
-        "http://intranet.example:80",
-        "--allow-origin",
-        "https://App.Example.com:443/",
-      ]);
+      server = await startHttpServer({
+        target,
+        cwd: fixture.cwd,
+        home: fixture.home,
+        args: ["--allow-origin", "http://intranet.example:80", "--allow-origin", "https://App.Example.com:443/"],
+      });
     });
     afterAll(async () => {
       await server?.stop();

@@ -1,7 +1,6 @@
 import type { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync } from "node:fs";
 import type { AccessRecord } from "../../src/mcp/http/access-log.ts";
 import { BearerTokens } from "../../src/mcp/http/bearer-tokens.ts";
 import { type HttpServing, serveMcpOverHttp } from "../../src/mcp/http/index.ts";
@@ -10,7 +9,7 @@ import type { HttpOptions } from "../../src/mcp/http/options.ts";
 import { LiveRegistry } from "../../src/mcp/registry-source.ts";
 import { createLogger } from "../../src/serve/log.ts";
 import { type OpenSkills, openSkills } from "../../src/serve/skills.ts";
-import { type Fixture, makeFixture } from "../helpers/fixture.ts";
+import { type Fixture, makeFixture, writeTokenFile } from "../helpers/fixture.ts";
 import { connectHttp, postJson } from "../helpers/http-server.ts";
 import { rawHttp } from "../helpers/raw-http.ts";
 import { parseExposition, type Sample, sampleValue } from "../helpers/prometheus.ts";
@@ -110,8 +109,8 @@ describe("GET /metrics with a metrics token file", () => {
   const tool = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
 
   beforeAll(async () => {
-    const fixture = makeFixture({ "metrics-token": `${METRICS_TOKEN}\n` });
-    chmodSync(`${fixture.cwd}/metrics-token`, 0o600);
+    const fixture = makeFixture();
+    writeTokenFile(`${fixture.cwd}/metrics-token`, `${METRICS_TOKEN}\n`);
     served = await serve({ metricsTokenFile: `${fixture.cwd}/metrics-token` });
     served.fixture.cleanup = ((cleanup) => () => {
       cleanup();

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { makeFixture, type Fixture, writeTokenFile } from "../helpers/fixture.ts";
 import {
   accessLog,
   connectHttp,
@@ -40,7 +40,7 @@ async function refused(
 let fixture: Fixture;
 let servers: HttpServer[] = [];
 const start = async (args: string[], env: Record<string, string> = {}) => {
-  const server = await startHttpServer(target, fixture.cwd, fixture.home, args, env);
+  const server = await startHttpServer({ target, cwd: fixture.cwd, home: fixture.home, args, env });
   servers.push(server);
   return server;
 };
@@ -49,8 +49,7 @@ beforeAll(() => {
   fixture = makeFixture({
     ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n",
   });
-  writeFileSync(join(fixture.root, "tokens"), `# the team's tokens\nalice ${ALICE}\n\n  bob   ${BOB}  \n`);
-  chmodSync(join(fixture.root, "tokens"), 0o600);
+  writeTokenFile(join(fixture.root, "tokens"), `# the team's tokens\nalice ${ALICE}\n\n  bob   ${BOB}  \n`);
 });
 afterEach(async () => {
   await Promise.all(servers.map((s) => s.stop()));
@@ -288,7 +287,7 @@ describe("lifecycle", () => {
     const big = makeFixture(files);
     try {
       // Keep-alive comments two minutes apart (past this test's timeout): the stream below can only open on the server's opening comment.
-      const server = await startHttpServer(target, big.cwd, big.home, ["--keepalive", "120"]);
+      const server = await startHttpServer({ target, cwd: big.cwd, home: big.home, args: ["--keepalive", "120"] });
       expect((await fetch(`${server.base}/readyz`)).status).toBe(503);
       const init = await postJson(server.url, INITIALIZE);
       const headers = { "Mcp-Session-Id": init.headers.get("mcp-session-id")!, "MCP-Protocol-Version": "2025-11-25" };

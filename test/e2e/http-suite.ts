@@ -64,7 +64,7 @@ export function httpSuite(target: ServerTarget): void {
 
     beforeAll(async () => {
       fixture = makeFixture(PROJECT);
-      server = await startHttpServer(target, fixture.cwd, fixture.home);
+      server = await startHttpServer({ target, cwd: fixture.cwd, home: fixture.home });
     });
     afterAll(async () => {
       await Promise.allSettled(open.map((c) => c.close()));
@@ -184,7 +184,7 @@ export function httpSuite(target: ServerTarget): void {
 
     beforeAll(async () => {
       fixture = makeFixture(PROJECT);
-      server = await startHttpServer(target, fixture.cwd, fixture.home, ["--stateless"]);
+      server = await startHttpServer({ target, cwd: fixture.cwd, home: fixture.home, args: ["--stateless"] });
     });
     afterAll(async () => {
       await server?.stop();

@@ -1,9 +1,8 @@
 import { freePort } from "../helpers/free-port.ts";
 import type { Client, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { makeFixture, type Fixture, writeTokenFile } from "../helpers/fixture.ts";
 import { connectHttp, INITIALIZE, postJson, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { ALPHA_CLIENT, BETA_CLIENT, clientCredentials, JWT_CLIENT, startProvider } from "../helpers/oauth.ts";
 import { connect, type Era, SOURCE_TARGET } from "../helpers/server.ts";
@@ -182,7 +181,7 @@ let servers: HttpServer[] = [];
 const clients: Client[] = [];
 /** A server that has loaded its skills: so the instructions of an `initialize` can name them. */
 const start = async (args: string[] = []) => {
-  const server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, args);
+  const server = await startHttpServer({ target: SOURCE_TARGET, cwd: fixture.cwd, home: fixture.home, args });
   servers.push(server);
   await eventually(async () => expect((await fetch(`${server.base}/readyz`)).status).toBe(200));
   return server;
@@ -200,9 +199,7 @@ const open = async (server: HttpServer, era: Era, token?: string, name?: string)
 
 beforeAll(() => {
   fixture = makeFixture(FILES);
-  tokenFile = join(fixture.root, "tokens");
-  writeFileSync(tokenFile, `alice ${ALICE}\nbob ${BOB}\n`);
-  chmodSync(tokenFile, 0o600);
+  tokenFile = writeTokenFile(join(fixture.root, "tokens"), `alice ${ALICE}\nbob ${BOB}\n`);
 });
 afterEach(async () => {
   await Promise.allSettled(clients.splice(0).map((c) => c.close()));

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync } from "node:fs";
 import { join } from "node:path";
-import { type Fixture, makeFixture } from "../helpers/fixture.ts";
+import { type Fixture, makeFixture, writeTokenFile } from "../helpers/fixture.ts";
 import { connectHttp, startHttpServer } from "../helpers/http-server.ts";
 import { connect, REPO_ROOT, SOURCE_TARGET } from "../helpers/server.ts";
 
@@ -33,18 +32,17 @@ describe("mcp --log-format json", () => {
   let fixture: Fixture;
   beforeAll(() => {
     fixture = makeFixture(PROJECT);
-    chmodSync(join(fixture.cwd, "tokens"), 0o600);
+    writeTokenFile(join(fixture.cwd, "tokens"), PROJECT.tokens);
   });
   afterAll(() => fixture?.cleanup());
 
   test("over HTTP every stderr line is JSON: {time, level, message}, or an access record naming the caller and the skill; never the token", async () => {
-    const server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, [
-      "--no-builtin",
-      "--log-format",
-      "json",
-      "--token-file",
-      join(fixture.cwd, "tokens"),
-    ]);
+    const server = await startHttpServer({
+      target: SOURCE_TARGET,
+      cwd: fixture.cwd,
+      home: fixture.home,
+      args: ["--no-builtin", "--log-format", "json", "--token-file", join(fixture.cwd, "tokens")],
+    });
     try {
       const { client } = await connectHttp(server.url, "legacy", { Authorization: `Bearer ${TOKEN}` });
       await client.getPrompt({ name: "greet", arguments: { who: "x" } });
@@ -109,8 +107,8 @@ describe("mcp --log-format json", () => {
 
 describe("prom-client is loaded only when metrics are configured", () => {
   test("a server without a metrics token file never loads it; one with it does", async () => {
-    const fixture = makeFixture({ "metrics-token": "metrics-secret-0123456789abcdef\n" });
-    chmodSync(join(fixture.cwd, "metrics-token"), 0o600);
+    const fixture = makeFixture();
+    writeTokenFile(join(fixture.cwd, "metrics-token"), "metrics-secret-0123456789abcdef\n");
     const script = `
       import { serveMcpOverHttp } from ${JSON.stringify(join(REPO_ROOT, "src/mcp/http/index.ts"))};
       import { LiveRegistry } from ${JSON.stringify(join(REPO_ROOT, "src/mcp/registry-source.ts"))};

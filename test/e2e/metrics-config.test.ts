@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync } from "node:fs";
-import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { join } from "node:path";
+import { makeFixture, type Fixture, writeTokenFile } from "../helpers/fixture.ts";
 import { connectHttp, startHttpServer } from "../helpers/http-server.ts";
 import { parseExposition, sampleValue } from "../helpers/prometheus.ts";
 import { SOURCE_TARGET } from "../helpers/server.ts";
@@ -18,8 +18,8 @@ beforeAll(() => {
     "skill-central.yaml": "builtin: false\nhttp:\n  metrics:\n    tokenFile: ./metrics-token\n",
     ".skills/greet.yaml": "id: greet\ndescription: Greets\ntype: prompt\nprompt: 'Hello'\n",
   });
-  chmodSync(fixture.write("metrics-token", `${METRICS_TOKEN}\n`), 0o600);
-  chmodSync(fixture.write("tokens", `alice ${MCP_TOKEN}\n`), 0o600);
+  writeTokenFile(join(fixture.cwd, "metrics-token"), `${METRICS_TOKEN}\n`);
+  writeTokenFile(join(fixture.cwd, "tokens"), `alice ${MCP_TOKEN}\n`);
 });
 afterAll(() => fixture?.cleanup());
 
@@ -28,7 +28,12 @@ const scrape = (base: string, token: string) =>
 
 describe("/metrics from the config file", () => {
   test("its token scrapes; an MCP token does not; a prompts/get moves the skill's use count by one", async () => {
-    const server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, ["--token-file", "tokens"]);
+    const server = await startHttpServer({
+      target: SOURCE_TARGET,
+      cwd: fixture.cwd,
+      home: fixture.home,
+      args: ["--token-file", "tokens"],
+    });
     try {
       expect((await scrape(server.base, MCP_TOKEN)).status).toBe(401);
       const uses = async () => {
@@ -52,7 +57,9 @@ describe("/metrics from the config file", () => {
   test("a metrics token file that cannot be read stops the start, naming the file", async () => {
     const broken = makeFixture({ "skill-central.yaml": "http:\n  metrics:\n    tokenFile: ./missing-token\n" });
     try {
-      await expect(startHttpServer(SOURCE_TARGET, broken.cwd, broken.home)).rejects.toThrow(/missing-token/);
+      await expect(startHttpServer({ target: SOURCE_TARGET, cwd: broken.cwd, home: broken.home })).rejects.toThrow(
+        /missing-token/,
+      );
     } finally {
       broken.cleanup();
     }

@@ -2,11 +2,10 @@ import { freePort } from "../helpers/free-port.ts";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
-import { chmodSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { spawnNginx } from "../helpers/nginx.ts";
-import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { makeFixture, type Fixture, writeTokenFile } from "../helpers/fixture.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { accessLog, connectHttp, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { REPO_ROOT, SOURCE_TARGET } from "../helpers/server.ts";
@@ -71,11 +70,12 @@ describe("two --stateless replicas behind nginx, configured by docs/nginx.conf",
       "skill-central.yaml": "elicitation: { stateKeyFile: ./state.key }\n",
       "state.key": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n",
     });
-    const tokens = fixture.write("tokens", `team ${TOKEN}\n`);
-    chmodSync(tokens, 0o600);
+    const tokens = writeTokenFile(join(fixture.cwd, "tokens"), `team ${TOKEN}\n`);
     const template = await Bun.file(NGINX_CONF).text();
     replicas = await Promise.all(
-      replicaCommands(template, tokens).map((args) => startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, args)),
+      replicaCommands(template, tokens).map((args) =>
+        startHttpServer({ target: SOURCE_TARGET, cwd: fixture.cwd, home: fixture.home, args }),
+      ),
     );
     listen = freePort();
     const prefix = join(fixture.root, "nginx");

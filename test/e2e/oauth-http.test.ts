@@ -1,9 +1,8 @@
 import { freePort } from "../helpers/free-port.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { makeFixture, type Fixture, writeTokenFile } from "../helpers/fixture.ts";
 import {
   accessLog,
   connectHttp,
@@ -37,7 +36,13 @@ async function start(
   const port = freePort();
   const publicUrl = `http://127.0.0.1:${port}/mcp`;
   fixture.write("skill-central.yaml", config(publicUrl));
-  const server = await startHttpServer(target, fixture.cwd, fixture.home, ["--port", String(port), ...args], env);
+  const server = await startHttpServer({
+    target,
+    cwd: fixture.cwd,
+    home: fixture.home,
+    args: ["--port", String(port), ...args],
+    env,
+  });
   servers.push(server);
   return { ...server, publicUrl };
 }
@@ -49,8 +54,7 @@ beforeAll(async () => {
   fixture = makeFixture({
     ".skills/echo.yaml": "id: echo\ndescription: Echoes\ntype: tool\ninputSchema: { type: object }\n",
   });
-  writeFileSync(join(fixture.root, "tokens"), `ci ${STATIC}\n`);
-  chmodSync(join(fixture.root, "tokens"), 0o600);
+  writeTokenFile(join(fixture.root, "tokens"), `ci ${STATIC}\n`);
 });
 afterEach(async () => {
   await Promise.all(servers.map((s) => s.stop()));
@@ -123,7 +127,7 @@ describe("OAuth over HTTP", () => {
     ).toBe(true);
 
     fixture.write("skill-central.yaml", "");
-    const plain = await startHttpServer(target, fixture.cwd, fixture.home);
+    const plain = await startHttpServer({ target, cwd: fixture.cwd, home: fixture.home });
     servers.push(plain);
     expect((await fetch(`${plain.base}/.well-known/oauth-protected-resource`)).status).toBe(404);
     expect(accessLog(plain.stderr()).at(-1)).toContain("GET /.well-known/oauth-protected-resource 404");
@@ -179,12 +183,12 @@ describe("OAuth over HTTP", () => {
     expect(code).toBe(2);
     expect(stderr).toContain("http.oauth needs the server's public URL");
     const port = freePort();
-    const server = await startHttpServer(target, fixture.cwd, fixture.home, [
-      "--port",
-      String(port),
-      "--public-url",
-      `http://127.0.0.1:${port}/mcp`,
-    ]);
+    const server = await startHttpServer({
+      target,
+      cwd: fixture.cwd,
+      home: fixture.home,
+      args: ["--port", String(port), "--public-url", `http://127.0.0.1:${port}/mcp`],
+    });
     servers.push(server);
     expect((await postJson(server.url, INITIALIZE)).headers.get("www-authenticate")).toContain(
       `resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`,

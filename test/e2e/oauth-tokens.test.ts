@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateKeyPair, SignJWT, UnsecuredJWT } from "jose";
-import { metadataUrls } from "../../src/mcp/http/oauth/issuer-metadata.ts";
-import type { OAuthOptions } from "../../src/mcp/http/oauth/options.ts";
 import { OAuthResourceServer } from "../../src/mcp/http/oauth/resource-server.ts";
-import { VerdictCache } from "../../src/mcp/http/oauth/verdict-cache.ts";
+import type { OAuthOptions } from "../../src/mcp/http/oauth/token-checker.ts";
 import {
   clientCredentials,
   INTROSPECTION_CLIENT,
@@ -27,7 +25,7 @@ let provider: Provider;
 
 const serverFor = (options: Partial<OAuthOptions> & { issuer: string }, cooldown?: number) =>
   new OAuthResourceServer(
-    { audience: RESOURCE, scopes: [], callerClaim: "sub", ...options },
+    { resource: RESOURCE, audience: RESOURCE, scopes: [], callerClaim: "sub", ...options },
     () => {},
     cooldown === undefined ? {} : { jwksCooldownMs: cooldown },
   );
@@ -210,32 +208,5 @@ describe("token shapes of identity providers, from issuers of our own", () => {
       kind: "unavailable",
       reason: "the issuer's metadata could not be fetched",
     });
-  });
-});
-
-describe("pieces", () => {
-  test("discovery URLs: RFC 8414 with the path inserted, then OpenID inserted and appended", () => {
-    expect(metadataUrls("https://id.example.com")).toEqual([
-      "https://id.example.com/.well-known/oauth-authorization-server",
-      "https://id.example.com/.well-known/openid-configuration",
-    ]);
-    expect(metadataUrls("https://id.example.com/realms/eng")).toEqual([
-      "https://id.example.com/.well-known/oauth-authorization-server/realms/eng",
-      "https://id.example.com/.well-known/openid-configuration/realms/eng",
-      "https://id.example.com/realms/eng/.well-known/openid-configuration",
-    ]);
-  });
-
-  test("the verdict cache is bounded (least recently used goes) and honours each entry's expiry", () => {
-    let clock = 1000;
-    const cache = new VerdictCache<string>(2, () => clock);
-    cache.set("a", "A", 2000);
-    cache.set("b", "B", 1010);
-    expect(cache.get("a")).toBe("A");
-    cache.set("c", "C", 2000);
-    expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual(["A", undefined, "C"]);
-    clock = 2000;
-    expect(cache.get("a")).toBeUndefined();
-    expect(VerdictCache.keyOf("secret-token")).not.toContain("secret");
   });
 });

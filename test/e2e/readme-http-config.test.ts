@@ -122,7 +122,13 @@ describe(`docs/http.md "Connecting clients"`, () => {
   beforeAll(async () => {
     text = section(await Bun.file(join(REPO_ROOT, "docs", "http.md")).text(), "## Connecting clients");
     fixture = makeFixture();
-    server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, [], { [TOKEN_VAR]: TOKEN });
+    server = await startHttpServer({
+      target: SOURCE_TARGET,
+      cwd: fixture.cwd,
+      home: fixture.home,
+      args: [],
+      env: { [TOKEN_VAR]: TOKEN },
+    });
   });
   afterAll(async () => {
     await server?.stop();

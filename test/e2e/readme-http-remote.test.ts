@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { chmodSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { makeFixture, type Fixture, writeTokenFile } from "../helpers/fixture.ts";
 import { startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { fencedBlocks, section } from "../helpers/markdown.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
@@ -29,11 +28,10 @@ function teamCommand(readme: string, tokens: string): string[] {
 
 beforeAll(async () => {
   fixture = makeFixture({ ".skills/note.yaml": "id: note\ndescription: A note\ntype: prompt\nprompt: hi\n" });
-  const tokens = fixture.write("tokens", `team ${TOKEN}\n`);
-  chmodSync(tokens, 0o600);
+  const tokens = writeTokenFile(join(fixture.cwd, "tokens"), `team ${TOKEN}\n`);
   const args = teamCommand(await Bun.file(join(REPO_ROOT, "README.md")).text(), tokens);
   expect(args).toContain("--token-file");
-  server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home, args);
+  server = await startHttpServer({ target: SOURCE_TARGET, cwd: fixture.cwd, home: fixture.home, args });
   port = Number(new URL(server.url).port);
 });
 afterAll(async () => {

@@ -80,7 +80,7 @@ describe("resource subscriptions", () => {
 
   test("over HTTP, both eras: a 2025-11-25 session's subscription and a 2026-07-28 listen stream's hear of the edit", async () => {
     fixture = makeFixture(FILES);
-    const server = await startHttpServer(SOURCE_TARGET, fixture.cwd, fixture.home);
+    const server = await startHttpServer({ target: SOURCE_TARGET, cwd: fixture.cwd, home: fixture.home });
     const clients: Client[] = [];
     try {
       const legacy = (await connectHttp(server.url, "legacy")).client;

@@ -74,7 +74,7 @@ export function slowClientsSuite(target: ServerTarget): void {
 
     beforeAll(async () => {
       fixture = makeFixture(bigFileProject(DATA_MB, BIGGER_MB));
-      server = await startHttpServer(target, fixture.cwd, fixture.home, ["--no-watch"]);
+      server = await startHttpServer({ target, cwd: fixture.cwd, home: fixture.home, args: ["--no-watch"] });
       await eventually(async () => expect((await fetch(`${server.base}/readyz`)).status).toBe(200), 60_000);
     }, 90_000);
     afterAll(async () => {
@@ -195,7 +195,7 @@ export function slowClientsSuite(target: ServerTarget): void {
 
     beforeAll(async () => {
       fixture = makeFixture(bigFileProject(DATA_MB));
-      server = await startHttpServer(target, fixture.cwd, fixture.home, ["--no-watch"]);
+      server = await startHttpServer({ target, cwd: fixture.cwd, home: fixture.home, args: ["--no-watch"] });
       await eventually(async () => expect((await fetch(`${server.base}/readyz`)).status).toBe(200), 60_000);
     }, 90_000);
     afterAll(async () => {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { writeTarGz } from "../../src/storage/tar-gz.ts";
 import { spawnNginx } from "../helpers/nginx.ts";
-import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { makeFixture, type Fixture, writeTokenFile } from "../helpers/fixture.ts";
 import { connectHttp, startHttpServer, type HttpServer } from "../helpers/http-server.ts";
 import { connect, REPO_ROOT, SOURCE_TARGET } from "../helpers/server.ts";
 import { runCli } from "./cli-run.ts";
@@ -213,9 +213,13 @@ describe("the live index of mcp --http, behind its token", () => {
     publisher = makeFixture({
       ".skills/live-one.yaml": "id: live-one\ndescription: Live\ntype: prompt\nprompt: 'v1'\n",
     });
-    const tokens = publisher.write("tokens", `team ${TOKEN}\n`);
-    chmodSync(tokens, 0o600);
-    server = await startHttpServer(SOURCE_TARGET, publisher.cwd, publisher.home, ["--token-file", tokens]);
+    const tokens = writeTokenFile(join(publisher.cwd, "tokens"), `team ${TOKEN}\n`);
+    server = await startHttpServer({
+      target: SOURCE_TARGET,
+      cwd: publisher.cwd,
+      home: publisher.home,
+      args: ["--token-file", tokens],
+    });
   }, 30_000);
 
   afterAll(async () => {

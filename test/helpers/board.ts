@@ -12,12 +12,18 @@ export interface RunningBoard {
   url: string;
   proc: Subprocess<"ignore", "pipe", "pipe">;
   stderr: () => string;
+  /** SIGTERM (unless it has exited), then its exit code once stderr is read to the end. */
   stop(): Promise<number>;
 }
 
-/** `skill-central board --port 0` in `cwd` with an isolated HOME; resolves with the URL it prints first. */
-export async function startBoard(target: ServerTarget, cwd: string, home: string): Promise<RunningBoard> {
-  const proc = Bun.spawn([target.command, ...target.args, "--port", "0"], {
+/** `skill-central board --port 0` (and `args`) in `cwd` with an isolated HOME; resolves with the URL it prints first. */
+export async function startBoard(
+  target: ServerTarget,
+  cwd: string,
+  home: string,
+  args: readonly string[] = [],
+): Promise<RunningBoard> {
+  const proc = Bun.spawn([target.command, ...target.args, "--port", "0", ...args], {
     cwd,
     env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
     stdin: "ignore",
@@ -26,7 +32,7 @@ export async function startBoard(target: ServerTarget, cwd: string, home: string
   });
   let stderr = "";
   const decoder = new TextDecoder();
-  void (async () => {
+  const stderrRead = (async () => {
     for await (const chunk of proc.stderr) stderr += decoder.decode(chunk, { stream: true });
   })().catch(() => {});
   const reader = proc.stdout.getReader();
@@ -43,7 +49,9 @@ export async function startBoard(target: ServerTarget, cwd: string, home: string
     stderr: () => stderr,
     async stop() {
       if (proc.exitCode === null) proc.kill("SIGTERM");
-      return proc.exited;
+      const code = await proc.exited;
+      await stderrRead;
+      return code;
     },
   };
 }

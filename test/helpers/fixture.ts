@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -39,6 +39,17 @@ export function makeFixture(files: Record<string, string> = {}): Fixture {
   };
   for (const [path, text] of Object.entries(files)) fixture.write(path, text);
   return fixture;
+}
+
+/**
+ * Writes a file of secrets (bearer tokens, a metrics token) as an operator should: readable by
+ * its owner only (0600), so the server has no reason to warn about it. Returns its path.
+ */
+export function writeTokenFile(path: string, text: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return path;
 }
 
 /** A minimal valid prompt skill file. */

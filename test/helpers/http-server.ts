@@ -17,18 +17,32 @@ export interface HttpServer {
 
 const STARTED = /serving MCP over HTTP at (http:\/\/\S+\/mcp)/;
 
+export interface HttpServerStart {
+  target: ServerTarget;
+  /** The project folder it runs in. */
+  cwd: string;
+  /** Its HOME (the user's config and layers). */
+  home: string;
+  /** Options after `--http` (`--port 0` unless they name a port). */
+  args?: string[];
+  /** Variables besides HOME, PATH and NO_COLOR. */
+  env?: Record<string, string>;
+  /** How long it may take to say where it serves (15 s). */
+  timeoutMs?: number;
+}
+
 /**
  * Starts the server over HTTP on a free port (`--port 0`) and waits for the line that names its
  * URL. Rejects with its stderr if it exits first or says nothing within the timeout.
  */
-export async function startHttpServer(
-  target: ServerTarget,
-  cwd: string,
-  home: string,
-  extraArgs: string[] = [],
-  env: Record<string, string> = {},
+export async function startHttpServer({
+  target,
+  cwd,
+  home,
+  args: extraArgs = [],
+  env = {},
   timeoutMs = 15_000,
-): Promise<HttpServer> {
+}: HttpServerStart): Promise<HttpServer> {
   const args = [...target.args, "--http", ...(extraArgs.includes("--port") ? [] : ["--port", "0"]), ...extraArgs];
   const proc = Bun.spawn([target.command, ...args], {
     cwd,

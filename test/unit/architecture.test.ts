@@ -21,8 +21,8 @@ const STAGES: readonly (readonly string[])[] = [
   ["examples"],
   ["reload"],
   ["mcp", "cli-output", "install"], // install: IDE configs, beside the other adapters' helpers
-  ["serve"], // the serving process: start-up, the operator's log, GC policy, signals and drain
   ["board"], // the web board: an adapter over the same skills, showing what the MCP server serves
+  ["serve"], // the serving processes (stdio, HTTP, the board): start-up, the operator's log, GC policy, signals and drain
   ["commands", "api"],
   ["cli"],
 ];

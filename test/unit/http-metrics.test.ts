@@ -3,7 +3,8 @@ import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { accessLine, accessRecord } from "../../src/mcp/http/access-log.ts";
 import { namedSkill } from "../../src/mcp/http/body.ts";
-import { loadMetricsToken, methodLabel } from "../../src/mcp/http/metrics.ts";
+import { loadMetricsToken } from "../../src/mcp/http/bearer-tokens.ts";
+import { methodLabel } from "../../src/mcp/http/metrics.ts";
 import { createLogger } from "../../src/serve/log.ts";
 import { makeFixture } from "../helpers/fixture.ts";
 

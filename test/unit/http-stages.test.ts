@@ -1,17 +1,20 @@
 import { describe, expect, test } from "bun:test";
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import { accessLine } from "../../src/mcp/http/access-log.ts";
-import { authenticate } from "../../src/mcp/http/auth.ts";
+import { type Authenticators, authenticate } from "../../src/mcp/http/auth.ts";
 import { BearerTokens } from "../../src/mcp/http/bearer-tokens.ts";
 import { MAX_BODY_BYTES, readBody } from "../../src/mcp/http/body.ts";
 import { CallerEventBus } from "../../src/mcp/http/caller-bus.ts";
-import { ANONYMOUS, callerOf } from "../../src/mcp/http/caller.ts";
+import { authInfoFor, callerOf, principalOf } from "../../src/mcp/http/caller.ts";
 import { dispatch } from "../../src/mcp/http/dispatch.ts";
+import { authenticated, contextOf, cors, guarded, preflight, staged } from "../../src/mcp/http/gate.ts";
+import type { OAuthOptions, TokenChecker, TokenVerdict } from "../../src/mcp/http/oauth/token-checker.ts";
 import { InFlight } from "../../src/mcp/http/in-flight.ts";
 import { checkHttpOptions, HttpConfigError, type HttpOptions } from "../../src/mcp/http/options.ts";
 import { probe } from "../../src/mcp/http/probes.ts";
 import { RequestGuard } from "../../src/mcp/http/request-guard.ts";
 import { LiveRegistry } from "../../src/mcp/registry-source.ts";
+import { ANONYMOUS, type Caller } from "../../src/registry/caller.ts";
 import { buildRegistry } from "../../src/registry/registry.ts";
 
 /** Each stage of a request to /mcp on its own: guard → auth → body → dispatch → log. */
@@ -44,29 +47,26 @@ describe("guard stage", () => {
 });
 
 describe("auth stage", () => {
-  const cors = () => ({ Vary: "Origin" });
+  const only = (t: BearerTokens | undefined): Authenticators => ({ tokens: t, oauth: undefined });
 
-  const only = (t: BearerTokens | undefined) => ({ tokens: t, oauth: undefined });
-
-  test("without tokens everyone passes, anonymous", async () => {
-    expect(await authenticate(only(undefined), post("{}"), cors)).toEqual({
+  test("without tokens everyone passes, anonymous, with no AuthInfo", async () => {
+    expect(await authenticate(only(undefined), post("{}"))).toEqual({
       ok: true,
-      caller: undefined,
-      principal: undefined,
-      name: undefined,
+      caller: ANONYMOUS,
+      authInfo: undefined,
     });
   });
 
-  test("a valid token passes as a caller with its label, principal token:<label>", async () => {
-    expect(await authenticate(only(tokens), post("{}", { Authorization: `Bearer ${TOKEN}` }), cors)).toEqual({
-      ok: true,
-      caller: { label: "ci" },
-      principal: "token:ci",
-      name: "ci",
-    });
+  test("a valid token passes as a caller with its label (principal token:<label>), its AuthInfo carrying it", async () => {
+    const auth = await authenticate(only(tokens), post("{}", { Authorization: `Bearer ${TOKEN}` }));
+    if (!auth.ok) throw new Error("expected a pass");
+    expect(auth.caller).toEqual({ kind: "token", label: "ci" });
+    expect(principalOf(auth.caller)).toBe("token:ci");
+    expect(auth.authInfo).toMatchObject({ token: TOKEN, clientId: "ci", scopes: [] });
+    expect(callerOf(auth.authInfo)).toEqual(auth.caller);
   });
 
-  test("a missing, malformed or wrong token is a 401 with a challenge and the CORS headers", async () => {
+  test("a missing, malformed or wrong token is a 401 with a challenge", async () => {
     const cases = [
       [{}, 'Bearer realm="skill-central"', "a bearer token is required"],
       [{ Authorization: "Basic abc" }, 'Bearer realm="skill-central", error="invalid_token"', 'not "Bearer <token>"'],
@@ -77,13 +77,188 @@ describe("auth stage", () => {
       ],
     ] as const;
     for (const [headers, challenge, why] of cases) {
-      const auth = await authenticate(only(tokens), post("{}", headers), cors);
+      const auth = await authenticate(only(tokens), post("{}", headers));
       if (auth.ok) throw new Error("expected a refusal");
       expect(auth.response.status).toBe(401);
       expect(auth.response.headers.get("www-authenticate")).toBe(challenge);
-      expect(auth.response.headers.get("vary")).toBe("Origin");
       expect((await errorOf(auth.response)).message).toContain(why);
     }
+  });
+
+  describe("OAuth access tokens, with a token checker standing in for the resource server", () => {
+    const options: OAuthOptions = {
+      resource: "https://skills.example.com/mcp",
+      issuer: "https://id.example.com",
+      audience: "https://skills.example.com/mcp",
+      scopes: ["skills:read"],
+      callerClaim: "email",
+    };
+    const metadata = "https://skills.example.com/.well-known/oauth-protected-resource/mcp";
+    /** Answers `verdict` for any token, and remembers the tokens it was asked about. */
+    const checker = (verdict: TokenVerdict, asked: string[] = []): TokenChecker => ({
+      options,
+      check: async (token) => {
+        asked.push(token);
+        return verdict;
+      },
+    });
+    const claims = {
+      iss: "https://id.example.com",
+      sub: "u-1",
+      email: "alice@example.com",
+      azp: "vscode",
+      scope: "openid skills:read",
+      exp: 2_000_000_000,
+      groups: ["sre"],
+    };
+    const bearer = (token: string) => post("{}", { Authorization: `Bearer ${token}` });
+
+    test("a valid token is an oauth caller: issuer, subject, the callerClaim as its name, its claims; AuthInfo as the SDK defines it", async () => {
+      const asked: string[] = [];
+      const auth = await authenticate(
+        { tokens: undefined, oauth: checker({ kind: "valid", claims }, asked) },
+        bearer("jwt-1"),
+      );
+      if (!auth.ok) throw new Error("expected a pass");
+      expect(asked).toEqual(["jwt-1"]);
+      const caller: Caller = { kind: "oauth", issuer: claims.iss, subject: "u-1", name: "alice@example.com", claims };
+      expect(auth.caller).toEqual(caller);
+      expect(principalOf(auth.caller)).toBe("oauth:https://id.example.com u-1");
+      expect(auth.authInfo).toMatchObject({
+        token: "jwt-1",
+        clientId: "vscode",
+        scopes: ["openid", "skills:read"],
+        expiresAt: 2_000_000_000,
+        resource: new URL(options.resource),
+      });
+      expect(callerOf(auth.authInfo)).toEqual(caller);
+    });
+
+    test("without the callerClaim the caller is named by its subject", async () => {
+      const { email: _, ...unnamed } = claims;
+      const auth = await authenticate(
+        { tokens: undefined, oauth: checker({ kind: "valid", claims: unnamed }) },
+        bearer("t"),
+      );
+      expect(auth.ok && auth.caller.kind === "oauth" && auth.caller.name).toBe("u-1");
+    });
+
+    test("no token, a malformed header, an invalid token, a missing scope: 401/403 with the RFC 6750 challenge naming the metadata", async () => {
+      const cases: [Request, TokenVerdict, number, string, string][] = [
+        [
+          post("{}"),
+          { kind: "invalid", reason: "-" },
+          401,
+          `Bearer scope="skills:read", resource_metadata="${metadata}"`,
+          "a bearer token is required",
+        ],
+        [
+          post("{}", { Authorization: "Basic abc" }),
+          { kind: "invalid", reason: "-" },
+          401,
+          `Bearer error="invalid_request", scope="skills:read", resource_metadata="${metadata}"`,
+          'not "Bearer <token>"',
+        ],
+        [
+          bearer("t"),
+          { kind: "invalid", reason: "the token has expired" },
+          401,
+          `Bearer error="invalid_token", scope="skills:read", resource_metadata="${metadata}"`,
+          "Unauthorized: the token has expired",
+        ],
+        [
+          bearer("t"),
+          { kind: "insufficient_scope" },
+          403,
+          `Bearer error="insufficient_scope", scope="skills:read", resource_metadata="${metadata}"`,
+          "lacks the required scope (skills:read)",
+        ],
+      ];
+      for (const [request, verdict, status, challenge, why] of cases) {
+        const auth = await authenticate({ tokens: undefined, oauth: checker(verdict) }, request);
+        if (auth.ok) throw new Error("expected a refusal");
+        expect(auth.response.status).toBe(status);
+        expect(auth.response.headers.get("www-authenticate")).toBe(challenge);
+        expect((await errorOf(auth.response)).message).toContain(why);
+      }
+    });
+
+    test("a provider that cannot be reached is a 503 with its reason and Retry-After, never a 401", async () => {
+      const down = checker({ kind: "unavailable", reason: "the issuer's metadata could not be fetched" });
+      const auth = await authenticate({ tokens: undefined, oauth: down }, bearer("t"));
+      if (auth.ok) throw new Error("expected a refusal");
+      expect(auth.response.status).toBe(503);
+      expect(auth.response.headers.get("retry-after")).toBe("5");
+      expect(auth.response.headers.get("www-authenticate")).toBeNull();
+      expect((await errorOf(auth.response)).message).toContain("(the issuer's metadata could not be fetched)");
+    });
+
+    test("with static tokens too, a static token is checked first and never reaches the resource server", async () => {
+      const asked: string[] = [];
+      const both = { tokens, oauth: checker({ kind: "valid", claims }, asked) };
+      const auth = await authenticate(both, bearer(TOKEN));
+      expect(auth.ok && auth.caller).toEqual({ kind: "token", label: "ci" });
+      expect(asked).toEqual([]);
+      const other = await authenticate(both, bearer("an-oauth-token"));
+      expect(other.ok && other.caller.kind).toBe("oauth");
+      expect(asked).toEqual(["an-oauth-token"]);
+    });
+  });
+});
+
+describe("the gate: stages attached per path", () => {
+  const guard = new RequestGuard({
+    loopback: true,
+    allowedHosts: [],
+    allowedOrigins: ["https://app.example.com"],
+    tokens,
+  });
+  const reached: Caller[] = [];
+  const handler = staged(
+    [cors(guard), preflight(guard), guarded(guard), authenticated({ tokens, oauth: undefined })],
+    async ({ caller }) => {
+      reached.push(caller);
+      return new Response("answered");
+    },
+  );
+  const run = (request: Request) => handler(contextOf(request, new URL(request.url), {}));
+  const trusted = { Origin: "https://app.example.com" };
+
+  test("guard → auth → handler: the caller the auth stage found reaches the handler, and the access log names it", async () => {
+    const request = post("{}", { Authorization: `Bearer ${TOKEN}` });
+    const ctx = contextOf(request, new URL(request.url), {});
+    expect(await (await handler(ctx)).text()).toBe("answered");
+    expect(ctx.caller).toEqual({ kind: "token", label: "ci" });
+    expect(ctx.exchange.label).toBe("ci");
+    expect(reached.at(-1)).toEqual({ kind: "token", label: "ci" });
+  });
+
+  test("a trusted origin gets the CORS headers on an answer and on every refusal (guard and auth alike), once", async () => {
+    const answered = await run(post("{}", { ...trusted, Authorization: `Bearer ${TOKEN}` }));
+    const unauthenticated = await run(post("{}", trusted));
+    const inUrl = new Request("http://127.0.0.1:8740/mcp?access_token=x", {
+      headers: { Host: "127.0.0.1:8740", ...trusted },
+    });
+    const refusedByGuard = await run(inUrl);
+    expect([answered.status, unauthenticated.status, refusedByGuard.status]).toEqual([200, 401, 400]);
+    for (const response of [answered, unauthenticated, refusedByGuard]) {
+      expect(response.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+      expect(response.headers.get("access-control-expose-headers")).toContain("WWW-Authenticate");
+    }
+    // An untrusted origin is refused by the guard, and told nothing cross-origin.
+    const untrusted = await run(post("{}", { Origin: "https://evil.example" }));
+    expect(untrusted.status).toBe(403);
+    expect(untrusted.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  test("OPTIONS is a preflight, answered before the guard and the token", async () => {
+    const count = reached.length;
+    const answer = await run(
+      new Request("http://127.0.0.1:8740/mcp", { method: "OPTIONS", headers: { Host: "127.0.0.1:8740", ...trusted } }),
+    );
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE");
+    expect(reached.length).toBe(count);
   });
 });
 
@@ -126,6 +301,8 @@ describe("dispatch stage", () => {
       },
     }) as unknown as McpHttpHandler;
 
+  const alice: Caller = { kind: "token", label: "alice" };
+
   test("without sessions every request goes to the SDK's handler, with its parsed body and its caller; the session it names is reported", async () => {
     const seen: { parsedBody?: unknown; authInfo?: AuthInfo }[] = [];
     const sessions: string[] = [];
@@ -133,34 +310,33 @@ describe("dispatch stage", () => {
     const response = await dispatch(
       request,
       { jsonrpc: "2.0", id: 1, method: "ping" },
-      { caller: { label: "alice" }, principal: "alice" },
+      { caller: alice, authInfo: authInfoFor(alice, { token: "t", clientId: "alice", scopes: [] }) },
       { sessions: undefined, modern: modern(seen), bus: new CallerEventBus() },
       (id) => sessions.push(id),
     );
     expect(await response.text()).toBe("modern");
     expect(seen.map((s) => s.parsedBody)).toEqual([{ jsonrpc: "2.0", id: 1, method: "ping" }]);
-    expect(callerOf(seen[0]!.authInfo)).toEqual({ label: "alice" });
-    // The token itself never travels past the auth stage.
-    expect(seen[0]!.authInfo!.token).toBe("");
+    expect(callerOf(seen[0]!.authInfo)).toEqual(alice);
     expect(sessions).toEqual(["abcdef0123456789"]);
   });
 
-  test("a request without a body reaches the handler without a parsedBody; an anonymous caller is {}", async () => {
+  test("a request without a body reaches the handler without a parsedBody; an anonymous caller without AuthInfo", async () => {
     const seen: { parsedBody?: unknown; authInfo?: AuthInfo }[] = [];
     await dispatch(
       new Request("http://127.0.0.1/mcp"),
       undefined,
-      ANONYMOUS,
+      { caller: ANONYMOUS, authInfo: undefined },
       { sessions: undefined, modern: modern(seen), bus: new CallerEventBus() },
       () => {},
     );
     expect("parsedBody" in seen[0]!).toBe(false);
-    expect(callerOf(seen[0]!.authInfo)).toEqual({});
+    expect("authInfo" in seen[0]!).toBe(false);
+    expect(callerOf(seen[0]!.authInfo)).toEqual(ANONYMOUS);
   });
 
-  test("authInfo that did not come from the auth stage is nobody in particular: it sees no restricted layer", () => {
-    expect(callerOf(undefined)).toEqual({});
-    expect(callerOf({ token: "t", clientId: "c", scopes: [] })).toEqual({});
+  test("authInfo that did not come from the auth stage is anonymous: it sees no restricted layer", () => {
+    expect(callerOf(undefined)).toEqual(ANONYMOUS);
+    expect(callerOf({ token: "t", clientId: "c", scopes: [] })).toEqual(ANONYMOUS);
   });
 });
 

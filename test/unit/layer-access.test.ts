@@ -4,7 +4,7 @@ import { loadSkills } from "../../src/load/load-skills.ts";
 import { sourceFor } from "../../src/mcp/caller-source.ts";
 import { cacheHints } from "../../src/mcp/cache-hints.ts";
 import { LiveRegistry } from "../../src/mcp/registry-source.ts";
-import { canSee, type Caller } from "../../src/registry/caller.ts";
+import { ANONYMOUS, canSee, type Caller, LOCAL_USER } from "../../src/registry/caller.ts";
 import { publishedCatalog } from "../../src/registry/published-skills.ts";
 import { buildRegistry, type Candidate, type LayerRef } from "../../src/registry/registry.ts";
 import { searchIndexOf } from "../../src/registry/search.ts";
@@ -14,33 +14,42 @@ import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { resolvedConfig } from "../helpers/resolved-config.ts";
 
 const only = (visibleTo: Partial<VisibleTo>): VisibleTo => ({ claims: {}, labels: [], ...visibleTo });
+const token = (label: string): Caller => ({ kind: "token", label });
+const oauth = (claims: Record<string, unknown>): Caller => ({
+  kind: "oauth",
+  issuer: "https://id.example.com",
+  subject: "u",
+  name: "u",
+  claims,
+});
 
 describe("canSee: who a visibleTo admits", () => {
   const security = only({ claims: { groups: ["security", "sre"] }, labels: ["alice"] });
 
   test("a listed label is admitted; another label, or none, is not", () => {
-    expect(canSee(security, { label: "alice" })).toBe(true);
-    expect(canSee(security, { label: "bob" })).toBe(false);
-    expect(canSee(security, {})).toBe(false);
+    expect(canSee(security, token("alice"))).toBe(true);
+    expect(canSee(security, token("bob"))).toBe(false);
+    expect(canSee(security, ANONYMOUS)).toBe(false);
   });
 
   test("a string claim equal to a listed value, or an array claim holding one, is admitted", () => {
-    expect(canSee(security, { claims: { groups: "sre" } })).toBe(true);
-    expect(canSee(security, { claims: { groups: ["dev", "security"] } })).toBe(true);
-    expect(canSee(security, { claims: { groups: ["dev"] } })).toBe(false);
-    expect(canSee(security, { claims: { groups: "dev" } })).toBe(false);
+    expect(canSee(security, oauth({ groups: "sre" }))).toBe(true);
+    expect(canSee(security, oauth({ groups: ["dev", "security"] }))).toBe(true);
+    expect(canSee(security, oauth({ groups: ["dev"] }))).toBe(false);
+    expect(canSee(security, oauth({ groups: "dev" }))).toBe(false);
     // Another claim holding the value does not count, nor does a non-string value.
-    expect(canSee(security, { claims: { roles: ["security"] } })).toBe(false);
-    expect(canSee(security, { claims: { groups: [1, { security: true }] } })).toBe(false);
+    expect(canSee(security, oauth({ roles: ["security"] }))).toBe(false);
+    expect(canSee(security, oauth({ groups: [1, { security: true }] }))).toBe(false);
   });
 
-  test("no visibleTo admits everyone; the local stdio user (undefined) sees every layer", () => {
-    expect(canSee(undefined, {})).toBe(true);
-    expect(canSee(security, undefined)).toBe(true);
+  test("no visibleTo admits everyone; the local user (stdio, the board) sees every layer", () => {
+    expect(canSee(undefined, ANONYMOUS)).toBe(true);
+    expect(canSee(security, LOCAL_USER)).toBe(true);
   });
 
   test("an empty visibleTo admits no HTTP caller at all", () => {
-    expect(canSee(only({}), { label: "alice", claims: { groups: ["security"] } })).toBe(false);
+    expect(canSee(only({}), token("alice"))).toBe(false);
+    expect(canSee(only({}), oauth({ groups: ["security"] }))).toBe(false);
   });
 });
 
@@ -85,21 +94,22 @@ describe("visibleRegistry: the registry as one caller sees it", () => {
   test("with no layer declaring visibleTo, every caller gets the snapshot itself: the same object, nothing built", () => {
     const { registry } = buildRegistry([team], [candidate("public", team)]);
     expect(hasRestrictedLayers(registry)).toBe(false);
-    expect(visibleRegistry(registry, {})).toBe(registry);
-    expect(visibleRegistry(registry, { label: "bob" })).toBe(registry);
-    expect(visibleRegistry(registry, undefined)).toBe(registry);
+    expect(visibleRegistry(registry, ANONYMOUS)).toBe(registry);
+    expect(visibleRegistry(registry, token("bob"))).toBe(registry);
+    expect(visibleRegistry(registry, LOCAL_USER)).toBe(registry);
   });
 
-  test("stdio (no caller) and a caller who sees every layer get the snapshot itself", () => {
+  test("the local user (stdio) and a caller who sees every layer get the snapshot itself", () => {
     const registry = build();
     expect(hasRestrictedLayers(registry)).toBe(true);
-    expect(visibleRegistry(registry, undefined)).toBe(registry);
-    expect(visibleRegistry(registry, { label: "alice", claims: { groups: ["sre"] } })).toBe(registry);
+    expect(visibleRegistry(registry, LOCAL_USER)).toBe(registry);
+    const { registry: secured } = buildRegistry([team, security], [candidate("public", team)]);
+    expect(visibleRegistry(secured, token("alice"))).toBe(secured);
   });
 
   test("a hidden layer's skills are gone, and its shadowing skill gives way to the visible one", () => {
     const registry = build();
-    const bob = visibleRegistry(registry, { label: "bob" });
+    const bob = visibleRegistry(registry, token("bob"));
     expect(bob.served().map((c) => c.skill.id)).toEqual(["public", "shared"]);
     expect(bob.get("shared")?.layer.name).toBe("team");
     expect(bob.get("runbook")).toBeUndefined();
@@ -109,32 +119,32 @@ describe("visibleRegistry: the registry as one caller sees it", () => {
     expect(bob.layers.map((l) => l.name)).toEqual(["team"]);
     expect(bob.promptsTagged("ops").map((c) => c.layer.name)).toEqual(["team"]);
 
-    const alice = visibleRegistry(registry, { label: "alice" });
+    const alice = visibleRegistry(registry, token("alice"));
     expect(alice.served().map((c) => c.skill.id)).toEqual(["public", "runbook", "shared"]);
     expect(alice.get("shared")?.layer.name).toBe("security");
     expect(alice.get("pager")).toBeUndefined();
 
-    const onCall = visibleRegistry(registry, { claims: { groups: ["sre"] } });
+    const onCall = visibleRegistry(registry, oauth({ groups: ["sre"] }));
     expect(onCall.served().map((c) => c.skill.id)).toEqual(["pager", "public", "shared"]);
     expect(onCall.get("shared")?.layer.name).toBe("team");
   });
 
   test("views are made once per snapshot and set of hidden layers, and shared by callers with the same set", () => {
     const registry = build();
-    const bob = visibleRegistry(registry, { label: "bob" });
-    expect(visibleRegistry(registry, { label: "bob" })).toBe(bob);
-    expect(visibleRegistry(registry, {})).toBe(bob);
-    expect(visibleRegistry(registry, { claims: { groups: ["dev"] } })).toBe(bob);
-    expect(visibleRegistry(registry, { label: "alice" })).not.toBe(bob);
+    const bob = visibleRegistry(registry, token("bob"));
+    expect(visibleRegistry(registry, token("bob"))).toBe(bob);
+    expect(visibleRegistry(registry, ANONYMOUS)).toBe(bob);
+    expect(visibleRegistry(registry, oauth({ groups: ["dev"] }))).toBe(bob);
+    expect(visibleRegistry(registry, token("alice"))).not.toBe(bob);
     // A view shows what it shows to everyone asking about it again: a view of a view is itself.
-    expect(visibleRegistry(bob, { label: "bob" })).toBe(bob);
+    expect(visibleRegistry(bob, token("bob"))).toBe(bob);
     // Another snapshot (a reload) has views of its own.
-    expect(visibleRegistry(build(), { label: "bob" })).not.toBe(bob);
+    expect(visibleRegistry(build(), token("bob"))).not.toBe(bob);
   });
 
   test("what is derived per snapshot follows the view: search and the published skills hold only what it sees", () => {
     const registry = build();
-    const bob = visibleRegistry(registry, { label: "bob" });
+    const bob = visibleRegistry(registry, token("bob"));
     expect(publishedCatalog(bob).skills.map((s) => s.candidate.skill.id)).toEqual(["public", "shared"]);
     expect(publishedCatalog(registry).skills.map((s) => s.candidate.skill.id)).toEqual([
       "pager",
@@ -143,18 +153,18 @@ describe("visibleRegistry: the registry as one caller sees it", () => {
       "shared",
     ]);
     expect(searchIndexOf(bob)).not.toBe(searchIndexOf(registry));
-    expect(searchIndexOf(bob)).toBe(searchIndexOf(visibleRegistry(registry, {})));
+    expect(searchIndexOf(bob)).toBe(searchIndexOf(visibleRegistry(registry, ANONYMOUS)));
   });
 
   test("a per-caller source maps every snapshot and every swap through the view; stdio's is the source itself", async () => {
     const live = new LiveRegistry();
-    expect(sourceFor(live, undefined)).toBe(live);
-    const bob = sourceFor(live, { label: "bob" });
+    expect(sourceFor(live, LOCAL_USER)).toBe(live);
+    const bob = sourceFor(live, token("bob"));
     expect(bob.loaded()).toBeUndefined();
     const first = build();
     live.swap(first);
     expect((await bob.current()).get("runbook")).toBeUndefined();
-    expect(bob.loaded()).toBe(visibleRegistry(first, { label: "bob" }));
+    expect(bob.loaded()).toBe(visibleRegistry(first, token("bob")));
     const swaps: [string[], string[]][] = [];
     const stop = bob.onSwap((next, previous) =>
       swaps.push([next.served().map((c) => c.skill.id), previous.served().map((c) => c.skill.id)]),
@@ -257,8 +267,9 @@ describe("visibleTo in the config", () => {
       ).toBe(true);
       const layer = config.layers[0]!;
       expect(layer.visibleTo).toEqual(visibleTo);
-      expect(canSee(layer.visibleTo, {})).toBe(false);
-      expect(canSee(layer.visibleTo, { label: "bob", claims: { groups: ["dev"] } })).toBe(false);
+      expect(canSee(layer.visibleTo, ANONYMOUS)).toBe(false);
+      expect(canSee(layer.visibleTo, token("bob"))).toBe(false);
+      expect(canSee(layer.visibleTo, oauth({ groups: ["dev"] }))).toBe(false);
     });
   }
 
@@ -285,7 +296,7 @@ describe("visibleTo in the config", () => {
       "team/a.yaml": "id: a\ndescription: A for the team\ntype: prompt\nprompt: hello\n",
     });
     const { registry } = await loadSkills({ cwd: fixture.cwd, home: fixture.home, builtin: false });
-    const caller: Caller = { label: "bob" };
+    const caller = token("bob");
     expect(registry.get("a")?.layer.name).toBe("security");
     expect(visibleRegistry(registry, caller).get("a")?.layer.name).toBe("team");
   });

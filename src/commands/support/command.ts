@@ -49,6 +49,8 @@ export function command<O extends Options>(spec: CommandSpec<O>): CommandSpec<O>
   return spec;
 }
 
+/** What a serving command (`mcp`, `board`) returns: it runs until a signal and ends the process itself (src/serve/drain.ts). */
+export const SERVING = -1;
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;

@@ -2,11 +2,19 @@ import { layerPlace } from "../../config/layer-position.ts";
 import type { Diagnostic } from "../../diagnostics.ts";
 import type { LoadResult } from "../../load/load-skills.ts";
 import type { LayerRef, Registry } from "../../registry/registry.ts";
+import type { Locator } from "../../storage/parse-document.ts";
 import { layerDirState } from "../../storage/fs-state.ts";
+import { readUsage } from "../../storage/usage-store.ts";
+import { competingWarnings } from "../../registry/overlap.ts";
+import type { Candidate } from "../../registry/registry.ts";
+import { vagueDescriptionWarning } from "../../skill/description-quality.ts";
+import { plural } from "./command.ts";
 
 /**
- * Warnings only a whole-project view shows: a layer whose folder holds no skill file, and prompt
- * skills whose tags compose with nothing. Part of every project check (`validate`, `doctor`, the
+ * Findings only a whole-project view shows: a layer whose folder holds no skill file (a warning),
+ * prompt skills whose tags compose with nothing (a note), descriptions too vague to choose by and
+ * skills that compete for the same request (warnings), and deprecated skills the usage history
+ * shows in use (a note). Part of every project check (`validate`, `doctor`, the
  * board), so `doctor` and `validate --strict` judge a project alike; each points at a
  * `file:line:col` (the layer's declaration, the skill's `tags`), as every other finding does.
  */
@@ -15,17 +23,61 @@ import { layerDirState } from "../../storage/fs-state.ts";
  * "Composes with nothing": `skills:compose` joins prompt skills that share a tag, so a prompt
  * skill whose every tag is on no other served prompt skill only ever composes with itself. Tools
  * never compose, and built-in skills are left out (nobody in the project can change them), though
- * their tags count as partners.
+ * their tags count as partners; a project with one prompt skill of its own is not told.
  */
 export function lonelyPrompts(registry: Registry, builtin?: LayerRef): { id: string; path: string; tags: string[] }[] {
-  return registry
-    .ofType("prompt")
-    .filter((c) => c.layer !== builtin)
+  const own = registry.ofType("prompt").filter((c) => c.layer !== builtin);
+  // A project's only prompt skill has nothing to compose with yet: saying so is noise (a fresh `init`).
+  if (own.length < 2) return [];
+  return own
     .filter((c) => c.skill.tags.length > 0 && c.skill.tags.every((tag) => registry.promptsTagged(tag).length === 1))
     .map((c) => ({ id: c.skill.id, path: c.path, tags: [...c.skill.tags] }));
 }
 
-export function projectFindings({ registry, config, display, records }: LoadResult): Diagnostic[] {
+/** Descriptions a model cannot choose by: too vague, or competing with another skill's (docs/catalog.md). */
+export function choosingWarnings(
+  served: readonly Candidate[],
+  locate: (path: string) => Locator | undefined,
+): Diagnostic[] {
+  const at = (path: string) => locate(path)?.(["description"]);
+  const vague = served.flatMap(
+    (c) => vagueDescriptionWarning(c.skill.id, c.skill.description, c.path, at(c.path)) ?? [],
+  );
+  return [...vague, ...competingWarnings(served, at)];
+}
+
+/** The usage history looked at for deprecated skills still in use. */
+const IN_USE_WINDOW_DAYS = 30;
+
+/** Deprecated skills served now that the usage history shows in use lately: whoever uses them should move. */
+function deprecatedInUse(loaded: LoadResult): Diagnostic[] {
+  const store = loaded.config.usage?.store;
+  const deprecated = loaded.registry.served().filter((c) => c.skill.deprecated !== undefined);
+  if (store === undefined || store === "off" || deprecated.length === 0) return [];
+  const since = Date.now() - IN_USE_WINDOW_DAYS * 86_400_000;
+  let uses: Map<string, number>;
+  try {
+    uses = new Map(readUsage(store, { since }).map((u) => [u.skill, u.uses]));
+  } catch {
+    return [];
+  }
+  return deprecated.flatMap((c) => {
+    const n = uses.get(c.skill.id);
+    if (n === undefined) return [];
+    return [
+      {
+        severity: "note" as const,
+        code: "deprecated-in-use",
+        file: c.path,
+        message: `deprecated skill "${c.skill.id}" is still in use: ${plural(n, "use")} in the last ${IN_USE_WINDOW_DAYS} days`,
+        hint: `tell its users what replaces it (\`skill-central usage --skill ${c.skill.id}\` shows which clients)`,
+      },
+    ];
+  });
+}
+
+export function projectFindings(loaded: LoadResult): Diagnostic[] {
+  const { registry, config, display, records } = loaded;
   const problems: Diagnostic[] = [];
   const filesPerLayer = new Map<string, number>();
   for (const r of records) filesPerLayer.set(r.layer.name, (filesPerLayer.get(r.layer.name) ?? 0) + 1);
@@ -45,8 +97,10 @@ export function projectFindings({ registry, config, display, records }: LoadResu
   const positions = new Map(records.map((r) => [r.path, r]));
   for (const lonely of lonelyPrompts(registry, builtinLayer)) {
     const position = positions.get(lonely.path)?.locate?.(["tags"]);
+    // Advice, not a fault: a new project's first skill has tags nobody shares yet, and
+    // `validate --strict` must not fail on that (its scaffold and the docs' examples do).
     problems.push({
-      severity: "warning",
+      severity: "note",
       code: "tags-compose-with-nothing",
       file: lonely.path,
       ...(position && { position }),
@@ -54,5 +108,7 @@ export function projectFindings({ registry, config, display, records }: LoadResu
       hint: "give a related prompt skill the same tag, or drop the tag",
     });
   }
+  const locators = new Map(records.flatMap((r) => (r.locate ? [[r.path, r.locate] as const] : [])));
+  problems.push(...choosingWarnings(registry.served(), (path) => locators.get(path)), ...deprecatedInUse(loaded));
   return problems;
 }

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 
 /** The environment variable that may hold one token (label `env`), for containers and CI. */
 export const TOKEN_ENV_VAR = "SKILL_CENTRAL_TOKEN";
@@ -139,6 +139,25 @@ export async function loadBearerTokens(
     tokens = tokens ? tokens.merge(single) : single;
   }
   return tokens;
+}
+
+/**
+ * The one token `/metrics` takes, from its file (trimmed), under the label `metrics`: only its
+ * digest is kept and a presented token is compared in constant time (`BearerTokens`). A file
+ * others may read is used, with a warning.
+ */
+export function loadMetricsToken(path: string, warn: (message: string) => void): BearerTokens {
+  warnIfOthersCanRead(path, warn);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new TokenConfigError(
+      `metrics token file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
+  if (text.trim() === "") throw new TokenConfigError(`${path}: no token (the metrics token file holds one token)`);
+  return BearerTokens.single("metrics", text, path);
 }
 
 /** A file of secrets that users other than the owner may read is used, with this warning. */

@@ -11,14 +11,12 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
-import type { Caller } from "../../registry/caller.ts";
+import { ANONYMOUS, type Caller } from "../../registry/caller.ts";
 import type { Registry } from "../../registry/registry.ts";
 import { visibleRegistry } from "../../registry/visibility.ts";
 import { changedUris } from "../resource-subscriptions.ts";
 
 type Listener = (event: ServerEvent) => void;
-
-const ANONYMOUS: Caller = {};
 
 export class CallerEventBus implements ServerEventBus {
   private readonly listeners = new Map<Listener, Caller>();

@@ -1,39 +1,58 @@
+/**
+ * How the caller the auth stage found travels with a request to /mcp: to a 2025-11-25 session,
+ * which is bound to its `principalOf`, and through the SDK's handler, whose only pass-through to
+ * the server factory is the request's `AuthInfo` (the SDK's contract: what a validated token
+ * says, the token included); the caller rides in its `extra`.
+ */
 import type { AuthInfo, McpRequestContext } from "@modelcontextprotocol/server";
-import type { Caller } from "../../registry/caller.ts";
+import { ANONYMOUS, type Caller } from "../../registry/caller.ts";
 import { sourceFor } from "../caller-source.ts";
-import type { FeatureOptions } from "../feature.ts";
+import type { FeatureOptions, OnSkillUse } from "../feature.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
 import { hasRestrictedLayers } from "../../registry/visibility.ts";
 
 /**
- * Who a request to /mcp comes from, once authenticated: the `caller` decides which layers it sees
- * (src/registry/visibility.ts); the `principal` is what a 2025-11-25 session is bound to (a
- * session id is only good for the principal that opened it). Without authentication the caller
- * is `{}`: no label, no claims, so a layer with `visibleTo` is hidden from it.
+ * What a 2025-11-25 session is bound to (a session id is only good for the principal that opened
+ * it): `token:<label>`, `oauth:<iss> <sub>`, or undefined for anonymous (and local) callers.
  */
-export interface Identity {
-  readonly caller: Caller;
-  readonly principal: string | undefined;
+export function principalOf(caller: Caller): string | undefined {
+  if (caller.kind === "token") return `token:${caller.label}`;
+  if (caller.kind === "oauth") return `oauth:${caller.issuer} ${caller.subject}`;
+  return undefined;
 }
-
-/** A request with no authentication configured. */
-export const ANONYMOUS: Identity = { caller: {}, principal: undefined };
 
 const CALLER_KEY = "skill-central/caller";
 
-/**
- * The `authInfo` the SDK's handler passes through to our server factory: the caller, and never
- * the token (nothing below the auth stage needs it, and nothing may log it).
- */
-export function authInfoFor(caller: Caller): AuthInfo {
-  return { token: "", clientId: caller.label ?? "", scopes: [], extra: { [CALLER_KEY]: caller } };
+/** The token's `AuthInfo` with the caller it authenticated in `extra`. */
+export function authInfoFor(caller: Caller, token: Omit<AuthInfo, "extra">): AuthInfo {
+  return { ...token, extra: { [CALLER_KEY]: caller } };
 }
 
-/** The caller `authInfoFor` carried; a request that arrives without one is nobody in particular (`{}`). */
+/** The caller `authInfoFor` carried; a request that arrives without one is anonymous. */
 export function callerOf(authInfo: AuthInfo | undefined): Caller {
   const caller = authInfo?.extra?.[CALLER_KEY];
-  return typeof caller === "object" && caller !== null ? (caller as Caller) : {};
+  return typeof caller === "object" && caller !== null && "kind" in caller ? (caller as Caller) : ANONYMOUS;
+}
+
+/** The `onUse` hook of a server that serves `caller` (one per session, or per stateless request). */
+export type OnUseBy = (caller: Caller) => OnSkillUse | undefined;
+
+/**
+ * Each server's hook: `shared` hears every caller's uses (the usage metrics count no caller),
+ * `byCaller` the ones of the caller it serves (the usage history records who). Undefined when
+ * neither is there: then no server pays for a hook.
+ */
+export function onUseBy(shared: OnSkillUse | undefined, byCaller: OnUseBy | undefined): OnUseBy | undefined {
+  if (byCaller === undefined) return shared && (() => shared);
+  return (caller) => {
+    const own = byCaller(caller);
+    if (own === undefined || shared === undefined) return own ?? shared;
+    return (use) => {
+      shared(use);
+      own(use);
+    };
+  };
 }
 
 /**
@@ -44,11 +63,18 @@ export function callerOf(authInfo: AuthInfo | undefined): Caller {
  */
 export function statelessFactory(
   source: RegistrySource,
-  options: FeatureOptions,
+  options: Omit<FeatureOptions, "onUse" | "perCaller">,
+  usesBy: OnUseBy | undefined,
 ): (ctx: McpRequestContext) => Promise<ReturnType<typeof createServer>> {
   return async (ctx) => {
     const registry = source.loaded() ?? (await source.current().catch(() => undefined));
     const perCaller = registry !== undefined && hasRestrictedLayers(registry);
-    return createServer(sourceFor(source, callerOf(ctx.authInfo)), { ...options, ...(perCaller && { perCaller }) });
+    const caller = callerOf(ctx.authInfo);
+    const onUse = usesBy?.(caller);
+    return createServer(sourceFor(source, caller), {
+      ...options,
+      ...(perCaller && { perCaller }),
+      ...(onUse && { onUse }),
+    });
   };
 }

@@ -1,6 +1,6 @@
-import { isLegacyRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { type AuthInfo, isLegacyRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { Caller } from "../../registry/caller.ts";
 import type { CallerEventBus } from "./caller-bus.ts";
-import { authInfoFor, type Identity } from "./caller.ts";
 import type { Sessions } from "./sessions.ts";
 
 /** The two MCP handlers behind /mcp: 2025-11-25 sessions (none when stateless) and the SDK's handler for the rest. */
@@ -12,25 +12,29 @@ export interface Handlers {
 }
 
 /**
- * The fourth stage of a request to /mcp, once it is admitted, authenticated and its body read: a
+ * The last stage of a request to /mcp, once it is admitted, authenticated and its body read: a
  * 2025-11-25 request goes to its session (or opens one), anything else to the SDK's stateless
- * handler. Either serves the registry as `identity.caller` sees it; a session stays bound to the
- * principal that opened it. `onSession` hears the session id the request names, then the one it opened.
+ * handler with the request's `authInfo` (caller.ts). Either serves the registry as `caller` sees
+ * it; a session stays bound to the principal that opened it. `onSession` hears the session id
+ * the request names, then the one it opened.
  */
 export async function dispatch(
   request: Request,
   parsedBody: unknown,
-  identity: Identity,
+  who: { caller: Caller; authInfo: AuthInfo | undefined },
   handlers: Handlers,
   onSession: (id: string) => void,
 ): Promise<Response> {
   const named = request.headers.get("mcp-session-id");
   if (named !== null) onSession(named);
   if (handlers.sessions !== undefined && (await isLegacyRequest(request, parsedBody))) {
-    return handlers.sessions.handle(request, parsedBody, identity, onSession);
+    return handlers.sessions.handle(request, parsedBody, who.caller, onSession);
   }
-  const authInfo = authInfoFor(identity.caller);
-  return handlers.bus.as(identity.caller, () =>
-    handlers.modern.fetch(request, parsedBody === undefined ? { authInfo } : { parsedBody, authInfo }),
+  const { authInfo } = who;
+  return handlers.bus.as(who.caller, () =>
+    handlers.modern.fetch(request, {
+      ...(parsedBody !== undefined && { parsedBody }),
+      ...(authInfo !== undefined && { authInfo }),
+    }),
   );
 }

@@ -5,34 +5,36 @@ import { watchListChanges } from "../list-changed.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { LiveRegistry } from "../registry-source.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
+import { isLoopbackHost } from "../../config/http-settings.ts";
 import { accessLine, accessRecord, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
-import { authenticate, type Authenticators } from "./auth.ts";
+import type { Authenticators } from "./auth.ts";
 import { CallerEventBus } from "./caller-bus.ts";
-import { ANONYMOUS, type Identity, statelessFactory } from "./caller.ts";
+import { onUseBy, statelessFactory } from "./caller.ts";
 import { MAX_BODY_BYTES, readBody } from "./body.ts";
 import { Capacity } from "./capacity.ts";
 import { dispatch, type Handlers } from "./dispatch.ts";
+import { authenticated, contextOf, cors, guarded, type Handler, limited, preflight, staged } from "./gate.ts";
 import { InFlight } from "./in-flight.ts";
 import { HttpMetrics, METRICS_PATH, type ReloadOutcome } from "./metrics.ts";
 import { metadataDocument, metadataPaths, PRM_PATH } from "./oauth/protected-resource.ts";
 import { OAuthResourceServer } from "./oauth/resource-server.ts";
-import { checkHttpOptions, type HttpOptions, isLoopback } from "./options.ts";
+import { checkHttpOptions, type HttpOptions } from "./options.ts";
 import { PROBE_PATHS, probe } from "./probes.ts";
 import { RequestGuard } from "./request-guard.ts";
-import { errorResponse, isEventStream, opened, withHeaders } from "./responses.ts";
+import { errorResponse, isEventStream, opened } from "./responses.ts";
 import { Sessions, shortSessionId } from "./sessions.ts";
-import { answerWellKnown, WELL_KNOWN_PATH } from "./well-known.ts";
+import { WELL_KNOWN_PATH, wellKnownRoute } from "./well-known.ts";
 
 export const MCP_PATH = "/mcp";
 /**
  * Every path the server answers; the access log shows any other path only by its shape. The
  * Protected Resource Metadata paths are named even when OAuth is off (then they are 404s).
  */
-const routesFor = (publicUrl: string | undefined): readonly string[] => [
+const routesFor = (resource: string | undefined): readonly string[] => [
   MCP_PATH,
   ...PROBE_PATHS,
   METRICS_PATH,
-  ...new Set([PRM_PATH, `${PRM_PATH}${MCP_PATH}`, ...(publicUrl ? metadataPaths(publicUrl) : [])]),
+  ...new Set([PRM_PATH, `${PRM_PATH}${MCP_PATH}`, ...(resource ? metadataPaths(resource) : [])]),
 ];
 /** Once requests in flight are done (or their drain deadline passed), streams get this long to end before connections are cut. */
 export const STREAMS_CLOSE_MS = 250;
@@ -50,15 +52,13 @@ export interface HttpServing {
   reloaded(outcome: ReloadOutcome): void;
 }
 
-/** What the stages of a request need, built once per server. */
+/** What the server needs per request, built once per server. */
 interface Pipeline extends Handlers {
-  source: LiveRegistry;
-  guard: RequestGuard;
-  auth: Authenticators;
-  /** The paths of the Protected Resource Metadata and its JSON, when OAuth is on. */
-  resourceMetadata: { paths: readonly string[]; body: string } | undefined;
+  /** Each path's handler behind the stages it needs (gate.ts), by exact path. */
+  paths: ReadonlyMap<string, Handler>;
+  /** Every path under `/.well-known/agent-skills/`. */
+  wellKnown: Handler;
   routes: readonly string[];
-  capacity: Capacity;
   inFlight: InFlight;
   log: (line: string) => void;
   /** Usage metrics, when `/metrics` is configured. */
@@ -81,8 +81,7 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
         announceModern(pipeline.modern, kinds);
       })
     : () => {};
-  const unauthenticated = options.tokens === undefined && options.oauth === undefined;
-  const stopWarning = unauthenticated ? warnUnreachableLayers(source, options.log) : () => {};
+  const stopWarning = unauthenticated(options) ? warnUnreachableLayers(source, options.log) : () => {};
   // 2026-07-28 listen streams' resourceSubscriptions: per caller's view (caller-bus.ts); the SDK filters by each stream's URIs.
   const stopUpdates =
     options.live && !options.stateless
@@ -120,10 +119,12 @@ export function serveMcpOverHttp(source: LiveRegistry, options: HttpOptions): Ht
   };
 }
 
+const unauthenticated = (options: HttpOptions): boolean => options.tokens === undefined && options.oauth === undefined;
+
 function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
   const { tokens, live, stateless, keepAliveMs } = options;
   const guard = new RequestGuard({
-    loopback: isLoopback(options.host),
+    loopback: isLoopbackHost(options.host),
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
     tokens,
@@ -139,8 +140,8 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
           warn: options.log,
         });
   const auth = authenticators(options);
-  const onUse = metrics?.used;
-  const factory = statelessFactory(source, { live, ...(stateless && { stateless: true }), ...(onUse && { onUse }) });
+  const usesBy = onUseBy(metrics?.used, options.onUseBy);
+  const factory = statelessFactory(source, { live, ...(stateless && { stateless: true }) }, usesBy);
   const bus = new CallerEventBus();
   const modern = createMcpHandler(factory, { ...(stateless ? {} : { legacy: "reject" as const }), keepAliveMs, bus });
   const sessions = stateless
@@ -152,23 +153,36 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
         idleMs: options.sessionIdleMs,
         keepAliveMs,
         warn: (line) => options.log(line),
-        ...(onUse && { onUse }),
+        ...(usesBy && { onUseBy: usesBy }),
       });
-  // Requests to /mcp only: health probes stay outside every cap.
+  const handlers: Handlers = { modern, bus, sessions };
+  // Each path behind the stages it needs (gate.ts), Hono-style. CORS is outermost, so every
+  // refusal below it carries the headers a trusted page needs to read it.
+  const paths = new Map<string, Handler>();
+  const checked = [cors(guard), preflight(guard), guarded(guard)];
+  const signedIn = [...checked, authenticated(auth)];
+  // Only /mcp is capped (capacity.ts): the probes, the metadata and /metrics stay outside every cap.
+  paths.set(MCP_PATH, staged([cors(guard), limited(new Capacity()), ...signedIn.slice(1)], mcpRoute(handlers)));
+  // The Host and Origin checks apply to /metrics, and its own token (metrics.ts); no CORS.
+  if (metrics !== undefined)
+    paths.set(
+      METRICS_PATH,
+      staged([guarded(guard)], ({ request }) => metrics.answer(request)),
+    );
+  // RFC 9728 Protected Resource Metadata: public (it is how a client learns where to sign in), so
+  // outside auth, but behind the Host and Origin checks.
+  if (auth.oauth !== undefined) {
+    const metadata = staged(checked, resourceMetadataRoute(JSON.stringify(metadataDocument(auth.oauth.options))));
+    for (const path of metadataPaths(auth.oauth.options.resource)) paths.set(path, metadata);
+  }
+  const inFlight = new InFlight();
+  for (const path of PROBE_PATHS) paths.set(path, probeRoute(path, source, inFlight));
   return {
-    source,
-    guard,
-    auth,
-    resourceMetadata: auth.oauth && {
-      paths: metadataPaths(auth.oauth.resource.resource),
-      body: JSON.stringify(metadataDocument(auth.oauth.resource)),
-    },
-    routes: routesFor(options.publicUrl),
-    modern,
-    bus,
-    sessions,
-    capacity: new Capacity(),
-    inFlight: new InFlight(),
+    paths,
+    wellKnown: staged(signedIn, wellKnownRoute(source, unauthenticated(options))),
+    routes: routesFor(options.oauth?.resource),
+    ...handlers,
+    inFlight,
     log: (line) => options.log(line),
     metrics,
   };
@@ -176,11 +190,11 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
 
 /** Static tokens and, with `oauth`, the resource server (its issuer's metadata fetched now, off the request path). */
 function authenticators(options: HttpOptions): Authenticators {
-  const { tokens, oauth, publicUrl } = options;
-  if (oauth === undefined || publicUrl === undefined) return { tokens, oauth: undefined };
+  const { tokens, oauth } = options;
+  if (oauth === undefined) return { tokens, oauth: undefined };
   const server = new OAuthResourceServer(oauth, options.log);
   server.warm();
-  return { tokens, oauth: { server, resource: { resource: publicUrl, issuer: oauth.issuer, scopes: oauth.scopes } } };
+  return { tokens, oauth: server };
 }
 
 function listen(options: HttpOptions, pipeline: Pipeline): Bun.Server<undefined> {
@@ -241,20 +255,9 @@ async function route(
       return errorResponse(503, -32000, "The server is shutting down", { Connection: "close" });
     if (url === undefined)
       return errorResponse(400, -32600, "Bad Request: the Host header is missing or is not a host name");
-    if (url.pathname === MCP_PATH) {
-      const response = await pipeline.capacity.serve(request, () => answerMcp(request, url, exchange, pipeline));
-      return withHeaders(response, pipeline.guard.corsHeaders(request));
-    }
-    if (url.pathname.startsWith(WELL_KNOWN_PATH))
-      return withHeaders(await answerWellKnown(request, url, pipeline), pipeline.guard.corsHeaders(request));
-    // Outside the caps, like the probes; the Host and Origin checks apply, and its own token.
-    if (url.pathname === METRICS_PATH && pipeline.metrics !== undefined)
-      return pipeline.guard.admit(request, url) ?? (await pipeline.metrics.answer(request));
-    const metadata = pipeline.resourceMetadata;
-    if (metadata?.paths.includes(url.pathname)) return answerResourceMetadata(request, url, metadata.body, pipeline);
-    const probePath = PROBE_PATHS.find((p) => p === url.pathname);
-    if (probePath !== undefined && request.method === "GET")
-      return probe(probePath, pipeline.source, pipeline.inFlight.stopping);
+    const handler =
+      pipeline.paths.get(url.pathname) ?? (url.pathname.startsWith(WELL_KNOWN_PATH) ? pipeline.wellKnown : undefined);
+    if (handler !== undefined) return await handler(contextOf(request, url, exchange));
     return errorResponse(404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
   } catch (error) {
     pipeline.log(
@@ -264,22 +267,30 @@ async function route(
   }
 }
 
-/** A request to /mcp through its stages, each of which may answer it: guard → auth → body → dispatch. */
-async function answerMcp(request: Request, url: URL, exchange: Exchange, pipeline: Pipeline): Promise<Response> {
-  if (request.method === "OPTIONS") return pipeline.guard.preflight(request);
-  const refusal = pipeline.guard.admit(request, url);
-  if (refusal !== undefined) return refusal;
-  const auth = await authenticate(pipeline.auth, request, () => pipeline.guard.corsHeaders(request));
-  if (!auth.ok) return auth.response;
-  if (auth.caller?.label !== undefined) exchange.label = auth.caller.label;
-  else if (auth.name !== undefined) exchange.caller = auth.name;
-  const body = await readBody(request);
-  if (!body.ok) return body.response;
-  exchange.rpc = body.rpc;
-  exchange.skill = body.skill;
-  const identity: Identity = auth.caller === undefined ? ANONYMOUS : { caller: auth.caller, principal: auth.principal };
-  return dispatch(request, body.parsedBody, identity, pipeline, (id) => (exchange.session = shortSessionId(id)));
-}
+/** /mcp once the gate let the request through: its body, then its handler (dispatch.ts). */
+const mcpRoute =
+  (handlers: Handlers): Handler =>
+  async ({ request, exchange, caller, authInfo }) => {
+    const body = await readBody(request);
+    if (!body.ok) return body.response;
+    exchange.rpc = body.rpc;
+    exchange.skill = body.skill;
+    return dispatch(
+      request,
+      body.parsedBody,
+      { caller, authInfo },
+      handlers,
+      (id) => (exchange.session = shortSessionId(id)),
+    );
+  };
+
+/** The health probes: GET only, outside the gate and every cap. */
+const probeRoute =
+  (path: (typeof PROBE_PATHS)[number], source: LiveRegistry, inFlight: InFlight): Handler =>
+  async ({ request }) =>
+    request.method === "GET"
+      ? probe(path, source, inFlight.stopping)
+      : errorResponse(404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
 
 /**
  * Without authentication every HTTP caller is anonymous, so a layer with `visibleTo` is served to
@@ -308,24 +319,16 @@ function warnUnreachableLayers(source: LiveRegistry, log: (line: string) => void
   };
 }
 
-/**
- * RFC 9728 Protected Resource Metadata: public (it is how a client learns where to sign in), so
- * outside auth and every cap, but behind the Host and Origin checks, with CORS for trusted origins.
- */
-function answerResourceMetadata(request: Request, url: URL, body: string, pipeline: Pipeline): Response {
-  if (request.method === "OPTIONS") return pipeline.guard.preflight(request);
-  const refusal = pipeline.guard.admit(request, url);
-  if (refusal !== undefined) return refusal;
-  if (request.method !== "GET" && request.method !== "HEAD")
-    return errorResponse(405, -32000, "Method not allowed: GET the metadata", { Allow: "GET, HEAD" });
-  return new Response(request.method === "HEAD" ? null : body, {
-    headers: {
-      "Content-Type": "application/json",
-      "Cache-Control": "public, max-age=300",
-      ...pipeline.guard.corsHeaders(request),
-    },
-  });
-}
+/** The RFC 9728 Protected Resource Metadata document, behind the guard (see `assemble`). */
+const resourceMetadataRoute =
+  (body: string): Handler =>
+  async ({ request }) => {
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return errorResponse(405, -32000, "Method not allowed: GET the metadata", { Allow: "GET, HEAD" });
+    return new Response(request.method === "HEAD" ? null : body, {
+      headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" },
+    });
+  };
 
 /**
  * The request's URL, or undefined when it cannot be formed: Bun builds it from the Host header,

@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
 import type * as Prom from "prom-client";
 import { perSnapshot } from "../../registry/per-snapshot.ts";
 import type { Registry } from "../../registry/registry.ts";
 import { type SkillKind, skillKind } from "../../skill/skill.ts";
 import type { OnSkillUse, SkillUseVia } from "../feature.ts";
 import type { RegistrySource } from "../registry-source.ts";
-import { BearerTokens, TokenConfigError, warnIfOthersCanRead } from "./bearer-tokens.ts";
+import { type BearerTokens, loadMetricsToken } from "./bearer-tokens.ts";
 
 export const METRICS_PATH = "/metrics";
 
@@ -62,25 +61,6 @@ const skillsByKind = perSnapshot((registry: Registry): Record<SkillKind, number>
 
 /** Seconds; most answers take a millisecond or two, a first load can hold a request for a second. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-/**
- * The one token `/metrics` takes, from its file (trimmed), under the label `metrics`: only its
- * digest is kept and a presented token is compared in constant time (`BearerTokens`). A file
- * others may read is used, with a warning.
- */
-export function loadMetricsToken(path: string, warn: (message: string) => void): BearerTokens {
-  warnIfOthersCanRead(path, warn);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new TokenConfigError(
-      `metrics token file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-    );
-  }
-  if (text.trim() === "") throw new TokenConfigError(`${path}: no token (the metrics token file holds one token)`);
-  return BearerTokens.single("metrics", text, path);
-}
 
 export interface MetricsOptions {
   /** The file holding the token `/metrics` takes. */

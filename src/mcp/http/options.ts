@@ -1,6 +1,8 @@
+import { isLoopbackHost } from "../../config/http-settings.ts";
 import type { AccessRecord } from "./access-log.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
-import type { OAuthOptions } from "./oauth/options.ts";
+import type { OnUseBy } from "./caller.ts";
+import type { OAuthOptions } from "./oauth/token-checker.ts";
 import { parseAllowedOrigin } from "./request-guard.ts";
 
 export const DEFAULT_PORT = 8740;
@@ -23,9 +25,10 @@ export interface HttpOptions {
   maxSessions: number;
   sessionIdleMs: number;
   keepAliveMs: number;
-  /** The canonical URL clients use (`--public-url`, `http.publicUrl`); required with `oauth`. */
-  publicUrl?: string;
-  /** OAuth access tokens besides the static ones (`http.oauth`): this server is then an OAuth resource server. */
+  /**
+   * OAuth access tokens besides the static ones (`http.oauth`): this server is then an OAuth
+   * resource server, for the public URL in `oauth.resource`.
+   */
   oauth?: OAuthOptions;
   /** One line per request (the access log) and anything else worth telling the operator. */
   log: (line: string) => void;
@@ -36,25 +39,17 @@ export interface HttpOptions {
    * it there are no metrics (`/metrics` is a 404, and prom-client is never loaded).
    */
   metricsTokenFile?: string;
+  /** Hears each use of a skill with the caller it served (the usage history, docs/usage.md); the metrics' count is added to it. */
+  onUseBy?: OnUseBy;
 }
 
 export class HttpConfigError extends Error {
   override readonly name = "HttpConfigError";
 }
 
-/** Addresses only this machine can reach. Anything else needs tokens. */
-export function isLoopback(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
-  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
-}
-
-export const OAUTH_NEEDS_PUBLIC_URL =
-  "http.oauth needs the server's public URL, which tokens are issued for: set http.publicUrl in the config or --public-url (e.g. https://skills.example.com/mcp)";
-
-/** Throws `HttpConfigError` for options the server must not start with. */
+/** Throws `HttpConfigError` for options the server must not start with (an address only this machine can reach needs no tokens). */
 export function checkHttpOptions(options: HttpOptions): void {
-  if (options.oauth !== undefined && options.publicUrl === undefined) throw new HttpConfigError(OAUTH_NEEDS_PUBLIC_URL);
-  if (!isLoopback(options.host) && options.tokens === undefined && options.oauth === undefined) {
+  if (!isLoopbackHost(options.host) && options.tokens === undefined && options.oauth === undefined) {
     throw new HttpConfigError(
       `--host ${options.host} can be reached from other machines; that needs bearer tokens (--token-file, or the SKILL_CENTRAL_TOKEN variable) or sign-in (http.oauth, docs/sign-in.md)`,
     );

@@ -4,13 +4,14 @@ import {
   type Server,
 } from "@modelcontextprotocol/server";
 import { sourceFor } from "../caller-source.ts";
-import type { ListKind, OnSkillUse } from "../feature.ts";
+import type { ListKind } from "../feature.ts";
 import { sendListChanged } from "../list-changed.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { mayBeAsked } from "../ask-missing.ts";
 import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
-import type { Identity } from "./caller.ts";
+import type { Caller } from "../../registry/caller.ts";
+import { type OnUseBy, principalOf } from "./caller.ts";
 import { errorResponse } from "./responses.ts";
 
 export interface SessionOptions {
@@ -24,8 +25,8 @@ export interface SessionOptions {
   /** SSE comment frames this often keep a quiet notification stream open through proxies and Bun's idle timeout. */
   keepAliveMs: number;
   warn: (message: string) => void;
-  /** Usage metrics' hook, handed to each session's server. */
-  onUse?: OnSkillUse;
+  /** Each session's server's `onUse`, for the caller that opened it (usage metrics and history). */
+  onUseBy?: OnUseBy;
 }
 
 interface Session {
@@ -72,13 +73,13 @@ export class Sessions {
   async handle(
     request: Request,
     parsedBody: unknown,
-    identity: Identity,
+    caller: Caller,
     onSession: (id: string) => void,
   ): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.open.get(id);
-      if (session === undefined || session.principal !== identity.principal) return notFound();
+      if (session === undefined || session.principal !== principalOf(caller)) return notFound();
       onSession(id);
       return this.serve(session, request, parsedBody);
     }
@@ -95,18 +96,19 @@ export class Sessions {
         "Retry-After": "5",
       });
     }
-    return this.start(request, parsedBody, identity, onSession);
+    return this.start(request, parsedBody, caller, onSession);
   }
 
   private async start(
     request: Request,
     parsedBody: unknown,
-    identity: Identity,
+    caller: Caller,
     onSession: (id: string) => void,
   ): Promise<Response> {
     // 2025-11-25 results carry no cache hints: whether they differ by caller does not matter here.
-    const { source, live, onUse } = this.options;
-    const server = createServer(sourceFor(source, identity.caller), { live, ...(onUse && { onUse }) });
+    const { source, live } = this.options;
+    const onUse = this.options.onUseBy?.(caller);
+    const server = createServer(sourceFor(source, caller), { live, ...(onUse && { onUse }) });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -121,7 +123,7 @@ export class Sessions {
           id,
           server,
           transport,
-          principal: identity.principal,
+          principal: principalOf(caller),
           initialized: false,
           busy: 0,
           streams: 0,

@@ -9,25 +9,18 @@
  * `If-None-Match`; `Cache-Control: no-cache` (revalidate: the skills are live), `private` when
  * the answer depends on the caller's token.
  */
-import type { Caller } from "../../registry/caller.ts";
 import { visibleRegistry } from "../../registry/visibility.ts";
-import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-known/format.ts";
-import type { RegistrySource } from "../registry-source.ts";
 import { wellKnownTrees } from "../../registry/well-known-index.ts";
+import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-known/format.ts";
+import { type Digest, digestHex } from "../../storage/digest.ts";
+import type { RegistrySource } from "../registry-source.ts";
 import { auditEntryMeta } from "../audit-meta.ts";
 import { bytesOf } from "../skill-files.ts";
-import { type Authenticators, authenticate } from "./auth.ts";
-import type { RequestGuard } from "./request-guard.ts";
+import type { Handler } from "./gate.ts";
 
 export { WELL_KNOWN_PATH };
 
 const wellKnownTree = wellKnownTrees(bytesOf, auditEntryMeta);
-
-export interface WellKnownGate {
-  source: RegistrySource;
-  guard: RequestGuard;
-  auth: Authenticators;
-}
 
 function notFound(what: string): Response {
   return new Response(`Not found: ${what}\n`, {
@@ -40,10 +33,10 @@ function artifactResponse(
   request: Request,
   bytes: Uint8Array,
   contentType: string,
-  digest: string,
+  digest: Digest,
   shared: boolean,
 ): Response {
-  const etag = `"${digest.slice("sha256:".length)}"`;
+  const etag = `"${digestHex(digest)}"`;
   const headers = {
     "Content-Type": contentType,
     ETag: etag,
@@ -56,28 +49,27 @@ function artifactResponse(
   return new Response(request.method === "HEAD" ? null : bytes, { status: 200, headers });
 }
 
-/** Answers a request whose path starts with `/.well-known/agent-skills/`. */
-export async function answerWellKnown(request: Request, url: URL, gate: WellKnownGate): Promise<Response> {
-  if (request.method === "OPTIONS") return gate.guard.preflight(request);
-  const refusal = gate.guard.admit(request, url);
-  if (refusal !== undefined) return refusal;
-  const auth = await authenticate(gate.auth, request, () => gate.guard.corsHeaders(request));
-  if (!auth.ok) return auth.response;
-  if (request.method !== "GET" && request.method !== "HEAD")
-    return new Response("Method not allowed: GET or HEAD\n", { status: 405, headers: { Allow: "GET, HEAD" } });
-  // Without authentication the caller is nobody in particular, as on /mcp (caller.ts: ANONYMOUS).
-  const caller: Caller = auth.caller ?? {};
-  const registry = visibleRegistry(await gate.source.current(), caller);
-  const tree = wellKnownTree(registry);
-  const shared = gate.auth.tokens === undefined && gate.auth.oauth === undefined;
-  let path: string;
-  try {
-    path = decodeURIComponent(url.pathname.slice(WELL_KNOWN_PATH.length));
-  } catch {
-    return notFound("invalid percent-encoding");
-  }
-  if (path === INDEX_FILE) return artifactResponse(request, tree.index, CONTENT_TYPES.index, tree.indexDigest, shared);
-  const artifact = tree.artifacts.get(path);
-  if (artifact === undefined) return notFound(`${WELL_KNOWN_PATH}${INDEX_FILE} lists what is here`);
-  return artifactResponse(request, artifact.bytes, artifact.contentType, artifact.digest, shared);
-}
+/**
+ * The handler of the paths under `/.well-known/agent-skills/`, behind the same gate as /mcp
+ * (gate.ts), which has found the caller. `shared`: the server has no authentication, so every
+ * caller gets the same answer.
+ */
+export const wellKnownRoute =
+  (source: RegistrySource, shared: boolean): Handler =>
+  async ({ request, url, caller }) => {
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return new Response("Method not allowed: GET or HEAD\n", { status: 405, headers: { Allow: "GET, HEAD" } });
+    const registry = visibleRegistry(await source.current(), caller);
+    const tree = wellKnownTree(registry);
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname.slice(WELL_KNOWN_PATH.length));
+    } catch {
+      return notFound("invalid percent-encoding");
+    }
+    if (path === INDEX_FILE)
+      return artifactResponse(request, tree.index, CONTENT_TYPES.index, tree.indexDigest, shared);
+    const artifact = tree.artifacts.get(path);
+    if (artifact === undefined) return notFound(`${WELL_KNOWN_PATH}${INDEX_FILE} lists what is here`);
+    return artifactResponse(request, artifact.bytes, artifact.contentType, artifact.digest, shared);
+  };

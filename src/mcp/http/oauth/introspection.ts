@@ -1,12 +1,4 @@
-import type { TokenVerdict } from "./token-verdict.ts";
-
-export interface IntrospectionPolicy {
-  url: string;
-  clientId: string;
-  clientSecret: string;
-  issuer: string;
-  audience: string;
-}
+import type { OAuthOptions, TokenVerdict } from "./token-checker.ts";
 
 /** An inactive answer is remembered this long (seconds): a stream of bad opaque tokens is not a stream of calls. */
 export const INACTIVE_CACHE_S = 30;
@@ -20,15 +12,16 @@ export const NO_EXP_CACHE_S = 60;
  */
 export async function introspect(
   token: string,
-  policy: IntrospectionPolicy,
+  endpoint: NonNullable<OAuthOptions["introspection"]>,
+  policy: Pick<OAuthOptions, "issuer" | "audience">,
 ): Promise<{ verdict: TokenVerdict; until: number }> {
   const now = Date.now() / 1000;
   const credentials = Buffer.from(
-    `${encodeURIComponent(policy.clientId)}:${encodeURIComponent(policy.clientSecret)}`,
+    `${encodeURIComponent(endpoint.clientId)}:${encodeURIComponent(endpoint.clientSecret)}`,
   ).toString("base64");
   let body: Record<string, unknown>;
   try {
-    const response = await fetch(policy.url, {
+    const response = await fetch(endpoint.url, {
       method: "POST",
       headers: {
         Authorization: `Basic ${credentials}`,

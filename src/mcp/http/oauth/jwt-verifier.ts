@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
-import type { TokenVerdict } from "./token-verdict.ts";
+import type { OAuthOptions, TokenVerdict } from "./token-checker.ts";
 
 /**
  * Asymmetric algorithms only: never `none`, never an HMAC (`HS*`), whose "key" would be the
@@ -25,9 +25,7 @@ export const JWKS_COOLDOWN_MS = 30_000;
 /** `typ` values of an access token (RFC 9068 `at+jwt`, and the plain `JWT` most providers send), lower case. */
 const ACCEPTED_TYPES = new Set(["at+jwt", "application/at+jwt", "jwt"]);
 
-export interface JwtPolicy {
-  issuer: string;
-  audience: string;
+export interface JwtPolicy extends Pick<OAuthOptions, "issuer" | "audience"> {
   /** Tests shorten it; 30 s otherwise. */
   cooldownMs?: number;
 }

@@ -3,15 +3,12 @@
  * authorization server to sign in with and what to ask for. Built once per server.
  */
 import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
+import type { OAuthOptions } from "./token-checker.ts";
 
 export const PRM_PATH = "/.well-known/oauth-protected-resource";
 
-export interface ProtectedResource {
-  /** The canonical URL (`http.publicUrl`). */
-  resource: string;
-  issuer: string;
-  scopes: readonly string[];
-}
+/** What the document and the challenges say: this server's URL, its issuer and the scopes it requires. */
+type ProtectedResource = Pick<OAuthOptions, "resource" | "issuer" | "scopes">;
 
 /**
  * The paths the document is served at: the root form, and the path-suffixed form for a resource

@@ -1,31 +1,20 @@
-import { CLOCK_TOLERANCE_S, JwtVerifier, looksLikeJwt } from "./jwt-verifier.ts";
-import { introspect } from "./introspection.ts";
-import { IssuerDiscovery } from "./issuer-metadata.ts";
-import type { OAuthOptions } from "./options.ts";
-import { hasScopes } from "./scopes.ts";
-import type { TokenVerdict } from "./token-verdict.ts";
-import { VerdictCache } from "./verdict-cache.ts";
-
-/** What the auth stage needs to know of a token: who (claims), or why not. */
-export type OAuthCheck =
-  | { kind: "valid"; claims: Readonly<Record<string, unknown>> }
-  | { kind: "insufficient_scope" }
-  | { kind: "invalid"; reason: string }
-  | { kind: "unavailable"; reason: string };
-
 /**
  * This server as an OAuth resource server: JWT access tokens checked against the issuer's keys,
  * opaque ones through introspection (when configured), each verdict kept per token (by digest)
  * until the token expires, so a token seen again costs a hash and a map lookup. The token is sent
  * nowhere but to the configured introspection endpoint, and is never logged.
  */
-export class OAuthResourceServer {
+import { CLOCK_TOLERANCE_S, JwtVerifier, looksLikeJwt } from "./jwt-verifier.ts";
+import { introspect } from "./introspection.ts";
+import { IssuerDiscovery } from "./issuer-metadata.ts";
+import { hasScopes, type OAuthOptions, type TokenChecker, type TokenVerdict } from "./token-checker.ts";
+import { VerdictCache } from "./verdict-cache.ts";
+
+export class OAuthResourceServer implements TokenChecker {
   private readonly discovery: IssuerDiscovery;
   private verifier: JwtVerifier | undefined;
-  /** Per token: its claims and whether they grant the required scopes (decided once), or why it is refused. */
-  private readonly cache = new VerdictCache<
-    { claims: Readonly<Record<string, unknown>>; scoped: boolean } | { reason: string }
-  >();
+  /** Per token: its verdict with the scopes already decided (an `unavailable` one is never kept). */
+  private readonly cache = new VerdictCache<TokenVerdict>();
 
   constructor(
     readonly options: OAuthOptions,
@@ -40,20 +29,18 @@ export class OAuthResourceServer {
     void this.discovery.get();
   }
 
-  async check(token: string): Promise<OAuthCheck> {
+  async check(token: string): Promise<TokenVerdict> {
     const key = VerdictCache.keyOf(token);
-    let known = this.cache.get(key);
-    if (known === undefined) {
-      const { verdict, until } = await this.verdict(token);
-      if (verdict.kind === "unavailable") return verdict;
-      known =
-        verdict.kind === "valid"
-          ? { claims: verdict.claims, scoped: hasScopes(verdict.claims, this.options.scopes) }
-          : { reason: verdict.reason };
-      this.cache.set(key, known, until);
-    }
-    if ("reason" in known) return { kind: "invalid", reason: known.reason };
-    return known.scoped ? { kind: "valid", claims: known.claims } : { kind: "insufficient_scope" };
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
+    const { verdict, until } = await this.verdict(token);
+    if (verdict.kind === "unavailable") return verdict;
+    const decided: TokenVerdict =
+      verdict.kind === "valid" && !hasScopes(verdict.claims, this.options.scopes)
+        ? { kind: "insufficient_scope" }
+        : verdict;
+    this.cache.set(key, decided, until);
+    return decided;
   }
 
   /** The verdict on a token not seen before, and until when (epoch seconds) it may be reused (0: not). */
@@ -75,7 +62,7 @@ export class OAuthResourceServer {
         verdict: { kind: "invalid", reason: "the token is not a JWT, and no introspection is configured" },
         until: 0,
       };
-    return introspect(token, { ...introspection, issuer: this.options.issuer, audience: this.options.audience });
+    return introspect(token, introspection, this.options);
   }
 
   private async jwtVerifier(): Promise<JwtVerifier | undefined> {

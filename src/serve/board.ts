@@ -1,11 +1,12 @@
+import { serveBoard } from "../board/server.ts";
+import { BoardState } from "../board/state.ts";
+import type { Findings } from "../board/views.ts";
 import type { LoadResult } from "../load/load-skills.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
-import { exitWithin, onStopSignals } from "../serve/drain.ts";
-import { createLogger } from "../serve/log.ts";
-import { openSkills, type ServeOptions } from "../serve/skills.ts";
-import { serveBoard } from "./server.ts";
-import { BoardState } from "./state.ts";
-import type { Findings } from "./views.ts";
+import { onStopSignals, stopSequence } from "./drain.ts";
+import { serveLogger } from "./log.ts";
+import { type OpenSkills, openSkills, type ServeOptions } from "./skills.ts";
+import { portInUse } from "./start-error.ts";
 
 export interface BoardRunOptions {
   port: number;
@@ -17,18 +18,27 @@ export interface BoardRunOptions {
 
 /** A stop after a signal: the streams close at once, so this is only for a page's request in flight. */
 const BOARD_EXIT_MS = 500;
+/** Where `serveBoard` listens (this machine only), for the port-in-use message. */
+const BOARD_HOST = "127.0.0.1";
 
 /**
- * Runs the board until SIGINT, SIGTERM or SIGHUP: the same skills as the server (the same
- * loading pipeline, watched and reloaded), a page on 127.0.0.1 showing each load, and its URL
- * as the first line on stdout. A port in use throws (code `EADDRINUSE`) before anything is printed.
+ * Runs the board until SIGINT, SIGTERM or SIGHUP, as the servers run (the same log, skills and
+ * stop sequence): the same skills as the server (the same loading pipeline, watched and
+ * reloaded), a page on 127.0.0.1 showing each load, and its URL as the first line on stdout. A
+ * port in use throws `StartError` before anything is printed.
  */
 export async function runBoard(options: ServeOptions, run: BoardRunOptions): Promise<void> {
-  const logger = createLogger();
+  const logger = serveLogger(options);
   const source = new LiveRegistry();
   const live = options.watch ?? true;
   const state = new BoardState(source, live);
-  const serving = await serveBoard(state, run.port);
+  const serving = await serveBoard(state, run.port).catch((error: unknown) => {
+    throw portInUse(error, BOARD_HOST, run.port) ?? error;
+  });
+  let skills: OpenSkills | undefined;
+  // Before the URL is printed: whoever reads it may stop the board at once.
+  const stop = stopSequence({ deadlineMs: BOARD_EXIT_MS, drain: () => serving.stop(), skills: () => skills });
+  onStopSignals(() => void stop());
   process.stdout.write(`${serving.url}\n`);
   logger.info(`board at ${serving.url} (this machine only)${live ? "; watching the skill files" : ""}`);
   run.open?.(serving.url);
@@ -41,22 +51,13 @@ export async function runBoard(options: ServeOptions, run: BoardRunOptions): Pro
       .catch((error: unknown) => state.failed(`cannot check this load: ${String(error)}`))
       .then(() => serving.announce(state.version));
   };
-  const skills = openSkills(options, source, logger, [], {
+  skills = openSkills(options, source, logger, [], {
     loaded: show,
     reloaded: (outcome) => {
       if (outcome === "ok") return;
       state.failed("the last reload failed (see the log); the previous skills are still served");
       serving.announce(state.version);
     },
-  });
-  let stopping = false;
-  onStopSignals(() => {
-    if (stopping) return;
-    stopping = true;
-    exitWithin(BOARD_EXIT_MS);
-    skills.live.close();
-    skills.close();
-    void serving.stop().finally(() => process.exit(0));
   });
   await skills.live.start();
 }
