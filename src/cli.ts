@@ -36,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   render: async () => (await import("./commands/render.ts")).spec,
   test: async () => (await import("./commands/test.ts")).spec,
   validate: async () => (await import("./commands/validate.ts")).spec,
+  audit: async () => (await import("./commands/audit.ts")).spec,
   doctor: async () => (await import("./commands/doctor.ts")).spec,
   init: async () => (await import("./commands/init.ts")).spec,
   new: async () => (await import("./commands/new.ts")).spec,

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
+import { auditEntryMeta } from "../mcp/audit-meta.ts";
 import { bytesOf } from "../mcp/skill-files.ts";
 import { buildWellKnownTree, type WellKnownTree } from "../registry/well-known-index.ts";
 import { INDEX_FILE, SEMVER_PATTERN, WELL_KNOWN_PATH } from "../sources/well-known/format.ts";
@@ -119,7 +120,7 @@ export const spec = command({
       ctx.err(
         `left out ${published.leftOut.map((l) => `layer "${l.name}" (${plural(l.skills, "skill")})`).join(", ")}: ${published.leftOut.length === 1 ? "it has" : "they have"} visibleTo, and a static tree has no callers — --include-restricted publishes ${published.leftOut.length === 1 ? "it" : "them"}\n`,
       );
-    const tree = buildWellKnownTree(published.registry, bytesOf);
+    const tree = buildWellKnownTree(published.registry, bytesOf, auditEntryMeta);
     const written = await writeTree(root, tree, true, key);
     if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false, key);
     const shown = (dir: string) => `${displayPath(dir, { cwd: ctx.cwd })}/`;

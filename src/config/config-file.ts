@@ -18,6 +18,7 @@ import {
   TOOL_SKILLS_MODES,
   type DeclaredCatalogSettings,
 } from "./catalog-settings.ts";
+import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { isElicitationMode, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings, type HttpReadContext } from "./http-settings.ts";
 import { readUsageSettings, USAGE_HINT, type DeclaredUsageSettings } from "./usage-settings.ts";
@@ -66,6 +67,8 @@ export interface ConfigFile {
   elicitation?: Partial<ElicitationSettings>;
   /** `http`: what `mcp --http` needs beyond its flags (src/config/http-settings.ts). */
   http?: DeclaredHttpSettings;
+  /** `audit`: what the audit gate blocks, where, and what a person let through (audit-settings.ts). */
+  audit?: Partial<AuditSettings>;
   /** `usage`: where the usage history is kept (docs/usage.md); `store` absolute or "off". */
   usage?: DeclaredUsageSettings;
   /** `enable`: ids of opt-in skills (`enabled: false`) this config switches on. */
@@ -107,6 +110,7 @@ const KNOWN_KEYS = [
   "http",
   "usage",
   "enable",
+  "audit",
 ];
 const LAYER_KEYS = [
   "name",
@@ -212,6 +216,8 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
       if (catalog !== undefined) config.catalog = catalog;
     } else if (key === "elicitation") {
       config.elicitation = readElicitation(value, dirname(file), home, (problem, hint) => warn(problem, at, hint));
+    } else if (key === "audit") {
+      config.audit = readAuditSettings(value, (problem, hint) => warn(problem, at, hint));
     } else if (key === "http") {
       config.http = readHttpSettings(value, httpContext(file, home, locateKey, warn));
     } else if (key === "usage" || key === "enable") {

@@ -6,6 +6,7 @@ import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
 import type { VisibleTo } from "./visible-to.ts";
 import type { WellKnownSource } from "./read-well-known.ts";
+import { mergeAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
@@ -69,6 +70,8 @@ export interface ResolvedConfig {
   catalog?: CatalogSettings;
   /** Asking for missing required arguments: the project's keys over the user's, over the defaults. */
   elicitation?: ElicitationSettings;
+  /** `audit:` of the user's and project's configs, merged (absent: the defaults). */
+  audit?: AuditSettings;
   /** Where uses are recorded: the project's keys over the user's, over the default store. */
   usage?: UsageSettings;
   /** Opt-in skills (`enabled: false`) switched on: the ids the user's and the project's `enable` list. */
@@ -179,6 +182,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     ...(pageSize !== undefined && { pageSize }),
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
+    audit: mergeAuditSettings(user?.audit, project?.audit),
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage),
     enable: [...new Set([...(user?.enable ?? []), ...(project?.enable ?? [])])],
   };

@@ -17,6 +17,7 @@ import { assignLayerFolders } from "./layer-folders.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
 import { examplesFilesIn, parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
+import { holdBlocked } from "./audit-records.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
 export interface LoadOptions extends ConfigOptions {
@@ -183,7 +184,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   }
   phase("read+parse");
 
-  const built = buildRegistry(layers, switchedOn(candidatesOf(records, display), config, diagnostics));
+  const built = buildRegistry(layers, servedCandidates(records, config, display, options.home, diagnostics));
   diagnostics.push(...built.diagnostics);
   phase("resolve");
   const result: LoadResult = {
@@ -234,11 +235,29 @@ export async function layersUnchanged(previous: LoadResult): Promise<boolean> {
   return true;
 }
 
+/** What the registry ranks: the records that hold a skill, less those the audit holds back and opt-in skills left off. */
+function servedCandidates(
+  records: readonly SkillRecord[],
+  config: ResolvedConfig,
+  display: (path: string) => string,
+  home: string | undefined,
+  diagnostics: Diagnostic[],
+): Candidate[] {
+  // Off unless `audit.layers: all`: then blocked skills of local layers are held back (audit-records.ts).
+  const held = holdBlocked(records, config, home);
+  diagnostics.push(...held.diagnostics);
+  return switchedOn(candidatesOf(records, display, held.held), config, diagnostics);
+}
+
 /** The records that hold a skill, as the registry ranks them. */
-function candidatesOf(records: readonly SkillRecord[], display: (path: string) => string): Candidate[] {
+function candidatesOf(
+  records: readonly SkillRecord[],
+  display: (path: string) => string,
+  held: ReadonlySet<string>,
+): Candidate[] {
   const candidates: Candidate[] = [];
   for (const r of records) {
-    if (r.skill && r.content)
+    if (r.skill && r.content && !held.has(r.path))
       candidates.push({
         skill: r.skill,
         layer: r.layer,

@@ -14,6 +14,7 @@ import { perSnapshot } from "../registry/per-snapshot.ts";
 import { publicationFingerprint, publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
 import { originView, type OriginView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";
+import { AUDIT_META_KEY, auditAttestation } from "./audit-meta.ts";
 import { cacheHints } from "./cache-hints.ts";
 import type { Feature, FeatureOptions } from "./feature.ts";
 import { paginate } from "./pagination.ts";
@@ -54,6 +55,12 @@ export interface EntryProvenance {
 /** With a remote layer's source (git URL and commit, or index URL) and signer (docs/provenance.md). */
 type EntryMeta = EntryProvenance & Partial<OriginView>;
 
+/** `dev.skill-central/audit` (audit-meta.ts), absent while the skill's files cannot be read. */
+function auditMeta(skill: PublishedSkill): Record<string, unknown> {
+  const attestation = auditAttestation(skill);
+  return attestation ? { [AUDIT_META_KEY]: attestation } : {};
+}
+
 /** A published skill as a `skills/list` / `skills/get` entry. */
 export function skillEntry(skill: PublishedSkill): SkillEntry {
   const { candidate } = skill;
@@ -68,7 +75,7 @@ export function skillEntry(skill: PublishedSkill): SkillEntry {
     uri: skill.uri,
     frontmatter: skill.frontmatter,
     resources: skill.files.map(({ uri, digest, size }) => ({ uri, digest, size })),
-    _meta: { [PROVENANCE_META_KEY]: provenance },
+    _meta: { [PROVENANCE_META_KEY]: provenance, ...auditMeta(skill) },
   };
 }
 

@@ -16,7 +16,8 @@
  * is plain text to an Agent Skills client: those with arguments are named (`promptsAsText`).
  *
  * Served live by `mcp --http` (mcp/http/well-known.ts) and written by `skill-central publish`;
- * each passes its own reader of a published file's bytes (mcp/skill-files.ts `bytesOf`).
+ * each passes its own reader of a published file's bytes (mcp/skill-files.ts `bytesOf`), and what
+ * an entry attests in `_meta` (the audit's verdict: mcp/audit-meta.ts `auditEntryMeta`).
  */
 
 import { type Digest, digestOf } from "../storage/digest.ts";
@@ -44,6 +45,9 @@ export interface LeftOut {
 /** A published file's bytes, exactly those its digest promises; throws when they cannot be had. */
 export type ReadPublishedFile = (skill: PublishedSkill, file: PublishedFile) => Uint8Array;
 
+/** An entry's `_meta` for a published skill whose artifact has `digest`, or undefined for none. */
+export type EntryMetaOf = (skill: PublishedSkill, digest: Digest) => Record<string, unknown> | undefined;
+
 export interface WellKnownTree {
   /** `index.json`'s bytes. */
   index: Uint8Array;
@@ -59,7 +63,11 @@ export interface WellKnownTree {
 
 const encoder = new TextEncoder();
 
-function artifactOf(skill: PublishedSkill, read: ReadPublishedFile): { entry: IndexEntry; artifact: Artifact } {
+function artifactOf(
+  skill: PublishedSkill,
+  read: ReadPublishedFile,
+  metaOf: EntryMetaOf | undefined,
+): { entry: IndexEntry; artifact: Artifact } {
   const name = skill.candidate.skill.id;
   const files = skill.files.map((file) => ({ path: file.path, bytes: read(skill, file) }));
   const single = files.length === 1 && files[0]!.path === "SKILL.md";
@@ -68,6 +76,7 @@ function artifactOf(skill: PublishedSkill, read: ReadPublishedFile): { entry: In
   const path = single ? `${name}/SKILL.md` : `${name}.tar.gz`;
   const digest = digestOf(bytes);
   const { version } = skill.candidate.skill;
+  const meta = metaOf?.(skill, digest);
   return {
     entry: {
       name,
@@ -76,6 +85,7 @@ function artifactOf(skill: PublishedSkill, read: ReadPublishedFile): { entry: In
       url: path,
       digest,
       ...(version !== undefined && SEMVER_PATTERN.test(version) && { version }),
+      ...(meta !== undefined && { _meta: meta }),
     },
     artifact: { path, bytes, contentType: CONTENT_TYPES[type], digest },
   };
@@ -94,7 +104,7 @@ function unpublishable(skill: PublishedSkill): string | undefined {
 const byName = (a: LeftOut, b: LeftOut) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** Builds the tree of a snapshot (every artifact is made here, once). */
-export function buildWellKnownTree(registry: Registry, read: ReadPublishedFile): WellKnownTree {
+export function buildWellKnownTree(registry: Registry, read: ReadPublishedFile, metaOf?: EntryMetaOf): WellKnownTree {
   const entries: IndexEntry[] = [];
   const artifacts = new Map<string, Artifact>();
   const leftOut: LeftOut[] = registry.ofType("tool").map((c) => ({
@@ -113,7 +123,7 @@ export function buildWellKnownTree(registry: Registry, read: ReadPublishedFile):
       leftOut.push({ name: skill.candidate.skill.id, reason: problem });
       continue;
     }
-    const { entry, artifact } = artifactOf(skill, read);
+    const { entry, artifact } = artifactOf(skill, read, metaOf);
     entries.push(entry);
     artifacts.set(artifact.path, artifact);
     if (skill.synthesised && skill.candidate.skill.arguments.length > 0) promptsAsText.push(entry.name);
@@ -130,6 +140,6 @@ export function buildWellKnownTree(registry: Registry, read: ReadPublishedFile):
 }
 
 /** The trees of snapshots (or of callers' views of them), each made on first use and shared. */
-export function wellKnownTrees(read: ReadPublishedFile): (registry: Registry) => WellKnownTree {
-  return perSnapshot((registry) => buildWellKnownTree(registry, read));
+export function wellKnownTrees(read: ReadPublishedFile, metaOf?: EntryMetaOf): (registry: Registry) => WellKnownTree {
+  return perSnapshot((registry) => buildWellKnownTree(registry, read, metaOf));
 }

@@ -1,3 +1,5 @@
+import { auditFetched } from "../audit/gate.ts";
+import type { AuditSettings } from "../config/audit-settings.ts";
 import type { CacheEntry } from "./cache-entry.ts";
 import { contentHash } from "./content-hash.ts";
 import { git } from "./git.ts";
@@ -85,6 +87,8 @@ export interface MaterialiseOptions {
   limits?: TreeLimits;
   /** The lock's `contentHash`: a copy that differs is refused, never written. */
   expect?: string;
+  /** The audit gate (docs/audit.md): a blocked skill refuses the copy, never written. */
+  audit?: AuditSettings | undefined;
 }
 
 /**
@@ -113,6 +117,12 @@ export async function materialise(
       `the files of commit ${commit.slice(0, 12)} do not match the lock's contentHash (${shortDigest(options.expect)}, got ${shortDigest(hash)}); not served`,
     );
   }
+  const audited = options.audit && auditFetched(content, options.audit);
+  if (audited && audited.refused.length > 0)
+    throw new CopyRefused(
+      `commit ${commit.slice(0, 12)}${path ? ` (folder "${path}")` : ""} is refused by the audit`,
+      audited.refused,
+    );
   if (existing.state === "ok" && existing.contentHash === hash) return { dir, contentHash: hash };
   const staged = new StagedCopy(entry.copies, `${commit.slice(0, 12)}-`);
   try {

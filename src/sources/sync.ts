@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { AuditSettings } from "../config/audit-settings.ts";
 import { projectConfigPath } from "../config/config-file.ts";
 import { resolveConfig, type ConfigOptions, type LayerSpec } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
@@ -126,7 +127,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
       `${lock.file} cannot be read (see above); fix it (a merge conflict?) or delete it, then run skill-central sync again`,
     );
   }
-  const gitLayers = config.layers.filter((l) => l.git);
+  const [gate, gitLayers] = [config.audit, config.layers.filter((l) => l.git)];
   const webLayers = config.layers.filter((l) => l.wellKnown);
   if (request.layer !== undefined) {
     const named = config.layers.find((l) => l.name === request.layer);
@@ -147,7 +148,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
     const lockable = isLockable(spec, projectFile);
     const progress: Progress = (step) =>
       request.progress?.({ layer: spec.name, index: index + 1, total: gitLayers.length, ...step } as SyncProgress);
-    const layer = await syncLayer(spec, { request, home, lockable, entries, history, used, progress });
+    const layer = await syncLayer(spec, { request, home, lockable, entries, history, used, progress, gate });
     progress({ phase: "done", report: layer });
     layers.push(layer);
   }
@@ -161,6 +162,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
       home,
       timeoutMs: request.timeoutMs ?? 0,
       env: process.env,
+      audit: gate,
     });
     request.progress?.({ layer: spec.name, index: 1, total: 1, phase: "done", report: layer });
     layers.push(layer);
@@ -212,6 +214,8 @@ interface LayerContext {
   history: ProjectHistory;
   /** Per cache entry, the copies this sync made or kept (never pruned). */
   used: Map<string, { entry: CacheEntry; dirs: Set<string> }>;
+  /** The audit gate's settings: what a fetched skill may hold (docs/audit.md). */
+  gate: AuditSettings | undefined;
 }
 
 async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncReport> {
@@ -330,6 +334,7 @@ async function keepLockedCommit(
     ctx.progress({ phase: "copying", commit });
     await materialise(entry, commit, source.path, {
       expect: contentHash,
+      audit: ctx.gate,
       ...(ctx.request.limits && { limits: ctx.request.limits }),
     });
     if (previous === undefined) {
@@ -369,12 +374,10 @@ async function fetchRefTip(
   // Before anything is copied or locked: a refused commit leaves the verified copy serving.
   const signer = await commitSigner(entry.repo, commit, source.signers);
   ctx.progress({ phase: "copying", commit });
-  const { contentHash } = await materialise(
-    entry,
-    commit,
-    source.path,
-    ctx.request.limits ? { limits: ctx.request.limits } : {},
-  );
+  const { contentHash } = await materialise(entry, commit, source.path, {
+    audit: ctx.gate,
+    ...(ctx.request.limits && { limits: ctx.request.limits }),
+  });
   const copy = { commit, contentHash, ...(signer && { signer }) };
   if (ctx.lockable) ctx.entries.set(name, { url: canonical, ref: source.ref, path: source.path, ...copy });
   else await entry.setCurrent(source.ref, source.path, copy);

@@ -7,6 +7,8 @@ import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connect, REPO_ROOT, SOURCE_TARGET, type Connected, type Era, type ServerTarget } from "../helpers/server.ts";
 import type { SkillView } from "../../src/registry/describe.ts";
+import { RULES_VERSION } from "../../src/audit/rules.ts";
+import { VERSION } from "../../src/version.ts";
 import { runCli, runCliJson } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
@@ -18,6 +20,7 @@ import { ListChanges } from "./live-session.ts";
  */
 
 const PROVENANCE = "dev.skill-central/provenance";
+const AUDIT = "dev.skill-central/audit";
 
 /** Any result: for requests the SDK client has no schema for, checked by the test itself. */
 const ANY: StandardSchemaV1<unknown, unknown> = {
@@ -207,12 +210,19 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
       else expect([wire.ttlMs, wire.cacheScope]).toEqual([undefined, undefined]);
     });
 
-    test("an entry's frontmatter is its SKILL.md's YAML as JSON, key for key; provenance is under dev.skill-central/provenance", async () => {
+    test("an entry's frontmatter is its SKILL.md's YAML as JSON, key for key; provenance is under dev.skill-central/provenance, the audit's attestation under dev.skill-central/audit", async () => {
       const { skill } = await skills.get("skill://pdf-tools/SKILL.md");
       expect(skill.frontmatter).toEqual(Bun.YAML.parse(PDF_SKILL_MD.split("---\n")[1]!) as typeof skill.frontmatter);
       expect(Object.keys(skill.frontmatter)).toEqual(["name", "description", "license", "allowed-tools", "metadata"]);
       expect(skill._meta).toEqual({
         [PROVENANCE]: { layer: "project", priority: 100, source: ".skills/pdf-tools/SKILL.md", format: "skill-md" },
+        [AUDIT]: {
+          verdict: "pass",
+          scanner: `skill-central ${VERSION}`,
+          rules: RULES_VERSION,
+          digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+          counts: { high: 0, medium: 0, low: 0 },
+        },
       });
       // `user-invocable: false` is listed: the host decides what to offer.
       expect((await skills.get("skill://quiet/SKILL.md")).skill.frontmatter["user-invocable"]).toBe(false);

@@ -12,6 +12,7 @@ const STAGES: readonly (readonly string[])[] = [
   ["base"], // diagnostics.ts, errors.ts, version.ts, stdio-guard.ts
   ["storage"],
   ["config"],
+  ["audit"], // what a skill's files hold: rules, the scan, verdicts, the sync gate (no skills, no MCP)
   ["sources"], // where a layer's files come from: git layers fetched, verified and copied
   ["skill"],
   ["registry"],

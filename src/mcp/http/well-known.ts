@@ -14,12 +14,13 @@ import { wellKnownTrees } from "../../registry/well-known-index.ts";
 import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-known/format.ts";
 import { type Digest, digestHex } from "../../storage/digest.ts";
 import type { RegistrySource } from "../registry-source.ts";
+import { auditEntryMeta } from "../audit-meta.ts";
 import { bytesOf } from "../skill-files.ts";
 import type { Handler } from "./gate.ts";
 
 export { WELL_KNOWN_PATH };
 
-const wellKnownTree = wellKnownTrees(bytesOf);
+const wellKnownTree = wellKnownTrees(bytesOf, auditEntryMeta);
 
 function notFound(what: string): Response {
   return new Response(`Not found: ${what}\n`, {

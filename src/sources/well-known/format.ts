@@ -24,6 +24,8 @@ export interface IndexEntry {
   /** Of the artifact's raw bytes. */
   digest: Digest;
   version?: string;
+  /** Attestations about the entry (the publisher's audit: `dev.skill-central/audit`, docs/audit.md). */
+  _meta?: Record<string, unknown>;
 }
 
 /** Agent Skills names: lowercase letters, digits and single hyphens, at most 64. */
@@ -41,13 +43,14 @@ export const CONTENT_TYPES = {
 export function serialiseIndex(entries: readonly IndexEntry[]): string {
   const skills = [...entries]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map(({ name, description, type, url, digest, version }) => ({
+    .map(({ name, description, type, url, digest, version, _meta }) => ({
       name,
       description,
       type,
       url,
       digest,
       ...(version !== undefined && { version }),
+      ...(_meta !== undefined && { _meta }),
     }));
   return `${JSON.stringify({ $schema: WELL_KNOWN_SCHEMA, skills }, null, 2)}\n`;
 }

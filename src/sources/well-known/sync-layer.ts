@@ -8,13 +8,18 @@
  * - `check` fetches nothing; `frozen` never changes the lock.
  * The report's `before`/`after` are the copy's contentHash (hex), its `changes` by skill name.
  */
+import { join } from "node:path";
+import { auditFetched, type GateOutcome } from "../../audit/gate.ts";
+import type { AuditSettings } from "../../config/audit-settings.ts";
 import type { LayerSpec } from "../../config/resolve-config.ts";
 import { type Digest, digestHex } from "../../storage/digest.ts";
 import { describeFsError } from "../../storage/fs-errors.ts";
 import { canonicalUrl, redactUrl } from "../git-url.ts";
 import type { WellKnownLockEntry } from "../lockfile.ts";
 import type { SkillChanges } from "../skill-changes.ts";
+import type { StagedCopy } from "../staged-copy.ts";
 import type { LayerSyncReport, SyncMode } from "../sync-types.ts";
+import { listCopy } from "../content-hash.ts";
 import { verifyCopy } from "../verify-copy.ts";
 import { type CopySkills, holdsSkills, WellKnownCache } from "./cache.ts";
 import { type DownloadOptions, downloadLayer, fetchIndex, LayerRefused } from "./download.ts";
@@ -31,6 +36,8 @@ export interface WellKnownContext {
   home: string;
   timeoutMs: number;
   env: Record<string, string | undefined>;
+  /** The audit gate's settings (docs/audit.md): a blocked skill refuses the copy, never written. */
+  audit?: AuditSettings | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -129,12 +136,38 @@ function outcomeOf(facts: Facts, restoring: boolean): LayerSyncReport["outcome"]
   return facts.result.before === facts.result.after ? "unchanged" : "updated";
 }
 
-/** Downloads the layer into a staged copy and puts it in place; its skills and contentHash. */
+/**
+ * The audit gate (docs/audit.md) on a staged layer, skill by skill (one skill's files in memory at
+ * a time), each judged with its index digest, which `audit.allow` pins.
+ */
+async function auditStaged(staged: StagedCopy, skills: CopySkills, settings: AuditSettings): Promise<GateOutcome> {
+  const outcome: GateOutcome = { refused: [], allowed: [] };
+  if (settings.block === "never") return outcome;
+  for (const [name, { digest }] of Object.entries(skills)) {
+    const folder = join(staged.dir, name);
+    const files = await Promise.all(
+      (await listCopy(folder)).map(async (path) => ({
+        path: `${name}/${path}`,
+        bytes: await Bun.file(join(folder, path)).bytes(),
+      })),
+    );
+    const judged = auditFetched(files, settings, { [name]: { digest } });
+    outcome.refused.push(...judged.refused);
+    outcome.allowed.push(...judged.allowed);
+  }
+  return outcome;
+}
+
+/**
+ * Downloads the layer into a staged copy, audits it and puts it in place; its skills and
+ * contentHash. A copy the lock's hash or the audit refuses is discarded, never placed.
+ */
 async function download(
   cache: WellKnownCache,
   indexUrl: string,
   options: DownloadOptions,
   lockedHash: Digest | undefined,
+  audit: AuditSettings | undefined,
 ): Promise<{ skills: CopySkills; notes: string[]; hash: Digest }> {
   const staged = cache.stage();
   try {
@@ -142,6 +175,8 @@ async function download(
     const hash = await staged.contentHash();
     if (lockedHash !== undefined && hash !== lockedHash)
       throw new LayerRefused(["the skills fetched do not hash to the lock's contentHash; not served"]);
+    const audited = audit && (await auditStaged(staged, downloaded.skills, audit));
+    if (audited && audited.refused.length > 0) throw new LayerRefused(audited.refused);
     await staged.place(cache.copyDir(hash), cache.sealFile(hash), hash);
     return { ...downloaded, hash };
   } catch (error) {
@@ -176,6 +211,7 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
       ...(signed && { verifyIndex: signed.verify }),
     },
     restoring?.contentHash,
+    ctx.audit,
   );
   result.notes.push(...downloaded.notes);
   result.after = digestHex(downloaded.hash);

@@ -1,0 +1,110 @@
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { auditSkill, type SkillContent } from "../audit/audit-skill.ts";
+import { saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
+import { RULES_VERSION } from "../audit/rules.ts";
+import type { Counts, Verdict } from "../audit/verdict.ts";
+import type { PublishedSkill } from "../registry/published-skills.ts";
+import { type Digest, digestHex } from "../storage/digest.ts";
+import { VERSION } from "../version.ts";
+import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
+import { bytesOf } from "./skill-files.ts";
+
+/**
+ * The audit's attestation of a published skill (docs/audit.md), carried beside the provenance in
+ * `_meta["dev.skill-central/audit"]` of each `skills/list` / `skills/get` entry and of each entry
+ * of the well-known index: the verdict, who judged (`skill-central <version>`, the rules'
+ * version), the content judged (its digest, as `skill-central audit` reports it) and the counts
+ * by severity, as the skills extension's threat model asks a server to attest what it checked.
+ *
+ * Worked out on a snapshot's first listing, never at start-up, from the audit cache by content:
+ * the published files' digests are known already, so a skill audited before (by this server, an
+ * earlier one, or `skill-central audit`) costs one lookup; only new content is read and scanned.
+ */
+export const AUDIT_META_KEY = "dev.skill-central/audit";
+
+export interface AuditAttestation {
+  verdict: Verdict;
+  scanner: string;
+  rules: string;
+  digest: Digest;
+  counts: Counts;
+}
+
+function contentOf(skill: PublishedSkill, artifactDigest: Digest | undefined): SkillContent {
+  const { candidate } = skill;
+  if (skill.synthesised) {
+    // A YAML prompt skill is judged as written: its file, not the SKILL.md made from it.
+    return yamlContent(candidate.path);
+  }
+  return {
+    kind: "folder",
+    files: skill.files.map((f) => ({ path: f.path, sha256: digestHex(f.digest) })),
+    readFile: (path) => bytesOf(skill, skill.byPath.get(path)!),
+    ...(artifactDigest !== undefined && { digest: artifactDigest }),
+  };
+}
+
+/**
+ * Per skill version: a YAML skill's `Skill`, a folder's `FolderFiles` (what a reload keeps for a
+ * version it did not re-read), so a new snapshot attests only what changed.
+ */
+const attested = new WeakMap<object, AuditAttestation | undefined>();
+
+/**
+ * A write this recent may share its stamp with the next one (the start-up index's racy window,
+ * not imported: that module brings SQLite, which the API's users do without).
+ */
+const RACY_MS = 2000;
+
+/** A YAML file's SHA-256 by its stamp, across loads (a version inside the racy window is hashed again). */
+const yamlHashes = new Map<string, FileStamp & { sha256: string }>();
+
+function yamlContent(path: string): SkillContent {
+  const stamp = statStamp(path);
+  const known = yamlHashes.get(path);
+  let bytes: Uint8Array | undefined;
+  const read = () => (bytes ??= new Uint8Array(readFileSync(path)));
+  let sha256 = known && sameStamp(known, stamp) ? known.sha256 : undefined;
+  if (sha256 === undefined) {
+    sha256 = new Bun.CryptoHasher("sha256").update(read()).digest("hex");
+    if (stamp && Date.now() - stamp.mtimeMs >= RACY_MS) yamlHashes.set(path, { ...stamp, sha256 });
+  }
+  return { kind: "file", files: [{ path: basename(path), sha256 }], readFile: read };
+}
+
+/**
+ * The attestation of one published skill; undefined when its files cannot be read now (it is
+ * being reloaded). `artifactDigest`: the well-known index's digest, when the caller has made the
+ * artifact already (it is the digest of a folder skill; no second archive is made).
+ */
+export function auditAttestation(skill: PublishedSkill, artifactDigest?: Digest): AuditAttestation | undefined {
+  const version: object = (skill.synthesised ? skill.candidate.skill : skill.candidate.files) ?? skill;
+  if (attested.has(version)) return attested.get(version);
+  const made = attest(skill, artifactDigest);
+  // Unreadable now (being reloaded): asked again next time.
+  if (made) attested.set(version, made);
+  return made;
+}
+
+function attest(skill: PublishedSkill, artifactDigest: Digest | undefined): AuditAttestation | undefined {
+  try {
+    const audited = auditSkill(sharedAuditCache(), contentOf(skill, artifactDigest), true);
+    saveSharedSoon();
+    return {
+      verdict: audited.verdict,
+      scanner: `skill-central ${VERSION}`,
+      rules: RULES_VERSION,
+      digest: audited.digest!,
+      counts: audited.counts,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `_meta` of a well-known index entry (registry/well-known-index.ts `EntryMetaOf`): the attestation, if any. */
+export function auditEntryMeta(skill: PublishedSkill, artifactDigest: Digest): Record<string, unknown> | undefined {
+  const attestation = auditAttestation(skill, artifactDigest);
+  return attestation && { [AUDIT_META_KEY]: attestation };
+}
