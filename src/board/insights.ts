@@ -9,8 +9,6 @@ import type { UsageSettings } from "../config/usage-settings.ts";
 import { clientCost } from "../mcp/client-cost.ts";
 import type { RegistrySource } from "../mcp/registry-source.ts";
 import { TOKENIZER } from "../mcp/token-count.ts";
-import { planFor } from "../mcp/tools.ts";
-import { clientProfile } from "../mcp/client-profiles.ts";
 import { COMPETING_THRESHOLD, overlapInput, overlapPairs } from "../registry/overlap.ts";
 import type { Registry } from "../registry/registry.ts";
 import { readUsage } from "../storage/usage-store.ts";
@@ -22,11 +20,12 @@ const COMPETING_SHOWN = 10;
 /** "Unused" on the home view, and the chart's window: a month, a bucket a day. */
 export const USAGE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How many unused skills the home view names (then it says how many more): a page, not the catalog. */
+const UNUSED_SHOWN = 50;
 
 export function costView(source: RegistrySource, registry: Registry, name: string | undefined): CostView {
   const settings = source.catalogSettings();
   const cost = clientCost(registry, settings, name);
-  const plan = planFor(registry, settings, clientProfile(name === undefined ? undefined : { name }, undefined));
   const competing = overlapPairs(registry.served().map(overlapInput), COMPETING_THRESHOLD).slice(0, COMPETING_SHOWN);
   return {
     label: cost.label,
@@ -36,7 +35,6 @@ export function costView(source: RegistrySource, registry: Registry, name: strin
     budget: cost.budget,
     over: cost.over,
     plan: cost.plan,
-    why: plan.why,
     ...(cost.full !== undefined && { full: cost.full }),
     costliest: cost.skills.slice(0, COSTLIEST),
     skillCount: cost.skills.length,
@@ -50,14 +48,15 @@ export function usageOverview(
   registry: Registry,
   now = Date.now(),
 ): UsageOverview {
-  if (settings === undefined || settings.store === "off") return { recording: false, days: USAGE_DAYS, unused: [] };
+  if (settings === undefined || settings.store === "off")
+    return { recording: false, days: USAGE_DAYS, unused: [], unusedCount: 0 };
   const used = new Set(readUsage(settings.store, { since: now - USAGE_DAYS * DAY_MS, until: now }).map((u) => u.skill));
   const unused = registry
     .served()
     .map((c) => c.skill.id)
     .filter((id) => !used.has(id))
     .sort();
-  return { recording: true, days: USAGE_DAYS, unused };
+  return { recording: true, days: USAGE_DAYS, unused: unused.slice(0, UNUSED_SHOWN), unusedCount: unused.length };
 }
 
 /** One skill's uses a day over the last USAGE_DAYS days, and its total and clients over the kept history. */

@@ -6,7 +6,15 @@ import { isPlainObject } from "../skill/json-schema.ts";
 import { CLIENT_CHOICES, clientByKey } from "./clients.ts";
 import { clientView } from "./client-view.ts";
 import { type BoardLoad, problemGroups, recordsByPath, skillPage, skillRows } from "./views.ts";
-import type { BoardSummary, ClientView, CostView, RenderAnswer, SkillPage, SkillUsageView, UsageOverview } from "./wire.ts";
+import type {
+  BoardSummary,
+  ClientView,
+  CostView,
+  RenderAnswer,
+  SkillPage,
+  SkillUsageView,
+  UsageOverview,
+} from "./wire.ts";
 
 interface Current {
   load: BoardLoad;

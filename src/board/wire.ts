@@ -150,8 +150,6 @@ export interface CostView {
   budget: { tokens: number; source: "tokenBudget" | "published" } | null;
   over: boolean;
   plan: "full" | "catalog";
-  /** Why the plan is what it is (the plan's own words). */
-  why: string;
   /** What the full catalog would cost, when the budget gave this client the catalog instead. */
   full?: { tokens: number; chars: number };
   /** The costliest skills, most first (at most COSTLIEST). */
@@ -167,8 +165,9 @@ export interface UsageOverview {
   /** False when recording is off (`usage: { store: off }`). */
   recording: boolean;
   days: number;
-  /** Served skills with no use in the last `days` days, by id. */
+  /** Served skills with no use in the last `days` days: the first UNUSED_SHOWN by id, and how many in all. */
   unused: string[];
+  unusedCount: number;
 }
 
 export interface SkillUsageView {
