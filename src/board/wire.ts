@@ -144,14 +144,15 @@ export interface AuditFinding {
 /** What the picked client is sent to learn the catalog, in tokens, against its budget (`skill-central budget`). */
 export interface CostView {
   label: string;
+  /** What the counts are in (`o200k_base`). */
   tokenizer: string;
-  tokens: number;
-  chars: number;
-  budget: { tokens: number; source: "tokenBudget" | "published" } | null;
-  over: boolean;
+  /** What the client is sent under its plan: `initialize`'s instructions, tools/list, and prompts/list where shown. */
+  sent: { tokens: number; chars: number };
+  /** The client's budget (the configured tokenBudget, else its published one), and whether `sent` is over it. */
+  limit: { tokens: number; source: "tokenBudget" | "published"; over: boolean } | null;
+  /** "catalog" when tokenBudget switched the client from every skill to the catalog tools; `whole` is then what every skill would cost. */
   plan: "full" | "catalog";
-  /** What the full catalog would cost, when the budget gave this client the catalog instead. */
-  full?: { tokens: number; chars: number };
+  whole?: { tokens: number; chars: number };
   /** The costliest skills, most first (at most COSTLIEST). */
   costliest: { id: string; tokens: number }[];
   /** How many skills cost anything. */

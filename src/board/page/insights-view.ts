@@ -3,11 +3,12 @@
  * skills unused lately, a skill's uses over time (an SVG drawn here: a month of daily bars needs
  * no charting library), and a skill's audit verdict with its findings.
  */
-import { el, place } from "./dom.ts";
+import { type Cell, type Column, el, place, table } from "./dom.ts";
 import type { CostView, SkillAudit, SkillUsageView, UsageOverview } from "../wire.ts";
 
 const SVG = "http://www.w3.org/2000/svg";
 const n = (value: number) => value.toLocaleString("en-US");
+const skillLink = (id: string) => el("a", { href: `#/skill/${encodeURIComponent(id)}` }, id);
 
 function svg<K extends keyof SVGElementTagNameMap>(
   tag: K,
@@ -38,32 +39,19 @@ function meter(label: string, used: number, limit: number, over: boolean): HTMLE
   );
 }
 
+/** A heading, then its table, or what to say when there are no rows. */
+function titledTable(title: string, none: string, columns: readonly Column[], rows: readonly (readonly Cell[])[]) {
+  return [el("h4", {}, title), rows.length === 0 ? el("p", {}, none) : table(title, columns, rows)];
+}
+
 function costliest(cost: CostView): (HTMLElement | false)[] {
   return [
-    el("h4", {}, "Costliest skills"),
-    cost.costliest.length === 0
-      ? el("p", {}, "None: this client is sent no skill by name.")
-      : el(
-          "table",
-          { "aria-label": "Costliest skills" },
-          el(
-            "thead",
-            {},
-            el("tr", {}, el("th", { scope: "col" }, "Skill"), el("th", { scope: "col", class: "num" }, "Tokens")),
-          ),
-          el(
-            "tbody",
-            {},
-            ...cost.costliest.map((s) =>
-              el(
-                "tr",
-                {},
-                el("td", {}, el("a", { href: `#/skill/${encodeURIComponent(s.id)}` }, s.id)),
-                el("td", { class: "num" }, n(s.tokens)),
-              ),
-            ),
-          ),
-        ),
+    ...titledTable(
+      "Costliest skills",
+      "None: this client is sent no skill by name.",
+      [{ title: "Skill" }, { title: "Tokens", numeric: true }],
+      cost.costliest.map((s) => [skillLink(s.id), n(s.tokens)]),
+    ),
     cost.skillCount > cost.costliest.length &&
       el(
         "p",
@@ -73,43 +61,17 @@ function costliest(cost: CostView): (HTMLElement | false)[] {
   ];
 }
 
-function competing(cost: CostView): HTMLElement[] {
-  return [
-    el("h4", {}, "Competing skills"),
-    cost.competing.length === 0
-      ? el("p", {}, "No two skills compete for the same request.")
-      : el(
-          "table",
-          { "aria-label": "Competing skills" },
-          el(
-            "thead",
-            {},
-            el("tr", {}, el("th", { scope: "col" }, "Skills"), el("th", { scope: "col", class: "num" }, "Score")),
-          ),
-          el(
-            "tbody",
-            {},
-            ...cost.competing.map((p) =>
-              el(
-                "tr",
-                {},
-                el(
-                  "td",
-                  {},
-                  el("a", { href: `#/skill/${encodeURIComponent(p.a)}` }, p.a),
-                  " and ",
-                  el("a", { href: `#/skill/${encodeURIComponent(p.b)}` }, p.b),
-                ),
-                el("td", { class: "num" }, p.score.toFixed(2)),
-              ),
-            ),
-          ),
-        ),
-  ];
-}
+const competing = (cost: CostView) =>
+  titledTable(
+    "Competing skills",
+    "No two skills compete for the same request.",
+    [{ title: "Skills" }, { title: "Score", numeric: true }],
+    cost.competing.map((p) => [[skillLink(p.a), " and ", skillLink(p.b)], p.score.toFixed(2)]),
+  );
 
 export function costSection(cost: CostView): HTMLElement {
-  const budget = cost.budget;
+  const budget = cost.limit;
+  const { tokens, chars } = cost.sent;
   const whose = budget?.source === "tokenBudget" ? "tokenBudget" : "published budget, not applied";
   return el(
     "section",
@@ -118,26 +80,26 @@ export function costSection(cost: CostView): HTMLElement {
     el(
       "p",
       {},
-      el("strong", { class: "figure" }, `${n(cost.tokens)} tokens`),
-      ` (${n(cost.chars)} characters, ${cost.tokenizer}) to learn the skills; plan: ${cost.plan === "full" ? "every skill listed" : "the catalog tools"}.`,
+      el("strong", { class: "figure" }, `${n(tokens)} tokens`),
+      ` (${n(chars)} characters, ${cost.tokenizer}) to learn the skills; plan: ${cost.plan === "full" ? "every skill listed" : "the catalog tools"}.`,
     ),
     budget === null
       ? el("p", { class: "muted" }, "No known budget for this client (set tokenBudget to give one).")
       : el(
           "div",
           {},
-          meter(`Tokens against the ${whose}`, cost.tokens, budget.tokens, cost.over),
+          meter(`Tokens against the ${whose}`, tokens, budget.tokens, budget.over),
           el(
             "p",
-            { class: cost.over ? "over-text" : "muted" },
-            `${Math.round((cost.tokens / budget.tokens) * 100)}% of ${n(budget.tokens)} (${whose})${cost.over ? " — over budget" : ""}`,
+            { class: budget.over ? "over-text" : "muted" },
+            `${Math.round((tokens / budget.tokens) * 100)}% of ${n(budget.tokens)} (${whose})${budget.over ? " — over budget" : ""}`,
           ),
         ),
-    cost.full !== undefined &&
+    cost.whole !== undefined &&
       el(
         "p",
         {},
-        `The full catalog would be ${n(cost.full.tokens)} tokens: over tokenBudget, so this client gets the catalog.`,
+        `The full catalog would be ${n(cost.whole.tokens)} tokens: over tokenBudget, so this client gets the catalog.`,
       ),
     ...costliest(cost),
     ...competing(cost),
@@ -165,7 +127,7 @@ export function unusedSection(usage: UsageOverview): HTMLElement {
             el(
               "ul",
               { class: "chips", "aria-label": `Unused for ${usage.days} days` },
-              ...shown.map((id) => el("li", {}, el("a", { href: `#/skill/${encodeURIComponent(id)}` }, id))),
+              ...shown.map((id) => el("li", {}, skillLink(id))),
             ),
             usage.unusedCount > shown.length &&
               el(
@@ -248,19 +210,10 @@ export function usageSection(id: string, usage: SkillUsageView | undefined): HTM
     );
     if (usage.clients.length > 0)
       body.push(
-        el(
-          "table",
-          { "aria-label": "Uses per client" },
-          el(
-            "thead",
-            {},
-            el("tr", {}, el("th", { scope: "col" }, "Client"), el("th", { scope: "col", class: "num" }, "Uses")),
-          ),
-          el(
-            "tbody",
-            {},
-            ...usage.clients.map((c) => el("tr", {}, el("td", {}, c.name), el("td", { class: "num" }, n(c.uses)))),
-          ),
+        table(
+          "Uses per client",
+          [{ title: "Client" }, { title: "Uses", numeric: true }],
+          usage.clients.map((c) => [c.name, n(c.uses)]),
         ),
       );
   }
@@ -279,35 +232,16 @@ export function auditSection(audit: SkillAudit): HTMLElement {
     el("h3", {}, "Audit ", el("span", { class: `badge verdict-${audit.verdict}` }, VERDICT_TEXT[audit.verdict])),
     audit.findings.length === 0
       ? el("p", {}, "No findings.")
-      : el(
-          "table",
-          { "aria-label": "Audit findings" },
-          el(
-            "thead",
-            {},
-            el(
-              "tr",
-              {},
-              el("th", { scope: "col" }, "Where"),
-              el("th", { scope: "col" }, "Rule"),
-              el("th", { scope: "col" }, "Finding"),
-              el("th", { scope: "col" }, "Fix"),
-            ),
-          ),
-          el(
-            "tbody",
-            {},
-            ...audit.findings.map((f) =>
-              el(
-                "tr",
-                { class: `finding ${f.severity}` },
-                el("td", {}, el("code", {}, place(f.file, f.line))),
-                el("td", {}, el("code", {}, f.rule), " ", el("span", { class: `badge sev-${f.severity}` }, f.severity)),
-                el("td", {}, f.message),
-                el("td", {}, f.fix ?? ""),
-              ),
-            ),
-          ),
+      : table(
+          "Audit findings",
+          [{ title: "Where" }, { title: "Rule" }, { title: "Finding" }, { title: "Fix" }],
+          audit.findings.map((f) => [
+            el("code", {}, place(f.file, f.line)),
+            [el("code", {}, f.rule), " ", el("span", { class: `badge sev-${f.severity}` }, f.severity)],
+            f.message,
+            f.fix ?? "",
+          ]),
+          (i) => `finding ${audit.findings[i]!.severity}`,
         ),
   );
 }

@@ -1,4 +1,4 @@
-import { byId, el, getJson, place } from "./dom.ts";
+import { byId, el, getJson, place, table } from "./dom.ts";
 import { auditSection, usageSection } from "./insights-view.ts";
 import { renderMarkdown } from "./markdown.ts";
 import type { Field, RenderAnswer, SkillPage, SkillUsageView } from "../wire.ts";
@@ -130,38 +130,19 @@ function filesTable(skill: SkillPage): HTMLElement | undefined {
     "div",
     {},
     el("h3", {}, "Files"),
-    el(
-      "table",
-      { "aria-label": "Files" },
-      el(
-        "thead",
-        {},
+    table(
+      "Files",
+      [{ title: "Path" }, { title: "Size", numeric: true }, { title: "SHA-256" }],
+      skill.files.map((f) => [
+        f.path,
+        `${f.size} B`,
         el(
-          "tr",
-          {},
-          el("th", { scope: "col" }, "Path"),
-          el("th", { scope: "col", class: "num" }, "Size"),
-          el("th", { scope: "col" }, "SHA-256"),
+          "div",
+          { class: "digest" },
+          el("code", { title: f.sha256 }, f.sha256),
+          copyButton(f.sha256, `Copy the SHA-256 of ${f.path}`),
         ),
-      ),
-      el(
-        "tbody",
-        {},
-        ...skill.files.map((f) =>
-          el(
-            "tr",
-            {},
-            el("td", {}, f.path),
-            el("td", { class: "num" }, `${f.size} B`),
-            el(
-              "td",
-              { class: "digest" },
-              el("code", { title: f.sha256 }, f.sha256),
-              copyButton(f.sha256, `Copy the SHA-256 of ${f.path}`),
-            ),
-          ),
-        ),
-      ),
+      ]),
     ),
   );
 }
