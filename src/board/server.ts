@@ -73,6 +73,15 @@ export async function serveBoard(state: BoardState, port: number): Promise<Board
         const view = await state.client(request.params.key);
         return view ? Response.json(view) : notFound("such client");
       }),
+      "/api/cost/:key": route(async (request) => {
+        const view = await state.cost(param(request, "key"));
+        return view ? Response.json(view) : notFound("such client");
+      }),
+      "/api/usage": route(async () => Response.json(await state.usage())),
+      "/api/usage/:id": route(async (request) => {
+        const view = await state.skillUsage(param(request, "id"));
+        return view ? Response.json(view) : notFound("such skill");
+      }),
       "/api/events": route((request, bun) => {
         bun.timeout(request, 0);
         return feed.open();

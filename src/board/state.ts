@@ -6,13 +6,23 @@ import { isPlainObject } from "../skill/json-schema.ts";
 import { CLIENT_CHOICES, clientByKey } from "./clients.ts";
 import { clientView } from "./client-view.ts";
 import { type BoardLoad, problemGroups, recordsByPath, skillPage, skillRows } from "./views.ts";
-import type { BoardSummary, ClientView, RenderAnswer, SkillPage } from "./wire.ts";
+import type {
+  BoardSummary,
+  ClientView,
+  CostView,
+  RenderAnswer,
+  SkillPage,
+  SkillUsageView,
+  UsageOverview,
+} from "./wire.ts";
 
 interface Current {
   load: BoardLoad;
   records: Map<string, SkillRecord>;
   /** Built on first ask, once per load. */
   summary?: string;
+  /** Each client's cost, counted on first ask (the tokenizer is loaded then), once per load. */
+  costs: Map<string, CostView>;
 }
 
 /**
@@ -35,7 +45,7 @@ export class BoardState {
   loaded(load: BoardLoad): void {
     this.version++;
     this.reloadError = undefined;
-    this.current = { load, records: recordsByPath(load.result) };
+    this.current = { load, records: recordsByPath(load.result), costs: new Map() };
     this.first.resolve();
   }
 
@@ -58,7 +68,7 @@ export class BoardState {
       const { result, findings } = current.load;
       const summary: BoardSummary = {
         version: this.version,
-        skills: skillRows(result, current.records),
+        skills: skillRows(result, current.records, findings.audits),
         problems: problemGroups(findings.problems, result.display),
         clients: [...CLIENT_CHOICES],
         ...(this.reloadError !== undefined && { reloadError: this.reloadError }),
@@ -97,5 +107,33 @@ export class BoardState {
     if (!client) return undefined;
     const { load } = await this.now();
     return clientView(this.source, load.result.registry, client, this.live);
+  }
+
+  /** What the client is sent to learn the catalog, in tokens (loads the tokenizer on the first ask). */
+  async cost(key: string): Promise<CostView | undefined> {
+    const client = clientByKey(key);
+    if (!client) return undefined;
+    const current = await this.now();
+    let cost = current.costs.get(key);
+    if (cost === undefined) {
+      const { costView } = await import("./insights.ts");
+      cost = costView(this.source, current.load.result.registry, client.name);
+      current.costs.set(key, cost);
+    }
+    return cost;
+  }
+
+  /** The served skills unused lately, from the usage store (read now: other processes write it). */
+  async usage(): Promise<UsageOverview> {
+    const { load } = await this.now();
+    const { usageOverview } = await import("./insights.ts");
+    return usageOverview(load.result.config.usage, load.result.registry);
+  }
+
+  async skillUsage(id: string): Promise<SkillUsageView | undefined> {
+    const { load } = await this.now();
+    if (!load.result.registry.get(id)) return undefined;
+    const { skillUsage } = await import("./insights.ts");
+    return skillUsage(load.result.config.usage, id);
   }
 }

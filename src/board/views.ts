@@ -15,12 +15,17 @@ import {
 } from "../skill/form-fields.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { type Skill, skillKind } from "../skill/skill.ts";
-import type { ChainEntry, ExampleRow, Field, ProblemGroup, SkillPage, SkillRow } from "./wire.ts";
+import type { ChainEntry, ExampleRow, Field, ProblemGroup, SkillAudit, SkillPage, SkillRow } from "./wire.ts";
 
 /** What `validate` finds in a load: every finding, and every inline example run. */
 export interface Findings {
   problems: readonly Diagnostic[];
   examples: readonly ExampleResult[];
+  /**
+   * Each served skill's audit verdict and findings, by id (`skill-central audit`); absent, or
+   * without a skill's id, when the board has none. The list's filter and a skill's Audit use it.
+   */
+  audits?: ReadonlyMap<string, SkillAudit>;
 }
 
 /** One load as the board shows it: the registry the server serves, the load's records and what validate finds. */
@@ -38,7 +43,11 @@ export function recordsByPath(result: LoadResult): Map<string, SkillRecord> {
   return new Map(result.records.map((r) => [r.path, r]));
 }
 
-export function skillRows(result: LoadResult, records: ReadonlyMap<string, SkillRecord>): SkillRow[] {
+export function skillRows(
+  result: LoadResult,
+  records: ReadonlyMap<string, SkillRecord>,
+  audits?: ReadonlyMap<string, SkillAudit>,
+): SkillRow[] {
   return result.registry.served().map((c) => ({
     id: c.skill.id,
     type: c.skill.type,
@@ -49,6 +58,7 @@ export function skillRows(result: LoadResult, records: ReadonlyMap<string, Skill
     file: c.source,
     line: lineOf(records.get(c.path)),
     shadows: (result.registry.resolution(c.skill.id)?.chain.length ?? 1) - 1,
+    ...(audits?.has(c.skill.id) && { audit: audits.get(c.skill.id)!.verdict }),
   }));
 }
 
@@ -153,6 +163,16 @@ function sourceOf(candidate: Candidate): string {
   }
 }
 
+/** A prompt's text as a Markdown document (a folder skill's SKILL.md body is its prompt); tools have none. */
+function bodyOf(candidate: Candidate): string | undefined {
+  if (candidate.skill.type !== "prompt") return undefined;
+  try {
+    return candidate.content.read().template;
+  } catch {
+    return undefined;
+  }
+}
+
 function exampleRows(examples: readonly ExampleResult[], candidate: Candidate): ExampleRow[] {
   return examples
     .filter((e) => e.id === candidate.skill.id && dirname(e.path) === dirname(candidate.path))
@@ -175,6 +195,8 @@ export function skillPage(
   if (!candidate || !resolution) return undefined;
   const { skill } = candidate;
   const origin = originView(candidate.layer);
+  const body = bodyOf(candidate);
+  const audit = load.findings.audits?.get(id);
   return {
     id,
     type: skill.type,
@@ -194,5 +216,7 @@ export function skillPage(
       files: folderFilesOf(candidate).map(({ path, size, sha256 }) => ({ path, size, sha256 })),
     }),
     ...(origin && { origin }),
+    ...(body !== undefined && { body }),
+    ...(audit && { audit }),
   };
 }

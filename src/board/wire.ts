@@ -16,6 +16,8 @@ export interface SkillRow {
   line: number;
   /** Candidates of the same id this one wins over. */
   shadows: number;
+  /** The audit's verdict, when the board has one (no findings here: the skill's page has them). */
+  audit?: SkillAudit["verdict"];
 }
 
 /** One finding, as `validate` gives it. */
@@ -93,6 +95,9 @@ export interface SkillPage {
   files?: { path: string; size: number; sha256: string }[];
   /** A remote layer's source (git URL and commit, or index URL) and who signed it (docs/provenance.md). */
   origin?: { url: string; commit?: string; signer?: { principal: string; fingerprint: string } };
+  /** The body as a Markdown document: a SKILL.md's text after its front matter, a prompt's template. */
+  body?: string;
+  audit?: SkillAudit;
 }
 
 export type RenderAnswer = { ok: true; text: string } | { ok: false; problems: string[] };
@@ -114,4 +119,69 @@ export interface ClientView {
    * than `instructions`: those. Over stdio `initialize` always comes first.
    */
   instructionsBeforeLoad?: string;
+}
+
+/**
+ * A skill's audit verdict (`skill-central audit`, docs/audit.md), as the board shows it. Absent
+ * on a row or page when the board has no verdict for the skill (no audit was run for this load).
+ */
+export interface SkillAudit {
+  verdict: "pass" | "warn" | "block";
+  findings: AuditFinding[];
+}
+
+export interface AuditFinding {
+  /** The file as people read it (relative to the project), and the 1-based line. */
+  file: string;
+  line?: number;
+  rule: string;
+  severity: "block" | "warn" | "note";
+  message: string;
+  /** How to fix it. */
+  fix?: string;
+}
+
+/** What the picked client is sent to learn the catalog, in tokens, against its budget (`skill-central budget`). */
+export interface CostView {
+  label: string;
+  /** What the counts are in (`o200k_base`). */
+  tokenizer: string;
+  /** What the client is sent under its plan: `initialize`'s instructions, tools/list, and prompts/list where shown. */
+  sent: { tokens: number; chars: number };
+  /** The client's budget (the configured tokenBudget, else its published one), and whether `sent` is over it. */
+  limit: { tokens: number; source: "tokenBudget" | "published"; over: boolean } | null;
+  /** "catalog" when tokenBudget switched the client from every skill to the catalog tools; `whole` is then what every skill would cost. */
+  plan: "full" | "catalog";
+  whole?: { tokens: number; chars: number };
+  /** The costliest skills, most first (at most COSTLIEST). */
+  costliest: { id: string; tokens: number }[];
+  /** How many skills cost anything. */
+  skillCount: number;
+  /** Skills whose names and descriptions compete for the same request (`skill-central overlap`), highest first. */
+  competing: { a: string; b: string; score: number }[];
+}
+
+/** Uses from the usage store (docs/usage.md). */
+export interface UsageOverview {
+  /** False when recording is off (`usage: { store: off }`). */
+  recording: boolean;
+  days: number;
+  /** Served skills with no use in the last `days` days: the first UNUSED_SHOWN by id, and how many in all. */
+  unused: string[];
+  unusedCount: number;
+}
+
+export interface SkillUsageView {
+  recording: boolean;
+  /** The chart's window, in days, one bucket a day, oldest first. */
+  days: number;
+  buckets: number[];
+  /** Milliseconds since the epoch: the start of the window. */
+  since: number;
+  /** Uses in the whole history the store keeps (keepDays). */
+  total: number;
+  keepDays: number;
+  /** Uses by client name in the kept history, most first. */
+  clients: { name: string; uses: number }[];
+  lastUsed?: number;
 }

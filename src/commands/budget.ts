@@ -4,78 +4,12 @@
  * under the plan the server would give that client (its token budget included), against the
  * client's budget where one is known.
  */
-import { DEFAULT_CATALOG_SETTINGS, type CatalogSettings } from "../config/catalog-settings.ts";
-import type { Registry } from "../registry/registry.ts";
-import { planFor } from "../mcp/tools.ts";
-import { sentParts, type SentPart } from "../mcp/catalog-cost.ts";
-import { clientLabel, knownClientNames, publishedBudget } from "../mcp/client-budgets.ts";
-import { clientProfile } from "../mcp/client-profiles.ts";
-import { countTokens, TOKENIZER } from "../mcp/token-count.ts";
+import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
+import { clientCost, type ClientCost } from "../mcp/client-cost.ts";
+import { knownClientNames } from "../mcp/client-budgets.ts";
+import { TOKENIZER } from "../mcp/token-count.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad } from "./support/command.ts";
 import { list, positiveInt } from "./support/options.ts";
-
-interface ClientCost {
-  client: string;
-  label: string;
-  tokens: number;
-  chars: number;
-  budget: { tokens: number; source: "tokenBudget" | "published" } | null;
-  over: boolean;
-  plan: "full" | "catalog";
-  /** What the full catalog would cost, when the budget gave this client the catalog instead. */
-  full?: { tokens: number; chars: number };
-  skills: { id: string; tokens: number }[];
-}
-
-interface Counted {
-  tokens: number;
-  chars: number;
-  skills: Map<string, number>;
-}
-
-function count(parts: Iterable<SentPart>): Counted {
-  const skills = new Map<string, number>();
-  let tokens = 0;
-  let chars = 0;
-  for (const part of parts) {
-    const n = countTokens(part.text);
-    tokens += n;
-    chars += part.text.length;
-    if (part.skill !== undefined) skills.set(part.skill, (skills.get(part.skill) ?? 0) + n);
-  }
-  return { tokens, chars, skills };
-}
-
-/** What `name` is sent under the plan the server would give it, and what it would be sent in full. */
-export function clientCost(registry: Registry, settings: CatalogSettings, name: string): ClientCost {
-  const profile = clientProfile({ name }, undefined);
-  const live = { live: true };
-  const plan = planFor(registry, settings, profile);
-  const sent = count(sentParts(registry, plan, profile, live));
-  const switched = plan.prompts === false;
-  const full = switched
-    ? count(sentParts(registry, planFor(registry, { ...settings, tokenBudget: undefined }, profile), profile, live))
-    : undefined;
-  const limit =
-    settings.tokenBudget !== undefined
-      ? { tokens: settings.tokenBudget, source: "tokenBudget" as const }
-      : publishedBudget(name) !== undefined
-        ? { tokens: publishedBudget(name)!, source: "published" as const }
-        : null;
-  return {
-    client: name,
-    label: clientLabel(name),
-    tokens: sent.tokens,
-    chars: sent.chars,
-    budget: limit,
-    over: limit !== null && sent.tokens > limit.tokens,
-    plan: switched ? "catalog" : "full",
-    ...(full !== undefined && { full: { tokens: full.tokens, chars: full.chars } }),
-    skills: [...sent.skills]
-      .map(([id, tokens]) => ({ id, tokens }))
-      .sort((a, b) => b.tokens - a.tokens || (a.id < b.id ? -1 : 1)),
-  };
-}
 
 const BAR = 30;
 

@@ -11,28 +11,35 @@ import {
   startBoard,
   type RunningBoard,
 } from "../helpers/board.ts";
+import { BOARD_FILES, HOSTILE_HTML, SEEDED_USES, seedUsage } from "../helpers/board-fixture.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 
-const tool = (id: string) =>
-  `id: ${id}\ndescription: The ${id} tool\ntype: tool\ninputSchema: { type: object, properties: { word: { type: string } }, required: [word] }\nprompt: '${id} {{word}}'\n`;
+const FILES = BOARD_FILES;
 
-/** A user layer under a project layer (one id in both), four tool skills over a tool cap of 3, examples that pass and fail. */
-const FILES = {
-  "~/.skill-central/config.yaml": "layers:\n  - name: personal\n    path: ~/my-skills\n    priority: 10\n",
-  "~/my-skills/review.yaml": "id: review\ndescription: My own review checklist\ntype: prompt\nprompt: Mine\n",
-  "skill-central.yaml": "builtin: false\ntoolCap: 3\nlayers:\n  - name: team\n    path: ./skills\n    priority: 50\n",
-  "skills/review.yaml":
-    "id: review\ndescription: The team's review checklist\ntype: prompt\ntags: [review]\nprompt: Team review\n",
-  "skills/hello.yaml":
-    "id: hello\ndescription: Greets someone by name\ntype: prompt\ntags: [greeting]\narguments:\n  - name: who\n    required: true\nprompt: 'Hello {{who}}!'\nexamples:\n  - arguments: { who: World }\n    expect: 'Hello World!'\n",
-  "skills/farewell.yaml":
-    "id: farewell\ndescription: Says goodbye\ntype: prompt\narguments:\n  - name: who\nprompt: 'Bye {{who}}'\nexamples:\n  - arguments: { who: Ann }\n    expect: 'Goodbye Ann'\n",
-  "skills/handbook/SKILL.md": "---\nname: handbook\ndescription: The team handbook\n---\nRead the handbook.\n",
-  "skills/handbook/references/onboarding-checklist-for-new-engineers-joining-the-platform-team.md": "# Onboarding\n",
-  "skills/echo.yaml": tool("echo"),
-  "skills/shout.yaml": tool("shout"),
-  "skills/whisper.yaml": tool("whisper"),
-  "skills/repeat.yaml": tool("repeat"),
+/**
+ * The views axe checks (in both themes, at 1024 and 1440 px), each by its URL and the region
+ * drawn last. Once `skill-central audit` lands, add a blocked skill here (and to the fixture):
+ * `{ name: "a blocked skill", hash: "#/skill/<id>", waitFor: "Audit" }`.
+ */
+const AXE_VIEWS = [
+  { name: "the list", hash: "#", waitFor: "Unused skills" },
+  { name: "a prompt skill", hash: "#/skill/hello", waitFor: "Usage" },
+  { name: "a folder skill", hash: "#/skill/handbook", waitFor: "Usage" },
+];
+
+let axeText: string | undefined;
+const axeSource = async () => (axeText ??= await Bun.file(require.resolve("axe-core/axe.min.js")).text());
+
+type AxeViolation = { id: string; impact?: string | null; nodes: { target: string[] }[] };
+type OverflowElement = {
+  scrollWidth: number;
+  clientWidth: number;
+  tagName: string;
+  getAttribute(name: string): string | null;
+};
+type OverflowDocument = {
+  documentElement: OverflowElement;
+  querySelectorAll(selector: string): Iterable<OverflowElement>;
 };
 
 /** Runs `board --open --port 0` with `PATH` only `bin`; resolves with its URL and the first stderr line that mentions `--open`. */
@@ -152,6 +159,7 @@ export function boardSuite(target: ServerTarget): void {
 
     beforeAll(async () => {
       fixture = makeFixture(FILES);
+      seedUsage(fixture.cwd);
       [board, browser] = await Promise.all([startBoard(target, fixture.cwd, fixture.home), launchChromium()]);
       page = await browser.newPage();
       await page.goto(board.url);
@@ -255,7 +263,7 @@ export function boardSuite(target: ServerTarget): void {
         await open("handbook");
         const files = page.getByRole("table", { name: "Files" });
         await files
-          .getByRole("cell", { name: /^[0-9a-f]{64}$/ })
+          .getByText(/^[0-9a-f]{64}$/)
           .first()
           .waitFor();
         const box = async (locator: Locator) => (await locator.boundingBox())!;
@@ -340,6 +348,163 @@ export function boardSuite(target: ServerTarget): void {
       expect(shown).toContain("run_skill_tool");
     });
 
+    test("a SKILL.md body reads as a Markdown document, code highlighted, with a toggle to its source", async () => {
+      await open("handbook");
+      const doc = page.getByRole("document", { name: "Document" });
+      await doc.getByRole("heading", { name: "The team handbook", level: 1 }).waitFor();
+      expect(await doc.locator("strong").first().textContent()).toBe("handbook");
+      // highlight.js marked up the bash block: its comment is a token of its own.
+      expect(await doc.locator("pre code .hljs-comment").first().textContent()).toBe("# set up the tools");
+      const toggle = page.getByRole("button", { name: "Show source" });
+      expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+      await toggle.click();
+      expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+      expect(await doc.isVisible()).toBe(false);
+      expect(await text(page.getByLabel("Source", { exact: true }))).toContain("name: handbook");
+      await toggle.click();
+      await doc.waitFor({ state: "visible" });
+    });
+
+    test("raw HTML in a body is shown as text and never runs, even with the page's CSP bypassed", async () => {
+      const context = await browser.newContext({ bypassCSP: true });
+      try {
+        const bare = await context.newPage();
+        await bare.goto(new URL("#/skill/handbook", board.url).href);
+        const doc = bare.getByRole("document", { name: "Document" });
+        await doc.getByRole("heading", { name: "The team handbook" }).waitFor();
+        const shown = await text(doc);
+        for (const hostile of HOSTILE_HTML.slice(0, 2)) expect(shown).toContain(hostile);
+        expect(await doc.locator("script, img, [onerror]").count()).toBe(0);
+        expect(await doc.locator('a[href^="javascript:"]').count()).toBe(0);
+        expect(await bare.evaluate(() => (globalThis as unknown as { pwned?: string }).pwned ?? "never ran")).toBe(
+          "never ran",
+        );
+      } finally {
+        await context.close();
+      }
+    });
+
+    test("a skill's usage: total, uses per client, and a chart whose name says what it shows", async () => {
+      await open("hello");
+      const usage = page.getByRole("region", { name: "Usage" });
+      await usage.getByText("5 uses", { exact: true }).waitFor();
+      const chart = usage.getByRole("img");
+      expect(await chart.getAttribute("aria-label")).toMatch(/^Uses of hello per day over the last 30 days: 5 in all/);
+      expect(await chart.locator("rect").count()).toBe(5);
+      const perClient = await usage.getByRole("table", { name: "Uses per client" }).getByRole("row").allInnerTexts();
+      expect(perClient.slice(1).map((r) => r.split(/\s+/).join(" "))).toEqual(
+        Object.entries(SEEDED_USES.hello).map(([client, uses]) => `${client} ${uses}`),
+      );
+    });
+
+    test("the home view lists the skills unused for 30 days, from the usage store", async () => {
+      await page.goto(new URL("#", board.url).href);
+      const unused = page.getByRole("list", { name: "Unused for 30 days" });
+      await unused.waitFor();
+      const used = Object.keys(SEEDED_USES);
+      expect(await unused.getByRole("link").allInnerTexts()).toEqual(
+        Object.keys(FILES)
+          .flatMap((f) => /^skills\/([a-z]+)(?:\.yaml|\/SKILL\.md)$/.exec(f)?.[1] ?? [])
+          .filter((id) => !used.includes(id))
+          .sort(),
+      );
+    });
+
+    test("the picked client's cost in tokens is what skill-central budget counts, with the costliest skills", async () => {
+      await page.getByLabel("Client", { exact: true }).selectOption({ label: "Cursor" });
+      const cost = page.getByRole("region", { name: "Catalog cost" });
+      await cost.waitFor();
+      const budget = Bun.spawn(
+        [
+          target.command,
+          ...target.args.map((a) => (a === "board" ? "budget" : a)),
+          "--client",
+          "cursor-vscode",
+          "--json",
+        ],
+        { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "" }, stderr: "ignore" },
+      );
+      const counted = (
+        JSON.parse(await new Response(budget.stdout).text()) as {
+          clients: { tokens: number; skills: { id: string; tokens: number }[] }[];
+        }
+      ).clients[0]!;
+      expect(await text(cost)).toContain(`${counted.tokens.toLocaleString("en-US")} tokens`);
+      const rows = await cost.getByRole("table", { name: "Costliest skills" }).getByRole("row").allInnerTexts();
+      expect(rows.slice(1).map((r) => r.split(/\s+/).join(" "))).toEqual(
+        counted.skills.slice(0, 10).map((s) => `${s.id} ${s.tokens}`),
+      );
+      expect(await text(cost)).toMatch(/Competing skills/);
+    });
+
+    test("the theme follows prefers-color-scheme, and the toggle's choice persists across a reload", async () => {
+      const context = await browser.newContext({ colorScheme: "dark" });
+      try {
+        const themed = await context.newPage();
+        const theme = () =>
+          themed.evaluate(
+            () =>
+              (globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } } } }).document
+                .documentElement.dataset.theme,
+          );
+        await themed.goto(board.url);
+        const toggle = themed.getByRole("button", { name: "Dark theme" });
+        await toggle.waitFor();
+        expect(await theme()).toBe("dark");
+        expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+        await toggle.click();
+        expect(await theme()).toBe("light");
+        await themed.reload();
+        await toggle.waitFor();
+        expect(await theme()).toBe("light");
+        expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+      } finally {
+        await context.close();
+      }
+    });
+
+    for (const view of AXE_VIEWS)
+      for (const theme of ["light", "dark"] as const)
+        for (const width of [1024, 1440])
+          test(`axe finds no serious or critical violation, and nothing overflows: ${view.name}, ${theme}, ${width} px`, async () => {
+            // The page's CSP allows no inline script: axe is injected as one, so this context bypasses it.
+            const context = await browser.newContext({
+              colorScheme: theme,
+              viewport: { width, height: 900 },
+              bypassCSP: true,
+            });
+            try {
+              const checked = await context.newPage();
+              await checked.goto(new URL(view.hash, board.url).href);
+              await checked.getByLabel("Client", { exact: true }).selectOption({ label: "Cursor" });
+              await checked.getByRole("region", { name: "Catalog cost" }).waitFor();
+              await checked.getByRole("region", { name: view.waitFor }).waitFor();
+              await checked.addScriptTag({ content: await axeSource() });
+              const violations = await checked.evaluate(async () => {
+                const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+                const { violations } = await axe.run();
+                return violations
+                  .filter((v) => v.impact === "serious" || v.impact === "critical")
+                  .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+              });
+              expect(violations).toEqual([]);
+              const overflowing = await checked.evaluate(() => {
+                const doc = (globalThis as unknown as { document: OverflowDocument }).document;
+                const wide = (e: OverflowElement) => e.scrollWidth > e.clientWidth + 1;
+                const page = doc.documentElement.scrollWidth > doc.documentElement.clientWidth ? ["page"] : [];
+                return [
+                  ...page,
+                  ...[...doc.querySelectorAll("section, nav, table, pre")]
+                    .filter(wide)
+                    .map((e) => e.getAttribute("aria-label") ?? e.tagName),
+                ];
+              });
+              expect(overflowing).toEqual([]);
+            } finally {
+              await context.close();
+            }
+          });
+
     test("an edit on disk shows without a reload", async () => {
       await open("hello");
       await page.getByLabel("who", { exact: true }).fill("Ann");
@@ -363,7 +528,16 @@ export function boardSuite(target: ServerTarget): void {
     });
 
     test("every data request answers 403 to a foreign Origin or Host", async () => {
-      const paths = ["api/summary", "api/events", "api/skill/hello", "api/search?q=x", "api/client/cursor"];
+      const paths = [
+        "api/summary",
+        "api/events",
+        "api/skill/hello",
+        "api/search?q=x",
+        "api/client/cursor",
+        "api/cost/cursor",
+        "api/usage",
+        "api/usage/hello",
+      ];
       for (const path of paths) {
         const foreign = await fetch(new URL(path, board.url), { headers: { Origin: "https://evil.example" } });
         expect([path, foreign.status]).toEqual([path, 403]);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { clientCost } from "../../src/commands/budget.ts";
+import { clientCost } from "../../src/mcp/client-cost.ts";
 import { DEFAULT_CATALOG_SETTINGS, type CatalogSettings } from "../../src/config/catalog-settings.ts";
 import { fitsBudget } from "../../src/mcp/catalog-budget.ts";
 import { clientProfile } from "../../src/mcp/client-profiles.ts";

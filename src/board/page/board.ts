@@ -1,7 +1,17 @@
 import { byId, el, getJson } from "./dom.ts";
+import { unusedSection } from "./insights-view.ts";
 import { PAGE_SIZE, renderClient, renderProblems, renderSkillList } from "./lists.ts";
 import { showSkill } from "./skill-view.ts";
-import type { BoardSummary, ClientView, SkillPage, SkillRow } from "../wire.ts";
+import { setUpTheme } from "./theme.ts";
+import type {
+  BoardSummary,
+  ClientView,
+  CostView,
+  SkillPage,
+  SkillRow,
+  SkillUsageView,
+  UsageOverview,
+} from "../wire.ts";
 
 /** What the page shows now; every load replaces `summary`, the rest is the person's. */
 const view = {
@@ -14,9 +24,18 @@ const view = {
 
 function rows(): SkillRow[] {
   const all = view.summary?.skills ?? [];
-  if (view.ranked === undefined) return all;
-  const byId = new Map(all.map((r) => [r.id, r]));
-  return view.ranked.flatMap((id) => byId.get(id) ?? []);
+  const verdict = byId<HTMLSelectElement>("audit-filter").value;
+  const shown = verdict === "" ? all : all.filter((r) => r.audit === verdict);
+  if (view.ranked === undefined) return shown;
+  const byId_ = new Map(shown.map((r) => [r.id, r]));
+  return view.ranked.flatMap((id) => byId_.get(id) ?? []);
+}
+
+/** The audit filter shows once the load has verdicts (`skill-central audit`); until then it stays hidden. */
+function fillAuditFilter(summary: BoardSummary): void {
+  const audited = summary.skills.some((r) => r.audit !== undefined);
+  byId("audit-filter-field").hidden = !audited;
+  if (!audited) byId<HTMLSelectElement>("audit-filter").value = "";
 }
 
 const drawList = () => renderSkillList(rows(), view.page, view.selected);
@@ -33,15 +52,42 @@ async function search(): Promise<void> {
   drawList();
 }
 
+/** The home view: what the board is, and the skills nobody used lately (read from the usage store). */
+async function showHome(): Promise<void> {
+  const section = byId("skill");
+  section.setAttribute("aria-label", "Overview");
+  delete section.dataset.skill;
+  const usage = await getJson<UsageOverview>("/api/usage");
+  if (view.selected !== undefined) return;
+  section.replaceChildren(
+    el("h2", {}, "Overview"),
+    el("p", { class: "hint" }, "Pick a skill to see its document, its form, its examples and its uses."),
+    ...(usage ? [unusedSection(usage)] : []),
+  );
+}
+
 async function showSelected(): Promise<void> {
   const id = view.selected;
-  if (id === undefined) return;
-  await showSkill(await getJson<SkillPage>(`/api/skill/${encodeURIComponent(id)}`), id);
+  if (id === undefined) return showHome();
+  const path = encodeURIComponent(id);
+  const [skill, usage] = await Promise.all([
+    getJson<SkillPage>(`/api/skill/${path}`),
+    getJson<SkillUsageView>(`/api/usage/${path}`),
+  ]);
+  if (view.selected !== id) return;
+  await showSkill(skill, id, usage);
 }
 
 async function showClient(): Promise<void> {
   const key = byId<HTMLSelectElement>("client").value;
-  renderClient(key === "" ? undefined : await getJson<ClientView>(`/api/client/${encodeURIComponent(key)}`));
+  if (key === "") return renderClient(undefined, undefined);
+  const path = encodeURIComponent(key);
+  // The cost counts tokens (the server loads its tokenizer on the first ask): only for a picked client.
+  const [client, cost] = await Promise.all([
+    getJson<ClientView>(`/api/client/${path}`),
+    getJson<CostView>(`/api/cost/${path}`),
+  ]);
+  if (byId<HTMLSelectElement>("client").value === key) renderClient(client, cost);
 }
 
 function fillClients(summary: BoardSummary): void {
@@ -59,6 +105,7 @@ async function refresh(): Promise<void> {
   if (!summary) return;
   view.summary = summary;
   fillClients(summary);
+  fillAuditFilter(summary);
   const status = byId("status");
   status.textContent = `${summary.skills.length} skills · live (load ${summary.version})${summary.reloadError ? " · last reload failed" : ""}`;
   status.classList.toggle("stale", summary.reloadError !== undefined);
@@ -84,6 +131,10 @@ function listen(): void {
     timer = setTimeout(() => void search(), 80);
   });
   byId("client").addEventListener("change", () => void showClient());
+  byId("audit-filter").addEventListener("change", () => {
+    view.page = 0;
+    drawList();
+  });
   byId("prev").addEventListener("click", () => {
     view.page = Math.max(0, view.page - 1);
     drawList();
@@ -119,5 +170,6 @@ function listen(): void {
   });
 }
 
+setUpTheme();
 listen();
 route();

@@ -29,3 +29,38 @@ export function place(file: string, line?: number, column?: number): string {
   if (line === undefined) return file;
   return `${file}:${line}${column === undefined ? "" : `:${column}`}`;
 }
+
+/** A table cell: text, nodes, or several of them. */
+export type Cell = Child | readonly Child[];
+
+/** A column's heading; numeric columns are aligned right. */
+export interface Column {
+  title: string;
+  numeric?: boolean;
+}
+
+/** A table named `label` (its accessible name), a header row of `columns`, then one row per entry of `rows`. */
+export function table(
+  label: string,
+  columns: readonly Column[],
+  rows: readonly (readonly Cell[])[],
+  rowClass?: (index: number) => string,
+): HTMLTableElement {
+  const cellClass = (i: number): Record<string, string> => (columns[i]?.numeric ? { class: "num" } : {});
+  return el(
+    "table",
+    { "aria-label": label },
+    el("thead", {}, el("tr", {}, ...columns.map((c, i) => el("th", { scope: "col", ...cellClass(i) }, c.title)))),
+    el(
+      "tbody",
+      {},
+      ...rows.map((cells, r) =>
+        el(
+          "tr",
+          rowClass ? { class: rowClass(r) } : {},
+          ...cells.map((cell, i) => el("td", cellClass(i), ...(Array.isArray(cell) ? cell : [cell as Child]))),
+        ),
+      ),
+    ),
+  );
+}

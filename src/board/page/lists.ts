@@ -1,5 +1,6 @@
 import { byId, el, place } from "./dom.ts";
-import type { ClientView, ProblemGroup, SkillRow } from "../wire.ts";
+import { costSection, verdictLabel } from "./insights-view.ts";
+import type { ClientView, CostView, ProblemGroup, SkillRow } from "../wire.ts";
 
 /** Rows per page of the skill list: a page of links stays quick to draw and to tab through at any count. */
 export const PAGE_SIZE = 100;
@@ -14,7 +15,16 @@ export function renderSkillList(rows: readonly SkillRow[], page: number, selecte
       const link = el("a", { href: `#/skill/${encodeURIComponent(row.id)}` }, row.id);
       if (row.id === selected) link.setAttribute("aria-current", "page");
       const where = `${row.kind} · ${row.layer}${row.shadows > 0 ? ` · shadows ${row.shadows}` : ""} — ${row.description}`;
-      return el("li", {}, link, el("small", {}, where));
+      const audit =
+        row.audit !== undefined &&
+        row.audit !== "pass" &&
+        el("span", { class: `badge verdict-${row.audit}` }, verdictLabel(row.audit));
+      return el(
+        "li",
+        {},
+        el("div", { class: "row-head" }, link, audit),
+        el("small", { title: row.description }, where),
+      );
     }),
   );
   byId("count").textContent =
@@ -41,8 +51,10 @@ export function renderProblems(groups: readonly ProblemGroup[], reloadError: str
             "li",
             { class: `problem ${p.severity}` },
             el("code", {}, place(group.file, p.line, p.column)),
-            ` ${p.severity}: ${p.message}`,
-            p.hint !== undefined && ` — fix: ${p.hint}`,
+            " ",
+            el("span", { class: `badge sev-${p.severity}` }, p.severity),
+            `: ${p.message}`,
+            p.hint !== undefined && el("span", { class: "fix" }, ` — fix: ${p.hint}`),
           ),
         ),
       ),
@@ -70,7 +82,7 @@ function namedList(title: string, items: readonly { name: string; description: s
   );
 }
 
-export function renderClient(view: ClientView | undefined): void {
+export function renderClient(view: ClientView | undefined, cost: CostView | undefined): void {
   const section = byId("client-view");
   if (!view) {
     section.replaceChildren();
@@ -90,6 +102,7 @@ export function renderClient(view: ClientView | undefined): void {
       `clientInfo.name: ${view.name ?? "(none)"}; ${shown}; ${view.capped ? `tool cap ${view.toolCap}` : "no tool cap"}. `,
       `Plan: ${view.plan.why}.`,
     ),
+    ...(cost ? [costSection(cost)] : []),
     namedList("Tools", view.tools),
     view.promptsShown === "not-shown"
       ? el("p", {}, `Prompts: none shown (the server lists ${view.prompts.length}; this client does not show them).`)

@@ -1,5 +1,7 @@
-import { byId, el, getJson, place } from "./dom.ts";
-import type { Field, RenderAnswer, SkillPage } from "../wire.ts";
+import { byId, el, getJson, place, table } from "./dom.ts";
+import { auditSection, usageSection } from "./insights-view.ts";
+import { renderMarkdown } from "./markdown.ts";
+import type { Field, RenderAnswer, SkillPage, SkillUsageView } from "../wire.ts";
 
 /** The form's values as a client would send them: numbers as numbers, JSON fields parsed; empty fields left out. */
 function fieldValue(field: Field, input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): unknown {
@@ -128,19 +130,65 @@ function filesTable(skill: SkillPage): HTMLElement | undefined {
     "div",
     {},
     el("h3", {}, "Files"),
-    el(
-      "table",
-      { "aria-label": "Files" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Path"), el("th", {}, "Size"), el("th", {}, "SHA-256"))),
-      el(
-        "tbody",
-        {},
-        ...skill.files.map((f) =>
-          el("tr", {}, el("td", {}, f.path), el("td", {}, `${f.size} B`), el("td", {}, el("code", {}, f.sha256))),
+    table(
+      "Files",
+      [{ title: "Path" }, { title: "Size", numeric: true }, { title: "SHA-256" }],
+      skill.files.map((f) => [
+        f.path,
+        `${f.size} B`,
+        el(
+          "div",
+          { class: "digest" },
+          el("code", { title: f.sha256 }, f.sha256),
+          copyButton(f.sha256, `Copy the SHA-256 of ${f.path}`),
         ),
-      ),
+      ]),
     ),
   );
+}
+
+/** Copies `text`; the button says it did (a status screen readers hear), or that the browser refused. */
+function copyButton(text: string, label: string): HTMLButtonElement {
+  const button = el("button", { type: "button", class: "copy", "aria-label": label, title: label }, "Copy");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "Copied";
+    } catch {
+      button.textContent = "Copy refused";
+    }
+    setTimeout(() => {
+      button.textContent = "Copy";
+    }, 1500);
+  });
+  return button;
+}
+
+/** Whether bodies show as documents or as their source: the person's choice, kept across skills. */
+let showSource = false;
+
+/**
+ * The body rendered as Markdown (markdown.ts: raw HTML is text), with a toggle to the file's
+ * source; a tool, which has no body, shows its source.
+ */
+function documentOf(skill: SkillPage): HTMLElement {
+  const source = el("pre", { "aria-label": "Source", class: "source" }, skill.source);
+  if (skill.body === undefined) return el("div", {}, el("h3", {}, "Source"), source);
+  const rendered = el("div", { class: "doc", "aria-label": "Document", role: "document" });
+  // markdown-it with html: false: the only markup here is what CommonMark makes of the text.
+  rendered.innerHTML = renderMarkdown(skill.body);
+  const toggle = el("button", { type: "button", class: "toggle", "aria-pressed": String(showSource) }, "Show source");
+  const draw = () => {
+    toggle.setAttribute("aria-pressed", String(showSource));
+    rendered.hidden = showSource;
+    source.hidden = !showSource;
+  };
+  toggle.addEventListener("click", () => {
+    showSource = !showSource;
+    draw();
+  });
+  draw();
+  return el("div", {}, el("div", { class: "doc-head" }, el("h3", {}, "Document"), toggle), rendered, source);
 }
 
 function formOf(skill: SkillPage, previous: Map<string, string>): HTMLFormElement {
@@ -191,7 +239,11 @@ function originLine(skill: SkillPage): HTMLElement | undefined {
 }
 
 /** The skill's page: what it is, where it comes from, its form and Preview, its examples, files and source. */
-export async function showSkill(skill: SkillPage | undefined, id: string): Promise<void> {
+export async function showSkill(
+  skill: SkillPage | undefined,
+  id: string,
+  usage: SkillUsageView | undefined,
+): Promise<void> {
   const section = byId("skill");
   const previous = currentValues(section.querySelector("form"));
   if (!skill) {
@@ -204,15 +256,17 @@ export async function showSkill(skill: SkillPage | undefined, id: string): Promi
   section.dataset.skill = skill.id;
   section.replaceChildren(
     el("h2", {}, skill.id, skill.title !== undefined && ` — ${skill.title}`),
-    el("p", {}, skill.description),
+    el("p", { class: "lede" }, skill.description),
     el(
       "p",
-      {},
+      { class: "meta" },
       `${skill.kind} · layer ${skill.layer} · `,
       el("code", {}, place(skill.file, skill.line)),
       " ",
       ...skill.tags.map((t) => el("span", { class: "tag" }, t)),
     ),
+    ...(skill.audit ? [auditSection(skill.audit)] : []),
+    documentOf(skill),
     el("h3", {}, "Provenance"),
     ...[originLine(skill)].filter((e) => e !== undefined),
     chainTable(skill),
@@ -226,9 +280,8 @@ export async function showSkill(skill: SkillPage | undefined, id: string): Promi
     ),
     el("h3", {}, "Examples"),
     examplesList(skill),
+    usageSection(skill.id, usage),
     ...[filesTable(skill)].filter((e) => e !== undefined),
-    el("h3", {}, "Source"),
-    el("pre", { "aria-label": "Source" }, skill.source),
   );
   await preview(skill, form);
 }

@@ -1,0 +1,79 @@
+/**
+ * The board's views of what the catalog costs and how it is used: a client's cost in tokens
+ * against its budget with the skills that compete for the same request (the `budget` and
+ * `overlap` commands' own functions), and uses from the usage store (`usage`'s `readUsage`).
+ * Each is computed when the page asks for it, never when the board starts: counting tokens
+ * loads the tokenizer's rank table, and the usage store is a file another process writes.
+ */
+import type { UsageSettings } from "../config/usage-settings.ts";
+import { clientCost } from "../mcp/client-cost.ts";
+import type { RegistrySource } from "../mcp/registry-source.ts";
+import { TOKENIZER } from "../mcp/token-count.ts";
+import { COMPETING_THRESHOLD, overlapInput, overlapPairs } from "../registry/overlap.ts";
+import type { Registry } from "../registry/registry.ts";
+import { readUsage } from "../storage/usage-store.ts";
+import type { CostView, SkillUsageView, UsageOverview } from "./wire.ts";
+
+/** The costliest skills and competing pairs the page shows: the top of each list, as `budget` prints its top. */
+const COSTLIEST = 10;
+const COMPETING_SHOWN = 10;
+/** "Unused" on the home view, and the chart's window: a month, a bucket a day. */
+export const USAGE_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How many unused skills the home view names (then it says how many more): a page, not the catalog. */
+const UNUSED_SHOWN = 50;
+
+export function costView(source: RegistrySource, registry: Registry, name: string | undefined): CostView {
+  const settings = source.catalogSettings();
+  const cost = clientCost(registry, settings, name);
+  const competing = overlapPairs(registry.served().map(overlapInput), COMPETING_THRESHOLD).slice(0, COMPETING_SHOWN);
+  return {
+    label: cost.label,
+    tokenizer: TOKENIZER,
+    sent: { tokens: cost.tokens, chars: cost.chars },
+    limit: cost.budget && { ...cost.budget, over: cost.over },
+    plan: cost.plan,
+    ...(cost.full !== undefined && { whole: cost.full }),
+    costliest: cost.skills.slice(0, COSTLIEST),
+    skillCount: cost.skills.length,
+    competing: competing.map(({ a, b, score }) => ({ a, b, score: Math.round(score * 100) / 100 })),
+  };
+}
+
+/** Served skills nobody used in the last USAGE_DAYS days. */
+export function usageOverview(
+  settings: UsageSettings | undefined,
+  registry: Registry,
+  now = Date.now(),
+): UsageOverview {
+  if (settings === undefined || settings.store === "off")
+    return { recording: false, days: USAGE_DAYS, unused: [], unusedCount: 0 };
+  const used = new Set(readUsage(settings.store, { since: now - USAGE_DAYS * DAY_MS, until: now }).map((u) => u.skill));
+  const unused = registry
+    .served()
+    .map((c) => c.skill.id)
+    .filter((id) => !used.has(id))
+    .sort();
+  return { recording: true, days: USAGE_DAYS, unused: unused.slice(0, UNUSED_SHOWN), unusedCount: unused.length };
+}
+
+/** One skill's uses a day over the last USAGE_DAYS days, and its total and clients over the kept history. */
+export function skillUsage(settings: UsageSettings | undefined, id: string, now = Date.now()): SkillUsageView {
+  const since = now - USAGE_DAYS * DAY_MS;
+  const empty = { days: USAGE_DAYS, buckets: new Array<number>(USAGE_DAYS).fill(0), since, total: 0 };
+  if (settings === undefined || settings.store === "off")
+    return { recording: false, ...empty, keepDays: settings?.keepDays ?? 0, clients: [] };
+  const [month] = readUsage(settings.store, { since, until: now, skill: id, buckets: USAGE_DAYS });
+  const [kept] = readUsage(settings.store, { since: now - settings.keepDays * DAY_MS, until: now, skill: id });
+  return {
+    recording: true,
+    ...empty,
+    ...(month && { buckets: month.buckets }),
+    total: kept?.uses ?? 0,
+    keepDays: settings.keepDays,
+    clients: Object.entries(kept?.clients ?? {})
+      .map(([name, uses]) => ({ name, uses }))
+      .sort((a, b) => b.uses - a.uses || (a.name < b.name ? -1 : 1)),
+    ...(kept && { lastUsed: kept.lastUsed }),
+  };
+}
