@@ -74,12 +74,12 @@ export async function serveBoard(state: BoardState, port: number): Promise<Board
         return view ? Response.json(view) : notFound("such client");
       }),
       "/api/cost/:key": route(async (request) => {
-        const view = await state.cost(param(request, "key"));
+        const view = await state.cost(request.params.key);
         return view ? Response.json(view) : notFound("such client");
       }),
       "/api/usage": route(async () => Response.json(await state.usage())),
       "/api/usage/:id": route(async (request) => {
-        const view = await state.skillUsage(param(request, "id"));
+        const view = await state.skillUsage(request.params.id);
         return view ? Response.json(view) : notFound("such skill");
       }),
       "/api/events": route((request, bun) => {
