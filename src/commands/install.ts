@@ -1,3 +1,4 @@
+import { ENV_NAME_PATTERN } from "../config/config-names.ts";
 import { applyInstall, type Outcome } from "../install/apply.ts";
 import { clientById, CLIENTS } from "../install/clients/index.ts";
 import { CLIENT_IDS, type ClientSpec } from "../install/clients/client.ts";
@@ -48,7 +49,7 @@ function httpOption(
     return undefined;
   }
   if (tokenEnv === undefined) return { url };
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv))
+  if (!ENV_NAME_PATTERN.test(tokenEnv))
     throw new UsageError(`--token-env takes the name of an environment variable, not "${tokenEnv}"`);
   if (!host.env[tokenEnv])
     throw new UsageError(

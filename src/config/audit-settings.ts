@@ -6,6 +6,7 @@
  * the user's; `allow` lists add up (each is a person's decision about one version of one skill).
  */
 import { type Digest, parseDigest } from "../storage/digest.ts";
+import type { ReportProblem } from "./config-problem.ts";
 
 /** The least severe finding that blocks a skill; `never`: findings are reported, nothing is refused. */
 export type AuditBlock = "high" | "medium" | "never";
@@ -31,10 +32,9 @@ export interface AuditSettings {
 export const DEFAULT_AUDIT_SETTINGS: AuditSettings = Object.freeze({ block: "high", layers: "remote", allow: [] });
 
 /** One file's `audit:` value, checked key by key; a bad key or entry is reported and left out. */
-export function readAuditSettings(
-  value: unknown,
-  warn: (message: string, hint?: string) => void,
-): Partial<AuditSettings> | undefined {
+export function readAuditSettings(value: unknown, report: ReportProblem): Partial<AuditSettings> | undefined {
+  // Every problem is placed at the `audit` key itself (path `[]`, relative to the block).
+  const warn = (message: string, hint?: string) => report({ message, path: [], ...(hint !== undefined && { hint }) });
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     warn(
       `"audit" must be a mapping with block, layers and allow; ignored`,

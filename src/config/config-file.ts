@@ -4,6 +4,7 @@ import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
+import { under, type ConfigProblem, type ReportProblem } from "./config-problem.ts";
 import { readVisibleTo } from "./read-visible-to.ts";
 import { readSigners, SIGNERS_KEY } from "./read-signers.ts";
 import { readWellKnownSource, WELL_KNOWN_ONLY_KEYS, type WellKnownSource } from "./read-well-known.ts";
@@ -20,7 +21,7 @@ import {
 } from "./catalog-settings.ts";
 import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { isElicitationMode, type ElicitationSettings } from "./elicitation-settings.ts";
-import { readHttpSettings, type DeclaredHttpSettings, type HttpReadContext } from "./http-settings.ts";
+import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
 import { readUsageSettings, USAGE_HINT, type DeclaredUsageSettings } from "./usage-settings.ts";
 
 /**
@@ -165,21 +166,6 @@ function refProblem(ref: string): string | undefined {
  * errors, positions on demand) and checks every key by hand: messages here must be precise.
  */
 export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
-  // Positions are computed only for a warning: locating runs the slower, precise YAML parse.
-  const warn = (
-    message: string,
-    where?: () => SourcePosition | undefined,
-    hint?: string,
-    severity: "warning" | "error" = "warning",
-  ) =>
-    report({
-      severity,
-      code: "config",
-      file,
-      position: where?.(),
-      message,
-      ...(hint !== undefined && { hint }),
-    });
   const config: ConfigFile = { file };
   let text: string;
   try {
@@ -193,59 +179,61 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     return parsed.diagnostic.position ? { ...broken, brokenAt: parsed.diagnostic.position } : broken;
   }
   const { data, locateKey } = parsed.doc;
+  // Every block reader reports a ConfigProblem; placed only here (locating runs the slower, precise YAML parse).
+  const problem: ReportProblem = ({ message, path, hint, severity = "warning" }) =>
+    report({
+      severity,
+      code: "config",
+      file,
+      position: locateKey(path),
+      message,
+      ...(hint !== undefined && { hint }),
+    });
   if (data === null || data === undefined) return config;
   if (typeof data !== "object" || Array.isArray(data)) {
     return { file, broken: "expected a mapping with keys like layers, builtin", brokenAt: { line: 1, column: 1 } };
   }
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
-    const at = () => locateKey([key]);
+    const at = under([key], problem);
     if (!KNOWN_KEYS.includes(key)) {
       const meant = closest(key, KNOWN_KEYS);
       // A misspelt `layers:` drops every layer under it: an error, not a warning (a dropped layer fails validate).
       const dropped = meant === "layers" && Array.isArray(value) ? value.length : 0;
-      warn(
-        `unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})${dropped > 0 ? `, so the ${dropped === 1 ? "layer" : `${dropped} layers`} under it ${dropped === 1 ? "is" : "are"} not loaded` : ""}`,
-        at,
-        meant ? `did you mean "${meant}"?` : undefined,
-        dropped > 0 ? "error" : "warning",
-      );
+      at({
+        message: `unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})${dropped > 0 ? `, so the ${dropped === 1 ? "layer" : `${dropped} layers`} under it ${dropped === 1 ? "is" : "are"} not loaded` : ""}`,
+        path: [],
+        ...(meant ? { hint: `did you mean "${meant}"?` } : {}),
+        severity: dropped > 0 ? "error" : "warning",
+      });
     } else if (key === "builtin" || key === "pageSize") {
-      readScalarKey(key, value, config, (message, hint) => warn(message, at, hint));
+      readScalarKey(key, value, config, at);
     } else if (key === "catalog" || key === "toolSkills" || key === "toolCap" || key === "tokenBudget") {
-      const catalog = readCatalogKey(key, value, config.catalog, (message, hint) => warn(message, at, hint));
+      const catalog = readCatalogKey(key, value, config.catalog, at);
       if (catalog !== undefined) config.catalog = catalog;
     } else if (key === "elicitation") {
-      config.elicitation = readElicitation(value, dirname(file), home, (problem, hint) => warn(problem, at, hint));
+      config.elicitation = readElicitation(value, dirname(file), home, at);
     } else if (key === "audit") {
-      config.audit = readAuditSettings(value, (problem, hint) => warn(problem, at, hint));
+      config.audit = readAuditSettings(value, at);
     } else if (key === "http") {
-      config.http = readHttpSettings(value, httpContext(file, home, locateKey, warn));
+      config.http = readHttpSettings(value, {
+        file,
+        resolvePath: (path) => expandPath(path, dirname(file), home),
+        locate: locateKey,
+        report: problem,
+      });
     } else if (key === "usage" || key === "enable") {
-      readUsageKey(
-        key,
-        value,
-        config,
-        (path) => expandPath(path, dirname(file), home),
-        (message, hint) => warn(message, at, hint),
-      );
+      readUsageKey(key, value, config, (path) => expandPath(path, dirname(file), home), at);
     } else if (key === "layers") {
       if (value === null) config.layers = [];
       else if (!Array.isArray(value))
-        warn(
-          `"layers" must be a list of { name, path, priority }; ignored, so no layer of this file is loaded`,
-          at,
-          "e.g. `- { name: team, path: ./skills, priority: 50 }` on the next line",
-          "error",
-        );
+        at({
+          message: `"layers" must be a list of { name, path, priority }; ignored, so no layer of this file is loaded`,
+          path: [],
+          hint: "e.g. `- { name: team, path: ./skills, priority: 50 }` on the next line",
+          severity: "error",
+        });
       else {
-        config.layers = readLayers(value, dirname(file), home, (message, index, field, hint, severity) =>
-          warn(
-            message,
-            () => (field ? locateKey(["layers", index, field]) : parsed.doc.locate(["layers", index])),
-            hint,
-            severity,
-          ),
-        );
+        config.layers = readLayers(value, dirname(file), home, at);
       }
     }
   }
@@ -253,17 +241,17 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
 }
 
 /** `builtin` (true or false) or `pageSize` (a positive whole number), into `config`; a bad value is warned about and ignored. */
-function readScalarKey(
-  key: "builtin" | "pageSize",
-  value: unknown,
-  config: ConfigFile,
-  warn: (message: string, hint: string) => void,
-): void {
+function readScalarKey(key: "builtin" | "pageSize", value: unknown, config: ConfigFile, report: ReportProblem): void {
   if (key === "builtin") {
     if (typeof value === "boolean") config.builtin = value;
-    else warn(`"builtin" must be true or false; ignored`, "write builtin: true or builtin: false");
+    else
+      report({
+        message: `"builtin" must be true or false; ignored`,
+        path: [],
+        hint: "write builtin: true or builtin: false",
+      });
   } else if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
-  else warn(`"pageSize" must be a positive whole number; ignored`, "e.g. pageSize: 50");
+  else report({ message: `"pageSize" must be a positive whole number; ignored`, path: [], hint: "e.g. pageSize: 50" });
 }
 
 /** `usage` (where uses are recorded) or `enable` (opt-in skills switched on), into `config`; a bad value is warned about and ignored. */
@@ -272,17 +260,21 @@ function readUsageKey(
   value: unknown,
   config: ConfigFile,
   resolvePath: (path: string) => string,
-  warn: (message: string, hint: string) => void,
+  report: ReportProblem,
 ): void {
   if (key === "usage") {
     const usage = readUsageSettings(value, resolvePath);
-    if ("problem" in usage) warn(`"usage" ${usage.problem}; ignored`, USAGE_HINT);
+    if ("problem" in usage) report({ message: `"usage" ${usage.problem}; ignored`, path: [], hint: USAGE_HINT });
     else config.usage = usage;
     return;
   }
   const ids = readEnable(value);
   if (ids === undefined)
-    warn(`"enable" must be a list of skill ids; ignored`, "e.g. enable: [deploy-preview, db-migrate]");
+    report({
+      message: `"enable" must be a list of skill ids; ignored`,
+      path: [],
+      hint: "e.g. enable: [deploy-preview, db-migrate]",
+    });
   else config.enable = ids;
 }
 
@@ -299,28 +291,34 @@ function readCatalogKey(
   key: "catalog" | "toolSkills" | "toolCap" | "tokenBudget",
   value: unknown,
   declared: DeclaredCatalogSettings | undefined,
-  warn: (message: string, hint: string) => void,
+  report: ReportProblem,
 ): DeclaredCatalogSettings | undefined {
   if (key === "catalog") {
     // YAML 1.1 readers (and people) write on/off as booleans.
     const mode = value === true ? "on" : value === false ? "off" : value;
     if (isCatalogMode(mode)) return { ...declared, mode };
-    warn(
-      `"catalog" must be auto, on or off; ignored`,
-      "auto (per client, the default), on (every client) or off (none); see docs/catalog.md",
-    );
+    report({
+      message: `"catalog" must be auto, on or off; ignored`,
+      path: [],
+      hint: "auto (per client, the default), on (every client) or off (none); see docs/catalog.md",
+    });
   } else if (key === "toolSkills") {
     if (isToolSkillsMode(value)) return { ...declared, toolSkills: value };
-    warn(
-      `"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`,
-      "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)",
-    );
+    report({
+      message: `"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`,
+      path: [],
+      hint: "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)",
+    });
   } else if (key === "tokenBudget") {
     if (isTokenBudget(value)) return { ...declared, tokenBudget: value };
-    warn(`"tokenBudget" must be ${TOKEN_BUDGET_RULE}; ignored`, "e.g. tokenBudget: 4000 (see skill-central budget)");
+    report({
+      message: `"tokenBudget" must be ${TOKEN_BUDGET_RULE}; ignored`,
+      path: [],
+      hint: "e.g. tokenBudget: 4000 (see skill-central budget)",
+    });
   } else {
     if (isToolCap(value)) return { ...declared, toolCap: value };
-    warn(`"toolCap" must be ${TOOL_CAP_RULE}; ignored`, "e.g. toolCap: 40");
+    report({ message: `"toolCap" must be ${TOOL_CAP_RULE}; ignored`, path: [], hint: "e.g. toolCap: 40" });
   }
   return declared;
 }
@@ -332,11 +330,11 @@ function readElicitation(
   value: unknown,
   base: string,
   home: string,
-  warn: (message: string, hint: string) => void,
+  report: ReportProblem,
 ): Partial<ElicitationSettings> | undefined {
   const read = elicitationOrProblem(value, base, home);
   if (!("problem" in read)) return read;
-  warn(`"elicitation" ${read.problem}; ignored`, ELICITATION_HINT);
+  report({ message: `"elicitation" ${read.problem}; ignored`, path: [], hint: ELICITATION_HINT });
   return undefined;
 }
 
@@ -366,42 +364,19 @@ function elicitationOrProblem(
   return settings;
 }
 
-/** How the `http:` reader places its warnings and resolves paths: as the rest of this file does. */
-function httpContext(
-  file: string,
-  home: string,
-  locateKey: (path: readonly (string | number)[]) => SourcePosition | undefined,
-  warn: (message: string, where?: () => SourcePosition | undefined, hint?: string) => void,
-): HttpReadContext {
-  return {
-    file,
-    resolvePath: (path) => expandPath(path, dirname(file), home),
-    locate: locateKey,
-    warn: (message, path, hint) => warn(message, () => locateKey(path), hint),
-  };
-}
-
-type LayerWarn = (
-  message: string,
-  index: number,
-  field?: string,
-  hint?: string,
-  severity?: "warning" | "error",
-) => void;
-
 /**
  * The layers of one file. A layer a mistake drops (no numeric priority, no path, a bad git or
  * url key, a second of one name) is an error, not a warning: `validate` must fail on it. Every
- * such drop is the last finding of its entry (`return void warn(…)`), so that one is made an error.
+ * such drop is the last problem of its entry (`return void report(…)`), so that one is made an error.
  */
-function readLayers(entries: unknown[], base: string, home: string, warn: LayerWarn): LayerDeclaration[] {
+function readLayers(entries: unknown[], base: string, home: string, report: ReportProblem): LayerDeclaration[] {
   const layers: LayerDeclaration[] = [];
   const names = new Set<string>();
   entries.forEach((entry, index) => {
-    const said: Parameters<LayerWarn>[] = [];
-    const layer = readLayer(entry, index, names, { base, home }, (...finding) => said.push(finding));
-    if (!layer && said.length > 0) said[said.length - 1]![4] = "error";
-    for (const finding of said) warn(...finding);
+    const said: ConfigProblem[] = [];
+    const layer = readLayer(entry, index, names, { base, home }, (problem) => said.push(problem));
+    if (!layer && said.length > 0) said[said.length - 1]!.severity = "error";
+    for (const problem of said) report({ ...problem, path: [index, ...problem.path] });
     if (!layer) return;
     names.add(layer.name);
     layers.push(layer);
@@ -409,76 +384,82 @@ function readLayers(entries: unknown[], base: string, home: string, warn: LayerW
   return layers;
 }
 
-/** One entry of `layers`, or undefined (with a warning) when it is ignored. */
+/** One entry of `layers`, or undefined (with a problem reported) when it is ignored; paths relative to the entry. */
 function readLayer(
   entry: unknown,
   index: number,
   names: ReadonlySet<string>,
   paths: { base: string; home: string },
-  warn: LayerWarn,
+  report: ReportProblem,
 ): LayerDeclaration | undefined {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-    return void warn(`layer ${index + 1} must be a mapping { name, path, priority }; ignored`, index);
+    return void report({ message: `layer ${index + 1} must be a mapping { name, path, priority }; ignored`, path: [] });
   }
   const layer = entry as Record<string, unknown>;
   for (const key of Object.keys(layer)) {
     if (!LAYER_KEYS.includes(key)) {
       const meant = closest(key, LAYER_KEYS);
-      warn(
-        `unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`,
-        index,
-        key,
-        meant ? `did you mean "${meant}"?` : undefined,
-      );
+      report({
+        message: `unknown layer key "${key}" is ignored (known: ${LAYER_KEYS.join(", ")})`,
+        path: [key],
+        ...(meant ? { hint: `did you mean "${meant}"?` } : {}),
+      });
     }
   }
   const { name, path, priority, git, url } = layer;
   if (typeof name !== "string" || name.trim() === "")
-    return void warn(`layer ${index + 1} needs a "name" (a string); layer ignored`, index, "name");
+    return void report({ message: `layer ${index + 1} needs a "name" (a string); layer ignored`, path: ["name"] });
   if (git === undefined) {
     for (const key of GIT_ONLY_KEYS)
       if (key in layer)
-        warn(`layer "${name}": "${key}" applies only to a git layer (one with "git: <url>"); ignored`, index, key);
+        report({
+          message: `layer "${name}": "${key}" applies only to a git layer (one with "git: <url>"); ignored`,
+          path: [key],
+        });
   }
   if (url === undefined) {
     for (const key of WELL_KNOWN_ONLY_KEYS)
-      if (key in layer) warn(`layer "${name}": "${key}" applies only to a layer with "url"; ignored`, index, key);
+      if (key in layer)
+        report({ message: `layer "${name}": "${key}" applies only to a layer with "url"; ignored`, path: [key] });
   } else if (git !== undefined || path !== undefined)
-    return void warn(`layer "${name}" has "url" and "${git !== undefined ? "git" : "path"}": give one`, index, "url");
+    return void report({
+      message: `layer "${name}" has "url" and "${git !== undefined ? "git" : "path"}": give one`,
+      path: ["url"],
+    });
   if (git === undefined && url === undefined && (typeof path !== "string" || path.trim() === "")) {
-    return void warn(
-      `layer "${name}" needs a "path" (a folder), "git" (a repository URL) or "url" (a well-known index); layer ignored`,
-      index,
-      "path",
-    );
+    return void report({
+      message: `layer "${name}" needs a "path" (a folder), "git" (a repository URL) or "url" (a well-known index); layer ignored`,
+      path: ["path"],
+    });
   }
   if (typeof priority !== "number" || !Number.isFinite(priority)) {
-    return void warn(`layer "${name}" needs a numeric "priority" (higher wins); layer ignored`, index, "priority");
+    return void report({
+      message: `layer "${name}" needs a numeric "priority" (higher wins); layer ignored`,
+      path: ["priority"],
+    });
   }
   if (names.has(name))
-    return void warn(`layer "${name}" is declared twice in this file; the second is ignored`, index, "name");
+    return void report({
+      message: `layer "${name}" is declared twice in this file; the second is ignored`,
+      path: ["name"],
+    });
   // Present at all (even null or empty): the layer is restricted. Fail closed.
-  const access =
-    "visibleTo" in layer
-      ? { visibleTo: readVisibleTo(layer.visibleTo, name, (message, hint) => warn(message, index, "visibleTo", hint)) }
-      : {};
+  const access = "visibleTo" in layer ? { visibleTo: readVisibleTo(layer.visibleTo, name, report) } : {};
   const signed =
     git !== undefined || url !== undefined
-      ? readSigners(
-          layer,
-          name,
-          (p) => expandPath(p, paths.base, paths.home),
-          (m, field) => warn(m, index, field),
-        )
+      ? readSigners(layer, name, (p) => expandPath(p, paths.base, paths.home), report)
       : SIGNERS_KEY in layer
-        ? void warn(`layer "${name}": "signers" applies only to a git or url layer; ignored`, index, SIGNERS_KEY)
+        ? void report({
+            message: `layer "${name}": "signers" applies only to a git or url layer; ignored`,
+            path: [SIGNERS_KEY],
+          })
         : {};
   if (git !== undefined) {
-    const source = signed && readGitSource(layer, name, (message, field) => warn(message, index, field));
+    const source = signed && readGitSource(layer, name, report);
     return source && { name, path: "", priority, git: { ...source, ...signed }, ...access };
   }
   if (url !== undefined) {
-    const source = signed && readWellKnownSource(layer, name, (message, field) => warn(message, index, field));
+    const source = signed && readWellKnownSource(layer, name, report);
     return source && { name, path: "", priority, wellKnown: { ...source, ...signed }, ...access };
   }
   return { name, path: expandPath(path as string, paths.base, paths.home), priority, ...access };
@@ -488,44 +469,50 @@ function readLayer(
  * The git keys of one layer. The URL is never echoed in a message: it may carry a token. Which
  * transports are allowed is decided where the URL is used (src/sources/git-url.ts).
  */
-function readGitSource(
-  layer: Record<string, unknown>,
-  name: string,
-  warn: (message: string, field: string) => void,
-): GitSource | undefined {
+function readGitSource(layer: Record<string, unknown>, name: string, report: ReportProblem): GitSource | undefined {
   const { git, ref, path, refresh } = layer;
   if (typeof git !== "string" || git.trim() === "")
-    return void warn(`layer "${name}": "git" must be a repository URL (a string); layer ignored`, "git");
+    return void report({
+      message: `layer "${name}": "git" must be a repository URL (a string); layer ignored`,
+      path: ["git"],
+    });
   if (git.trim().startsWith("-") || /[\s\x00-\x1f\x7f]/.test(git.trim()))
-    return void warn(`layer "${name}": "git" is not a repository URL; layer ignored`, "git");
+    return void report({ message: `layer "${name}": "git" is not a repository URL; layer ignored`, path: ["git"] });
   const source: GitSource = { url: git.trim(), ref: "HEAD", path: "" };
   if (ref !== undefined) {
     const refText = typeof ref === "number" ? String(ref) : ref;
     if (typeof refText !== "string" || refText.trim() === "")
-      return void warn(`layer "${name}": "ref" must be a branch, tag or commit (a string); layer ignored`, "ref");
+      return void report({
+        message: `layer "${name}": "ref" must be a branch, tag or commit (a string); layer ignored`,
+        path: ["ref"],
+      });
     const problem = refProblem(refText.trim());
-    if (problem) return void warn(`layer "${name}": "ref" ${problem}; layer ignored`, "ref");
+    if (problem) return void report({ message: `layer "${name}": "ref" ${problem}; layer ignored`, path: ["ref"] });
     source.ref = refText.trim();
   }
   if (path !== undefined) {
     if (typeof path !== "string")
-      return void warn(
-        `layer "${name}": "path" must be a folder inside the repository (a string); layer ignored`,
-        "path",
-      );
+      return void report({
+        message: `layer "${name}": "path" must be a folder inside the repository (a string); layer ignored`,
+        path: ["path"],
+      });
     const checked = repoPathOrProblem(path.trim());
-    if ("problem" in checked) return void warn(`layer "${name}": "path" ${checked.problem}; layer ignored`, "path");
+    if ("problem" in checked)
+      return void report({ message: `layer "${name}": "path" ${checked.problem}; layer ignored`, path: ["path"] });
     source.path = checked.path;
   }
   if (refresh !== undefined && refresh !== false) {
     const ms = typeof refresh === "string" ? parseDuration(refresh) : undefined;
     if (ms === undefined)
-      warn(`layer "${name}": "refresh" must be a duration like 30m, 1h or 1d (or false); ignored`, "refresh");
+      report({
+        message: `layer "${name}": "refresh" must be a duration like 30m, 1h or 1d (or false); ignored`,
+        path: ["refresh"],
+      });
     else if (ms < MIN_REFRESH_MS)
-      warn(
-        `layer "${name}": "refresh" must be at least 1m (a shared remote is not polled more often); ignored`,
-        "refresh",
-      );
+      report({
+        message: `layer "${name}": "refresh" must be at least 1m (a shared remote is not polled more often); ignored`,
+        path: ["refresh"],
+      });
     else source.refreshMs = ms;
   }
   return source;

@@ -6,6 +6,9 @@
  */
 import type { SourcePosition } from "../diagnostics.ts";
 import { closest } from "../suggest.ts";
+import { ENV_NAME_PATTERN } from "./config-names.ts";
+import type { ConfigPath, ConfigProblem, ReportProblem } from "./config-problem.ts";
+import { secureUrlProblem } from "./config-url.ts";
 
 /** RFC 7662 introspection of opaque access tokens, as the resource server's own client. */
 export interface IntrospectionSettings {
@@ -54,75 +57,48 @@ export const HTTP_KEYS = ["publicUrl", "oauth", "metrics"] as const;
 const OAUTH_KEYS = ["issuer", "audience", "scopes", "callerClaim", "introspection"];
 const INTROSPECTION_KEYS = ["url", "clientId", "clientSecretEnv"];
 const METRICS_KEYS = ["tokenFile"];
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CLAIM_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
-
-type Path = readonly (string | number)[];
 
 export interface HttpReadContext {
   file: string;
   /** A path as written, made absolute against the config file's folder (`~` expanded). */
   resolvePath: (path: string) => string;
   /** Where a key is in the file (`["http", "oauth", "issuer"]`), computed only for a message. */
-  locate: (path: Path) => SourcePosition | undefined;
-  warn: (message: string, path: Path, hint?: string) => void;
+  locate: (path: ConfigPath) => SourcePosition | undefined;
+  /** Every problem, paths from the top of the file (`["http", "oauth", "issuer"]`). */
+  report: ReportProblem;
 }
 
-/** Thrown inside the reader for a value that makes its key unusable; caught per key. */
-class Unusable extends Error {
-  constructor(
-    message: string,
-    readonly path: Path,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
+/** A value that makes its key unusable: the key's reader stops at the first. */
+interface Unusable {
+  unusable: ConfigProblem;
 }
 
-/** Loopback host names: the only ones an `http://` issuer or introspection URL may name. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+function unusable(message: string, path: ConfigPath, hint?: string): Unusable {
+  return { unusable: { message, path, ...(hint !== undefined && { hint }) } };
 }
 
-/**
- * An absolute https URL (http only on a loopback host) without credentials or fragment, or why
- * not. `what` names it in the message.
- */
-export function urlProblem(text: string, what: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return `${what} must be an absolute URL like https://example.com/…`;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return `${what} must be an https URL`;
-  if (url.protocol === "http:" && !isLoopbackHost(url.hostname))
-    return `${what} must be https (http:// only for a loopback host such as 127.0.0.1)`;
-  if (url.username !== "" || url.password !== "") return `${what} must not carry credentials`;
-  if (url.hash !== "" || text.includes("#")) return `${what} must not have a fragment`;
-  return undefined;
+function isUnusable(value: unknown): value is Unusable {
+  return typeof value === "object" && value !== null && "unusable" in value;
 }
 
 /** The `http:` value of one config file, checked; every problem is also a positioned warning. */
 export function readHttpSettings(value: unknown, ctx: HttpReadContext): DeclaredHttpSettings {
   const settings: DeclaredHttpSettings = {};
   if (!isMapping(value)) {
-    ctx.warn(`"http" must be a mapping with keys like publicUrl, oauth; ignored`, ["http"]);
+    ctx.report({ message: `"http" must be a mapping with keys like publicUrl, oauth; ignored`, path: ["http"] });
     return settings;
   }
   warnUnknown(value, HTTP_KEYS, ["http"], ctx);
-  const read = <T>(key: (typeof HTTP_KEYS)[number], reader: () => T): Declared<T> | undefined => {
+  const read = <T>(key: (typeof HTTP_KEYS)[number], reader: () => T | Unusable): Declared<T> | undefined => {
     if (!(key in value)) return undefined;
-    try {
-      return { ok: true, value: reader() };
-    } catch (error) {
-      if (!(error instanceof Unusable)) throw error;
-      ctx.warn(error.message, error.path, error.hint);
-      const at = ctx.locate(error.path);
-      return { ok: false, problem: `${ctx.file}${at ? `:${at.line}:${at.column}` : ""}: ${error.message}` };
-    }
+    const read = reader();
+    if (!isUnusable(read)) return { ok: true, value: read };
+    const problem = read.unusable;
+    ctx.report(problem);
+    const at = ctx.locate(problem.path);
+    return { ok: false, problem: `${ctx.file}${at ? `:${at.line}:${at.column}` : ""}: ${problem.message}` };
   };
   const publicUrl = read("publicUrl", () => readPublicUrl(value.publicUrl));
   const oauth = read("oauth", () => readOAuth(value.oauth, ctx));
@@ -135,69 +111,77 @@ export function readHttpSettings(value: unknown, ctx: HttpReadContext): Declared
 
 /** `--public-url` and `http.publicUrl`: the canonical URL of the MCP endpoint, or why not. */
 export function publicUrlProblem(text: string): string | undefined {
-  const problem = urlProblem(text, "the public URL");
+  const problem = secureUrlProblem(text, "the public URL");
   if (problem !== undefined) return problem;
   if (new URL(text).search !== "") return "the public URL must not have a query string";
   return undefined;
 }
 
-function readPublicUrl(value: unknown): string {
+function readPublicUrl(value: unknown): string | Unusable {
   const path = ["http", "publicUrl"];
   if (typeof value !== "string" || value.trim() === "")
-    throw new Unusable(
+    return unusable(
       `"http.publicUrl" must be a URL (a string)`,
       path,
       "e.g. publicUrl: https://skills.example.com/mcp",
     );
   const problem = publicUrlProblem(value.trim());
-  if (problem !== undefined) throw new Unusable(`"http.publicUrl": ${problem}`, path);
+  if (problem !== undefined) return unusable(`"http.publicUrl": ${problem}`, path);
   return value.trim();
 }
 
-function readOAuth(value: unknown, ctx: HttpReadContext): OAuthSettings {
+function readOAuth(value: unknown, ctx: HttpReadContext): OAuthSettings | Unusable {
   const at = ["http", "oauth"];
   if (!isMapping(value))
-    throw new Unusable(`"http.oauth" must be a mapping with at least "issuer"`, at, "see docs/sign-in.md");
+    return unusable(`"http.oauth" must be a mapping with at least "issuer"`, at, "see docs/sign-in.md");
   warnUnknown(value, OAUTH_KEYS, at, ctx);
   const issuer = requiredUrl(value.issuer, [...at, "issuer"], "http.oauth.issuer");
-  const oauth: OAuthSettings = { issuer, scopes: readScopes(value.scopes), callerClaim: "sub" };
+  if (isUnusable(issuer)) return issuer;
+  const scopes = readScopes(value.scopes);
+  if (isUnusable(scopes)) return scopes;
+  const oauth: OAuthSettings = { issuer, scopes, callerClaim: "sub" };
   if (value.audience !== undefined) {
     if (typeof value.audience !== "string" || value.audience.trim() === "")
-      throw new Unusable(`"http.oauth.audience" must be a string`, [...at, "audience"], "e.g. api://skills");
+      return unusable(`"http.oauth.audience" must be a string`, [...at, "audience"], "e.g. api://skills");
     oauth.audience = value.audience.trim();
   }
   if (value.callerClaim !== undefined) {
     if (typeof value.callerClaim !== "string" || !CLAIM_NAME.test(value.callerClaim))
-      throw new Unusable(`"http.oauth.callerClaim" must be a claim name`, [...at, "callerClaim"], "e.g. email");
+      return unusable(`"http.oauth.callerClaim" must be a claim name`, [...at, "callerClaim"], "e.g. email");
     oauth.callerClaim = value.callerClaim;
   }
-  if (value.introspection !== undefined) oauth.introspection = readIntrospection(value.introspection, ctx);
+  if (value.introspection !== undefined) {
+    const introspection = readIntrospection(value.introspection, ctx);
+    if (isUnusable(introspection)) return introspection;
+    oauth.introspection = introspection;
+  }
   return oauth;
 }
 
-function readScopes(value: unknown): string[] {
+function readScopes(value: unknown): string[] | Unusable {
   const path = ["http", "oauth", "scopes"];
   if (value === undefined || value === null) return [];
   const list = typeof value === "string" ? value.split(/\s+/).filter((s) => s !== "") : value;
   if (!Array.isArray(list) || list.some((s) => typeof s !== "string" || !SCOPE.test(s)))
-    throw new Unusable(`"http.oauth.scopes" must be a list of scope names`, path, "e.g. scopes: [skills:read]");
+    return unusable(`"http.oauth.scopes" must be a list of scope names`, path, "e.g. scopes: [skills:read]");
   return [...new Set(list as string[])];
 }
 
-function readIntrospection(value: unknown, ctx: HttpReadContext): IntrospectionSettings {
+function readIntrospection(value: unknown, ctx: HttpReadContext): IntrospectionSettings | Unusable {
   const at = ["http", "oauth", "introspection"];
   if (!isMapping(value))
-    throw new Unusable(
+    return unusable(
       `"http.oauth.introspection" must be a mapping { url, clientId, clientSecretEnv }`,
       at,
       "see docs/sign-in.md",
     );
   warnUnknown(value, INTROSPECTION_KEYS, at, ctx);
   const url = requiredUrl(value.url, [...at, "url"], "http.oauth.introspection.url");
+  if (isUnusable(url)) return url;
   if (typeof value.clientId !== "string" || value.clientId.trim() === "")
-    throw new Unusable(`"http.oauth.introspection.clientId" must be a string`, [...at, "clientId"]);
-  if (typeof value.clientSecretEnv !== "string" || !ENV_NAME.test(value.clientSecretEnv))
-    throw new Unusable(
+    return unusable(`"http.oauth.introspection.clientId" must be a string`, [...at, "clientId"]);
+  if (typeof value.clientSecretEnv !== "string" || !ENV_NAME_PATTERN.test(value.clientSecretEnv))
+    return unusable(
       `"http.oauth.introspection.clientSecretEnv" must name an environment variable`,
       [...at, "clientSecretEnv"],
       "the secret stays in the environment, e.g. clientSecretEnv: SKILLS_INTROSPECTION_SECRET",
@@ -205,34 +189,39 @@ function readIntrospection(value: unknown, ctx: HttpReadContext): IntrospectionS
   return { url, clientId: value.clientId.trim(), clientSecretEnv: value.clientSecretEnv };
 }
 
-function readMetrics(value: unknown, ctx: HttpReadContext): MetricsSettings {
+function readMetrics(value: unknown, ctx: HttpReadContext): MetricsSettings | Unusable {
   const at = ["http", "metrics"];
   if (value === null) return {};
-  if (!isMapping(value)) throw new Unusable(`"http.metrics" must be a mapping { tokenFile }`, at);
+  if (!isMapping(value)) return unusable(`"http.metrics" must be a mapping { tokenFile }`, at);
   warnUnknown(value, METRICS_KEYS, at, ctx);
   if (value.tokenFile === undefined) return {};
   if (typeof value.tokenFile !== "string" || value.tokenFile.trim() === "")
-    throw new Unusable(`"http.metrics.tokenFile" must be a file path`, [...at, "tokenFile"], "e.g. ./metrics-token");
+    return unusable(`"http.metrics.tokenFile" must be a file path`, [...at, "tokenFile"], "e.g. ./metrics-token");
   return { tokenFile: ctx.resolvePath(value.tokenFile.trim()) };
 }
 
-function requiredUrl(value: unknown, path: Path, name: string): string {
+function requiredUrl(value: unknown, path: ConfigPath, name: string): string | Unusable {
   if (typeof value !== "string" || value.trim() === "")
-    throw new Unusable(`"${name}" must be a URL (a string)`, path, "e.g. https://login.example.com/realms/eng");
-  const problem = urlProblem(value.trim(), `"${name}"`);
-  if (problem !== undefined) throw new Unusable(problem, path);
+    return unusable(`"${name}" must be a URL (a string)`, path, "e.g. https://login.example.com/realms/eng");
+  const problem = secureUrlProblem(value.trim(), `"${name}"`);
+  if (problem !== undefined) return unusable(problem, path);
   return value.trim();
 }
 
-function warnUnknown(value: Record<string, unknown>, known: readonly string[], at: Path, ctx: HttpReadContext): void {
+function warnUnknown(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  at: ConfigPath,
+  ctx: HttpReadContext,
+): void {
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
     const meant = closest(key, known);
-    ctx.warn(
-      `unknown key "${[...at, key].join(".")}" is ignored (known: ${known.join(", ")})`,
-      [...at, key],
-      meant ? `did you mean "${meant}"?` : undefined,
-    );
+    ctx.report({
+      message: `unknown key "${[...at, key].join(".")}" is ignored (known: ${known.join(", ")})`,
+      path: [...at, key],
+      ...(meant ? { hint: `did you mean "${meant}"?` } : {}),
+    });
   }
 }
 

@@ -5,22 +5,23 @@
  * on the path to the first answer. A bad value ignores the layer: serving it unverified would be
  * the opposite of what was asked.
  */
+import type { ReportProblem } from "./config-problem.ts";
 
 export const SIGNERS_KEY = "signers";
 
-/** `{ signers }` (absolute), `{}` without the key, or undefined after a warning (layer ignored). */
+/** `{ signers }` (absolute), `{}` without the key, or undefined after a problem reported (layer ignored); paths relative to the layer. */
 export function readSigners(
   layer: Record<string, unknown>,
   name: string,
   expand: (path: string) => string,
-  warn: (message: string, field: string) => void,
+  report: ReportProblem,
 ): { signers?: string } | undefined {
   if (!(SIGNERS_KEY in layer)) return {};
   const value = layer[SIGNERS_KEY];
   if (typeof value !== "string" || value.trim() === "")
-    return void warn(
-      `layer "${name}": "signers" must be the path of an OpenSSH allowed-signers file; layer ignored (it is not served unverified)`,
-      SIGNERS_KEY,
-    );
+    return void report({
+      message: `layer "${name}": "signers" must be the path of an OpenSSH allowed-signers file; layer ignored (it is not served unverified)`,
+      path: [SIGNERS_KEY],
+    });
   return { signers: expand(value.trim()) };
 }

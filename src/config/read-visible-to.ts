@@ -1,10 +1,11 @@
+import type { ReportProblem } from "./config-problem.ts";
 import type { VisibleTo } from "./visible-to.ts";
 
 const VISIBLE_TO_KEYS = ["claims", "labels"];
 const HINT = "e.g. visibleTo: { claims: { groups: [security, sre] }, labels: [alice] }";
 
-/** Warns about one part of a layer's `visibleTo` (`field` is the key under the layer, for the position). */
-export type VisibleToWarn = (message: string, hint?: string) => void;
+/** A problem with one part of a layer's `visibleTo`, all placed at the `visibleTo` key. */
+type VisibleToWarn = (message: string, hint?: string) => void;
 
 function kindOf(value: unknown): string {
   if (value === null) return "null";
@@ -47,9 +48,12 @@ function readClaims(value: unknown, where: string, warn: VisibleToWarn): Record<
  * A layer's `visibleTo`, read strictly. It fails closed: a `visibleTo` that is present always
  * restricts the layer, whatever is wrong with it. Each malformed part is dropped with a warning
  * (dropping a part of an allow-list only narrows it), and one that allows nobody leaves the layer
- * visible to no HTTP caller (stdio, the local user, still sees it), never to everyone.
+ * visible to no HTTP caller (stdio, the local user, still sees it), never to everyone. Problems
+ * are reported at `["visibleTo"]`, relative to the layer.
  */
-export function readVisibleTo(value: unknown, layer: string, warn: VisibleToWarn): VisibleTo {
+export function readVisibleTo(value: unknown, layer: string, report: ReportProblem): VisibleTo {
+  const warn: VisibleToWarn = (message, hint) =>
+    report({ message, path: ["visibleTo"], ...(hint !== undefined && { hint }) });
   const where = `layer "${layer}": visibleTo`;
   let claims: Record<string, readonly string[]> = {};
   let labels: string[] = [];

@@ -1,5 +1,7 @@
-/** `review-pr`, `kmp-expert`: lowercase words joined by single hyphens. */
-export const SKILL_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+import { SKILL_NAME_PATTERN } from "../config/config-names.ts";
+
+/** `review-pr`, `kmp-expert`: lowercase words joined by single hyphens (the config's skill-name rule). */
+export const SKILL_ID_PATTERN = SKILL_NAME_PATTERN;
 export const MAX_SKILL_ID_LENGTH = 64;
 
 /** The id rule in words, shared by every skill format and by `new`. */

@@ -353,7 +353,7 @@ describe("audit: in a config file", () => {
         ],
         colour: true,
       },
-      (m) => warnings.push(m),
+      (problem) => warnings.push(problem.message),
     );
     expect(read).toEqual({
       block: "medium",

@@ -5,7 +5,7 @@ import { watchListChanges } from "../list-changed.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { LiveRegistry } from "../registry-source.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
-import { isLoopbackHost } from "../../config/http-settings.ts";
+import { isLoopbackHost } from "../../config/config-url.ts";
 import { accessLine, accessRecord, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
 import type { Authenticators } from "./auth.ts";
 import { CallerEventBus } from "./caller-bus.ts";

@@ -1,4 +1,4 @@
-import { isLoopbackHost } from "../../config/http-settings.ts";
+import { isLoopbackHost } from "../../config/config-url.ts";
 import type { AccessRecord } from "./access-log.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
 import type { OnUseBy } from "./caller.ts";

@@ -7,7 +7,7 @@
  * sent in a header and appears in no message: errors name the URL with any credentials in it
  * replaced by `***`.
  */
-import { isLoopbackHost } from "../../config/http-settings.ts";
+import { isLoopbackHost } from "../../config/config-url.ts";
 import { redactText, redactUrl } from "../git-url.ts";
 
 export class FetchRefused extends Error {

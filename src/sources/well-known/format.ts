@@ -1,3 +1,4 @@
+import { SKILL_NAME_PATTERN } from "../../config/config-names.ts";
 import type { Digest } from "../../storage/digest.ts";
 
 /**
@@ -29,7 +30,7 @@ export interface IndexEntry {
 }
 
 /** Agent Skills names: lowercase letters, digits and single hyphens, at most 64. */
-export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const NAME_PATTERN = SKILL_NAME_PATTERN;
 export const SEMVER_PATTERN = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
 export const CONTENT_TYPES = {
