@@ -11,29 +11,18 @@ import {
 import { LiveRegistry } from "../../src/mcp/registry-source.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../../src/registry/registry.ts";
 import type { Skill } from "../../src/skill/skill.ts";
+import { promptCandidate } from "../helpers/candidate.ts";
 
 const BUILTIN: LayerRef = { name: "builtin", priority: 0, order: 0 };
 const TEAM: LayerRef = { name: "team", priority: 50, order: 1 };
 
-function candidate(id: string, layer: LayerRef, fields: Partial<Skill> = {}): Candidate {
-  const skill: Skill = {
+const candidate = (id: string, layer: LayerRef, fields: Partial<Skill> = {}): Candidate =>
+  promptCandidate(
     id,
-    description: `Does ${id} things. More detail follows here.`,
-    type: "prompt",
-    tags: [],
-    arguments: [],
-    argumentsDeclared: false,
-    exampleCount: 0,
-    ...fields,
-  };
-  return {
-    skill,
     layer,
-    path: `/${id}.yaml`,
-    source: `${id}.yaml`,
-    content: { read: () => ({ template: "x", examples: [] }) },
-  };
-}
+    { description: `Does ${id} things. More detail follows here.`, ...fields },
+    { template: "x" },
+  );
 
 function registryOf(candidates: Candidate[]): Registry {
   return buildRegistry([BUILTIN, TEAM], candidates).registry;

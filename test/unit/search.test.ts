@@ -5,6 +5,7 @@ import { buildSearchIndex, searchIndexOf, searchSkills } from "../../src/registr
 import { stem, terms } from "../../src/registry/search-terms.ts";
 import type { Skill } from "../../src/skill/skill.ts";
 import { bodyHeadings } from "../../src/skill/headings.ts";
+import { promptCandidate } from "../helpers/candidate.ts";
 
 describe("search terms", () => {
   test("kebab-case, snake_case and camelCase split into words, and the compound is kept whole too", () => {
@@ -54,25 +55,8 @@ describe("search terms", () => {
 
 const LAYER: LayerRef = { name: "team", priority: 50, order: 1 };
 
-function candidate(id: string, fields: Partial<Skill> = {}): Candidate {
-  const skill: Skill = {
-    id,
-    description: `The ${id} skill`,
-    type: "prompt",
-    tags: [],
-    arguments: [],
-    argumentsDeclared: false,
-    exampleCount: 0,
-    ...fields,
-  };
-  return {
-    skill,
-    layer: LAYER,
-    path: `/skills/${id}.yaml`,
-    source: `${id}.yaml`,
-    content: { read: () => ({ examples: [] }) },
-  };
-}
+const candidate = (id: string, fields: Partial<Skill> = {}): Candidate =>
+  promptCandidate(id, LAYER, { description: `The ${id} skill`, ...fields }, { path: `/skills/${id}.yaml` });
 
 const SKILLS = [
   candidate("review-pr", {

@@ -7,28 +7,20 @@ import { countTokens, tokenBounds } from "../../src/mcp/token-count.ts";
 import { planFor } from "../../src/mcp/tools.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../../src/registry/registry.ts";
 import type { Skill } from "../../src/skill/skill.ts";
+import { promptCandidate } from "../helpers/candidate.ts";
 
 const TEAM: LayerRef = { name: "team", priority: 50, order: 1 };
 
-function candidate(id: string, fields: Partial<Skill> = {}): Candidate {
-  const skill: Skill = {
+const candidate = (id: string, fields: Partial<Skill> = {}): Candidate =>
+  promptCandidate(
     id,
-    description: `Use when you need ${id.replaceAll("-", " ")}: a checklist of what to look at, in order, and what to report.`,
-    type: "prompt",
-    tags: [],
-    arguments: [],
-    argumentsDeclared: false,
-    exampleCount: 0,
-    ...fields,
-  };
-  return {
-    skill,
-    layer: TEAM,
-    path: `/${id}.yaml`,
-    source: `${id}.yaml`,
-    content: { read: () => ({ template: "x", examples: [] }) },
-  };
-}
+    TEAM,
+    {
+      description: `Use when you need ${id.replaceAll("-", " ")}: a checklist of what to look at, in order, and what to report.`,
+      ...fields,
+    },
+    { template: "x" },
+  );
 
 const registryOf = (candidates: Candidate[]): Registry => buildRegistry([TEAM], candidates).registry;
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `skill-number-${i}`);

@@ -19,6 +19,16 @@ const tempStore = () => {
 };
 
 const DAY = 86_400_000;
+
+/** A store another connection holds the write lock of, and a recorder on it. */
+function lockedStore() {
+  const path = tempStore();
+  const other = openUsageDatabase(path, 0);
+  other.run("BEGIN IMMEDIATE");
+  const warnings: string[] = [];
+  const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+  return { path, other, warnings, recorder };
+}
 const use = (
   skill: string,
   extra: Partial<{ client: string; outcome: "ok" | "error" | "declined"; at: number }> = {},
@@ -53,17 +63,10 @@ describe("UsageRecorder", () => {
     expect(usage[1]!.clients).toEqual({ unknown: 1 });
   });
 
-  test("a store locked by another process keeps the rows, and close writes them once the lock lifts", async () => {
-    const path = tempStore();
-    const other = openUsageDatabase(path, 0);
-    other.run("BEGIN IMMEDIATE");
-    const warnings: string[] = [];
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+  test("a store locked by another process keeps the rows, and close writes them once the lock lifts", () => {
+    const { path, other, warnings, recorder } = lockedStore();
     recorder.record(use("a"));
-    // The batch timer finds the store locked and keeps the row (busy timeout 0: no wait).
-    const flushed = Promise.withResolvers<void>();
-    setTimeout(flushed.resolve, 300);
-    await flushed.promise;
+    recorder.writePending(); // the batch finds the store locked and keeps the row (busy timeout 0: no wait)
     expect(recorder.recording).toBe(true);
     other.run("COMMIT");
     other.close();
@@ -99,11 +102,7 @@ describe("UsageRecorder", () => {
   });
 
   test("uses a locked store still holds at close are named in one warning", () => {
-    const path = tempStore();
-    const other = openUsageDatabase(path, 0);
-    other.run("BEGIN IMMEDIATE");
-    const warnings: string[] = [];
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+    const { other, warnings, recorder } = lockedStore();
     recorder.record(use("a"));
     recorder.record(use("b"));
     recorder.close(); // waits its bounded time for the lock, then gives up
