@@ -69,19 +69,24 @@ export const spec = command({
   examples: ["skill-central board --open", "skill-central board --port 0"],
   positionals: { min: 0, max: 0 },
   async run(ctx) {
-    const [{ runBoard }, { StartError }] = await Promise.all([
+    const [{ runBoard }, { StartError }, { servedAudits }] = await Promise.all([
       import("../serve/board.ts"),
       import("../serve/start-error.ts"),
+      import("../board/audits.ts"),
     ]);
     const port = ctx.options.port ?? DEFAULT_PORT;
     const load = { cwd: ctx.cwd, ...(ctx.builtin === false && { builtin: false as const }), keepLocators: true };
     const serve = { ...load, watch: ctx.options.watch, logFormat: ctx.options["log-format"] };
     // A port in use: the board does not start, and the command line says why.
-    await runBoard(serve, { port, ...(ctx.options.open && { open: openInBrowser }), findings: findingsOf }).catch(
-      (error: unknown) => {
-        throw error instanceof StartError ? new UsageError(error.message) : error;
-      },
-    );
+    const board = {
+      port,
+      ...(ctx.options.open && { open: openInBrowser }),
+      findings: findingsOf,
+      audits: servedAudits,
+    };
+    await runBoard(serve, board).catch((error: unknown) => {
+      throw error instanceof StartError ? new UsageError(error.message) : error;
+    });
     return SERVING;
   },
 });
