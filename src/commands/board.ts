@@ -55,8 +55,9 @@ export const spec = command({
     "Serves a page on 127.0.0.1 (only this machine, only that page may read its data) from the server's own\n" +
     "loading pipeline: the served skills and what they shadow, problems as `validate` reports them, search\n" +
     "ranked as find_skills ranks it, each skill's source, a form whose preview is what prompts/get or\n" +
-    "tools/call returns, its examples' verdicts, and what Claude Code, Cursor, VS Code, Windsurf, Codex and\n" +
-    "others get from tools/list, prompts/list and initialize. Edits on disk show within about a second.\n" +
+    "tools/call returns, its examples' verdicts, its audit (`skill-central audit`; shown once worked out),\n" +
+    "and what Claude Code, Cursor, VS Code, Windsurf, Codex and others get from tools/list, prompts/list\n" +
+    "and initialize. Edits on disk show within about a second.\n" +
     "The first line on stdout is the page's URL. See docs/board.md.",
   options: {
     port: wholeNumber(0, 65_535, "<n>", `Port (default ${DEFAULT_PORT}; 0 picks a free one)`),
