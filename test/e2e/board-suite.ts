@@ -198,6 +198,27 @@ export function boardSuite(target: ServerTarget): void {
       ]);
     });
 
+    test("a picked Audit filter holds across an edit on disk, through the new load's audit", async () => {
+      await page.goto(new URL("#", board.url).href);
+      const filter = page.getByRole("combobox", { name: "Audit" });
+      try {
+        await filter.selectOption({ label: "Blocked" });
+        await skills().getByRole("link", { name: "echo", exact: true }).waitFor({ state: "detached" });
+        const before = await shownVersion(page);
+        fixture.write(
+          "skills/installer.yaml",
+          FILES["skills/installer.yaml"].replace("Installs the team's tools", "Installs every tool"),
+        );
+        await nextVersion(page, before);
+        await skills().getByText("Installs every tool").waitFor();
+        await skills().getByRole("link", { name: "echo", exact: true }).waitFor({ state: "detached" });
+        expect(await skills().getByRole("list").getByRole("link").allInnerTexts()).toEqual(["installer"]);
+        expect(await filter.inputValue()).toBe("block");
+      } finally {
+        await filter.selectOption({ label: "All skills" });
+      }
+    });
+
     test("a blocked skill's page shows its verdict and each finding as file:line:col, rule, severity, message and fix", async () => {
       await open("installer");
       const audit = page.getByRole("region", { name: "Audit" });
