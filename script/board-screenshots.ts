@@ -1,6 +1,7 @@
 /**
  * The screenshots in docs/board.md: each view of the board (the list with the unused skills, a
- * prompt skill, a folder skill with its document and files, and a client's cost), in the light
+ * prompt skill, a folder skill with its document and files, a skill the audit blocks, and a
+ * client's cost), in the light
  * and the dark theme, at 1440 px, on the test project (test/helpers/board-fixture.ts), in
  * Debian's chromium through playwright-core.
  *
@@ -13,11 +14,13 @@ import { makeFixture } from "../test/helpers/fixture.ts";
 import { SOURCE_ENTRY } from "../test/helpers/server.ts";
 
 const OUT = join(import.meta.dir, "..", "docs", "board");
+/** Each view by its URL, the client picked, and the region drawn last. */
 const VIEWS = [
-  { name: "list", hash: "", client: "" },
-  { name: "prompt-skill", hash: "#/skill/hello", client: "" },
-  { name: "folder-skill", hash: "#/skill/handbook", client: "" },
-  { name: "client-cost", hash: "#/skill/hello", client: "Cursor" },
+  { name: "list", hash: "", client: "", last: "Unused skills" },
+  { name: "prompt-skill", hash: "#/skill/hello", client: "", last: "Usage" },
+  { name: "folder-skill", hash: "#/skill/handbook", client: "", last: "Usage" },
+  { name: "blocked-skill", hash: "#/skill/installer", client: "", last: "Audit" },
+  { name: "client-cost", hash: "#/skill/hello", client: "Cursor", last: "Usage" },
 ];
 
 type PageGlobals = { document: { body: { dataset: Record<string, string | undefined> } } };
@@ -42,7 +45,9 @@ try {
         await page.getByLabel("Client", { exact: true }).selectOption({ label: view.client });
         await page.getByRole("region", { name: "Catalog cost" }).waitFor();
       }
-      await page.getByRole("region", { name: view.hash === "" ? "Unused skills" : "Usage" }).waitFor();
+      // The audit arrives after the load: its filter shows then, with the list's verdicts.
+      await page.getByRole("combobox", { name: "Audit" }).waitFor();
+      await page.getByRole("region", { name: view.last }).waitFor();
       const file = join(OUT, `${view.name}-${theme}.png`);
       await page.screenshot({ path: file, fullPage: view.client === "" });
       process.stdout.write(`${file}\n`);

@@ -11,6 +11,7 @@ import type {
   ClientView,
   CostView,
   RenderAnswer,
+  SkillAudit,
   SkillPage,
   SkillUsageView,
   UsageOverview,
@@ -47,6 +48,24 @@ export class BoardState {
     this.reloadError = undefined;
     this.current = { load, records: recordsByPath(load.result), costs: new Map() };
     this.first.resolve();
+  }
+
+  /**
+   * The audit of a load arrived (it is worked out after the load is on screen): the list's
+   * verdicts and the skill pages show it from now on. False when a newer load replaced `load`.
+   */
+  audited(load: BoardLoad, audits: ReadonlyMap<string, SkillAudit>): boolean {
+    const current = this.current;
+    if (current?.load !== load) return false;
+    this.version++;
+    current.load.findings = { ...load.findings, audits };
+    current.summary = undefined;
+    return true;
+  }
+
+  /** Whether `load` is the one shown. */
+  shows(load: BoardLoad): boolean {
+    return this.current?.load === load;
   }
 
   /** A reload failed as a whole: the previous load stays, with the reason shown. */

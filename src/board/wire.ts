@@ -43,7 +43,7 @@ export interface ClientChoice {
 }
 
 export interface BoardSummary {
-  /** Counts the loads since the board started; the page shows the latest. */
+  /** Counts the updates since the board started (a load, a failed reload, a load's audit arriving); the page shows the latest. */
   version: number;
   skills: SkillRow[];
   problems: ProblemGroup[];
@@ -131,11 +131,13 @@ export interface SkillAudit {
 }
 
 export interface AuditFinding {
-  /** The file as people read it (relative to the project), and the 1-based line. */
+  /** The file as people read it (relative to the project), and the 1-based line and column. */
   file: string;
   line?: number;
+  column?: number;
   rule: string;
-  severity: "block" | "warn" | "note";
+  /** The rule's severity (docs/audit.md): any `high` finding blocks the skill. */
+  severity: "high" | "medium" | "low";
   message: string;
   /** How to fix it. */
   fix?: string;

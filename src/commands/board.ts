@@ -55,8 +55,9 @@ export const spec = command({
     "Serves a page on 127.0.0.1 (only this machine, only that page may read its data) from the server's own\n" +
     "loading pipeline: the served skills and what they shadow, problems as `validate` reports them, search\n" +
     "ranked as find_skills ranks it, each skill's source, a form whose preview is what prompts/get or\n" +
-    "tools/call returns, its examples' verdicts, and what Claude Code, Cursor, VS Code, Windsurf, Codex and\n" +
-    "others get from tools/list, prompts/list and initialize. Edits on disk show within about a second.\n" +
+    "tools/call returns, its examples' verdicts, its audit (`skill-central audit`; shown once worked out),\n" +
+    "and what Claude Code, Cursor, VS Code, Windsurf, Codex and others get from tools/list, prompts/list\n" +
+    "and initialize. Edits on disk show within about a second.\n" +
     "The first line on stdout is the page's URL. See docs/board.md.",
   options: {
     port: wholeNumber(0, 65_535, "<n>", `Port (default ${DEFAULT_PORT}; 0 picks a free one)`),
@@ -69,19 +70,24 @@ export const spec = command({
   examples: ["skill-central board --open", "skill-central board --port 0"],
   positionals: { min: 0, max: 0 },
   async run(ctx) {
-    const [{ runBoard }, { StartError }] = await Promise.all([
+    const [{ runBoard }, { StartError }, { servedAudits }] = await Promise.all([
       import("../serve/board.ts"),
       import("../serve/start-error.ts"),
+      import("../board/audits.ts"),
     ]);
     const port = ctx.options.port ?? DEFAULT_PORT;
     const load = { cwd: ctx.cwd, ...(ctx.builtin === false && { builtin: false as const }), keepLocators: true };
     const serve = { ...load, watch: ctx.options.watch, logFormat: ctx.options["log-format"] };
     // A port in use: the board does not start, and the command line says why.
-    await runBoard(serve, { port, ...(ctx.options.open && { open: openInBrowser }), findings: findingsOf }).catch(
-      (error: unknown) => {
-        throw error instanceof StartError ? new UsageError(error.message) : error;
-      },
-    );
+    const board = {
+      port,
+      ...(ctx.options.open && { open: openInBrowser }),
+      findings: findingsOf,
+      audits: servedAudits,
+    };
+    await runBoard(serve, board).catch((error: unknown) => {
+      throw error instanceof StartError ? new UsageError(error.message) : error;
+    });
     return SERVING;
   },
 });

@@ -1,6 +1,7 @@
 import { serveBoard } from "../board/server.ts";
 import { BoardState } from "../board/state.ts";
-import type { Findings } from "../board/views.ts";
+import type { BoardLoad, Findings } from "../board/views.ts";
+import type { SkillAudit } from "../board/wire.ts";
 import type { LoadResult } from "../load/load-skills.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
 import { onStopSignals, stopSequence } from "./drain.ts";
@@ -14,6 +15,12 @@ export interface BoardRunOptions {
   open?: (url: string) => void;
   /** What `validate` finds in a load (the CLI's one severity model, passed in by the command). */
   findings: (result: LoadResult) => Promise<Findings>;
+  /**
+   * Each served skill's audit, worked out after the load is on screen (the list's verdicts and
+   * skill pages show it when it arrives); `current` turns false when a newer load replaced this
+   * one, and the audit may stop and answer undefined.
+   */
+  audits?: (result: LoadResult, current: () => boolean) => Promise<ReadonlyMap<string, SkillAudit> | undefined>;
 }
 
 /** A stop after a signal: the streams close at once, so this is only for a page's request in flight. */
@@ -45,11 +52,28 @@ export async function runBoard(options: ServeOptions, run: BoardRunOptions): Pro
 
   // One load's findings at a time, in load order: a quick second edit never shows before the first.
   let shown = Promise.resolve();
+  // Off the path to the page's first ready: the load is shown first, its audit follows.
+  const audit = (load: BoardLoad | undefined) => {
+    if (!load || !run.audits) return;
+    run
+      .audits(load.result, () => state.shows(load))
+      .then((audits) => {
+        if (audits && state.audited(load, audits)) serving.announce(state.version);
+      })
+      .catch((error: unknown) => logger.warn(`cannot audit this load: ${String(error)}`));
+  };
   const show = (result: LoadResult) => {
     shown = shown
-      .then(async () => state.loaded({ result, findings: await run.findings(result) }))
-      .catch((error: unknown) => state.failed(`cannot check this load: ${String(error)}`))
-      .then(() => serving.announce(state.version));
+      .then(async () => {
+        const load = { result, findings: await run.findings(result) };
+        state.loaded(load);
+        return load;
+      })
+      .catch((error: unknown) => void state.failed(`cannot check this load: ${String(error)}`))
+      .then((load) => {
+        serving.announce(state.version);
+        audit(load);
+      });
   };
   skills = openSkills(options, source, logger, [], {
     loaded: show,

@@ -13,18 +13,21 @@ import {
 } from "../helpers/board.ts";
 import { BOARD_FILES, HOSTILE_HTML, SEEDED_USES, seedUsage } from "../helpers/board-fixture.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
+import { RULES_BY_ID } from "../../src/audit/rules.ts";
 
 const FILES = BOARD_FILES;
 
+type AuditJsonFinding = { rule: string; severity: string; file: string; line: number; column: number; message: string };
+
 /**
  * The views axe checks (in both themes, at 1024 and 1440 px), each by its URL and the region
- * drawn last. Once `skill-central audit` lands, add a blocked skill here (and to the fixture):
- * `{ name: "a blocked skill", hash: "#/skill/<id>", waitFor: "Audit" }`.
+ * drawn last (a skill's Audit arrives after its load is shown).
  */
 const AXE_VIEWS = [
   { name: "the list", hash: "#", waitFor: "Unused skills" },
   { name: "a prompt skill", hash: "#/skill/hello", waitFor: "Usage" },
   { name: "a folder skill", hash: "#/skill/handbook", waitFor: "Usage" },
+  { name: "a blocked skill", hash: "#/skill/installer", waitFor: "Audit" },
 ];
 
 let axeText: string | undefined;
@@ -181,7 +184,88 @@ export function boardSuite(target: ServerTarget): void {
 
     test("lists every served skill as a link named by its id", async () => {
       const names = await skills().getByRole("list").getByRole("link").allInnerTexts();
-      expect(names).toEqual(["echo", "farewell", "handbook", "hello", "repeat", "review", "shout", "whisper"]);
+      expect(names).toEqual([
+        "echo",
+        "farewell",
+        "handbook",
+        "hello",
+        "installer",
+        "repeat",
+        "review",
+        "shout",
+        "vendored",
+        "whisper",
+      ]);
+    });
+
+    test("a picked Audit filter holds across an edit on disk, through the new load's audit", async () => {
+      await page.goto(new URL("#", board.url).href);
+      const filter = page.getByRole("combobox", { name: "Audit" });
+      try {
+        await filter.selectOption({ label: "Blocked" });
+        await skills().getByRole("link", { name: "echo", exact: true }).waitFor({ state: "detached" });
+        const before = await shownVersion(page);
+        fixture.write(
+          "skills/installer.yaml",
+          FILES["skills/installer.yaml"].replace("Installs the team's tools", "Installs every tool"),
+        );
+        await nextVersion(page, before);
+        await skills().getByText("Installs every tool").waitFor();
+        await skills().getByRole("link", { name: "echo", exact: true }).waitFor({ state: "detached" });
+        expect(await skills().getByRole("list").getByRole("link").allInnerTexts()).toEqual(["installer"]);
+        expect(await filter.inputValue()).toBe("block");
+      } finally {
+        await filter.selectOption({ label: "All skills" });
+      }
+    });
+
+    test("a blocked skill's page shows its verdict and each finding as file:line:col, rule, severity, message and fix", async () => {
+      await open("installer");
+      const audit = page.getByRole("region", { name: "Audit" });
+      await audit.getByText("blocked", { exact: true }).waitFor();
+      const cli = Bun.spawn(
+        [target.command, ...target.args.map((a) => (a === "board" ? "audit" : a)), "--format", "json"],
+        { cwd: fixture.cwd, env: { HOME: fixture.home, PATH: process.env.PATH ?? "" }, stderr: "ignore" },
+      );
+      const reported = (
+        JSON.parse(await new Response(cli.stdout).text()) as {
+          skills: { id: string; layer: string; verdict: string; findings: AuditJsonFinding[] }[];
+        }
+      ).skills.find((s) => s.id === "installer" && s.layer === "team")!;
+      expect(reported.verdict).toBe("block");
+      const rows = await audit.getByRole("table", { name: "Audit findings" }).getByRole("row").allInnerTexts();
+      expect(rows.slice(1).map((r) => r.split(/\s+/).join(" "))).toEqual(
+        reported.findings.map((f) =>
+          [`skills/${f.file}:${f.line}:${f.column}`, f.rule, f.severity, f.message, RULES_BY_ID.get(f.rule)!.fix]
+            .join(" ")
+            .split(/\s+/)
+            .join(" "),
+        ),
+      );
+      expect(rows[1]).toContain("skills/installer.yaml:7:3");
+      expect(rows[1]).toContain("remote-code-pipe");
+    });
+
+    test("the Audit filter narrows the list to blocked skills, or to warned ones, each with its badge", async () => {
+      await page.goto(new URL("#", board.url).href);
+      const filter = page.getByRole("combobox", { name: "Audit" });
+      const links = () => skills().getByRole("list").getByRole("link").allInnerTexts();
+      try {
+        await filter.selectOption({ label: "Blocked" });
+        await skills().getByRole("link", { name: "echo", exact: true }).waitFor({ state: "detached" });
+        expect(await links()).toEqual(["installer"]);
+        expect(await text(skills().getByRole("listitem"))).toContain("blocked");
+        await filter.selectOption({ label: "Warned" });
+        await skills().getByRole("link", { name: "installer", exact: true }).waitFor({ state: "detached" });
+        expect(await links()).toEqual(["vendored"]);
+        expect(await text(skills().getByRole("listitem"))).toContain("warned");
+      } finally {
+        await filter.selectOption({ label: "All skills" });
+      }
+      await skills().getByRole("link", { name: "echo", exact: true }).waitFor();
+      expect(await links()).toHaveLength(
+        Object.keys(FILES).filter((f) => f.startsWith("skills/") && !f.includes("/references/")).length,
+      );
     });
 
     test("the search box filters the list itself, ranked as find_skills ranks", async () => {

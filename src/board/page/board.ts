@@ -24,18 +24,20 @@ const view = {
 
 function rows(): SkillRow[] {
   const all = view.summary?.skills ?? [];
-  const verdict = byId<HTMLSelectElement>("audit-filter").value;
+  // While a new load's audit is on its way the filter is hidden, and kept for when it arrives.
+  const verdict = byId("audit-filter-field").hidden ? "" : byId<HTMLSelectElement>("audit-filter").value;
   const shown = verdict === "" ? all : all.filter((r) => r.audit === verdict);
   if (view.ranked === undefined) return shown;
   const byId_ = new Map(shown.map((r) => [r.id, r]));
   return view.ranked.flatMap((id) => byId_.get(id) ?? []);
 }
 
-/** The audit filter shows once the load has verdicts (`skill-central audit`); until then it stays hidden. */
+/**
+ * The audit filter shows once the load has verdicts (`skill-central audit`, worked out after the
+ * load is shown); until then it stays hidden, and what was picked holds for when they arrive.
+ */
 function fillAuditFilter(summary: BoardSummary): void {
-  const audited = summary.skills.some((r) => r.audit !== undefined);
-  byId("audit-filter-field").hidden = !audited;
-  if (!audited) byId<HTMLSelectElement>("audit-filter").value = "";
+  byId("audit-filter-field").hidden = !summary.skills.some((r) => r.audit !== undefined);
 }
 
 const drawList = () => renderSkillList(rows(), view.page, view.selected);

@@ -236,7 +236,7 @@ export function auditSection(audit: SkillAudit): HTMLElement {
           "Audit findings",
           [{ title: "Where" }, { title: "Rule" }, { title: "Finding" }, { title: "Fix" }],
           audit.findings.map((f) => [
-            el("code", {}, place(f.file, f.line)),
+            el("code", {}, place(f.file, f.line, f.column)),
             [el("code", {}, f.rule), " ", el("span", { class: `badge sev-${f.severity}` }, f.severity)],
             f.message,
             f.fix ?? "",
