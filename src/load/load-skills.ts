@@ -17,7 +17,6 @@ import { assignLayerFolders } from "./layer-folders.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
 import { examplesFilesIn, parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
 import type { SkillRecord } from "./record.ts";
-import { holdBlocked } from "./audit-records.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
 export interface LoadOptions extends ConfigOptions {
@@ -184,7 +183,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   }
   phase("read+parse");
 
-  const built = buildRegistry(layers, servedCandidates(records, config, display, options.home, diagnostics));
+  const built = buildRegistry(layers, await servedCandidates(records, config, display, options.home, diagnostics));
   diagnostics.push(...built.diagnostics);
   phase("resolve");
   const result: LoadResult = {
@@ -235,16 +234,30 @@ export async function layersUnchanged(previous: LoadResult): Promise<boolean> {
   return true;
 }
 
+/**
+ * The records the audit holds back: none unless `audit.layers: all`, when blocked skills of local
+ * layers are (audit-records.ts). Its rules are loaded only then: compiling them costs ~6 MB and
+ * ~20 ms that every other start should not pay.
+ */
+async function heldByAudit(
+  records: readonly SkillRecord[],
+  config: ResolvedConfig,
+  home: string | undefined,
+): Promise<{ held: ReadonlySet<string>; diagnostics: Diagnostic[] }> {
+  if (config.audit?.layers !== "all") return { held: new Set(), diagnostics: [] };
+  const { holdBlocked } = await import("./audit-records.ts");
+  return holdBlocked(records, config, home);
+}
+
 /** What the registry ranks: the records that hold a skill, less those the audit holds back and opt-in skills left off. */
-function servedCandidates(
+async function servedCandidates(
   records: readonly SkillRecord[],
   config: ResolvedConfig,
   display: (path: string) => string,
   home: string | undefined,
   diagnostics: Diagnostic[],
-): Candidate[] {
-  // Off unless `audit.layers: all`: then blocked skills of local layers are held back (audit-records.ts).
-  const held = holdBlocked(records, config, home);
+): Promise<Candidate[]> {
+  const held = await heldByAudit(records, config, home);
   diagnostics.push(...held.diagnostics);
   return switchedOn(candidatesOf(records, display, held.held), config, diagnostics);
 }

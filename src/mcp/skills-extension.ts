@@ -14,7 +14,6 @@ import { perSnapshot } from "../registry/per-snapshot.ts";
 import { publicationFingerprint, publishedCatalog, type PublishedSkill } from "../registry/published-skills.ts";
 import { originView, type OriginView } from "../registry/describe.ts";
 import type { Registry } from "../registry/registry.ts";
-import { AUDIT_META_KEY, auditAttestation } from "./audit-meta.ts";
 import { cacheHints } from "./cache-hints.ts";
 import type { Feature, FeatureOptions } from "./feature.ts";
 import { paginate } from "./pagination.ts";
@@ -55,10 +54,20 @@ export interface EntryProvenance {
 /** With a remote layer's source (git URL and commit, or index URL) and signer (docs/provenance.md). */
 type EntryMeta = EntryProvenance & Partial<OriginView>;
 
+/**
+ * The audit (audit-meta.ts and its rules) is loaded with the first `skills/list` or `skills/get`,
+ * not at start: compiling its rules costs ~6 MB and ~20 ms that a client which never reads the
+ * extension should not pay.
+ */
+let auditing: typeof import("./audit-meta.ts") | undefined;
+const loadAudit = async (): Promise<void> => {
+  auditing ??= await import("./audit-meta.ts");
+};
+
 /** `dev.skill-central/audit` (audit-meta.ts), absent while the skill's files cannot be read. */
 function auditMeta(skill: PublishedSkill): Record<string, unknown> {
-  const attestation = auditAttestation(skill);
-  return attestation ? { [AUDIT_META_KEY]: attestation } : {};
+  const attestation = auditing?.auditAttestation(skill);
+  return attestation && auditing ? { [auditing.AUDIT_META_KEY]: attestation } : {};
 }
 
 /** A published skill as a `skills/list` / `skills/get` entry. */
@@ -120,12 +129,14 @@ export const skillsExtensionFeature: Feature = {
   // The extension requires `resources`, which resources.ts declares.
   capabilities: () => ({ extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } }),
   register(server, source: RegistrySource, options: FeatureOptions) {
-    handle(server, SKILLS_LIST_METHOD, ListSkillsRequestParamsSchema, async (params) => ({
-      ...listSkillsPage(await source.current(), params.cursor, source.pageSize()),
-      ...cacheFields(server, options),
-    }));
+    handle(server, SKILLS_LIST_METHOD, ListSkillsRequestParamsSchema, async (params) => {
+      const registry = await source.current();
+      await loadAudit();
+      return { ...listSkillsPage(registry, params.cursor, source.pageSize()), ...cacheFields(server, options) };
+    });
     handle(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params, ctx) => {
       const registry = await source.current();
+      await loadAudit();
       const skill = servedSkill(registry, params.uri);
       reportUse(options.onUse, server, ctx, registry, skill.candidate.skill.id, SKILLS_GET_METHOD, "ok");
       return { skill: skillEntry(skill), ...cacheFields(server, options) };

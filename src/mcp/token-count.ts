@@ -16,10 +16,19 @@ let count: Count | undefined;
 /** Text that spells a special token (`<|endoftext|>`) is counted as the plain text it is. */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-/** The tokens of `text`; the first call loads the rank table (synchronously: it is bundled). */
+/**
+ * Where the rank table's module is: beside this one from source; in the binary, an entrypoint of
+ * its own that Bun embeds at its path below the bundle root (`src/`), as the validation worker is.
+ * A computed path, so the bundler leaves the table out of the main bundle.
+ */
+function tableModule(): string {
+  return Bun.isStandaloneExecutable ? "./mcp/o200k-table.ts" : new URL("./o200k-table.ts", import.meta.url).pathname;
+}
+
+/** The tokens of `text`; the first call loads the rank table (synchronously, from a file of the binary). */
 export function countTokens(text: string): number {
   if (text === "") return 0;
-  count ??= (require("gpt-tokenizer/encoding/o200k_base") as { countTokens: Count }).countTokens;
+  count ??= (require(tableModule()) as { countTokens: Count }).countTokens;
   return count(text, AS_TEXT);
 }
 

@@ -141,6 +141,8 @@ describe("what the API needs, found from src/api.ts", () => {
       // A JSON skill file that does not parse gets its error position from jsonc-parser.
       "jsonc-parser": pkg.dependencies["jsonc-parser"],
       "redos-detector": pkg.dependencies["redos-detector"],
+      // With `audit.layers: all` the load audits local skills, and a folder's digest is its .tar.gz's.
+      tar: pkg.dependencies.tar,
       typebox: pkg.dependencies.typebox,
       yaml: pkg.dependencies.yaml,
     });

@@ -14,13 +14,17 @@ import { wellKnownTrees } from "../../registry/well-known-index.ts";
 import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-known/format.ts";
 import { type Digest, digestHex } from "../../storage/digest.ts";
 import type { RegistrySource } from "../registry-source.ts";
-import { auditEntryMeta } from "../audit-meta.ts";
 import { bytesOf } from "../skill-files.ts";
 import type { Handler } from "./gate.ts";
 
 export { WELL_KNOWN_PATH };
 
-const wellKnownTree = wellKnownTrees(bytesOf, auditEntryMeta);
+/** The tree, with each entry's audit `_meta`: the audit's rules are loaded on the first request here, not at start. */
+let wellKnownTree: ReturnType<typeof wellKnownTrees> | undefined;
+const treeOf = async (registry: Parameters<ReturnType<typeof wellKnownTrees>>[0]) => {
+  wellKnownTree ??= wellKnownTrees(bytesOf, (await import("../audit-meta.ts")).auditEntryMeta);
+  return wellKnownTree(registry);
+};
 
 function notFound(what: string): Response {
   return new Response(`Not found: ${what}\n`, {
@@ -60,7 +64,7 @@ export const wellKnownRoute =
     if (request.method !== "GET" && request.method !== "HEAD")
       return new Response("Method not allowed: GET or HEAD\n", { status: 405, headers: { Allow: "GET, HEAD" } });
     const registry = visibleRegistry(await source.current(), caller);
-    const tree = wellKnownTree(registry);
+    const tree = await treeOf(registry);
     let path: string;
     try {
       path = decodeURIComponent(url.pathname.slice(WELL_KNOWN_PATH.length));
