@@ -207,6 +207,7 @@ describe.skipIf(HOST_TARGET === undefined)("the packed release", () => {
       "handlebars",
       "jsonc-parser",
       "redos-detector",
+      "tar", // audit.layers: all audits local skills at load; a folder's digest is its .tar.gz's
       "typebox",
       "yaml",
     ]);
