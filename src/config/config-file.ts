@@ -22,7 +22,7 @@ import {
 import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { isElicitationMode, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
-import { readUsageSettings, USAGE_HINT, type DeclaredUsageSettings } from "./usage-settings.ts";
+import { readUsageSettings, type DeclaredUsageSettings } from "./usage-settings.ts";
 
 /**
  * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
@@ -263,9 +263,8 @@ function readUsageKey(
   report: ReportProblem,
 ): void {
   if (key === "usage") {
-    const usage = readUsageSettings(value, resolvePath);
-    if ("problem" in usage) report({ message: `"usage" ${usage.problem}; ignored`, path: [], hint: USAGE_HINT });
-    else config.usage = usage;
+    const usage = readUsageSettings(value, resolvePath, report);
+    if (usage !== undefined) config.usage = usage;
     return;
   }
   const ids = readEnable(value);

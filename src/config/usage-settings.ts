@@ -5,6 +5,8 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { ReportProblem } from "./config-problem.ts";
+import { readBlock } from "./config-schema.ts";
 
 export interface UsageSettings {
   /** The store file (absolute), or "off": nothing is recorded and no file is created. */
@@ -53,32 +55,52 @@ export function mergeUsageSettings(
 
 export const USAGE_HINT = "usage: { store: off } turns recording off; usage: { store: ./usage.db, keepDays: 90 }";
 
+const OFF = [{ const: "off" }, { const: false }] as const;
+
+/** `usage:` in a config file: `off` (or `false`), or `{ store, keepDays }`. */
+export const UsageBlock = {
+  anyOf: [
+    ...OFF,
+    {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        store: {
+          anyOf: [...OFF, { type: "string", pattern: "\\S" }],
+          errorMessage: "must be a path to a file, or off",
+          hint: USAGE_HINT,
+        },
+        keepDays: {
+          type: "integer",
+          minimum: 1,
+          maximum: MAX_KEEP_DAYS,
+          errorMessage: `must be a whole number of days from 1 to ${MAX_KEEP_DAYS}`,
+          hint: USAGE_HINT,
+        },
+      },
+    },
+  ],
+  errorMessage: "must be off, or a mapping { store, keepDays }",
+  hint: USAGE_HINT,
+} as const;
+
 /**
- * The `usage:` block of one config file, or a problem. `resolvePath` turns a written path into an
- * absolute one as the rest of the file's paths are (relative to the file, `~` expanded).
+ * The `usage:` block of one config file; undefined when it is ignored (each problem reported).
+ * `resolvePath` turns a written path into an absolute one as the rest of the file's paths are
+ * (relative to the file, `~` expanded).
  */
 export function readUsageSettings(
   value: unknown,
   resolvePath: (path: string) => string,
-): DeclaredUsageSettings | { problem: string } {
+  report: ReportProblem,
+): DeclaredUsageSettings | undefined {
+  const block = readBlock(UsageBlock, value, report, { key: "usage" });
+  if (block === undefined) return undefined;
   // `usage: off` (or `false`) is the short way to turn recording off.
-  if (value === "off" || value === false) return { store: "off" };
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { problem: "must be off, or a mapping { store, keepDays }" };
-  const entries = value as Record<string, unknown>;
-  const unknown = Object.keys(entries).find((k) => k !== "store" && k !== "keepDays");
-  if (unknown !== undefined) return { problem: `has an unknown key "${unknown}" (known: store, keepDays)` };
+  if (block === "off" || block === false) return { store: "off" };
   const settings: DeclaredUsageSettings = {};
-  const { store, keepDays } = entries;
-  if (store !== undefined) {
-    if (store === "off" || store === false) settings.store = "off";
-    else if (typeof store === "string" && store.trim() !== "") settings.store = resolvePath(store.trim());
-    else return { problem: '"store" must be a path to a file, or off' };
-  }
-  if (keepDays !== undefined) {
-    if (!Number.isInteger(keepDays) || (keepDays as number) < 1 || (keepDays as number) > MAX_KEEP_DAYS)
-      return { problem: `"keepDays" must be a whole number of days from 1 to ${MAX_KEEP_DAYS}` };
-    settings.keepDays = keepDays as number;
-  }
+  if (block.store === "off" || block.store === false) settings.store = "off";
+  else if (block.store !== undefined) settings.store = resolvePath(block.store.trim());
+  if (block.keepDays !== undefined) settings.keepDays = block.keepDays;
   return settings;
 }

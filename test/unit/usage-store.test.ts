@@ -3,6 +3,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ConfigProblem } from "../../src/config/config-problem.ts";
 import { defaultUsageSettings, readUsageSettings, stateRoot } from "../../src/config/usage-settings.ts";
 import { openUsageDatabase, readUsage, UsageRecorder } from "../../src/storage/usage-store.ts";
 import { parseWindow, sparkline } from "../../src/commands/usage.ts";
@@ -182,21 +183,45 @@ describe("readUsage", () => {
 
 describe("usage settings", () => {
   const resolve = (p: string) => `/project/${p}`;
-  test("off, a store path and keepDays are read; problems are named", () => {
-    expect(readUsageSettings("off", resolve)).toEqual({ store: "off" });
-    expect(readUsageSettings(false, resolve)).toEqual({ store: "off" });
-    expect(readUsageSettings({ store: "off" }, resolve)).toEqual({ store: "off" });
-    expect(readUsageSettings({ store: "./u.db", keepDays: 30 }, resolve)).toEqual({
-      store: "/project/./u.db",
-      keepDays: 30,
+  const read = (value: unknown) => {
+    const problems: ConfigProblem[] = [];
+    const settings = readUsageSettings(value, resolve, (p) => problems.push(p));
+    return { settings, problems: problems.map((p) => ({ message: p.message, path: p.path })) };
+  };
+  test("off, a store path and keepDays are read", () => {
+    for (const off of ["off", false, { store: "off" }, { store: false }])
+      expect(read(off)).toEqual({ settings: { store: "off" }, problems: [] });
+    expect(read({ store: " ./u.db ", keepDays: 30 })).toEqual({
+      settings: { store: "/project/./u.db", keepDays: 30 },
+      problems: [],
     });
-    expect(readUsageSettings({ keepDays: 0 }, resolve)).toEqual({
-      problem: '"keepDays" must be a whole number of days from 1 to 36500',
+  });
+
+  test("a wrong key is left out and named at its path; the rest of the block is kept", () => {
+    expect(read({ store: "./u.db", keepDays: 0 })).toEqual({
+      settings: { store: "/project/./u.db" },
+      problems: [
+        { message: '"usage.keepDays" must be a whole number of days from 1 to 36500; ignored', path: ["keepDays"] },
+      ],
     });
-    expect(readUsageSettings({ stor: "x" }, resolve)).toEqual({
-      problem: 'has an unknown key "stor" (known: store, keepDays)',
+    expect(read({ keepDays: 2.5, store: "  " }).problems.map((p) => p.path)).toEqual([["keepDays"], ["store"]]);
+    expect(read({ stor: "x" })).toEqual({
+      settings: {},
+      problems: [
+        {
+          message: 'unknown key "usage.stor" is ignored (known keys: store, keepDays)',
+          path: ["stor"],
+        },
+      ],
     });
-    expect(readUsageSettings(42, resolve)).toEqual({ problem: "must be off, or a mapping { store, keepDays }" });
+  });
+
+  test("a value that is neither off nor a mapping ignores the block", () => {
+    for (const bad of [42, "on", true, ["off"], null])
+      expect(read(bad)).toEqual({
+        settings: undefined,
+        problems: [{ message: '"usage" must be off, or a mapping { store, keepDays }; ignored', path: [] }],
+      });
   });
 
   test("the default store lives in the user's state folder on each platform", () => {
