@@ -4,13 +4,16 @@
  * command line (`mcp --catalog`); the project's file wins over the user's, the flag over both.
  */
 
+import type { ReportProblem } from "./config-problem.ts";
+import { readBlock } from "./config-schema.ts";
+
 /** `auto`: decided per client; `on`: catalog tools for every client; `off`: never. */
-export type CatalogMode = "auto" | "on" | "off";
-export const CATALOG_MODES: readonly CatalogMode[] = ["auto", "on", "off"];
+export const CATALOG_MODES = ["auto", "on", "off"] as const;
+export type CatalogMode = (typeof CATALOG_MODES)[number];
 
 /** `tools`: each tool skill is an MCP tool (unless a capped client's budget is exceeded); `catalog`: all go behind `run_skill_tool`. */
-export type ToolSkillsMode = "tools" | "catalog";
-export const TOOL_SKILLS_MODES: readonly ToolSkillsMode[] = ["tools", "catalog"];
+export const TOOL_SKILLS_MODES = ["tools", "catalog"] as const;
+export type ToolSkillsMode = (typeof TOOL_SKILLS_MODES)[number];
 
 export interface CatalogSettings {
   mode: CatalogMode;
@@ -43,27 +46,60 @@ export const DEFAULT_CATALOG_SETTINGS: CatalogSettings = Object.freeze({
 /** What one config file said; absent keys were not set (or were invalid, and reported). */
 export type DeclaredCatalogSettings = Partial<CatalogSettings>;
 
-export function isCatalogMode(value: unknown): value is CatalogMode {
-  return typeof value === "string" && (CATALOG_MODES as readonly string[]).includes(value);
-}
-
-export function isToolSkillsMode(value: unknown): value is ToolSkillsMode {
-  return typeof value === "string" && (TOOL_SKILLS_MODES as readonly string[]).includes(value);
-}
-
-export function isToolCap(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= MIN_TOOL_CAP && (value as number) <= MAX_TOOL_CAP;
-}
-
-export function isTokenBudget(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= MIN_TOKEN_BUDGET && (value as number) <= MAX_TOKEN_BUDGET;
-}
-
 /** The rule for `tokenBudget` in words, for the config check. */
 export const TOKEN_BUDGET_RULE = `a whole number of tokens from ${MIN_TOKEN_BUDGET} to ${MAX_TOKEN_BUDGET}`;
 
 /** The rule for `toolCap` in words, shared by the config check and the docs' examples. */
 export const TOOL_CAP_RULE = `a whole number from ${MIN_TOOL_CAP} (the catalog's own tools) to ${MAX_TOOL_CAP}`;
+
+/** The catalog's keys of a config file, each at the top level (`catalog: off`, `toolCap: 40`). */
+export const CatalogKeys = {
+  type: "object",
+  properties: {
+    catalog: {
+      // YAML 1.1 readers (and people) write on/off as booleans.
+      anyOf: [{ enum: CATALOG_MODES }, { type: "boolean" }],
+      errorMessage: "must be auto, on or off",
+      hint: "auto (per client, the default), on (every client) or off (none); see docs/catalog.md",
+    },
+    toolSkills: {
+      enum: TOOL_SKILLS_MODES,
+      errorMessage: `must be ${TOOL_SKILLS_MODES.join(" or ")}`,
+      hint: "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)",
+    },
+    toolCap: {
+      type: "integer",
+      minimum: MIN_TOOL_CAP,
+      maximum: MAX_TOOL_CAP,
+      errorMessage: `must be ${TOOL_CAP_RULE}`,
+      hint: "e.g. toolCap: 40",
+    },
+    tokenBudget: {
+      type: "integer",
+      minimum: MIN_TOKEN_BUDGET,
+      maximum: MAX_TOKEN_BUDGET,
+      errorMessage: `must be ${TOKEN_BUDGET_RULE}`,
+      hint: "e.g. tokenBudget: 4000 (see skill-central budget)",
+    },
+  },
+} as const;
+
+export type CatalogKey = keyof typeof CatalogKeys.properties;
+export const CATALOG_KEYS = Object.keys(CatalogKeys.properties) as CatalogKey[];
+
+/** One of the catalog's keys merged into what the file declared so far (unchanged when ignored, with the problem reported). */
+export function readCatalogKey(
+  key: CatalogKey,
+  value: unknown,
+  declared: DeclaredCatalogSettings | undefined,
+  report: ReportProblem,
+): DeclaredCatalogSettings | undefined {
+  const read = readBlock(CatalogKeys, { [key]: value }, report);
+  if (read === undefined) return declared;
+  const { catalog, ...rest } = read;
+  const mode = catalog === true ? "on" : catalog === false ? "off" : catalog;
+  return { ...declared, ...rest, ...(mode !== undefined && { mode }) };
+}
 
 /** Later sources win key by key: user config, then project config, then the command line. */
 export function mergeCatalogSettings(...layers: readonly (DeclaredCatalogSettings | undefined)[]): CatalogSettings {

@@ -5,22 +5,14 @@ import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { under, type ConfigProblem, type ReportProblem } from "./config-problem.ts";
+import { readBlock } from "./config-schema.ts";
 import { readVisibleTo } from "./read-visible-to.ts";
 import { readSigners, SIGNERS_KEY } from "./read-signers.ts";
 import { readWellKnownSource, WELL_KNOWN_ONLY_KEYS, type WellKnownSource } from "./read-well-known.ts";
 import type { VisibleTo } from "./visible-to.ts";
-import {
-  isCatalogMode,
-  isTokenBudget,
-  isToolCap,
-  isToolSkillsMode,
-  TOKEN_BUDGET_RULE,
-  TOOL_CAP_RULE,
-  TOOL_SKILLS_MODES,
-  type DeclaredCatalogSettings,
-} from "./catalog-settings.ts";
+import { CATALOG_KEYS, type CatalogKey, readCatalogKey, type DeclaredCatalogSettings } from "./catalog-settings.ts";
 import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
-import { isElicitationMode, type ElicitationSettings } from "./elicitation-settings.ts";
+import { readElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
 import { readUsageSettings, type DeclaredUsageSettings } from "./usage-settings.ts";
 
@@ -205,13 +197,13 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
         ...(meant ? { hint: `did you mean "${meant}"?` } : {}),
         severity: dropped > 0 ? "error" : "warning",
       });
-    } else if (key === "builtin" || key === "pageSize") {
-      readScalarKey(key, value, config, at);
-    } else if (key === "catalog" || key === "toolSkills" || key === "toolCap" || key === "tokenBudget") {
-      const catalog = readCatalogKey(key, value, config.catalog, at);
+    } else if (key === "builtin" || key === "pageSize" || key === "enable") {
+      readFileKey(key, value, config, problem);
+    } else if ((CATALOG_KEYS as readonly string[]).includes(key)) {
+      const catalog = readCatalogKey(key as CatalogKey, value, config.catalog, problem);
       if (catalog !== undefined) config.catalog = catalog;
     } else if (key === "elicitation") {
-      config.elicitation = readElicitation(value, dirname(file), home, at);
+      config.elicitation = readElicitationSettings(value, (path) => expandPath(path, dirname(file), home), at);
     } else if (key === "audit") {
       config.audit = readAuditSettings(value, at);
     } else if (key === "http") {
@@ -221,8 +213,8 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
         locate: locateKey,
         report: problem,
       });
-    } else if (key === "usage" || key === "enable") {
-      readUsageKey(key, value, config, (path) => expandPath(path, dirname(file), home), at);
+    } else if (key === "usage") {
+      config.usage = readUsageSettings(value, (path) => expandPath(path, dirname(file), home), at);
     } else if (key === "layers") {
       if (value === null) config.layers = [];
       else if (!Array.isArray(value))
@@ -240,127 +232,37 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
   return config;
 }
 
-/** `builtin` (true or false) or `pageSize` (a positive whole number), into `config`; a bad value is warned about and ignored. */
-function readScalarKey(key: "builtin" | "pageSize", value: unknown, config: ConfigFile, report: ReportProblem): void {
-  if (key === "builtin") {
-    if (typeof value === "boolean") config.builtin = value;
-    else
-      report({
-        message: `"builtin" must be true or false; ignored`,
-        path: [],
-        hint: "write builtin: true or builtin: false",
-      });
-  } else if (Number.isInteger(value) && (value as number) > 0) config.pageSize = value as number;
-  else report({ message: `"pageSize" must be a positive whole number; ignored`, path: [], hint: "e.g. pageSize: 50" });
-}
+const SKILL_ID = { type: "string", pattern: "\\S", errorMessage: "must be a skill id" } as const;
 
-/** `usage` (where uses are recorded) or `enable` (opt-in skills switched on), into `config`; a bad value is warned about and ignored. */
-function readUsageKey(
-  key: "usage" | "enable",
-  value: unknown,
-  config: ConfigFile,
-  resolvePath: (path: string) => string,
-  report: ReportProblem,
-): void {
-  if (key === "usage") {
-    const usage = readUsageSettings(value, resolvePath, report);
-    if (usage !== undefined) config.usage = usage;
-    return;
-  }
-  const ids = readEnable(value);
-  if (ids === undefined)
-    report({
-      message: `"enable" must be a list of skill ids; ignored`,
-      path: [],
+/** The file's own settings; the other keys are blocks, each read by its module. */
+const FileKeys = {
+  type: "object",
+  properties: {
+    builtin: { type: "boolean", errorMessage: "must be true or false", hint: "write builtin: true or builtin: false" },
+    pageSize: {
+      type: "integer",
+      minimum: 1,
+      errorMessage: "must be a positive whole number",
+      hint: "e.g. pageSize: 50",
+    },
+    enable: {
+      // A lone id is taken as a list of one.
+      anyOf: [{ type: "null" }, SKILL_ID, { type: "array", items: SKILL_ID }],
+      errorMessage: "must be a list of skill ids",
       hint: "e.g. enable: [deploy-preview, db-migrate]",
-    });
-  else config.enable = ids;
-}
+    },
+  },
+} as const;
 
-/** `enable: [ids]` (a lone id is taken as a list of one), or undefined when it is not a list of names. */
-function readEnable(value: unknown): string[] | undefined {
-  if (value === null) return [];
-  const list = typeof value === "string" ? [value] : value;
-  if (!Array.isArray(list) || !list.every((id) => typeof id === "string" && id.trim() !== "")) return undefined;
-  return [...new Set(list.map((id: string) => id.trim()))];
-}
-
-/** `catalog`, `toolSkills`, `toolCap` and `tokenBudget`: one of them merged into what the file declared so far (unchanged when ignored). */
-function readCatalogKey(
-  key: "catalog" | "toolSkills" | "toolCap" | "tokenBudget",
-  value: unknown,
-  declared: DeclaredCatalogSettings | undefined,
-  report: ReportProblem,
-): DeclaredCatalogSettings | undefined {
-  if (key === "catalog") {
-    // YAML 1.1 readers (and people) write on/off as booleans.
-    const mode = value === true ? "on" : value === false ? "off" : value;
-    if (isCatalogMode(mode)) return { ...declared, mode };
-    report({
-      message: `"catalog" must be auto, on or off; ignored`,
-      path: [],
-      hint: "auto (per client, the default), on (every client) or off (none); see docs/catalog.md",
-    });
-  } else if (key === "toolSkills") {
-    if (isToolSkillsMode(value)) return { ...declared, toolSkills: value };
-    report({
-      message: `"toolSkills" must be ${TOOL_SKILLS_MODES.join(" or ")}; ignored`,
-      path: [],
-      hint: "tools (each tool skill a tool, the default) or catalog (all behind run_skill_tool)",
-    });
-  } else if (key === "tokenBudget") {
-    if (isTokenBudget(value)) return { ...declared, tokenBudget: value };
-    report({
-      message: `"tokenBudget" must be ${TOKEN_BUDGET_RULE}; ignored`,
-      path: [],
-      hint: "e.g. tokenBudget: 4000 (see skill-central budget)",
-    });
-  } else {
-    if (isToolCap(value)) return { ...declared, toolCap: value };
-    report({ message: `"toolCap" must be ${TOOL_CAP_RULE}; ignored`, path: [], hint: "e.g. toolCap: 40" });
+/** `builtin`, `pageSize` or `enable` (ids of opt-in skills switched on) into `config`; a bad value is reported and left out. */
+function readFileKey(key: keyof typeof FileKeys.properties, value: unknown, config: ConfigFile, report: ReportProblem) {
+  const read = readBlock(FileKeys, { [key]: value }, report);
+  if (read?.builtin !== undefined) config.builtin = read.builtin;
+  if (read?.pageSize !== undefined) config.pageSize = read.pageSize;
+  if (read !== undefined && "enable" in read) {
+    const ids = read.enable === null || read.enable === undefined ? [] : [read.enable].flat();
+    config.enable = [...new Set(ids.map((id) => id.trim()))];
   }
-  return declared;
-}
-
-const ELICITATION_HINT = "elicitation: auto (the default) or off, or { mode: auto, stateKeyFile: ./state.key }";
-
-/** `elicitation: auto | off`, or `{ mode, stateKeyFile }` (the key file shared by stateless replicas); undefined when ignored. */
-function readElicitation(
-  value: unknown,
-  base: string,
-  home: string,
-  report: ReportProblem,
-): Partial<ElicitationSettings> | undefined {
-  const read = elicitationOrProblem(value, base, home);
-  if (!("problem" in read)) return read;
-  report({ message: `"elicitation" ${read.problem}; ignored`, path: [], hint: ELICITATION_HINT });
-  return undefined;
-}
-
-function elicitationOrProblem(
-  value: unknown,
-  base: string,
-  home: string,
-): Partial<ElicitationSettings> | { problem: string } {
-  // YAML 1.1 readers (and people) write off as a boolean.
-  const mode = (v: unknown) => (v === false ? "off" : v === true ? "auto" : v);
-  if (isElicitationMode(mode(value))) return { mode: mode(value) as ElicitationSettings["mode"] };
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { problem: "must be auto or off, or a mapping { mode, stateKeyFile }" };
-  const entries = value as Record<string, unknown>;
-  const unknown = Object.keys(entries).find((k) => k !== "mode" && k !== "stateKeyFile");
-  if (unknown !== undefined) return { problem: `has an unknown key "${unknown}" (known: mode, stateKeyFile)` };
-  const settings: Partial<ElicitationSettings> = {};
-  if (entries.mode !== undefined) {
-    if (!isElicitationMode(mode(entries.mode))) return { problem: '"mode" must be auto or off' };
-    settings.mode = mode(entries.mode) as ElicitationSettings["mode"];
-  }
-  if (entries.stateKeyFile !== undefined) {
-    if (typeof entries.stateKeyFile !== "string" || entries.stateKeyFile.trim() === "")
-      return { problem: '"stateKeyFile" must be a path to a file' };
-    settings.stateKeyFile = expandPath(entries.stateKeyFile.trim(), base, home);
-  }
-  return settings;
 }
 
 /**

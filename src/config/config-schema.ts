@@ -135,7 +135,7 @@ function within(
   drop: Consequence,
   walk: Walk,
 ): Kept {
-  if (node.properties !== undefined && isMapping(value)) {
+  if ((node.properties !== undefined || isMapping(node.additionalProperties)) && isMapping(value)) {
     const kept = pruneMapping(node, value, path, walk);
     if (kept === undefined) return { keep: false };
     if (check(node, kept)) return { keep: true, value: kept };

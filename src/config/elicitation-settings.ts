@@ -5,9 +5,54 @@
  * project's file wins over the user's, the flag over both.
  */
 
+import type { ReportProblem } from "./config-problem.ts";
+import { type BlockOf, readBlock } from "./config-schema.ts";
+
 /** `auto`: ask clients that declared the capability; `off`: never ask (today's errors). */
-export type ElicitationMode = "auto" | "off";
-export const ELICITATION_MODES: readonly ElicitationMode[] = ["auto", "off"];
+export const ELICITATION_MODES = ["auto", "off"] as const;
+export type ElicitationMode = (typeof ELICITATION_MODES)[number];
+
+const HINT = "elicitation: auto (the default) or off, or { mode: auto, stateKeyFile: ./state.key }";
+// YAML 1.1 readers (and people) write off as a boolean: `false` is off, `true` is auto.
+const MODE = { anyOf: [{ enum: ELICITATION_MODES }, { type: "boolean" }] } as const;
+
+/** `elicitation:` in a config file: a mode, or `{ mode, stateKeyFile }`. */
+export const ElicitationBlock = {
+  anyOf: [
+    MODE,
+    {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        mode: { ...MODE, errorMessage: "must be auto or off", hint: HINT },
+        stateKeyFile: { type: "string", pattern: "\\S", errorMessage: "must be a path to a file", hint: HINT },
+      },
+    },
+  ],
+  errorMessage: "must be auto or off, or a mapping { mode, stateKeyFile }",
+  hint: HINT,
+} as const;
+
+const modeOf = (mode: BlockOf<typeof MODE>): ElicitationMode =>
+  mode === true ? "auto" : mode === false ? "off" : mode;
+
+/**
+ * One file's `elicitation:`; undefined when it is ignored (each problem reported). `resolvePath`
+ * makes `stateKeyFile` absolute as the file's other paths are.
+ */
+export function readElicitationSettings(
+  value: unknown,
+  resolvePath: (path: string) => string,
+  report: ReportProblem,
+): Partial<ElicitationSettings> | undefined {
+  const block = readBlock(ElicitationBlock, value, report, { key: "elicitation" });
+  if (block === undefined) return undefined;
+  if (typeof block !== "object") return { mode: modeOf(block) };
+  const settings: Partial<ElicitationSettings> = {};
+  if (block.mode !== undefined) settings.mode = modeOf(block.mode);
+  if (block.stateKeyFile !== undefined) settings.stateKeyFile = resolvePath(block.stateKeyFile.trim());
+  return settings;
+}
 
 export interface ElicitationSettings {
   mode: ElicitationMode;
@@ -20,10 +65,6 @@ export interface ElicitationSettings {
 }
 
 export const DEFAULT_ELICITATION_SETTINGS: ElicitationSettings = Object.freeze({ mode: "auto" });
-
-export function isElicitationMode(value: unknown): value is ElicitationMode {
-  return typeof value === "string" && (ELICITATION_MODES as readonly string[]).includes(value);
-}
 
 /** Later sources win key by key: user config, then project config, then the command line. */
 export function mergeElicitationSettings(

@@ -35,13 +35,21 @@ describe("elicitation in the config files", () => {
 
   test("anything else is a warning and ignored", async () => {
     for (const [value, problem] of [
-      ["sometimes", "must be auto or off, or a mapping { mode, stateKeyFile }"],
-      ["{ mode: never }", '"mode" must be auto or off'],
-      ["{ key: x }", 'has an unknown key "key" (known: mode, stateKeyFile)'],
+      ["sometimes", '"elicitation" must be auto or off, or a mapping { mode, stateKeyFile }; ignored'],
+      ["{ mode: never }", '"elicitation.mode" must be auto or off; ignored'],
+      ["{ key: x }", 'unknown key "elicitation.key" is ignored (known keys: mode, stateKeyFile)'],
     ] as const) {
       const { config, diagnostics } = await resolve({ "skill-central.yaml": `elicitation: ${value}\n` });
       expect(config.elicitation).toEqual({ mode: "auto" });
-      expect(diagnostics).toEqual([`"elicitation" ${problem}; ignored`]);
+      expect(diagnostics).toEqual([problem]);
     }
+  });
+
+  test("a wrong key of the mapping is left out; the others still apply", async () => {
+    const { config, diagnostics } = await resolve({
+      "skill-central.yaml": "elicitation: { mode: off, stateKeyFile: 3 }\n",
+    });
+    expect(config.elicitation).toEqual({ mode: "off" });
+    expect(diagnostics).toEqual(['"elicitation.stateKeyFile" must be a path to a file; ignored']);
   });
 });
