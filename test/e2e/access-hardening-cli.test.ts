@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { runCli, runCliJson } from "./cli-run.ts";
+import type { FindingJson as Finding } from "../../src/commands/support/findings.ts";
 
 /**
  * Issue 34's layer-access and new-user items that are about the CLI: what `validate`, `doctor`,
@@ -27,15 +28,6 @@ afterEach(() => {
   fixture?.cleanup();
   fixture = undefined;
 });
-
-interface Finding {
-  file?: string;
-  line?: number;
-  column?: number;
-  severity: string;
-  rule: string;
-  message: string;
-}
 
 describe("1. a layer inside another layer's folder", () => {
   test("validate and doctor say whose files they are, at the declaration; doctor counts each file once, in its own layer", async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { connect, SOURCE_TARGET } from "../helpers/server.ts";
 import { runCli, runCliJson } from "./cli-run.ts";
+import type { FindingJson as Finding } from "../../src/commands/support/findings.ts";
 
 /**
  * One severity model: `validate`, `doctor`, `test` and the server judge the same project the same
@@ -30,15 +31,6 @@ const BROKEN: Record<string, string> = {
     "id: fine\ndescription: Prints one word exactly as its example says\ntype: prompt\nprompt: fine\nexamples:\n  - arguments: {}\n    expect: fine\n",
 };
 
-interface Finding {
-  file?: string;
-  line?: number;
-  column?: number;
-  severity: string;
-  rule: string;
-  message: string;
-  hint?: string;
-}
 interface ValidateJson {
   ok: boolean;
   errors: number;

@@ -83,7 +83,18 @@ export function countBySeverity(problems: readonly Diagnostic[]): { errors: numb
 }
 
 /** A finding as `--json` gives it, in `validate` and `doctor` alike: the path as people read it, and the rule id. */
-export function findingJson(d: Diagnostic, display: (path: string) => string): Record<string, unknown> {
+/** One finding as `validate`, `doctor` and `lint --format json` print it. */
+export interface FindingJson {
+  file?: string;
+  line?: number;
+  column?: number;
+  severity: Diagnostic["severity"];
+  rule: string;
+  message: string;
+  hint?: string;
+}
+
+export function findingJson(d: Diagnostic, display: (path: string) => string): FindingJson {
   return {
     ...(d.file !== undefined && { file: display(d.file) }),
     ...(d.position && { line: d.position.line, column: d.position.column }),
