@@ -5,23 +5,68 @@
  * its exact content by digest, so a changed skill is judged again. The project's keys win over
  * the user's; `allow` lists add up (each is a person's decision about one version of one skill).
  */
-import { type Digest, parseDigest } from "../storage/digest.ts";
+import { type Digest, DIGEST_FORM, DIGEST_PATTERN, parseDigest } from "../storage/digest.ts";
 import type { ReportProblem } from "./config-problem.ts";
+import { type BlockOf, readBlock } from "./config-schema.ts";
 
-/** The least severe finding that blocks a skill; `never`: findings are reported, nothing is refused. */
-export type AuditBlock = "high" | "medium" | "never";
-export const AUDIT_BLOCKS: readonly AuditBlock[] = ["high", "medium", "never"];
+const ALLOW_HINT = "copy the digest from `skill-central audit --format json`";
+
+/** `audit:` in a config file: `{ block, layers, allow: [{ skill, digest, reason }] }`. */
+export const AuditBlock = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    block: {
+      enum: ["high", "medium", "never"],
+      errorMessage: "must be high, medium or never",
+      hint: "high (the default) blocks a skill with a high finding",
+    },
+    layers: {
+      enum: ["remote", "all"],
+      errorMessage: "must be remote or all",
+      hint: "remote (the default): git and url layers, at sync",
+    },
+    allow: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["skill", "digest", "reason"],
+        properties: {
+          skill: { type: "string", errorMessage: "must be a skill's name" },
+          digest: {
+            type: "string",
+            pattern: DIGEST_PATTERN.source,
+            errorMessage: `must be ${DIGEST_FORM}`,
+            hint: ALLOW_HINT,
+          },
+          reason: {
+            type: "string",
+            pattern: "\\S",
+            errorMessage: "must say why the skill is let through",
+            hint: 'e.g. reason: "installer reviewed by security, 2026-12"',
+          },
+        },
+        errorMessage: "must be a mapping { skill, digest, reason }",
+        hint: `e.g. - { skill: pipe-shell, digest: "sha256:…", reason: "reviewed by security" }; ${ALLOW_HINT}`,
+        noun: "entry",
+      },
+      errorMessage: "must be a list of { skill, digest, reason }",
+      hint: ALLOW_HINT,
+    },
+  },
+  errorMessage: "must be a mapping { block, layers, allow }",
+  hint: "e.g. audit: { block: high, layers: remote }",
+} as const;
+
+/** The least severe finding that blocks a skill (`audit.block`); `never`: findings are reported, nothing is refused. */
+export type AuditBlock = BlockOf<typeof AuditBlock.properties.block>;
 
 /** `remote`: git and url layers are judged at `sync`; `all`: local layers' blocked skills are not served either. */
-export type AuditLayers = "remote" | "all";
-export const AUDIT_LAYERS: readonly AuditLayers[] = ["remote", "all"];
+export type AuditLayers = BlockOf<typeof AuditBlock.properties.layers>;
 
-export interface AuditAllow {
-  skill: string;
-  /** `sha256:` and 64 lowercase hex digits: what `audit --format json` reports for the skill. */
-  digest: Digest;
-  reason: string;
-}
+/** One `audit.allow` entry, its digest (`sha256:` and 64 lowercase hex digits, as `audit --format json` reports it) parsed. */
+export type AuditAllow = Omit<BlockOf<typeof AuditBlock.properties.allow.items>, "digest"> & { digest: Digest };
 
 export interface AuditSettings {
   block: AuditBlock;
@@ -31,61 +76,18 @@ export interface AuditSettings {
 
 export const DEFAULT_AUDIT_SETTINGS: AuditSettings = Object.freeze({ block: "high", layers: "remote", allow: [] });
 
-/** One file's `audit:` value, checked key by key; a bad key or entry is reported and left out. */
+/** One file's `audit:` value; a wrong key or allow entry is reported at its path and left out. */
 export function readAuditSettings(value: unknown, report: ReportProblem): Partial<AuditSettings> | undefined {
-  // Every problem is placed at the `audit` key itself (path `[]`, relative to the block).
-  const warn = (message: string, hint?: string) => report({ message, path: [], ...(hint !== undefined && { hint }) });
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    warn(
-      `"audit" must be a mapping with block, layers and allow; ignored`,
-      "e.g. audit: { block: high, layers: remote }",
-    );
-    return undefined;
-  }
-  const declared: { -readonly [K in keyof AuditSettings]?: AuditSettings[K] } = {};
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (key === "block") {
-      if ((AUDIT_BLOCKS as readonly unknown[]).includes(v)) declared.block = v as AuditBlock;
-      else
-        warn(
-          `"audit.block" must be high, medium or never; ignored`,
-          "high (the default) blocks a skill with a high finding",
-        );
-    } else if (key === "layers") {
-      if ((AUDIT_LAYERS as readonly unknown[]).includes(v)) declared.layers = v as AuditLayers;
-      else warn(`"audit.layers" must be remote or all; ignored`, "remote (the default): git and url layers, at sync");
-    } else if (key === "allow") {
-      declared.allow = readAllow(v, warn);
-    } else {
-      warn(`unknown key "audit.${key}" is ignored (known keys: block, layers, allow)`);
-    }
-  }
-  return declared;
-}
-
-function readAllow(value: unknown, warn: (message: string, hint?: string) => void): AuditAllow[] {
-  if (!Array.isArray(value)) {
-    warn(`"audit.allow" must be a list of { skill, digest, reason }; ignored`);
-    return [];
-  }
-  const allow: AuditAllow[] = [];
-  for (const [i, entry] of value.entries()) {
-    const e = entry as Record<string, unknown> | null;
-    const ok =
-      e !== null &&
-      typeof e === "object" &&
-      typeof e.skill === "string" &&
-      parseDigest(e.digest) !== undefined &&
-      typeof e.reason === "string" &&
-      e.reason.trim() !== "";
-    if (ok) allow.push({ skill: e.skill as string, digest: parseDigest(e.digest)!, reason: e.reason as string });
-    else
-      warn(
-        `"audit.allow" entry ${i + 1} needs skill, digest (sha256:<64 hex>) and a reason; ignored`,
-        "copy the digest from `skill-central audit --format json`",
-      );
-  }
-  return allow;
+  const block = readBlock(AuditBlock, value, report, { key: "audit" });
+  if (block === undefined) return undefined;
+  const { allow, ...keys } = block;
+  if (allow === undefined) return keys;
+  // The schema's pattern is parseDigest's: every entry's digest parses.
+  const pinned = allow.flatMap(({ skill, digest, reason }) => {
+    const parsed = parseDigest(digest);
+    return parsed === undefined ? [] : [{ skill, digest: parsed, reason }];
+  });
+  return { ...keys, allow: pinned };
 }
 
 /** The project's keys over the user's, over the defaults; `allow` entries of both. */

@@ -19,7 +19,8 @@ export type Digest = `sha256:${string}`;
 /** The text form, for a message that describes it. */
 export const DIGEST_FORM = "sha256:<64 lowercase hex digits>";
 const PREFIX = "sha256:";
-const PATTERN = /^sha256:[0-9a-f]{64}$/;
+/** The whole text of a digest; `DIGEST_PATTERN.source` is a config schema's `pattern` for one. */
+export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 const HEX = /^[0-9a-f]{64}$/;
 
 /** The digest of `bytes`. */
@@ -35,7 +36,7 @@ export function digestFromHex(hex: string): Digest {
 
 /** `text` as a digest, or undefined when it is not exactly `sha256:<64 lowercase hex>`. */
 export function parseDigest(text: unknown): Digest | undefined {
-  return typeof text === "string" && PATTERN.test(text) ? (text as Digest) : undefined;
+  return typeof text === "string" && DIGEST_PATTERN.test(text) ? (text as Digest) : undefined;
 }
 
 /** The 64 hex digits alone (a folder name, an ETag). */

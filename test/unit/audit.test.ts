@@ -12,8 +12,13 @@ import { sarifLog } from "../../src/audit/sarif.ts";
 import { executableFormat, scanText } from "../../src/audit/scan.ts";
 import { auditFiles, type SkillFileBytes } from "../../src/audit/verdict.ts";
 import { mergeAuditSettings, readAuditSettings } from "../../src/config/audit-settings.ts";
+import { readConfigFile } from "../../src/config/config-file.ts";
+import type { ConfigProblem } from "../../src/config/config-problem.ts";
+import type { Diagnostic } from "../../src/diagnostics.ts";
+import { parseDigest } from "../../src/storage/digest.ts";
 import { writeTarGz } from "../../src/storage/tar-gz.ts";
 import sarifSchema from "../fixtures/sarif/sarif-schema-2.1.0.json";
+import { makeFixture } from "../helpers/fixture.ts";
 
 /**
  * The audit's rules against a corpus of our own (test/fixtures/audit/<rule>/): for every rule a
@@ -341,29 +346,151 @@ describe("docs/audit.md", () => {
 });
 
 describe("audit: in a config file", () => {
-  test("block, layers and allow are read; bad values are reported and left out", () => {
-    const warnings: string[] = [];
-    const read = readAuditSettings(
-      {
+  const digest = `sha256:${"b".repeat(64)}` as const;
+  const read = (value: unknown) => {
+    const problems: ConfigProblem[] = [];
+    const settings = readAuditSettings(value, (p) => problems.push(p));
+    return { settings, problems };
+  };
+
+  test("block, layers and allow are read; bad values are reported at their key and left out", () => {
+    expect(
+      read({
         block: "medium",
         layers: "everything",
         allow: [
-          { skill: "x", digest: `sha256:${"b".repeat(64)}`, reason: "reviewed by sec" },
+          { skill: "x", digest, reason: "reviewed by sec" },
           { skill: "y", digest: "abc", reason: "no" },
         ],
-        colour: true,
-      },
-      (problem) => warnings.push(problem.message),
-    );
-    expect(read).toEqual({
-      block: "medium",
-      allow: [{ skill: "x", digest: `sha256:${"b".repeat(64)}`, reason: "reviewed by sec" }],
+      }),
+    ).toEqual({
+      settings: { block: "medium", allow: [{ skill: "x", digest, reason: "reviewed by sec" }] },
+      problems: [
+        {
+          message: '"audit.layers" must be remote or all; ignored',
+          path: ["layers"],
+          hint: "remote (the default): git and url layers, at sync",
+          severity: "warning",
+        },
+        {
+          message: '"audit.allow" entry 2 "digest" must be sha256:<64 lowercase hex digits>; entry ignored',
+          path: ["allow", 1, "digest"],
+          hint: "copy the digest from `skill-central audit --format json`",
+          severity: "warning",
+        },
+      ],
     });
-    expect(warnings).toEqual([
-      '"audit.layers" must be remote or all; ignored',
-      '"audit.allow" entry 2 needs skill, digest (sha256:<64 hex>) and a reason; ignored',
-      'unknown key "audit.colour" is ignored (known keys: block, layers, allow)',
+    expect(read({ block: "never", layers: "all" })).toEqual({
+      settings: { block: "never", layers: "all" },
+      problems: [],
+    });
+  });
+
+  test("a wrong allow entry is dropped with its reason; the entries around it are kept", () => {
+    const kept = (skill: string) => ({ skill, digest, reason: "reviewed" });
+    const { settings, problems } = read({
+      allow: [
+        kept("a"),
+        { skill: "b", digest },
+        "c",
+        { skill: "d", digest: digest.toUpperCase(), reason: "reviewed" },
+        { skill: "e", digest, reason: "  " },
+        kept("f"),
+      ],
+    });
+    expect(settings).toEqual({ allow: [kept("a"), kept("f")] });
+    expect(problems.map((p) => [p.message, p.path, p.severity])).toEqual([
+      ['"audit.allow" entry 2 needs "reason"; ignored', ["allow", 1], "warning"],
+      ['"audit.allow" entry 3 must be a mapping { skill, digest, reason }; ignored', ["allow", 2], "warning"],
+      [
+        '"audit.allow" entry 4 "digest" must be sha256:<64 lowercase hex digits>; entry ignored',
+        ["allow", 3, "digest"],
+        "warning",
+      ],
+      [
+        '"audit.allow" entry 5 "reason" must say why the skill is let through; entry ignored',
+        ["allow", 4, "reason"],
+        "warning",
+      ],
     ]);
+    // What is kept has the Digest type's text, the same parseDigest reads.
+    expect(settings?.allow?.map((a) => parseDigest(a.digest))).toEqual([digest, digest]);
+    expect(read({ allow: "pipe-shell" })).toEqual({
+      settings: {},
+      problems: [
+        {
+          message: '"audit.allow" must be a list of { skill, digest, reason }; ignored',
+          path: ["allow"],
+          hint: "copy the digest from `skill-central audit --format json`",
+          severity: "warning",
+        },
+      ],
+    });
+  });
+
+  test("an unknown key is dropped with a did-you-mean; the rest of the block, or of the entry, is kept", () => {
+    expect(read({ blok: "never", layers: "all", colour: true })).toEqual({
+      settings: { layers: "all" },
+      problems: [
+        {
+          message: 'unknown key "audit.blok" is ignored (known keys: block, layers, allow)',
+          path: ["blok"],
+          hint: 'did you mean "block"?',
+        },
+        { message: 'unknown key "audit.colour" is ignored (known keys: block, layers, allow)', path: ["colour"] },
+      ],
+    });
+    expect(read({ allow: [{ skill: "a", digest, reason: "r", reasn: "typo" }] })).toEqual({
+      settings: { allow: [{ skill: "a", digest, reason: "r" }] },
+      problems: [
+        {
+          message: 'unknown key "audit.allow" entry 1 "reasn" is ignored (known keys: skill, digest, reason)',
+          path: ["allow", 0, "reasn"],
+          hint: 'did you mean "reason"?',
+        },
+      ],
+    });
+  });
+
+  test("in a config file, each dropped part is placed at its own key (line and column)", async () => {
+    const fixture = makeFixture();
+    try {
+      const file = fixture.write(
+        "skill-central.yaml",
+        [
+          "audit:",
+          "  block: sometimes",
+          "  allow:",
+          `    - { skill: a, digest: "${digest}", reason: reviewed }`,
+          `    - { skill: b, digest: "sha256:abc", reason: reviewed }`,
+          "",
+        ].join("\n"),
+      );
+      const found: Diagnostic[] = [];
+      const config = await readConfigFile(file, fixture.home, (d) => found.push(d));
+      expect(config.audit).toEqual({ allow: [{ skill: "a", digest, reason: "reviewed" }] });
+      expect(found.map((d) => `${d.position?.line}:${d.position?.column} ${d.severity} ${d.message}`)).toEqual([
+        '2:3 warning "audit.block" must be high, medium or never; ignored',
+        '5:19 warning "audit.allow" entry 2 "digest" must be sha256:<64 lowercase hex digits>; entry ignored',
+      ]);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  test("a value that is not a mapping ignores the whole block", () => {
+    for (const bad of [null, "high", 3, true, [{ block: "never" }]])
+      expect(read(bad)).toEqual({
+        settings: undefined,
+        problems: [
+          {
+            message: '"audit" must be a mapping { block, layers, allow }; ignored',
+            path: [],
+            hint: "e.g. audit: { block: high, layers: remote }",
+            severity: "warning",
+          },
+        ],
+      });
   });
 
   test("the project's keys win over the user's; allow entries of both count; the defaults are high and remote", () => {
