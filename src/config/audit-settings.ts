@@ -13,6 +13,7 @@ const ALLOW_HINT = "copy the digest from `skill-central audit --format json`";
 
 /** `audit:` in a config file: `{ block, layers, allow: [{ skill, digest, reason }] }`. */
 export const AuditBlock = {
+  $id: "audit",
   type: "object",
   additionalProperties: false,
   properties: {

@@ -54,6 +54,7 @@ export const TOOL_CAP_RULE = `a whole number from ${MIN_TOOL_CAP} (the catalog's
 
 /** The catalog's keys of a config file, each at the top level (`catalog: off`, `toolCap: 40`). */
 export const CatalogKeys = {
+  $id: "catalog",
   type: "object",
   properties: {
     catalog: {

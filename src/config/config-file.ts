@@ -5,7 +5,7 @@ import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import { under, type ConfigProblem, type ReportProblem } from "./config-problem.ts";
-import { readBlock } from "./config-schema.ts";
+import { readFileKey } from "./file-keys.ts";
 import { readVisibleTo } from "./read-visible-to.ts";
 import { readSigners, SIGNERS_KEY } from "./read-signers.ts";
 import { readWellKnownSource, WELL_KNOWN_ONLY_KEYS, type WellKnownSource } from "./read-well-known.ts";
@@ -198,7 +198,7 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
         severity: dropped > 0 ? "error" : "warning",
       });
     } else if (key === "builtin" || key === "pageSize" || key === "enable") {
-      readFileKey(key, value, config, problem);
+      Object.assign(config, readFileKey(key, value, problem));
     } else if ((CATALOG_KEYS as readonly string[]).includes(key)) {
       const catalog = readCatalogKey(key as CatalogKey, value, config.catalog, problem);
       if (catalog !== undefined) config.catalog = catalog;
@@ -230,39 +230,6 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     }
   }
   return config;
-}
-
-const SKILL_ID = { type: "string", pattern: "\\S", errorMessage: "must be a skill id" } as const;
-
-/** The file's own settings; the other keys are blocks, each read by its module. */
-const FileKeys = {
-  type: "object",
-  properties: {
-    builtin: { type: "boolean", errorMessage: "must be true or false", hint: "write builtin: true or builtin: false" },
-    pageSize: {
-      type: "integer",
-      minimum: 1,
-      errorMessage: "must be a positive whole number",
-      hint: "e.g. pageSize: 50",
-    },
-    enable: {
-      // A lone id is taken as a list of one.
-      anyOf: [{ type: "null" }, SKILL_ID, { type: "array", items: SKILL_ID }],
-      errorMessage: "must be a list of skill ids",
-      hint: "e.g. enable: [deploy-preview, db-migrate]",
-    },
-  },
-} as const;
-
-/** `builtin`, `pageSize` or `enable` (ids of opt-in skills switched on) into `config`; a bad value is reported and left out. */
-function readFileKey(key: keyof typeof FileKeys.properties, value: unknown, config: ConfigFile, report: ReportProblem) {
-  const read = readBlock(FileKeys, { [key]: value }, report);
-  if (read?.builtin !== undefined) config.builtin = read.builtin;
-  if (read?.pageSize !== undefined) config.pageSize = read.pageSize;
-  if (read !== undefined && "enable" in read) {
-    const ids = read.enable === null || read.enable === undefined ? [] : [read.enable].flat();
-    config.enable = [...new Set(ids.map((id) => id.trim()))];
-  }
 }
 
 /**

@@ -14,12 +14,14 @@
  * - `noun`: what a mapping or list entry is called when it is dropped ("layer");
  * - `dropSeverity`: `error` when dropping this mapping loses something (a layer fails `validate`).
  *
- * TypeBox's schema module loads on the first block that needs checking, never for a file without
- * one; a valid block costs one Check.
+ * A block's root schema has an `$id`: script/config-checks.ts builds each one ahead of time into
+ * a plain function with TypeBox's own `Build` (config-checks.generated.ts), so a valid block costs
+ * one call and TypeBox's schema module loads only when a block has something wrong to report.
  */
 import type SchemaModule from "typebox/schema";
 import type { XStatic } from "typebox/schema";
 import { closest } from "../suggest.ts";
+import { CONFIG_CHECKS } from "./config-checks.generated.ts";
 import type { ConfigPath, ReportProblem } from "./config-problem.ts";
 
 /** The type a block's schema describes. */
@@ -46,7 +48,13 @@ export interface ReadBlockOptions {
   key?: string;
 }
 
+/** A block's schema: its `$id` names the check built ahead of time for it (config-checks.generated.ts). */
+export interface BlockSchema {
+  readonly $id: string;
+}
+
 let schemaModule: typeof SchemaModule | undefined;
+/** TypeBox's own check, for a block the generated checks refused (or do not have yet) and the parts of one. */
 function check(schema: unknown, value: unknown): boolean {
   schemaModule ??= (require("typebox/schema") as { default: typeof SchemaModule }).default;
   return schemaModule.Check(schema as SchemaModule.XSchema, value);
@@ -92,14 +100,15 @@ const IGNORED: Consequence = { text: "ignored", severity: "warning" };
  * `value` checked against `schema`: what is valid of it, or undefined when the whole block is
  * ignored. Every part left out is reported once, at its path.
  */
-export function readBlock<const Schema>(
+export function readBlock<const Schema extends BlockSchema>(
   schema: Schema,
   value: unknown,
   report: ReportProblem,
   options: ReadBlockOptions = {},
 ): BlockOf<Schema> | undefined {
   const subject = options.subject ?? ((path: ConfigPath) => defaultSubject(options.key, path));
-  if (check(schema, value)) return value as BlockOf<Schema>;
+  const built = (CONFIG_CHECKS as Readonly<Record<string, (value: unknown) => boolean>>)[schema.$id];
+  if (built !== undefined ? built(value) : check(schema, value)) return value as BlockOf<Schema>;
   const kept = prune(schema as SchemaNode, value, [], IGNORED, { subject, report });
   return kept.keep ? (kept.value as BlockOf<Schema>) : undefined;
 }

@@ -18,6 +18,7 @@ const MODE = { anyOf: [{ enum: ELICITATION_MODES }, { type: "boolean" }] } as co
 
 /** `elicitation:` in a config file: a mode, or `{ mode, stateKeyFile }`. */
 export const ElicitationBlock = {
+  $id: "elicitation",
   anyOf: [
     MODE,
     {

@@ -59,6 +59,7 @@ const OFF = [{ const: "off" }, { const: false }] as const;
 
 /** `usage:` in a config file: `off` (or `false`), or `{ store, keepDays }`. */
 export const UsageBlock = {
+  $id: "usage",
   anyOf: [
     ...OFF,
     {

@@ -6,7 +6,9 @@ import { readConfigFile } from "../../src/config/config-file.ts";
 import type { ConfigProblem } from "../../src/config/config-problem.ts";
 import { type BlockOf, defaultSubject, readBlock } from "../../src/config/config-schema.ts";
 
+// Test schemas have no check built ahead: these tests read through TypeBox's own Check.
 const Entry = {
+  $id: "test-entry",
   type: "object",
   noun: "server",
   dropSeverity: "error",
@@ -21,6 +23,7 @@ const Entry = {
 } as const;
 
 const Block = {
+  $id: "test-demo",
   anyOf: [
     { const: "off" },
     {
