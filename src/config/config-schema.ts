@@ -156,9 +156,11 @@ function within(
   outer: SchemaNode,
   value: unknown,
   path: ConfigPath,
-  drop: Consequence,
+  dropped: Consequence,
   walk: Walk,
 ): Kept {
+  const consequence = node.consequence ?? outer.consequence;
+  const drop = consequence === undefined ? dropped : { ...dropped, text: consequence };
   if ((node.properties !== undefined || isMapping(node.additionalProperties)) && isMapping(value)) {
     const kept = pruneMapping(node, value, path, walk);
     if (kept === undefined) return { keep: false };
@@ -220,7 +222,7 @@ function unknownKey(key: string, known: string[], path: ConfigPath, walk: Walk):
 
 function say(node: SchemaNode, path: ConfigPath, drop: Consequence, walk: Walk, what?: string): void {
   walk.report({
-    message: `${walk.subject(path)} ${what ?? node.errorMessage ?? "is not valid"}; ${node.consequence ?? drop.text}`,
+    message: `${walk.subject(path)} ${what ?? node.errorMessage ?? "is not valid"}; ${drop.text}`,
     path,
     ...(node.hint !== undefined && { hint: node.hint }),
     severity: drop.severity,
