@@ -171,6 +171,24 @@ describe("OAuth over HTTP", () => {
     await client.close();
   });
 
+  test("a sign-in value it cannot use refuses the start (exit 2), naming the file, line and column", async () => {
+    fixture.write(
+      "skill-central.yaml",
+      `http:\n  publicUrl: http://127.0.0.1:9/mcp\n  oauth:\n    issuer: ${provider.issuer}\n    callerClaim: 'two words'\n`,
+    );
+    const proc = Bun.spawn([target.command, ...target.args, "--http", "--port", "0"], {
+      cwd: fixture.cwd,
+      env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `${join(fixture.cwd, "skill-central.yaml")}:5:5: "http.oauth.callerClaim" must be a claim name; mcp --http will not start with it`,
+    );
+  });
+
   test("OAuth without a public URL refuses to start (exit 2); --public-url supplies it", async () => {
     fixture.write("skill-central.yaml", config(undefined));
     const proc = Bun.spawn([target.command, ...target.args, "--http", "--port", "0"], {
