@@ -119,8 +119,6 @@ export const HttpBlock = {
   errorMessage: "must be a mapping with keys like publicUrl, oauth",
 } as const;
 
-export type IntrospectionSettings = BlockOf<typeof IntrospectionBlock>;
-
 /** OAuth as declared, with `scopes` as a list (deduplicated) and `callerClaim` defaulted to `sub`. */
 export type OAuthSettings = Omit<BlockOf<typeof OAuthBlock>, "scopes" | "callerClaim"> & {
   scopes: readonly string[];
