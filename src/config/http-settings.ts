@@ -2,7 +2,9 @@
  * The `http:` key of a config file: what `mcp --http` needs beyond its flags (docs/sign-in.md).
  * Read with the rest of the file (so `validate` and the server's start-up report its warnings
  * with positions), and once more when the HTTP server starts, which refuses to start on a value
- * it cannot use: a sign-in setting silently ignored would leave the server open or locked.
+ * it cannot use: a sign-in setting silently ignored would leave the server open or locked. So a
+ * problem readBlock (or the URL policy after it) reports under a key refuses that key, while an
+ * unknown key is only a warning; each problem says so with the schema's `consequence`.
  */
 import type { SourcePosition } from "../diagnostics.ts";
 import { ENV_NAME_PATTERN } from "./config-names.ts";
