@@ -211,7 +211,7 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
         file,
         resolvePath: (path) => expandPath(path, dirname(file), home),
         locate: locateKey,
-        report: problem,
+        report: at,
       });
     } else if (key === "usage") {
       config.usage = readUsageSettings(value, (path) => expandPath(path, dirname(file), home), at);

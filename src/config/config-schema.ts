@@ -12,7 +12,9 @@
  * - `errorMessage`: what a value here must be ("must be a whole number of days from 1 to 36500");
  * - `hint`: how to fix it;
  * - `noun`: what a mapping or list entry is called when it is dropped ("layer");
- * - `dropSeverity`: `error` when dropping this mapping loses something (a layer fails `validate`).
+ * - `dropSeverity`: `error` when dropping this mapping loses something (a layer fails `validate`);
+ * - `consequence`: what dropping this value means, said after its problem instead of `ignored`
+ *   ("mcp --http will not start with it": a sign-in setting the server refuses rather than drops).
  *
  * A block's root schema has an `$id`: script/config-checks.ts builds each one ahead of time into
  * a plain function with TypeBox's own `Build` (config-checks.generated.ts), so a valid block costs
@@ -39,6 +41,7 @@ interface SchemaNode {
   hint?: string;
   noun?: string;
   dropSeverity?: "warning" | "error";
+  consequence?: string;
 }
 
 export interface ReadBlockOptions {
@@ -86,6 +89,27 @@ export function defaultSubject(key: string | undefined, path: ConfigPath): strin
   }
   flush();
   return text;
+}
+
+/**
+ * Whether `schema` declares the value at `path` (a key of one of its mappings, an entry of one of
+ * its lists): a problem `readBlock` reports at a path it does not declare is an unknown key's.
+ */
+export function declares(schema: unknown, path: ConfigPath): boolean {
+  let nodes = [schema as SchemaNode];
+  for (const part of path) {
+    nodes = nodes
+      .flatMap((node) => [node, ...((node.anyOf ?? []) as SchemaNode[])])
+      .flatMap((node) => {
+        const next =
+          typeof part === "number"
+            ? node.items
+            : (node.properties?.[part] ??
+              (isMapping(node.additionalProperties) ? node.additionalProperties : undefined));
+        return next === undefined ? [] : [next as SchemaNode];
+      });
+  }
+  return nodes.length > 0;
 }
 
 /** What happens when a value is dropped, said after its problem. */
@@ -141,9 +165,11 @@ function within(
   outer: SchemaNode,
   value: unknown,
   path: ConfigPath,
-  drop: Consequence,
+  dropped: Consequence,
   walk: Walk,
 ): Kept {
+  const consequence = node.consequence ?? outer.consequence;
+  const drop = consequence === undefined ? dropped : { ...dropped, text: consequence };
   if ((node.properties !== undefined || isMapping(node.additionalProperties)) && isMapping(value)) {
     const kept = pruneMapping(node, value, path, walk);
     if (kept === undefined) return { keep: false };

@@ -28,6 +28,18 @@ let servers: HttpServer[] = [];
 const config = (publicUrl: string | undefined, extra = "") =>
   `http:\n${publicUrl ? `  publicUrl: ${publicUrl}\n` : ""}  oauth:\n    issuer: ${provider.issuer}\n    scopes: [skills:read]\n${extra}`;
 
+/** `mcp --http` with the fixture's config, expected not to start: its exit code and stderr. */
+async function refusedStart(): Promise<{ code: number; stderr: string }> {
+  const proc = Bun.spawn([target.command, ...target.args, "--http", "--port", "0"], {
+    cwd: fixture.cwd,
+    env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+  return { code, stderr };
+}
+
 /** A server on a port chosen first: its public URL (the tokens' audience) names the port. */
 async function start(
   args: string[] = [],
@@ -171,15 +183,21 @@ describe("OAuth over HTTP", () => {
     await client.close();
   });
 
+  test("a sign-in value it cannot use refuses the start (exit 2), naming the file, line and column", async () => {
+    fixture.write(
+      "skill-central.yaml",
+      `http:\n  publicUrl: http://127.0.0.1:9/mcp\n  oauth:\n    issuer: ${provider.issuer}\n    callerClaim: 'two words'\n`,
+    );
+    const { code, stderr } = await refusedStart();
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `${join(fixture.cwd, "skill-central.yaml")}:5:5: "http.oauth.callerClaim" must be a claim name; mcp --http will not start with it`,
+    );
+  });
+
   test("OAuth without a public URL refuses to start (exit 2); --public-url supplies it", async () => {
     fixture.write("skill-central.yaml", config(undefined));
-    const proc = Bun.spawn([target.command, ...target.args, "--http", "--port", "0"], {
-      cwd: fixture.cwd,
-      env: { HOME: fixture.home, PATH: process.env.PATH ?? "" },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    const { code, stderr } = await refusedStart();
     expect(code).toBe(2);
     expect(stderr).toContain("http.oauth needs the server's public URL");
     const port = freePort();

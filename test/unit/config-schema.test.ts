@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readConfigFile } from "../../src/config/config-file.ts";
 import type { ConfigProblem } from "../../src/config/config-problem.ts";
-import { type BlockOf, defaultSubject, readBlock } from "../../src/config/config-schema.ts";
+import { type BlockOf, declares, defaultSubject, readBlock } from "../../src/config/config-schema.ts";
 
 // Test schemas have no check built ahead: these tests read through TypeBox's own Check.
 const Entry = {
@@ -170,6 +170,63 @@ describe("the file's own keys", () => {
     expect(said).toEqual([
       '1:1 warning: "builtin" must be true or false; ignored',
       '2:1 warning: "pageSize" must be a positive whole number; ignored',
+    ]);
+  });
+});
+
+describe("consequence and declares (the http: block's refusals)", () => {
+  const read = (schema: unknown, value: unknown) => {
+    const problems: ConfigProblem[] = [];
+    const kept = readBlock(schema, value, (p) => problems.push(p), { key: "b" });
+    return { kept, problems };
+  };
+  const Block = {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      plain: { type: "string", errorMessage: "must be a string" },
+      refused: { type: "string", errorMessage: "must be a string", consequence: "the server will not start" },
+      inner: {
+        anyOf: [
+          { type: "null" },
+          {
+            type: "object",
+            additionalProperties: false,
+            required: ["name"],
+            properties: { name: { type: "string" }, list: { type: "array", items: { type: "integer" } } },
+          },
+        ],
+        errorMessage: "must be a mapping",
+        consequence: "inner refused",
+      },
+      map: { type: "object", additionalProperties: { type: "integer" } },
+    },
+  } as const;
+
+  test("a node's consequence is said instead of `ignored`, for its own problem and a missing required key", () => {
+    expect(read(Block, { plain: 1, refused: 2, inner: 3 }).problems).toEqual([
+      { message: '"b.plain" must be a string; ignored', path: ["plain"], severity: "warning" },
+      { message: '"b.refused" must be a string; the server will not start', path: ["refused"], severity: "warning" },
+      { message: '"b.inner" must be a mapping; inner refused', path: ["inner"], severity: "warning" },
+    ]);
+    expect(read(Block, { inner: {} }).problems).toEqual([
+      { message: '"b.inner" needs "name"; inner refused', path: ["inner"], severity: "warning" },
+    ]);
+  });
+
+  test("declares: keys of mappings (through anyOf branches), list entries and additionalProperties; not unknown keys", () => {
+    expect(declares(Block, [])).toBe(true);
+    expect(declares(Block, ["plain"])).toBe(true);
+    expect(declares(Block, ["inner", "name"])).toBe(true);
+    expect(declares(Block, ["inner", "list", 3])).toBe(true);
+    expect(declares(Block, ["map", "anything"])).toBe(true);
+    expect(declares(Block, ["plian"])).toBe(false);
+    expect(declares(Block, ["inner", "nmae"])).toBe(false);
+    expect(declares(Block, ["plain", 0])).toBe(false);
+    const { problems } = read(Block, { plian: "x", inner: { name: "n", nmae: 1 } });
+    expect(problems.map((p) => [p.path, declares(Block, p.path)])).toEqual([
+      [["plian"], false],
+      [["inner", "nmae"], false],
     ]);
   });
 });
