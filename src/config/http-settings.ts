@@ -106,6 +106,7 @@ const MetricsMapping = {
 
 /** `http:` in a config file. */
 export const HttpBlock = {
+  $id: "http",
   type: "object",
   additionalProperties: false,
   properties: {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readConfigFile } from "../../src/config/config-file.ts";
 import type { ConfigProblem } from "../../src/config/config-problem.ts";
-import { type BlockOf, declares, defaultSubject, readBlock } from "../../src/config/config-schema.ts";
+import { type BlockOf, type BlockSchema, declares, defaultSubject, readBlock } from "../../src/config/config-schema.ts";
 
 // Test schemas have no check built ahead: these tests read through TypeBox's own Check.
 const Entry = {
@@ -175,12 +175,13 @@ describe("the file's own keys", () => {
 });
 
 describe("consequence and declares (the http: block's refusals)", () => {
-  const read = (schema: unknown, value: unknown) => {
+  const read = (schema: BlockSchema, value: unknown) => {
     const problems: ConfigProblem[] = [];
     const kept = readBlock(schema, value, (p) => problems.push(p), { key: "b" });
     return { kept, problems };
   };
   const Block = {
+    $id: "test-refusals",
     type: "object",
     additionalProperties: false,
     properties: {
