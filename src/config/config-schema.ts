@@ -14,7 +14,10 @@
  * - `noun`: what a mapping or list entry is called when it is dropped ("layer");
  * - `dropSeverity`: `error` when dropping this mapping loses something (a layer fails `validate`);
  * - `consequence`: what dropping this value means, said after its problem instead of `ignored`
- *   ("mcp --http will not start with it": a sign-in setting the server refuses rather than drops).
+ *   ("mcp --http will not start with it": a sign-in setting the server refuses rather than drops);
+ * - `dropsMapping`: a value here that is not valid as a whole drops the mapping holding it, as a wrong
+ *   required key does, though the key may be left out (a layer's `signers`: a layer is never served
+ *   unverified).
  *
  * A block's root schema has an `$id`: script/config-checks.ts builds each one ahead of time into
  * a plain function with TypeBox's own `Build` (config-checks.generated.ts), so a valid block costs
@@ -42,6 +45,7 @@ interface SchemaNode {
   noun?: string;
   dropSeverity?: "warning" | "error";
   consequence?: string;
+  dropsMapping?: boolean;
 }
 
 export interface ReadBlockOptions {
@@ -49,6 +53,11 @@ export interface ReadBlockOptions {
   subject?: (path: ConfigPath) => string;
   /** The block's own key, the first word of the default subject. */
   key?: string;
+  /**
+   * What the block is, said first in each message (`layer "team"`): `layer "team": "ref" must …`,
+   * `layer "team": unknown key "branch" …`, and alone for the block as a whole.
+   */
+  within?: string;
 }
 
 /** A block's schema: its `$id` names the check built ahead of time for it (config-checks.generated.ts). */
@@ -118,7 +127,8 @@ interface Consequence {
   severity: "warning" | "error";
 }
 
-const IGNORED: Consequence = { text: "ignored", severity: "warning" };
+/** Dropping a value of this node (or the block itself): an error where its `dropSeverity` says so. */
+const dropOf = (node: SchemaNode): Consequence => ({ text: "ignored", severity: node.dropSeverity ?? "warning" });
 
 /**
  * `value` checked against `schema`: what is valid of it, or undefined when the whole block is
@@ -130,15 +140,25 @@ export function readBlock<const Schema extends BlockSchema>(
   report: ReportProblem,
   options: ReadBlockOptions = {},
 ): BlockOf<Schema> | undefined {
-  const subject = options.subject ?? ((path: ConfigPath) => defaultSubject(options.key, path));
   const built = (CONFIG_CHECKS as Readonly<Record<string, (value: unknown) => boolean>>)[schema.$id];
   if (built !== undefined ? built(value) : check(schema, value)) return value as BlockOf<Schema>;
-  const kept = prune(schema as SchemaNode, value, [], IGNORED, { subject, report });
+  const named = (path: ConfigPath) => defaultSubject(options.key, path);
+  const { within } = options;
+  const subject =
+    options.subject ??
+    (within === undefined ? named : (path: ConfigPath) => (path.length === 0 ? within : `${within}: ${named(path)}`));
+  const unknown =
+    options.subject === undefined && within !== undefined
+      ? (path: ConfigPath) => `${within}: unknown key ${named(path)}`
+      : (path: ConfigPath) => `unknown key ${subject(path)}`;
+  const kept = prune(schema as SchemaNode, value, [], dropOf(schema as SchemaNode), { subject, unknown, report });
   return kept.keep ? (kept.value as BlockOf<Schema>) : undefined;
 }
 
 interface Walk {
   subject: (path: ConfigPath) => string;
+  /** `unknown key "usage.stor"`, `layer "team": unknown key "branch"`. */
+  unknown: (path: ConfigPath) => string;
   report: ReportProblem;
 }
 
@@ -181,7 +201,7 @@ function within(
     }
   } else if (node.items !== undefined && Array.isArray(value)) {
     const item = node.items as SchemaNode;
-    const entry: Consequence = { text: "ignored", severity: item.dropSeverity ?? "warning" };
+    const entry = dropOf(item);
     const kept = value.flatMap((v, i) => {
       const one = prune(item, v, [...path, i], entry, walk);
       return one.keep ? [one.value] : [];
@@ -208,12 +228,18 @@ function pruneMapping(node: SchemaNode, value: Record<string, unknown>, path: Co
       if (node.additionalProperties === false) unknownKey(key, Object.keys(properties), [...path, key], walk);
       else if (node.additionalProperties === undefined || node.additionalProperties === true) kept[key] = v;
       else {
-        const one = prune(node.additionalProperties as SchemaNode, v, [...path, key], IGNORED, walk);
+        const extra = node.additionalProperties as SchemaNode;
+        const one = prune(extra, v, [...path, key], dropOf(extra), walk);
         if (one.keep) kept[key] = one.value;
       }
       continue;
     }
-    const one = prune(child, v, [...path, key], required.has(key) ? dropsMe : IGNORED, walk);
+    if (child.dropsMapping && !check(child, v)) {
+      say(child, [...path, key], dropsMe, walk);
+      whole = false;
+      continue;
+    }
+    const one = prune(child, v, [...path, key], required.has(key) ? dropsMe : dropOf(child), walk);
     if (one.keep) kept[key] = one.value;
     else if (required.has(key)) whole = false;
   }
@@ -223,7 +249,7 @@ function pruneMapping(node: SchemaNode, value: Record<string, unknown>, path: Co
 function unknownKey(key: string, known: string[], path: ConfigPath, walk: Walk): void {
   const meant = closest(key, known);
   walk.report({
-    message: `unknown key ${walk.subject(path)} is ignored (known keys: ${known.join(", ")})`,
+    message: `${walk.unknown(path)} is ignored (known keys: ${known.join(", ")})`,
     path,
     ...(meant ? { hint: `did you mean "${meant}"?` } : {}),
   });

@@ -5,11 +5,11 @@ import type { Signer } from "../storage/allowed-signers.ts";
 import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
 import type { VisibleTo } from "./visible-to.ts";
-import type { WellKnownSource } from "./read-well-known.ts";
+import type { GitSource, WellKnownSource } from "./read-layers.ts";
 import { mergeAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
-import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile, type GitSource } from "./config-file.ts";
+import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseDuration, repoPathOrProblem } from "../../src/config/config-file.ts";
+import { parseDuration, repoPathOrProblem } from "../../src/config/read-layers.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { resolvedConfig } from "../helpers/resolved-config.ts";
 import { section } from "../helpers/markdown.ts";
@@ -66,12 +66,12 @@ describe("git layers in the config files", () => {
       ].join("\n"),
     });
     expect(diagnostics.map((d) => [d.position?.line, d.message])).toEqual([
-      [2, 'layer "a": "git" must be a repository URL (a string); layer ignored'],
+      [2, 'layer "a": "git" must be a repository URL; layer ignored'],
       [3, 'layer "b": "ref" is not a valid branch, tag or commit name; layer ignored'],
       [4, 'layer "c": "path" must stay inside the repository (no ".." or ".git"); layer ignored'],
       [5, 'layer "d": "refresh" must be a duration like 30m, 1h or 1d (or false); ignored'],
       [6, 'layer "e": "refresh" must be at least 1m (a shared remote is not polled more often); ignored'],
-      [7, 'layer "f": "git" is not a repository URL; layer ignored'],
+      [7, 'layer "f": "git" must be a repository URL; layer ignored'],
       [8, 'layer "g": "ref" applies only to a git layer (one with "git: <url>"); ignored'],
     ]);
     // d and e keep their layer (only the refresh is dropped); g is a folder layer.
@@ -92,12 +92,13 @@ describe("git layers in the config files", () => {
   });
 
   test("unknown layer keys name the git keys among the known ones", async () => {
-    const { messages } = await resolve({
+    const { messages, diagnostics } = await resolve({
       "skill-central.yaml": "layers:\n  - { name: t, priority: 1, git: https://x/y.git, branch: main }\n",
     });
     expect(messages).toEqual([
-      'unknown layer key "branch" is ignored (known: name, path, priority, git, ref, refresh, visibleTo, url, signers, skills, tokenEnv)',
+      'layer "t": unknown key "branch" is ignored (known keys: name, path, priority, git, ref, refresh, visibleTo, url, signers, skills, tokenEnv)',
     ]);
+    expect(diagnostics[0]!.severity).toBe("warning");
   });
 });
 
@@ -171,16 +172,14 @@ describe("the signers key", () => {
       ].join("\n"),
     });
     expect(diagnostics.map((d) => [d.position?.line, d.message])).toEqual([
-      [
-        2,
-        'layer "a": "signers" must be the path of an OpenSSH allowed-signers file; layer ignored (it is not served unverified)',
-      ],
-      [
-        3,
-        'layer "b": "signers" must be the path of an OpenSSH allowed-signers file; layer ignored (it is not served unverified)',
-      ],
+      [2, 'layer "a": "signers" must be the path of an OpenSSH allowed-signers file; layer ignored'],
+      [3, 'layer "b": "signers" must be the path of an OpenSSH allowed-signers file; layer ignored'],
       [4, 'layer "c": "signers" applies only to a git or url layer; ignored'],
     ]);
+    expect(diagnostics.map((d) => d.severity)).toEqual(["error", "error", "warning"]);
+    expect(diagnostics[0]!.hint).toBe(
+      "a layer with signers is never served unverified; e.g. signers: ./allowed_signers",
+    );
     expect(config.layers.map((l) => l.name)).toEqual(["c"]);
   });
 });

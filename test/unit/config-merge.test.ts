@@ -125,9 +125,10 @@ describe("config validation", () => {
     expect(messages).toEqual([
       '"builtin" must be true or false; ignored',
       '"pageSize" must be a positive whole number; ignored',
-      'layer "bad" needs a numeric "priority" (higher wins); layer ignored',
-      'layer 3 needs a "name" (a string); layer ignored',
+      'layer "bad": "priority" must be a number (higher wins); layer ignored',
+      'layer 3 needs "name"; ignored',
     ]);
+    expect(diagnostics.map((d) => d.severity)).toEqual(["warning", "warning", "error", "error"]);
     expect(diagnostics[2]!.position?.line).toBe(5);
   });
 

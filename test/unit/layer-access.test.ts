@@ -215,56 +215,57 @@ describe("visibleTo in the config", () => {
     expect(config.layers[0]!.visibleTo).toBeUndefined();
   });
 
-  // Each malformed visibleTo: the warning that names the problem, and who the layer is then visible to.
-  const failClosed: [string, string, RegExp[], VisibleTo][] = [
-    ["null", "null", [/visibleTo must be a mapping with claims and\/or labels, not null/, /allows nobody/], only({})],
-    ["a list", "[alice]", [/visibleTo must be a mapping with claims and\/or labels, not a list/], only({})],
-    [
-      "a string",
-      "alice",
-      [/not a string/, /allows nobody, so no HTTP caller sees this layer \(stdio still does\)/],
-      only({}),
-    ],
-    ["empty", "{}", [/allows nobody/], only({})],
-    ["empty lists", "{ labels: [], claims: {} }", [/allows nobody/], only({})],
+  // Each malformed visibleTo: the warnings that name the problem, and who the layer is then visible to.
+  const nobody = 'layer "security": "visibleTo" allows nobody, so no HTTP caller sees this layer (stdio still does)';
+  const notAMapping = 'layer "security": "visibleTo" must be a mapping with claims and/or labels; it grants nobody';
+  const failClosed: [string, string, string[], VisibleTo][] = [
+    ["null", "null", [notAMapping, nobody], only({})],
+    ["a list", "[alice]", [notAMapping, nobody], only({})],
+    ["a string", "alice", [notAMapping, nobody], only({})],
+    ["empty", "{}", [nobody], only({})],
+    ["empty lists", "{ labels: [], claims: {} }", [nobody], only({})],
     [
       "labels as a mapping",
       "{ labels: { alice: true } }",
-      [/visibleTo.labels must be a list of strings, not a mapping; it grants nobody/],
+      ['layer "security": "visibleTo.labels" must be a list of strings; it grants nobody', nobody],
       only({}),
     ],
     [
       "claims as a list",
       "{ claims: [groups] }",
-      [/visibleTo.claims must be a mapping of claim name to values, not a list/],
+      ['layer "security": "visibleTo.claims" must be a mapping of claim name to values; it grants nobody', nobody],
       only({}),
     ],
     [
       "a misspelt key beside a good one",
       "{ label: [bob], claims: { groups: [sre] } }",
-      [/unknown key "label" grants nobody \(known: claims, labels\)/],
+      ['layer "security": unknown key "visibleTo.label" is ignored (known keys: claims, labels)'],
       only({ claims: { groups: ["sre"] } }),
     ],
     [
       "a number among the labels",
       "{ labels: [alice, 42] }",
-      [/visibleTo.labels: entry 2 \(a number\) is not a non-empty string; it grants nobody/],
+      ['layer "security": "visibleTo.labels" entry 2 must be a non-empty string; it grants nobody'],
+      only({ labels: ["alice"] }),
+    ],
+    [
+      "an empty label",
+      "{ labels: [alice, ''] }",
+      ['layer "security": "visibleTo.labels" entry 2 must be a non-empty string; it grants nobody'],
       only({ labels: ["alice"] }),
     ],
     [
       "a claim with a mapping value",
       "{ claims: { groups: { a: 1 } } }",
-      [/visibleTo.claims.groups must be a list of strings, not a mapping/, /allows nobody/],
+      ['layer "security": "visibleTo.claims.groups" must be a list of strings; it grants nobody', nobody],
       only({}),
     ],
   ];
   for (const [name, yaml, warnings, visibleTo] of failClosed) {
     test(`fails closed on ${name}: a warning names it, and the layer is never visible to everyone`, async () => {
       const { config, messages, diagnostics } = await configOf(layerWith(yaml));
-      for (const warning of warnings) expect(messages.some((m) => warning.test(m))).toBe(true);
-      expect(
-        diagnostics.every((d) => d.severity === "warning" && d.message.startsWith('layer "security": visibleTo')),
-      ).toBe(true);
+      expect(messages).toEqual(warnings);
+      expect(diagnostics.every((d) => d.severity === "warning" && d.position?.line === 5)).toBe(true);
       const layer = config.layers[0]!;
       expect(layer.visibleTo).toEqual(visibleTo);
       expect(canSee(layer.visibleTo, ANONYMOUS)).toBe(false);
@@ -272,6 +273,12 @@ describe("visibleTo in the config", () => {
       expect(canSee(layer.visibleTo, oauth({ groups: ["dev"] }))).toBe(false);
     });
   }
+
+  test("a lone string is a list of one, for labels and for a claim", async () => {
+    const { config, diagnostics } = await configOf(layerWith("{ labels: alice, claims: { email: lead@example.com } }"));
+    expect(diagnostics).toEqual([]);
+    expect(config.layers[0]!.visibleTo).toEqual(only({ labels: ["alice"], claims: { email: ["lead@example.com"] } }));
+  });
 
   test("a warning points at the visibleTo key of the layer", async () => {
     const { diagnostics } = await configOf(layerWith("{}"));
