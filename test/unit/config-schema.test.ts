@@ -4,7 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readConfigFile } from "../../src/config/config-file.ts";
 import type { ConfigProblem } from "../../src/config/config-problem.ts";
-import { type BlockOf, type BlockSchema, declares, defaultSubject, readBlock } from "../../src/config/config-schema.ts";
+import {
+  type BlockOf,
+  type BlockSchema,
+  declares,
+  defaultSubject,
+  type ReadBlockOptions,
+  readBlock,
+} from "../../src/config/config-schema.ts";
 
 // Test schemas have no check built ahead: these tests read through TypeBox's own Check.
 const Entry = {
@@ -229,5 +236,106 @@ describe("consequence and declares (the http: block's refusals)", () => {
       [["plian"], false],
       [["inner", "nmae"], false],
     ]);
+  });
+});
+
+function readWith(schema: { $id: string }, value: unknown, options: ReadBlockOptions = {}) {
+  const problems: ConfigProblem[] = [];
+  const block = readBlock(schema, value, (p) => problems.push(p), options);
+  return { block, problems };
+}
+
+/** Keywords and options a layer entry needs (src/config/read-layers.ts), on small schemas of their own. */
+describe("readBlock: dropsMapping, consequence, within, and mappings of one value schema", () => {
+  const Holder = {
+    $id: "test-holder",
+    type: "object",
+    additionalProperties: false,
+    required: ["name"],
+    noun: "entry",
+    dropSeverity: "error",
+    properties: {
+      name: { type: "string" },
+      keys: {
+        type: "array",
+        items: { type: "string", pattern: "^[a-z]+$" },
+        dropsMapping: true,
+        errorMessage: "must be a list of lowercase words",
+      },
+      note: { type: "string", errorMessage: "must be a string" },
+    },
+    errorMessage: "must be a mapping { name }",
+  } as const;
+
+  test("dropsMapping: a value not valid as a whole drops the mapping (at the mapping's severity), not just its bad entries", () => {
+    expect(readWith(Holder, { name: "a", keys: ["ok", "NO"] }, { key: "e" })).toEqual({
+      block: undefined,
+      problems: [
+        {
+          message: '"e.keys" must be a list of lowercase words; entry ignored',
+          path: ["keys"],
+          severity: "error",
+        },
+      ],
+    });
+    // Left out, the key drops nothing; valid, it is kept as written.
+    expect(readWith(Holder, { name: "a" }).block).toEqual({ name: "a" });
+    expect(readWith(Holder, { name: "a", keys: ["ok"] }).block).toEqual({ name: "a", keys: ["ok"] });
+  });
+
+  test("without dropsMapping a wrong optional key is dropped alone, with a warning", () => {
+    expect(readWith(Holder, { name: "a", note: 1 }, { key: "e" })).toEqual({
+      block: { name: "a" },
+      problems: [{ message: '"e.note" must be a string; ignored', path: ["note"], severity: "warning" }],
+    });
+  });
+
+  test("the block's own dropSeverity applies when the block itself is dropped", () => {
+    expect(readWith(Holder, "x", { key: "e" }).problems).toEqual([
+      { message: '"e" must be a mapping { name }; ignored', path: [], severity: "error" },
+    ]);
+    expect(readWith(Holder, {}, { key: "e" }).problems).toEqual([
+      { message: '"e" needs "name"; ignored', path: [], severity: "error" },
+    ]);
+  });
+
+  test("within: messages start with what the block is, unknown keys too", () => {
+    expect(readWith(Holder, { name: "a", note: 1, nmae: "b" }, { within: 'entry "a"' }).problems).toEqual([
+      { message: 'entry "a": "note" must be a string; ignored', path: ["note"], severity: "warning" },
+      {
+        message: 'entry "a": unknown key "nmae" is ignored (known keys: name, keys, note)',
+        path: ["nmae"],
+        hint: 'did you mean "name"?',
+      },
+    ]);
+    expect(readWith(Holder, 42, { within: "entry 3" }).problems.map((p) => p.message)).toEqual([
+      "entry 3 must be a mapping { name }; ignored",
+    ]);
+  });
+
+  const Grants = {
+    $id: "test-grants",
+    type: "object",
+    additionalProperties: {
+      type: "array",
+      items: {
+        type: "string",
+        minLength: 1,
+        errorMessage: "must be a non-empty string",
+        consequence: "it grants nobody",
+      },
+      errorMessage: "must be a list of strings",
+      consequence: "it grants nobody",
+    },
+  } as const;
+
+  test("a mapping of one value schema is pruned value by value; consequence says what a drop means", () => {
+    expect(readWith(Grants, { a: ["x", ""], b: { y: 1 }, c: ["z"] }, { key: "g" })).toEqual({
+      block: { a: ["x"], c: ["z"] },
+      problems: [
+        { message: '"g.a" entry 2 must be a non-empty string; it grants nobody', path: ["a", 1], severity: "warning" },
+        { message: '"g.b" must be a list of strings; it grants nobody', path: ["b"], severity: "warning" },
+      ],
+    });
   });
 });

@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { makeFixture, type Fixture } from "../helpers/fixture.ts";
+import { resolvedConfig } from "../helpers/resolved-config.ts";
+
+/**
+ * The `layers:` of a config file (src/config/read-layers.ts): one schema per entry, then the rules
+ * between keys. Folder and git specifics are in config-git-layers.test.ts, visibleTo in
+ * layer-access.test.ts; here, url layers and what any layer is dropped for.
+ */
+let fixture: Fixture;
+afterEach(() => fixture?.cleanup());
+
+async function project(...lines: string[]) {
+  fixture = makeFixture({ "skill-central.yaml": `${lines.join("\n")}\n` });
+  const resolved = await resolvedConfig(fixture, { builtin: false });
+  return {
+    ...resolved,
+    found: resolved.diagnostics.map((d) => [d.position?.line, d.severity, d.message]),
+    names: resolved.config.layers.map((l) => l.name),
+  };
+}
+
+describe("url layers in the config", () => {
+  test("url, skills and tokenEnv are read: the index URL ends in index.json, skills sorted once each", async () => {
+    const { config, diagnostics } = await project(
+      "layers:",
+      "  - { name: vendor, priority: 30, url: ' https://example.com/.well-known/agent-skills ', skills: [pdf, code-review, pdf], tokenEnv: VENDOR_TOKEN }",
+      "  - { name: pinned, priority: 20, url: https://example.com/v1.2.0/index.json }",
+    );
+    expect(diagnostics).toEqual([]);
+    expect(config.layers.map((l) => [l.name, l.wellKnown])).toEqual([
+      [
+        "vendor",
+        {
+          url: "https://example.com/.well-known/agent-skills/index.json",
+          skills: ["code-review", "pdf"],
+          tokenEnv: "VENDOR_TOKEN",
+        },
+      ],
+      ["pinned", { url: "https://example.com/v1.2.0/index.json" }],
+    ]);
+  });
+
+  test("a bad url, skills or tokenEnv drops the layer with an error at its key; the URL is never echoed", async () => {
+    const { found, names, messages } = await project(
+      "layers:",
+      "  - { name: a, priority: 1, url: 'ftp://user:s3cret@example.com/' }",
+      "  - { name: b, priority: 1, url: 'http://[nope/' }",
+      "  - { name: c, priority: 1, url: 42 }",
+      "  - { name: d, priority: 1, url: https://x/, skills: [pdf, Not-A-Name] }",
+      "  - { name: e, priority: 1, url: https://x/, tokenEnv: 1TOKEN }",
+      "  - { name: f, priority: 1, url: https://x/, path: ./f }",
+      "  - { name: g, priority: 1, url: https://x/, git: https://x/y.git }",
+      "  - { name: ok, priority: 1, url: https://x/ }",
+    );
+    expect(found).toEqual([
+      [2, "error", 'layer "a": "url" must be an http:// or https:// URL (other schemes are refused); layer ignored'],
+      [3, "error", 'layer "b": "url" is not a valid URL; layer ignored'],
+      [4, "error", 'layer "c": "url" must be a well-known index URL (a string); layer ignored'],
+      [5, "error", 'layer "d": "skills" must be a list of skill names (lowercase, digits, hyphens); layer ignored'],
+      [6, "error", 'layer "e": "tokenEnv" must name an environment variable (letters, digits, _); layer ignored'],
+      [7, "error", 'layer "f" has "url" and "path": give one'],
+      [8, "error", 'layer "g" has "url" and "git": give one'],
+    ]);
+    expect(names).toEqual(["ok"]);
+    expect(messages.join("\n")).not.toContain("s3cret");
+  });
+
+  test("skills and tokenEnv on a layer without url are ignored with a warning; the layer is kept", async () => {
+    const { found, names } = await project(
+      "layers:",
+      "  - { name: team, priority: 1, git: https://x/y.git, skills: [pdf] }",
+      "  - { name: mine, priority: 2, path: ./mine, tokenEnv: TOKEN }",
+    );
+    expect(found).toEqual([
+      [2, "warning", 'layer "team": "skills" applies only to a layer with "url"; ignored'],
+      [3, "warning", 'layer "mine": "tokenEnv" applies only to a layer with "url"; ignored'],
+    ]);
+    expect(names).toEqual(["team", "mine"]);
+  });
+});
+
+describe("what drops a layer", () => {
+  test("each dropped layer is an error at the key at fault; the other layers of the file are kept", async () => {
+    const { found, names } = await project(
+      "layers:",
+      "  - just-a-name",
+      "  - { path: ./a, priority: 1 }",
+      "  - { name: '  ', path: ./b, priority: 1 }",
+      "  - { name: c, path: ./c }",
+      "  - { name: d, priority: 1 }",
+      "  - { name: e, path: '', priority: 1 }",
+      "  - { name: f, path: 42, priority: 1 }",
+      "  - { name: ok, path: ./ok, priority: 1 }",
+      "  - { name: ok, path: ./ok2, priority: 2 }",
+    );
+    expect(found).toEqual([
+      [2, "error", "layer 1 must be a mapping { name, path, priority }; ignored"],
+      [3, "error", 'layer 2 needs "name"; ignored'],
+      [4, "error", 'layer 3: "name" must be a name (a string); layer ignored'],
+      [5, "error", 'layer "c" needs "priority"; ignored'],
+      [
+        6,
+        "error",
+        'layer "d" needs a "path" (a folder), "git" (a repository URL) or "url" (a well-known index); layer ignored',
+      ],
+      [
+        7,
+        "error",
+        'layer "e" needs a "path" (a folder), "git" (a repository URL) or "url" (a well-known index); layer ignored',
+      ],
+      [
+        8,
+        "error",
+        'layer "f": "path" must be a folder (a string; for a git layer, one inside the repository); layer ignored',
+      ],
+      [10, "error", 'layer "ok" is declared twice in this file; the second is ignored'],
+    ]);
+    expect(names).toEqual(["ok"]);
+  });
+
+  test("an unknown key is a warning with a suggestion; the layer is kept", async () => {
+    const { diagnostics, names } = await project(
+      "layers:",
+      "  - { name: team, path: ./t, priority: 1, visibleto: {} }",
+    );
+    expect(diagnostics.map((d) => [d.severity, d.message, d.hint])).toEqual([
+      [
+        "warning",
+        'layer "team": unknown key "visibleto" is ignored (known keys: name, path, priority, git, ref, refresh, visibleTo, url, signers, skills, tokenEnv)',
+        'did you mean "visibleTo"?',
+      ],
+    ]);
+    expect(names).toEqual(["team"]);
+  });
+
+  test("layers that is not a list drops every layer of the file, as an error", async () => {
+    const { found, names } = await project("layers: { name: team, path: ./t, priority: 1 }");
+    expect(found).toEqual([
+      [1, "error", '"layers" must be a list of { name, path, priority }; ignored, so no layer of this file is loaded'],
+    ]);
+    expect(names).toEqual([]);
+  });
+
+  test("a git layer's refresh: false is no background refresh; a numeric ref is read as its text", async () => {
+    const { config, diagnostics } = await project(
+      "layers:",
+      "  - { name: team, priority: 1, git: https://x/y.git, ref: 2024, refresh: false }",
+    );
+    expect(diagnostics).toEqual([]);
+    expect(config.layers[0]!.git).toEqual({ url: "https://x/y.git", ref: "2024", path: "" });
+  });
+});
