@@ -42,6 +42,9 @@ function checkSource(id: string, schema: object): string {
     return v.toString();
   });
   const code = build.Evaluate().Code();
+  // TypeBox's run-time helpers (`Guard.CodePointCount` for minLength) are not in the generated file.
+  if (/\bGuard\./.test(code))
+    throw new Error(`config schema "${id}" needs TypeBox's Guard at run time: not built ahead`);
   return `  ${JSON.stringify(id)}: ((${external.identifier}) => {\n    ${code}\n  })([${variables.join(", ")}]),`;
 }
 

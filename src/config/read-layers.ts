@@ -96,13 +96,24 @@ function refProblem(ref: string): string | undefined {
 
 const VISIBLE_TO_HINT = "e.g. visibleTo: { claims: { groups: [security, sre] }, labels: [alice] }";
 
+/**
+ * Any string but "" (a pattern: `minLength` counts code points with a TypeBox helper the checks
+ * built ahead of time cannot call).
+ */
+const NON_EMPTY = "[\\s\\S]";
+
 /** Who a part of `visibleTo` grants: one string, or a list of them; a bad entry grants nobody. */
 const GrantList = {
   anyOf: [
-    { type: "string", minLength: 1 },
+    { type: "string", pattern: NON_EMPTY },
     {
       type: "array",
-      items: { type: "string", minLength: 1, errorMessage: "must be a non-empty string", consequence: "it grants nobody" },
+      items: {
+        type: "string",
+        pattern: NON_EMPTY,
+        errorMessage: "must be a non-empty string",
+        consequence: "it grants nobody",
+      },
     },
   ],
   errorMessage: "must be a list of strings",
@@ -137,6 +148,7 @@ const LAYER_HINT = "e.g. `- { name: team, path: ./skills, priority: 50 }`";
 
 /** One entry of `layers:`; which keys go with which kind of layer is checked after (readLayer). */
 export const LayerEntry = {
+  $id: "layer",
   type: "object",
   additionalProperties: false,
   required: ["name", "priority"],
@@ -192,6 +204,10 @@ export const LayerEntry = {
   },
   errorMessage: "must be a mapping { name, path, priority }",
   hint: LAYER_HINT,
+  examples: [
+    { name: "team", path: "./skills", priority: 50 },
+    { name: "vendor", priority: 30, url: "https://example.com/", skills: ["pdf"], visibleTo: { labels: "alice" } },
+  ],
 } as const;
 
 type LayerBlock = BlockOf<typeof LayerEntry>;

@@ -20,6 +20,17 @@ async function project(...lines: string[]) {
   };
 }
 
+/**
+ * A file of these entries, each followed by the problem (an error, on its line) that drops it, then
+ * a good layer `ok` written first: only `ok` is loaded.
+ */
+async function eachDropped(cases: [entry: string, message: string][]) {
+  const read = await project("layers:", "  - { name: ok, path: ./ok, priority: 1 }", ...cases.map(([e]) => `  - ${e}`));
+  expect(read.found).toEqual(cases.map(([, message], i) => [i + 3, "error", message]));
+  expect(read.names).toEqual(["ok"]);
+  return read;
+}
+
 describe("url layers in the config", () => {
   test("url, skills and tokenEnv are read: the index URL ends in index.json, skills sorted once each", async () => {
     const { config, diagnostics } = await project(
@@ -42,27 +53,27 @@ describe("url layers in the config", () => {
   });
 
   test("a bad url, skills or tokenEnv drops the layer with an error at its key; the URL is never echoed", async () => {
-    const { found, names, messages } = await project(
-      "layers:",
-      "  - { name: a, priority: 1, url: 'ftp://user:s3cret@example.com/' }",
-      "  - { name: b, priority: 1, url: 'http://[nope/' }",
-      "  - { name: c, priority: 1, url: 42 }",
-      "  - { name: d, priority: 1, url: https://x/, skills: [pdf, Not-A-Name] }",
-      "  - { name: e, priority: 1, url: https://x/, tokenEnv: 1TOKEN }",
-      "  - { name: f, priority: 1, url: https://x/, path: ./f }",
-      "  - { name: g, priority: 1, url: https://x/, git: https://x/y.git }",
-      "  - { name: ok, priority: 1, url: https://x/ }",
-    );
-    expect(found).toEqual([
-      [2, "error", 'layer "a": "url" must be an http:// or https:// URL (other schemes are refused); layer ignored'],
-      [3, "error", 'layer "b": "url" is not a valid URL; layer ignored'],
-      [4, "error", 'layer "c": "url" must be a well-known index URL (a string); layer ignored'],
-      [5, "error", 'layer "d": "skills" must be a list of skill names (lowercase, digits, hyphens); layer ignored'],
-      [6, "error", 'layer "e": "tokenEnv" must name an environment variable (letters, digits, _); layer ignored'],
-      [7, "error", 'layer "f" has "url" and "path": give one'],
-      [8, "error", 'layer "g" has "url" and "git": give one'],
+    const { messages } = await eachDropped([
+      [
+        "{ name: a, priority: 1, url: 'ftp://user:s3cret@example.com/' }",
+        'layer "a": "url" must be an http:// or https:// URL (other schemes are refused); layer ignored',
+      ],
+      ["{ name: b, priority: 1, url: 'http://[nope/' }", 'layer "b": "url" is not a valid URL; layer ignored'],
+      [
+        "{ name: c, priority: 1, url: 42 }",
+        'layer "c": "url" must be a well-known index URL (a string); layer ignored',
+      ],
+      [
+        "{ name: d, priority: 1, url: https://x/, skills: [pdf, Not-A-Name] }",
+        'layer "d": "skills" must be a list of skill names (lowercase, digits, hyphens); layer ignored',
+      ],
+      [
+        "{ name: e, priority: 1, url: https://x/, tokenEnv: 1TOKEN }",
+        'layer "e": "tokenEnv" must name an environment variable (letters, digits, _); layer ignored',
+      ],
+      ["{ name: f, priority: 1, url: https://x/, path: ./f }", 'layer "f" has "url" and "path": give one'],
+      ["{ name: g, priority: 1, url: https://x/, git: https://x/y.git }", 'layer "g" has "url" and "git": give one'],
     ]);
-    expect(names).toEqual(["ok"]);
     expect(messages.join("\n")).not.toContain("s3cret");
   });
 
@@ -82,41 +93,21 @@ describe("url layers in the config", () => {
 
 describe("what drops a layer", () => {
   test("each dropped layer is an error at the key at fault; the other layers of the file are kept", async () => {
-    const { found, names } = await project(
-      "layers:",
-      "  - just-a-name",
-      "  - { path: ./a, priority: 1 }",
-      "  - { name: '  ', path: ./b, priority: 1 }",
-      "  - { name: c, path: ./c }",
-      "  - { name: d, priority: 1 }",
-      "  - { name: e, path: '', priority: 1 }",
-      "  - { name: f, path: 42, priority: 1 }",
-      "  - { name: ok, path: ./ok, priority: 1 }",
-      "  - { name: ok, path: ./ok2, priority: 2 }",
-    );
-    expect(found).toEqual([
-      [2, "error", "layer 1 must be a mapping { name, path, priority }; ignored"],
-      [3, "error", 'layer 2 needs "name"; ignored'],
-      [4, "error", 'layer 3: "name" must be a name (a string); layer ignored'],
-      [5, "error", 'layer "c" needs "priority"; ignored'],
+    const needsSource =
+      'needs a "path" (a folder), "git" (a repository URL) or "url" (a well-known index); layer ignored';
+    await eachDropped([
+      ["just-a-name", "layer 2 must be a mapping { name, path, priority }; ignored"],
+      ["{ path: ./a, priority: 1 }", 'layer 3 needs "name"; ignored'],
+      ["{ name: '  ', path: ./b, priority: 1 }", 'layer 4: "name" must be a name (a string); layer ignored'],
+      ["{ name: c, path: ./c }", 'layer "c" needs "priority"; ignored'],
+      ["{ name: d, priority: 1 }", `layer "d" ${needsSource}`],
+      ["{ name: e, path: '', priority: 1 }", `layer "e" ${needsSource}`],
       [
-        6,
-        "error",
-        'layer "d" needs a "path" (a folder), "git" (a repository URL) or "url" (a well-known index); layer ignored',
-      ],
-      [
-        7,
-        "error",
-        'layer "e" needs a "path" (a folder), "git" (a repository URL) or "url" (a well-known index); layer ignored',
-      ],
-      [
-        8,
-        "error",
+        "{ name: f, path: 42, priority: 1 }",
         'layer "f": "path" must be a folder (a string; for a git layer, one inside the repository); layer ignored',
       ],
-      [10, "error", 'layer "ok" is declared twice in this file; the second is ignored'],
+      ["{ name: ok, path: ./ok2, priority: 2 }", 'layer "ok" is declared twice in this file; the second is ignored'],
     ]);
-    expect(names).toEqual(["ok"]);
   });
 
   test("an unknown key is a warning with a suggestion; the layer is kept", async () => {
