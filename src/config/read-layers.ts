@@ -275,18 +275,11 @@ function readLayer(
 ): LayerDeclaration | undefined {
   const named = (entry as { name?: unknown } | null)?.name;
   const within = typeof named === "string" && named.trim() !== "" ? `layer "${named}"` : `layer ${index + 1}`;
-  const block = readBlock(LayerEntry, entry, report, { within });
+  const block = readBlock(LayerEntry, withoutStrayKeys(entry, { who: within, report }), report, { within });
   if (block === undefined) return undefined;
   const { name, priority, git, url } = block;
   const at: LayerReport = { who: `layer "${name}"`, report };
-  if (git === undefined) {
-    for (const key of GIT_ONLY_KEYS)
-      if (block[key] !== undefined) dropKey(at, key, 'applies only to a git layer (one with "git: <url>")');
-  }
-  if (url === undefined) {
-    for (const key of WELL_KNOWN_ONLY_KEYS)
-      if (block[key] !== undefined) dropKey(at, key, 'applies only to a layer with "url"');
-  } else if (git !== undefined || block.path !== undefined) {
+  if (url !== undefined && (git !== undefined || block.path !== undefined)) {
     report({
       message: `${at.who} has "url" and "${git !== undefined ? "git" : "path"}": give one`,
       path: ["url"],
@@ -321,8 +314,31 @@ function readLayer(
     const source = wellKnownSourceOf(block, url, at);
     return source && { name, path: "", priority, wellKnown: { ...source, ...signed }, ...access };
   }
-  if (block.signers !== undefined) dropKey(at, "signers", "applies only to a git or url layer");
   return { name, path: resolvePath(block.path!), priority, ...access };
+}
+
+/**
+ * The entry without the keys its kind of layer does not take (each one a warning; the layer is
+ * kept): left out before the schema is checked, so a wrong value under a key that does not apply
+ * cannot drop the layer.
+ */
+function withoutStrayKeys(entry: unknown, at: LayerReport): unknown {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return entry;
+  const layer = entry as Record<string, unknown>;
+  const stray: [string, string][] = [];
+  if (layer.git === undefined)
+    for (const key of GIT_ONLY_KEYS) stray.push([key, 'applies only to a git layer (one with "git: <url>")']);
+  if (layer.url === undefined)
+    for (const key of WELL_KNOWN_ONLY_KEYS) stray.push([key, 'applies only to a layer with "url"']);
+  if (layer.git === undefined && layer.url === undefined) stray.push(["signers", "applies only to a git or url layer"]);
+  const present = stray.filter(([key]) => Object.hasOwn(layer, key));
+  if (present.length === 0) return entry;
+  const kept = { ...layer };
+  for (const [key, why] of present) {
+    delete kept[key];
+    dropKey(at, key, why);
+  }
+  return kept;
 }
 
 /** The git keys of a layer. Which transports are allowed is decided where the URL is used (src/sources/git-url.ts). */

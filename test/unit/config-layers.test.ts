@@ -89,6 +89,22 @@ describe("url layers in the config", () => {
     ]);
     expect(names).toEqual(["team", "mine"]);
   });
+
+  test("a key a layer does not take is ignored whatever its value: a wrong value there does not drop the layer", async () => {
+    const { found, names } = await project(
+      "layers:",
+      "  - { name: team, priority: 1, git: https://x/y.git, skills: [NOT A NAME] }",
+      "  - { name: mine, priority: 2, path: ./mine, signers: 42, ref: '' }",
+      "  - { name: docs, priority: 3, url: https://example.com/, refresh: often }",
+    );
+    expect(found).toEqual([
+      [2, "warning", 'layer "team": "skills" applies only to a layer with "url"; ignored'],
+      [3, "warning", 'layer "mine": "ref" applies only to a git layer (one with "git: <url>"); ignored'],
+      [3, "warning", 'layer "mine": "signers" applies only to a git or url layer; ignored'],
+      [4, "warning", 'layer "docs": "refresh" applies only to a git layer (one with "git: <url>"); ignored'],
+    ]);
+    expect(names).toEqual(["team", "mine", "docs"]);
+  });
 });
 
 describe("what drops a layer", () => {
