@@ -77,33 +77,25 @@ describe("url layers in the config", () => {
     expect(messages.join("\n")).not.toContain("s3cret");
   });
 
-  test("skills and tokenEnv on a layer without url are ignored with a warning; the layer is kept", async () => {
+  test("a key a layer does not take is ignored with a warning whatever its value; the layer is kept", async () => {
     const { found, names } = await project(
       "layers:",
       "  - { name: team, priority: 1, git: https://x/y.git, skills: [pdf] }",
       "  - { name: mine, priority: 2, path: ./mine, tokenEnv: TOKEN }",
+      // A wrong value under a key that does not apply does not drop the layer either.
+      "  - { name: git2, priority: 3, git: https://x/z.git, skills: [NOT A NAME] }",
+      "  - { name: own, priority: 4, path: ./own, signers: 42, ref: '' }",
+      "  - { name: docs, priority: 5, url: https://example.com/, refresh: often }",
     );
     expect(found).toEqual([
       [2, "warning", 'layer "team": "skills" applies only to a layer with "url"; ignored'],
       [3, "warning", 'layer "mine": "tokenEnv" applies only to a layer with "url"; ignored'],
+      [4, "warning", 'layer "git2": "skills" applies only to a layer with "url"; ignored'],
+      [5, "warning", 'layer "own": "ref" applies only to a git layer (one with "git: <url>"); ignored'],
+      [5, "warning", 'layer "own": "signers" applies only to a git or url layer; ignored'],
+      [6, "warning", 'layer "docs": "refresh" applies only to a git layer (one with "git: <url>"); ignored'],
     ]);
-    expect(names).toEqual(["team", "mine"]);
-  });
-
-  test("a key a layer does not take is ignored whatever its value: a wrong value there does not drop the layer", async () => {
-    const { found, names } = await project(
-      "layers:",
-      "  - { name: team, priority: 1, git: https://x/y.git, skills: [NOT A NAME] }",
-      "  - { name: mine, priority: 2, path: ./mine, signers: 42, ref: '' }",
-      "  - { name: docs, priority: 3, url: https://example.com/, refresh: often }",
-    );
-    expect(found).toEqual([
-      [2, "warning", 'layer "team": "skills" applies only to a layer with "url"; ignored'],
-      [3, "warning", 'layer "mine": "ref" applies only to a git layer (one with "git: <url>"); ignored'],
-      [3, "warning", 'layer "mine": "signers" applies only to a git or url layer; ignored'],
-      [4, "warning", 'layer "docs": "refresh" applies only to a git layer (one with "git: <url>"); ignored'],
-    ]);
-    expect(names).toEqual(["team", "mine", "docs"]);
+    expect(names).toEqual(["team", "mine", "git2", "own", "docs"]);
   });
 });
 
