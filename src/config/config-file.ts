@@ -59,24 +59,60 @@ export function expandPath(path: string, base: string, home: string): string {
   return resolve(base, path).replace(/[\\/]+$/, "") || "/";
 }
 
-const KNOWN_KEYS = [
-  "layers",
-  "builtin",
-  "pageSize",
-  "catalog",
-  "toolSkills",
-  "toolCap",
-  "tokenBudget",
-  "elicitation",
-  "http",
-  "usage",
-  "enable",
-  "audit",
-];
+/** Where a top-level key's reader puts what it read, and how it reports: paths relative to the key. */
+interface KeyContext {
+  config: ConfigFile;
+  file: string;
+  /** A path as written, made absolute against the config file's folder (`~` expanded). */
+  resolvePath: (path: string) => string;
+  locate: (path: readonly (string | number)[]) => SourcePosition | undefined;
+  /** Problems at paths relative to the key (`["keepDays"]` under `usage`). */
+  at: ReportProblem;
+  /** Problems at paths relative to the file (the readers of the file's own keys say `["pageSize"]`). */
+  problem: ReportProblem;
+}
+
+const fileKey =
+  (key: "builtin" | "pageSize" | "enable") =>
+  (value: unknown, { config, problem }: KeyContext) =>
+    Object.assign(config, readFileKey(key, value, problem));
+
+const catalogKey =
+  (key: CatalogKey) =>
+  (value: unknown, { config, problem }: KeyContext) => {
+    const catalog = readCatalogKey(key, value, config.catalog, problem);
+    if (catalog !== undefined) config.catalog = catalog;
+  };
+
+/** Every top-level key of a config file, in the order `known keys` lists them, and the module that reads it. */
+const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
+  layers: (value, { config, resolvePath, at }) => {
+    const layers = readLayers(value, resolvePath, at);
+    if (layers !== undefined) config.layers = layers;
+  },
+  builtin: fileKey("builtin"),
+  pageSize: fileKey("pageSize"),
+  ...Object.fromEntries(CATALOG_KEYS.map((key) => [key, catalogKey(key)])),
+  elicitation: (value, { config, resolvePath, at }) => {
+    config.elicitation = readElicitationSettings(value, resolvePath, at);
+  },
+  http: (value, { config, file, resolvePath, locate, at }) => {
+    config.http = readHttpSettings(value, { file, resolvePath, locate, report: at });
+  },
+  usage: (value, { config, resolvePath, at }) => {
+    config.usage = readUsageSettings(value, resolvePath, at);
+  },
+  enable: fileKey("enable"),
+  audit: (value, { config, at }) => {
+    config.audit = readAuditSettings(value, at);
+  },
+};
+const KNOWN_KEYS = Object.keys(KEY_READERS);
 
 /**
  * Reads a config file through the same YAML path as skill files (fast parse, duplicate keys are
- * errors, positions on demand) and checks every key by hand: messages here must be precise.
+ * errors, positions on demand); each top-level key is read by its block's module (KEY_READERS),
+ * against the block's schema (config-schema.ts).
  */
 export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
   const config: ConfigFile = { file };
@@ -106,40 +142,24 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
   if (typeof data !== "object" || Array.isArray(data)) {
     return { file, broken: "expected a mapping with keys like layers, builtin", brokenAt: { line: 1, column: 1 } };
   }
+  const resolvePath = (path: string) => expandPath(path, dirname(file), home);
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     const at = under([key], problem);
-    if (!KNOWN_KEYS.includes(key)) {
-      const meant = closest(key, KNOWN_KEYS);
-      // A misspelt `layers:` drops every layer under it: an error, not a warning (a dropped layer fails validate).
-      const dropped = meant === "layers" && Array.isArray(value) ? value.length : 0;
-      at({
-        message: `unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})${dropped > 0 ? `, so the ${dropped === 1 ? "layer" : `${dropped} layers`} under it ${dropped === 1 ? "is" : "are"} not loaded` : ""}`,
-        path: [],
-        ...(meant ? { hint: `did you mean "${meant}"?` } : {}),
-        severity: dropped > 0 ? "error" : "warning",
-      });
-    } else if (key === "builtin" || key === "pageSize" || key === "enable") {
-      Object.assign(config, readFileKey(key, value, problem));
-    } else if ((CATALOG_KEYS as readonly string[]).includes(key)) {
-      const catalog = readCatalogKey(key as CatalogKey, value, config.catalog, problem);
-      if (catalog !== undefined) config.catalog = catalog;
-    } else if (key === "elicitation") {
-      config.elicitation = readElicitationSettings(value, (path) => expandPath(path, dirname(file), home), at);
-    } else if (key === "audit") {
-      config.audit = readAuditSettings(value, at);
-    } else if (key === "http") {
-      config.http = readHttpSettings(value, {
-        file,
-        resolvePath: (path) => expandPath(path, dirname(file), home),
-        locate: locateKey,
-        report: at,
-      });
-    } else if (key === "usage") {
-      config.usage = readUsageSettings(value, (path) => expandPath(path, dirname(file), home), at);
-    } else if (key === "layers") {
-      const layers = readLayers(value, (path) => expandPath(path, dirname(file), home), at);
-      if (layers !== undefined) config.layers = layers;
+    // Own keys only: `constructor:` or `toString:` in a file is an unknown key, not Object's.
+    const read = Object.hasOwn(KEY_READERS, key) ? KEY_READERS[key] : undefined;
+    if (read !== undefined) {
+      read(value, { config, file, resolvePath, locate: locateKey, at, problem });
+      continue;
     }
+    const meant = closest(key, KNOWN_KEYS);
+    // A misspelt `layers:` drops every layer under it: an error, not a warning (a dropped layer fails validate).
+    const dropped = meant === "layers" && Array.isArray(value) ? value.length : 0;
+    at({
+      message: `unknown key "${key}" is ignored (known keys: ${KNOWN_KEYS.join(", ")})${dropped > 0 ? `, so the ${dropped === 1 ? "layer" : `${dropped} layers`} under it ${dropped === 1 ? "is" : "are"} not loaded` : ""}`,
+      path: [],
+      ...(meant ? { hint: `did you mean "${meant}"?` } : {}),
+      severity: dropped > 0 ? "error" : "warning",
+    });
   }
   return config;
 }

@@ -170,6 +170,15 @@ describe("the file's own keys", () => {
     expect(said).toEqual(['1:16 warning: "enable" entry 2 must be a skill id; ignored']);
   });
 
+  test("a key Object has (constructor, toString) is an unknown key like any other", async () => {
+    const { config, said } = await readFile("constructor: 1\ntoString: x\nbuiltin: false\n");
+    expect(config.builtin).toBe(false);
+    expect(said.map((line) => line.split(" (known keys")[0])).toEqual([
+      '1:1 warning: unknown key "constructor" is ignored',
+      '2:1 warning: unknown key "toString" is ignored',
+    ]);
+  });
+
   test("builtin and pageSize: a wrong value is named at its key and left out", async () => {
     const { config, said } = await readFile("builtin: maybe\npageSize: 0\n");
     expect(config.builtin).toBeUndefined();
