@@ -120,7 +120,8 @@ export const spec = command({
     done();
     const withAllow = audits.map((a): RecordAudit & { allowed?: string } => {
       const { pin, ignored } = pinOf(settings.allow, a);
-      for (const { file, message } of ignored)
+      // Said only where the pin would have mattered: a skill with findings.
+      for (const { file, message } of a.findings.length > 0 ? ignored : [])
         ctx.err(
           `${colourDiagnostic(visibleLine(formatDiagnostic({ severity: "warning", code: "config", file, message, hint: IGNORED_PIN_HINT }, { display: loaded.display })), ctx.colours)}\n`,
         );
