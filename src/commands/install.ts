@@ -135,8 +135,9 @@ export const spec = command({
     "The entry starts this install: this binary, `bunx skill-central`, or this checkout. Every change\n" +
     "is shown as a diff, a backup is kept beside the file, the file is replaced atomically with only\n" +
     "our entry changed, and the entry is then started exactly as the client would start it\n" +
-    "(initialize + tools/list); if that fails the file is put back. An existing skill-central entry\n" +
-    "that differs is replaced only with --force. Details: docs/install-ides.md.",
+    "(initialize, then its prompts, tools and resources listed and counted); if that fails the file\n" +
+    "is put back. An existing skill-central entry that differs is replaced only with --force.\n" +
+    "Details: docs/install-ides.md.",
   options: {
     scope: scopeOption("The client's user config (default), or the project's file where the client has one"),
     "dry-run": flag("Show the diffs and write nothing"),
