@@ -1,5 +1,7 @@
 import { relative, sep } from "node:path";
+import { IGNORED_PIN_HINT, pinOf } from "../audit/allow-pins.ts";
 import { AuditCache } from "../audit/cache.ts";
+import { colourDiagnostic } from "../cli-output/colour.ts";
 import { RULES_BY_ID, reaches, type Severity } from "../audit/rules.ts";
 import { sarifLog } from "../audit/sarif.ts";
 import { DEFAULT_AUDIT_SETTINGS } from "../config/audit-settings.ts";
@@ -7,7 +9,9 @@ import { auditRecords, type RecordAudit } from "../load/audit-records.ts";
 import { IndexWriter } from "../load/index-writer.ts";
 import { loadSkills, referencedVersions, type LoadResult } from "../load/load-skills.ts";
 import { StartupIndex, startupIndexEnabled, startupIndexPath } from "../load/startup-index.ts";
+import { formatDiagnostic } from "../diagnostics.ts";
 import { VERSION } from "../version.ts";
+import { visibleLine } from "../visible-text.ts";
 import { command, EXIT_FAILURE, EXIT_OK, plural, reportLoad, type CommandContext } from "./support/command.ts";
 import { choice } from "./support/options.ts";
 
@@ -115,8 +119,13 @@ export const spec = command({
     await cache.save();
     done();
     const withAllow = audits.map((a): RecordAudit & { allowed?: string } => {
-      const allow = settings.allow.find((e) => e.skill === a.id && e.digest === a.digest);
-      return allow ? { ...a, allowed: allow.reason } : a;
+      const { pin, ignored } = pinOf(settings.allow, a);
+      // Said only where the pin would have mattered: a skill with findings.
+      for (const { file, message } of a.findings.length > 0 ? ignored : [])
+        ctx.err(
+          `${colourDiagnostic(visibleLine(formatDiagnostic({ severity: "warning", code: "config", file, message, hint: IGNORED_PIN_HINT }, { display: loaded.display })), ctx.colours)}\n`,
+        );
+      return pin ? { ...a, allowed: pin.reason } : a;
     });
     const failed = withAllow.some(
       (a) =>

@@ -9,7 +9,16 @@ import { currentLaunch, type Launch } from "../install/launch.ts";
 import { planInstall, type Plan } from "../install/plan.ts";
 import { DEFAULT_VERIFY_TIMEOUT_MS, verifier } from "../install/verify.ts";
 import { confirm, stdinIsTerminal } from "./support/confirm.ts";
-import { command, EXIT_FAILURE, EXIT_OK, json, plural, UsageError, type CommandContext } from "./support/command.ts";
+import {
+  command,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  json,
+  plural,
+  UsageError,
+  type CommandContext,
+} from "./support/command.ts";
 import { flag, text, value } from "./support/options.ts";
 import {
   clientIds,
@@ -89,24 +98,28 @@ function detectedClients(ctx: CommandContext, host: Host, scope: Scope): ClientS
   return usable.map((d) => d.client);
 }
 
-/** Without named clients: ask on a terminal, go ahead with --yes, otherwise only show. */
+/**
+ * Without named clients: ask on a terminal, go ahead with --yes. With no one to ask (stdin not a
+ * terminal, or --json) nothing is written and the command fails with a usage error saying what to
+ * add: a script that exited 0 there could not tell that nothing happened.
+ */
 export async function mayApply(
   ctx: CommandContext<{ readonly yes: boolean }>,
   named: boolean,
   question: string,
-  verb: string,
-): Promise<boolean> {
-  if (named || ctx.options.yes) return true;
+  verb: "install" | "uninstall",
+): Promise<"go" | "declined" | "unasked"> {
+  if (named || ctx.options.yes) return "go";
   if (ctx.json || !stdinIsTerminal()) {
-    if (!ctx.json)
-      ctx.out(
-        `\nNothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to ${verb}, or name the clients.\n`,
-      );
-    return false;
+    const why = ctx.json ? "--json does not ask" : "stdin is not a terminal, so there was no one to ask";
+    ctx.err(
+      `\nskill-central ${verb}: nothing was written: ${why}. Run again with --yes to ${verb}, or with --dry-run to only show the changes (or name the clients).\n`,
+    );
+    return "unasked";
   }
   const yes = await confirm(`\n${question} [y/N] `, ctx.out);
   if (!yes) ctx.out("Nothing was written.\n");
-  return yes;
+  return yes ? "go" : "declined";
 }
 
 export const spec = command({
@@ -117,12 +130,14 @@ export const spec = command({
     "Adds an entry named skill-central to each client's MCP config. Clients:\n" +
     `${CLIENT_IDS.join(", ")}.\n` +
     "With no client named, it finds the clients on this machine (config folder or command), shows\n" +
-    "the changes and asks first (--yes to skip the question; with no terminal it only shows them).\n" +
+    "the changes and asks first (--yes to skip the question; with no terminal it writes nothing and\n" +
+    "exits 2: add --yes, or --dry-run to only show them).\n" +
     "The entry starts this install: this binary, `bunx skill-central`, or this checkout. Every change\n" +
     "is shown as a diff, a backup is kept beside the file, the file is replaced atomically with only\n" +
     "our entry changed, and the entry is then started exactly as the client would start it\n" +
-    "(initialize + tools/list); if that fails the file is put back. An existing skill-central entry\n" +
-    "that differs is replaced only with --force. Details: docs/install-ides.md.",
+    "(initialize, then its prompts, tools and resources listed and counted); if that fails the file\n" +
+    "is put back. An existing skill-central entry that differs is replaced only with --force.\n" +
+    "Details: docs/install-ides.md.",
   options: {
     scope: scopeOption("The client's user config (default), or the project's file where the client has one"),
     "dry-run": flag("Show the diffs and write nothing"),
@@ -173,14 +188,14 @@ export const spec = command({
     const blocked = plans.filter((p) => p.action === "error" || p.action === "differs");
     const entry = http ?? { kind: launch.kind, command: launch.command, args: [...launch.prefix, "mcp"] };
 
-    if (
-      dryRun ||
-      actionable.length === 0 ||
-      !(await mayApply(ctx, named, `Install skill-central in ${plural(actionable.length, "client")}?`, "install"))
-    ) {
+    const go =
+      dryRun || actionable.length === 0
+        ? "declined"
+        : await mayApply(ctx, named, `Install skill-central in ${plural(actionable.length, "client")}?`, "install");
+    if (go !== "go") {
       if (ctx.json) json(ctx, { dryRun: true, scope, project: ctx.cwd, entry, clients: plans.map((p) => planJson(p)) });
       else if (dryRun) ctx.out("\nDry run: nothing was written.\n");
-      return blocked.length > 0 ? EXIT_FAILURE : EXIT_OK;
+      return go === "unasked" ? EXIT_USAGE : blocked.length > 0 ? EXIT_FAILURE : EXIT_OK;
     }
 
     if (!ctx.json) ctx.out("\n");

@@ -4,7 +4,7 @@ import { CLIENT_IDS } from "../install/clients/client.ts";
 import { hostFromEnv } from "../install/host.ts";
 import { planUninstall, type Plan } from "../install/plan.ts";
 import { mayApply } from "./install.ts";
-import { command, EXIT_FAILURE, EXIT_OK, json, plural } from "./support/command.ts";
+import { command, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, json, plural } from "./support/command.ts";
 import { flag } from "./support/options.ts";
 import { clientIds, describeOutcome, describePlan, planJson, scopeOption } from "./support/install-output.ts";
 
@@ -16,7 +16,7 @@ export const spec = command({
     "Removes only the entry named skill-central; everything else in each file stays byte for byte,\n" +
     "a backup is kept beside it, and the file is replaced atomically. With no client named, every\n" +
     "client whose config has the entry is listed and you are asked first (--yes to skip the\n" +
-    "question; with no terminal it only shows the changes). Clients:\n" +
+    "question; with no terminal it writes nothing and exits 2: add --yes, or --dry-run). Clients:\n" +
     `${CLIENT_IDS.join(", ")}.`,
   options: {
     scope: scopeOption("The client's user config (default), or the project's file"),
@@ -49,14 +49,14 @@ export const spec = command({
     const removable = plans.filter((p) => p.action === "remove");
     const errors = plans.filter((p) => p.action === "error");
 
-    if (
-      ctx.options["dry-run"] ||
-      removable.length === 0 ||
-      !(await mayApply(ctx, named, `Remove skill-central from ${plural(removable.length, "client")}?`, "uninstall"))
-    ) {
+    const go =
+      ctx.options["dry-run"] || removable.length === 0
+        ? "declined"
+        : await mayApply(ctx, named, `Remove skill-central from ${plural(removable.length, "client")}?`, "uninstall");
+    if (go !== "go") {
       if (ctx.json) json(ctx, { dryRun: true, scope, clients: plans.map((p) => planJson(p)) });
       else if (ctx.options["dry-run"]) ctx.out("\nDry run: nothing was written.\n");
-      return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
+      return go === "unasked" ? EXIT_USAGE : errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
     }
     if (!ctx.json) ctx.out("\n");
     const outcomes = new Map<Plan, Outcome>();

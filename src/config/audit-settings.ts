@@ -2,8 +2,30 @@
  * `audit:` in a config file (docs/audit.md): which verdicts keep a skill from being served
  * (`block`), which layers the gate judges (`layers`: only what `sync` fetches, or the local
  * folders too), and the skills a person has looked at and let through (`allow`), each pinned to
- * its exact content by digest, so a changed skill is judged again. The project's keys win over
- * the user's; `allow` lists add up (each is a person's decision about one version of one skill).
+ * its exact content by digest, so a changed skill is judged again.
+ *
+ * The gate is the user's protection, and a project's config is whatever came with a clone. So a
+ * project may tighten the gate, never loosen it (as git ignores a repository's own attempt to
+ * widen `safe.directory`). The floor is what the user's config sets, and where it is silent, the
+ * default: the defaults are the user's choice as much as anything written, and a file the user
+ * never read must not lower the protection a fresh install gives. Key by key:
+ *
+ * - `block`: never < high < medium (a stricter level blocks more). A project's level below the
+ *   floor is ignored, with a warning naming the file and the key.
+ * - `layers`: remote < all (more layers judged). A project's `remote` under the user's `all` is
+ *   ignored, with the same warning.
+ * - `allow`: a pin loosens, so a project's pin is bounded twice (AuditAllow.project). It lets
+ *   through only a skill of a layer the project declares itself (or its `.skills/` folder): a
+ *   project never vouches for the user's layers or the built-in one. And when the user's settings
+ *   judge local layers too (`layers: all`), it lets through only what the user's own settings
+ *   would not block: the user chose to take no local skill on its word, and a project pinning its
+ *   own skill is a project vouching for itself. Under `layers: remote` (the default) a project's
+ *   pins for its own layers count, git and url layers included: the user already serves the
+ *   project's local skills unaudited, so a pin for its own fetched skill grants nothing the
+ *   project could not have by copying that skill into its folder, and teams that review a vendor
+ *   skill and pin it in the project's config keep working.
+ *
+ * The user's keys are theirs to set either way; user pins count for every layer.
  */
 import { type Digest, DIGEST_FORM, DIGEST_PATTERN, parseDigest } from "../storage/digest.ts";
 import type { ReportProblem } from "./config-problem.ts";
@@ -66,8 +88,22 @@ export type AuditBlock = BlockOf<typeof AuditBlock.properties.block>;
 /** `remote`: git and url layers are judged at `sync`; `all`: local layers' blocked skills are not served either. */
 export type AuditLayers = BlockOf<typeof AuditBlock.properties.layers>;
 
+/** A project config's `audit.allow` entry: where it was written, and what it may let through (see the header). */
+export interface ProjectPin {
+  /** The project's config file, for the warning when the entry is ignored. */
+  file: string;
+  /** The layers the project declares (its own): only their skills may this entry let through. */
+  layers: readonly string[];
+  /** Set when the user's settings judge every layer: a skill with a finding this severe is the user's to let through. */
+  floor?: Exclude<AuditBlock, "never">;
+}
+
 /** One `audit.allow` entry, its digest (`sha256:` and 64 lowercase hex digits, as `audit --format json` reports it) parsed. */
-export type AuditAllow = Omit<BlockOf<typeof AuditBlock.properties.allow.items>, "digest"> & { digest: Digest };
+export type AuditAllow = Omit<BlockOf<typeof AuditBlock.properties.allow.items>, "digest"> & {
+  digest: Digest;
+  /** Set for an entry of the project's config, which counts only within these bounds. */
+  project?: ProjectPin;
+};
 
 export interface AuditSettings {
   block: AuditBlock;
@@ -91,13 +127,61 @@ export function readAuditSettings(value: unknown, report: ReportProblem): Partia
   return { ...keys, allow: pinned };
 }
 
-/** The project's keys over the user's, over the defaults; `allow` entries of both. */
-export function mergeAuditSettings(...layers: readonly (Partial<AuditSettings> | undefined)[]): AuditSettings {
-  const merged = { ...DEFAULT_AUDIT_SETTINGS, allow: [] as AuditAllow[] };
-  for (const layer of layers) {
-    if (layer?.block !== undefined) merged.block = layer.block;
-    if (layer?.layers !== undefined) merged.layers = layer.layers;
-    if (layer?.allow) merged.allow.push(...layer.allow);
-  }
+/** How much each value of a key blocks: a higher rank is tighter. */
+const BLOCK_RANK: Record<AuditBlock, number> = { never: 0, high: 1, medium: 2 };
+const LAYERS_RANK: Record<AuditLayers, number> = { remote: 0, all: 1 };
+
+/** One config file's `audit:` as read, and the file it came from. */
+export interface AuditSource {
+  file: string;
+  audit?: Partial<AuditSettings> | undefined;
+}
+
+/** A project's key the merge ignored because it would loosen the gate: the warning to show. */
+export interface AuditLoosening {
+  file: string;
+  message: string;
+  hint: string;
+}
+
+const LOOSENING_HINT =
+  "a project's config may tighten the audit gate, never loosen it; only your user config (~/.skill-central/config.yaml) can";
+
+/**
+ * The user's keys over the defaults, then the project's where they are at least as tight (each
+ * looser key reported and ignored); the user's pins, and the project's bounded to its own layers
+ * (`projectLayers`) and, under the user's `layers: all`, to what the user's settings do not block.
+ */
+export function mergeAuditSettings(
+  user?: AuditSource,
+  project?: AuditSource & { projectLayers: readonly string[] },
+  report: (loosening: AuditLoosening) => void = () => {},
+): AuditSettings {
+  const floor = {
+    block: user?.audit?.block ?? DEFAULT_AUDIT_SETTINGS.block,
+    layers: user?.audit?.layers ?? DEFAULT_AUDIT_SETTINGS.layers,
+  };
+  const merged = { ...floor, allow: [...(user?.audit?.allow ?? [])] };
+  if (project === undefined) return merged;
+  const looser = (key: "block" | "layers", wanted: string) =>
+    report({
+      file: project.file,
+      message: `audit.${key}: ${wanted} would loosen the gate your user config sets (${key}: ${floor[key]}${user?.audit?.[key] === undefined ? ", by default" : ""}); ignored`,
+      hint: LOOSENING_HINT,
+    });
+  const { block, layers } = project.audit ?? {};
+  if (block !== undefined)
+    if (BLOCK_RANK[block] >= BLOCK_RANK[floor.block]) merged.block = block;
+    else looser("block", block);
+  if (layers !== undefined)
+    if (LAYERS_RANK[layers] >= LAYERS_RANK[floor.layers]) merged.layers = layers;
+    else looser("layers", layers);
+  const judgesAll = floor.layers === "all" && floor.block !== "never";
+  const bounds: ProjectPin = {
+    file: project.file,
+    layers: project.projectLayers,
+    ...(judgesAll && { floor: floor.block as Exclude<AuditBlock, "never"> }),
+  };
+  for (const pin of project.audit?.allow ?? []) merged.allow.push({ ...pin, project: bounds });
   return merged;
 }

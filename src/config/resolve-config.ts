@@ -104,6 +104,26 @@ function mergeLayers(user: ConfigFile | undefined, project: ConfigFile | undefin
   return merged;
 }
 
+/**
+ * `audit:` of both files: the project's may tighten the user's, never loosen it (each looser key
+ * a warning at the project's file), and its pins count for its own layers only: those its config
+ * declares, or its `.skills/` folder when no config declares any (audit-settings.ts says why).
+ */
+function mergedAudit(
+  user: ConfigFile | undefined,
+  project: ConfigFile | undefined,
+  layers: readonly LayerSpec[],
+  report: (d: Diagnostic) => void,
+): AuditSettings {
+  const own = (file: string) =>
+    layers.filter((l) => l.origin === file || l.origin.startsWith(FALLBACK_LAYER_DIR)).map((l) => l.name);
+  return mergeAuditSettings(
+    user && { file: user.file, audit: user.audit },
+    project && { file: project.file, audit: project.audit, projectLayers: own(project.file) },
+    ({ file, message, hint }) => report({ severity: "warning", code: "config", file, message, hint }),
+  );
+}
+
 /** Finds, reads and merges the user and project configs into the list of layers to load. */
 export async function resolveConfig(options: ConfigOptions, report: (d: Diagnostic) => void): Promise<ResolvedConfig> {
   const home = options.home ?? homedir();
@@ -182,7 +202,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     ...(pageSize !== undefined && { pageSize }),
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
-    audit: mergeAuditSettings(user?.audit, project?.audit),
+    audit: mergedAudit(user, project, layers, report),
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage),
     enable: [...new Set([...(user?.enable ?? []), ...(project?.enable ?? [])])],
   };

@@ -66,8 +66,16 @@ function reachOfFile(plan: Plan): Reach | string {
   return isRefusal(reach) ? reach.refused : reach;
 }
 
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+
+/** What the client will see, as the check listed it: "listed 12 prompts, 2 tools, 3 resources". */
 export function describeCheck(check: CheckResult & { ok: true }): string {
-  return `${check.serverName} ${check.serverVersion} answered initialize and listed ${check.tools} tool${check.tools === 1 ? "" : "s"}`;
+  const lists = [
+    check.prompts !== undefined && counted(check.prompts, "prompt"),
+    counted(check.tools, "tool"),
+    check.resources !== undefined && counted(check.resources, "resource"),
+  ].filter((part) => part !== false);
+  return `${check.serverName} ${check.serverVersion} answered initialize and listed ${lists.join(", ")}`;
 }
 
 export async function applyInstall(plan: Plan, verify: Verify, run: RunCommand = runCommand): Promise<Outcome> {

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import { IGNORED_PIN_HINT, pinOf } from "../audit/allow-pins.ts";
 import { auditSkill, type AuditedSkill, type SkillContent } from "../audit/audit-skill.ts";
 import { type AuditCache, saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
 import { fileSha256 } from "../audit/digest.ts";
@@ -111,8 +112,8 @@ function blockingFinding(audit: RecordAudit, block: Severity): Finding | undefin
 
 /**
  * `audit.layers: all` (docs/audit.md): the skills of local layers (folders; git and url layers
- * were judged at `sync`) whose verdict reaches `audit.block`, unless `audit.allow` pins their
- * exact content, are not served: their paths are held back from resolution (the records stay as
+ * were judged at `sync`) whose verdict reaches `audit.block`, unless an `audit.allow` entry that
+ * counts for them (allow-pins.ts) pins their exact content, are not served: their paths are held back from resolution (the records stay as
  * they are, so a reload that finds them allowed serves them), each with a warning naming the
  * rule and the place, which the server logs at start and `validate` and `doctor` list. Results
  * come from the audit cache by content.
@@ -142,7 +143,10 @@ export function holdBlocked(
     const audit = byPath.get(record.path);
     const first = audit && blockingFinding(audit, settings.block);
     if (!audit || !first) continue;
-    if (settings.allow.some((a) => a.skill === audit.id && a.digest === audit.digest)) continue;
+    const { pin, ignored } = pinOf(settings.allow, audit);
+    if (pin) continue;
+    for (const { file, message } of ignored)
+      diagnostics.push({ severity: "warning", code: "config", file, message, hint: IGNORED_PIN_HINT });
     held.add(record.path);
     diagnostics.push({
       severity: "warning",

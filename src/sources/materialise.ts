@@ -1,5 +1,4 @@
-import { auditFetched } from "../audit/gate.ts";
-import type { AuditSettings } from "../config/audit-settings.ts";
+import { auditFetched, type GateSettings } from "../audit/gate.ts";
 import type { CacheEntry } from "./cache-entry.ts";
 import { contentHash } from "./content-hash.ts";
 import { git } from "./git.ts";
@@ -88,7 +87,7 @@ export interface MaterialiseOptions {
   /** The lock's `contentHash`: a copy that differs is refused, never written. */
   expect?: string;
   /** The audit gate (docs/audit.md): a blocked skill refuses the copy, never written. */
-  audit?: AuditSettings | undefined;
+  audit?: GateSettings | undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { GateSettings } from "../audit/gate.ts";
 import type { AuditSettings } from "../config/audit-settings.ts";
 import { projectConfigPath } from "../config/config-file.ts";
 import { resolveConfig, type ConfigOptions, type LayerSpec } from "../config/resolve-config.ts";
@@ -302,6 +303,11 @@ interface LayerStep {
   name: string;
 }
 
+/** The gate for one layer: a project's `audit.allow` entry counts for the project's own layers only. */
+function gateFor(ctx: LayerContext, layer: string): GateSettings | undefined {
+  return ctx.gate && { ...ctx.gate, layer };
+}
+
 /** Keeps the locked commit, fetching it only when the cache lacks it; the commit, or the failed report. */
 async function keepLockedCommit(
   { result, ctx, entry, source, name }: LayerStep,
@@ -334,7 +340,7 @@ async function keepLockedCommit(
     ctx.progress({ phase: "copying", commit });
     await materialise(entry, commit, source.path, {
       expect: contentHash,
-      audit: ctx.gate,
+      audit: gateFor(ctx, name),
       ...(ctx.request.limits && { limits: ctx.request.limits }),
     });
     if (previous === undefined) {
@@ -375,7 +381,7 @@ async function fetchRefTip(
   const signer = await commitSigner(entry.repo, commit, source.signers);
   ctx.progress({ phase: "copying", commit });
   const { contentHash } = await materialise(entry, commit, source.path, {
-    audit: ctx.gate,
+    audit: gateFor(ctx, name),
     ...(ctx.request.limits && { limits: ctx.request.limits }),
   });
   const copy = { commit, contentHash, ...(signer && { signer }) };

@@ -313,6 +313,32 @@ describe("the audit gate at sync", () => {
     }
   }, 60_000);
 
+  test("git layer the user declares: a project's pin of its skill does not pass the gate (said in the refusal); the user's pin does", async () => {
+    const fixture = makeFixture();
+    try {
+      const remote = makeRemote(join(fixture.root, "srv"));
+      remote.commit({ ...prefixed("skills/pipe-shell/", bad.files), ...prefixed("skills/pipe-health/", good.files) });
+      const user = (extra = "") =>
+        `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, path: skills }\n${extra}`;
+      fixture.write("~/.skill-central/config.yaml", user());
+      const digest = /blocked by the audit \((sha256:[0-9a-f]{64})\)/.exec(
+        (await runCli(["sync"], fixture.cwd, fixture.home)).stdout,
+      )![1]!;
+      const pin = `audit:\n  allow:\n    - { skill: pipe-shell, digest: "${digest}", reason: "trust me" }\n`;
+      fixture.write("skill-central.yaml", pin);
+      const refused = await runCli(["sync"], fixture.cwd, fixture.home);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toContain('skill "pipe-shell" is blocked by the audit');
+      expect(refused.stdout).toContain(
+        `skill-central.yaml: audit.allow entry for skill "pipe-shell" is ignored: its layer "team" is not the project's`,
+      );
+      fixture.write("~/.skill-central/config.yaml", user(pin));
+      expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
+    } finally {
+      fixture.cleanup();
+    }
+  }, 60_000);
+
   describe("url layer", () => {
     const encoder = new TextEncoder();
     const evil = encoder.encode(
@@ -376,11 +402,18 @@ describe("the audit gate at sync", () => {
       }
     }, 60_000);
 
-    test("audit.block: never takes everything; the audit still reports it", async () => {
+    test("audit.block: never (the user's to set) takes everything; the audit still reports it; a project's is ignored", async () => {
       const fixture = makeFixture({
         "skill-central.yaml": `builtin: false\nlayers:\n  - { name: vendor, priority: 30, url: "http://127.0.0.1:${host.port}/" }\naudit: { block: never }\n`,
       });
       try {
+        // A project may not loosen the gate (docs/audit.md): its never is ignored, and said.
+        const refused = await runCli(["sync"], fixture.cwd, fixture.home);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain(
+          "skill-central.yaml: warning: audit.block: never would loosen the gate your user config sets (block: high, by default); ignored",
+        );
+        fixture.write("~/.skill-central/config.yaml", "audit: { block: never }\n");
         expect((await runCli(["sync"], fixture.cwd, fixture.home)).code).toBe(0);
         const run = await runCli(["audit"], fixture.cwd, fixture.home);
         expect(run.code).toBe(1);

@@ -262,7 +262,7 @@ describe("install from source, user scope, all nine clients", () => {
     for (const id of ALL)
       expect(run.stdout).toMatch(
         new RegExp(
-          `: ok: created ~/${CLIENTS[id].user.replace(/\./g, "\\.")}; skill-central \\S+ answered initialize and listed \\d+ tools`,
+          `: ok: created ~/${CLIENTS[id].user.replace(/\./g, "\\.")}; skill-central \\S+ answered initialize and listed \\d+ prompts, \\d+ tools, \\d+ resources`,
         ),
       );
     expect(run.stdout).toContain("Installed in 9 clients.");
@@ -485,15 +485,28 @@ describe("with no client named", () => {
   });
   afterAll(() => box.cleanup());
 
-  test("it lists the detected clients and, with no terminal to ask, only shows what it would do", async () => {
+  test("with no terminal to ask and no --yes, it shows what it would do, writes nothing and exits 2 saying to add --yes or --dry-run", async () => {
     const run = await cli(box, ["install"]);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
     expect(run.stdout).toStartWith("Found Cursor (~/.cursor exists), Codex (~/.codex exists)\n");
-    expect(run.stdout).toContain(
-      "Nothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to install, or name the clients.",
+    expect(run.stdout).toContain("Cursor: create ~/.cursor/mcp.json");
+    expect(run.stderr).toBe(
+      "\nskill-central install: nothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to install, or with --dry-run to only show the changes (or name the clients).\n",
     );
     expect(existsSync(box.file("cursor"))).toBe(false);
     expect(box.read("codex")).toBe(CLIENTS.codex.fixture);
+    // --json asks no one either: the plan as data, the same exit and message.
+    const data = await cli(box, ["install", "--json"]);
+    expect(data.code).toBe(2);
+    expect((JSON.parse(data.stdout) as { dryRun: boolean }).dryRun).toBe(true);
+    expect(data.stderr).toContain(
+      "skill-central install: nothing was written: --json does not ask. Run again with --yes",
+    );
+    // --dry-run asked for exactly that: exit 0.
+    const dry = await cli(box, ["install", "--dry-run"]);
+    expect({ code: dry.code, stderr: dry.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(dry.stdout).toEndWith("\nDry run: nothing was written.\n");
+    expect(existsSync(box.file("cursor"))).toBe(false);
   });
 
   test("--yes installs in every detected client", async () => {
@@ -508,6 +521,12 @@ describe("with no client named", () => {
     expect(shown.stdout).toMatch(
       /^Cursor: remove the entry from ~\/\.cursor\/mcp\.json\n[\s\S]*Codex: remove the entry from ~\/\.codex\/config\.toml\n/,
     );
+    // No one to ask: nothing removed, exit 2, and what to add.
+    expect(shown.code).toBe(2);
+    expect(shown.stderr).toContain(
+      "skill-central uninstall: nothing was written: stdin is not a terminal, so there was no one to ask. Run again with --yes to uninstall, or with --dry-run",
+    );
+    expect(CLIENTS.cursor.entry(box.read("cursor"))).toBeDefined();
     const run = await cli(box, ["uninstall", "--yes"]);
     expect(run.code).toBe(0);
     expect(box.read("codex")).toBe(CLIENTS.codex.fixture);

@@ -84,7 +84,51 @@ describe("stdio check", () => {
       { timeoutMs: 20_000, expectName: "skill-central" },
     );
     expect(result.ok).toBe(true);
-    if (result.ok) expect(result.tools).toBeGreaterThan(0);
+    if (result.ok) {
+      expect(result.tools).toBeGreaterThan(0);
+      // The built-in skills are prompts, most of what a client sees.
+      expect(result.prompts).toBeGreaterThan(result.tools);
+      expect(result.resources).toBeNumber();
+    }
+  });
+
+  test("what the client will see: every page of prompts/list, tools/list and resources/list counted, the lists it offers only", async () => {
+    // Two pages of prompts (and a cursor that repeats, which is not followed again), one of tools, two of resources.
+    const paged = serverBody(`
+const pages = {
+  "prompts/list": { undefined: [["p1", "p2"], "c1"], c1: [["p3"], "c2"], c2: [["p4"], "c1"] },
+  "tools/list": { undefined: [["t1", "t2"]] },
+  "resources/list": { undefined: [["r1"], "n"], n: [["r2", "r3"]] },
+};
+const keys = { "prompts/list": "prompts", "tools/list": "tools", "resources/list": "resources" };
+if (m.method === "initialize") out({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { prompts: {}, tools: {}, resources: {} }, serverInfo: { name: "skill-central", version: "1" } } });
+if (pages[m.method]) {
+  const [items, next] = pages[m.method][m.params?.cursor];
+  out({ jsonrpc: "2.0", id: m.id, result: { [keys[m.method]]: items.map((name) => ({ name, uri: "x:" + name })), ...(next && { nextCursor: next }) } });
+}
+`);
+    expect(await run(script("paged", paged))).toEqual({
+      ok: true,
+      serverName: "skill-central",
+      serverVersion: "1",
+      protocolVersion: "2025-11-25",
+      prompts: 4,
+      tools: 2,
+      resources: 3,
+    });
+    // A server that offers no prompts nor resources is not asked for them (GOOD would not answer).
+    const result = await run(script("tools-only", serverBody(GOOD)));
+    expect(result.ok && [result.prompts, result.resources]).toEqual([undefined, undefined]);
+  });
+
+  test("a broken page of prompts/list names the list", async () => {
+    const body = serverBody(`
+if (m.method === "initialize") out({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { prompts: {} }, serverInfo: { name: "skill-central", version: "1" } } });
+if (m.method === "prompts/list") out({ jsonrpc: "2.0", id: m.id, result: { items: [] } });
+`);
+    const result = await run(script("bad-prompts", body));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toContain("the prompts/list result has no prompts array");
   });
 
   test("a server that exits: the exit code and the end of its stderr", async () => {

@@ -42,7 +42,9 @@ const passing: Verify = async () => ({
   serverName: "skill-central",
   serverVersion: "0.1.0",
   protocolVersion: "2025-11-25",
+  prompts: 12,
   tools: 2,
+  resources: 3,
 });
 const failing: Verify = async () => ({ ok: false, reason: "exited with code 1 before answering initialize" });
 
@@ -123,7 +125,7 @@ describe("applying", () => {
     expect(outcome).toMatchObject({
       ok: true,
       message:
-        "added to ~/.codeium/windsurf/mcp_config.json; skill-central 0.1.0 answered initialize and listed 2 tools",
+        "added to ~/.codeium/windsurf/mcp_config.json; skill-central 0.1.0 answered initialize and listed 12 prompts, 2 tools, 3 resources",
     });
     expect(outcome.backup).toMatch(/^~\/\.codeium\/windsurf\/mcp_config\.json\.skill-central-\d{8}T\d{6}Z\.bak$/);
     expect(readFileSync(join(home, outcome.backup!.slice(2)), "utf8")).toBe('{\n  // mine\n  "mcpServers": {}\n}\n');

@@ -9,7 +9,7 @@
  * The report's `before`/`after` are the copy's contentHash (hex), its `changes` by skill name.
  */
 import { join } from "node:path";
-import { auditFetched, type GateOutcome } from "../../audit/gate.ts";
+import { auditFetched, type GateOutcome, type GateSettings } from "../../audit/gate.ts";
 import type { AuditSettings } from "../../config/audit-settings.ts";
 import type { LayerSpec } from "../../config/resolve-config.ts";
 import { type Digest, digestHex } from "../../storage/digest.ts";
@@ -140,7 +140,7 @@ function outcomeOf(facts: Facts, restoring: boolean): LayerSyncReport["outcome"]
  * The audit gate (docs/audit.md) on a staged layer, skill by skill (one skill's files in memory at
  * a time), each judged with its index digest, which `audit.allow` pins.
  */
-async function auditStaged(staged: StagedCopy, skills: CopySkills, settings: AuditSettings): Promise<GateOutcome> {
+async function auditStaged(staged: StagedCopy, skills: CopySkills, settings: GateSettings): Promise<GateOutcome> {
   const outcome: GateOutcome = { refused: [], allowed: [] };
   if (settings.block === "never") return outcome;
   for (const [name, { digest }] of Object.entries(skills)) {
@@ -167,7 +167,7 @@ async function download(
   indexUrl: string,
   options: DownloadOptions,
   lockedHash: Digest | undefined,
-  audit: AuditSettings | undefined,
+  audit: GateSettings | undefined,
 ): Promise<{ skills: CopySkills; notes: string[]; hash: Digest }> {
   const staged = cache.stage();
   try {
@@ -211,7 +211,8 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
       ...(signed && { verifyIndex: signed.verify }),
     },
     restoring?.contentHash,
-    ctx.audit,
+    // A project's audit.allow entry counts for the project's own layers only.
+    ctx.audit && { ...ctx.audit, layer: spec.name },
   );
   result.notes.push(...downloaded.notes);
   result.after = digestHex(downloaded.hash);
