@@ -140,7 +140,7 @@ describe("usage history", () => {
     expect(bad.result?.isError).toBe(true);
     await session.request("tools/call", { name: "echo", arguments: { message: "ok" } });
     expect(await session.close()).toBe(0);
-    const [echo] = readUsage(storePath(fixture), { since: 0, skill: "echo" });
+    const [echo] = readUsage(storePath(fixture), { since: 0, skill: "echo" }).skills;
     expect(echo?.outcomes).toEqual({ ok: 1, error: 1 });
   });
 

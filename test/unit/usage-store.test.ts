@@ -53,7 +53,7 @@ describe("UsageRecorder", () => {
     recorder.record(use("b", { outcome: "declined" }));
     recorder.close();
     expect(warnings).toEqual([]);
-    const usage = readUsage(path, { since: 0 });
+    const usage = readUsage(path, { since: 0 }).skills;
     expect(usage.map((u) => [u.skill, u.uses])).toEqual([
       ["a", 2],
       ["b", 1],
@@ -73,7 +73,7 @@ describe("UsageRecorder", () => {
     other.close();
     recorder.close();
     expect(warnings).toEqual([]);
-    expect(readUsage(path, { since: 0 })[0]?.uses).toBe(1);
+    expect(readUsage(path, { since: 0 }).skills[0]?.uses).toBe(1);
   });
 
   test("a store locked for too long stops recording with one warning", () => {
@@ -99,7 +99,7 @@ describe("UsageRecorder", () => {
     recorder.record(use("b"));
     recorder.close();
     expect(warnings).toHaveLength(1);
-    expect(readUsage(path, { since: 0 })).toEqual([]);
+    expect(readUsage(path, { since: 0 }).skills).toEqual([]);
   });
 
   test("uses a locked store still holds at close are named in one warning", () => {
@@ -133,11 +133,11 @@ describe("UsageRecorder", () => {
     first.record(use("old", { at: now - 200 * DAY }));
     first.record(use("recent", { at: now - 10 * DAY }));
     first.close();
-    expect(readUsage(path, { since: 0, until: now }).map((u) => u.skill)).toEqual(["old", "recent"]);
+    expect(readUsage(path, { since: 0, until: now }).skills.map((u) => u.skill)).toEqual(["old", "recent"]);
     const second = new UsageRecorder({ path, keepDays: 180, warn: () => {}, now: () => now });
     second.record(use("today", { at: now }));
     second.close();
-    expect(readUsage(path, { since: 0, until: now }).map((u) => u.skill)).toEqual(["recent", "today"]);
+    expect(readUsage(path, { since: 0, until: now }).skills.map((u) => u.skill)).toEqual(["recent", "today"]);
   });
 
   test("the store is WAL with a busy timeout, shared safely by several connections", () => {
@@ -152,7 +152,7 @@ describe("UsageRecorder", () => {
 describe("readUsage", () => {
   test("an absent store reads as empty and is not created", () => {
     const path = tempStore();
-    expect(readUsage(path, { since: 0 })).toEqual([]);
+    expect(readUsage(path, { since: 0 }).skills).toEqual([]);
     expect(existsSync(path)).toBe(false);
   });
 
@@ -164,11 +164,11 @@ describe("readUsage", () => {
     recorder.record(use("b", { at: until - 2 * DAY }));
     recorder.record(use("a", { at: until - 40 * DAY }));
     recorder.close();
-    const [a] = readUsage(path, { since: until - 7 * DAY, until, buckets: 7, skill: "a" });
+    const [a] = readUsage(path, { since: until - 7 * DAY, until, buckets: 7, skill: "a" }).skills;
     expect(a?.uses).toBe(6);
     expect(a?.buckets).toEqual([3, 0, 0, 0, 0, 1, 2]);
     expect(a?.lastUsed).toBe(until - 1000);
-    expect(readUsage(path, { since: until - 7 * DAY, until, skill: "a" })).toHaveLength(1);
+    expect(readUsage(path, { since: until - 7 * DAY, until, skill: "a" }).skills).toHaveLength(1);
   });
 
   test("a file that is not a usage store reads as empty", () => {
@@ -177,7 +177,7 @@ describe("readUsage", () => {
     const db = new Database(path);
     db.run("DROP TABLE uses");
     db.close();
-    expect(readUsage(path, { since: 0 })).toEqual([]);
+    expect(readUsage(path, { since: 0 }).skills).toEqual([]);
   });
 });
 
