@@ -112,7 +112,7 @@ describe("usage history over mcp --http", () => {
     ]);
     fixture.cleanup();
 
-    fixture = makeFixture({ ...SKILLS, "skill-central.yaml": "usage: off\n" });
+    fixture = makeFixture({ ...SKILLS, "~/.skill-central/config.yaml": "usage: off\n" });
     const off = await serve(fixture);
     const quiet = await open(off.url, "modern");
     await quiet.getPrompt({ name: "standup" });
