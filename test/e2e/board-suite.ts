@@ -678,6 +678,8 @@ export function boardSuite(target: ServerTarget): void {
       writeGarbageStore(join(fixture.home, "usage.db"));
       const note = "usage store ~/usage.db cannot be read (file is not a database): showing no history";
       await page.goto(new URL("#", board.url).href);
+      // The home view asks for the usage when it is drawn: draw it again, whichever view was open.
+      await page.reload();
       await page.getByRole("region", { name: "Unused skills" }).getByText(note, { exact: true }).waitFor();
       await open("hello");
       await page.getByRole("region", { name: "Usage" }).getByText(note, { exact: true }).waitFor();
