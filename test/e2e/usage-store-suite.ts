@@ -10,6 +10,7 @@ import { type Fixture, makeFixture } from "../helpers/fixture.ts";
 import { connectHttp, type HttpServer, startHttpServer } from "../helpers/http-server.ts";
 import { openSession, type JsonRpcSession } from "../helpers/jsonrpc-session.ts";
 import type { ServerTarget } from "../helpers/server.ts";
+import { eventually } from "./live-session.ts";
 
 /**
  * Issue 46's usage-store items against the server `target` runs (the source entry, or the
@@ -95,11 +96,10 @@ export function usageStoreSuite(target: ServerTarget): void {
       const s = await stdio(fixture);
       await echo(s);
       // Wait for the server's batch to reach the file (its event), then look while it still runs.
-      const deadline = Date.now() + ROW_DEADLINE_MS;
-      while ((readUsage(storePath(fixture), { since: 0 }).skills[0]?.uses ?? 0) < 1) {
-        if (Date.now() > deadline) throw new Error(`no row recorded; stderr: ${s.stderr()}`);
-        await Bun.sleep(20);
-      }
+      await eventually(
+        () => expect(readUsage(storePath(fixture!), { since: 0 }).skills[0]?.uses).toBe(1),
+        ROW_DEADLINE_MS,
+      );
       const files = ["", "-wal", "-shm"].map((suffix) => `${storePath(fixture!)}${suffix}`);
       expect(files.map((file) => [file, mode(file)])).toEqual(files.map((file) => [file, 0o600]));
       // Every folder the server made for it is private too (the fixture's HOME had none of them).
