@@ -26,7 +26,7 @@ const VIEWS = [
 type PageGlobals = { document: { body: { dataset: Record<string, string | undefined> } } };
 
 const fixture = makeFixture(BOARD_FILES);
-seedUsage(fixture.cwd);
+seedUsage(fixture.home);
 const board = await startBoard(
   { name: "source", command: process.execPath, args: [SOURCE_ENTRY, "board"] },
   fixture.cwd,

@@ -48,7 +48,11 @@ export function usageOverview(
 ): UsageOverview {
   if (settings === undefined || settings.store === "off")
     return { recording: false, days: USAGE_DAYS, unused: [], unusedCount: 0 };
-  const used = new Set(readUsage(settings.store, { since: now - USAGE_DAYS * DAY_MS, until: now }).map((u) => u.skill));
+  const read = readUsage(settings.store, { since: now - USAGE_DAYS * DAY_MS, until: now });
+  // A store that cannot be read says nothing about which skills were used: none is called unused.
+  if (read.problem !== undefined)
+    return { recording: true, days: USAGE_DAYS, unused: [], unusedCount: 0, problem: read.problem };
+  const used = new Set(read.skills.map((u) => u.skill));
   const unused = registry
     .served()
     .map((c) => c.skill.id)
@@ -63,8 +67,11 @@ export function skillUsage(settings: UsageSettings | undefined, id: string, now 
   const empty = { days: USAGE_DAYS, buckets: new Array<number>(USAGE_DAYS).fill(0), since, total: 0 };
   if (settings === undefined || settings.store === "off")
     return { recording: false, ...empty, keepDays: settings?.keepDays ?? 0, clients: [] };
-  const [month] = readUsage(settings.store, { since, until: now, skill: id, buckets: USAGE_DAYS });
-  const [kept] = readUsage(settings.store, { since: now - settings.keepDays * DAY_MS, until: now, skill: id });
+  const read = readUsage(settings.store, { since, until: now, skill: id, buckets: USAGE_DAYS });
+  if (read.problem !== undefined)
+    return { recording: true, ...empty, keepDays: settings.keepDays, clients: [], problem: read.problem };
+  const [month] = read.skills;
+  const [kept] = readUsage(settings.store, { since: now - settings.keepDays * DAY_MS, until: now, skill: id }).skills;
   return {
     recording: true,
     ...empty,

@@ -171,6 +171,8 @@ export interface UsageOverview {
   /** Served skills with no use in the last `days` days: the first UNUSED_SHOWN by id, and how many in all. */
   unused: string[];
   unusedCount: number;
+  /** The store could not be read: one line naming it and why (then nothing is called unused). */
+  problem?: string;
 }
 
 export interface SkillUsageView {
@@ -186,4 +188,6 @@ export interface SkillUsageView {
   /** Uses by client name in the kept history, most first. */
   clients: { name: string; uses: number }[];
   lastUsed?: number;
+  /** The store could not be read: one line naming it and why (the figures are then empty). */
+  problem?: string;
 }

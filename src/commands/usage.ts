@@ -5,6 +5,7 @@
  */
 import { readUsage, type SkillUsage } from "../storage/usage-store.ts";
 import { formatTable } from "../cli-output/table.ts";
+import { visibleLine } from "../visible-text.ts";
 import { command, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
 import { text, value } from "./support/options.ts";
 
@@ -54,13 +55,20 @@ export const spec = command({
     const since = now - ctx.options.since;
     const store = settings?.store ?? "off";
     const buckets = Math.min(MAX_SPARK, Math.max(1, Math.round(ctx.options.since / DAY_MS)));
-    const skills =
-      store === "off" ? [] : readUsage(store, { since, until: now, buckets, ...skillFilter(ctx.options.skill) });
+    const { skills, problem } =
+      store === "off"
+        ? { skills: [], problem: undefined }
+        : readUsage(store, { since, until: now, buckets, ...skillFilter(ctx.options.skill) });
+    // A store that cannot be read is not a history of no use: then no skill is called unused.
+    if (problem !== undefined) ctx.err(`${visibleLine(problem)}\n`);
     const used = new Set(skills.map((s) => s.skill));
-    const unused = loaded.registry
-      .served()
-      .map((c) => c.skill.id)
-      .filter((id) => !used.has(id) && (ctx.options.skill === undefined || id === ctx.options.skill));
+    const unused =
+      problem !== undefined
+        ? []
+        : loaded.registry
+            .served()
+            .map((c) => c.skill.id)
+            .filter((id) => !used.has(id) && (ctx.options.skill === undefined || id === ctx.options.skill));
     if (ctx.json) {
       json(ctx, {
         since: new Date(since).toISOString(),
@@ -71,11 +79,13 @@ export const spec = command({
           clients: s.clients,
         })),
         unused,
+        ...(problem !== undefined && { problem }),
       });
       return EXIT_OK;
     }
     if (store === "off") ctx.err("usage recording is off (usage: { store: off }): nothing to show\n");
-    ctx.out(renderText(skills, unused, ctx.options.since, ctx.colours.bold, ctx.columns));
+    // The reason went to stderr; stdout shows no history rather than claim that nothing was used.
+    if (problem === undefined) ctx.out(renderText(skills, unused, ctx.options.since, ctx.colours.bold, ctx.columns));
     return EXIT_OK;
   },
 });

@@ -4,6 +4,7 @@ import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { closest } from "../suggest.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
+import type { ConfigOrigin } from "./config-origin.ts";
 import { under, type ReportProblem } from "./config-problem.ts";
 import { readFileKey } from "./file-keys.ts";
 import { readLayers, type LayerDeclaration } from "./read-layers.ts";
@@ -63,6 +64,8 @@ export function expandPath(path: string, base: string, home: string): string {
 interface KeyContext {
   config: ConfigFile;
   file: string;
+  /** The user's own config, or a project's: some keys are the user's alone (config-origin.ts). */
+  origin: ConfigOrigin;
   /** A path as written, made absolute against the config file's folder (`~` expanded). */
   resolvePath: (path: string) => string;
   locate: (path: readonly (string | number)[]) => SourcePosition | undefined;
@@ -99,8 +102,8 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   http: (value, { config, file, resolvePath, locate, at }) => {
     config.http = readHttpSettings(value, { file, resolvePath, locate, report: at });
   },
-  usage: (value, { config, resolvePath, at }) => {
-    config.usage = readUsageSettings(value, resolvePath, at);
+  usage: (value, { config, resolvePath, at, origin }) => {
+    config.usage = readUsageSettings(value, resolvePath, at, origin);
   },
   enable: fileKey("enable"),
   audit: (value, { config, at }) => {
@@ -112,9 +115,15 @@ const KNOWN_KEYS = Object.keys(KEY_READERS);
 /**
  * Reads a config file through the same YAML path as skill files (fast parse, duplicate keys are
  * errors, positions on demand); each top-level key is read by its block's module (KEY_READERS),
- * against the block's schema (config-schema.ts).
+ * against the block's schema (config-schema.ts). `origin` says whose file it is: a file not known
+ * to be the user's own is read as a project's, which may not set the user's keys.
  */
-export async function readConfigFile(file: string, home: string, report: (d: Diagnostic) => void): Promise<ConfigFile> {
+export async function readConfigFile(
+  file: string,
+  home: string,
+  report: (d: Diagnostic) => void,
+  origin: ConfigOrigin = "project",
+): Promise<ConfigFile> {
   const config: ConfigFile = { file };
   let text: string;
   try {
@@ -148,7 +157,7 @@ export async function readConfigFile(file: string, home: string, report: (d: Dia
     // Own keys only: `constructor:` or `toString:` in a file is an unknown key, not Object's.
     const read = Object.hasOwn(KEY_READERS, key) ? KEY_READERS[key] : undefined;
     if (read !== undefined) {
-      read(value, { config, file, resolvePath, locate: locateKey, at, problem });
+      read(value, { config, file, origin, resolvePath, locate: locateKey, at, problem });
       continue;
     }
     const meant = closest(key, KNOWN_KEYS);

@@ -10,6 +10,7 @@ import { mergeAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
+import type { ConfigOrigin } from "./config-origin.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
@@ -72,7 +73,7 @@ export interface ResolvedConfig {
   elicitation?: ElicitationSettings;
   /** `audit:` of the user's and project's configs, merged (absent: the defaults). */
   audit?: AuditSettings;
-  /** Where uses are recorded: the project's keys over the user's, over the default store. */
+  /** Where uses are recorded: the user's keys over the default store (a project's config may not set them). */
   usage?: UsageSettings;
   /** Opt-in skills (`enabled: false`) switched on: the ids the user's and the project's `enable` list. */
   enable?: readonly string[];
@@ -146,14 +147,14 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     return before ?? { file: read.file };
   };
   // Read side by side, reported in one order (user, then project) whichever finishes first.
-  const read = async (file: string | undefined) => {
+  const read = async (file: string | undefined, origin: ConfigOrigin) => {
     const found: Diagnostic[] = [];
     const config = file
-      ? lastGood(await readConfigFile(file, home, (d) => found.push(d)), (d) => found.push(d))
+      ? lastGood(await readConfigFile(file, home, (d) => found.push(d), origin), (d) => found.push(d))
       : undefined;
     return { config, found };
   };
-  const [userRead, projectRead] = await Promise.all([read(userFile), read(projectFile)]);
+  const [userRead, projectRead] = await Promise.all([read(userFile, "user"), read(projectFile, "project")]);
   for (const d of [...userRead.found, ...projectRead.found]) report(d);
   const user = userRead.config;
   const project = projectRead.config;
@@ -219,6 +220,8 @@ export async function resolveHttpSettings(options: {
 }): Promise<{ settings: HttpSettings; problems: string[] }> {
   const home = options.home ?? homedir();
   const files = [userConfigPath(home), projectConfigPath(options.cwd)];
-  const read = await Promise.all(files.map((file) => (file ? readConfigFile(file, home, () => {}) : undefined)));
+  const read = await Promise.all(
+    files.map((file, i) => (file ? readConfigFile(file, home, () => {}, i === 0 ? "user" : "project") : undefined)),
+  );
   return mergeHttpSettings(...read.map((config) => config?.http));
 }

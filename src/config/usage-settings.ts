@@ -1,10 +1,13 @@
 /**
  * Where the usage history is kept and for how long (docs/usage.md): `usage: { store, keepDays }`
- * in a config file, the project's keys over the user's. The default store is one file per user,
- * in the user's state folder, so every server process (one per IDE window) adds to the same one.
+ * in the user's config file. The default store is one file per user, in the user's state folder,
+ * so every server process (one per IDE window) adds to the same one. Both keys are the user's
+ * alone (config-origin.ts): the store holds every project's history, so a cloned project's config
+ * may neither move it nor prune it (`keepDays: 1` would delete every project's uses).
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { type ConfigOrigin, userOnly } from "./config-origin.ts";
 import type { ReportProblem } from "./config-problem.ts";
 import { readBlock } from "./config-schema.ts";
 
@@ -40,7 +43,7 @@ export function defaultUsageSettings(home?: string, env?: Env, platform?: NodeJS
   return { store: join(stateRoot(home, env, platform), USAGE_STORE_NAME), keepDays: DEFAULT_KEEP_DAYS };
 }
 
-/** Later sources win key by key: user config, then project config. */
+/** Later sources win key by key (a project's config has none: readUsageSettings leaves them out). */
 export function mergeUsageSettings(
   defaults: UsageSettings,
   ...layers: readonly (DeclaredUsageSettings | undefined)[]
@@ -88,20 +91,23 @@ export const UsageBlock = {
 /**
  * The `usage:` block of one config file; undefined when it is ignored (each problem reported).
  * `resolvePath` turns a written path into an absolute one as the rest of the file's paths are
- * (relative to the file, `~` expanded).
+ * (relative to the file, `~` expanded). In a project's config each key is refused with a warning
+ * at it: what is left is `{}`.
  */
 export function readUsageSettings(
   value: unknown,
   resolvePath: (path: string) => string,
   report: ReportProblem,
+  origin: ConfigOrigin,
 ): DeclaredUsageSettings | undefined {
   const block = readBlock(UsageBlock, value, report, { key: "usage" });
   if (block === undefined) return undefined;
   // `usage: off` (or `false`) is the short way to turn recording off.
-  if (block === "off" || block === false) return { store: "off" };
+  if (block === "off" || block === false) return userOnly(origin, "usage.store", [], report) ? { store: "off" } : {};
   const settings: DeclaredUsageSettings = {};
-  if (block.store === "off" || block.store === false) settings.store = "off";
-  else if (block.store !== undefined) settings.store = resolvePath(block.store.trim());
-  if (block.keepDays !== undefined) settings.keepDays = block.keepDays;
+  const may = (key: keyof UsageSettings) => block[key] !== undefined && userOnly(origin, `usage.${key}`, [key], report);
+  if (may("store"))
+    settings.store = block.store === "off" || block.store === false ? "off" : resolvePath(block.store!.trim());
+  if (may("keepDays")) settings.keepDays = block.keepDays;
   return settings;
 }

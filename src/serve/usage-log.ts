@@ -2,10 +2,13 @@
  * The serving process's usage history: the MCP features' `onUse` hook, writing to the store the
  * config names (docs/usage.md). The hook exists from the start, since `initialize` is answered
  * before the first load; the store is known once a load has read the config, and a config edit
- * may move it or turn it off. Uses heard before the first load are kept until then.
+ * may move it or turn it off. Uses heard before the first load are kept until then, their strings
+ * bounded as the store bounds them (a client's name may be megabytes).
  */
-import type { UsageSettings } from "../config/usage-settings.ts";
+import { dirname } from "node:path";
+import { stateRoot, type UsageSettings } from "../config/usage-settings.ts";
 import type { OnSkillUse, SkillUse } from "../mcp/feature.ts";
+import { boundedUse } from "../storage/usage-bounds.ts";
 import { UsageRecorder } from "../storage/usage-store.ts";
 
 /** Uses heard before the config is known, at most: the first load comes within moments. */
@@ -23,7 +26,7 @@ export class UsageLog {
     return (use) => {
       if (this.recorder !== undefined) this.recorder.record({ ...use, ...(caller !== undefined && { caller }) });
       else if (this.early !== undefined && this.early.length < MAX_EARLY_USES)
-        this.early.push({ ...use, at: Date.now(), ...(caller !== undefined && { caller }) });
+        this.early.push(boundedUse({ ...use, at: Date.now(), ...(caller !== undefined && { caller }) }));
     };
   }
 
@@ -37,7 +40,13 @@ export class UsageLog {
       this.recorder =
         settings === undefined || settings.store === "off"
           ? undefined
-          : new UsageRecorder({ path: settings.store, keepDays: settings.keepDays, warn: this.warn });
+          : new UsageRecorder({
+              path: settings.store,
+              keepDays: settings.keepDays,
+              warn: this.warn,
+              // The default state folder is skill-central's own: kept private even if an older version made it.
+              privateFolder: dirname(settings.store) === stateRoot(),
+            });
     }
     const early = this.early ?? [];
     this.early = undefined;

@@ -14,12 +14,19 @@
  * - only at close, when the process is leaving, does a final batch wait for a lock (bounded).
  *
  * A row holds when, which skill (id and layer), which client, which caller and the outcome; never
- * argument values or rendered text.
+ * argument values or rendered text, and no string longer than usage-bounds.ts allows.
+ *
+ * The store is the user's alone: it is created 0600 in a folder created 0700 (private-file.ts).
+ * A store that cannot be read (not a database, damaged) reads as empty with the reason, and is
+ * never deleted or rewritten: it is the user's file, and may be worth recovering.
  */
 import { Database, type Statement } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { homedir } from "node:os";
+import { sep } from "node:path";
+import { statSync } from "node:fs";
 import { describeFsError } from "./fs-errors.ts";
+import { preparePrivateFile } from "./private-file.ts";
+import { boundedUse } from "./usage-bounds.ts";
 
 /** How a use ended: answered, failed, or the person declined the form that asked for its arguments. */
 export type UseOutcome = "ok" | "error" | "declined";
@@ -63,9 +70,13 @@ CREATE INDEX IF NOT EXISTS uses_by_time ON uses (at);
 CREATE INDEX IF NOT EXISTS uses_by_skill ON uses (skill, at);
 `;
 
-/** Opens (creating) the store file with the settings every process shares. Throws what SQLite throws. */
-export function openUsageDatabase(path: string, busyTimeoutMs: number): Database {
-  mkdirSync(dirname(path), { recursive: true });
+/**
+ * Opens (creating) the store file with the settings every process shares. Throws what SQLite
+ * throws. The file exists, 0600, before SQLite opens it: SQLite gives its `-wal` and `-shm` files
+ * the database file's mode, so no byte of the history is ever readable by another user.
+ */
+export function openUsageDatabase(path: string, busyTimeoutMs: number, privateFolder = false): Database {
+  preparePrivateFile(path, { privateFolder });
   const db = new Database(path, { create: true, strict: true });
   try {
     db.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
@@ -90,6 +101,8 @@ export interface UsageRecorderOptions {
   /** Rows older than this are deleted (once, when the store is first opened by this process). */
   keepDays: number;
   warn: (message: string) => void;
+  /** The store's folder is skill-central's own (the default state folder): kept 0700 even if it exists. */
+  privateFolder?: boolean;
   /** The clock (tests). */
   now?: () => number;
 }
@@ -116,11 +129,11 @@ export class UsageRecorder {
     return !this.off && !this.closed;
   }
 
-  /** Queues one use; written within FLUSH_EVERY_MS. Costs an array push. */
+  /** Queues one use, its strings bounded (usage-bounds.ts); written within FLUSH_EVERY_MS. */
   record(use: Omit<SkillUseRow, "at"> & { at?: number }): void {
     if (this.off || this.closed) return;
     if (this.pending.length >= MAX_PENDING) return;
-    this.pending.push({ ...use, at: use.at ?? this.now() });
+    this.pending.push(boundedUse({ ...use, at: use.at ?? this.now() }));
     if (this.timer === undefined) {
       this.timer = setTimeout(() => this.flushSoon(), FLUSH_EVERY_MS);
       this.timer.unref?.();
@@ -155,7 +168,9 @@ export class UsageRecorder {
       this.lockedSince = undefined;
     } catch (error) {
       if (!isBusy(error)) {
-        this.stop(`usage: recording stopped, the store could not be written: ${String(error)}`);
+        this.stop(
+          `usage: recording stopped, the store ${this.options.path} could not be written: ${describeFsError(error)}`,
+        );
         return;
       }
       this.lockedSince ??= this.now();
@@ -167,7 +182,7 @@ export class UsageRecorder {
   private open(busyTimeoutMs: number): Database | undefined {
     if (this.db !== undefined) return this.db;
     try {
-      const db = openUsageDatabase(this.options.path, busyTimeoutMs);
+      const db = openUsageDatabase(this.options.path, busyTimeoutMs, this.options.privateFolder);
       this.insert = db.prepare(
         "INSERT INTO uses (at, skill, layer, client, caller, outcome, via) VALUES (?, ?, ?, ?, ?, ?, ?)",
       );
@@ -246,17 +261,46 @@ export interface UsageQuery {
   buckets?: number;
 }
 
-/** What the store holds for a window; an absent store holds nothing (and is not created). */
-export function readUsage(path: string, query: UsageQuery): SkillUsage[] {
+/** What `readUsage` found: the uses, and why there are none when the store could not be read. */
+export interface UsageRead {
+  skills: SkillUsage[];
+  /**
+   * Set when the store exists but cannot be read (not a database, damaged, a folder): one line
+   * naming the file and the reason. The file is left exactly as it was.
+   */
+  problem?: string;
+}
+
+/** The store's path as people read it: the home folder as `~`. */
+function shownPath(path: string, home = homedir()): string {
+  return home !== "" && path.startsWith(`${home}${sep}`) ? `~${path.slice(home.length)}` : path;
+}
+
+/** The one line said wherever a store cannot be read (the `usage` command, the board). */
+function unreadableStore(path: string, reason: string): string {
+  return `usage store ${shownPath(path)} cannot be read (${reason}): showing no history`;
+}
+
+/**
+ * What the store holds for a window. An absent store holds nothing (and is not created); one
+ * that cannot be read holds nothing either, with the reason in `problem`.
+ */
+export function readUsage(path: string, query: UsageQuery): UsageRead {
   const until = query.until ?? Date.now();
   const bucketCount = Math.max(1, query.buckets ?? 1);
   const width = Math.max(1, (until - query.since) / bucketCount);
+  const unreadable = (reason: string): UsageRead => ({ skills: [], problem: unreadableStore(path, reason) });
+  try {
+    if (statSync(path).isDirectory()) return unreadable(describeFsError({ code: "EISDIR" }));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? { skills: [] } : unreadable(describeFsError(error));
+  }
   let db: Database;
   try {
     // Read-write without create: a WAL store opened read-only fails where its -shm file is missing.
     db = new Database(path, { readwrite: true, create: false, strict: true });
-  } catch {
-    return [];
+  } catch (error) {
+    return unreadable(describeFsError(error));
   }
   try {
     db.run("PRAGMA busy_timeout = 5000");
@@ -290,11 +334,12 @@ export function readUsage(path: string, query: UsageQuery): SkillUsage[] {
       const bucket = Math.min(bucketCount - 1, Math.floor((row.at - query.since) / width));
       usage.buckets[bucket] = (usage.buckets[bucket] ?? 0) + 1;
     }
-    return [...bySkill.values()].sort((a, b) => b.uses - a.uses || a.skill.localeCompare(b.skill));
+    return { skills: [...bySkill.values()].sort((a, b) => b.uses - a.uses || a.skill.localeCompare(b.skill)) };
   } catch (error) {
-    // A file that is not a usage store (or a store being created) reads as empty, with the reason.
-    if (/no such table/i.test(String(error))) return [];
-    throw error;
+    // A store being created (an empty file, no table yet) holds nothing yet; anything else is a
+    // file SQLite cannot read: not a database, damaged, locked for too long.
+    if (/no such table/i.test(String(error))) return { skills: [] };
+    return unreadable(describeFsError(error));
   } finally {
     db.close();
   }

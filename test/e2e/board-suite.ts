@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
@@ -12,6 +12,7 @@ import {
   type RunningBoard,
 } from "../helpers/board.ts";
 import { BOARD_FILES, HOSTILE_HTML, SEEDED_USES, seedUsage } from "../helpers/board-fixture.ts";
+import { DAMAGE, writeGarbageStore } from "../helpers/damaged-store.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 import { RULES_BY_ID } from "../../src/audit/rules.ts";
 
@@ -122,6 +123,39 @@ export function boardSuite(target: ServerTarget): void {
         fixture.cleanup();
       }
     });
+    for (const { kind, write, reason } of DAMAGE)
+      test(`the usage views over ${kind} answer 200 with no data and the reason; the file is untouched`, async () => {
+        const fixture = makeFixture(FILES);
+        const store = join(fixture.home, "usage.db");
+        write(store);
+        const before = readFileSync(store);
+        try {
+          const board = await startBoard(target, fixture.cwd, fixture.home, ["--no-watch"]);
+          try {
+            const note = `usage store ~/usage.db cannot be read (${reason}): showing no history`;
+            const get = async (path: string) => {
+              const response = await fetch(new URL(path, board.url));
+              return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+            };
+            expect(await get("api/usage")).toEqual({
+              status: 200,
+              // No skill is called unused: the store says nothing about what was used.
+              body: { recording: true, days: 30, unused: [], unusedCount: 0, problem: note },
+            });
+            const skill = await get("api/usage/hello");
+            expect(skill.status).toBe(200);
+            expect(skill.body).toMatchObject({ recording: true, total: 0, clients: [], problem: note });
+            expect((skill.body.buckets as number[]).every((n) => n === 0)).toBe(true);
+            // The board goes on answering.
+            expect((await fetch(new URL("api/summary", board.url))).status).toBe(200);
+          } finally {
+            expect(await board.stop()).toBe(0);
+          }
+          expect(readFileSync(store).equals(before)).toBe(true);
+        } finally {
+          fixture.cleanup();
+        }
+      });
   });
 
   describe.skipIf(process.platform !== "linux")(`board --open without a browser (${target.name})`, () => {
@@ -162,7 +196,7 @@ export function boardSuite(target: ServerTarget): void {
 
     beforeAll(async () => {
       fixture = makeFixture(FILES);
-      seedUsage(fixture.cwd);
+      seedUsage(fixture.home);
       [board, browser] = await Promise.all([startBoard(target, fixture.cwd, fixture.home), launchChromium()]);
       page = await browser.newPage();
       await page.goto(board.url);
@@ -638,6 +672,17 @@ export function boardSuite(target: ServerTarget): void {
       expect(render.status).toBe(403);
       const own = await fetch(new URL("api/summary", board.url), { headers: { Origin: new URL(board.url).origin } });
       expect(own.status).toBe(200);
+    });
+
+    test("a usage store damaged while the board runs: the home view and a skill's Usage show the reason", async () => {
+      writeGarbageStore(join(fixture.home, "usage.db"));
+      const note = "usage store ~/usage.db cannot be read (file is not a database): showing no history";
+      await page.goto(new URL("#", board.url).href);
+      // The home view asks for the usage when it is drawn: draw it again, whichever view was open.
+      await page.reload();
+      await page.getByRole("region", { name: "Unused skills" }).getByText(note, { exact: true }).waitFor();
+      await open("hello");
+      await page.getByRole("region", { name: "Usage" }).getByText(note, { exact: true }).waitFor();
     });
   });
 }

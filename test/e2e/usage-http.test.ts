@@ -86,7 +86,7 @@ describe("usage history over mcp --http", () => {
     for (const client of clients.splice(0)) await client.close();
     expect(await server!.stop()).toBe(0);
 
-    const usage = Object.fromEntries(readUsage(storePath(fixture), { since: 0 }).map((u) => [u.skill, u]));
+    const usage = Object.fromEntries(readUsage(storePath(fixture), { since: 0 }).skills.map((u) => [u.skill, u]));
     expect(usage.standup).toMatchObject({ uses: 1, clients: { "legacy-client": 1 }, outcomes: { ok: 1 } });
     expect(usage.shout).toMatchObject({ uses: 2, clients: { "legacy-client": 1, "modern-client": 1 } });
     expect(rows(fixture)).toEqual([
@@ -112,7 +112,7 @@ describe("usage history over mcp --http", () => {
     ]);
     fixture.cleanup();
 
-    fixture = makeFixture({ ...SKILLS, "skill-central.yaml": "usage: off\n" });
+    fixture = makeFixture({ ...SKILLS, "~/.skill-central/config.yaml": "usage: off\n" });
     const off = await serve(fixture);
     const quiet = await open(off.url, "modern");
     await quiet.getPrompt({ name: "standup" });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { DAMAGE } from "../helpers/damaged-store.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { openSession, type JsonRpcSession } from "../helpers/jsonrpc-session.ts";
 import { SOURCE_ENTRY } from "../helpers/server.ts";
@@ -140,7 +141,7 @@ describe("usage history", () => {
     expect(bad.result?.isError).toBe(true);
     await session.request("tools/call", { name: "echo", arguments: { message: "ok" } });
     expect(await session.close()).toBe(0);
-    const [echo] = readUsage(storePath(fixture), { since: 0, skill: "echo" });
+    const [echo] = readUsage(storePath(fixture), { since: 0, skill: "echo" }).skills;
     expect(echo?.outcomes).toEqual({ ok: 1, error: 1 });
   });
 
@@ -197,11 +198,8 @@ describe("usage history", () => {
     expect((await usageJson(fixture)).skills.find((s) => s.id === "echo")?.uses).toBe(1);
   });
 
-  test("`usage: { store: off }` records nothing and creates no file", async () => {
-    fixture = makeFixture({
-      ...SKILLS,
-      "skill-central.yaml": "usage: { store: off }\nlayers:\n  - { name: project, path: .skills, priority: 100 }\n",
-    });
+  test("`usage: { store: off }` in the user's config records nothing and creates no file", async () => {
+    fixture = makeFixture({ ...SKILLS, "~/.skill-central/config.yaml": "usage: { store: off }\n" });
     const { session, ready } = server(fixture, "claude-code");
     await ready;
     await session.request("prompts/get", { name: "greet" });
@@ -212,17 +210,16 @@ describe("usage history", () => {
     expect(run.stderr).toContain("usage recording is off");
   });
 
-  test("a store path in the config is used, relative to the config file", async () => {
+  test("a store path in the user's config is used, relative to the config file", async () => {
     fixture = makeFixture({
       ...SKILLS,
-      "skill-central.yaml":
-        "usage: { store: ./state/uses.db, keepDays: 30 }\nlayers:\n  - { name: project, path: .skills, priority: 100 }\n",
+      "~/.skill-central/config.yaml": "usage: { store: ./state/uses.db, keepDays: 30 }\n",
     });
     const { session, ready } = server(fixture, "claude-code");
     await ready;
     await session.request("prompts/get", { name: "greet" });
     expect(await session.close()).toBe(0);
-    expect(existsSync(join(fixture.cwd, "state", "uses.db"))).toBe(true);
+    expect(existsSync(join(fixture.home, ".skill-central", "state", "uses.db"))).toBe(true);
     expect(existsSync(storePath(fixture))).toBe(false);
     expect((await usageJson(fixture)).skills.map((s) => s.id)).toEqual(["greet"]);
   });
@@ -231,9 +228,8 @@ describe("usage history", () => {
     // The store's folder is a file: it can never be created.
     fixture = makeFixture({
       ...SKILLS,
-      blocked: "a file",
-      "skill-central.yaml":
-        "usage: { store: ./blocked/usage.db }\nlayers:\n  - { name: project, path: .skills, priority: 100 }\n",
+      "~/blocked": "a file",
+      "~/.skill-central/config.yaml": "usage: { store: ~/blocked/usage.db }\n",
     });
     const { session, ready } = server(fixture, "claude-code");
     await ready;
@@ -248,6 +244,33 @@ describe("usage history", () => {
       .filter((l) => l.includes("usage: not recording"));
     expect(warnings).toHaveLength(1);
   });
+});
+
+describe("`usage` over a store that cannot be read", () => {
+  for (const { kind, write, reason } of DAMAGE) {
+    test(`${kind}: an empty report (text and --json), the reason on stderr naming the file, exit 0, the file untouched`, async () => {
+      fixture = makeFixture(SKILLS);
+      write(storePath(fixture));
+      const before = readFileSync(storePath(fixture));
+      const note = `usage store ~/.local/state/skill-central/usage.db cannot be read (${reason}): showing no history`;
+
+      const text = await runCli(["usage", "--no-builtin"], fixture.cwd, fixture.home);
+      expect({ code: text.code, stdout: text.stdout }).toEqual({ code: 0, stdout: "" });
+      expect(text.stderr.split("\n").filter((line) => line.includes("usage store"))).toEqual([note]);
+
+      const run = await runCli(["usage", "--no-builtin", "--json"], fixture.cwd, fixture.home);
+      expect(run.code).toBe(0);
+      // No skill is called unused: a store that cannot be read says nothing about what was used.
+      expect(JSON.parse(run.stdout)).toEqual({ since: expect.any(String), skills: [], unused: [], problem: note });
+      expect(run.stderr.split("\n").filter((line) => line.includes("usage store"))).toEqual([note]);
+
+      // `validate` still runs (it looks for deprecated skills in use) and says nothing of them.
+      const validate = await runCli(["validate", "--no-builtin"], fixture.cwd, fixture.home);
+      expect(validate.stdout + validate.stderr).not.toContain("SQLite");
+      expect(validate.stdout + validate.stderr).not.toContain("is still in use");
+      expect(readFileSync(storePath(fixture)).equals(before)).toBe(true);
+    });
+  }
 });
 
 describe("lifecycle: deprecated and opt-in skills over MCP", () => {

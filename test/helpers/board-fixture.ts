@@ -33,10 +33,10 @@ export const HANDBOOK_BODY = [
 ].join("\n");
 
 export const BOARD_FILES = {
-  "~/.skill-central/config.yaml": "layers:\n  - name: personal\n    path: ~/my-skills\n    priority: 10\n",
+  "~/.skill-central/config.yaml":
+    "usage: { store: ~/usage.db }\nlayers:\n  - name: personal\n    path: ~/my-skills\n    priority: 10\n",
   "~/my-skills/review.yaml": "id: review\ndescription: My own review checklist\ntype: prompt\nprompt: Mine\n",
-  "skill-central.yaml":
-    "builtin: false\ntoolCap: 3\nusage: { store: ./usage.db }\nlayers:\n  - name: team\n    path: ./skills\n    priority: 50\n",
+  "skill-central.yaml": "builtin: false\ntoolCap: 3\nlayers:\n  - name: team\n    path: ./skills\n    priority: 50\n",
   "skills/review.yaml":
     "id: review\ndescription: The team's review checklist\ntype: prompt\ntags: [review]\nprompt: Team review\n",
   "skills/hello.yaml":
@@ -60,8 +60,9 @@ const DAY_MS = 86_400_000;
 /** Uses of hello (3 by Claude Code, 2 by Cursor) and review (1) over the last month; none of the others. */
 export const SEEDED_USES = { hello: { "claude-code": 3, "cursor-vscode": 2 }, review: { "claude-code": 1 } };
 
-export function seedUsage(projectDir: string, now = Date.now()): void {
-  const db = openUsageDatabase(join(projectDir, "usage.db"), 1000);
+/** Seeds the store the user's config names (`~/usage.db`) in the fixture's HOME. */
+export function seedUsage(home: string, now = Date.now()): void {
+  const db = openUsageDatabase(join(home, "usage.db"), 1000);
   try {
     const insert = db.prepare(
       "INSERT INTO uses (at, skill, layer, client, caller, outcome, via) VALUES (?, ?, 'team', ?, NULL, 'ok', 'prompts/get')",

@@ -190,6 +190,7 @@ describe("docs/limits.md", () => {
       "MAX_QUEUED_ANSWER_BYTES",
       "MAX_STDIO_REQUESTS_IN_FLIGHT",
       "MAX_STDIO_QUEUED_OUTPUT_BYTES",
+      "MAX_RECORDED_CHARS",
     ]) {
       expect(documented).toContain(name);
     }

@@ -1,10 +1,15 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { ConfigProblem } from "../../src/config/config-problem.ts";
+import type { ConfigOrigin } from "../../src/config/config-origin.ts";
 import { defaultUsageSettings, readUsageSettings, stateRoot } from "../../src/config/usage-settings.ts";
+import { formatDiagnostic } from "../../src/diagnostics.ts";
+import { makeFixture } from "../helpers/fixture.ts";
+import { resolvedConfig } from "../helpers/resolved-config.ts";
+import { MAX_RECORDED_CHARS, recordedText } from "../../src/storage/usage-bounds.ts";
 import { openUsageDatabase, readUsage, UsageRecorder } from "../../src/storage/usage-store.ts";
 import { parseWindow, sparkline } from "../../src/commands/usage.ts";
 import { UsageError } from "../../src/commands/support/options.ts";
@@ -53,7 +58,7 @@ describe("UsageRecorder", () => {
     recorder.record(use("b", { outcome: "declined" }));
     recorder.close();
     expect(warnings).toEqual([]);
-    const usage = readUsage(path, { since: 0 });
+    const usage = readUsage(path, { since: 0 }).skills;
     expect(usage.map((u) => [u.skill, u.uses])).toEqual([
       ["a", 2],
       ["b", 1],
@@ -73,7 +78,7 @@ describe("UsageRecorder", () => {
     other.close();
     recorder.close();
     expect(warnings).toEqual([]);
-    expect(readUsage(path, { since: 0 })[0]?.uses).toBe(1);
+    expect(readUsage(path, { since: 0 }).skills[0]?.uses).toBe(1);
   });
 
   test("a store locked for too long stops recording with one warning", () => {
@@ -99,7 +104,7 @@ describe("UsageRecorder", () => {
     recorder.record(use("b"));
     recorder.close();
     expect(warnings).toHaveLength(1);
-    expect(readUsage(path, { since: 0 })).toEqual([]);
+    expect(readUsage(path, { since: 0 }).skills).toEqual([]);
   });
 
   test("uses a locked store still holds at close are named in one warning", () => {
@@ -133,11 +138,11 @@ describe("UsageRecorder", () => {
     first.record(use("old", { at: now - 200 * DAY }));
     first.record(use("recent", { at: now - 10 * DAY }));
     first.close();
-    expect(readUsage(path, { since: 0, until: now }).map((u) => u.skill)).toEqual(["old", "recent"]);
+    expect(readUsage(path, { since: 0, until: now }).skills.map((u) => u.skill)).toEqual(["old", "recent"]);
     const second = new UsageRecorder({ path, keepDays: 180, warn: () => {}, now: () => now });
     second.record(use("today", { at: now }));
     second.close();
-    expect(readUsage(path, { since: 0, until: now }).map((u) => u.skill)).toEqual(["recent", "today"]);
+    expect(readUsage(path, { since: 0, until: now }).skills.map((u) => u.skill)).toEqual(["recent", "today"]);
   });
 
   test("the store is WAL with a busy timeout, shared safely by several connections", () => {
@@ -152,7 +157,7 @@ describe("UsageRecorder", () => {
 describe("readUsage", () => {
   test("an absent store reads as empty and is not created", () => {
     const path = tempStore();
-    expect(readUsage(path, { since: 0 })).toEqual([]);
+    expect(readUsage(path, { since: 0 }).skills).toEqual([]);
     expect(existsSync(path)).toBe(false);
   });
 
@@ -164,11 +169,11 @@ describe("readUsage", () => {
     recorder.record(use("b", { at: until - 2 * DAY }));
     recorder.record(use("a", { at: until - 40 * DAY }));
     recorder.close();
-    const [a] = readUsage(path, { since: until - 7 * DAY, until, buckets: 7, skill: "a" });
+    const [a] = readUsage(path, { since: until - 7 * DAY, until, buckets: 7, skill: "a" }).skills;
     expect(a?.uses).toBe(6);
     expect(a?.buckets).toEqual([3, 0, 0, 0, 0, 1, 2]);
     expect(a?.lastUsed).toBe(until - 1000);
-    expect(readUsage(path, { since: until - 7 * DAY, until, skill: "a" })).toHaveLength(1);
+    expect(readUsage(path, { since: until - 7 * DAY, until, skill: "a" }).skills).toHaveLength(1);
   });
 
   test("a file that is not a usage store reads as empty", () => {
@@ -177,15 +182,210 @@ describe("readUsage", () => {
     const db = new Database(path);
     db.run("DROP TABLE uses");
     db.close();
-    expect(readUsage(path, { since: 0 })).toEqual([]);
+    expect(readUsage(path, { since: 0 }).skills).toEqual([]);
+  });
+});
+
+describe("what a row may hold", () => {
+  test("a string within the bound is kept as it is; a longer one is cut to the bound and ends with …", () => {
+    expect(recordedText("claude-code")).toBe("claude-code");
+    const exact = "x".repeat(MAX_RECORDED_CHARS);
+    expect(recordedText(exact)).toBe(exact);
+    const cut = recordedText("y".repeat(3_000_000));
+    expect(cut).toBe(`${"y".repeat(MAX_RECORDED_CHARS - 1)}…`);
+  });
+
+  test("a cut never splits a surrogate pair, and a lone surrogate becomes U+FFFD", () => {
+    // The pair 😀 straddles the cut: it is left out whole.
+    const straddling = `${"a".repeat(MAX_RECORDED_CHARS - 2)}😀tail`;
+    const cut = recordedText(straddling);
+    expect(cut).toBe(`${"a".repeat(MAX_RECORDED_CHARS - 2)}…`);
+    expect(cut.isWellFormed()).toBe(true);
+    // Pairs before the cut are kept whole.
+    const emoji = recordedText("😀".repeat(MAX_RECORDED_CHARS));
+    expect(emoji.isWellFormed()).toBe(true);
+    expect(emoji.length).toBeLessThanOrEqual(MAX_RECORDED_CHARS);
+    expect(emoji).toBe(`${"😀".repeat((MAX_RECORDED_CHARS - 2) / 2)}…`);
+    expect(recordedText("a\ud800b")).toBe("a\ufffdb");
+  });
+
+  test("every string of a use is bounded when it is recorded, before the row is queued", () => {
+    const path = tempStore();
+    const warnings: string[] = [];
+    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+    const huge = (c: string) => c.repeat(3 * 1024 * 1024);
+    for (let i = 0; i < 20; i++)
+      recorder.record({
+        skill: "a",
+        layer: huge("l"),
+        via: huge("v"),
+        outcome: "ok",
+        client: huge("c"),
+        caller: huge("u"),
+      });
+    recorder.close();
+    expect(warnings).toEqual([]);
+    const db = new Database(path, { readonly: true });
+    try {
+      const rows = db.query<Record<string, string>, []>("SELECT skill, layer, via, client, caller FROM uses").all();
+      expect(rows).toHaveLength(20);
+      for (const row of rows)
+        expect(row).toEqual({
+          skill: "a",
+          layer: `${"l".repeat(MAX_RECORDED_CHARS - 1)}…`,
+          via: `${"v".repeat(MAX_RECORDED_CHARS - 1)}…`,
+          client: `${"c".repeat(MAX_RECORDED_CHARS - 1)}…`,
+          caller: `${"u".repeat(MAX_RECORDED_CHARS - 1)}…`,
+        });
+    } finally {
+      db.close();
+    }
+    // 20 rows of 5 bounded strings: kilobytes, not the 300 MB the strings add up to.
+    expect(statSync(path).size).toBeLessThan(256 * 1024);
+  });
+});
+
+describe("the store is the user's alone", () => {
+  const mode = (path: string) => statSync(path).mode & 0o777;
+
+  test("a new store is 0600 in folders made 0700, and so are the -wal and -shm files SQLite adds", () => {
+    const path = tempStore();
+    const recorder = new UsageRecorder({ path, keepDays: 180, warn: () => {} });
+    recorder.record(use("a"));
+    recorder.writePending();
+    // The batch is written and the connection open: SQLite's -wal and -shm files exist now.
+    const side = [`${path}-wal`, `${path}-shm`];
+    for (const file of side) expect(existsSync(file)).toBe(true);
+    expect([path, ...side].map(mode)).toEqual([0o600, 0o600, 0o600]);
+    expect(mode(dirname(path))).toBe(0o700);
+    recorder.close();
+  });
+
+  test("a store an older version made 0644 is narrowed to 0600 when it is next opened; a folder the user chose keeps its mode", () => {
+    const path = tempStore();
+    openUsageDatabase(path, 0).close();
+    chmodSync(path, 0o644);
+    chmodSync(dirname(path), 0o755);
+    const recorder = new UsageRecorder({ path, keepDays: 180, warn: () => {} });
+    recorder.record(use("a"));
+    recorder.close();
+    expect(mode(path)).toBe(0o600);
+    expect(mode(dirname(path))).toBe(0o755);
+    expect(readUsage(path, { since: 0 }).skills.map((u) => u.uses)).toEqual([1]);
+  });
+
+  test("skill-central's own state folder is narrowed to 0700 too", () => {
+    const path = tempStore();
+    openUsageDatabase(path, 0).close();
+    chmodSync(dirname(path), 0o755);
+    const recorder = new UsageRecorder({ path, keepDays: 180, warn: () => {}, privateFolder: true });
+    recorder.record(use("a"));
+    recorder.close();
+    expect(mode(dirname(path))).toBe(0o700);
+  });
+
+  test("a store path that names a folder keeps the folder's mode and means one warning", () => {
+    const path = tempStore();
+    mkdirSync(path, { recursive: true, mode: 0o755 });
+    chmodSync(path, 0o755);
+    const warnings: string[] = [];
+    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+    recorder.record(use("a"));
+    recorder.close();
+    expect(mode(path)).toBe(0o755);
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe("a store that cannot be read", () => {
+  const garbage = () => {
+    const path = tempStore();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, "this is not a SQLite database, just some bytes\n".repeat(100));
+    return path;
+  };
+  /** A real store with rows, cut in half: SQLite finds it malformed. */
+  const truncated = () => {
+    const path = tempStore();
+    const db = openUsageDatabase(path, 0);
+    const insert = db.prepare(
+      "INSERT INTO uses (at, skill, layer, client, caller, outcome, via) VALUES (?, ?, 'l', ?, NULL, 'ok', 'v')",
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 5000; i++) insert.run(i, `s${i % 7}`, "c".repeat(100));
+    })();
+    db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.run("PRAGMA journal_mode = DELETE");
+    db.close();
+    const bytes = readFileSync(path);
+    writeFileSync(path, bytes.subarray(0, bytes.length / 2));
+    return path;
+  };
+
+  test("garbage bytes read as empty, with one line naming the file and why; the file is left as it was", () => {
+    const path = garbage();
+    const before = readFileSync(path);
+    expect(readUsage(path, { since: 0 })).toEqual({
+      skills: [],
+      problem: `usage store ${path} cannot be read (file is not a database): showing no history`,
+    });
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  test("a damaged (truncated) store reads as empty with the reason; the file is left as it was", () => {
+    const path = truncated();
+    const before = readFileSync(path);
+    expect(readUsage(path, { since: 0 })).toEqual({
+      skills: [],
+      problem: `usage store ${path} cannot be read (database disk image is malformed): showing no history`,
+    });
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  test("a folder where the store should be reads as empty with the reason; an absent store has none", () => {
+    const path = tempStore();
+    mkdirSync(path, { recursive: true });
+    expect(readUsage(path, { since: 0 }).problem).toBe(
+      `usage store ${path} cannot be read (it is a folder (EISDIR)): showing no history`,
+    );
+    expect(readUsage(join(path, "absent.db"), { since: 0 })).toEqual({ skills: [] });
+  });
+
+  /** Recording into `path`: five batches, then close. */
+  const recordInto = (path: string) => {
+    const before = readFileSync(path);
+    const warnings: string[] = [];
+    const recorder = new UsageRecorder({ path, keepDays: 1, warn: (m) => warnings.push(m) });
+    for (let i = 0; i < 5; i++) {
+      recorder.record(use("a"));
+      recorder.writePending();
+    }
+    recorder.close();
+    return { warnings, unchanged: readFileSync(path).equals(before) };
+  };
+
+  test("recording into garbage bytes stops with one warning naming the file, and never changes it", () => {
+    const path = garbage();
+    const { warnings, unchanged } = recordInto(path);
+    expect(warnings).toEqual([`usage: not recording, the store ${path} cannot be opened: file is not a database`]);
+    expect(unchanged).toBe(true);
+  });
+
+  test("recording into a damaged store stops with one warning naming the file, and never changes it", () => {
+    const path = truncated();
+    const { warnings, unchanged } = recordInto(path);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(path);
+    expect(warnings[0]).toContain("database disk image is malformed");
+    expect(unchanged).toBe(true);
   });
 });
 
 describe("usage settings", () => {
   const resolve = (p: string) => `/project/${p}`;
-  const read = (value: unknown) => {
+  const read = (value: unknown, origin: ConfigOrigin = "user") => {
     const problems: ConfigProblem[] = [];
-    const settings = readUsageSettings(value, resolve, (p) => problems.push(p));
+    const settings = readUsageSettings(value, resolve, (p) => problems.push(p), origin);
     return { settings, problems: problems.map((p) => ({ message: p.message, path: p.path })) };
   };
   test("off, a store path and keepDays are read", () => {
@@ -214,6 +414,46 @@ describe("usage settings", () => {
         },
       ],
     });
+  });
+
+  test("a project's config may not move, turn off or prune the store: each key is left out with a warning at it", () => {
+    const refused = (key: string, path: string[]) => ({
+      message: `usage.${key} is a user setting; ignored in a project's config`,
+      path,
+    });
+    expect(read({ store: "./u.db", keepDays: 1 }, "project")).toEqual({
+      settings: {},
+      problems: [refused("store", ["store"]), refused("keepDays", ["keepDays"])],
+    });
+    for (const off of ["off", false])
+      expect(read(off, "project")).toEqual({ settings: {}, problems: [refused("store", [])] });
+    expect(read({ store: "off" }, "project")).toEqual({ settings: {}, problems: [refused("store", ["store"])] });
+    // A wrong value is named once, for what is wrong with it.
+    expect(read({ keepDays: 0 }, "project").problems.map((p) => p.message)).toEqual([
+      '"usage.keepDays" must be a whole number of days from 1 to 36500; ignored',
+    ]);
+  });
+
+  test("a project's usage keys never reach the resolved settings; the user's do; one warning names the file and key", async () => {
+    const fixture = makeFixture({
+      "~/.skill-central/config.yaml": "usage: { store: ~/mine.db, keepDays: 400 }\n",
+      "skill-central.yaml": "usage:\n  store: /tmp/elsewhere.db\n  keepDays: 1\n",
+    });
+    try {
+      const { config, diagnostics } = await resolvedConfig(fixture);
+      expect(config.usage).toEqual({ store: join(fixture.home, "mine.db"), keepDays: 400 });
+      const lines = diagnostics.map((d) => formatDiagnostic(d, { display: (f) => f }));
+      const project = join(fixture.cwd, "skill-central.yaml");
+      expect(lines).toEqual([
+        `${project}:2:3: warning: usage.store is a user setting; ignored in a project's config — set it in your own ~/.skill-central/config.yaml`,
+        `${project}:3:3: warning: usage.keepDays is a user setting; ignored in a project's config — set it in your own ~/.skill-central/config.yaml`,
+      ]);
+      // With no user config, the default store and keepDays stand.
+      rmSync(join(fixture.home, ".skill-central"), { recursive: true });
+      expect((await resolvedConfig(fixture)).config.usage).toEqual(defaultUsageSettings(fixture.home));
+    } finally {
+      fixture.cleanup();
+    }
   });
 
   test("a value that is neither off nor a mapping ignores the block", () => {

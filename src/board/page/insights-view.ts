@@ -106,6 +106,11 @@ export function costSection(cost: CostView): HTMLElement {
   );
 }
 
+/** A usage store that cannot be read: the server's one line (naming the file and why), as a warning. */
+function storeProblem(problem: string): HTMLElement {
+  return el("p", { class: "problem warning", role: "status" }, problem);
+}
+
 export function unusedSection(usage: UsageOverview): HTMLElement {
   const shown = usage.unused;
   return el(
@@ -114,28 +119,30 @@ export function unusedSection(usage: UsageOverview): HTMLElement {
     el("h3", {}, `Unused for ${usage.days} days`),
     !usage.recording
       ? el("p", {}, "Usage recording is off (usage: { store: off }).")
-      : usage.unusedCount === 0
-        ? el("p", {}, `Every skill was used in the last ${usage.days} days.`)
-        : el(
-            "div",
-            {},
-            el(
-              "p",
+      : usage.problem !== undefined
+        ? storeProblem(usage.problem)
+        : usage.unusedCount === 0
+          ? el("p", {}, `Every skill was used in the last ${usage.days} days.`)
+          : el(
+              "div",
               {},
-              `${n(usage.unusedCount)} served skill${usage.unusedCount === 1 ? "" : "s"} with no use in the last ${usage.days} days:`,
-            ),
-            el(
-              "ul",
-              { class: "chips", "aria-label": `Unused for ${usage.days} days` },
-              ...shown.map((id) => el("li", {}, skillLink(id))),
-            ),
-            usage.unusedCount > shown.length &&
               el(
                 "p",
-                { class: "muted" },
-                `… and ${n(usage.unusedCount - shown.length)} more (skill-central usage lists them).`,
+                {},
+                `${n(usage.unusedCount)} served skill${usage.unusedCount === 1 ? "" : "s"} with no use in the last ${usage.days} days:`,
               ),
-          ),
+              el(
+                "ul",
+                { class: "chips", "aria-label": `Unused for ${usage.days} days` },
+                ...shown.map((id) => el("li", {}, skillLink(id))),
+              ),
+              usage.unusedCount > shown.length &&
+                el(
+                  "p",
+                  { class: "muted" },
+                  `… and ${n(usage.unusedCount - shown.length)} more (skill-central usage lists them).`,
+                ),
+            ),
   );
 }
 
@@ -193,6 +200,7 @@ export function usageSection(id: string, usage: SkillUsageView | undefined): HTM
   const body: (HTMLElement | SVGElement | string | false)[] = [];
   if (!usage) body.push(el("p", {}, "No usage for this skill."));
   else if (!usage.recording) body.push(el("p", {}, "Usage recording is off (usage: { store: off })."));
+  else if (usage.problem !== undefined) body.push(storeProblem(usage.problem));
   else {
     body.push(
       el(

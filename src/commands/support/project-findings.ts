@@ -55,12 +55,8 @@ function deprecatedInUse(loaded: LoadResult): Diagnostic[] {
   const deprecated = loaded.registry.served().filter((c) => c.skill.deprecated !== undefined);
   if (store === undefined || store === "off" || deprecated.length === 0) return [];
   const since = Date.now() - IN_USE_WINDOW_DAYS * 86_400_000;
-  let uses: Map<string, number>;
-  try {
-    uses = new Map(readUsage(store, { since }).map((u) => [u.skill, u.uses]));
-  } catch {
-    return [];
-  }
+  // A store that cannot be read shows no use; `usage` is where its reason is said.
+  const uses = new Map(readUsage(store, { since }).skills.map((u) => [u.skill, u.uses]));
   return deprecated.flatMap((c) => {
     const n = uses.get(c.skill.id);
     if (n === undefined) return [];
