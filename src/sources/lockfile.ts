@@ -27,7 +27,9 @@ import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
  * digest (and version), and the contentHash of the copy made from them.
  *
  * A layer with `signers` (docs/provenance.md) has a `signer` too: `{ "principal": "…",
- * "fingerprint": "SHA256:…" }`, who signed the locked commit or index.
+ * "fingerprint": "SHA256:…" }`, who signed the locked commit or index; a url layer's also has
+ * `published`, the time its signed index says it was published, so that `sync --update` can
+ * refuse an older one.
  *
  *     "vendor": { "url": "https://…/agent-skills/index.json",
  *                 "skills": { "pdf": { "digest": "sha256:<64 hex>", "version": "1.0.0" } },
@@ -53,6 +55,8 @@ export interface WellKnownLockEntry {
   contentHash: Digest;
   /** A layer with `signers`: who signed the index. */
   signer?: Signer;
+  /** A layer with `signers`: when the signed index says it was published (rollback protection). */
+  published?: string;
 }
 
 export interface Lockfile {
@@ -198,7 +202,8 @@ function readWellKnownEntry(entry: Record<string, unknown>): WellKnownLockEntry 
     read[skill] = { digest, ...(typeof v!.version === "string" && { version: v!.version }) };
   }
   const signer = readSigner(entry.signer);
-  return { url, skills: read, contentHash: hash, ...(signer && { signer }) };
+  const published = typeof entry.published === "string" ? entry.published : undefined;
+  return { url, skills: read, contentHash: hash, ...(signer && { signer }), ...(published && { published }) };
 }
 
 function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
@@ -207,7 +212,13 @@ function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
     const { digest, version } = e.skills[name]!;
     skills[name] = { digest, ...(version !== undefined && { version }) };
   }
-  return { url: e.url, skills, contentHash: e.contentHash, ...(e.signer && { signer: writeSigner(e.signer) }) };
+  return {
+    url: e.url,
+    skills,
+    contentHash: e.contentHash,
+    ...(e.signer && { signer: writeSigner(e.signer) }),
+    ...(e.published !== undefined && { published: e.published }),
+  };
 }
 
 /** The lockfile's exact text for `entries`: sorted by layer name, fields in a fixed order. */

@@ -15,7 +15,8 @@ import { CopyRefused, materialise } from "./materialise.ts";
 import { verifyCopy } from "./verify-copy.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
-import { commitSigner, SignatureRefused } from "./signatures.ts";
+import { commitDowngrade } from "./downgrade.ts";
+import { commitSigner, SignatureRefused, type TrustFiles } from "./signatures.ts";
 import { skillChanges } from "./skill-changes.ts";
 import type { LayerSyncReport, SyncMode } from "./sync-types.ts";
 import type { TreeLimits } from "./tree-entries.ts";
@@ -34,6 +35,8 @@ export interface SyncRequest extends ConfigOptions {
   limits?: TreeLimits;
   /** Per git process. */
   timeoutMs?: number;
+  /** Take an older commit or index than the one served (`--allow-downgrade`; src/sources/downgrade.ts). */
+  allowDowngrade?: boolean;
 }
 
 /**
@@ -163,6 +166,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
       timeoutMs: request.timeoutMs ?? 0,
       env: process.env,
       audit: gate,
+      allowDowngrade: request.allowDowngrade === true,
     });
     request.progress?.({ layer: spec.name, index: 1, total: 1, phase: "done", report: layer });
     layers.push(layer);
@@ -273,7 +277,7 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
     const commit =
       matches && !moving
         ? await keepLockedCommit(step, locked, previous)
-        : await fetchRefTip(step, canonical, matches, current);
+        : await fetchRefTip(step, canonical, matches, matches ? locked.commit : current?.commit);
     if (typeof commit !== "string") return commit;
     result.after = commit;
     ctx.history.set(spec.name, canonical, source.path, commit);
@@ -328,7 +332,8 @@ async function keepLockedCommit(
     }
   }
   // The locked commit is checked too: a lockfile edited to name another commit is refused.
-  const signer = await commitSigner(entry.repo, commit, source.signers);
+  const signer = await commitSigner(entry.repo, commit, source);
+  if (signer) result.signer = signer;
   if (ctx.lockable) ctx.entries.set(name, { ...locked, ...(signer && { signer }) });
   if (!had) {
     ctx.progress({ phase: "copying", commit });
@@ -349,7 +354,7 @@ async function keepLockedCommit(
   }
   if (ctx.request.mode === "sync" && ctx.request.layer === undefined) {
     ctx.progress({ phase: "asking", url: result.url, ref: source.ref });
-    await checkRemote(result, entry, commit, source.ref, timeoutMs);
+    await checkRemote(result, entry, commit, { ref: source.ref, trust: source, locked: ctx.lockable }, timeoutMs);
   }
   return commit;
 }
@@ -359,7 +364,7 @@ async function fetchRefTip(
   { result, ctx, entry, source, name }: LayerStep,
   canonical: string,
   matches: boolean,
-  current: { commit: string } | undefined,
+  served: string | undefined,
 ): Promise<string | LayerSyncReport> {
   let commit: string;
   try {
@@ -372,7 +377,13 @@ async function fetchRefTip(
   }
   await entry.recordFetch({ ok: true });
   // Before anything is copied or locked: a refused commit leaves the verified copy serving.
-  const signer = await commitSigner(entry.repo, commit, source.signers);
+  const signer = await commitSigner(entry.repo, commit, source);
+  if (served !== undefined && !ctx.request.allowDowngrade) {
+    const facts = { layer: name, locked: ctx.lockable, timeoutMs: ctx.request.timeoutMs };
+    const older = await commitDowngrade(entry, commit, served, facts);
+    if (older !== undefined) return failed(result, "failed", older);
+  }
+  if (signer) result.signer = signer;
   ctx.progress({ phase: "copying", commit });
   const { contentHash } = await materialise(entry, commit, source.path, {
     audit: ctx.gate,
@@ -381,7 +392,7 @@ async function fetchRefTip(
   const copy = { commit, contentHash, ...(signer && { signer }) };
   if (ctx.lockable) ctx.entries.set(name, { url: canonical, ref: source.ref, path: source.path, ...copy });
   else await entry.setCurrent(source.ref, source.path, copy);
-  const first = ctx.lockable ? !matches : current === undefined;
+  const first = ctx.lockable ? !matches : served === undefined;
   result.outcome =
     result.before === commit
       ? first && ctx.lockable
@@ -430,7 +441,7 @@ async function checkRemote(
   result: LayerSyncReport,
   entry: CacheEntry,
   commit: string,
-  ref: string,
+  { ref, trust, locked }: { ref: string; trust: TrustFiles; locked: boolean },
   timeoutMs?: number,
 ): Promise<void> {
   let tip: string | undefined;
@@ -453,11 +464,34 @@ async function checkRemote(
   } else {
     await entry.recordFetch({ ok: true }, probe === "present" ? { commit, gone: false } : undefined);
   }
-  if (tip !== undefined)
-    result.notes.push(
-      `${ref} is now at ${tip.slice(0, 12)}; \`skill-central sync --update ${result.name}\` moves the lock there`,
-    );
-  else if (!/^[0-9a-f]{40}/.test(ref)) result.notes.push(`the remote has no ref "${ref}" any more`);
+  if (tip === undefined) {
+    if (!/^[0-9a-f]{40}/.test(ref)) result.notes.push(`the remote has no ref "${ref}" any more`);
+    return;
+  }
+  // Never suggest an update that would be refused: a tip this cache has is judged as --update would.
+  const refusal = await wouldRefuse(entry, tip, commit, { layer: result.name, trust, locked, timeoutMs });
+  result.notes.push(
+    refusal === undefined
+      ? `${ref} is now at ${tip.slice(0, 12)}; \`skill-central sync --update ${result.name}\` moves the lock there`
+      : `${ref} is now at ${tip.slice(0, 12)}, which \`skill-central sync --update\` refuses: ${refusal}; the lock stays at ${commit.slice(0, 12)}`,
+  );
+}
+
+/** Why `sync --update` would refuse `tip` (a commit the cache already has), or undefined. */
+async function wouldRefuse(
+  entry: CacheEntry,
+  tip: string,
+  served: string,
+  facts: { layer: string; trust: TrustFiles; locked: boolean; timeoutMs?: number | undefined },
+): Promise<string | undefined> {
+  if (!(await entry.hasCommit(tip))) return undefined;
+  try {
+    await commitSigner(entry.repo, tip, facts.trust);
+  } catch (error) {
+    if (error instanceof SignatureRefused) return error.message;
+    throw error;
+  }
+  return commitDowngrade(entry, tip, served, facts);
 }
 
 async function checkLayer(

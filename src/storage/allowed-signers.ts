@@ -71,7 +71,7 @@ const KEY_TYPE =
  * `type base64` at the start of `text` (then anything: the comment), as `sshkey_read` reads it,
  * or undefined when it is not a key. The type must be followed by a space or tab.
  */
-function readKey(text: string): { type: string; blob: Uint8Array } | undefined {
+export function readKey(text: string): { type: string; blob: Uint8Array } | undefined {
   const typeEnd = text.search(/[ \t]/);
   if (typeEnd < 0) return undefined;
   const type = text.slice(0, typeEnd);
