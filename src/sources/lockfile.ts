@@ -9,8 +9,9 @@ import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
 
 /**
  * `skill-central.lock`, beside the project config and committed with it: the commit and content
- * hash each git layer of the project serves. It holds no timestamps and is written sorted, so
- * two people who lock the same commits write the same bytes, and a diff shows only what moved.
+ * hash each git layer of the project serves. It holds no timestamps of its own (a signed index's
+ * `published` is the index's) and is written sorted, so two people who lock the same commits
+ * write the same bytes, and a diff shows only what moved.
  *
  *     {
  *       "lockfileVersion": 1,

@@ -176,9 +176,18 @@ describe("signed indexes: publication time and rollback protection", () => {
     expect(refused.stdout).toContain("carries no publication time, while the locked index was published");
   });
 
-  test("revoked: an index signed by a revoked key is refused, naming its fingerprint", async () => {
+  test("revoked: an index signed by a revoked key is refused, naming its fingerprint; so is a lock it signed before", async () => {
     await publish("--sign", alice.file);
+    consume();
+    expect((await sync()).code).toBe(0);
     consume(", revoked: revoked_keys");
+    consumer.write("revoked_keys", `# left the team\n${alice.publicLine}\n`);
+    const locked = await sync();
+    expect(locked.code).toBe(1);
+    expect(locked.stdout).toContain(
+      `the locked index is signed by ${alice.fingerprint}, a key revoked in revoked_keys (line 2); this layer refuses its signatures`,
+    );
+    rmSync(join(consumer.cwd, "skill-central.lock"));
     consumer.write("revoked_keys", `${alice.publicLine}\n`);
     const refused = await sync();
     expect(refused.code).toBe(1);

@@ -26,6 +26,7 @@ import { redactUrl } from "../git-url.ts";
 import { LayerRefused } from "./download.ts";
 import { type BearerToken, FetchRefused, fetchBytes } from "./fetch.ts";
 import { indexPublished } from "./format.ts";
+import { fingerprint } from "../../storage/sshsig.ts";
 
 const SIGNATURE_MAX_BYTES = 64 * 1024;
 
@@ -54,6 +55,25 @@ function downgrade(published: string | undefined, served: ServedIndex, shown: st
     return `the index ${shown} carries no publication time, while ${what} was published ${served.published}: an older index is refused; ${allowDowngradeCommand(served.layer)} takes it if that is meant`;
   if (Date.parse(published) >= Date.parse(served.published)) return undefined;
   return `the index ${shown} was published ${published}, before ${what} (published ${served.published}): an older signed index is refused (a host serving an old copy?); ${allowDowngradeCommand(served.layer)} takes it if that is meant`;
+}
+
+/**
+ * Why the served index's signer may sign no more (its key is in the layer's `revoked` file, or
+ * that file cannot be used), or undefined: a lock signed before the key was revoked is refused on
+ * the next `sync`, as a git layer's locked commit is.
+ */
+export async function servedSignerRevoked(trust: TrustFiles, signer: Signer): Promise<string | undefined> {
+  if (trust.revoked === undefined) return undefined;
+  try {
+    const revoked = await readRevokedFile(trust.revoked);
+    const line = revoked.keys.find((k) => fingerprint(k.blob) === signer.fingerprint)?.line;
+    return line === undefined
+      ? undefined
+      : `the locked index is signed by ${signer.fingerprint}, a key revoked in ${revoked.shown} (line ${line}); this layer refuses its signatures`;
+  } catch (error) {
+    if (error instanceof SignatureRefused) return error.message;
+    throw error;
+  }
 }
 
 export function indexVerifier(

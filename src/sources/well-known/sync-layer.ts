@@ -24,7 +24,7 @@ import { verifyCopy } from "../verify-copy.ts";
 import { type CopySkills, holdsSkills, WellKnownCache } from "./cache.ts";
 import { type DownloadOptions, downloadLayer, fetchIndex, LayerRefused } from "./download.ts";
 import { type BearerToken, tokenUrlProblem } from "./fetch.ts";
-import { type IndexVerifier, indexVerifier } from "./signed-index.ts";
+import { type IndexVerifier, indexVerifier, servedSignerRevoked } from "./signed-index.ts";
 
 export interface WellKnownContext {
   mode: SyncMode;
@@ -208,6 +208,8 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
   // A copy locked before `signers` was added is fetched again, to check the index's signature.
   if (restoring && copyOk && (!signed || restoring.signer)) {
     result.after = result.before!;
+    const revoked = restoring.signer && (await servedSignerRevoked(source, restoring.signer));
+    if (revoked) return fail("failed", revoked);
     if (restoring.signer) result.signer = restoring.signer;
     // The index is judged as --update would judge it, so a refused one is never suggested.
     const judge =
