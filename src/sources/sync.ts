@@ -119,6 +119,17 @@ function describeError(error: unknown, url: string): string {
   return redactText(error instanceof Error ? error.message : String(error), url);
 }
 
+/** `sync --update NAME`: a layer of that name that is a git or url layer, or SyncRefused saying why not. */
+function checkNamedLayer(name: string, layers: readonly LayerSpec[]): void {
+  const named = layers.find((l) => l.name === name);
+  if (!named) {
+    const remote = layers.filter((l) => l.git || l.wellKnown).map((l) => l.name);
+    throw new SyncRefused(`no layer named "${name}"; git and url layers: ${remote.join(", ") || "none"}`);
+  }
+  if (!named.git && !named.wellKnown)
+    throw new SyncRefused(`layer "${name}" is a folder, not a git or url layer; nothing to update`);
+}
+
 /** Brings every git layer in line (see `SyncMode`); config warnings go to `report`. */
 export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) => void): Promise<SyncReport> {
   const home = request.home ?? homedir();
@@ -132,15 +143,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   }
   const [gate, gitLayers] = [config.audit, config.layers.filter((l) => l.git)];
   const webLayers = config.layers.filter((l) => l.wellKnown);
-  if (request.layer !== undefined) {
-    const named = config.layers.find((l) => l.name === request.layer);
-    if (!named)
-      throw new SyncRefused(
-        `no layer named "${request.layer}"; git and url layers: ${[...gitLayers, ...webLayers].map((l) => l.name).join(", ") || "none"}`,
-      );
-    if (!named.git && !named.wellKnown)
-      throw new SyncRefused(`layer "${request.layer}" is a folder, not a git or url layer; nothing to update`);
-  }
+  if (request.layer !== undefined) checkNamedLayer(request.layer, config.layers);
 
   const entries = new Map(lock?.entries ?? []);
   const history = new ProjectHistory(request.cwd, home);
