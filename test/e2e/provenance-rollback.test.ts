@@ -182,4 +182,13 @@ describe("git layers: rollback protection and what sync says", () => {
       );
     }
   });
+
+  test("--allow-downgrade goes with sync and sync --update only", async () => {
+    project(signerLine("alice@example.com", alice));
+    for (const mode of ["--check", "--frozen"]) {
+      const run = await sync(mode, "--allow-downgrade");
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("--allow-downgrade goes with sync or sync --update, not --check or --frozen");
+    }
+  });
 });
