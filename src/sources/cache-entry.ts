@@ -251,10 +251,11 @@ export class CacheEntry {
     // A commit dated after `newer` is not among its ancestors (barring a committer's skewed clock): no fetch.
     if (seconds > newerSeconds) return "no";
     const options = ["--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head"];
-    const deepen = await runGit(
-      ["fetch", ...options, `--shallow-since=${seconds - 1}`, "--", this.url, newer],
-      { gitDir: this.repo, url: this.url, ...(timeoutMs !== undefined && { timeoutMs }) },
-    );
+    const deepen = await runGit(["fetch", ...options, `--shallow-since=${seconds - 1}`, "--", this.url, newer], {
+      gitDir: this.repo,
+      url: this.url,
+      ...(timeoutMs !== undefined && { timeoutMs }),
+    });
     if (deepen.code !== 0) return "unknown";
     const code = await ask();
     return code === 0 ? "yes" : code === 1 ? "no" : "unknown";
