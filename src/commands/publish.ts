@@ -4,9 +4,16 @@ import { dirname, join, relative, resolve } from "node:path";
 import { auditEntryMeta } from "../mcp/audit-meta.ts";
 import { bytesOf } from "../mcp/skill-files.ts";
 import { buildWellKnownTree, type WellKnownTree } from "../registry/well-known-index.ts";
-import { INDEX_FILE, SEMVER_PATTERN, WELL_KNOWN_PATH } from "../sources/well-known/format.ts";
+import {
+  INDEX_FILE,
+  indexPublished,
+  SEMVER_PATTERN,
+  stampIndex,
+  WELL_KNOWN_PATH,
+} from "../sources/well-known/format.ts";
 import { publishedRegistry } from "../registry/published-layers.ts";
 import { INDEX_SIGNATURE_FILE } from "../sources/signatures.ts";
+import { digestOf } from "../storage/digest.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { fingerprint, type SshPrivateKey } from "../storage/sshsig.ts";
 import { indexSignature, loadSigningKey } from "./support/index-signature.ts";
@@ -38,12 +45,33 @@ async function existingFiles(dir: string, rel = ""): Promise<string[]> {
   return found;
 }
 
+/**
+ * The index a signed publish writes into `dir`: stamped with when it was published (format.ts
+ * `PUBLISHED_KEY`), which consumers use to refuse an older index. Skills unchanged since the
+ * index already there keep its time (so a re-publish writes nothing); changed ones get now, and
+ * always a time after the previous one, whatever the clock says.
+ */
+async function stampedIndex(dir: string, tree: WellKnownTree): Promise<Uint8Array> {
+  const before = await readFile(join(dir, INDEX_FILE)).catch(() => undefined);
+  const previous = before && indexPublished(new Uint8Array(before));
+  if (previous !== undefined && Buffer.compare(stampIndex(tree.index, previous), before!) === 0) return before!;
+  const second = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  const now = Date.now();
+  const after = previous === undefined ? now : Math.max(now, Date.parse(previous) + 1000);
+  return stampIndex(tree.index, second(after));
+}
+
 /** Writes the tree into `dir`; with `prune`, files of skills no longer published go. Returns the files written. */
-async function writeTree(dir: string, tree: WellKnownTree, prune: boolean, key?: SshPrivateKey): Promise<number> {
-  const wanted = new Map<string, Uint8Array>([[INDEX_FILE, tree.index]]);
-  if (key) {
+async function writeTree(
+  dir: string,
+  tree: WellKnownTree,
+  prune: boolean,
+  signing?: { key: SshPrivateKey; index: Uint8Array },
+): Promise<number> {
+  const wanted = new Map<string, Uint8Array>([[INDEX_FILE, signing?.index ?? tree.index]]);
+  if (signing) {
     const existing = await readFile(join(dir, INDEX_SIGNATURE_FILE)).catch(() => undefined);
-    wanted.set(INDEX_SIGNATURE_FILE, indexSignature(key, tree.index, existing && new Uint8Array(existing)));
+    wanted.set(INDEX_SIGNATURE_FILE, indexSignature(signing.key, signing.index, existing && new Uint8Array(existing)));
   }
   for (const artifact of tree.artifacts.values()) wanted.set(artifact.path, artifact.bytes);
   if (prune) {
@@ -121,15 +149,16 @@ export const spec = command({
         `left out ${published.leftOut.map((l) => `layer "${l.name}" (${plural(l.skills, "skill")})`).join(", ")}: ${published.leftOut.length === 1 ? "it has" : "they have"} visibleTo, and a static tree has no callers — --include-restricted publishes ${published.leftOut.length === 1 ? "it" : "them"}\n`,
       );
     const tree = buildWellKnownTree(published.registry, bytesOf, auditEntryMeta);
-    const written = await writeTree(root, tree, true, key);
-    if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false, key);
+    const signing = key && { key, index: await stampedIndex(root, tree) };
+    const written = await writeTree(root, tree, true, signing);
+    if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false, signing);
     const shown = (dir: string) => `${displayPath(dir, { cwd: ctx.cwd })}/`;
     if (ctx.json) {
       json(ctx, {
         dir: relative(ctx.cwd, root) || ".",
         skills: tree.entries.length,
         written,
-        index: tree.indexDigest,
+        index: signing ? digestOf(signing.index) : tree.indexDigest,
         leftOut: tree.leftOut,
         promptsAsText: tree.promptsAsText,
         leftOutLayers: published.leftOut,

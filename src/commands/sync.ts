@@ -1,6 +1,7 @@
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { colourDiagnostic, palette, type Palette } from "../cli-output/colour.ts";
 import { displayPath } from "../storage/display-path.ts";
+import { visibleLine } from "../visible-text.ts";
 import { gitVersion } from "../sources/git.ts";
 import type { SkillChange, SkillChanges } from "../sources/skill-changes.ts";
 import {
@@ -126,6 +127,8 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
       .join(", ");
     text += `${bold(layer.name)}  ${layer.url}${where ? ` ${where}` : ""}${layer.locked ? "" : ctx.colours.dim(" (not locked: follows its ref)")}\n`;
     text += `  ${headline(layer, ctx.colours)}\n`;
+    if (layer.signer && layer.outcome !== "failed")
+      text += `  signed by ${visibleLine(layer.signer.principal)} (${layer.signer.fingerprint})\n`;
     text += changeLines(layer.changes, ctx);
     for (const note of layer.notes) text += `  ${yellow("note")}: ${note}\n`;
   }
@@ -145,14 +148,16 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
 export const spec = command({
   name: "sync",
   summary: "Fetch git and url layers and make their local copies match skill-central.lock",
-  usage: "sync [--update [layer]] [--check] [--frozen] [--json]",
+  usage: "sync [--update [layer]] [--allow-downgrade] [--check] [--frozen] [--json]",
   description:
     "Makes each git layer's local copy match the lock: a locked layer gets its locked commit (fetched only\n" +
     "when missing from the cache), a project layer not locked yet is fetched at its ref and written to\n" +
     "skill-central.lock, a user layer moves to its ref's current commit. Prints what changed per layer\n" +
     "(old → new commit; skills added, changed, removed). Exit 1 when a layer fails. On a terminal,\n" +
     "stderr shows one progress line per layer while it works (fetching, verifying, done).\n\n" +
-    "--update moves one layer (or all) to its ref's current commit and rewrites the lock.\n" +
+    "--update moves one layer (or all) to its ref's current commit and rewrites the lock. A commit older\n" +
+    "than the one served (an ancestor of it), or a signed index published before it, is refused unless\n" +
+    "--allow-downgrade is given. A layer with `signers` prints who signed what it serves.\n" +
     "--check fetches and writes nothing: exit 1 when the lock does not match the config, or a copy is\n" +
     "missing or damaged (a pre-commit hook). --frozen syncs without ever writing the lock: exit 1 when\n" +
     "the lock is out of date (CI).\n\n" +
@@ -162,6 +167,7 @@ export const spec = command({
     update: flag("Move a layer (default: all) to its ref's current commit and rewrite the lock", { value: "[layer]" }),
     check: flag("Change nothing; exit 1 when a copy or the lock is out of date"),
     frozen: flag("Sync, but never write the lock; exit 1 when it would change (CI)"),
+    "allow-downgrade": flag("Take an older commit or signed index than the one served (a deliberate rollback)"),
   },
   examples: [
     "skill-central sync",
@@ -177,6 +183,9 @@ export const spec = command({
     if (ctx.args.length > 0 && !update)
       throw new UsageError(`a layer name is taken only with --update (skill-central sync --update ${ctx.args[0]})`);
     const mode: SyncMode = update ? "update" : check ? "check" : frozen ? "frozen" : "sync";
+    const allowDowngrade = ctx.options["allow-downgrade"] === true;
+    if (allowDowngrade && (check || frozen))
+      throw new UsageError("--allow-downgrade goes with sync or sync --update, not --check or --frozen");
 
     const display = (file: string) => displayPath(file, { cwd: ctx.cwd });
     const line = new ProgressLine(ctx);
@@ -188,6 +197,7 @@ export const spec = command({
           cwd: ctx.cwd,
           mode,
           ...(ctx.args[0] !== undefined && { layer: ctx.args[0] }),
+          ...(allowDowngrade && { allowDowngrade }),
           note: (message) => line.line(`${message}\n`),
           ...(line.enabled && { progress: (event: SyncProgress) => line.show(event) }),
         },

@@ -32,6 +32,8 @@ export interface GitSource {
   refreshMs?: number;
   /** The allowed-signers file (absolute) whose keys must have signed the commit (docs/provenance.md). */
   signers?: string;
+  /** Public keys (absolute path of the file) whose signatures are refused though `signers` lists them. */
+  revoked?: string;
 }
 
 /** A layer whose skills come from an Agent Skills well-known index (docs/well-known.md). */
@@ -44,6 +46,8 @@ export interface WellKnownSource {
   tokenEnv?: string;
   /** The allowed-signers file (absolute) whose keys must have signed `index.json` (docs/provenance.md). */
   signers?: string;
+  /** Public keys (absolute path of the file) whose signatures are refused though `signers` lists them. */
+  revoked?: string;
 }
 
 /** One layer of a config file, resolved: paths absolute, sources checked. */
@@ -189,6 +193,13 @@ export const LayerEntry = {
       errorMessage: "must be the path of an OpenSSH allowed-signers file",
       hint: "a layer with signers is never served unverified; e.g. signers: ./allowed_signers",
     },
+    revoked: {
+      type: "string",
+      pattern: "\\S",
+      dropsMapping: true,
+      errorMessage: "must be the path of a file of revoked public keys (one per line)",
+      hint: "keys listed there sign nothing for this layer; e.g. revoked: ./revoked_keys",
+    },
     skills: {
       type: "array",
       items: { type: "string", pattern: SKILL_NAME_PATTERN.source },
@@ -305,7 +316,10 @@ function readLayer(
   }
   // Present at all (even null, or malformed and so dropped above): the layer is restricted. Fail closed.
   const access = Object.hasOwn(entry as object, "visibleTo") ? { visibleTo: visibleToOf(block.visibleTo, at) } : {};
-  const signed = block.signers === undefined ? {} : { signers: resolvePath(block.signers.trim()) };
+  const signed = {
+    ...(block.signers !== undefined && { signers: resolvePath(block.signers.trim()) }),
+    ...(block.revoked !== undefined && { revoked: resolvePath(block.revoked.trim()) }),
+  };
   if (git !== undefined) {
     const source = gitSourceOf(block, git, at);
     return source && { name, path: "", priority, git: { ...source, ...signed }, ...access };
@@ -330,7 +344,11 @@ function withoutStrayKeys(entry: unknown, at: LayerReport): unknown {
     for (const key of GIT_ONLY_KEYS) stray.push([key, 'applies only to a git layer (one with "git: <url>")']);
   if (layer.url === undefined)
     for (const key of WELL_KNOWN_ONLY_KEYS) stray.push([key, 'applies only to a layer with "url"']);
-  if (layer.git === undefined && layer.url === undefined) stray.push(["signers", "applies only to a git or url layer"]);
+  if (layer.git === undefined && layer.url === undefined) {
+    stray.push(["signers", "applies only to a git or url layer"]);
+    stray.push(["revoked", "applies only to a git or url layer with signers"]);
+  } else if (layer.signers === undefined)
+    stray.push(["revoked", 'applies only with "signers" (the keys it revokes are signers\' keys)']);
   const present = stray.filter(([key]) => Object.hasOwn(layer, key));
   if (present.length === 0) return entry;
   const kept = { ...layer };

@@ -236,6 +236,38 @@ export class CacheEntry {
     return "fetched";
   }
 
+  /**
+   * Whether `older` is an ancestor of `newer` (both in the cache): "unknown" when their history
+   * cannot be had. The cache's fetches are one commit deep, so `newer`'s history back to `older`'s
+   * committer date is fetched when the commits at hand do not already say "yes" and `older` is not
+   * dated after `newer` (a commit moving forward costs no fetch).
+   */
+  async isAncestor(older: string, newer: string, timeoutMs?: number): Promise<"yes" | "no" | "unknown"> {
+    const ask = async () =>
+      (await runGit(["merge-base", "--is-ancestor", older, newer], { gitDir: this.repo, timeoutMs: 30_000 })).code;
+    if ((await ask()) === 0) return "yes";
+    const [seconds, newerSeconds] = await Promise.all([this.committerTime(older), this.committerTime(newer)]);
+    if (seconds === undefined || newerSeconds === undefined) return "unknown";
+    // A commit dated after `newer` is not among its ancestors (barring a committer's skewed clock): no fetch.
+    if (seconds > newerSeconds) return "no";
+    const options = ["--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head"];
+    const deepen = await runGit(["fetch", ...options, `--shallow-since=${seconds - 1}`, "--", this.url, newer], {
+      gitDir: this.repo,
+      url: this.url,
+      ...(timeoutMs !== undefined && { timeoutMs }),
+    });
+    if (deepen.code !== 0) return "unknown";
+    const code = await ask();
+    return code === 0 ? "yes" : code === 1 ? "no" : "unknown";
+  }
+
+  /** A commit's committer time (seconds), from the cache; undefined when it cannot be read. */
+  private async committerTime(commit: string): Promise<number | undefined> {
+    const raw = await runGit(["cat-file", "commit", commit], { gitDir: this.repo, timeoutMs: 30_000 });
+    const seconds = /^committer .* (\d+) [+-]\d{4}$/m.exec(new TextDecoder().decode(raw.stdout))?.[1];
+    return raw.code === 0 && seconds !== undefined ? Number(seconds) : undefined;
+  }
+
   /** One commit, one deep, from the remote into the cache under the refspec's name: no tags, no submodules. */
   private async fetchOne(failure: string, refspec: string, timeoutMs?: number): Promise<void> {
     await this.ensureRepo();

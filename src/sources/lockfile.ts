@@ -9,8 +9,9 @@ import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
 
 /**
  * `skill-central.lock`, beside the project config and committed with it: the commit and content
- * hash each git layer of the project serves. It holds no timestamps and is written sorted, so
- * two people who lock the same commits write the same bytes, and a diff shows only what moved.
+ * hash each git layer of the project serves. It holds no timestamps of its own (a signed index's
+ * `published` is the index's) and is written sorted, so two people who lock the same commits
+ * write the same bytes, and a diff shows only what moved.
  *
  *     {
  *       "lockfileVersion": 1,
@@ -27,7 +28,9 @@ import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
  * digest (and version), and the contentHash of the copy made from them.
  *
  * A layer with `signers` (docs/provenance.md) has a `signer` too: `{ "principal": "…",
- * "fingerprint": "SHA256:…" }`, who signed the locked commit or index.
+ * "fingerprint": "SHA256:…" }`, who signed the locked commit or index; a url layer's also has
+ * `published`, the time its signed index says it was published, so that `sync --update` can
+ * refuse an older one.
  *
  *     "vendor": { "url": "https://…/agent-skills/index.json",
  *                 "skills": { "pdf": { "digest": "sha256:<64 hex>", "version": "1.0.0" } },
@@ -53,6 +56,8 @@ export interface WellKnownLockEntry {
   contentHash: Digest;
   /** A layer with `signers`: who signed the index. */
   signer?: Signer;
+  /** A layer with `signers`: when the signed index says it was published (rollback protection). */
+  published?: string;
 }
 
 export interface Lockfile {
@@ -198,7 +203,8 @@ function readWellKnownEntry(entry: Record<string, unknown>): WellKnownLockEntry 
     read[skill] = { digest, ...(typeof v!.version === "string" && { version: v!.version }) };
   }
   const signer = readSigner(entry.signer);
-  return { url, skills: read, contentHash: hash, ...(signer && { signer }) };
+  const published = typeof entry.published === "string" ? entry.published : undefined;
+  return { url, skills: read, contentHash: hash, ...(signer && { signer }), ...(published && { published }) };
 }
 
 function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
@@ -207,7 +213,13 @@ function serialiseWellKnown(e: WellKnownLockEntry): WellKnownLockEntry {
     const { digest, version } = e.skills[name]!;
     skills[name] = { digest, ...(version !== undefined && { version }) };
   }
-  return { url: e.url, skills, contentHash: e.contentHash, ...(e.signer && { signer: writeSigner(e.signer) }) };
+  return {
+    url: e.url,
+    skills,
+    contentHash: e.contentHash,
+    ...(e.signer && { signer: writeSigner(e.signer) }),
+    ...(e.published !== undefined && { published: e.published }),
+  };
 }
 
 /** The lockfile's exact text for `entries`: sorted by layer name, fields in a fixed order. */

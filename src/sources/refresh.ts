@@ -8,6 +8,7 @@ import { lockfilePath, readLockfile } from "./lockfile.ts";
 import { CopyRefused, materialise } from "./materialise.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
+import { commitDowngrade } from "./downgrade.ts";
 import { commitSigner, SignatureRefused } from "./signatures.ts";
 
 /** The first background fetch waits this long after the first load: start-up is not slowed. */
@@ -108,8 +109,18 @@ export class BackgroundRefresh {
       before = (await entry.current(git.ref, git.path))?.commit;
       const commit = await entry.fetchRef(git.ref);
       await entry.recordFetch({ ok: true });
-      if (commit !== before) {
-        const signer = await commitSigner(entry.repo, commit, git.signers);
+      // A branch moved back (an ancestor of the copy served) is refused here as by sync --update.
+      const older =
+        before && commit !== before
+          ? await commitDowngrade(entry, commit, before, { layer: name, locked: false })
+          : undefined;
+      if (older !== undefined) {
+        await entry.recordFetch({ ok: false, error: older });
+        this.options.log(
+          `background refresh of git layer "${name}" (${url}) refused: ${older}; still serving ${before!.slice(0, 12)}`,
+        );
+      } else if (commit !== before) {
+        const signer = await commitSigner(entry.repo, commit, git);
         const copy = await materialise(entry, commit, git.path);
         await entry.setCurrent(git.ref, git.path, { commit, contentHash: copy.contentHash, ...(signer && { signer }) });
         await pruneCopies(entry, [copy.dir]).catch(() => {});

@@ -4,13 +4,15 @@
  * `gpgsig` header) and a url layer's `index.json` an `index.json.sig` (namespace `agent-skills`),
  * by a key of the layer's `signers` file, allowed for that namespace at that time. Checked in
  * process (src/storage/sshsig.ts), by `sync` and the background refresh, before a copy is made
- * or a lock written; each refusal says which: unsigned, another key, or not matching.
+ * or a lock written; each refusal says which: unsigned, another key, a revoked key (the layer's
+ * `revoked` file, as git's `gpg.ssh.revocationFile`), or not matching.
  */
 
 import { readFile } from "node:fs/promises";
 import { allowedSigner, parseAllowedSigners, type AllowedSigners, type Signer } from "../storage/allowed-signers.ts";
 import { displayPath } from "../storage/display-path.ts";
-import { parseSignature, SshSigError, verifySignature } from "../storage/sshsig.ts";
+import { parseRevokedKeys, revokedAt, type RevokedKeys } from "../storage/revoked-keys.ts";
+import { fingerprint, parseSignature, SshSigError, verifySignature } from "../storage/sshsig.ts";
 import { git } from "./git.ts";
 
 export type { Signer } from "../storage/allowed-signers.ts";
@@ -46,6 +48,38 @@ export async function readSignersFile(file: string): Promise<AllowedSigners> {
   return signers;
 }
 
+/** A layer's `revoked` file, read (src/storage/revoked-keys.ts); refused when it cannot be read or used. */
+export async function readRevokedFile(file: string): Promise<Revoked> {
+  const shown = displayPath(file, { cwd: process.cwd() });
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(file));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new SignatureRefused(
+      `the revoked-keys file ${shown} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? String(error)})`}`,
+    );
+  }
+  try {
+    return { ...parseRevokedKeys(bytes), shown };
+  } catch (error) {
+    if (error instanceof SshSigError)
+      throw new SignatureRefused(`the revoked-keys file ${shown} cannot be used: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A revoked-keys file's keys, and its name as messages show it. */
+export interface Revoked extends RevokedKeys {
+  shown: string;
+}
+
+/** The files a layer's trust comes from (absolute paths, as the config resolves them). */
+export interface TrustFiles {
+  signers?: string | undefined;
+  revoked?: string | undefined;
+}
+
 /** Checks `armoured` over `message`; the signer, or SignatureRefused saying `what` failed and why. */
 function check(
   what: string,
@@ -54,6 +88,7 @@ function check(
   namespace: string,
   time: number,
   signers: AllowedSigners,
+  revoked: Revoked | undefined,
 ): Signer {
   let signature: ReturnType<typeof parseSignature>;
   try {
@@ -63,6 +98,11 @@ function check(
       throw new SignatureRefused(`${what}'s signature cannot be used: ${error.message}`);
     throw error;
   }
+  const line = revoked && revokedAt(revoked, signature.publicKey.blob);
+  if (line !== undefined)
+    throw new SignatureRefused(
+      `${what} is signed by ${fingerprint(signature.publicKey.blob)}, a key revoked in ${revoked!.shown} (line ${line}); this layer refuses its signatures`,
+    );
   const allowed = allowedSigner(signers, signature.publicKey.blob, namespace, time);
   if ("refused" in allowed) throw new SignatureRefused(`${what} is ${allowed.refused}`);
   let good: boolean;
@@ -122,6 +162,7 @@ export async function verifyCommit(
   commit: string,
   signers: AllowedSigners,
   signersFile: string,
+  revoked?: Revoked,
 ): Promise<Signer> {
   const short = commit.slice(0, 12);
   const raw = await git(`cannot read commit ${short}`, ["cat-file", "commit", commit], { gitDir });
@@ -130,7 +171,7 @@ export async function verifyCommit(
     throw new SignatureRefused(
       `commit ${short} is not signed; this layer serves only commits signed by a key in ${displayPath(signersFile, { cwd: process.cwd() })}`,
     );
-  return check(`commit ${short}`, signature, payload, GIT_NAMESPACE, time, signers);
+  return check(`commit ${short}`, signature, payload, GIT_NAMESPACE, time, signers, revoked);
 }
 
 /** Checks an index's signature file text (undefined: the host has none) over the index's bytes. */
@@ -139,19 +180,17 @@ export function verifyIndex(
   index: Uint8Array,
   signature: string | undefined,
   signers: AllowedSigners,
+  revoked?: Revoked,
 ): Signer {
   const what = `the index ${indexUrl}`;
   if (signature === undefined)
     throw new SignatureRefused(`${what} is not signed (no ${INDEX_SIGNATURE_FILE} beside it); this layer needs one`);
-  return check(what, signature, index, INDEX_NAMESPACE, Date.now(), signers);
+  return check(what, signature, index, INDEX_NAMESPACE, Date.now(), signers, revoked);
 }
 
 /** A git layer's check: with `signers`, the commit's signer (or SignatureRefused); without, undefined. */
-export async function commitSigner(
-  gitDir: string,
-  commit: string,
-  signersFile: string | undefined,
-): Promise<Signer | undefined> {
-  if (signersFile === undefined) return undefined;
-  return verifyCommit(gitDir, commit, await readSignersFile(signersFile), signersFile);
+export async function commitSigner(gitDir: string, commit: string, trust: TrustFiles): Promise<Signer | undefined> {
+  if (trust.signers === undefined) return undefined;
+  const revoked = trust.revoked === undefined ? undefined : await readRevokedFile(trust.revoked);
+  return verifyCommit(gitDir, commit, await readSignersFile(trust.signers), trust.signers, revoked);
 }

@@ -1,3 +1,4 @@
+import type { Signer } from "../storage/allowed-signers.ts";
 import type { SkillChanges } from "./skill-changes.ts";
 
 /**
@@ -9,6 +10,8 @@ import type { SkillChanges } from "./skill-changes.ts";
  *   locked layers the remote is then asked (cheaply, without fetching) whether the ref moved and
  *   whether the locked commit still exists there; failure to ask is only a note.
  * - `update`: the named layer (or every layer) moves to its ref's current commit; the lock follows.
+ *   A commit older than the one served (an ancestor of it), or a signed index published before
+ *   the served one, is refused unless the request allows a downgrade (src/sources/downgrade.ts).
  * - `frozen`: like `sync`, but the lockfile is never written: a lock that would change is a failure.
  * - `check`: nothing is fetched or written; reports whether anything is out of date.
  */
@@ -47,4 +50,6 @@ export interface LayerSyncReport {
   notes: string[];
   /** Why it failed or is out of date. */
   problem?: string;
+  /** A layer with `signers`: who signed what it serves now, verified by this sync. */
+  signer?: Signer;
 }

@@ -16,7 +16,8 @@ import { CopyRefused, materialise } from "./materialise.ts";
 import { verifyCopy } from "./verify-copy.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
-import { commitSigner, SignatureRefused } from "./signatures.ts";
+import { commitDowngrade } from "./downgrade.ts";
+import { commitSigner, SignatureRefused, type TrustFiles } from "./signatures.ts";
 import { skillChanges } from "./skill-changes.ts";
 import type { LayerSyncReport, SyncMode } from "./sync-types.ts";
 import type { TreeLimits } from "./tree-entries.ts";
@@ -35,6 +36,8 @@ export interface SyncRequest extends ConfigOptions {
   limits?: TreeLimits;
   /** Per git process. */
   timeoutMs?: number;
+  /** Take an older commit or index than the one served (`--allow-downgrade`; src/sources/downgrade.ts). */
+  allowDowngrade?: boolean;
 }
 
 /**
@@ -117,6 +120,17 @@ function describeError(error: unknown, url: string): string {
   return redactText(error instanceof Error ? error.message : String(error), url);
 }
 
+/** `sync --update NAME`: a layer of that name that is a git or url layer, or SyncRefused saying why not. */
+function checkNamedLayer(name: string, layers: readonly LayerSpec[]): void {
+  const named = layers.find((l) => l.name === name);
+  if (!named) {
+    const remote = layers.filter((l) => l.git || l.wellKnown).map((l) => l.name);
+    throw new SyncRefused(`no layer named "${name}"; git and url layers: ${remote.join(", ") || "none"}`);
+  }
+  if (!named.git && !named.wellKnown)
+    throw new SyncRefused(`layer "${name}" is a folder, not a git or url layer; nothing to update`);
+}
+
 /** Brings every git layer in line (see `SyncMode`); config warnings go to `report`. */
 export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) => void): Promise<SyncReport> {
   const home = request.home ?? homedir();
@@ -130,15 +144,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   }
   const [gate, gitLayers] = [config.audit, config.layers.filter((l) => l.git)];
   const webLayers = config.layers.filter((l) => l.wellKnown);
-  if (request.layer !== undefined) {
-    const named = config.layers.find((l) => l.name === request.layer);
-    if (!named)
-      throw new SyncRefused(
-        `no layer named "${request.layer}"; git and url layers: ${[...gitLayers, ...webLayers].map((l) => l.name).join(", ") || "none"}`,
-      );
-    if (!named.git && !named.wellKnown)
-      throw new SyncRefused(`layer "${request.layer}" is a folder, not a git or url layer; nothing to update`);
-  }
+  if (request.layer !== undefined) checkNamedLayer(request.layer, config.layers);
 
   const entries = new Map(lock?.entries ?? []);
   const history = new ProjectHistory(request.cwd, home);
@@ -164,6 +170,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
       timeoutMs: request.timeoutMs ?? 0,
       env: process.env,
       audit: gate,
+      allowDowngrade: request.allowDowngrade === true,
     });
     request.progress?.({ layer: spec.name, index: 1, total: 1, phase: "done", report: layer });
     layers.push(layer);
@@ -274,7 +281,7 @@ async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncR
     const commit =
       matches && !moving
         ? await keepLockedCommit(step, locked, previous)
-        : await fetchRefTip(step, canonical, matches, current);
+        : await fetchRefTip(step, canonical, matches, matches ? locked.commit : current?.commit);
     if (typeof commit !== "string") return commit;
     result.after = commit;
     ctx.history.set(spec.name, canonical, source.path, commit);
@@ -334,7 +341,8 @@ async function keepLockedCommit(
     }
   }
   // The locked commit is checked too: a lockfile edited to name another commit is refused.
-  const signer = await commitSigner(entry.repo, commit, source.signers);
+  const signer = await commitSigner(entry.repo, commit, source);
+  if (signer) result.signer = signer;
   if (ctx.lockable) ctx.entries.set(name, { ...locked, ...(signer && { signer }) });
   if (!had) {
     ctx.progress({ phase: "copying", commit });
@@ -355,7 +363,7 @@ async function keepLockedCommit(
   }
   if (ctx.request.mode === "sync" && ctx.request.layer === undefined) {
     ctx.progress({ phase: "asking", url: result.url, ref: source.ref });
-    await checkRemote(result, entry, commit, source.ref, timeoutMs);
+    await checkRemote(result, entry, commit, { ref: source.ref, trust: source, locked: ctx.lockable }, timeoutMs);
   }
   return commit;
 }
@@ -365,7 +373,7 @@ async function fetchRefTip(
   { result, ctx, entry, source, name }: LayerStep,
   canonical: string,
   matches: boolean,
-  current: { commit: string } | undefined,
+  served: string | undefined,
 ): Promise<string | LayerSyncReport> {
   let commit: string;
   try {
@@ -378,7 +386,13 @@ async function fetchRefTip(
   }
   await entry.recordFetch({ ok: true });
   // Before anything is copied or locked: a refused commit leaves the verified copy serving.
-  const signer = await commitSigner(entry.repo, commit, source.signers);
+  const signer = await commitSigner(entry.repo, commit, source);
+  if (served !== undefined && !ctx.request.allowDowngrade) {
+    const facts = { layer: name, locked: ctx.lockable, timeoutMs: ctx.request.timeoutMs };
+    const older = await commitDowngrade(entry, commit, served, facts);
+    if (older !== undefined) return failed(result, "failed", older);
+  }
+  if (signer) result.signer = signer;
   ctx.progress({ phase: "copying", commit });
   const { contentHash } = await materialise(entry, commit, source.path, {
     audit: gateFor(ctx, name),
@@ -387,7 +401,7 @@ async function fetchRefTip(
   const copy = { commit, contentHash, ...(signer && { signer }) };
   if (ctx.lockable) ctx.entries.set(name, { url: canonical, ref: source.ref, path: source.path, ...copy });
   else await entry.setCurrent(source.ref, source.path, copy);
-  const first = ctx.lockable ? !matches : current === undefined;
+  const first = ctx.lockable ? !matches : served === undefined;
   result.outcome =
     result.before === commit
       ? first && ctx.lockable
@@ -436,7 +450,7 @@ async function checkRemote(
   result: LayerSyncReport,
   entry: CacheEntry,
   commit: string,
-  ref: string,
+  { ref, trust, locked }: { ref: string; trust: TrustFiles; locked: boolean },
   timeoutMs?: number,
 ): Promise<void> {
   let tip: string | undefined;
@@ -459,11 +473,34 @@ async function checkRemote(
   } else {
     await entry.recordFetch({ ok: true }, probe === "present" ? { commit, gone: false } : undefined);
   }
-  if (tip !== undefined)
-    result.notes.push(
-      `${ref} is now at ${tip.slice(0, 12)}; \`skill-central sync --update ${result.name}\` moves the lock there`,
-    );
-  else if (!/^[0-9a-f]{40}/.test(ref)) result.notes.push(`the remote has no ref "${ref}" any more`);
+  if (tip === undefined) {
+    if (!/^[0-9a-f]{40}/.test(ref)) result.notes.push(`the remote has no ref "${ref}" any more`);
+    return;
+  }
+  // Never suggest an update that would be refused: a tip this cache has is judged as --update would.
+  const refusal = await wouldRefuse(entry, tip, commit, { layer: result.name, trust, locked, timeoutMs });
+  result.notes.push(
+    refusal === undefined
+      ? `${ref} is now at ${tip.slice(0, 12)}; \`skill-central sync --update ${result.name}\` moves the lock there`
+      : `${ref} is now at ${tip.slice(0, 12)}, which \`skill-central sync --update\` refuses: ${refusal}; the lock stays at ${commit.slice(0, 12)}`,
+  );
+}
+
+/** Why `sync --update` would refuse `tip` (a commit the cache already has), or undefined. */
+async function wouldRefuse(
+  entry: CacheEntry,
+  tip: string,
+  served: string,
+  facts: { layer: string; trust: TrustFiles; locked: boolean; timeoutMs?: number | undefined },
+): Promise<string | undefined> {
+  if (!(await entry.hasCommit(tip))) return undefined;
+  try {
+    await commitSigner(entry.repo, tip, facts.trust);
+  } catch (error) {
+    if (error instanceof SignatureRefused) return error.message;
+    throw error;
+  }
+  return commitDowngrade(entry, tip, served, facts);
 }
 
 async function checkLayer(

@@ -6,8 +6,12 @@
  *     alice@example.com,*@ops.example.com namespaces="git,agent-skills" ssh-ed25519 AAAA… alice
  *     bob@example.com valid-after="20250101",valid-before="20270101Z" ssh-rsa AAAA…
  *
- * A line that cannot be read (or a `cert-authority` line: certificates are not supported) is
- * reported and trusts nothing; the rest of the file still counts.
+ * Each line is read as OpenSSH 9's sshsig.c reads it, refusals included: values must be quoted, an
+ * option given twice, a trailing comma, an impossible time (month 13, hour 24) or `valid-before`
+ * not after `valid-after` refuses the line. A line OpenSSH refuses (or a `cert-authority` line:
+ * certificates are not supported) is reported and trusts nothing; the rest of the file still
+ * counts, as for `ssh-keygen -Y verify`. test/unit/allowed-signers-openssh.test.ts holds the two
+ * readers to the same verdicts.
  */
 
 import { fingerprint, SshSigError } from "./sshsig.ts";
@@ -32,76 +36,212 @@ export interface AllowedSigners {
   problems: { line: number; message: string }[];
 }
 
-/** One whitespace-separated token (double quotes keep spaces); the rest of the line after it. */
-function token(text: string): [string, string] {
+/** OpenSSH's WHITESPACE (misc.c), which `strdelimw` splits the principals on. */
+const isWhitespace = (c: string | undefined) => c === " " || c === "\t" || c === "\r" || c === "\n";
+
+/**
+ * The principals field and the rest of the line, as `strdelimw` splits them: up to whitespace, or
+ * with a double quote, to the matching quote (the quotes removed). Undefined: OpenSSH's "invalid
+ * line" (an unmatched quote, or nothing after the principals).
+ */
+function principalsField(line: string): [string, string] | undefined {
   let i = 0;
-  let quoted = false;
-  while (i < text.length && (quoted || !/\s/.test(text[i]!))) {
-    if (text[i] === '"') quoted = !quoted;
-    i++;
+  while (i < line.length && !isWhitespace(line[i]) && line[i] !== '"') i++;
+  if (i === line.length) return undefined;
+  let field: string;
+  let next: number;
+  if (line[i] === '"') {
+    const close = line.indexOf('"', i + 1);
+    if (close < 0) return undefined;
+    field = line.slice(0, i) + line.slice(i + 1, close);
+    next = close + 1;
+  } else {
+    field = line.slice(0, i);
+    next = i + 1;
   }
-  return [text.slice(0, i), text.slice(i).trimStart()];
+  while (isWhitespace(line[next])) next++;
+  return [field, line.slice(next)];
 }
 
-/** `YYYYMMDD[Z]` or `YYYYMMDDHHMM[SS][Z]`: local time unless it ends in Z, as OpenSSH reads it. */
-export function parseSignerTime(value: string): number | undefined {
-  const m = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?(Z?)$/i.exec(value);
-  if (!m) return undefined;
-  const [y, mo, d, h = "0", mi = "0", s = "0"] = m.slice(1, 7).map((v) => v ?? "0") as string[];
-  const parts = [Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)] as const;
-  const time = m[7] ? Date.UTC(...parts) : new Date(...parts).getTime();
-  return Number.isNaN(time) ? undefined : time;
-}
+/** The key types OpenSSH names in a public key line (sshkey.c's `keyimpls`). */
+const KEY_TYPE =
+  /^(ssh-(ed25519|rsa|dss|xmss)|ecdsa-sha2-nistp(256|384|521)|sk-[a-z0-9-]+@openssh\.com)(-cert-v01@openssh\.com)?$/;
 
-/** The comma-separated options before the key; throws with the reason a line is refused. */
-function readOptions(text: string, into: AllowedSigner): void {
-  for (const option of text.match(/(?:[^,"]|"[^"]*")+/g) ?? []) {
-    const [, name = "", raw] = /^([A-Za-z-]+)(?:=(.*))?$/.exec(option) ?? [];
-    const value = raw?.replace(/^"(.*)"$/, "$1");
-    const lower = name.toLowerCase();
-    if (lower === "cert-authority")
-      throw new SshSigError("cert-authority lines are not supported: list each signer's own key");
-    if (value === undefined) throw new SshSigError(`unknown option "${option}"`);
-    if (lower === "namespaces") into.namespaces = value;
-    else if (lower === "valid-after" || lower === "valid-before") {
-      const time = parseSignerTime(value);
-      if (time === undefined) throw new SshSigError(`${lower}="${value}" is not YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z]`);
-      into[lower === "valid-after" ? "validAfter" : "validBefore"] = time;
-    } else throw new SshSigError(`unknown option "${name}"`);
-  }
-}
-
-/** `type base64` at the start of `text`, or undefined when it is not a key. */
-function readKey(text: string): { type: string; blob: Uint8Array } | undefined {
-  const [type, rest] = token(text);
-  const [encoded] = token(rest);
-  if (!/^(ssh-|ecdsa-|sk-)[a-z0-9@.-]+$/.test(type) || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
+/**
+ * `type base64` at the start of `text` (then anything: the comment), as `sshkey_read` reads it,
+ * or undefined when it is not a key. The type must be followed by a space or tab.
+ */
+export function readKey(text: string): { type: string; blob: Uint8Array } | undefined {
+  const typeEnd = text.search(/[ \t]/);
+  if (typeEnd < 0) return undefined;
+  const type = text.slice(0, typeEnd);
+  if (!KEY_TYPE.test(type)) return undefined;
+  const rest = text.slice(typeEnd).replace(/^[ \t]+/, "");
+  const encoded = rest.slice(0, rest.search(/[ \t]|$/)).replace(/\s+/g, "");
+  if (encoded === "" || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 === 1) return undefined;
   const blob = new Uint8Array(Buffer.from(encoded, "base64"));
   const named = blob.length >= 4 ? new DataView(blob.buffer, blob.byteOffset).getUint32(0) : 0;
   if (new TextDecoder().decode(blob.subarray(4, 4 + named)) !== type) return undefined;
   return { type, blob };
 }
 
+/** Where the options field ends (`sshkey_advance_past_options`): the first unquoted space or tab; undefined on an open quote. */
+function optionsEnd(text: string): number | undefined {
+  let quoted = false;
+  let i = 0;
+  for (; i < text.length && (quoted || (text[i] !== " " && text[i] !== "\t")); i++) {
+    if (text[i] === "\\" && text[i + 1] === '"') i++;
+    else if (text[i] === '"') quoted = !quoted;
+  }
+  return i === text.length && quoted ? undefined : i;
+}
+
+/** `opt_dequote`: a value must be quoted; `\"` stands for a quote. The value and where reading goes on. */
+function dequote(text: string, at: number, name: string): [string, number] {
+  if (text[at] !== '"') throw new SshSigError(`${name} must be quoted (${name}="…")`);
+  let value = "";
+  let i = at + 1;
+  for (; i < text.length && text[i] !== '"'; i++) {
+    if (text[i] === "\\" && text[i + 1] === '"') i++;
+    value += text[i];
+  }
+  if (i >= text.length) throw new SshSigError(`${name}'s value has no closing quote`);
+  return [value, i + 1];
+}
+
+/**
+ * glibc's `strptime` number (its `get_number`): spaces skipped, at most `width` digits, stopping
+ * early once another digit would pass `max`; the value and where reading goes on.
+ */
+function strptimeNumber(
+  text: string,
+  at: number,
+  min: number,
+  max: number,
+  width: number,
+): [number, number] | undefined {
+  let i = at;
+  while (/[ \t\n\v\f\r]/.test(text[i] ?? "")) i++;
+  if (!/[0-9]/.test(text[i] ?? "")) return undefined;
+  let value = 0;
+  let left = width;
+  do value = value * 10 + Number(text[i++]);
+  while (--left > 0 && value * 10 <= max && /[0-9]/.test(text[i] ?? ""));
+  return value < min || value > max ? undefined : [value, i];
+}
+
+const TIME_FIELDS = [
+  { separator: "", from: 0, width: 4, min: 0, max: 9999 },
+  { separator: "-", from: 4, width: 2, min: 1, max: 12 },
+  { separator: "-", from: 6, width: 2, min: 1, max: 31 },
+  { separator: "T", from: 8, width: 2, min: 0, max: 23 },
+  { separator: ":", from: 10, width: 2, min: 0, max: 59 },
+  { separator: ":", from: 12, width: 2, min: 0, max: 61 },
+];
+
+/**
+ * A `valid-after`/`valid-before` time, as OpenSSH reads it (`parse_absolute_time` in misc.c):
+ * `YYYYMMDD`, `YYYYMMDDHHMM` or `YYYYMMDDHHMMSS`, in UTC with a `Z` or `UTC` suffix, else local
+ * time (standard time, as `mktime` with `tm_isdst` 0). The digits are cut into fields and read
+ * with strptime's ranges: month 1–12, day 1–31, hour 0–23, minute 0–59, second 0–61; a day the
+ * month lacks (February 30) rolls over into the next month as mktime does. Milliseconds since
+ * the epoch, or undefined where OpenSSH refuses it (including the epoch itself and before it:
+ * OpenSSH reads 0 as unset).
+ */
+export function parseSignerTime(value: string): number | undefined {
+  let length = value.length;
+  let utc = false;
+  if (length > 1 && /z$/i.test(value)) [utc, length] = [true, length - 1];
+  else if (length > 3 && /utc$/i.test(value)) [utc, length] = [true, length - 3];
+  if (length !== 8 && length !== 12 && length !== 14) return undefined;
+  // strptime's format: %Y-%m-%d[T%H:%M[:%S]] over the digits cut into fields, as OpenSSH formats them.
+  const fields = TIME_FIELDS.slice(0, length === 8 ? 3 : length === 12 ? 5 : 6);
+  const text = fields.map((f) => f.separator + value.slice(f.from, f.from + f.width)).join("");
+  const parts: number[] = [];
+  let at = 0;
+  for (const { separator, min, max, width } of fields) {
+    if (text.slice(at, at + separator.length) !== separator) return undefined;
+    const read = strptimeNumber(text, at + separator.length, min, max, width);
+    if (!read) return undefined;
+    let part: number;
+    [part, at] = read;
+    parts.push(part);
+  }
+  if (at !== text.length) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = parts as [number, number, number, ...number[]];
+  const date = new Date(0);
+  if (utc) {
+    date.setUTCFullYear(year, month - 1, day);
+    date.setUTCHours(hour, minute, second, 0);
+  } else {
+    date.setFullYear(year, month - 1, day);
+    date.setHours(hour, minute, second, 0);
+    // mktime with tm_isdst 0 reads the time as standard time, where JavaScript would take summer time.
+    const standard = Math.max(new Date(year, 0, 1).getTimezoneOffset(), new Date(year, 6, 1).getTimezoneOffset());
+    date.setTime(date.getTime() + (standard - date.getTimezoneOffset()) * 60_000);
+  }
+  const time = date.getTime();
+  return Number.isNaN(time) || time <= 0 ? undefined : time;
+}
+
+/** `sshsigopt_parse`: the comma-separated options before the key; throws with the reason OpenSSH refuses the line. */
+function readOptions(text: string, into: AllowedSigner): void {
+  let at = 0;
+  while (at < text.length && text[at] !== " " && text[at] !== "\t") {
+    const rest = text.slice(at);
+    const named = /^(namespaces|valid-after|valid-before)=/i.exec(rest);
+    if (/^cert-authority/i.test(rest))
+      throw new SshSigError("cert-authority lines are not supported: list each signer's own key");
+    if (named) {
+      const name = named[1]!.toLowerCase();
+      const field = name === "namespaces" ? "namespaces" : name === "valid-after" ? "validAfter" : "validBefore";
+      if (into[field] !== undefined) throw new SshSigError(`${name} is given twice (OpenSSH refuses such a line)`);
+      const [value, next] = dequote(text, at + named[0].length, name);
+      at = next;
+      if (field === "namespaces") into.namespaces = value;
+      else {
+        const time = parseSignerTime(value);
+        if (time === undefined)
+          throw new SshSigError(`${name}="${value}" is not a time OpenSSH reads (YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z])`);
+        into[field] = time;
+      }
+    }
+    if (at >= text.length || text[at] === " " || text[at] === "\t") break;
+    // OpenSSH skips a comma where an option would start: a leading or doubled comma is harmless.
+    if (text[at] !== ",") throw new SshSigError(`unknown option "${/^[^=,]*/.exec(text.slice(at))![0]}"`);
+    at++;
+    if (at >= text.length) throw new SshSigError("the options end in a comma");
+  }
+  if (into.validAfter !== undefined && into.validBefore !== undefined && into.validBefore <= into.validAfter)
+    throw new SshSigError("valid-before is not after valid-after");
+}
+
+/**
+ * Reads the file line by line as OpenSSH's sshsig.c does (`parse_principals_key_and_options`): a
+ * line it refuses trusts nothing and is reported; the other lines still count, as they do for
+ * `ssh-keygen -Y verify`.
+ */
 export function parseAllowedSigners(text: string): AllowedSigners {
   const result: AllowedSigners = { signers: [], problems: [] };
-  text.split(/\r?\n/).forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) return;
-    const [principals, rest] = token(line);
-    const signer: AllowedSigner = {
-      principals: principals.replace(/^"(.*)"$/, "$1"),
-      type: "",
-      blob: new Uint8Array(),
-      line: index + 1,
-    };
+  text.split("\n").forEach((raw, index) => {
+    const line = raw.replace(/^[ \t]+/, "");
+    if (line.trim() === "" || line.startsWith("#")) return;
+    const signer: AllowedSigner = { principals: "", type: "", blob: new Uint8Array(), line: index + 1 };
     try {
+      const split = principalsField(line);
+      if (!split) throw new SshSigError("no key after the principals (or an unclosed quote)");
+      const [principals, rest] = split;
+      signer.principals = principals;
       let key = readKey(rest);
       if (!key) {
-        const [options, after] = token(rest);
-        readOptions(options, signer);
-        key = readKey(after);
+        const end = optionsEnd(rest);
+        if (end === undefined) throw new SshSigError("the options have an unclosed quote");
+        if (end >= rest.length)
+          throw new SshSigError("no key (a key type and its base64) after the principals and options");
+        readOptions(rest.slice(0, end), signer);
+        key = readKey(rest.slice(end).replace(/^[ \t]+/, ""));
+        if (!key) throw new SshSigError("no key (a key type and its base64) after the principals and options");
       }
-      if (!key) throw new SshSigError("no key (a key type and its base64) after the principals and options");
       if (key.type.startsWith("sk-") || key.type.includes("-cert-"))
         throw new SshSigError(`keys of type ${key.type} are not supported`);
       result.signers.push({ ...signer, ...key });

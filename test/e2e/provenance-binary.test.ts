@@ -55,6 +55,7 @@ describe("provenance in the compiled binary, without OpenSSH on PATH", () => {
     const sync = await run(["sync"]);
     expect(sync.stderr).toBe("");
     expect(sync.code).toBe(0);
+    expect(sync.stdout).toContain(`signed by alice@example.com (${alice.fingerprint})`);
     const lock = () => JSON.parse(readFileSync(join(fixture.cwd, "skill-central.lock"), "utf8")).layers.team;
     expect(lock()).toMatchObject({
       commit: signed,
@@ -66,6 +67,11 @@ describe("provenance in the compiled binary, without OpenSSH on PATH", () => {
     expect(update.code).toBe(1);
     expect(update.stdout + update.stderr).toContain("is not signed");
     expect(lock().commit).toBe(signed);
+    // Plain sync says what --update refuses rather than suggesting it.
+    const plain = await run(["sync"]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain("which `skill-central sync --update` refuses: commit");
+    expect(plain.stdout).not.toContain("moves the lock there");
   });
 
   test("publish --sign signs in process; a url layer with signers verifies it", async () => {
@@ -106,5 +112,8 @@ describe("provenance in the compiled binary, without OpenSSH on PATH", () => {
     expect(sync.code).toBe(0);
     const lock = JSON.parse(readFileSync(join(consumer, "skill-central.lock"), "utf8")).layers.vendor;
     expect(lock.signer).toEqual({ principal: "alice@example.com", fingerprint: alice.fingerprint });
+    // The publication time publish --sign put inside the signed index, locked for the rollback check.
+    expect(lock.published).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(sync.stdout).toContain(`signed by alice@example.com (${alice.fingerprint})`);
   });
 });

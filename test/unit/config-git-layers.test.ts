@@ -96,7 +96,7 @@ describe("git layers in the config files", () => {
       "skill-central.yaml": "layers:\n  - { name: t, priority: 1, git: https://x/y.git, branch: main }\n",
     });
     expect(messages).toEqual([
-      'layer "t": unknown key "branch" is ignored (known keys: name, path, priority, git, ref, refresh, visibleTo, url, signers, skills, tokenEnv)',
+      'layer "t": unknown key "branch" is ignored (known keys: name, path, priority, git, ref, refresh, visibleTo, url, signers, revoked, skills, tokenEnv)',
     ]);
     expect(diagnostics[0]!.severity).toBe("warning");
   });
@@ -181,5 +181,30 @@ describe("the signers key", () => {
       "a layer with signers is never served unverified; e.g. signers: ./allowed_signers",
     );
     expect(config.layers.map((l) => l.name)).toEqual(["c"]);
+  });
+
+  test("revoked (a file of revoked public keys) goes with signers, resolved the same way; without signers it is ignored with a warning", async () => {
+    const { config, diagnostics } = await resolve({
+      "skill-central.yaml": [
+        "layers:",
+        "  - { name: team, priority: 50, git: https://example.com/skills.git, signers: allowed_signers, revoked: keys/revoked }",
+        "  - { name: vendor, priority: 30, url: https://example.com/skills/, signers: s, revoked: r }",
+        "  - { name: loose, priority: 20, git: https://example.com/loose.git, revoked: r }",
+        "  - { name: c, priority: 1, path: ./c, revoked: r }",
+        "",
+      ].join("\n"),
+    });
+    const byName = Object.fromEntries(config.layers.map((l) => [l.name, l]));
+    expect(byName.team!.git!.revoked).toBe(join(fixture.cwd, "keys", "revoked"));
+    expect(byName.vendor!.wellKnown!.revoked).toBe(join(fixture.cwd, "r"));
+    expect(byName.loose!.git!.revoked).toBeUndefined();
+    expect(diagnostics.map((d) => [d.position?.line, d.severity, d.message])).toEqual([
+      [
+        4,
+        "warning",
+        'layer "loose": "revoked" applies only with "signers" (the keys it revokes are signers\' keys); ignored',
+      ],
+      [5, "warning", 'layer "c": "revoked" applies only to a git or url layer with signers; ignored'],
+    ]);
   });
 });

@@ -126,7 +126,7 @@ describe("what drops a layer", () => {
     expect(diagnostics.map((d) => [d.severity, d.message, d.hint])).toEqual([
       [
         "warning",
-        'layer "team": unknown key "visibleto" is ignored (known keys: name, path, priority, git, ref, refresh, visibleTo, url, signers, skills, tokenEnv)',
+        'layer "team": unknown key "visibleto" is ignored (known keys: name, path, priority, git, ref, refresh, visibleTo, url, signers, revoked, skills, tokenEnv)',
         'did you mean "visibleTo"?',
       ],
     ]);

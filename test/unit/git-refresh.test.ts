@@ -6,7 +6,7 @@ import { loadSkills } from "../../src/load/load-skills.ts";
 import { CacheEntry } from "../../src/sources/cache-entry.ts";
 import { BackgroundRefresh } from "../../src/sources/refresh.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
-import { makeRemote, skill, type Remote } from "../helpers/git-remote.ts";
+import { gitSync, makeRemote, skill, type Remote } from "../helpers/git-remote.ts";
 import { hasSshKeygen, makeKey, signerLine } from "../helpers/ssh-keys.ts";
 
 delete process.env.XDG_CACHE_HOME;
@@ -204,5 +204,39 @@ describe.skipIf(!hasSshKeygen)("background refresh of a layer with signers", () 
     expect(await failure).toContain(`is not signed; this layer serves only commits signed by a key in`);
     expect(await failure).toContain(`still serving ${a.slice(0, 12)}`);
     expect((await entry.current("main", ""))?.commit).toBe(a);
+  });
+});
+
+describe("background refresh and rollback", () => {
+  test("a ref moved back to an ancestor of the copy served is refused and logged, naming both; the newer copy stays", async () => {
+    const a = remote.commit({ "a.yaml": skill("a") });
+    const seen = changes();
+    let refused: (message: string) => void = () => {};
+    const refusal = new Promise<string>((resolve) => {
+      refused = resolve;
+    });
+    refresh = new BackgroundRefresh({
+      cwd: fixture.cwd,
+      home: fixture.home,
+      changed: seen.changed,
+      log: (message) => (message.includes("refused") ? refused(message) : seen.log(message)),
+      firstDelayMs: 10,
+    });
+    const entry = new CacheEntry(remote.url, fixture.home);
+    let next = seen.next();
+    await refresh.update([layer(150)]);
+    await next;
+    next = seen.next();
+    const b = remote.commit({ "a.yaml": skill("a"), "b.yaml": skill("b") });
+    await next;
+    expect((await entry.current("main", ""))?.commit).toBe(b);
+
+    gitSync(["update-ref", "refs/heads/main", a], { cwd: remote.dir });
+    const message = await refusal;
+    expect(message).toContain(
+      `${a.slice(0, 12)} is older than the served commit ${b.slice(0, 12)} (an ancestor of it)`,
+    );
+    expect(message).toContain(`still serving ${b.slice(0, 12)}`);
+    expect((await entry.current("main", ""))?.commit).toBe(b);
   });
 });

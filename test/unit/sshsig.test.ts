@@ -134,11 +134,36 @@ describe("allowed-signers files", () => {
     expect(read.signers.map((s) => s.principals)).toEqual(["ok"]);
   });
 
+  test("a line OpenSSH refuses is reported with why, and trusts nothing: a repeated option, an unquoted value, an impossible time", () => {
+    const read = parseAllowedSigners(
+      [
+        `a namespaces="x",namespaces="git" ${ed}`,
+        `b namespaces=git ${ed}`,
+        `c valid-after="20991399" ${ed}`,
+        `d valid-after="20990101",valid-before="20200101" ${ed}`,
+        `e namespaces="git", ${ed}`,
+        `ok ${ed}`,
+      ].join("\n"),
+    );
+    expect(read.problems).toEqual([
+      { line: 1, message: "namespaces is given twice (OpenSSH refuses such a line)" },
+      { line: 2, message: 'namespaces must be quoted (namespaces="…")' },
+      { line: 3, message: 'valid-after="20991399" is not a time OpenSSH reads (YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z])' },
+      { line: 4, message: "valid-before is not after valid-after" },
+      { line: 5, message: "the options end in a comma" },
+    ]);
+    expect(read.signers.map((s) => s.principals)).toEqual(["ok"]);
+  });
+
   test("times: YYYYMMDD[Z] and YYYYMMDDHHMM[SS][Z], local unless Z", () => {
     expect(parseSignerTime("20260102Z")).toBe(Date.UTC(2026, 0, 2));
     expect(parseSignerTime("202601020304Z")).toBe(Date.UTC(2026, 0, 2, 3, 4));
     expect(parseSignerTime("20260102030405")).toBe(new Date(2026, 0, 2, 3, 4, 5).getTime());
     expect(parseSignerTime("2026-01-02")).toBeUndefined();
+    expect(parseSignerTime("20260102UTC")).toBe(Date.UTC(2026, 0, 2));
+    // mktime's roll-over of a day the month lacks, as OpenSSH has it; a month 13 is refused.
+    expect(parseSignerTime("20250230Z")).toBe(Date.UTC(2025, 2, 2));
+    expect(parseSignerTime("20251301Z")).toBeUndefined();
   });
 
   test("a listed key is allowed only for its namespaces and within its validity", () => {

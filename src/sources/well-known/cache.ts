@@ -31,6 +31,8 @@ export interface CurrentWellKnown {
   contentHash: Digest;
   /** A layer with `signers`: who signed the index (docs/provenance.md). */
   signer?: WellKnownLockEntry["signer"];
+  /** A signed index's publication time, for the rollback check (signed-index.ts). */
+  published?: string;
 }
 
 /** Whether a copy's `skills` are exactly those a layer's `skills:` names (any, without one). */

@@ -40,6 +40,34 @@ export const CONTENT_TYPES = {
   zip: "application/zip",
 } as const;
 
+/**
+ * Where a signed index says when it was published (`publish --sign`): `_meta[PUBLISHED_KEY]`,
+ * ISO 8601 to the second, inside the signed bytes, so a consumer can refuse an older index
+ * (signed-index.ts). Other clients ignore it, as they ignore any field they do not know.
+ */
+export const PUBLISHED_KEY = "dev.skill-central/published";
+const PUBLISHED_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/** The publication time an index's bytes carry, if they carry a well-formed one. */
+export function indexPublished(index: Uint8Array): string | undefined {
+  try {
+    const data = JSON.parse(new TextDecoder().decode(index)) as { _meta?: Record<string, unknown> } | null;
+    const value = data?._meta?.[PUBLISHED_KEY];
+    return typeof value === "string" && PUBLISHED_FORM.test(value) && !Number.isNaN(Date.parse(value))
+      ? value
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `index` (serialiseIndex's text) with its publication time; stamped on the index as published. */
+export function stampIndex(index: Uint8Array, published: string): Uint8Array {
+  const data = JSON.parse(new TextDecoder().decode(index)) as { $schema: unknown; skills: unknown };
+  const stamped = { $schema: data.$schema, _meta: { [PUBLISHED_KEY]: published }, skills: data.skills };
+  return new TextEncoder().encode(`${JSON.stringify(stamped, null, 2)}\n`);
+}
+
 /** The index's exact text: two-space JSON, entries sorted by name, fields in a fixed order. */
 export function serialiseIndex(entries: readonly IndexEntry[]): string {
   const skills = [...entries]

@@ -24,7 +24,7 @@ import { verifyCopy } from "../verify-copy.ts";
 import { type CopySkills, holdsSkills, WellKnownCache } from "./cache.ts";
 import { type DownloadOptions, downloadLayer, fetchIndex, LayerRefused } from "./download.ts";
 import { type BearerToken, tokenUrlProblem } from "./fetch.ts";
-import { indexVerifier } from "./signed-index.ts";
+import { type IndexVerifier, indexVerifier, servedSignerRevoked } from "./signed-index.ts";
 
 export interface WellKnownContext {
   mode: SyncMode;
@@ -38,6 +38,8 @@ export interface WellKnownContext {
   env: Record<string, string | undefined>;
   /** The audit gate's settings (docs/audit.md): a blocked skill refuses the copy, never written. */
   audit?: AuditSettings | undefined;
+  /** Take a signed index published before the one served (`--allow-downgrade`). */
+  allowDowngrade?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -194,11 +196,31 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
   const base = { timeoutMs: ctx.timeoutMs || DEFAULT_TIMEOUT_MS, ...(auth && { auth }) };
   const only = source.skills && { only: source.skills };
   const restoring = facts.matches && !ctx.moving ? target : undefined;
-  const signed = source.signers === undefined ? undefined : indexVerifier(source.signers, base);
+  // Moving: an index published before the one served is a downgrade (a restore takes the locked skills only).
+  const served =
+    target && !restoring && !ctx.allowDowngrade
+      ? { layer: spec.name, published: target.published, locked: ctx.lockable }
+      : undefined;
+  const signed =
+    source.signers === undefined
+      ? undefined
+      : indexVerifier({ signers: source.signers, revoked: source.revoked }, base, served);
   // A copy locked before `signers` was added is fetched again, to check the index's signature.
   if (restoring && copyOk && (!signed || restoring.signer)) {
     result.after = result.before!;
-    await noteIndexChanges(result, restoring.url, restoring.skills, { ...base, ...only });
+    const revoked = restoring.signer && (await servedSignerRevoked(source, restoring.signer));
+    if (revoked) return fail("failed", revoked);
+    if (restoring.signer) result.signer = restoring.signer;
+    // The index is judged as --update would judge it, so a refused one is never suggested.
+    const judge =
+      source.signers === undefined
+        ? undefined
+        : indexVerifier({ signers: source.signers, revoked: source.revoked }, base, {
+            layer: spec.name,
+            published: restoring.published,
+            locked: ctx.lockable,
+          });
+    await noteIndexChanges(result, restoring.url, restoring.skills, { ...base, ...only }, judge);
     return result;
   }
   const indexUrl = restoring ? restoring.url : url;
@@ -216,8 +238,15 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
   );
   result.notes.push(...downloaded.notes);
   result.after = digestHex(downloaded.hash);
-  const signer = signed?.signer();
-  const entry = { url: indexUrl, skills: downloaded.skills, contentHash: downloaded.hash, ...(signer && { signer }) };
+  const [signer, published] = [signed?.signer(), signed?.published()];
+  if (signer) result.signer = signer;
+  const entry = {
+    url: indexUrl,
+    skills: downloaded.skills,
+    contentHash: downloaded.hash,
+    ...(signer && { signer }),
+    ...(published !== undefined && { published }),
+  };
   if (ctx.lockable) ctx.entries.set(spec.name, entry);
   else await cache.setCurrent(entry);
   result.changes = changesBetween(target?.skills, downloaded.skills);
@@ -231,16 +260,31 @@ async function noteIndexChanges(
   indexUrl: string,
   served: CopySkills,
   options: { timeoutMs: number; auth?: BearerToken; only?: readonly string[] },
+  judge: IndexVerifier | undefined,
 ): Promise<void> {
   try {
-    const { entries } = await fetchIndex(indexUrl, options);
+    let refused: string | undefined;
+    const verifyIndex =
+      judge &&
+      (async (bytes: Uint8Array, url: string) => {
+        try {
+          await judge.verify(bytes, url);
+        } catch (error) {
+          if (!(error instanceof LayerRefused)) throw error;
+          refused = error.problems.join("; ");
+        }
+      });
+    const { entries } = await fetchIndex(indexUrl, { ...options, ...(verifyIndex && { verifyIndex }) });
     const names = options.only ?? [...entries.keys()];
     const moved = names.filter((n) => entries.get(n)?.digest !== served[n]?.digest);
     const gone = Object.keys(served).filter((n) => !entries.has(n));
-    if (moved.length + gone.length > 0)
-      result.notes.push(
-        `the index now differs for ${[...new Set([...moved, ...gone])].sort().join(", ")}; \`skill-central sync --update ${result.name}\` takes it`,
-      );
+    if (moved.length + gone.length === 0) return;
+    const differs = `the index now differs for ${[...new Set([...moved, ...gone])].sort().join(", ")}`;
+    result.notes.push(
+      refused === undefined
+        ? `${differs}; \`skill-central sync --update ${result.name}\` takes it`
+        : `${differs}, but \`skill-central sync --update\` refuses it: ${refused}; the copy served stays`,
+    );
   } catch (error) {
     result.notes.push(`${(error as Error).message}; the local copy was verified, the index was not read`);
   }
