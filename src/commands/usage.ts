@@ -7,6 +7,7 @@ import { readUsage, type SkillUsage } from "../storage/usage-store.ts";
 import { formatTable } from "../cli-output/table.ts";
 import { command, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
 import { text, value } from "./support/options.ts";
+import { visibleLine } from "../visible-text.ts";
 
 const DAY_MS = 86_400_000;
 const UNIT_MS: Record<string, number> = { h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS };
@@ -109,6 +110,7 @@ function renderText(
       ]);
     out += formatTable(rows, { ...(columns !== undefined && { maxWidth: columns }), header: bold });
   }
-  if (unused.length > 0) out += `\n${bold(`unused in the last ${window} (${unused.length}):`)} ${unused.join(", ")}\n`;
+  if (unused.length > 0)
+    out += `\n${bold(`unused in the last ${window} (${unused.length}):`)} ${visibleLine(unused.join(", "))}\n`;
   return out;
 }
