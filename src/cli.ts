@@ -18,6 +18,7 @@ import {
 import { spec as MCP } from "./commands/mcp.ts";
 import { isDirectory } from "./storage/fs-state.ts";
 import { VERSION } from "./version.ts";
+import { visibleLine } from "./visible-text.ts";
 
 /** Accepted by every command. */
 const GLOBAL_OPTIONS = {
@@ -123,7 +124,8 @@ async function main(argv: string[]): Promise<number> {
   const colours = palette(colourEnabled(process.stdout.isTTY, process.env));
   const errColours = palette(colourEnabled(process.stderr.isTTY, process.env));
   const fail = (where: string, message: string): number => {
-    process.stderr.write(`${where}: ${errColours.red("error")}: ${message}\n`);
+    // A usage error may quote a layer or skill name from a file: shown, never obeyed.
+    process.stderr.write(`${where}: ${errColours.red("error")}: ${visibleLine(message)}\n`);
     return EXIT_USAGE;
   };
 

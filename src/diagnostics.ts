@@ -6,7 +6,12 @@
  * One severity model everywhere: an `error` is something that stops a skill (or a config
  * setting) from being used; a `warning` is served anyway but probably not what the author meant;
  * a `note` explains a decision (which layer won a tie).
+ *
+ * A finding quotes what it is about (a key, a name, a line of the file): `formatDiagnostic` is
+ * where every adapter turns one into text for a person, so the quoted text is made visible there.
  */
+import { visibleLine } from "./visible-text.ts";
+
 export type Severity = "error" | "warning" | "note";
 
 export interface SourcePosition {
@@ -36,9 +41,13 @@ export interface FormatOptions {
   prefix?: string;
 }
 
-/** `file:line:col: severity: message — hint`, the form editors jump to. */
+/**
+ * `file:line:col: severity: message — hint`, the form editors jump to: one line, whose quoted file
+ * content (and file name) shows its control characters as escapes rather than sending them to the
+ * terminal (src/visible-text.ts).
+ */
 export function formatDiagnostic(d: Diagnostic, options: FormatOptions = {}): string {
   const file = d.file === undefined ? undefined : (options.display?.(d.file) ?? d.file);
   const where = file ? `${file}${d.position ? `:${d.position.line}:${d.position.column}` : ""}: ` : "";
-  return `${where}${d.severity}: ${options.prefix ?? ""}${d.message}${d.hint ? ` — ${d.hint}` : ""}`;
+  return visibleLine(`${where}${d.severity}: ${options.prefix ?? ""}${d.message}${d.hint ? ` — ${d.hint}` : ""}`);
 }

@@ -2,6 +2,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import { formatDiff, lineDiff } from "../examples/diff.ts";
 import type { ExampleResult } from "../examples/run.ts";
 import type { Palette } from "./colour.ts";
+import { visibleLine, visibleText } from "../visible-text.ts";
 
 const MAX_SHOWN_LINES = 20;
 
@@ -17,20 +18,24 @@ export function exampleLocation(result: ExampleResult): string {
 
 /** The indented detail under a failed example: what was asked, then a diff or the actual text. */
 export function exampleFailureDetail(result: ExampleResult, colours: Palette): string[] {
-  const lines = [result.reason ?? "failed", `arguments: ${JSON.stringify(result.arguments)}`];
-  if (result.failure === "text-differs" && result.expected !== undefined && result.actual !== undefined) {
+  // The example's texts, its arguments and the rendered output come from the skill's files: every
+  // one is made visible before it is diffed or printed (JSON.stringify leaves C1 and bidi as they are).
+  const lines = [visibleLine(result.reason ?? "failed"), `arguments: ${visibleLine(JSON.stringify(result.arguments))}`];
+  const expected = result.expected === undefined ? undefined : visibleText(result.expected);
+  const actual = result.actual === undefined ? undefined : visibleText(result.actual);
+  if (result.failure === "text-differs" && expected !== undefined && actual !== undefined) {
     lines.push(
       colours.dim("--- expect  +++ actual"),
-      ...formatDiff(lineDiff(result.expected, result.actual), { removed: colours.red, added: colours.green }),
+      ...formatDiff(lineDiff(expected, actual), { removed: colours.red, added: colours.green }),
     );
-  } else if (result.failure === "wrong-error" && result.expected !== undefined) {
+  } else if (result.failure === "wrong-error" && expected !== undefined) {
     lines.push(
-      `expected a message containing: ${result.expected}`,
+      `expected a message containing: ${visibleLine(expected)}`,
       "actual message:",
-      ...clip(result.actual ?? "").map((l) => `  ${l}`),
+      ...clip(actual ?? "").map((l) => `  ${l}`),
     );
-  } else if (result.actual !== undefined && result.failure !== "call-failed") {
-    lines.push("actual:", ...clip(result.actual).map((l) => `  ${l}`));
+  } else if (actual !== undefined && result.failure !== "call-failed") {
+    lines.push("actual:", ...clip(actual).map((l) => `  ${l}`));
   }
   return lines;
 }

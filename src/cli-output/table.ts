@@ -1,8 +1,17 @@
+/**
+ * Tables for the terminal: left-aligned columns cut to its width. A cell's text came from a file,
+ * a config or a client (a description, a client name), so each is made visible here, the one place
+ * every table passes through: a control character is shown as an escape, never obeyed.
+ */
+import { visibleLine } from "../visible-text.ts";
+
 export interface TableOptions {
   /** Total width available (a terminal's columns); the last column is cut to fit. */
   maxWidth?: number;
   /** Styles the header row after padding (padding is computed on the plain text). */
   header?: (text: string) => string;
+  /** Styles one cell (by row and column, the header being row 0) after it is made visible and cut. */
+  paint?: (row: number, column: number) => ((text: string) => string) | undefined;
 }
 
 /** Cuts `text` to `width` characters, marking the cut with an ellipsis. */
@@ -17,19 +26,27 @@ export function truncate(text: string, width: number): string {
  */
 export function formatTable(rawRows: readonly (readonly string[])[], options: TableOptions = {}): string {
   if (rawRows.length === 0) return "";
-  // A row is one line: a cell that holds line breaks (a long description) is folded onto it.
-  const rows = rawRows.map((row) => row.map((cell) => (/[\r\n\t]/.test(cell) ? cell.replace(/\s+/g, " ") : cell)));
+  // A row is one line: a cell that holds line breaks (a long description) is folded onto it, and
+  // its controls are shown as escapes, before the widths are measured on what is printed.
+  const rows = rawRows.map((row) =>
+    row.map((cell) => visibleLine(/[\r\n\t]/.test(cell) ? cell.replace(/\s+/g, " ") : cell)),
+  );
   const columns = Math.max(...rows.map((r) => r.length));
   const widths = Array.from({ length: columns }, (_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
   const lines = rows.map((row, r) => {
     let line = "";
+    let used = 0; // printed width so far: `line` may carry a painted cell's style codes
     for (let c = 0; c < columns; c++) {
-      const cell = row[c] ?? "";
       const last = c === columns - 1;
-      if (last) {
-        const room = options.maxWidth === undefined ? cell.length : options.maxWidth - line.length;
-        line += truncate(cell, Math.max(room, 0));
-      } else line += `${cell.padEnd(widths[c]!)}  `;
+      const room = options.maxWidth === undefined ? Number.POSITIVE_INFINITY : options.maxWidth - used;
+      const cell = last ? truncate(row[c] ?? "", Math.max(room, 0)) : (row[c] ?? "");
+      const paint = cell === "" ? undefined : options.paint?.(r, c);
+      line += paint ? paint(cell) : cell;
+      used += cell.length;
+      if (!last) {
+        line += " ".repeat(widths[c]! - cell.length + 2);
+        used += widths[c]! - cell.length + 2;
+      }
     }
     line = line.trimEnd();
     return r === 0 && options.header ? options.header(line) : line;

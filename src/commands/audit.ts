@@ -61,13 +61,17 @@ function textReport(ctx: CommandContext, audits: readonly (RecordAudit & { allow
   const out: string[] = [];
   for (const a of audits) {
     if (a.findings.length === 0 && a.partial === undefined) continue;
-    const allowed = a.allowed !== undefined ? c.dim(` allowed: ${a.allowed}`) : "";
+    // Ids, layer names, the allow entry's reason and the findings' text come from files: shown, never obeyed.
+    const allowed = a.allowed !== undefined ? c.dim(` allowed: ${visibleLine(a.allowed)}`) : "";
     out.push(
-      `${verdictWord[a.verdict]}  ${c.bold(a.id)} ${c.dim(`(layer ${a.layer})`)}${a.digest ? c.dim(` ${a.digest}`) : ""}${allowed}\n`,
+      `${verdictWord[a.verdict]}  ${c.bold(visibleLine(a.id))} ${c.dim(`(layer ${visibleLine(a.layer)})`)}${a.digest ? c.dim(` ${a.digest}`) : ""}${allowed}\n`,
     );
-    if (a.partial !== undefined) out.push(`  ${c.yellow("note")}: only SKILL.md was audited: ${a.partial}\n`);
+    if (a.partial !== undefined)
+      out.push(`  ${c.yellow("note")}: only SKILL.md was audited: ${visibleLine(a.partial)}\n`);
     for (const f of a.findings) {
-      out.push(`  ${f.file}:${f.line}:${f.column}  ${sevWord[f.severity]}  ${c.cyan(f.rule)}  ${f.message}\n`);
+      out.push(
+        `  ${visibleLine(f.file)}:${f.line}:${f.column}  ${sevWord[f.severity]}  ${c.cyan(f.rule)}  ${visibleLine(f.message)}\n`,
+      );
       const fix = RULES_BY_ID.get(f.rule)?.fix;
       if (fix) out.push(`      ${c.dim(`fix: ${fix}`)}\n`);
     }

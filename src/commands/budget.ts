@@ -10,6 +10,7 @@ import { knownClientNames } from "../mcp/client-budgets.ts";
 import { TOKENIZER } from "../mcp/token-count.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad } from "./support/command.ts";
 import { list, positiveInt } from "./support/options.ts";
+import { visibleLine } from "../visible-text.ts";
 
 const BAR = 30;
 
@@ -21,7 +22,10 @@ function bar(used: number, limit: number): string {
 const n = (value: number) => value.toLocaleString("en-US");
 
 function describe(cost: ClientCost, top: number): string {
-  const head = `${cost.label} (${cost.client}): ${n(cost.tokens)} tokens, ${n(cost.chars)} characters; plan: ${cost.plan}`;
+  // The client name (--client, as a server would be sent it) is in the label and the plan's reason: shown, never obeyed.
+  const head = visibleLine(
+    `${cost.label} (${cost.client}): ${n(cost.tokens)} tokens, ${n(cost.chars)} characters; plan: ${cost.plan}`,
+  );
   let text = `${head}\n`;
   if (cost.budget !== null) {
     const whose = cost.budget.source === "tokenBudget" ? "tokenBudget" : "published budget, not applied";
@@ -30,7 +34,8 @@ function describe(cost: ClientCost, top: number): string {
   } else text += "  no known budget (set tokenBudget to give one)\n";
   if (cost.full !== undefined)
     text += `  the full catalog would be ${n(cost.full.tokens)} tokens: over tokenBudget, so this client gets the catalog\n`;
-  for (const skill of cost.skills.slice(0, top)) text += `    ${String(skill.tokens).padStart(6)}  ${skill.id}\n`;
+  for (const skill of cost.skills.slice(0, top))
+    text += `    ${String(skill.tokens).padStart(6)}  ${visibleLine(skill.id)}\n`;
   if (cost.skills.length > top) text += `    … and ${cost.skills.length - top} more skills (--json lists them all)\n`;
   return text;
 }

@@ -15,6 +15,7 @@ import {
   type CommandContext,
 } from "./support/command.ts";
 import { choice, text } from "./support/options.ts";
+import { visibleLine } from "../visible-text.ts";
 
 const TARGETS = ["skill-md", "yaml"] as const;
 
@@ -46,9 +47,11 @@ export const spec = command({
     const candidate = loaded.registry.get(id);
     if (!candidate) {
       ctx.err(
-        `error: unknown skill "${id}"${didYouMean(
-          id,
-          loaded.registry.served().map((c) => c.skill.id),
+        `error: ${visibleLine(
+          `unknown skill "${id}"${didYouMean(
+            id,
+            loaded.registry.served().map((c) => c.skill.id),
+          )}`,
         )}\n`,
       );
       return EXIT_FAILURE;
@@ -70,7 +73,7 @@ export const spec = command({
             folderFilesOf(candidate).map((f) => f.path),
           );
     if ("refused" in converted) {
-      ctx.err(`error: ${converted.refused}\n`);
+      ctx.err(`error: ${visibleLine(converted.refused)}\n`);
       return EXIT_FAILURE;
     }
     // A YAML skill's file sits in its layer folder; a skill folder's SKILL.md one level deeper.

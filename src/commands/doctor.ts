@@ -11,6 +11,7 @@ import { provenanceProblems, provenanceRows } from "../sources/provenance-report
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural } from "./support/command.ts";
 import { checkFindings, countBySeverity, findingJson, projectCheck } from "./support/findings.ts";
 import { clientReport, formatClientStatuses } from "./support/install-output.ts";
+import { visibleLine } from "../visible-text.ts";
 
 export interface LayerReport {
   name: string;
@@ -117,7 +118,7 @@ export const spec = command({
         : shadowed
             .map(
               (s) =>
-                `  ${s.id}: ${s.effective.source} (${s.effective.layer}, ${s.effective.priority}) shadows ${s.shadowed.map((o) => `${o.source} (${o.layer}, ${o.priority})`).join(", ")}\n`,
+                `  ${visibleLine(`${s.id}: ${s.effective.source} (${s.effective.layer}, ${s.effective.priority}) shadows ${s.shadowed.map((o) => `${o.source} (${o.layer}, ${o.priority})`).join(", ")}`)}\n`,
             )
             .join("");
 
@@ -173,7 +174,7 @@ function configText(config: ResolvedConfig, display: (path: string) => string, {
   let text = `${bold("Config files")} ${dim("(user first; the project's settings win)")}\n`;
   text +=
     config.files.length > 0
-      ? config.files.map((f) => `  ${display(f)}\n`).join("")
+      ? config.files.map((f) => `  ${visibleLine(display(f))}\n`).join("")
       : "  none (built-in skills, plus .skills/ when it exists)\n";
   text += `  built-in skills: ${config.builtin ? "on" : "off"}${config.pageSize !== undefined ? `; pageSize: ${config.pageSize}` : ""}\n`;
   const catalog = config.catalog ?? DEFAULT_CATALOG_SETTINGS;

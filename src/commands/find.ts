@@ -4,6 +4,7 @@ import { foundSkill, searchIndexOf, searchSkills } from "../registry/search.ts";
 import { normaliseTag } from "../skill/tags.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad } from "./support/command.ts";
 import { choice, flag, list, positiveInt } from "./support/options.ts";
+import { visibleLine } from "../visible-text.ts";
 
 const DEFAULT_LIMIT = 20;
 
@@ -48,7 +49,7 @@ export const spec = command({
       return rows.length > 0 ? EXIT_OK : EXIT_FAILURE;
     }
     if (rows.length === 0) {
-      ctx.err(query.trim() === "" ? "no skills match\n" : `no skill matches "${query}"\n`);
+      ctx.err(query.trim() === "" ? "no skills match\n" : `no skill matches "${visibleLine(query)}"\n`);
       return EXIT_FAILURE;
     }
     const table = [

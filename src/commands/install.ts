@@ -28,6 +28,7 @@ import {
   scopeOption,
   shellLine,
 } from "./support/install-output.ts";
+import { visibleLine } from "../visible-text.ts";
 
 function httpUrl(url: string): string {
   let parsed: URL;
@@ -92,7 +93,10 @@ function detectedClients(ctx: CommandContext, host: Host, scope: Scope): ClientS
   const usable = detected.filter((d) => d.client.file({ host, project: ctx.cwd, scope }) !== undefined);
   const skipped = detected.filter((d) => !usable.includes(d)).map((d) => d.client.name);
   if (!ctx.json) {
-    ctx.out(`${ctx.colours.bold("Found")} ${detected.map((d) => `${d.client.name} (${d.reason})`).join(", ")}\n`);
+    // A reason names a path found on this machine: shown, never obeyed.
+    ctx.out(
+      `${ctx.colours.bold("Found")} ${visibleLine(detected.map((d) => `${d.client.name} (${d.reason})`).join(", "))}\n`,
+    );
     if (skipped.length > 0) ctx.out(`Skipped (no project config file; use --scope user): ${skipped.join(", ")}\n`);
   }
   return usable.map((d) => d.client);

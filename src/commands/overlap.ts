@@ -6,6 +6,7 @@
 import { COMPETING_THRESHOLD, overlapInput, overlapPairs } from "../registry/overlap.ts";
 import { command, EXIT_OK, json, load, plural, reportLoad } from "./support/command.ts";
 import { UsageError, value } from "./support/options.ts";
+import { visibleLine } from "../visible-text.ts";
 
 function score(raw: string, flag: string): number {
   const n = Number(raw);
@@ -39,8 +40,9 @@ export const spec = command({
     }
     if (pairs.length === 0) ctx.out(`no pairs of skills score ${ctx.options.min} or more\n`);
     else {
-      const width = Math.max(...pairs.map((p) => p.a.length));
-      ctx.out(pairs.map((p) => `${p.score.toFixed(3)}  ${p.a.padEnd(width)}  ${p.b}\n`).join(""));
+      const shown = pairs.map((p) => ({ score: p.score, a: visibleLine(p.a), b: visibleLine(p.b) }));
+      const width = Math.max(...shown.map((p) => p.a.length));
+      ctx.out(shown.map((p) => `${p.score.toFixed(3)}  ${p.a.padEnd(width)}  ${p.b}\n`).join(""));
       ctx.err(`${plural(pairs.length, "pair")} at or above ${ctx.options.min}\n`);
     }
     return EXIT_OK;

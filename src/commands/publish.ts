@@ -19,6 +19,7 @@ import { fingerprint, type SshPrivateKey } from "../storage/sshsig.ts";
 import { indexSignature, loadSigningKey } from "./support/index-signature.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad, UsageError } from "./support/command.ts";
 import { flag, text } from "./support/options.ts";
+import { visibleLine } from "../visible-text.ts";
 
 /** A snapshot folder's name: `v` and a semantic version. */
 const SNAPSHOT_DIR = /^v\d+\.\d+\.\d+/;
@@ -87,12 +88,12 @@ async function writeTree(
 
 /** What the index leaves out and why, and what a YAML prompt loses as a `SKILL.md`; empty when nothing. */
 function leftOutReport(tree: WellKnownTree): string {
-  const lines = tree.leftOut.map((l) => `  ${l.name}: ${l.reason}\n`);
+  const lines = tree.leftOut.map((l) => `  ${visibleLine(`${l.name}: ${l.reason}`)}\n`);
   const left = lines.length > 0 ? `${plural(lines.length, "skill")} left out:\n${lines.join("")}` : "";
   const names = tree.promptsAsText;
   if (names.length === 0) return left;
   return (
-    `${left}note: ${plural(names.length, "YAML prompt")} published as a SKILL.md of its template's text (${names.join(", ")}): ` +
+    `${left}note: ${plural(names.length, "YAML prompt")} published as a SKILL.md of its template's text (${visibleLine(names.join(", "))}): ` +
     "an Agent Skills client gets no arguments to fill in, and {{…}} reaches it as written; MCP clients still get " +
     "the prompts (docs/well-known.md)\n"
   );
@@ -146,7 +147,7 @@ export const spec = command({
     const published = publishedRegistry(loaded.registry, ctx.options["include-restricted"] === true);
     if (published.leftOut.length > 0 && !ctx.json)
       ctx.err(
-        `left out ${published.leftOut.map((l) => `layer "${l.name}" (${plural(l.skills, "skill")})`).join(", ")}: ${published.leftOut.length === 1 ? "it has" : "they have"} visibleTo, and a static tree has no callers — --include-restricted publishes ${published.leftOut.length === 1 ? "it" : "them"}\n`,
+        `left out ${visibleLine(published.leftOut.map((l) => `layer "${l.name}" (${plural(l.skills, "skill")})`).join(", "))}: ${published.leftOut.length === 1 ? "it has" : "they have"} visibleTo, and a static tree has no callers — --include-restricted publishes ${published.leftOut.length === 1 ? "it" : "them"}\n`,
       );
     const tree = buildWellKnownTree(published.registry, bytesOf, auditEntryMeta);
     const signing = key && { key, index: await stampedIndex(root, tree) };

@@ -9,6 +9,7 @@ import { argumentWarnings } from "./support/argument-warnings.ts";
 import { coerceArgument } from "./support/arguments.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
 import { list, text } from "./support/options.ts";
+import { visibleLine } from "../visible-text.ts";
 
 /** `--args-json` first, then each `--arg k=v` on top of it. */
 export function collectArguments(
@@ -75,7 +76,7 @@ export const spec = command({
       const withdrawn = registry.resolution(id)
         ? " (it is not served: its files conflict; see `skill-central show`)"
         : didYouMean(id, known);
-      ctx.err(`error: unknown skill "${id}"${withdrawn}\n`);
+      ctx.err(`error: ${visibleLine(`unknown skill "${id}"${withdrawn}`)}\n`);
       return EXIT_FAILURE;
     }
     const args = collectArguments(skill, ctx.options["args-json"], ctx.options.arg);
@@ -106,9 +107,12 @@ export const spec = command({
       return result.ok ? EXIT_OK : EXIT_FAILURE;
     }
     if (!result.ok) {
-      for (const problem of result.error.problems) ctx.err(`${ctx.colours.red("error")}: ${problem}\n`);
+      for (const problem of result.error.problems) ctx.err(`${ctx.colours.red("error")}: ${visibleLine(problem)}\n`);
       return EXIT_FAILURE;
     }
+    // Exactly what the IDE receives, byte for byte: `render` is the skill's own output, made to be
+    // piped (into a file, a model, a diff), not a report about it, so nothing is escaped here. Every
+    // message about the skill (the errors and warnings above, on stderr) shows its controls instead.
     ctx.out(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
     return EXIT_OK;
   },

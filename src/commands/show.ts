@@ -9,6 +9,7 @@ import type { LayerProvenance } from "../config/resolve-config.ts";
 import { gitOrigin } from "../sources/report.ts";
 import { argumentLines, type ArgumentLine } from "./support/arguments.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, type CommandContext } from "./support/command.ts";
+import { visibleLine, visibleText } from "../visible-text.ts";
 
 export function statusText(c: CandidateView): string {
   if (c.status === "shadowed") return `shadowed by ${c.shadowedBy}`;
@@ -39,7 +40,7 @@ function showCompose(ctx: CommandContext, tags: readonly string[]): number {
     `${ctx.colours.bold(COMPOSE_PROMPT_NAME)}  prompt (provided by the server)\n` +
       'Joins every prompt skill whose tags overlap the "tags" argument (comma-separated), lowest priority first.\n\n' +
       `${ctx.colours.bold("Arguments")}\n  tags  required  comma-separated tags; other arguments reach every composed template\n\n` +
-      `${ctx.colours.bold("Tags of prompt skills")}\n  ${tags.join(", ") || "(none)"}\n`,
+      `${ctx.colours.bold("Tags of prompt skills")}\n  ${visibleLine(tags.join(", ")) || "(none)"}\n`,
   );
   return EXIT_OK;
 }
@@ -62,7 +63,7 @@ export const spec = command({
     const resolution = registry.resolution(id);
     if (!resolution) {
       ctx.err(
-        `error: unknown skill "${id}"${didYouMean(id, [...registry.resolutions().map((r) => r.id), COMPOSE_PROMPT_NAME])}\n`,
+        `error: ${visibleLine(`unknown skill "${id}"${didYouMean(id, [...registry.resolutions().map((r) => r.id), COMPOSE_PROMPT_NAME])}`)}\n`,
       );
       return EXIT_FAILURE;
     }
@@ -89,7 +90,7 @@ export const spec = command({
     if (effective) {
       text += effectiveText(effective, args, git, ctx.colours);
     } else {
-      text += `${bold(id)}  ${red("not served")}: the files below conflict in their layer; fix or remove one\n`;
+      text += `${bold(visibleLine(id))}  ${red("not served")}: the files below conflict in their layer; fix or remove one\n`;
     }
     text += `\n${bold("Resolution")} ${dim(`(${view.chain.length} candidate${view.chain.length === 1 ? "" : "s"}, winner first)`)}\n`;
     const rows = [
@@ -108,7 +109,8 @@ type GitOrigin = ReturnType<typeof gitOrigin>;
 function effectiveText(effective: Candidate, args: ArgumentLine[], git: GitOrigin, colours: Palette): string {
   const { bold, dim } = colours;
   const { skill } = effective;
-  let text = `${bold(skill.id)}  ${skill.type}${skill.title ? `  ${dim(skill.title)}` : ""}\n${skill.description}\n\n`;
+  // The skill's own words (title, description, template) are shown with their controls made visible.
+  let text = `${bold(visibleLine(skill.id))}  ${skill.type}${skill.title ? `  ${dim(visibleLine(skill.title))}` : ""}\n${visibleText(skill.description)}\n\n`;
   const skillMd = skill.format === "skill-md";
   text += indent(formatTable(skillFacts(effective, git)));
   const derived = skill.type === "prompt" && !skill.argumentsDeclared && args.length > 0;
@@ -124,11 +126,11 @@ function effectiveText(effective: Candidate, args: ArgumentLine[], git: GitOrigi
   const leftOut = leftOutOf(effective);
   if (leftOut.length > 0) {
     text += `\n${bold("Left out")} ${dim("(hidden names are never part of a skill)")}\n`;
-    text += leftOut.map((name) => `  ${name}\n`).join("");
+    text += leftOut.map((name) => `  ${visibleLine(name)}\n`).join("");
   }
   const { template } = effective.content.read();
   const heading = skillMd ? "Body" : "Template";
-  if (template !== undefined) text += `\n${bold(heading)}\n${indent(template.trimEnd())}\n`;
+  if (template !== undefined) text += `\n${bold(heading)}\n${indent(visibleText(template.trimEnd()))}\n`;
   else if (skill.type === "tool") text += `\n${bold("Template")}\n  (none: the tool returns its arguments as JSON)\n`;
   return text;
 }

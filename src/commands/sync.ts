@@ -22,7 +22,8 @@ function short(commit: string | undefined): string {
   return commit ? commit.slice(0, 12) : "?";
 }
 
-function headline(layer: LayerSyncReport, colours: Palette): string {
+/** `shown` makes a problem's text (git's words, a URL) fit for the terminal; the progress line does it for the whole line. */
+function headline(layer: LayerSyncReport, colours: Palette, shown: (text: string) => string = (t) => t): string {
   const { green, yellow, red, dim } = colours;
   switch (layer.outcome) {
     case "unchanged":
@@ -39,9 +40,9 @@ function headline(layer: LayerSyncReport, colours: Palette): string {
     case "fetched":
       return green(`fetched ${short(layer.after)}`);
     case "out-of-date":
-      return yellow(`out of date: ${layer.problem}`);
+      return yellow(`out of date: ${shown(layer.problem ?? "")}`);
     case "failed":
-      return red(`failed: ${layer.problem}`);
+      return red(`failed: ${shown(layer.problem ?? "")}`);
   }
 }
 
@@ -77,7 +78,8 @@ class ProgressLine {
   show(event: SyncProgress): void {
     const columns = this.ctx.errTerminal?.columns;
     if (columns === undefined) return;
-    let text = `[${event.index}/${event.total}] ${event.layer}: ${step(event)}`;
+    // Layer names, URLs and refs come from the config, a problem from git: shown, never obeyed.
+    let text = visibleLine(`[${event.index}/${event.total}] ${event.layer}: ${step(event)}`);
     // A line longer than the terminal wraps, and \r would then redraw only its last part.
     if (text.length > columns - 1) text = `${text.slice(0, Math.max(0, columns - 2))}…`;
     const done = event.phase === "done";
@@ -109,7 +111,7 @@ function changeLines(changes: SkillChanges | undefined, ctx: CommandContext): st
   let text = "";
   for (const [list, sign, colour] of kinds) {
     for (const change of list.slice(0, MAX_LISTED))
-      text += `  ${colour(sign)} ${change.id}  ${ctx.colours.dim(change.file)}\n`;
+      text += `  ${colour(sign)} ${visibleLine(change.id)}  ${ctx.colours.dim(visibleLine(change.file))}\n`;
     if (list.length > MAX_LISTED) text += `  ${colour(sign)} … and ${list.length - MAX_LISTED} more\n`;
   }
   return text;
@@ -125,12 +127,12 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
     const where = [layer.ref === "HEAD" ? "" : layer.ref, layer.path ? `${layer.path}/` : ""]
       .filter(Boolean)
       .join(", ");
-    text += `${bold(layer.name)}  ${layer.url}${where ? ` ${where}` : ""}${layer.locked ? "" : ctx.colours.dim(" (not locked: follows its ref)")}\n`;
-    text += `  ${headline(layer, ctx.colours)}\n`;
+    text += `${bold(visibleLine(layer.name))}  ${visibleLine(`${layer.url}${where ? ` ${where}` : ""}`)}${layer.locked ? "" : ctx.colours.dim(" (not locked: follows its ref)")}\n`;
+    text += `  ${headline(layer, ctx.colours, visibleLine)}\n`;
     if (layer.signer && layer.outcome !== "failed")
       text += `  signed by ${visibleLine(layer.signer.principal)} (${layer.signer.fingerprint})\n`;
     text += changeLines(layer.changes, ctx);
-    for (const note of layer.notes) text += `  ${yellow("note")}: ${note}\n`;
+    for (const note of layer.notes) text += `  ${yellow("note")}: ${visibleLine(note)}\n`;
   }
   const lock = report.lockfile;
   if (lock) {
@@ -138,8 +140,8 @@ function formatReport(report: SyncReport, ctx: CommandContext): string {
     if (lock.written) text += `\n${name} written\n`;
     if (lock.stale.length > 0) {
       text += lock.written
-        ? `  removed entries of layers no longer declared: ${lock.stale.join(", ")}\n`
-        : `${red(name)}: entries for layers no longer declared: ${lock.stale.join(", ")}; run skill-central sync\n`;
+        ? `  removed entries of layers no longer declared: ${visibleLine(lock.stale.join(", "))}\n`
+        : `${red(name)}: entries for layers no longer declared: ${visibleLine(lock.stale.join(", "))}; run skill-central sync\n`;
     }
   }
   return text;
@@ -198,7 +200,7 @@ export const spec = command({
           mode,
           ...(ctx.args[0] !== undefined && { layer: ctx.args[0] }),
           ...(allowDowngrade && { allowDowngrade }),
-          note: (message) => line.line(`${message}\n`),
+          note: (message) => line.line(`${visibleLine(message)}\n`),
           ...(line.enabled && { progress: (event: SyncProgress) => line.show(event) }),
         },
         warn,
@@ -206,7 +208,7 @@ export const spec = command({
     } catch (error) {
       line.clear();
       if (!(error instanceof SyncRefused)) throw error;
-      ctx.err(`error: ${error.message}\n`);
+      ctx.err(`error: ${visibleLine(error.message)}\n`);
       return EXIT_FAILURE;
     }
     if (mode !== "check" && report.layers.some((l) => l.outcome === "failed") && (await gitVersion()) === undefined) {

@@ -5,6 +5,7 @@ import { exampleFailureDetail, exampleLocation } from "../cli-output/example-rep
 import { didYouMean } from "../suggest.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad } from "./support/command.ts";
 import { countBySeverity } from "./support/findings.ts";
+import { visibleLine } from "../visible-text.ts";
 
 export const spec = command({
   name: "test",
@@ -33,7 +34,7 @@ export const spec = command({
         const candidate = registry.get(id);
         if (candidate) {
           named.push(candidate);
-          if (candidate.skill.exampleCount === 0) ctx.err(`note: "${id}" has no examples\n`);
+          if (candidate.skill.exampleCount === 0) ctx.err(`note: "${visibleLine(id)}" has no examples\n`);
           continue;
         }
         unknown = true;
@@ -43,7 +44,7 @@ export const spec = command({
               id,
               served.map((c) => c.skill.id),
             );
-        ctx.err(`error: unknown skill "${id}"${why}\n`);
+        ctx.err(`error: ${visibleLine(`unknown skill "${id}"${why}`)}\n`);
       }
       if (unknown) return EXIT_FAILURE;
     }
@@ -72,10 +73,10 @@ export const spec = command({
     let text = "";
     for (const result of results) {
       if (result.pass) {
-        text += `${green("pass")}  ${result.id} example ${result.number}\n`;
+        text += `${green("pass")}  ${visibleLine(result.id)} example ${result.number}\n`;
         continue;
       }
-      text += `${red(bold("FAIL"))}  ${result.id} example ${result.number}  ${exampleLocation(result)}\n`;
+      text += `${red(bold("FAIL"))}  ${visibleLine(result.id)} example ${result.number}  ${visibleLine(exampleLocation(result))}\n`;
       const detail = exampleFailureDetail(result, ctx.colours).map((line) => `      ${line}`.trimEnd());
       text += `${detail.join("\n")}\n`;
     }

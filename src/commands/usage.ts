@@ -119,6 +119,7 @@ function renderText(
       ]);
     out += formatTable(rows, { ...(columns !== undefined && { maxWidth: columns }), header: bold });
   }
-  if (unused.length > 0) out += `\n${bold(`unused in the last ${window} (${unused.length}):`)} ${unused.join(", ")}\n`;
+  if (unused.length > 0)
+    out += `\n${bold(`unused in the last ${window} (${unused.length}):`)} ${visibleLine(unused.join(", "))}\n`;
   return out;
 }

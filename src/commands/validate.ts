@@ -2,7 +2,7 @@ import { basename, dirname, sep } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { loadFiles } from "../load/load-files.ts";
 import type { SkillRecord } from "../load/record.ts";
-import { agentSkillsSpecFindings } from "../skill/skill-md/strict.ts";
+import { agentSkillsSpecFindings, withStrictFindings } from "../skill/skill-md/strict.ts";
 import { buildRegistry } from "../registry/registry.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import {
@@ -102,7 +102,10 @@ export const spec = command({
     // A project's check has them already (project-findings.ts, shared with doctor).
     const choosing = ctx.args.length > 0 ? choosingWarnings(checked.candidates, checked.locate) : [];
     const notes = [...checked.records.flatMap(leftOutNotes), ...own.flatMap(unaskableWarnings), ...choosing];
-    const problems = [...found.problems, ...notes, ...(strict ? own.flatMap(specFindings) : [])].sort(byPlace);
+    // --strict restates some served rules by the specification's letter: each problem is said once.
+    const problems = withStrictFindings([...found.problems, ...notes], strict ? own.flatMap(specFindings) : []).sort(
+      byPlace,
+    );
     const { errors, warnings } = countBySeverity(problems);
     const ownWarnings = countBySeverity(
       problems.filter((d) => d.file === undefined || !checked.builtin(d.file)),

@@ -6,7 +6,15 @@
  * `text` (the default): `[skill-central] …` lines for a person. `json` (`--log-format json`):
  * every line one JSON object for a log shipper, `{time, level, message}`, and the HTTP access
  * log's records as they are (`{time, method, route, status, …}`, docs/http.md).
+ *
+ * A text line quotes what clients and files said (a client's name, a skill file's key): each is
+ * written with its control characters as escapes and its line breaks folded (src/visible-text.ts),
+ * so it cannot drive the operator's terminal or forge a line of the log. JSON lines are for
+ * programs: JSON.stringify escapes what would break a line, and the message is kept as given (a
+ * finding's line is made visible where it is formatted, src/diagnostics.ts, for both formats).
  */
+import { visibleLine } from "../visible-text.ts";
+
 export type LogFormat = "text" | "json";
 export const LOG_FORMATS: readonly LogFormat[] = ["text", "json"];
 
@@ -56,10 +64,10 @@ export function createLogger(
     };
   }
   const line = (text: string): void => {
-    write(`[skill-central] ${text}\n`);
+    write(`[skill-central] ${visibleLine(text)}\n`);
   };
   const infoAll = (texts: readonly string[]): void => {
-    if (texts.length > 0) write(texts.map((text) => `[skill-central] ${text}\n`).join(""));
+    if (texts.length > 0) write(texts.map((text) => `[skill-central] ${visibleLine(text)}\n`).join(""));
   };
   return { info: line, infoAll, warn: line, debug: debugging ? line : () => {}, debugging };
 }

@@ -188,3 +188,49 @@ describe("test", () => {
     });
   });
 });
+
+describe("validate --strict: each problem once", () => {
+  let strictFixture: Fixture;
+  beforeAll(() => {
+    // Every problem here is one the served rules report and the specification restates under --strict.
+    strictFixture = makeFixture({
+      "skill-central.yaml": "builtin: false\n",
+      ".skills/long/SKILL.md": `---\nname: other\ndescription: Reviews a pull request for bugs, style and missing tests before it is merged; ${"d".repeat(1030)}\nfoo: 1\nmetadata: [a]\n---\n${"l\n".repeat(501)}`,
+    });
+  });
+  afterAll(() => strictFixture.cleanup());
+
+  test("an over-long description, an unknown field, the folder's name, metadata and the body: one line each, as an error", async () => {
+    const { code, stdout, stderr } = await runCli(["validate", "--strict"], strictFixture.cwd, strictFixture.home);
+    expect(code).toBe(1);
+    const lines = stdout.trimEnd().split("\n");
+    // One line per place and problem: no finding says again what another already said.
+    const places = lines.map((l) => l.replace(/: (error|warning): .*/, ": $1"));
+    expect(places).toEqual([
+      ".skills/long/SKILL.md:2:7: error", // name "other", folder "long"
+      ".skills/long/SKILL.md:3:14: error", // the description's length
+      ".skills/long/SKILL.md:4:1: error", // foo
+      ".skills/long/SKILL.md:5:11: error", // metadata
+      ".skills/long/SKILL.md:7:1: error", // the body's length, where the body starts
+    ]);
+    expect(lines.filter((l) => l.includes("description") && l.includes("1024"))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes("501 lines"))).toHaveLength(1);
+    expect(stderr).toStartWith("5 errors, 0 warnings in 1 file;");
+  });
+
+  test("--json counts each problem once too", async () => {
+    const { json } = await runCliJson<{ errors: number; warnings: number; problems: { rule: string }[] }>(
+      ["validate", "--strict"],
+      strictFixture.cwd,
+      strictFixture.home,
+    );
+    expect(json.problems.map((p) => p.rule)).toEqual([
+      "spec-name-folder",
+      "spec-description-length",
+      "spec-field",
+      "spec-metadata",
+      "spec-body-length",
+    ]);
+    expect([json.errors, json.warnings]).toEqual([5, 0]);
+  });
+});

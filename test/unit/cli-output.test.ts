@@ -3,6 +3,8 @@ import { colourDiagnostic, colourEnabled, palette } from "../../src/cli-output/c
 import { closest, didYouMean, editDistance } from "../../src/suggest.ts";
 import { mulberry32 } from "../helpers/random.ts";
 import { formatTable, truncate } from "../../src/cli-output/table.ts";
+import { formatDiagnostic } from "../../src/diagnostics.ts";
+import { createLogger } from "../../src/serve/log.ts";
 import { coerceArgument } from "../../src/commands/support/arguments.ts";
 import { defaultLayer } from "../../src/commands/new.ts";
 import type { Skill } from "../../src/skill/skill.ts";
@@ -102,6 +104,53 @@ describe("tables", () => {
     const out = formatTable([["a", "a long description here"]], { maxWidth: 12 });
     expect(out).toBe("a  a long d…\n");
     expect(truncate("abc", 3)).toBe("abc");
+  });
+
+  test("a cell's controls are shown as escapes, and the columns are padded to what is printed", () => {
+    const out = formatTable([
+      ["CLIENT", "USES"],
+      ["evil\x1b]52;c;eA==\x07\u009b2J", "3"],
+      ["ok", "1\r\nforged line"],
+    ]);
+    expect(out).toBe(
+      "CLIENT                          USES\nevil\\x1b]52;c;eA==\\x07\\u009b2J  3\nok                              1 forged line\n",
+    );
+  });
+
+  test("a painted cell is styled after it is made visible and cut; widths ignore the style", () => {
+    const colours = palette(true);
+    const out = formatTable(
+      [
+        ["A", "STATE"],
+        ["x\x1b", "installed: a long detail"],
+      ],
+      { maxWidth: 20, paint: (row, column) => (row === 1 && column === 1 ? colours.green : undefined) },
+    );
+    expect(out).toBe("A      STATE\nx\\x1b  \x1b[32minstalled: a\u2026\x1b[39m\n");
+  });
+});
+
+describe("diagnostics and the operator's log as a terminal shows them", () => {
+  test("formatDiagnostic makes the quoted text (and the file name) visible, on one line", () => {
+    const line = formatDiagnostic({
+      severity: "warning",
+      code: "unknown-field",
+      file: "/p/\x1b[2Jx.yaml",
+      position: { line: 4, column: 1 },
+      message: 'unknown field "colour\x1b]52;c;eA==\x07" is ignored',
+      hint: "did you mean \u202e?\nforged: error: x",
+    });
+    expect(line).toBe(
+      '/p/\\x1b[2Jx.yaml:4:1: warning: unknown field "colour\\x1b]52;c;eA==\\x07" is ignored — did you mean \\u202e? forged: error: x',
+    );
+  });
+
+  test("the text log shows a client's name as escapes on one line; the JSON log keeps it exact", () => {
+    const written: string[] = [];
+    createLogger({}, (t) => written.push(t)).info('client "evil\x1b]0;t\x07\u009b"\nforged');
+    createLogger({ format: "json" }, (t) => written.push(t)).warn("evil\u009b");
+    expect(written[0]).toBe('[skill-central] client "evil\\x1b]0;t\\x07\\u009b" forged\n');
+    expect((JSON.parse(written[1]!) as { message: string }).message).toBe("evil\u009b");
   });
 });
 

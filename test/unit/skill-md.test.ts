@@ -7,7 +7,7 @@ import { folderFilesOf } from "../../src/registry/describe.ts";
 import { publicationFingerprint, publishedHeads, publishedSkillOf } from "../../src/registry/published-skills.ts";
 import { loadFiles } from "../../src/load/load-files.ts";
 import { loadReport } from "../../src/load/report.ts";
-import { agentSkillsSpecFindings } from "../../src/skill/skill-md/strict.ts";
+import { agentSkillsSpecFindings, withStrictFindings } from "../../src/skill/skill-md/strict.ts";
 import { quoteUnquotedColons, splitFrontmatter } from "../../src/skill/skill-md/frontmatter.ts";
 import { FOLDER_LIMITS } from "../../src/storage/discover.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
@@ -379,6 +379,28 @@ describe("validate --strict: the agentskills.io rules exactly", () => {
       ["error", "spec-body-length"],
     ]);
     expect(findings[0]!.message).toBe('"argument-hint" is not a field of the Agent Skills specification');
+  });
+
+  test("a strict finding takes the place of the served finding that says the same, and only that one", () => {
+    const file = "/p/x/SKILL.md";
+    const at = (line: number, column: number) => ({ line, column });
+    const served = [
+      { severity: "warning" as const, code: "body-too-long", message: "long body", file, position: at(6, 1) },
+      { severity: "warning" as const, code: "field-type", message: "metadata", file, position: at(5, 11) },
+      { severity: "warning" as const, code: "field-type", message: "tags", file, position: at(8, 3) },
+      { severity: "warning" as const, code: "body-too-long", message: "another file", file: "/p/y/SKILL.md" },
+    ];
+    const strict = [
+      { severity: "error" as const, code: "spec-body-length", message: "spec body", file },
+      { severity: "error" as const, code: "spec-metadata", message: "spec metadata", file, position: at(5, 11) },
+    ];
+    expect(withStrictFindings(served, strict).map((d) => [d.code, d.message, d.position?.line])).toEqual([
+      ["field-type", "tags", 8],
+      ["body-too-long", "another file", undefined],
+      ["spec-body-length", "spec body", 6],
+      ["spec-metadata", "spec metadata", 5],
+    ]);
+    expect(withStrictFindings(served, [])).toEqual(served);
   });
 
   test("a skill that follows the specification has no strict findings", () => {

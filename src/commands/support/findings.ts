@@ -65,11 +65,15 @@ export async function checkFindings(input: CheckInput): Promise<Findings> {
 }
 
 /**
- * Served with a warning (hosts differ), but an error to the checkers: a SKILL.md description over
- * the Agent Skills limit is cut or refused by the clients that hold to it (docs/catalog.md).
+ * Findings served with a warning (hosts differ) but errors to the checkers (`validate`, `doctor`):
+ * a SKILL.md description over the Agent Skills limit is cut or refused by the clients that hold to
+ * it (docs/catalog.md). The one place the server's severity and the checkers' part; the docs that
+ * name a severity are held to this table (test/e2e/severity-agreement.test.ts).
  */
+export const ERRORS_TO_CHECKERS: ReadonlySet<string> = new Set(["description-too-long"]);
+
 function promoted(d: Diagnostic): Diagnostic {
-  return d.code === "description-too-long" && d.severity === "warning" ? { ...d, severity: "error" } : d;
+  return ERRORS_TO_CHECKERS.has(d.code) && d.severity === "warning" ? { ...d, severity: "error" } : d;
 }
 
 export function countBySeverity(problems: readonly Diagnostic[]): { errors: number; warnings: number } {

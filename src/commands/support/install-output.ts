@@ -10,6 +10,7 @@ import { currentLaunch } from "../../install/launch.ts";
 import { clientStatuses, type ClientStatus } from "../../install/status.ts";
 import { UsageError } from "./command.ts";
 import { choice } from "./options.ts";
+import { visibleLine, visibleText } from "../../visible-text.ts";
 
 /** Shared by `install`, `uninstall` and `doctor`: reading their arguments and showing plans. */
 
@@ -31,7 +32,9 @@ export function scopeOption(help: string) {
   return choice(SCOPES, help, { default: "user" });
 }
 
-export function colourDiff(diff: string, colours: Palette): string {
+/** A diff of an IDE's config file: its lines are the file's, so their controls are shown, never obeyed. */
+export function colourDiff(rawDiff: string, colours: Palette): string {
+  const diff = visibleText(rawDiff);
   if (!colours.enabled) return diff;
   return diff
     .split("\n")
@@ -64,33 +67,35 @@ const VERB: Partial<Record<Plan["action"], string>> = {
 /** A plan as the user reads it before anything is written. */
 export function describePlan(plan: Plan, colours: Palette): string {
   const head = colours.bold(plan.client.name);
+  // A message may quote the config file (a parse error) and a path may hold anything: shown, never obeyed.
+  const shown = visibleLine(plan.shown);
   switch (plan.action) {
     case "error":
-      return `${head}: ${colours.red("error")}: ${plan.message}\n`;
+      return `${head}: ${colours.red("error")}: ${visibleText(plan.message ?? "")}\n`;
     case "unchanged":
-      return `${head}: already installed in ${plan.shown}\n${noteLine(plan, colours)}`;
+      return `${head}: already installed in ${shown}\n${noteLine(plan, colours)}`;
     case "absent":
-      return `${head}: no skill-central entry in ${plan.shown}\n`;
+      return `${head}: no skill-central entry in ${shown}\n`;
     case "differs":
-      return `${head}: ${colours.yellow("differs")}: ${plan.message}\n${colourDiff(plan.diff, colours)}`;
+      return `${head}: ${colours.yellow("differs")}: ${visibleText(plan.message ?? "")}\n${colourDiff(plan.diff, colours)}`;
     default: {
       const via = plan.commands
         ? ` with ${plan.commands.map((argv) => `\`${shellLine(["claude", ...argv.slice(1)])}\``).join(" then ")}`
         : "";
-      return `${head}: ${VERB[plan.action]} ${plan.shown}${via}\n${colourDiff(plan.diff, colours)}${noteLine(plan, colours)}`;
+      return `${head}: ${VERB[plan.action]} ${shown}${visibleLine(via)}\n${colourDiff(plan.diff, colours)}${noteLine(plan, colours)}`;
     }
   }
 }
 
 /** A plan's note, on a line of its own. */
 function noteLine(plan: Plan, colours: Palette): string {
-  return plan.note === undefined ? "" : `${colours.yellow("note")}: ${plan.note}\n`;
+  return plan.note === undefined ? "" : `${colours.yellow("note")}: ${visibleText(plan.note)}\n`;
 }
 
 export function describeOutcome(plan: Plan, outcome: Outcome, colours: Palette): string {
   const head = colours.bold(plan.client.name);
-  if (!outcome.ok) return `${head}: ${colours.red("error")}: ${outcome.message}\n`;
-  return `${head}: ${colours.green("ok")}: ${outcome.message}${outcome.backup ? `\n  backup: ${outcome.backup}` : ""}\n`;
+  if (!outcome.ok) return `${head}: ${colours.red("error")}: ${visibleText(outcome.message)}\n`;
+  return `${head}: ${colours.green("ok")}: ${visibleText(outcome.message)}${outcome.backup ? `\n  backup: ${visibleLine(outcome.backup)}` : ""}\n`;
 }
 
 /** Plans and outcomes as data for `--json`. */
@@ -128,6 +133,8 @@ export function clientReport(project: string): Promise<ClientStatus[]> {
 /** The `doctor` section: one line per client and config file. */
 export function formatClientStatuses(statuses: readonly ClientStatus[], colours: Palette): string {
   const rows: string[][] = [["CLIENT", "FOUND", "FILE", "ENTRY"]];
+  // The ENTRY column's colour per row: painted by the table, after it makes the text visible.
+  const paints: ((text: string) => string)[] = [];
   for (const s of statuses) {
     const found = s.detected ? "yes" : "no";
     if (s.entries.length === 0) rows.push([s.name, found, "-", "-"]);
@@ -139,16 +146,15 @@ export function formatClientStatuses(statuses: readonly ClientStatus[], colours:
           : e.state === "broken" || e.state === "other" || e.state === "this-install"
             ? colours.yellow
             : (t: string) => t;
-      rows.push([
-        i === 0 ? s.name : "",
-        i === 0 ? found : "",
-        e.file,
-        paint(`${state}${e.detail ? `: ${e.detail}` : ""}`),
-      ]);
+      paints[rows.length] = paint;
+      rows.push([i === 0 ? s.name : "", i === 0 ? found : "", e.file, `${state}${e.detail ? `: ${e.detail}` : ""}`]);
     });
   }
   return `${colours.bold("IDE clients")} ${colours.dim("(skill-central install registers the server; see docs/install-ides.md)")}\n${formatTable(
     rows,
+    {
+      paint: (row, column) => (column === 3 ? paints[row] : undefined),
+    },
   )
     .split("\n")
     .map((line) => (line === "" ? "" : `  ${line}`))

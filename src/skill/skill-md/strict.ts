@@ -93,3 +93,37 @@ export function agentSkillsSpecFindings(input: {
   }
   return out;
 }
+
+/**
+ * The served rule (parse-skill-md.ts) each strict rule restates by the specification's letter:
+ * the same problem, once said as a warning (or, for the description, the checkers' error) and once
+ * as the specification's error. `--strict` shows the specification's, so each problem is one line.
+ */
+const RESTATES: Readonly<Record<string, string>> = {
+  "spec-field": "unknown-field",
+  "spec-name-folder": "name-folder-mismatch",
+  "spec-description-length": "description-too-long",
+  "spec-metadata": "field-type",
+  "spec-body-length": "body-too-long",
+};
+
+const samePlace = (a: SourcePosition | undefined, b: SourcePosition | undefined) =>
+  a === undefined || b === undefined || (a.line === b.line && a.column === b.column);
+
+/**
+ * `findings` with `strict`'s added, each strict finding in place of the served one that says the
+ * same of the same file and place; a strict finding with no place (the body's length) takes the
+ * served one's.
+ */
+export function withStrictFindings(findings: readonly Diagnostic[], strict: readonly Diagnostic[]): Diagnostic[] {
+  const dropped = new Set<Diagnostic>();
+  const added = strict.map((s) => {
+    const restated = findings.find(
+      (d) => !dropped.has(d) && d.code === RESTATES[s.code] && d.file === s.file && samePlace(d.position, s.position),
+    );
+    if (!restated) return s;
+    dropped.add(restated);
+    return s.position === undefined && restated.position ? { ...s, position: restated.position } : s;
+  });
+  return [...findings.filter((d) => !dropped.has(d)), ...added];
+}
