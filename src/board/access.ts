@@ -25,6 +25,17 @@ const REFUSAL_PAGE = (title: string, text: string) =>
   "<code>skill-central board</code> printed: the first line on its stdout, ending in <code>?token=…</code>. " +
   "Open that URL; a board started again prints a new one.</p></body></html>\n";
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A page that goes on to `location` at once (a refresh, which the CSP allows: no script), with a link besides. */
+export function forwardingPage(location: string): string {
+  const href = escapeHtml(location);
+  return (
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}">` +
+    `<title>skill-central board</title></head><body><p><a href="${href}">Open the board</a></p></body></html>\n`
+  );
+}
+
 /**
  * Refuses with a short page for a person (a page's URL) or a JSON error for a script (`/api/…`),
  * both saying to open the printed URL. Never echoes what was presented.
@@ -86,9 +97,16 @@ export class BoardAccess {
       );
     // No Secure: the board is plain http on 127.0.0.1, where a Secure cookie would never be sent back.
     const cookie = `${BoardAccess.cookieName(url)}=${this.token}; HttpOnly; SameSite=Strict; Path=/`;
-    return new Response(null, {
-      status: 303,
-      headers: { Location: `${url.pathname}${url.search}`, "Set-Cookie": cookie, "Cache-Control": "no-store" },
+    const location = `${url.pathname}${url.search}`;
+    const headers = { "Set-Cookie": cookie, "Cache-Control": "no-store" };
+    const site = request.headers.get("sec-fetch-site");
+    if (site === null || site === "none" || site === "same-origin")
+      return new Response(null, { status: 303, headers: { ...headers, Location: location } });
+    // Opened from another site's page (a link in a web page, a file): a browser does not send a
+    // Strict cookie on a redirect that another site started, so the page goes on by itself
+    // (a refresh the board's own page makes is same-site), its entry replaced in the history.
+    return new Response(forwardingPage(location), {
+      headers: { ...headers, "Content-Type": "text/html;charset=utf-8" },
     });
   }
 

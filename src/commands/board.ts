@@ -1,5 +1,6 @@
 import { sep } from "node:path";
 import type { LoadResult } from "../load/load-skills.ts";
+import { writeLaunchFile } from "../board/launch-file.ts";
 import type { Findings } from "../board/views.ts";
 import { LOG_FORMATS } from "../serve/log.ts";
 import { command, SERVING, UsageError } from "./support/command.ts";
@@ -18,17 +19,20 @@ async function findingsOf(result: LoadResult): Promise<Findings> {
 }
 
 /**
- * Opens the page (its URL carries the run's token) in the desktop's browser. The opener answers at once and its browser runs on;
+ * Opens the page (its URL carries the run's token; the opener is given a private file that goes
+ * on to it, launch-file.ts) in the desktop's browser. The opener answers at once and its browser runs on;
  * one that is missing, or that finds no browser (xdg-open on a server, over SSH, in a
  * container exits non-zero without a word), is reported on stderr with the URL to open.
  */
 function openInBrowser(url: string): void {
+  // A private file that goes on to the URL: the token stays out of the process list.
+  const target = writeLaunchFile(url) ?? url;
   const opener =
     process.platform === "darwin"
-      ? ["open", url]
+      ? ["open", target]
       : process.platform === "win32"
-        ? ["cmd", "/c", "start", "", url]
-        : ["xdg-open", url];
+        ? ["cmd", "/c", "start", "", target]
+        : ["xdg-open", target];
   // stderr is the log: it names the URL on stdout, its token elided.
   const shown = url.replace(/([?&]token=)[^&#]*/, "$1…");
   const cannot = (why: string) =>

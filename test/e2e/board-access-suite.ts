@@ -5,6 +5,8 @@
  * (board-source.test.ts, board-binary.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, watch } from "node:fs";
+import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { BOARD_FILES } from "../helpers/board-fixture.ts";
 import { chromiumInstalled, launchChromium, type RunningBoard, startBoard } from "../helpers/board.ts";
@@ -287,6 +289,29 @@ export function boardAccessSuite(target: ServerTarget): void {
       }
     });
 
+    test("the printed URL followed from another site's page (a Strict cookie does not follow a redirect another site started) still opens the board", async () => {
+      // localhost and 127.0.0.1 are different sites.
+      const site = Bun.serve({
+        hostname: "localhost",
+        port: 0,
+        fetch: () =>
+          new Response(`<!doctype html><a href="${board.url}">the board</a>`, {
+            headers: { "Content-Type": "text/html" },
+          }),
+      });
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        await page.goto(`http://localhost:${site.port}/`);
+        await page.getByRole("link", { name: "the board" }).click();
+        await page.getByRole("navigation", { name: "Skills" }).getByRole("link", { name: "hello" }).waitFor();
+        expect(page.url()).toBe(board.base);
+      } finally {
+        await context.close();
+        await site.stop(true);
+      }
+    });
+
     test("without the token, the browser gets the page saying to open the printed URL, and no skill", async () => {
       const context = await browser.newContext();
       try {
@@ -332,4 +357,52 @@ export function boardAccessSuite(target: ServerTarget): void {
       }
     });
   });
+
+  describe.skipIf(!chromiumInstalled || process.platform !== "linux")(
+    `board --open hands the opener a private file (${target.name})`,
+    () => {
+      test("the token is in no opener's arguments; the 0600 file it gets opens the board in chromium, and goes when the board stops", async () => {
+        const fixture = makeFixture(BOARD_FILES);
+        const browser = await launchChromium();
+        let board: RunningBoard | undefined;
+        try {
+          // An opener that records what it was given: written aside, then renamed in, so the watch sees it whole.
+          const seen = join(fixture.cwd, "seen");
+          mkdirSync(seen);
+          fixture.write(
+            "opener/xdg-open",
+            `#!/bin/sh\nprintf '%s' "$1" > '${seen}.tmp' && mv '${seen}.tmp' '${seen}/opened'\n`,
+          );
+          chmodSync(join(fixture.cwd, "opener/xdg-open"), 0o755);
+          const opened = new Promise<string>((resolve) => {
+            const watcher = watch(seen, () => {
+              if (!existsSync(join(seen, "opened"))) return;
+              watcher.close();
+              resolve(readFileSync(join(seen, "opened"), "utf8"));
+            });
+          });
+          board = await startBoard(target, fixture.cwd, fixture.home, ["--no-watch", "--open"], {
+            PATH: `${join(fixture.cwd, "opener")}:/usr/bin:/bin`,
+          });
+          const given = await opened;
+          expect(given).not.toContain(board.token);
+          expect(statSync(given).mode & 0o777).toBe(0o600);
+          expect(readFileSync(given, "utf8")).toContain(board.url);
+          const page = await browser.newPage();
+          await page.goto(`file://${given}`);
+          await page.waitForFunction(
+            () => (globalThis as unknown as PageGlobals).document.body.dataset.version !== undefined,
+          );
+          expect(page.url()).toBe(board.base);
+          expect(await board.stop()).toBe(0);
+          expect(existsSync(given)).toBe(false);
+          expect(board.stderr()).not.toContain(board.token);
+        } finally {
+          await browser.close();
+          await board?.stop();
+          fixture.cleanup();
+        }
+      }, 60_000);
+    },
+  );
 }

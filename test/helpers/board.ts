@@ -22,16 +22,17 @@ export interface RunningBoard {
   stop(): Promise<number>;
 }
 
-/** `skill-central board --port 0` (and `args`) in `cwd` with an isolated HOME; resolves with the URL it prints first. */
+/** `skill-central board --port 0` (and `args`, and `env` over the defaults) in `cwd` with an isolated HOME; resolves with the URL it prints first. */
 export async function startBoard(
   target: ServerTarget,
   cwd: string,
   home: string,
   args: readonly string[] = [],
+  env: Record<string, string> = {},
 ): Promise<RunningBoard> {
   const proc = Bun.spawn([target.command, ...target.args, "--port", "0", ...args], {
     cwd,
-    env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+    env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1", ...env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

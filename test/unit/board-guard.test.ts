@@ -79,6 +79,21 @@ describe("the board's token stage", () => {
     expect(opened.headers.get("set-cookie")).toBe(`${COOKIE}; HttpOnly; SameSite=Strict; Path=/`);
   });
 
+  test("opened from another site's page (a link, a file): the cookie, and a page that refreshes to the URL without the token", async () => {
+    const opened = guard.refuse(
+      request(
+        { ...host, "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" },
+        `http://127.0.0.1:8741/?token=${TOKEN}&a=1`,
+      ),
+    )!;
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get("set-cookie")).toBe(`${COOKIE}; HttpOnly; SameSite=Strict; Path=/`);
+    expect(opened.headers.get("location")).toBeNull();
+    const page = await opened.text();
+    expect(page).toContain('<meta http-equiv="refresh" content="0;url=/?a=1">');
+    expect(page).not.toContain(TOKEN);
+  });
+
   test("a wrong token in the URL: 403 and no cookie; the token only opens a page by GET", () => {
     const wrong = guard.refuse(request(host, "http://127.0.0.1:8741/?token=nope"))!;
     expect(wrong.status).toBe(403);
