@@ -81,6 +81,16 @@ export function boardAccessSuite(target: ServerTarget): void {
             ],
           ),
         )),
+        [
+          "a file the browser holds (304)",
+          304,
+          await fetch(url(assets[0]!), {
+            headers: board.authorized({
+              "If-None-Match":
+                (await fetch(url(assets[0]!), { headers: board.authorized() })).headers.get("etag") ?? "",
+            }),
+          }),
+        ],
         ["data", 200, await fetch(url("api/summary"), { headers: board.authorized() })],
         ["the event stream", 200, await fetch(url("api/events"), { headers: board.authorized() })],
         ["an unknown skill", 404, await fetch(url("api/skill/nope"), { headers: board.authorized() })],
