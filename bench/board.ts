@@ -43,7 +43,7 @@ for (const size of sizes) {
   const started = performance.now();
   const board = await startBoard(target, corpus.dir, home);
   // The first load is done when the summary answers (it waits for it).
-  await fetch(new URL("api/summary", board.url));
+  await fetch(new URL("api/summary", board.base), { headers: board.authorized() });
   const served = performance.now() - started;
   const page = await browser.newPage();
   const ready = async (navigate: () => Promise<unknown>) => {

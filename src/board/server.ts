@@ -1,14 +1,18 @@
 import type { BunRequest, Server } from "bun";
+import { TOKEN_PARAM } from "./access.ts";
 import { EventFeed } from "./events.ts";
-import { BoardGuard } from "./guard.ts";
+import { BoardGuard, secured } from "./guard.ts";
+import { pageFiles, servePageFile } from "./page-files.ts";
 import type { BoardState } from "./state.ts";
 
 /** A render's arguments are a form's worth of text: anything larger is not from the page. */
 const MAX_RENDER_BODY_BYTES = 256 * 1024;
 
 export interface BoardServing {
-  /** `http://127.0.0.1:PORT/` */
+  /** `http://127.0.0.1:PORT/?token=…`: the one URL that opens this run's board (access.ts). */
   url: string;
+  /** `http://127.0.0.1:PORT/`, for the log: the URL without its token. */
+  address: string;
   /** Tells every open page that the board's version changed. */
   announce(version: number): void;
   stop(): Promise<void>;
@@ -22,9 +26,12 @@ type Handler<Path extends string> = (
   server: Server<undefined>,
 ) => Response | Promise<Response>;
 
-/** Every data route answers only after the guard admits the request. */
+/**
+ * Every route answers only after the guard admits the request, and every answer (a refusal, a
+ * redirect, a page, data, an error) carries the security headers.
+ */
 function guarded<Path extends string>(guard: BoardGuard, handler: Handler<Path>): Handler<Path> {
-  return (request, server) => guard.refuse(request) ?? handler(request, server);
+  return async (request, server) => secured(guard.refuse(request) ?? (await handler(request, server)));
 }
 
 async function renderRoute(state: BoardState, request: BunRequest<"/api/render/:id">): Promise<Response> {
@@ -43,11 +50,9 @@ async function renderRoute(state: BoardState, request: BunRequest<"/api/render/:
 
 /**
  * The board on 127.0.0.1: the page (Bun bundles its HTML, CSS and TypeScript, at build time in
- * the compiled binary) and its data under /api/, every data route behind the guard.
+ * the compiled binary; page-files.ts) and its data under /api/, every route behind the guard.
  */
 export async function serveBoard(state: BoardState, port: number): Promise<BoardServing> {
-  // Lazy: only `board` pays for the page's bundle.
-  const page = (await import("./page/index.html")).default;
   const guard = new BoardGuard();
   const feed = new EventFeed();
   const route = <Path extends string>(handler: Handler<Path>) => guarded(guard, handler);
@@ -56,8 +61,8 @@ export async function serveBoard(state: BoardState, port: number): Promise<Board
     port,
     development: false,
     routes: {
-      "/": page,
-      "/favicon.ico": new Response(null, { status: 204 }),
+      "/": route(async (request) => servePageFile(await pageFiles(), "/", request) ?? notFound("page")),
+      "/favicon.ico": route(() => new Response(null, { status: 204 })),
       "/api/summary": route(
         async () => new Response(await state.summary(), { headers: { "Content-Type": "application/json" } }),
       ),
@@ -87,10 +92,18 @@ export async function serveBoard(state: BoardState, port: number): Promise<Board
         return feed.open();
       }),
     },
-    fetch: (request) => guard.refuse(request) ?? notFound("such page"),
+    // The page's script and style (hashed names), and 404 for the rest.
+    fetch: route(
+      async (request) =>
+        servePageFile(await pageFiles(), new URL(request.url).pathname, request) ?? notFound("such page"),
+    ),
+    // Says nothing of the request: its URL may hold the token.
+    error: () => secured(Response.json({ error: "the board failed to answer" }, { status: 500 })),
   });
+  const address = `http://127.0.0.1:${server.port}/`;
   return {
-    url: `http://127.0.0.1:${server.port}/`,
+    url: `${address}?${TOKEN_PARAM}=${guard.access.token}`,
+    address,
     announce: (version) => feed.announce("load", { version }),
     async stop() {
       feed.close();

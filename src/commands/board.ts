@@ -1,5 +1,6 @@
 import { sep } from "node:path";
 import type { LoadResult } from "../load/load-skills.ts";
+import { writeLaunchFile } from "../board/launch-file.ts";
 import type { Findings } from "../board/views.ts";
 import { LOG_FORMATS } from "../serve/log.ts";
 import { command, SERVING, UsageError } from "./support/command.ts";
@@ -18,19 +19,26 @@ async function findingsOf(result: LoadResult): Promise<Findings> {
 }
 
 /**
- * Opens the page in the desktop's browser. The opener answers at once and its browser runs on;
+ * Opens the page (its URL carries the run's token; the opener is given a private file that goes
+ * on to it, launch-file.ts) in the desktop's browser. The opener answers at once and its browser runs on;
  * one that is missing, or that finds no browser (xdg-open on a server, over SSH, in a
  * container exits non-zero without a word), is reported on stderr with the URL to open.
  */
 function openInBrowser(url: string): void {
+  // A private file that goes on to the URL: the token stays out of the process list.
+  const target = writeLaunchFile(url) ?? url;
   const opener =
     process.platform === "darwin"
-      ? ["open", url]
+      ? ["open", target]
       : process.platform === "win32"
-        ? ["cmd", "/c", "start", "", url]
-        : ["xdg-open", url];
+        ? ["cmd", "/c", "start", "", target]
+        : ["xdg-open", target];
+  // stderr is the log: it names the URL on stdout, its token elided.
+  const shown = url.replace(/([?&]token=)[^&#]*/, "$1…");
   const cannot = (why: string) =>
-    process.stderr.write(`board --open: could not open a browser (${why}); open ${url} yourself\n`);
+    process.stderr.write(
+      `board --open: could not open a browser (${why}); open the URL on stdout (${shown}) yourself\n`,
+    );
   try {
     const child = Bun.spawn(opener, { stdio: ["ignore", "ignore", "ignore"] });
     child.unref();
@@ -58,7 +66,8 @@ export const spec = command({
     "tools/call returns, its examples' verdicts, its audit (`skill-central audit`; shown once worked out),\n" +
     "and what Claude Code, Cursor, VS Code, Windsurf, Codex and others get from tools/list, prompts/list\n" +
     "and initialize. Edits on disk show within about a second.\n" +
-    "The first line on stdout is the page's URL. See docs/board.md.",
+    "The first line on stdout is the page's URL, with this run's token (?token=…): only a browser that opened it\n" +
+    "(or a script sending Authorization: Bearer <token>) may read the board. See docs/board.md.",
   options: {
     port: wholeNumber(0, 65_535, "<n>", `Port (default ${DEFAULT_PORT}; 0 picks a free one)`),
     open: flag("Open the page in the default browser"),

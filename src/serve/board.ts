@@ -31,7 +31,8 @@ const BOARD_HOST = "127.0.0.1";
 /**
  * Runs the board until SIGINT, SIGTERM or SIGHUP, as the servers run (the same log, skills and
  * stop sequence): the same skills as the server (the same loading pipeline, watched and
- * reloaded), a page on 127.0.0.1 showing each load, and its URL as the first line on stdout. A
+ * reloaded), a page on 127.0.0.1 showing each load, and its URL (with this run's token, which no
+ * log line shows) as the first line on stdout. A
  * port in use throws `StartError` before anything is printed.
  */
 export async function runBoard(options: ServeOptions, run: BoardRunOptions): Promise<void> {
@@ -46,8 +47,11 @@ export async function runBoard(options: ServeOptions, run: BoardRunOptions): Pro
   // Before the URL is printed: whoever reads it may stop the board at once.
   const stop = stopSequence({ deadlineMs: BOARD_EXIT_MS, drain: () => serving.stop(), skills: () => skills });
   onStopSignals(() => void stop());
+  // The one place the token is shown: the URL for the user, on stdout. The log has the address only.
   process.stdout.write(`${serving.url}\n`);
-  logger.info(`board at ${serving.url} (this machine only)${live ? "; watching the skill files" : ""}`);
+  logger.info(
+    `board at ${serving.address} (this machine only; open the URL on stdout, which carries this run's token)${live ? "; watching the skill files" : ""}`,
+  );
   run.open?.(serving.url);
 
   // One load's findings at a time, in load order: a quick second edit never shows before the first.

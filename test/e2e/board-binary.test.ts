@@ -1,6 +1,7 @@
 import { beforeAll } from "bun:test";
 import { buildForTests } from "../../script/build.ts";
 import type { ServerTarget } from "../helpers/server.ts";
+import { boardAccessSuite } from "./board-access-suite.ts";
 import { boardSuite } from "./board-suite.ts";
 
 /** The board from the compiled executable: the page is bundled into it, no file of it on disk. */
@@ -11,3 +12,4 @@ beforeAll(async () => {
 }, 120_000);
 
 boardSuite(target);
+boardAccessSuite(target);

@@ -1,4 +1,7 @@
 import { SOURCE_ENTRY } from "../helpers/server.ts";
+import { boardAccessSuite } from "./board-access-suite.ts";
 import { boardSuite } from "./board-suite.ts";
 
-boardSuite({ name: "source", command: process.execPath, args: [SOURCE_ENTRY, "board"] });
+const target = { name: "source", command: process.execPath, args: [SOURCE_ENTRY, "board"] };
+boardSuite(target);
+boardAccessSuite(target);

@@ -92,7 +92,9 @@ export function boardSuite(target: ServerTarget): void {
         expect({ code, stderr: board.stderr() }).toMatchObject({ code: 0 });
         const lines = board.stderr().trimEnd().split("\n");
         const records = lines.map((line) => JSON.parse(line) as { time: string; level: string; message: string });
-        expect(records.map((r) => r.message)).toContain(`board at ${board.url} (this machine only)`);
+        expect(records.map((r) => r.message)).toContain(
+          `board at ${board.base} (this machine only; open the URL on stdout, which carries this run's token)`,
+        );
         expect(records.filter((r) => typeof r.time !== "string" || !["info", "warn"].includes(r.level))).toEqual([]);
       } finally {
         fixture.cleanup();
@@ -169,14 +171,21 @@ export function boardSuite(target: ServerTarget): void {
     });
     afterAll(() => fixture?.cleanup());
 
-    test("no opener at all: stderr says so, with the URL to open", async () => {
+    /** The URL as stderr names it: stderr is the log, and the token is only ever on stdout. */
+    const elided = (url: string) => `${new URL(url).origin}/?token=…`;
+
+    test("no opener at all: stderr says so, pointing at the URL on stdout, its token elided", async () => {
       const { url, said } = await openWithout(target, fixture, join(fixture.cwd, "no-opener"));
-      expect(said).toBe(`board --open: could not open a browser (xdg-open was not found); open ${url} yourself`);
+      expect(said).toBe(
+        `board --open: could not open a browser (xdg-open was not found); open the URL on stdout (${elided(url)}) yourself`,
+      );
     });
 
-    test("an opener that finds no browser: stderr says how it failed, with the URL to open", async () => {
+    test("an opener that finds no browser: stderr says how it failed, pointing at the URL on stdout", async () => {
       const { url, said } = await openWithout(target, fixture, join(fixture.cwd, "silent-opener"));
-      expect(said).toBe(`board --open: could not open a browser (xdg-open exited with code 3); open ${url} yourself`);
+      expect(said).toBe(
+        `board --open: could not open a browser (xdg-open exited with code 3); open the URL on stdout (${elided(url)}) yourself`,
+      );
     });
   });
 
@@ -212,8 +221,8 @@ export function boardSuite(target: ServerTarget): void {
       fixture?.cleanup();
     });
 
-    test("prints its URL as the first line on stdout, on a free port of 127.0.0.1", () => {
-      expect(board.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    test("prints its URL, with this run's token, as the first line on stdout, on a free port of 127.0.0.1", () => {
+      expect(board.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
     });
 
     test("lists every served skill as a link named by its id", async () => {
@@ -233,7 +242,7 @@ export function boardSuite(target: ServerTarget): void {
     });
 
     test("a picked Audit filter holds across an edit on disk, through the new load's audit", async () => {
-      await page.goto(new URL("#", board.url).href);
+      await page.goto(new URL("#", board.base).href);
       const filter = page.getByRole("combobox", { name: "Audit" });
       try {
         await filter.selectOption({ label: "Blocked" });
@@ -281,7 +290,7 @@ export function boardSuite(target: ServerTarget): void {
     });
 
     test("the Audit filter narrows the list to blocked skills, or to warned ones, each with its badge", async () => {
-      await page.goto(new URL("#", board.url).href);
+      await page.goto(new URL("#", board.base).href);
       const filter = page.getByRole("combobox", { name: "Audit" });
       const links = () => skills().getByRole("list").getByRole("link").allInnerTexts();
       try {
@@ -516,7 +525,7 @@ export function boardSuite(target: ServerTarget): void {
     });
 
     test("the home view lists the skills unused for 30 days, from the usage store", async () => {
-      await page.goto(new URL("#", board.url).href);
+      await page.goto(new URL("#", board.base).href);
       const unused = page.getByRole("list", { name: "Unused for 30 days" });
       await unused.waitFor();
       const used = Object.keys(SEEDED_USES);
@@ -657,20 +666,24 @@ export function boardSuite(target: ServerTarget): void {
         "api/usage/hello",
       ];
       for (const path of paths) {
-        const foreign = await fetch(new URL(path, board.url), { headers: { Origin: "https://evil.example" } });
+        // With this run's token: the Host and Origin stages refuse before the token is looked at.
+        const at = new URL(path, board.base);
+        const foreign = await fetch(at, { headers: board.authorized({ Origin: "https://evil.example" }) });
         expect([path, foreign.status]).toEqual([path, 403]);
-        const otherPort = await fetch(new URL(path, board.url), { headers: { Origin: "http://127.0.0.1:1" } });
+        const otherPort = await fetch(at, { headers: board.authorized({ Origin: "http://127.0.0.1:1" }) });
         expect([path, otherPort.status]).toEqual([path, 403]);
-        const host = await fetch(new URL(path, board.url), { headers: { Host: "evil.example" } });
+        const host = await fetch(at, { headers: board.authorized({ Host: "evil.example" }) });
         expect([path, host.status]).toEqual([path, 403]);
       }
-      const render = await fetch(new URL("api/render/hello", board.url), {
+      const render = await fetch(new URL("api/render/hello", board.base), {
         method: "POST",
-        headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+        headers: board.authorized({ Origin: "https://evil.example", "Content-Type": "application/json" }),
         body: "{}",
       });
       expect(render.status).toBe(403);
-      const own = await fetch(new URL("api/summary", board.url), { headers: { Origin: new URL(board.url).origin } });
+      const own = await fetch(new URL("api/summary", board.base), {
+        headers: board.authorized({ Origin: new URL(board.base).origin }),
+      });
       expect(own.status).toBe(200);
     });
 

@@ -99,8 +99,8 @@ describe("git layers with signers", () => {
       fixture.home,
     );
     try {
-      const page = await fetch(new URL("api/skill/review", board.url), {
-        headers: { Origin: new URL(board.url).origin },
+      const page = await fetch(new URL("api/skill/review", board.base), {
+        headers: board.authorized({ Origin: new URL(board.base).origin }),
       });
       expect(((await page.json()) as { origin: unknown }).origin).toEqual({
         url: remote.url,

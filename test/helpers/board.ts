@@ -8,24 +8,31 @@ export const CHROMIUM = "/usr/bin/chromium";
 export const chromiumInstalled = existsSync(CHROMIUM);
 
 export interface RunningBoard {
-  /** The first line on stdout. */
+  /** The first line on stdout: `http://127.0.0.1:PORT/?token=…`, the URL a browser opens. */
   url: string;
+  /** `http://127.0.0.1:PORT/`: the URL without its token, to build the paths a test fetches. */
+  base: string;
+  /** This run's token, from the printed URL. */
+  token: string;
+  /** Headers that let a script (a test's fetch) read the board: `Authorization: Bearer <token>`, and `extra`. */
+  authorized(extra?: Record<string, string>): Record<string, string>;
   proc: Subprocess<"ignore", "pipe", "pipe">;
   stderr: () => string;
   /** SIGTERM (unless it has exited), then its exit code once stderr is read to the end. */
   stop(): Promise<number>;
 }
 
-/** `skill-central board --port 0` (and `args`) in `cwd` with an isolated HOME; resolves with the URL it prints first. */
+/** `skill-central board --port 0` (and `args`, and `env` over the defaults) in `cwd` with an isolated HOME; resolves with the URL it prints first. */
 export async function startBoard(
   target: ServerTarget,
   cwd: string,
   home: string,
   args: readonly string[] = [],
+  env: Record<string, string> = {},
 ): Promise<RunningBoard> {
   const proc = Bun.spawn([target.command, ...target.args, "--port", "0", ...args], {
     cwd,
-    env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+    env: { HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1", ...env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -43,8 +50,14 @@ export async function startBoard(
     out += decoder.decode(value, { stream: true });
   }
   reader.releaseLock();
+  const url = out.slice(0, out.indexOf("\n"));
+  const printed = new URL(url);
+  const token = printed.searchParams.get("token") ?? "";
   return {
-    url: out.slice(0, out.indexOf("\n")),
+    url,
+    base: `${printed.origin}/`,
+    token,
+    authorized: (extra = {}) => ({ Authorization: `Bearer ${token}`, ...extra }),
     proc,
     stderr: () => stderr,
     async stop() {

@@ -20,6 +20,9 @@ export function byId<T extends HTMLElement>(id: string): T {
 export async function getJson<T>(path: string, init?: RequestInit): Promise<T | undefined> {
   const response = await fetch(path, init);
   if (response.status === 404) return undefined;
+  // The cookie is this run's: a board started again (a new token) must be opened by its new URL.
+  if (response.status === 401 || response.status === 403)
+    throw new Error("this board no longer admits this page: open the URL `skill-central board` printed");
   if (!response.ok) throw new Error(`${path}: ${response.status}`);
   return (await response.json()) as T;
 }
