@@ -136,7 +136,7 @@ export function boardSuite(target: ServerTarget): void {
           try {
             const note = `usage store ~/usage.db cannot be read (${reason}): showing no history`;
             const get = async (path: string) => {
-              const response = await fetch(new URL(path, board.url));
+              const response = await fetch(new URL(path, board.base), { headers: board.authorized() });
               return { status: response.status, body: (await response.json()) as Record<string, unknown> };
             };
             expect(await get("api/usage")).toEqual({
@@ -149,7 +149,7 @@ export function boardSuite(target: ServerTarget): void {
             expect(skill.body).toMatchObject({ recording: true, total: 0, clients: [], problem: note });
             expect((skill.body.buckets as number[]).every((n) => n === 0)).toBe(true);
             // The board goes on answering.
-            expect((await fetch(new URL("api/summary", board.url))).status).toBe(200);
+            expect((await fetch(new URL("api/summary", board.base), { headers: board.authorized() })).status).toBe(200);
           } finally {
             expect(await board.stop()).toBe(0);
           }
