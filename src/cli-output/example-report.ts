@@ -19,18 +19,15 @@ export function exampleLocation(result: ExampleResult): string {
 export function exampleFailureDetail(result: ExampleResult, colours: Palette): string[] {
   const lines = [result.reason ?? "failed", `arguments: ${JSON.stringify(result.arguments)}`];
   if (result.failure === "text-differs" && result.expected !== undefined && result.actual !== undefined) {
-    lines.push(
-      colours.dim("--- expect  +++ actual"),
-      ...formatDiff(lineDiff(result.expected, result.actual), { removed: colours.red, added: colours.green }),
-    );
+    lines.push(colours.dim("--- expect  +++ actual"));
+    const diff = formatDiff(lineDiff(result.expected, result.actual), { removed: colours.red, added: colours.green });
+    for (const line of diff) lines.push(line);
   } else if (result.failure === "wrong-error" && result.expected !== undefined) {
-    lines.push(
-      `expected a message containing: ${result.expected}`,
-      "actual message:",
-      ...clip(result.actual ?? "").map((l) => `  ${l}`),
-    );
+    lines.push(`expected a message containing: ${result.expected}`, "actual message:");
+    for (const l of clip(result.actual ?? "")) lines.push(`  ${l}`);
   } else if (result.actual !== undefined && result.failure !== "call-failed") {
-    lines.push("actual:", ...clip(result.actual).map((l) => `  ${l}`));
+    lines.push("actual:");
+    for (const l of clip(result.actual)) lines.push(`  ${l}`);
   }
   return lines;
 }

@@ -19,8 +19,10 @@ export function formatTable(rawRows: readonly (readonly string[])[], options: Ta
   if (rawRows.length === 0) return "";
   // A row is one line: a cell that holds line breaks (a long description) is folded onto it.
   const rows = rawRows.map((row) => row.map((cell) => (/[\r\n\t]/.test(cell) ? cell.replace(/\s+/g, " ") : cell)));
-  const columns = Math.max(...rows.map((r) => r.length));
-  const widths = Array.from({ length: columns }, (_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
+  const columns = rows.reduce((most, r) => Math.max(most, r.length), 0);
+  const widths = Array.from({ length: columns }, (_, c) =>
+    rows.reduce((most, r) => Math.max(most, (r[c] ?? "").length), 0),
+  );
   const lines = rows.map((row, r) => {
     let line = "";
     for (let c = 0; c < columns; c++) {

@@ -97,7 +97,7 @@ export function mergeAuditSettings(...layers: readonly (Partial<AuditSettings> |
   for (const layer of layers) {
     if (layer?.block !== undefined) merged.block = layer.block;
     if (layer?.layers !== undefined) merged.layers = layer.layers;
-    if (layer?.allow) merged.allow.push(...layer.allow);
+    if (layer?.allow) for (const allowed of layer.allow) merged.allow.push(allowed);
   }
   return merged;
 }

@@ -192,7 +192,7 @@ function queryTerms(query: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== "");
-  for (let i = 0; i + 1 < words.length; i++) list.push(...terms(words[i]! + words[i + 1]!));
+  for (let i = 0; i + 1 < words.length; i++) for (const term of terms(words[i]! + words[i + 1]!)) list.push(term);
   return [...new Set(list)];
 }
 

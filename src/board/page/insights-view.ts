@@ -101,8 +101,8 @@ export function costSection(cost: CostView): HTMLElement {
         {},
         `The full catalog would be ${n(cost.whole.tokens)} tokens: over tokenBudget, so this client gets the catalog.`,
       ),
-    ...costliest(cost),
-    ...competing(cost),
+    costliest(cost),
+    competing(cost),
   );
 }
 
@@ -127,7 +127,7 @@ export function unusedSection(usage: UsageOverview): HTMLElement {
             el(
               "ul",
               { class: "chips", "aria-label": `Unused for ${usage.days} days` },
-              ...shown.map((id) => el("li", {}, skillLink(id))),
+              shown.map((id) => el("li", {}, skillLink(id))),
             ),
             usage.unusedCount > shown.length &&
               el(

@@ -109,6 +109,8 @@ export function projectFindings(loaded: LoadResult): Diagnostic[] {
     });
   }
   const locators = new Map(records.flatMap((r) => (r.locate ? [[r.path, r.locate] as const] : [])));
-  problems.push(...choosingWarnings(registry.served(), (path) => locators.get(path)), ...deprecatedInUse(loaded));
+  // One a line: a catalog of look-alike skills has a warning for each (a spread of them overflows the stack).
+  for (const d of choosingWarnings(registry.served(), (path) => locators.get(path))) problems.push(d);
+  for (const d of deprecatedInUse(loaded)) problems.push(d);
   return problems;
 }

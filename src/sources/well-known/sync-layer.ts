@@ -152,8 +152,8 @@ async function auditStaged(staged: StagedCopy, skills: CopySkills, settings: Aud
       })),
     );
     const judged = auditFetched(files, settings, { [name]: { digest } });
-    outcome.refused.push(...judged.refused);
-    outcome.allowed.push(...judged.allowed);
+    for (const refused of judged.refused) outcome.refused.push(refused);
+    for (const allowed of judged.allowed) outcome.allowed.push(allowed);
   }
   return outcome;
 }
@@ -213,7 +213,7 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
     restoring?.contentHash,
     ctx.audit,
   );
-  result.notes.push(...downloaded.notes);
+  for (const note of downloaded.notes) result.notes.push(note);
   result.after = digestHex(downloaded.hash);
   const signer = signed?.signer();
   const entry = { url: indexUrl, skills: downloaded.skills, contentHash: downloaded.hash, ...(signer && { signer }) };
