@@ -49,7 +49,9 @@ export const spec = command({
       ctx.err(`${plural(pairs.length, "pair")} at or above ${ctx.options.min}\n`);
       if (unlisted > 0)
         ctx.err(
-          `${found.exact ? "" : "at least "}${unlisted} more not listed: each skill's ${PER_SKILL} strongest pairs are${found.exact ? "" : " (the catalog is too large to score every pair; these are found through each skill's rarest words)"}\n`,
+          found.exact
+            ? `${plural(unlisted, "more pair")} at or above ${ctx.options.min} not listed: only each skill's ${PER_SKILL} strongest are\n`
+            : `at least ${plural(unlisted, "more pair")} at or above ${ctx.options.min} not listed: only each skill's ${PER_SKILL} strongest are, among the skills its rarest words lead to (too many skills share words to score every pair)\n`,
         );
     }
     return EXIT_OK;

@@ -48,11 +48,11 @@ export function lookalikeSkills(n: number): LookalikeSkill[] {
   });
 }
 
-/** The same skills as YAML prompt files, `skills/<id>.yaml`, for a fixture. */
+/** The same skills as YAML prompt files, `<folder>/<id>.yaml`, for a fixture (YAML skills have no title). */
 export function lookalikeFiles(n: number, folder = "skills"): Record<string, string> {
   const files: Record<string, string> = {};
   for (const s of lookalikeSkills(n))
     files[`${folder}/${s.id}.yaml`] =
-      `id: ${s.id}\ntitle: ${s.title}\ndescription: ${s.description}\ntype: prompt\ntags: [${s.tags.join(", ")}]\nprompt: Help with this.\n`;
+      `id: ${s.id}\ndescription: ${s.description}\ntype: prompt\ntags: [${s.tags.join(", ")}]\nprompt: Help with this.\n`;
   return files;
 }
