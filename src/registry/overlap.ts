@@ -199,6 +199,11 @@ export function overlapPairs(skills: readonly OverlapInput[], min = 0): OverlapP
   return findOverlap(skills, min).pairs;
 }
 
+/** One candidate per id (the last, as the registry resolves them): the skills that are scored. */
+export function distinctSkills(candidates: readonly Candidate[]): Candidate[] {
+  return [...new Map(candidates.map((c) => [c.skill.id, c])).values()];
+}
+
 /**
  * `competing-skills` warnings for `validate`: on each skill's file, one per skill it competes
  * with at or above the threshold, naming the other and its source, at the description where
@@ -209,8 +214,16 @@ export function competingWarnings(
   candidates: readonly Candidate[],
   locate: (path: string) => Diagnostic["position"] | undefined = () => undefined,
 ): Diagnostic[] {
-  const skills = [...new Map(candidates.map((c) => [c.skill.id, c])).values()];
-  const found = findOverlap(skills.map(overlapInput), COMPETING_THRESHOLD);
+  const skills = distinctSkills(candidates);
+  return competingFindings(skills, findOverlap(skills.map(overlapInput), COMPETING_THRESHOLD), locate);
+}
+
+/** The warnings for `skills` (distinct ids) from their search at COMPETING_THRESHOLD. */
+export function competingFindings(
+  skills: readonly Candidate[],
+  found: Overlap,
+  locate: (path: string) => Diagnostic["position"] | undefined,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const hint = "make each description say what sets it apart and when to use it, or merge the two";
   found.perSkill.forEach(({ top, count }, i) => {
