@@ -56,7 +56,8 @@ export function patternsOf(schema: unknown): string[] {
       for (const [key, value] of Object.entries(node)) {
         if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
         if (key === "pattern" && typeof value === "string") found.push(value);
-        else if (key === "patternProperties" && isPlainObject(value)) for (const name of Object.keys(value)) found.push(name);
+        else if (key === "patternProperties" && isPlainObject(value))
+          for (const name of Object.keys(value)) found.push(name);
         if (typeof value === "object" && value !== null) stack.push(value);
       }
     }
