@@ -23,8 +23,8 @@ import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
 export const FIND_DEFAULT_LIMIT = 10;
 export const FIND_MAX_LIMIT = 50;
 export const MAX_QUERY_CHARS = 500;
-/** A cursor this server issues is a few hundred characters: a query of 500, a name, a score. */
-const MAX_CURSOR_CHARS = 4096;
+/** A cursor this server issues is about 150 characters (a digest of the search, a score, a skill id). */
+const MAX_CURSOR_CHARS = 1000;
 /** A table row's description is cut here; `load_skill` has the rest. */
 const TABLE_DESCRIPTION_CHARS = 120;
 

@@ -1,22 +1,30 @@
 /**
  * The cursor of `find_skills`' pages (docs/catalog.md), opaque to clients as the list methods'
- * cursors are (pagination.ts): base64url JSON naming the search it belongs to (query and tags)
- * and the last hit given, by rank (score, then id). The next page is the hits ranking after that
- * one, so a cursor stays meaningful across a reload: nothing that still ranks after it is skipped.
+ * cursors are (pagination.ts): base64url JSON naming the search it belongs to (a digest of the
+ * query and tags, so a cursor stays short whatever was asked) and the last hit given, by rank
+ * (score, then id). The next page is the hits ranking after that one, so a cursor stays
+ * meaningful across a reload: nothing that still ranks after it is skipped.
  */
+import { createHash } from "node:crypto";
 import type { RankKey } from "../registry/search.ts";
 
 interface FindCursorData {
   l: "find_skills";
   /** The query and tags, as the search read them: a cursor pages only its own search. */
   q: string;
-  t: string[];
   s: number;
   a: string;
 }
 
+function searchDigest(query: string, tags: readonly string[]): string {
+  return createHash("sha256")
+    .update(JSON.stringify([query, tags]))
+    .digest("base64url")
+    .slice(0, 22);
+}
+
 export function encodeFindCursor(query: string, tags: readonly string[], last: RankKey): string {
-  const data: FindCursorData = { l: "find_skills", q: query, t: [...tags], s: last.score, a: last.id };
+  const data: FindCursorData = { l: "find_skills", q: searchDigest(query, tags), s: last.score, a: last.id };
   return Buffer.from(JSON.stringify(data), "utf8").toString("base64url");
 }
 
@@ -32,10 +40,7 @@ export function decodeFindCursor(cursor: string, query: string, tags: readonly s
     typeof data !== "object" ||
     data === null ||
     data.l !== "find_skills" ||
-    data.q !== query ||
-    !Array.isArray(data.t) ||
-    data.t.length !== tags.length ||
-    data.t.some((t, i) => t !== tags[i]) ||
+    data.q !== searchDigest(query, tags) ||
     typeof data.s !== "number" ||
     !Number.isFinite(data.s) ||
     typeof data.a !== "string"

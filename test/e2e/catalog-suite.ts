@@ -341,6 +341,18 @@ export function findSkillsPagingSuite(target: ServerTarget): void {
         const bad = await client.callTool({ name: "find_skills", arguments: args });
         expect(bad).toEqual({ content: [{ type: "text", text: message }], isError: true });
       }
+      // A cursor stays short whatever was asked: a query of the longest kind pages on.
+      const long = { query: `widget ${"\u00e9\u0001".repeat(246)}`, tags: ["Even"], limit: 5 };
+      const firstLong = (await client.callTool({ name: "find_skills", arguments: long })) as Structured<Paged>;
+      expect(firstLong.structuredContent!.nextCursor!.length).toBeLessThan(200);
+      const nextLong = (await client.callTool({
+        name: "find_skills",
+        arguments: { ...long, cursor: firstLong.structuredContent!.nextCursor },
+      })) as Structured<Paged>;
+      expect(nextLong.isError).toBeUndefined();
+      expect(nextLong.structuredContent!.skills.map((s) => s.name)).not.toContain(
+        firstLong.structuredContent!.skills[0]!.name,
+      );
     });
   });
 }
