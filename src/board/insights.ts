@@ -1,7 +1,7 @@
 /**
  * The board's views of what the catalog costs and how it is used: a client's cost in tokens
- * against its budget with the skills that compete for the same request (the `budget` and
- * `overlap` commands' own functions), and uses from the usage store (`usage`'s `readUsage`).
+ * against its budget (the `budget` command's own function; the skills that compete are added
+ * from board/competing.ts), and uses from the usage store (`usage`'s `readUsage`).
  * Each is computed when the page asks for it, never when the board starts: counting tokens
  * loads the tokenizer's rank table, and the usage store is a file another process writes.
  */
@@ -9,24 +9,26 @@ import type { UsageSettings } from "../config/usage-settings.ts";
 import { clientCost } from "../mcp/client-cost.ts";
 import type { RegistrySource } from "../mcp/registry-source.ts";
 import { TOKENIZER } from "../mcp/token-count.ts";
-import { COMPETING_THRESHOLD, overlapInput, overlapPairs } from "../registry/overlap.ts";
 import type { Registry } from "../registry/registry.ts";
 import { readUsage } from "../storage/usage-store.ts";
 import type { CostView, SkillUsageView, UsageOverview } from "./wire.ts";
 
-/** The costliest skills and competing pairs the page shows: the top of each list, as `budget` prints its top. */
+/** The costliest skills the page shows: the top of the list, as `budget` prints its top. */
 const COSTLIEST = 10;
-const COMPETING_SHOWN = 10;
 /** "Unused" on the home view, and the chart's window: a month, a bucket a day. */
 export const USAGE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How many unused skills the home view names (then it says how many more): a page, not the catalog. */
 const UNUSED_SHOWN = 50;
 
-export function costView(source: RegistrySource, registry: Registry, name: string | undefined): CostView {
+/** The client's cost; the competing pairs are the load's, added when the view is sent. */
+export function costView(
+  source: RegistrySource,
+  registry: Registry,
+  name: string | undefined,
+): Omit<CostView, "competing"> {
   const settings = source.catalogSettings();
   const cost = clientCost(registry, settings, name);
-  const competing = overlapPairs(registry.served().map(overlapInput), COMPETING_THRESHOLD).slice(0, COMPETING_SHOWN);
   return {
     label: cost.label,
     tokenizer: TOKENIZER,
@@ -36,7 +38,6 @@ export function costView(source: RegistrySource, registry: Registry, name: strin
     ...(cost.full !== undefined && { whole: cost.full }),
     costliest: cost.skills.slice(0, COSTLIEST),
     skillCount: cost.skills.length,
-    competing: competing.map(({ a, b, score }) => ({ a, b, score: Math.round(score * 100) / 100 })),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../diagnostics.ts";
 import type { SkillRecord } from "../load/record.ts";
 import { invokePrompt, invokeTool } from "../invoke/invoke.ts";
 import type { RegistrySource } from "../mcp/registry-source.ts";
@@ -5,10 +6,12 @@ import { searchIndexOf, searchSkills } from "../registry/search.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { CLIENT_CHOICES, clientByKey } from "./clients.ts";
 import { clientView } from "./client-view.ts";
+import type { Competing } from "./competing.ts";
 import { type BoardLoad, problemGroups, recordsByPath, skillPage, skillRows } from "./views.ts";
 import type {
   BoardSummary,
   ClientView,
+  CompetingView,
   CostView,
   RenderAnswer,
   SkillAudit,
@@ -23,7 +26,9 @@ interface Current {
   /** Built on first ask, once per load. */
   summary?: string;
   /** Each client's cost, counted on first ask (the tokenizer is loaded then), once per load. */
-  costs: Map<string, CostView>;
+  costs: Map<string, Omit<CostView, "competing">>;
+  /** The competing pairs, once worked out after the load was shown (board/competing.ts). */
+  competing?: CompetingView;
 }
 
 /**
@@ -51,14 +56,20 @@ export class BoardState {
   }
 
   /**
-   * The audit of a load arrived (it is worked out after the load is on screen): the list's
-   * verdicts and the skill pages show it from now on. False when a newer load replaced `load`.
+   * The audit of a load and its competing skills arrived (they are worked out after the load is
+   * on screen): the list's verdicts, the skill pages, the Problems list and the cost view show
+   * them from now on. False when a newer load replaced `load`.
    */
-  audited(load: BoardLoad, audits: ReadonlyMap<string, SkillAudit>): boolean {
+  audited(load: BoardLoad, audits: ReadonlyMap<string, SkillAudit> | undefined, competing?: Competing): boolean {
     const current = this.current;
     if (current?.load !== load) return false;
     this.version++;
-    current.load.findings = { ...load.findings, audits };
+    const findings = { ...load.findings, ...(audits && { audits }) };
+    if (competing) {
+      findings.problems = mergeByPlace(load.findings.problems, competing.warnings);
+      current.competing = competing.view;
+    }
+    current.load.findings = findings;
     current.summary = undefined;
     return true;
   }
@@ -128,7 +139,10 @@ export class BoardState {
     return clientView(this.source, load.result.registry, client, this.live);
   }
 
-  /** What the client is sent to learn the catalog, in tokens (loads the tokenizer on the first ask). */
+  /**
+   * What the client is sent to learn the catalog, in tokens (loads the tokenizer on the first
+   * ask), with the load's competing skills, or "computing" while they are worked out.
+   */
   async cost(key: string): Promise<CostView | undefined> {
     const client = clientByKey(key);
     if (!client) return undefined;
@@ -139,7 +153,7 @@ export class BoardState {
       cost = costView(this.source, current.load.result.registry, client.name);
       current.costs.set(key, cost);
     }
-    return cost;
+    return { ...cost, competing: current.competing ?? { state: "computing" } };
   }
 
   /** The served skills unused lately, from the usage store (read now: other processes write it). */
@@ -155,4 +169,25 @@ export class BoardState {
     const { skillUsage } = await import("./insights.ts");
     return skillUsage(load.result.config.usage, id);
   }
+}
+
+/** By file, then line and column: validate's order. */
+function byPlace(a: Diagnostic, b: Diagnostic): number {
+  const fa = a.file ?? "";
+  const fb = b.file ?? "";
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  return (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0);
+}
+
+/** `extra` merged into `problems` (already in validate's order), each where validate lists it. */
+function mergeByPlace(problems: readonly Diagnostic[], extra: readonly Diagnostic[]): Diagnostic[] {
+  const sorted = [...extra].sort(byPlace);
+  const out: Diagnostic[] = [];
+  let k = 0;
+  for (const d of problems) {
+    while (k < sorted.length && byPlace(sorted[k]!, d) < 0) out.push(sorted[k++]!);
+    out.push(d);
+  }
+  while (k < sorted.length) out.push(sorted[k++]!);
+  return out;
 }

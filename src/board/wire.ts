@@ -159,9 +159,19 @@ export interface CostView {
   costliest: { id: string; tokens: number }[];
   /** How many skills cost anything. */
   skillCount: number;
-  /** Skills whose names and descriptions compete for the same request (`skill-central overlap`), highest first. */
-  competing: { a: string; b: string; score: number }[];
+  /** Skills whose names and descriptions compete for the same request (`skill-central overlap`). */
+  competing: CompetingView;
 }
+
+/**
+ * The competing pairs, worked out once per load after it is shown (board/competing.ts):
+ * "computing" until then; then the strongest pairs, highest first, and how many pairs reach the
+ * threshold in all (a lower bound when `exact` is false: too many skills share words to score
+ * every pair).
+ */
+export type CompetingView =
+  | { state: "computing" }
+  | { state: "ready"; pairs: { a: string; b: string; score: number }[]; total: number; exact: boolean };
 
 /** Uses from the usage store (docs/usage.md). */
 export interface UsageOverview {

@@ -24,18 +24,15 @@ export function exampleFailureDetail(result: ExampleResult, colours: Palette): s
   const expected = result.expected === undefined ? undefined : visibleText(result.expected);
   const actual = result.actual === undefined ? undefined : visibleText(result.actual);
   if (result.failure === "text-differs" && expected !== undefined && actual !== undefined) {
-    lines.push(
-      colours.dim("--- expect  +++ actual"),
-      ...formatDiff(lineDiff(expected, actual), { removed: colours.red, added: colours.green }),
-    );
+    lines.push(colours.dim("--- expect  +++ actual"));
+    const diff = formatDiff(lineDiff(expected, actual), { removed: colours.red, added: colours.green });
+    for (const line of diff) lines.push(line);
   } else if (result.failure === "wrong-error" && expected !== undefined) {
-    lines.push(
-      `expected a message containing: ${visibleLine(expected)}`,
-      "actual message:",
-      ...clip(actual ?? "").map((l) => `  ${l}`),
-    );
+    lines.push(`expected a message containing: ${visibleLine(expected)}`, "actual message:");
+    for (const l of clip(actual ?? "")) lines.push(`  ${l}`);
   } else if (actual !== undefined && result.failure !== "call-failed") {
-    lines.push("actual:", ...clip(actual).map((l) => `  ${l}`));
+    lines.push("actual:");
+    for (const l of clip(actual)) lines.push(`  ${l}`);
   }
   return lines;
 }

@@ -31,8 +31,10 @@ export function formatTable(rawRows: readonly (readonly string[])[], options: Ta
   const rows = rawRows.map((row) =>
     row.map((cell) => visibleLine(/[\r\n\t]/.test(cell) ? cell.replace(/\s+/g, " ") : cell)),
   );
-  const columns = Math.max(...rows.map((r) => r.length));
-  const widths = Array.from({ length: columns }, (_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
+  const columns = rows.reduce((most, r) => Math.max(most, r.length), 0);
+  const widths = Array.from({ length: columns }, (_, c) =>
+    rows.reduce((most, r) => Math.max(most, (r[c] ?? "").length), 0),
+  );
   const lines = rows.map((row, r) => {
     let line = "";
     let used = 0; // printed width so far: `line` may carry a painted cell's style codes

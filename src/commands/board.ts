@@ -9,9 +9,12 @@ import { choice, flag, wholeNumber } from "./support/options.ts";
 
 const DEFAULT_PORT = 8741;
 
-/** What `validate` (without --strict) finds in a load, the examples' verdicts with it. */
+/**
+ * What `validate` (without --strict) finds in a load, the examples' verdicts with it; skills that
+ * compete are searched for after the load is shown (board/competing.ts), not on the way to it.
+ */
 async function findingsOf(result: LoadResult): Promise<Findings> {
-  const found = await checkFindings(projectCheck(result));
+  const found = await checkFindings(projectCheck(result, { competing: false }));
   const dir = result.config.layers.find((l) => l.origin === "built-in")?.dir;
   const own = result.records.filter((r) => dir === undefined || !(r.path === dir || r.path.startsWith(dir + sep)));
   const problems = [...found.problems, ...result.records.flatMap(leftOutNotes), ...own.flatMap(unaskableWarnings)];

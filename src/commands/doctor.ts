@@ -81,7 +81,7 @@ export const spec = command({
     // `validate --strict`, agree); then the git layers' state: warnings, never errors.
     const { problems, examples } = await checkFindings(projectCheck(loaded));
     const git = await gitLayerStatuses(config.layers, { cwd: ctx.cwd });
-    problems.push(...gitLayerProblems(git), ...provenanceProblems(config.layers));
+    for (const problem of [...gitLayerProblems(git), ...provenanceProblems(config.layers)]) problems.push(problem);
     const { errors, warnings } = countBySeverity(problems);
     const examplesFailed = examples.filter((r) => !r.pass).length;
     const exit = errors > 0 ? EXIT_FAILURE : EXIT_OK;
@@ -157,7 +157,7 @@ function shadowing(registry: Registry): { shadowed: ShadowReport[]; dupes: Dupli
   const shadowed: ShadowReport[] = [];
   const dupes: DuplicateReport[] = [];
   for (const resolution of registry.resolutions()) {
-    dupes.push(...duplicates(resolution));
+    for (const dupe of duplicates(resolution)) dupes.push(dupe);
     const winner = resolution.effective;
     if (!winner || resolution.chain.length < 2) continue;
     const place = (c: typeof winner) => ({ layer: c.layer.name, priority: c.layer.priority, source: c.source });

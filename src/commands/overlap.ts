@@ -3,7 +3,8 @@
  * by src/registry/overlap.ts, highest first. The same score makes `validate` warn
  * (`competing-skills`) at or above the documented threshold.
  */
-import { COMPETING_THRESHOLD, overlapInput, overlapPairs } from "../registry/overlap.ts";
+import { COMPETING_THRESHOLD, findOverlap, overlapInput } from "../registry/overlap.ts";
+import { PER_SKILL } from "../registry/overlap-search.ts";
 import { command, EXIT_OK, json, load, plural, reportLoad } from "./support/command.ts";
 import { UsageError, value } from "./support/options.ts";
 import { visibleLine } from "../visible-text.ts";
@@ -22,7 +23,7 @@ export const spec = command({
     "Scores every pair of served skills that share a word (stemmed, synonyms such as sql/query/database\n" +
     "folded together) by the cosine of their TF-IDF vectors over name, title, tags and description: 0 shares\n" +
     `nothing, 1 says the same. Lists pairs at or above --min (default ${COMPETING_THRESHOLD}, the score at which validate\n` +
-    "warns), highest first. See docs/catalog.md.",
+    `warns), highest first: each skill's ${PER_SKILL} strongest, and how many more there are. See docs/catalog.md.`,
   options: {
     min: value("<score>", `Only pairs scoring at least this, 0 to 1 (default ${COMPETING_THRESHOLD})`, score, {
       default: COMPETING_THRESHOLD,
@@ -33,17 +34,27 @@ export const spec = command({
   async run(ctx) {
     const loaded = await load(ctx);
     reportLoad(ctx, loaded);
-    const pairs = overlapPairs(loaded.registry.served().map(overlapInput), ctx.options.min);
+    const found = findOverlap(loaded.registry.served().map(overlapInput), ctx.options.min);
+    const { pairs } = found;
+    const unlisted = found.total - pairs.length;
     if (ctx.json) {
-      json(ctx, { pairs });
+      json(ctx, { pairs, ...(unlisted > 0 && { unlisted, ...(!found.exact && { unlistedAtLeast: true }) }) });
       return EXIT_OK;
     }
     if (pairs.length === 0) ctx.out(`no pairs of skills score ${ctx.options.min} or more\n`);
     else {
       const shown = pairs.map((p) => ({ score: p.score, a: visibleLine(p.a), b: visibleLine(p.b) }));
-      const width = Math.max(...shown.map((p) => p.a.length));
+      // A loop, not Math.max(...): a spread of this many arguments overflows the stack.
+      let width = 0;
+      for (const p of shown) width = Math.max(width, p.a.length);
       ctx.out(shown.map((p) => `${p.score.toFixed(3)}  ${p.a.padEnd(width)}  ${p.b}\n`).join(""));
       ctx.err(`${plural(pairs.length, "pair")} at or above ${ctx.options.min}\n`);
+      if (unlisted > 0)
+        ctx.err(
+          found.exact
+            ? `${plural(unlisted, "more pair")} at or above ${ctx.options.min} not listed: only each skill's ${PER_SKILL} strongest are\n`
+            : `at least ${plural(unlisted, "more pair")} at or above ${ctx.options.min} not listed: only each skill's ${PER_SKILL} strongest are, among the skills its rarest words lead to (too many skills share words to score every pair)\n`,
+        );
     }
     return EXIT_OK;
   },

@@ -40,7 +40,7 @@ async function existingFiles(dir: string, rel = ""): Promise<string[]> {
     const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
     if (entry.isDirectory()) {
       if (rel === "" && SNAPSHOT_DIR.test(entry.name)) continue;
-      found.push(...(await existingFiles(dir, path)));
+      for (const file of await existingFiles(dir, path)) found.push(file);
     } else found.push(path);
   }
   return found;

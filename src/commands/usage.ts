@@ -25,7 +25,7 @@ export function parseWindow(raw: string, flag: string): number {
 
 /** One character per bucket, scaled to the busiest; a bucket with no use is a space-like low bar. */
 export function sparkline(buckets: readonly number[]): string {
-  const top = Math.max(...buckets, 0);
+  const top = buckets.reduce((most, n) => Math.max(most, n), 0);
   if (top === 0) return SPARKS[0]!.repeat(buckets.length);
   return buckets
     .map((n) => (n === 0 ? " " : SPARKS[Math.min(SPARKS.length - 1, Math.ceil((n / top) * SPARKS.length) - 1)]))

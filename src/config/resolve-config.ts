@@ -172,7 +172,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
   }
   const anyDeclared = Boolean(user?.layers?.length || project?.layers?.length);
   if (anyDeclared) {
-    layers.push(...declared);
+    for (const layer of declared) layers.push(layer);
   } else {
     const fallback = join(options.cwd, FALLBACK_LAYER_DIR);
     if (isDirectory(fallback))

@@ -287,7 +287,7 @@ export function editToml(
   const parent = path.slice(0, -1);
   const siblings = all.filter((b) => parent.length > 0 && startsWith(b.header.path, parent));
   if (siblings.length > 0) {
-    const at = Math.max(...siblings.map((b) => b.end));
+    const at = siblings.reduce((end, b) => Math.max(end, b.end), 0);
     const head = text.slice(0, at);
     return head + (head.endsWith("\n") ? "" : eol) + eol + table + text.slice(at);
   }

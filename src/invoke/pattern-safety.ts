@@ -51,12 +51,13 @@ export function patternsOf(schema: unknown): string[] {
   const stack: unknown[] = [schema];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (Array.isArray(node)) stack.push(...node);
+    if (Array.isArray(node)) for (const item of node) stack.push(item);
     else if (isPlainObject(node)) {
       for (const [key, value] of Object.entries(node)) {
         if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
         if (key === "pattern" && typeof value === "string") found.push(value);
-        else if (key === "patternProperties" && isPlainObject(value)) found.push(...Object.keys(value));
+        else if (key === "patternProperties" && isPlainObject(value))
+          for (const name of Object.keys(value)) found.push(name);
         if (typeof value === "object" && value !== null) stack.push(value);
       }
     }

@@ -67,7 +67,7 @@ export class IndexWriter {
       const batch = this.queue.splice(0, 32);
       if (!this.write(batch)) {
         // Busy (another process writes) or broken: try again later; content stays in memory.
-        this.queue.unshift(...batch);
+        this.queue = batch.concat(this.queue);
         this.schedule(POLL_MS * 8);
         return;
       }

@@ -35,7 +35,7 @@ export function loadFiles(paths: readonly string[], cwd: string): FilesResult {
       const found = discoverSkillFiles(full);
       for (const file of found.files) units.set(file, undefined);
       for (const folder of found.folders) units.set(folder.skillFile, folder);
-      diagnostics.push(...found.diagnostics);
+      for (const d of found.diagnostics) diagnostics.push(d);
     } else if (state === "not-a-directory") {
       if (!units.has(full)) units.set(full, undefined);
     } else

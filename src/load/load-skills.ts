@@ -139,7 +139,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   const display = displayFor({ cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) });
   // A file belongs to one layer: the innermost whose folder holds it (layer-folders.ts).
   const folders = assignLayerFolders(resolved.layers, display);
-  diagnostics.push(...folders.diagnostics);
+  for (const d of folders.diagnostics) diagnostics.push(d);
   const config: ResolvedConfig = { ...resolved, layers: folders.layers };
   options.onConfig?.(config);
   phase("config");
@@ -184,7 +184,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   phase("read+parse");
 
   const built = buildRegistry(layers, await servedCandidates(records, config, display, options.home, diagnostics));
-  diagnostics.push(...built.diagnostics);
+  for (const d of built.diagnostics) diagnostics.push(d);
   phase("resolve");
   const result: LoadResult = {
     registry: built.registry,
@@ -258,7 +258,7 @@ async function servedCandidates(
   diagnostics: Diagnostic[],
 ): Promise<Candidate[]> {
   const held = await heldByAudit(records, config, home);
-  diagnostics.push(...held.diagnostics);
+  for (const d of held.diagnostics) diagnostics.push(d);
   return switchedOn(candidatesOf(records, display, held.held), config, diagnostics);
 }
 
@@ -338,7 +338,7 @@ function layerUnits(
     return [];
   }
   const found = discoverSkillFiles(spec.dir, inner);
-  diagnostics.push(...found.diagnostics);
+  for (const d of found.diagnostics) diagnostics.push(d);
   const units: Unit[] = [
     ...found.files.map((path) => ({ path })),
     ...found.folders.map((folder) => ({ path: folder.skillFile, folder })),

@@ -71,7 +71,7 @@ function readExamplesFile(
   const data = parsed.doc.data;
   // The file is the list itself, or a mapping with an `examples:` list.
   const examples = isPlainObject(data) ? readExamples(f, data.examples, ["examples"]) : readExamples(f, data, []);
-  diagnostics.push(...f.list.map((d) => ({ ...d, file: file.abs })));
+  for (const d of f.list) diagnostics.push({ ...d, file: file.abs });
   return { examples, version };
 }
 

@@ -10,6 +10,7 @@ import type { JsonSchema } from "../skill/json-schema.ts";
 import { SKILL_SCHEME } from "../skill/skill-uri.ts";
 import { normaliseTag } from "../skill/tags.ts";
 import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, RUN_SKILL_TOOL, type ToolsPlan } from "./catalog-mode.ts";
+import { decodeFindCursor, encodeFindCursor } from "./find-cursor.ts";
 import { readSkillFile } from "./skill-files.ts";
 import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
 
@@ -22,6 +23,8 @@ import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
 export const FIND_DEFAULT_LIMIT = 10;
 export const FIND_MAX_LIMIT = 50;
 export const MAX_QUERY_CHARS = 500;
+/** A cursor this server issues is about 150 characters (a digest of the search, a score, a skill id). */
+const MAX_CURSOR_CHARS = 1000;
 /** A table row's description is cut here; `load_skill` has the rest. */
 const TABLE_DESCRIPTION_CHARS = 120;
 
@@ -46,7 +49,12 @@ const FIND_INPUT = {
       type: "integer",
       minimum: 1,
       maximum: FIND_MAX_LIMIT,
-      description: `How many skills at most (default ${FIND_DEFAULT_LIMIT}).`,
+      description: `How many skills at most (default ${FIND_DEFAULT_LIMIT}); nextCursor gives the next ones.`,
+    },
+    cursor: {
+      type: "string",
+      maxLength: MAX_CURSOR_CHARS,
+      description: "The nextCursor of an earlier find_skills result, with the same query and tags: its next page.",
     },
   },
   additionalProperties: false,
@@ -71,6 +79,10 @@ const FIND_OUTPUT = {
         },
         required: ["name", "description", "tags", "type", "layer", "uri"],
       },
+    },
+    nextCursor: {
+      type: "string",
+      description: "There are more: pass it as cursor, with the same query and tags, for the next page.",
     },
   },
   required: ["skills"],
@@ -154,7 +166,7 @@ function toolDefinition(
 export const FIND_SKILLS_TOOL = toolDefinition(
   FIND_SKILLS,
   "Find skills",
-  "Search the team's skills (reusable prompts, checklists and tools) by what you need to do. Returns the best matches with their names; read one with load_skill. Use it before starting a task the team may have a skill for.",
+  "Search the team's skills (reusable prompts, checklists and tools) by what you need to do. Returns the best matches with their names; read one with load_skill. Use it before starting a task the team may have a skill for. When there are more, nextCursor gives the next page.",
   FIND_INPUT,
   FIND_OUTPUT,
 );
@@ -194,28 +206,59 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|");
 }
 
-/** `find_skills`: ranked matches as structured content, and the same as a short table. */
+/** `find_skills`: ranked matches as structured content, and the same as a short table, a page at a time. */
 export function findSkills(registry: Registry, args: unknown, plan: ToolsPlan): CallToolResult {
   const bad = invalid(FIND_INPUT, args);
   if (bad) return bad;
-  const { query, tags, limit } = (args ?? {}) as { query?: string; tags?: string[]; limit?: number };
+  const { query, tags, limit, cursor } = (args ?? {}) as {
+    query?: string;
+    tags?: string[];
+    limit?: number;
+    cursor?: string;
+  };
+  const wanted = (tags ?? []).map(normaliseTag).filter((t) => t !== "");
+  const searched = query?.trim() ?? "";
+  const after = cursor === undefined ? undefined : decodeFindCursor(cursor, searched, wanted);
+  if (cursor !== undefined && after === undefined)
+    return failure(
+      `Invalid cursor for ${FIND_SKILLS}: pass back the nextCursor of an earlier ${FIND_SKILLS} result with the same query and tags, or leave it out to start over`,
+    );
+  const pageSize = limit ?? FIND_DEFAULT_LIMIT;
   const result = searchSkills(searchIndexOf(registry), {
     ...(query !== undefined && { query }),
-    tags: (tags ?? []).map(normaliseTag).filter((t) => t !== ""),
-    limit: limit ?? FIND_DEFAULT_LIMIT,
+    tags: wanted,
+    limit: pageSize,
     filter: modelMayUse,
+    ...(after && { after }),
   });
   const skills = result.hits.map((h) => foundSkill(h.candidate));
-  const asked = [query?.trim() ? `"${oneLine(query, 80)}"` : "", tags?.length ? `tags ${tags.join(", ")}` : ""]
+  const following = result.following ?? result.total;
+  const last = result.hits.at(-1);
+  const nextCursor =
+    following > skills.length && last
+      ? encodeFindCursor(searched, wanted, { score: last.score, id: last.candidate.skill.id })
+      : undefined;
+  const structuredContent = { skills, ...(nextCursor !== undefined && { nextCursor }) };
+  const asked = [searched ? `"${oneLine(searched, 80)}"` : "", tags?.length ? `tags ${tags.join(", ")}` : ""]
     .filter(Boolean)
     .join(" with ");
   if (skills.length === 0) {
-    const text = asked
-      ? `No skill matches ${asked}. Try other or fewer words, or find_skills with no query to list every skill.`
-      : "No skills are served.";
-    return { content: [{ type: "text", text }], structuredContent: { skills } };
+    const text =
+      after !== undefined
+        ? `No more skills${asked ? ` for ${asked}` : ""}: the last page was the end (${result.total} in all).`
+        : asked
+          ? `No skill matches ${asked}. Try other or fewer words, or find_skills with no query to list every skill.`
+          : "No skills are served.";
+    return { content: [{ type: "text", text }], structuredContent };
   }
-  const header = `${result.total > skills.length ? `${skills.length} of ${result.total}` : String(skills.length)} skill${result.total === 1 ? "" : "s"}${asked ? ` for ${asked}` : ""}${query?.trim() ? ", best match first" : ""}:`;
+  const first = result.total - following + 1;
+  const range =
+    first > 1
+      ? `${first}–${first + skills.length - 1} of ${result.total}`
+      : result.total > skills.length
+        ? `${skills.length} of ${result.total}`
+        : String(skills.length);
+  const header = `${range} skill${result.total === 1 ? "" : "s"}${asked ? ` for ${asked}` : ""}${searched ? ", best match first" : ""}:`;
   const rows = skills.map(
     (s) => `| ${s.name} | ${s.type} | ${cell(oneLine(s.description, TABLE_DESCRIPTION_CHARS))} |`,
   );
@@ -227,8 +270,17 @@ export function findSkills(registry: Registry, args: unknown, plan: ToolsPlan): 
         : "Tool skills are tools of their own: call them by name.",
     );
   }
+  if (nextCursor !== undefined) {
+    const again = {
+      ...(query !== undefined && { query }),
+      ...(tags !== undefined && { tags }),
+      ...(limit !== undefined && { limit }),
+      cursor: nextCursor,
+    };
+    how.push(`${following - skills.length} more: ${FIND_SKILLS} ${JSON.stringify(again)} gives the next page.`);
+  }
   const text = [header, "", "| name | type | description |", "|---|---|---|", ...rows, "", how.join(" ")].join("\n");
-  return { content: [{ type: "text", text }], structuredContent: { skills } };
+  return { content: [{ type: "text", text }], structuredContent };
 }
 
 function describeLoaded(loaded: LoadedSkill, plan: ToolsPlan): CallToolResult {

@@ -66,7 +66,7 @@ export function changedUris(previous: Registry, next: Registry): string[] {
     for (const [uri, version] of fresh) if (moved || old.get(uri) !== version) uris.push(uri);
     for (const uri of old.keys()) if (!fresh.has(uri)) uris.push(uri);
   }
-  for (const gone of before.values()) uris.push(...givenFiles(gone).keys());
+  for (const gone of before.values()) for (const uri of givenFiles(gone).keys()) uris.push(uri);
   return uris;
 }
 

@@ -45,7 +45,8 @@ export function listTools(registry: Registry, plan: ToolsPlan): Tool[] {
   if (tools === undefined) {
     tools = plan.toolSkills ? [...toolSkillsOf(registry).fitting] : [];
     if (plan.catalog) {
-      tools.push(FIND_SKILLS_TOOL, LOAD_SKILL_TOOL, ...(plan.run ? [RUN_SKILL_TOOL_TOOL] : []));
+      tools.push(FIND_SKILLS_TOOL, LOAD_SKILL_TOOL);
+      if (plan.run) tools.push(RUN_SKILL_TOOL_TOOL);
       tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     }
     cache.set(key, tools);

@@ -161,7 +161,7 @@ export function relatedTerms(term: string): readonly string[] {
 /** Posting lists being built, term → the docs it is in (in doc order) and its weight in each. */
 export type GrowingPostings = Map<string, { docs: number[]; weights: number[] }>;
 
-/** Adds `term`'s weight in `doc` to `postings` (the search index and overlap build them alike). */
+/** Adds `term`'s weight in `doc` to `postings`. */
 export function addPosting(postings: GrowingPostings, term: string, doc: number, weight: number): void {
   let list = postings.get(term);
   if (!list) {

@@ -88,6 +88,14 @@ export interface SearchOptions {
   filter?: (candidate: Candidate) => boolean;
   /** At most this many hits (default 10). */
   limit?: number;
+  /** Only hits ranking after this one (the last of a page already given): the next page. */
+  after?: RankKey;
+}
+
+/** Where a hit ranks: its score, then its id (a page's last hit, for the next page). */
+export interface RankKey {
+  score: number;
+  id: string;
 }
 
 export interface SearchHit {
@@ -121,8 +129,10 @@ export function foundSkill({ skill, layer }: Candidate): FoundSkill {
 
 export interface SearchResult {
   hits: SearchHit[];
-  /** How many skills matched in all, before `limit`. */
+  /** How many skills matched in all, before `limit` and `after`. */
   total: number;
+  /** With `after`: how many of them rank after it, before `limit`. */
+  following?: number;
 }
 
 /** First index in the sorted vocabulary whose term is >= `prefix`. */
@@ -192,7 +202,7 @@ function queryTerms(query: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== "");
-  for (let i = 0; i + 1 < words.length; i++) list.push(...terms(words[i]! + words[i + 1]!));
+  for (let i = 0; i + 1 < words.length; i++) for (const term of terms(words[i]! + words[i + 1]!)) list.push(term);
   return [...new Set(list)];
 }
 
@@ -202,6 +212,11 @@ function byId(a: Candidate, b: Candidate): number {
 
 function ranksBefore(a: SearchHit, b: SearchHit): boolean {
   return a.score > b.score || (a.score === b.score && byId(a.candidate, b.candidate) < 0);
+}
+
+function ranksAfter(hit: SearchHit, key: RankKey): boolean {
+  const id = hit.candidate.skill.id;
+  return hit.score < key.score || (hit.score === key.score && id > key.id);
 }
 
 /** The `limit` best hits, best first, without sorting the thousands a common word matches. */
@@ -229,9 +244,15 @@ export function searchSkills(index: SearchIndex, options: SearchOptions = {}): S
   const query = (options.query ?? "").slice(0, MAX_QUERY_CHARS).trim();
   // Coverage counts the words the person typed, once each, wherever (and however) they matched.
   const typed = new Set(terms(query, { joined: false }));
+  const after = options.after;
   if (typed.size === 0) {
     const all = index.candidates.filter(allowed);
-    return { hits: all.slice(0, limit).map((candidate) => ({ candidate, score: 0 })), total: all.length };
+    const rest = after === undefined ? all : all.filter((c) => ranksAfter({ candidate: c, score: 0 }, after));
+    return {
+      hits: rest.slice(0, limit).map((candidate) => ({ candidate, score: 0 })),
+      total: all.length,
+      ...(after !== undefined && { following: rest.length }),
+    };
   }
 
   const qTerms = queryTerms(query);
@@ -258,13 +279,16 @@ export function searchSkills(index: SearchIndex, options: SearchOptions = {}): S
   const wanted = Math.max(1, typed.size);
   const exactId = query.toLowerCase().replace(/[\s_]+/g, "-");
   const hits: SearchHit[] = [];
+  let total = 0;
   for (const doc of touched) {
     const candidate = index.candidates[doc]!;
     if (!allowed(candidate)) continue;
     // Skills that match more of what was asked for rank above those matching one word strongly.
     let score = scores[doc]! * (0.5 + (0.5 * Math.min(matched[doc]!, wanted)) / wanted);
     if (candidate.skill.id === exactId) score += EXACT_ID_BONUS;
-    hits.push({ candidate, score });
+    total++;
+    const hit = { candidate, score };
+    if (after === undefined || ranksAfter(hit, after)) hits.push(hit);
   }
-  return { hits: best(hits, limit), total: hits.length };
+  return { hits: best(hits, limit), total, ...(after !== undefined && { following: hits.length }) };
 }

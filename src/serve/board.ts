@@ -1,3 +1,4 @@
+import { competingOf } from "../board/competing.ts";
 import { serveBoard } from "../board/server.ts";
 import { BoardState } from "../board/state.ts";
 import type { BoardLoad, Findings } from "../board/views.ts";
@@ -56,15 +57,21 @@ export async function runBoard(options: ServeOptions, run: BoardRunOptions): Pro
 
   // One load's findings at a time, in load order: a quick second edit never shows before the first.
   let shown = Promise.resolve();
-  // Off the path to the page's first ready: the load is shown first, its audit follows.
+  // Off the path to the page's first ready: the load is shown first, its audit and its competing
+  // skills follow (each in slices between the page's requests), shown together: one new version.
   const audit = (load: BoardLoad | undefined) => {
-    if (!load || !run.audits) return;
-    run
-      .audits(load.result, () => state.shows(load))
-      .then((audits) => {
-        if (audits && state.audited(load, audits)) serving.announce(state.version);
-      })
-      .catch((error: unknown) => logger.warn(`cannot audit this load: ${String(error)}`));
+    if (!load) return;
+    const current = () => state.shows(load);
+    const cannot = (what: string) => (error: unknown) => {
+      logger.warn(`cannot ${what} this load: ${String(error)}`);
+      return undefined;
+    };
+    void Promise.all([
+      run.audits?.(load.result, current).catch(cannot("audit")),
+      competingOf(load.result, current).catch(cannot("search for competing skills in")),
+    ]).then(([audits, competing]) => {
+      if ((audits || competing) && state.audited(load, audits, competing)) serving.announce(state.version);
+    });
   };
   const show = (result: LoadResult) => {
     shown = shown

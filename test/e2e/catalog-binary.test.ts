@@ -3,11 +3,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildForTests } from "../../script/build.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
-import { connect, REPO_ROOT, type Connected } from "../helpers/server.ts";
-import { toolNames } from "./catalog-suite.ts";
+import { connect, REPO_ROOT, type Connected, type ServerTarget } from "../helpers/server.ts";
+import { findSkillsPagingSuite, toolNames } from "./catalog-suite.ts";
 import { textOf } from "./live-session.ts";
 
 type Structured<T> = { structuredContent: T; isError?: boolean };
+
+/** The compiled executable, for the paging suite (built in this file's first beforeAll). */
+const binaryTarget: ServerTarget = { name: "binary", command: "<built in beforeAll>", args: ["mcp"] };
 
 describe("the catalog in the compiled binary", () => {
   let binary: string;
@@ -16,6 +19,7 @@ describe("the catalog in the compiled binary", () => {
 
   beforeAll(async () => {
     binary = await buildForTests();
+    binaryTarget.command = binary;
     fixture = makeFixture(); // an empty project and HOME: only the skills inside the binary
     session = await connect(
       { name: "binary", command: binary, args: ["mcp"] },
@@ -58,3 +62,5 @@ describe("the catalog in the compiled binary", () => {
     expect(session.stderr()).toBe("");
   });
 });
+
+findSkillsPagingSuite(binaryTarget);

@@ -234,3 +234,125 @@ export function catalogSuite(target: ServerTarget): void {
     });
   });
 }
+
+type Paged = Found & { nextCursor?: string };
+
+/** 120 prompt skills, every one about widgets: more than a page (50 at most) of any search. */
+function manyWidgetSkills(): Record<string, string> {
+  const files: Record<string, string> = { "skill-central.yaml": "builtin: false\n" };
+  for (let i = 0; i < 120; i++) {
+    const id = `widget-${String(i).padStart(3, "0")}`;
+    files[`.skills/${id}.yaml`] =
+      `id: ${id}\ndescription: Check widget number ${i} of the assembly line${i % 3 === 0 ? " and its widget gauges" : ""}\ntype: prompt\ntags: [${i % 2 === 0 ? "even" : "odd"}]\nprompt: Go\n`;
+  }
+  return files;
+}
+
+/**
+ * `find_skills` pages like the list methods (issue 46): a page of `limit` skills at most, and
+ * `nextCursor` while there are more, so "find_skills lists them all" (the instructions' words)
+ * holds for any catalog. Over the SDK's client, which checks each result against the tool's
+ * output schema.
+ */
+export function findSkillsPagingSuite(target: ServerTarget): void {
+  describe(`find_skills pages with a cursor (${target.name})`, () => {
+    let fixture: Fixture;
+    let session: Connected | undefined;
+    beforeAll(() => {
+      fixture = makeFixture(manyWidgetSkills());
+    });
+    afterAll(async () => {
+      await session?.close();
+      fixture?.cleanup();
+    });
+
+    const all = async (client: Client, args: Record<string, unknown>): Promise<{ pages: Paged[]; texts: string[] }> => {
+      const pages: Paged[] = [];
+      const texts: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const result = (await client.callTool({
+          name: "find_skills",
+          arguments: { ...args, ...(cursor !== undefined && { cursor }) },
+        })) as Structured<Paged>;
+        expect(result.isError).toBeUndefined();
+        pages.push(result.structuredContent!);
+        texts.push(textOf(result));
+        cursor = result.structuredContent!.nextCursor;
+      } while (cursor !== undefined && pages.length < 100);
+      return { pages, texts };
+    };
+
+    test("no query: 50, 50 and 20 skills, alphabetical, each once; the instructions' 'and N more' are all reachable", async () => {
+      session = await connect(target, fixture.cwd, fixture.home, [], "legacy", { name: "windsurf-client" });
+      const { client } = session;
+      const { pages, texts } = await all(client, { limit: 50 });
+      expect(pages.map((p) => p.skills.length)).toEqual([50, 50, 20]);
+      expect(pages.map((p) => p.nextCursor === undefined)).toEqual([false, false, true]);
+      const names = pages.flatMap((p) => p.skills.map((s) => s.name));
+      expect(names).toEqual(Array.from({ length: 120 }, (_, i) => `widget-${String(i).padStart(3, "0")}`));
+      expect(texts[0]).toStartWith("50 of 120 skills:");
+      expect(texts[0]).toContain(
+        `70 more: find_skills {"limit":50,"cursor":"${pages[0]!.nextCursor}"} gives the next page.`,
+      );
+      expect(texts[1]).toStartWith("51–100 of 120 skills:");
+      expect(texts[2]).toStartWith("101–120 of 120 skills:");
+      expect(texts[2]).not.toContain("more:");
+
+      const instructions = client.getInstructions() ?? "";
+      const more = /and (\d+) more \(find_skills lists them all\)/.exec(instructions);
+      expect(more).not.toBeNull();
+      const named = names.filter((n) => instructions.includes(`${n} (`));
+      expect(named.length + Number(more![1])).toBe(120);
+    });
+
+    test("a query pages in rank order: every match once, the default page of 10; tags narrow every page", async () => {
+      const { client } = session!;
+      const ranked = await all(client, { query: "widget gauges" });
+      expect(ranked.pages.length).toBeGreaterThan(1);
+      expect(ranked.pages.slice(0, -1).every((p) => p.skills.length === 10)).toBe(true);
+      const names = ranked.pages.flatMap((p) => p.skills.map((s) => s.name));
+      expect(new Set(names).size).toBe(names.length);
+      const total = Number(/^\d+ of (\d+) skills/.exec(ranked.texts[0]!)![1]);
+      expect(names).toHaveLength(total);
+      // Pages of 10 and pages of 50 are the same ranking, cut in other places.
+      const byFifty = await all(client, { query: "widget gauges", limit: 50 });
+      expect(byFifty.pages.flatMap((p) => p.skills.map((s) => s.name))).toEqual(names);
+      expect(names[0]).toBe("widget-000");
+      const even = await all(client, { query: "widget gauges", tags: ["even"], limit: 25 });
+      const evenNames = even.pages.flatMap((p) => p.skills.map((s) => s.name));
+      expect(evenNames).toEqual(names.filter((n) => Number(n.slice(-3)) % 2 === 0));
+    });
+
+    test("a cursor from another search, or not one at all, is a tool error that says what to do", async () => {
+      const { client } = session!;
+      const first = (await client.callTool({
+        name: "find_skills",
+        arguments: { query: "widget", limit: 5 },
+      })) as Structured<Paged>;
+      const cursor = first.structuredContent!.nextCursor!;
+      const message =
+        "Invalid cursor for find_skills: pass back the nextCursor of an earlier find_skills result with the same query and tags, or leave it out to start over";
+      for (const args of [
+        { query: "gauges", cursor },
+        { query: "widget", tags: ["odd"], cursor },
+        { cursor: "not-a-cursor" },
+      ]) {
+        const bad = await client.callTool({ name: "find_skills", arguments: args });
+        expect(bad).toEqual({ content: [{ type: "text", text: message }], isError: true });
+      }
+      // A cursor stays short whatever was asked: a query of the longest kind pages on.
+      const long = { query: `widget ${"\u00e9\u0001".repeat(246)}`, tags: ["Even"], limit: 5 };
+      const firstLong = (await client.callTool({ name: "find_skills", arguments: long })) as Structured<Paged>;
+      expect(firstLong.structuredContent!.nextCursor!.length).toBeLessThan(200);
+      const nextLong = (await client.callTool({
+        name: "find_skills",
+        arguments: { ...long, cursor: firstLong.structuredContent!.nextCursor },
+      })) as Structured<Paged>;
+      expect(nextLong.isError).toBeUndefined();
+      expect(nextLong.structuredContent!.skills.map((s) => s.name)).not.toContain(
+        firstLong.structuredContent!.skills[0]!.name,
+      );
+    });
+  });
+}

@@ -7,6 +7,7 @@ import { connect, SOURCE_TARGET, wireError, type Connected } from "../helpers/se
 import {
   CATALOG,
   catalogSuite,
+  findSkillsPagingSuite,
   MODEL_TOOL_NAME,
   toolNames,
   usePromptSkillThroughTools,
@@ -16,6 +17,7 @@ import { runCli } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
 catalogSuite(SOURCE_TARGET);
+findSkillsPagingSuite(SOURCE_TARGET);
 
 /** `n` tool skills, each with a required integer, so validation has something to say. */
 function toolSkills(n: number, prefix = "tool"): Record<string, string> {

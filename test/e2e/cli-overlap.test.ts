@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { runCli, runCliJson } from "./cli-run.ts";
+import { lookalikeFiles } from "../helpers/lookalike-skills.ts";
 
 const prompt = (id: string, description: string, tags: string[]) =>
   `id: ${id}\ndescription: ${description}\ntype: prompt\ntags: [${tags.join(", ")}]\nprompt: Go\n`;
@@ -159,4 +160,51 @@ describe("validate: skills that compete, descriptions that cannot be chosen by",
       long.cleanup();
     }
   });
+});
+
+describe("look-alike catalogs (issue 46): validate's output and overlap's work stay bounded", () => {
+  test("validate on 1,000 look-alikes: at most 10 competing-skills lines per file, then one line counting the rest", async () => {
+    const many = makeFixture({ "skill-central.yaml": "builtin: false\n", ...lookalikeFiles(1000, ".skills") });
+    try {
+      const result = await runCli(["validate"], many.cwd, many.home);
+      expect(result.code).toBe(0);
+      const lines = result.stdout.trimEnd().split("\n");
+      const byFile = Map.groupBy(lines, (l) => l.slice(0, l.indexOf(":")));
+      expect(byFile.size).toBe(1000);
+      for (const [file, found] of byFile) {
+        const id = file.slice(".skills/".length, -".yaml".length);
+        expect(found.length).toBeLessThanOrEqual(11);
+        const counted = found.filter((l) => l.includes("…and "));
+        expect(counted).toHaveLength(1);
+        expect(counted[0]).toMatch(
+          new RegExp(
+            `^${file.replace(/\./g, "\\.")}:2:14: warning: …and \\d+ more skills compete with "${id}" at or above 0\\.3, not listed \\(\\d+ in all; the strongest 10 are above\\) — `,
+          ),
+        );
+        expect(found.at(-1)).toBe(counted[0]);
+      }
+      expect(lines.length).toBeLessThanOrEqual(11_000);
+    } finally {
+      many.cleanup();
+    }
+  }, 120_000);
+
+  test("overlap --min 0 on 2,000 look-alikes (1.1 million pairs, which overflowed the stack) lists each skill's 10 strongest and counts the rest", async () => {
+    const many = makeFixture({ "skill-central.yaml": "builtin: false\n", ...lookalikeFiles(2000, ".skills") });
+    try {
+      const text = await runCli(["overlap", "--min", "0"], many.cwd, many.home);
+      expect(text.stderr).not.toContain("Maximum call stack");
+      expect(text.code).toBe(0);
+      const listed = text.stdout.trimEnd().split("\n").length;
+      expect(listed).toBeLessThanOrEqual(2000 * 10);
+      const more = /^(\d+) more pairs at or above 0 not listed: only each skill's 10 strongest are$/m.exec(text.stderr);
+      expect(more).not.toBeNull();
+      expect(listed + Number(more![1])).toBeGreaterThan(1_000_000);
+      const json = await runCliJson<Pairs & { unlisted?: number }>(["overlap", "--min", "0"], many.cwd, many.home);
+      expect(json.json.pairs).toHaveLength(listed);
+      expect(json.json.unlisted).toBe(Number(more![1]));
+    } finally {
+      many.cleanup();
+    }
+  }, 180_000);
 });

@@ -1,4 +1,4 @@
-import { byId, el, getJson } from "./dom.ts";
+import { byId, el, getJson, replaceWith } from "./dom.ts";
 import { unusedSection } from "./insights-view.ts";
 import { PAGE_SIZE, renderClient, renderProblems, renderSkillList } from "./lists.ts";
 import { showSkill } from "./skill-view.ts";
@@ -61,10 +61,11 @@ async function showHome(): Promise<void> {
   delete section.dataset.skill;
   const usage = await getJson<UsageOverview>("/api/usage");
   if (view.selected !== undefined) return;
-  section.replaceChildren(
+  replaceWith(
+    section,
     el("h2", {}, "Overview"),
     el("p", { class: "hint" }, "Pick a skill to see its document, its form, its examples and its uses."),
-    ...(usage ? [unusedSection(usage)] : []),
+    usage ? [unusedSection(usage)] : [],
   );
 }
 
@@ -95,9 +96,10 @@ async function showClient(): Promise<void> {
 function fillClients(summary: BoardSummary): void {
   const select = byId<HTMLSelectElement>("client");
   if (select.options.length > 0) return;
-  select.append(
+  replaceWith(
+    select,
     el("option", { value: "" }, "(pick a client)"),
-    ...summary.clients.map((c) => el("option", { value: c.key }, c.label)),
+    summary.clients.map((c) => el("option", { value: c.key }, c.label)),
   );
 }
 

@@ -1,15 +1,30 @@
 type Child = Node | string | undefined | false;
+/** A child, or a list of them: lists are passed as they are, never spread (a spread of thousands overflows the stack). */
+type Children = Child | readonly Child[];
+
+function appendAll(node: ParentNode, children: readonly Children[]): void {
+  for (const child of children)
+    if (Array.isArray(child)) {
+      for (const c of child as readonly Child[]) if (c !== undefined && c !== false) node.append(c);
+    } else if (child !== undefined && child !== false) node.append(child as Node | string);
+}
 
 /** An element with attributes and children; `undefined` and `false` children are left out. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attributes: Record<string, string> = {},
-  ...children: Child[]
+  ...children: Children[]
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  for (const child of children) if (child !== undefined && child !== false) node.append(child);
+  appendAll(node, children);
   return node;
+}
+
+/** `node`'s children replaced by `children` (lists taken whole, as `el` takes them). */
+export function replaceWith(node: ParentNode, ...children: Children[]): void {
+  node.replaceChildren();
+  appendAll(node, children);
 }
 
 export function byId<T extends HTMLElement>(id: string): T {
@@ -53,15 +68,23 @@ export function table(
   return el(
     "table",
     { "aria-label": label },
-    el("thead", {}, el("tr", {}, ...columns.map((c, i) => el("th", { scope: "col", ...cellClass(i) }, c.title)))),
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        columns.map((c, i) => el("th", { scope: "col", ...cellClass(i) }, c.title)),
+      ),
+    ),
     el(
       "tbody",
       {},
-      ...rows.map((cells, r) =>
+      rows.map((cells, r) =>
         el(
           "tr",
           rowClass ? { class: rowClass(r) } : {},
-          ...cells.map((cell, i) => el("td", cellClass(i), ...(Array.isArray(cell) ? cell : [cell as Child]))),
+          cells.map((cell, i) => el("td", cellClass(i), Array.isArray(cell) ? cell : [cell as Child])),
         ),
       ),
     ),

@@ -61,13 +61,30 @@ function costliest(cost: CostView): (HTMLElement | false)[] {
   ];
 }
 
-const competing = (cost: CostView) =>
-  titledTable(
-    "Competing skills",
-    "No two skills compete for the same request.",
-    [{ title: "Skills" }, { title: "Score", numeric: true }],
-    cost.competing.map((p) => [[skillLink(p.a), " and ", skillLink(p.b)], p.score.toFixed(2)]),
-  );
+/** The load's competing pairs; while the board still works them out, a line saying so (the page redraws when they arrive). */
+function competing(cost: CostView): (HTMLElement | false)[] {
+  const view = cost.competing;
+  if (view.state === "computing")
+    return [
+      el("h4", {}, "Competing skills"),
+      el("p", { class: "muted", role: "status" }, "Computing which skills compete… (shown here when done)"),
+    ];
+  const more = view.total - view.pairs.length;
+  return [
+    ...titledTable(
+      "Competing skills",
+      "No two skills compete for the same request.",
+      [{ title: "Skills" }, { title: "Score", numeric: true }],
+      view.pairs.map((p) => [[skillLink(p.a), " and ", skillLink(p.b)], p.score.toFixed(2)]),
+    ),
+    more > 0 &&
+      el(
+        "p",
+        { class: "muted" },
+        `… and ${view.exact ? "" : "at least "}${n(more)} more pairs (skill-central overlap lists each skill's strongest).`,
+      ),
+  ];
+}
 
 export function costSection(cost: CostView): HTMLElement {
   const budget = cost.limit;
@@ -101,8 +118,8 @@ export function costSection(cost: CostView): HTMLElement {
         {},
         `The full catalog would be ${n(cost.whole.tokens)} tokens: over tokenBudget, so this client gets the catalog.`,
       ),
-    ...costliest(cost),
-    ...competing(cost),
+    costliest(cost),
+    competing(cost),
   );
 }
 
@@ -134,7 +151,7 @@ export function unusedSection(usage: UsageOverview): HTMLElement {
               el(
                 "ul",
                 { class: "chips", "aria-label": `Unused for ${usage.days} days` },
-                ...shown.map((id) => el("li", {}, skillLink(id))),
+                shown.map((id) => el("li", {}, skillLink(id))),
               ),
               usage.unusedCount > shown.length &&
                 el(

@@ -1,4 +1,4 @@
-import { byId, el, place } from "./dom.ts";
+import { byId, el, place, replaceWith } from "./dom.ts";
 import { costSection, verdictLabel } from "./insights-view.ts";
 import type { ClientView, CostView, ProblemGroup, SkillRow } from "../wire.ts";
 
@@ -10,8 +10,9 @@ export function renderSkillList(rows: readonly SkillRow[], page: number, selecte
   const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
   const first = Math.min(page, pages - 1) * PAGE_SIZE;
   const shown = rows.slice(first, first + PAGE_SIZE);
-  list.replaceChildren(
-    ...shown.map((row) => {
+  replaceWith(
+    list,
+    shown.map((row) => {
       const link = el("a", { href: `#/skill/${encodeURIComponent(row.id)}` }, row.id);
       if (row.id === selected) link.setAttribute("aria-current", "page");
       const where = `${row.kind} · ${row.layer}${row.shadows > 0 ? ` · shadows ${row.shadows}` : ""} — ${row.description}`;
@@ -46,7 +47,7 @@ export function renderProblems(groups: readonly ProblemGroup[], reloadError: str
       el(
         "ul",
         {},
-        ...group.problems.map((p) =>
+        group.problems.map((p) =>
           el(
             "li",
             { class: `problem ${p.severity}` },
@@ -60,10 +61,11 @@ export function renderProblems(groups: readonly ProblemGroup[], reloadError: str
       ),
     ),
   );
-  byId("problem-list").replaceChildren(
-    ...(reloadError ? [el("p", { class: "error" }, reloadError)] : []),
+  replaceWith(
+    byId("problem-list"),
+    reloadError ? [el("p", { class: "error" }, reloadError)] : [],
     total === 0 ? el("p", {}, "No problems.") : el("p", {}, `${total} finding${total === 1 ? "" : "s"}`),
-    ...items,
+    items,
   );
 }
 
@@ -77,7 +79,7 @@ function namedList(title: string, items: readonly { name: string; description: s
       : el(
           "ul",
           { "aria-label": title },
-          ...items.map((i) => el("li", {}, el("code", {}, i.name), ` — ${i.description}`)),
+          items.map((i) => el("li", {}, el("code", {}, i.name), ` — ${i.description}`)),
         ),
   );
 }
@@ -94,7 +96,8 @@ export function renderClient(view: ClientView | undefined, cost: CostView | unde
       : view.promptsShown === "not-shown"
         ? "does not show prompts (tools only)"
         : "says nothing about prompts";
-  section.replaceChildren(
+  replaceWith(
+    section,
     el("h2", {}, `As ${view.label} sees it`),
     el(
       "p",
@@ -102,14 +105,14 @@ export function renderClient(view: ClientView | undefined, cost: CostView | unde
       `clientInfo.name: ${view.name ?? "(none)"}; ${shown}; ${view.capped ? `tool cap ${view.toolCap}` : "no tool cap"}. `,
       `Plan: ${view.plan.why}.`,
     ),
-    ...(cost ? [costSection(cost)] : []),
+    cost ? [costSection(cost)] : [],
     namedList("Tools", view.tools),
     view.promptsShown === "not-shown"
       ? el("p", {}, `Prompts: none shown (the server lists ${view.prompts.length}; this client does not show them).`)
       : namedList("Prompts", view.prompts),
     el("h3", {}, "Instructions"),
     el("pre", { "aria-label": "Instructions" }, view.instructions),
-    ...(view.instructionsBeforeLoad === undefined
+    view.instructionsBeforeLoad === undefined
       ? []
       : [
           el(
@@ -118,6 +121,6 @@ export function renderClient(view: ClientView | undefined, cost: CostView | unde
             "Answered before the skills load (over stdio its initialize always is), this client gets these instead:",
           ),
           el("pre", { "aria-label": "Instructions before the skills load" }, view.instructionsBeforeLoad),
-        ]),
+        ],
   );
 }

@@ -1,4 +1,4 @@
-import { byId, el, getJson, place, table } from "./dom.ts";
+import { byId, el, getJson, place, replaceWith, table } from "./dom.ts";
 import { auditSection, usageSection } from "./insights-view.ts";
 import { renderMarkdown } from "./markdown.ts";
 import type { Field, RenderAnswer, SkillPage, SkillUsageView } from "../wire.ts";
@@ -32,7 +32,7 @@ function inputFor(
       "select",
       name,
       el("option", { value: "" }, "(none)"),
-      ...field.choices.map((c) => el("option", { value: c }, c)),
+      field.choices.map((c) => el("option", { value: c }, c)),
     );
     select.value = previous ?? (typeof field.default === "string" ? field.default : "");
     return select;
@@ -75,9 +75,17 @@ async function preview(skill: SkillPage, form: HTMLFormElement): Promise<void> {
   });
   if (seq !== renderSeq) return;
   const out = byId("preview-text");
-  if (!answer) out.replaceChildren(el("p", { class: "render-failed" }, "This skill is no longer served."));
-  else if (answer.ok) out.replaceChildren(el("pre", {}, answer.text));
-  else out.replaceChildren(el("ul", { class: "render-failed" }, ...answer.problems.map((p) => el("li", {}, p))));
+  if (!answer) replaceWith(out, el("p", { class: "render-failed" }, "This skill is no longer served."));
+  else if (answer.ok) replaceWith(out, el("pre", {}, answer.text));
+  else
+    replaceWith(
+      out,
+      el(
+        "ul",
+        { class: "render-failed" },
+        answer.problems.map((p) => el("li", {}, p)),
+      ),
+    );
   document.body.dataset.previewSeq = String(seq);
 }
 
@@ -93,7 +101,7 @@ function chainTable(skill: SkillPage): HTMLElement {
     el(
       "tbody",
       {},
-      ...skill.chain.map((c) =>
+      skill.chain.map((c) =>
         el(
           "tr",
           {},
@@ -112,7 +120,7 @@ function examplesList(skill: SkillPage): HTMLElement {
   return el(
     "ul",
     { "aria-label": "Examples" },
-    ...skill.examples.map((e) =>
+    skill.examples.map((e) =>
       el(
         "li",
         {},
@@ -230,11 +238,11 @@ function originLine(skill: SkillPage): HTMLElement | undefined {
     { "aria-label": "Origin" },
     "From ",
     el("code", {}, origin.url),
-    ...(origin.commit !== undefined ? [" at ", el("code", {}, origin.commit.slice(0, 12))] : []),
+    origin.commit !== undefined ? [" at ", el("code", {}, origin.commit.slice(0, 12))] : [],
     " · ",
-    ...(origin.signer
+    origin.signer
       ? ["signed by ", el("strong", {}, origin.signer.principal), " ", el("code", {}, origin.signer.fingerprint)]
-      : ["signature not checked (the layer has no signers)"]),
+      : ["signature not checked (the layer has no signers)"],
   );
 }
 
@@ -248,13 +256,14 @@ export async function showSkill(
   const previous = currentValues(section.querySelector("form"));
   if (!skill) {
     section.setAttribute("aria-label", "Skill");
-    section.replaceChildren(el("h2", {}, id), el("p", { class: "error" }, `"${id}" is not served.`));
+    replaceWith(section, el("h2", {}, id), el("p", { class: "error" }, `"${id}" is not served.`));
     return;
   }
   section.setAttribute("aria-label", `Skill ${skill.id}`);
   const form = formOf(skill, section.dataset.skill === skill.id ? previous : new Map());
   section.dataset.skill = skill.id;
-  section.replaceChildren(
+  replaceWith(
+    section,
     el("h2", {}, skill.id, skill.title !== undefined && ` — ${skill.title}`),
     el("p", { class: "lede" }, skill.description),
     el(
@@ -263,12 +272,12 @@ export async function showSkill(
       `${skill.kind} · layer ${skill.layer} · `,
       el("code", {}, place(skill.file, skill.line)),
       " ",
-      ...skill.tags.map((t) => el("span", { class: "tag" }, t)),
+      skill.tags.map((t) => el("span", { class: "tag" }, t)),
     ),
-    ...(skill.audit ? [auditSection(skill.audit)] : []),
+    skill.audit ? [auditSection(skill.audit)] : [],
     documentOf(skill),
     el("h3", {}, "Provenance"),
-    ...[originLine(skill)].filter((e) => e !== undefined),
+    [originLine(skill)].filter((e) => e !== undefined),
     chainTable(skill),
     el("h3", {}, "Arguments"),
     form,
@@ -281,7 +290,7 @@ export async function showSkill(
     el("h3", {}, "Examples"),
     examplesList(skill),
     usageSection(skill.id, usage),
-    ...[filesTable(skill)].filter((e) => e !== undefined),
+    [filesTable(skill)].filter((e) => e !== undefined),
   );
   await preview(skill, form);
 }

@@ -8,7 +8,7 @@ import { leftOutOf } from "../../registry/describe.ts";
 import type { Candidate, Registry } from "../../registry/registry.ts";
 import type { Locator } from "../../storage/parse-document.ts";
 import { exampleDiagnostic } from "../../cli-output/example-report.ts";
-import { projectFindings } from "./project-findings.ts";
+import { type ProjectCheckOptions, projectFindings } from "./project-findings.ts";
 
 /** What a check covers: the load's records and general findings, and the candidates whose examples run. */
 export interface CheckInput {
@@ -22,11 +22,11 @@ export interface CheckInput {
 }
 
 /** Everything the server would load, through its own pipeline: the records say it all, and the whole-project findings. */
-export function projectCheck(loaded: LoadResult): CheckInput {
+export function projectCheck(loaded: LoadResult, options: ProjectCheckOptions = {}): CheckInput {
   const candidates = loaded.registry.resolutions().flatMap((r) => r.chain.map((p) => p.candidate));
   return {
     records: loaded.records,
-    general: [...loaded.diagnostics, ...projectFindings(loaded)],
+    general: [...loaded.diagnostics, ...projectFindings(loaded, options)],
     registry: loaded.registry,
     candidates,
     locate: locatorsOf(loaded),

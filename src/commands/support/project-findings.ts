@@ -34,16 +34,23 @@ export function lonelyPrompts(registry: Registry, builtin?: LayerRef): { id: str
     .map((c) => ({ id: c.skill.id, path: c.path, tags: [...c.skill.tags] }));
 }
 
-/** Descriptions a model cannot choose by: too vague, or competing with another skill's (docs/catalog.md). */
+/**
+ * Descriptions a model cannot choose by: too vague, or competing with another skill's
+ * (docs/catalog.md). `competing: false` leaves the second out for a caller that searches for
+ * competing skills itself, off its event loop (the board).
+ */
 export function choosingWarnings(
   served: readonly Candidate[],
   locate: (path: string) => Locator | undefined,
+  competing = true,
 ): Diagnostic[] {
   const at = (path: string) => locate(path)?.(["description"]);
   const vague = served.flatMap(
     (c) => vagueDescriptionWarning(c.skill.id, c.skill.description, c.path, at(c.path)) ?? [],
   );
-  return [...vague, ...competingWarnings(served, at)];
+  if (!competing) return vague;
+  for (const d of competingWarnings(served, at)) vague.push(d);
+  return vague;
 }
 
 /** The usage history looked at for deprecated skills still in use. */
@@ -72,7 +79,12 @@ function deprecatedInUse(loaded: LoadResult): Diagnostic[] {
   });
 }
 
-export function projectFindings(loaded: LoadResult): Diagnostic[] {
+/** What a project check leaves out: the board works out competing skills itself, in slices, after a load is shown. */
+export interface ProjectCheckOptions {
+  competing?: boolean;
+}
+
+export function projectFindings(loaded: LoadResult, options: ProjectCheckOptions = {}): Diagnostic[] {
   const { registry, config, display, records } = loaded;
   const problems: Diagnostic[] = [];
   const filesPerLayer = new Map<string, number>();
@@ -105,6 +117,9 @@ export function projectFindings(loaded: LoadResult): Diagnostic[] {
     });
   }
   const locators = new Map(records.flatMap((r) => (r.locate ? [[r.path, r.locate] as const] : [])));
-  problems.push(...choosingWarnings(registry.served(), (path) => locators.get(path)), ...deprecatedInUse(loaded));
+  // One a line: a catalog of look-alike skills has a warning for each (a spread of them overflows the stack).
+  for (const d of choosingWarnings(registry.served(), (path) => locators.get(path), options.competing ?? true))
+    problems.push(d);
+  for (const d of deprecatedInUse(loaded)) problems.push(d);
   return problems;
 }

@@ -165,7 +165,7 @@ export async function downloadLayer(
   const parsed = await fetchIndex(indexUrl, options);
   const { wanted, problems } = choose(parsed.entries, parsed.skipped, options);
   const layer = new LayerWriter(staged);
-  layer.problems.push(...problems);
+  for (const problem of problems) layer.problems.push(problem);
   for (let i = 0; i < wanted.length && !layer.full; i += PARALLEL) {
     const batch = wanted.slice(i, i + PARALLEL);
     const results = await Promise.allSettled(batch.map((entry) => fetchSkill(entry, options)));

@@ -154,8 +154,8 @@ async function auditStaged(staged: StagedCopy, skills: CopySkills, settings: Gat
       })),
     );
     const judged = auditFetched(files, settings, { [name]: { digest } });
-    outcome.refused.push(...judged.refused);
-    outcome.allowed.push(...judged.allowed);
+    for (const refused of judged.refused) outcome.refused.push(refused);
+    for (const allowed of judged.allowed) outcome.allowed.push(allowed);
   }
   return outcome;
 }
@@ -236,7 +236,7 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
     // A project's audit.allow entry counts for the project's own layers only.
     ctx.audit && { ...ctx.audit, layer: spec.name },
   );
-  result.notes.push(...downloaded.notes);
+  for (const note of downloaded.notes) result.notes.push(note);
   result.after = digestHex(downloaded.hash);
   const [signer, published] = [signed?.signer(), signed?.published()];
   if (signer) result.signer = signer;
