@@ -21,9 +21,19 @@ export function onStopSignals(stop: (signal: StopSignal) => void): void {
   for (const signal of STOP_SIGNALS) process.on(signal, () => stop(signal));
 }
 
-/** Exits 0 once `deadlineMs` has passed, whatever is still open; the timer alone keeps nothing alive. */
-export function exitWithin(deadlineMs: number): void {
-  setTimeout(() => process.exit(0), deadlineMs).unref?.();
+/**
+ * Exits 0 once `deadlineMs` has passed, whatever is still open, after `last` (what must not be
+ * lost: the usage rows and the start-up index are written synchronously); the timer alone keeps
+ * nothing alive.
+ */
+function exitWithin(deadlineMs: number, last: () => void): void {
+  setTimeout(() => {
+    try {
+      last();
+    } finally {
+      process.exit(0);
+    }
+  }, deadlineMs).unref?.();
 }
 
 export interface StopSteps {
@@ -37,27 +47,48 @@ export interface StopSteps {
   say?: (line: string) => void;
 }
 
+/** The stop sequence: call it to stop (once, however often); `arm` starts the deadline early. */
+export interface StopSequence {
+  (why?: string): Promise<void>;
+  /** Arms the exit deadline now, before the drain begins (a signal over stdio: stop reading, then drain). */
+  arm(): void;
+}
+
 /**
  * The one stop sequence of a serving process: the exit deadline armed, the transport drained, the
  * skills closed, exit 0. The skills stay live through the drain: a request in flight may be
- * waiting for a load. Returns `stop`, which runs the sequence once however often and from
- * wherever it is called (a second signal, stdin closing, a broken stdout); `why` is said the first time.
+ * waiting for a load. The skills are closed (usage rows and the start-up index written) on every
+ * way out, the deadline's too: a drain slowed by a busy machine used to reach `process.exit`
+ * first and drop the uses still pending. `why` is said the first time.
  */
-export function stopSequence(steps: StopSteps): (why?: string) => Promise<void> {
+export function stopSequence(steps: StopSteps): StopSequence {
   let stopping: Promise<void> | undefined;
-  return (why) => {
+  let armed = false;
+  let closed = false;
+  const closeSkills = () => {
+    if (closed) return;
+    closed = true;
+    const skills = steps.skills();
+    skills?.live.close();
+    skills?.close();
+  };
+  const arm = () => {
+    if (armed) return;
+    armed = true;
+    exitWithin(steps.deadlineMs, closeSkills);
+  };
+  const stop = (why?: string) => {
     stopping ??= (async () => {
-      exitWithin(steps.deadlineMs);
+      arm();
       if (why !== undefined) steps.say?.(why);
       try {
         await steps.drain();
       } finally {
-        const skills = steps.skills();
-        skills?.live.close();
-        skills?.close();
+        closeSkills();
         process.exit(0);
       }
     })();
     return stopping;
   };
+  return Object.assign(stop, { arm });
 }

@@ -126,10 +126,14 @@ export function openSkills(
   return {
     live,
     close() {
-      // A short session may end before the index was written while idle: write it now.
-      writer?.flush();
-      index?.close();
-      hooks.usage?.close();
+      // The uses first: they are the user's record, and a failing index write must not lose them.
+      try {
+        hooks.usage?.close();
+      } finally {
+        // A short session may end before the index was written while idle: write it now.
+        writer?.flush();
+        index?.close();
+      }
     },
   };
 }

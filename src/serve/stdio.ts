@@ -3,7 +3,7 @@ import { LiveRegistry } from "../mcp/registry-source.ts";
 import { serveMcpOverStdio } from "../mcp/stdio.ts";
 import { StdioTransport, type FrameOutput } from "../mcp/stdio-transport.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
-import { DRAIN_DEADLINE_MS, exitWithin, onStopSignals, stopSequence } from "./drain.ts";
+import { DRAIN_DEADLINE_MS, onStopSignals, stopSequence } from "./drain.ts";
 import { serveLogger } from "./log.ts";
 import { UsageLog } from "./usage-log.ts";
 import { counts, openSkills, type Milestone, type OpenSkills, type ServeOptions } from "./skills.ts";
@@ -42,7 +42,7 @@ export async function runStdio(options: ServeOptions): Promise<void> {
   transport.onDrained = exit;
   // A signal stops reading; what was read is answered (then `onDrained`), within the deadline.
   onStopSignals(() => {
-    exitWithin(DRAIN_DEADLINE_MS);
+    stop.arm();
     transport.stopReading();
   });
   process.stdout.on?.("error", exit);

@@ -8,22 +8,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { BOARD_FILES } from "../helpers/board-fixture.ts";
+import { BOARD_FILES, DATA_PATHS } from "../helpers/board-fixture.ts";
 import { chromiumInstalled, launchChromium, type RunningBoard, startBoard } from "../helpers/board.ts";
 import { type Fixture, makeFixture } from "../helpers/fixture.ts";
 import type { ServerTarget } from "../helpers/server.ts";
-
-/** Every data path the page reads (GET), and the one it posts to. */
-const DATA_PATHS = [
-  "api/summary",
-  "api/events",
-  "api/skill/hello",
-  "api/search?q=x",
-  "api/client/cursor",
-  "api/cost/cursor",
-  "api/usage",
-  "api/usage/hello",
-];
 
 type PageGlobals = { document: { body: { dataset: Record<string, string | undefined> }; cookie: string } };
 

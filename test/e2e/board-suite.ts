@@ -11,7 +11,7 @@ import {
   startBoard,
   type RunningBoard,
 } from "../helpers/board.ts";
-import { BOARD_FILES, HOSTILE_HTML, SEEDED_USES, seedUsage } from "../helpers/board-fixture.ts";
+import { BOARD_FILES, DATA_PATHS, HOSTILE_HTML, SEEDED_USES, seedUsage } from "../helpers/board-fixture.ts";
 import { DAMAGE, writeGarbageStore } from "../helpers/damaged-store.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 import { RULES_BY_ID } from "../../src/audit/rules.ts";
@@ -655,16 +655,7 @@ export function boardSuite(target: ServerTarget): void {
     });
 
     test("every data request answers 403 to a foreign Origin or Host", async () => {
-      const paths = [
-        "api/summary",
-        "api/events",
-        "api/skill/hello",
-        "api/search?q=x",
-        "api/client/cursor",
-        "api/cost/cursor",
-        "api/usage",
-        "api/usage/hello",
-      ];
+      const paths = DATA_PATHS;
       for (const path of paths) {
         // With this run's token: the Host and Origin stages refuse before the token is looked at.
         const at = new URL(path, board.base);

@@ -75,3 +75,15 @@ export function seedUsage(home: string, now = Date.now()): void {
     db.close();
   }
 }
+
+/** Every data path the page reads (GET); the one it posts to, api/render/:id, is tested apart. */
+export const DATA_PATHS = [
+  "api/summary",
+  "api/events",
+  "api/skill/hello",
+  "api/search?q=x",
+  "api/client/cursor",
+  "api/cost/cursor",
+  "api/usage",
+  "api/usage/hello",
+];

@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { runBounded } from "../helpers/processes.ts";
+import { REPO_ROOT } from "../helpers/server.ts";
 import { DRAIN_DEADLINE_MS } from "../../src/serve/drain.ts";
 import { HTTP_DRAIN_MS, HTTP_EXIT_DEADLINE_MS } from "../../src/serve/http.ts";
 import { createLogger } from "../../src/serve/log.ts";
@@ -47,5 +50,37 @@ describe("one drain deadline", () => {
     expect(HTTP_DRAIN_MS).toBeGreaterThan(DRAIN_DEADLINE_MS);
     expect(HTTP_EXIT_DEADLINE_MS).toBeGreaterThanOrEqual(HTTP_DRAIN_MS + STREAMS_CLOSE_MS);
     expect(HTTP_EXIT_DEADLINE_MS).toBeLessThan(2000);
+  });
+});
+
+describe("the stop sequence, in a real process", () => {
+  /** A process whose drain never ends (a busy machine, a client that stops reading) and whose skills say when closed. */
+  const script = (how: string) => `
+import { stopSequence } from ${JSON.stringify(join(REPO_ROOT, "src", "serve", "drain.ts"))};
+const skills = {
+  live: { close() { process.stdout.write("watchers closed\\n"); } },
+  close() { process.stdout.write("uses and index written\\n"); },
+};
+const stop = stopSequence({ deadlineMs: 50, drain: () => new Promise(() => {}), skills: () => skills });
+${how}
+setInterval(() => {}, 1000);
+`;
+
+  test("the deadline still closes the skills (the pending uses are written) before the process exits 0", async () => {
+    const run = await runBounded([process.execPath, "-e", script("void stop();")], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? "" },
+      timeoutMs: 20_000,
+    });
+    expect({ code: run.code, out: run.stdout }).toEqual({ code: 0, out: "watchers closed\nuses and index written\n" });
+  });
+
+  test("a deadline armed early (a signal over stdio) closes the skills too, once", async () => {
+    const run = await runBounded([process.execPath, "-e", script("stop.arm(); stop.arm();")], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? "" },
+      timeoutMs: 20_000,
+    });
+    expect({ code: run.code, out: run.stdout }).toEqual({ code: 0, out: "watchers closed\nuses and index written\n" });
   });
 });
