@@ -11,7 +11,8 @@
  * and 656 ns with node:crypto's `createHash`, 1,000 files of 2 KB (the loader's common case) in
  * 1.37 ms against 1.71 and 2.29 ms; from 10 KB up all three run at memory speed (10 KB ~6 µs,
  * 1 MB ~585 µs, whole or in 64 KiB updates). A fresh process's first hash costs 64 µs against
- * 6.3 ms for node:crypto, most of it loading that module.
+ * 6.3 ms for node:crypto, nearly all of it loading that module (which the server still loads at
+ * start for sshsig.ts and `randomUUID`, so that part is no start-up gain today).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { isEmbedded } from "./fs-state.ts";
