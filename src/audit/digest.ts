@@ -9,7 +9,7 @@
  * `contentKey` names the same content more cheaply, from each file's own SHA-256 (which the load
  * already knows): the cache of results (cache.ts) is keyed by it, so a warm run reads no file.
  */
-import { type Digest, digestOf } from "../storage/digest.ts";
+import { type Digest, digestOf, sha256Hex } from "../storage/digest.ts";
 import { writeTarGz } from "../storage/tar-gz.ts";
 import { RULES_VERSION } from "./rules.ts";
 import type { SkillFileBytes } from "./verdict.ts";
@@ -20,16 +20,8 @@ export function folderDigest(files: readonly SkillFileBytes[]): Digest {
   return digestOf(writeTarGz(files));
 }
 
-/** Hex SHA-256 of one file. */
-export function fileSha256(bytes: Uint8Array): string {
-  return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
-}
-
 /** The cache key of a skill's content: its kind, each file's path and SHA-256, and the rules' version. */
 export function contentKey(kind: "folder" | "file", files: readonly { path: string; sha256: string }[]): string {
-  const hasher = new Bun.CryptoHasher("sha256");
-  hasher.update(`${RULES_VERSION}\0${kind}\0`);
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
-    hasher.update(`${f.path}\0${f.sha256}\n`);
-  return hasher.digest("hex");
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return sha256Hex([`${RULES_VERSION}\0${kind}\0`, ...sorted.map((f) => `${f.path}\0${f.sha256}\n`)]);
 }

@@ -6,6 +6,7 @@
  * runs while the finding stays where it is. Checked against the official schema in
  * test/unit/audit-sarif.test.ts.
  */
+import { shortHash } from "../storage/digest.ts";
 import { RULES, RULES_VERSION, type Severity } from "./rules.ts";
 import type { Finding } from "./scan.ts";
 
@@ -22,8 +23,9 @@ export interface SarifSkill {
 const LEVEL: Record<Severity, "error" | "warning" | "note"> = { high: "error", medium: "warning", low: "note" };
 const SECURITY_SEVERITY: Record<Severity, string> = { high: "8.0", medium: "5.0", low: "2.0" };
 
+/** 32 hex digits, as since the first SARIF output: a changed fingerprint is a new alert. */
 function fingerprint(parts: readonly string[]): string {
-  return new Bun.CryptoHasher("sha256").update(parts.join("\0")).digest("hex").slice(0, 32);
+  return shortHash(parts.join("\0"), 32);
 }
 
 export function sarifLog(skills: readonly SarifSkill[], version: string): object {

@@ -6,14 +6,13 @@
  * the cookie. A script presents the token as `Authorization: Bearer <token>`. This module owns the
  * token, its cookie and that exchange; the guard (guard.ts) runs it as its last stage.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { sha256Bytes } from "../storage/digest.ts";
 
 /** The query parameter of the printed URL. */
 export const TOKEN_PARAM = "token";
 /** 256 bits from the system's CSPRNG, base64url: 43 characters, safe in a URL, a cookie and a header. */
 const TOKEN_BYTES = 32;
-
-const digestOf = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
 
 /** Where the refusal points the reader: the one place the token is shown. */
 const OPEN_THE_URL =
@@ -58,7 +57,7 @@ export class BoardAccess {
 
   constructor(token: string = randomBytes(TOKEN_BYTES).toString("base64url")) {
     this.token = token;
-    this.digest = digestOf(token);
+    this.digest = sha256Bytes(token);
   }
 
   /**
@@ -71,7 +70,7 @@ export class BoardAccess {
 
   /** Compares digests of equal length in constant time: neither the content nor the length leaks. */
   matches(candidate: string): boolean {
-    return timingSafeEqual(digestOf(candidate), this.digest);
+    return timingSafeEqual(sha256Bytes(candidate), this.digest);
   }
 
   /**

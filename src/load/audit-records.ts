@@ -10,12 +10,12 @@ import { dirname, join, relative, sep } from "node:path";
 import { IGNORED_PIN_HINT, pinOf } from "../audit/allow-pins.ts";
 import { auditSkill, type AuditedSkill, type SkillContent } from "../audit/audit-skill.ts";
 import { type AuditCache, saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
-import { fileSha256 } from "../audit/digest.ts";
 import { reaches, RULES_BY_ID, type Severity } from "../audit/rules.ts";
 import type { Finding } from "../audit/scan.ts";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { cacheRoot } from "../storage/cache-dir.ts";
+import { sha256Hex } from "../storage/digest.ts";
 import { readFolderFile } from "../storage/folder-file.ts";
 import type { SkillRecord } from "./record.ts";
 
@@ -53,7 +53,7 @@ function folderContent(record: SkillRecord): { content: SkillContent; partial?: 
   }
   const bytes = readBytes(record.path);
   return {
-    content: { kind: "folder", files: [{ path: "SKILL.md", sha256: fileSha256(bytes) }], readFile: () => bytes },
+    content: { kind: "folder", files: [{ path: "SKILL.md", sha256: sha256Hex(bytes) }], readFile: () => bytes },
     partial: read && "refused" in read ? read.refused : "the folder's files cannot be listed",
   };
 }
@@ -84,7 +84,7 @@ export function auditRecords(
     else {
       const bytes = readBytes(record.path);
       const path = toPosix(relative(layerDir, record.path));
-      content = { kind: "file", files: [{ path, sha256: fileSha256(bytes) }], readFile: () => bytes };
+      content = { kind: "file", files: [{ path, sha256: sha256Hex(bytes) }], readFile: () => bytes };
     }
     audits.push({
       id: record.skill.id,

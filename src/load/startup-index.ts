@@ -1,11 +1,10 @@
 import { Database, type Statement } from "bun:sqlite";
-import { createHash } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Skill, SkillContent, SkillExample } from "../skill/skill.ts";
-import { cacheRoot } from "../storage/cache-dir.ts";
+import { cacheRoot, projectCacheName } from "../storage/cache-dir.ts";
 import { type FileStamp, sameStamp } from "../storage/stamp.ts";
 import { VERSION } from "../version.ts";
 
@@ -338,6 +337,5 @@ export function startupIndexEnabled(): boolean {
 
 /** One index per project folder, in skill-central's cache folder (see `cacheRoot`). */
 export function startupIndexPath(cwd: string, home = homedir()): string {
-  const hash = createHash("sha256").update(cwd).digest("hex").slice(0, 16);
-  return join(cacheRoot(home), `${hash}.index.sqlite`);
+  return join(cacheRoot(home), `${projectCacheName(cwd)}.index.sqlite`);
 }

@@ -5,7 +5,7 @@ import { saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
 import { RULES_VERSION } from "../audit/rules.ts";
 import type { Counts, Verdict } from "../audit/verdict.ts";
 import type { PublishedSkill } from "../registry/published-skills.ts";
-import { type Digest, digestHex } from "../storage/digest.ts";
+import { type Digest, digestHex, sha256Hex } from "../storage/digest.ts";
 import { VERSION } from "../version.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { bytesOf } from "./skill-files.ts";
@@ -67,7 +67,7 @@ function yamlContent(path: string): SkillContent {
   const read = () => (bytes ??= new Uint8Array(readFileSync(path)));
   let sha256 = known && sameStamp(known, stamp) ? known.sha256 : undefined;
   if (sha256 === undefined) {
-    sha256 = new Bun.CryptoHasher("sha256").update(read()).digest("hex");
+    sha256 = sha256Hex(read());
     if (stamp && Date.now() - stamp.mtimeMs >= RACY_MS) yamlHashes.set(path, { ...stamp, sha256 });
   }
   return { kind: "file", files: [{ path: basename(path), sha256 }], readFile: read };

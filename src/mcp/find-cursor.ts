@@ -5,7 +5,6 @@
  * (score, then id). The next page is the hits ranking after that one, so a cursor stays
  * meaningful across a reload: nothing that still ranks after it is skipped.
  */
-import { createHash } from "node:crypto";
 import type { RankKey } from "../registry/search.ts";
 
 interface FindCursorData {
@@ -17,10 +16,7 @@ interface FindCursorData {
 }
 
 function searchDigest(query: string, tags: readonly string[]): string {
-  return createHash("sha256")
-    .update(JSON.stringify([query, tags]))
-    .digest("base64url")
-    .slice(0, 22);
+  return Bun.SHA256.hash(JSON.stringify([query, tags]), "base64url").slice(0, 22);
 }
 
 export function encodeFindCursor(query: string, tags: readonly string[], last: RankKey): string {

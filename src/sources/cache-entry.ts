@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Signer } from "../storage/allowed-signers.ts";
 import { cacheRoot } from "../storage/cache-dir.ts";
+import { shortHash } from "../storage/digest.ts";
 import { acquireLock, type HeldLock, type LockOptions } from "./entry-lock.ts";
 import { git, GitError, runGit } from "./git.ts";
 import { cacheKey } from "./git-url.ts";
@@ -50,7 +51,7 @@ export function gitCacheRoot(home?: string): string {
 }
 
 function copyName(commit: string, path: string): string {
-  return path === "" ? commit : `${commit}-${createHash("sha256").update(path).digest("hex").slice(0, 12)}`;
+  return path === "" ? commit : `${commit}-${shortHash(path, 12)}`;
 }
 
 async function readJson<T>(file: string, fallback: T): Promise<T> {

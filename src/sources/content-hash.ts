@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { type Digest, digestFromHex } from "../storage/digest.ts";
+import { type Digest, digestFromHex, type HashInput, sha256Hex } from "../storage/digest.ts";
 
 /**
  * `contentHash`: what a layer's copy must contain, independent of git and of the file system.
@@ -29,13 +28,9 @@ function byUtf8(a: { key: Uint8Array }, b: { key: Uint8Array }): number {
 /** The hash of a set of files given in any order. */
 export function contentHash(files: readonly HashedFile[]): Digest {
   const sorted = files.map((f) => ({ key: encoder.encode(f.path), bytes: f.bytes })).sort(byUtf8);
-  const hash = createHash("sha256");
-  for (const { key, bytes } of sorted) {
-    hash.update(key);
-    hash.update(`\0${bytes.length}\0`);
-    hash.update(bytes);
-  }
-  return digestFromHex(hash.digest("hex"));
+  const parts: HashInput[] = [];
+  for (const { key, bytes } of sorted) parts.push(key, `\0${bytes.length}\0`, bytes);
+  return digestFromHex(sha256Hex(parts));
 }
 
 /** Every file under `dir`, relative and `/`-separated; throws on anything but files and folders. */

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { shortHash } from "../storage/digest.ts";
 
 /**
  * Repository URLs as a config may write them, and the only forms we hand to git: `https://`,
@@ -99,12 +99,11 @@ export function redactText(text: string, url?: string): string {
 /** A folder name for the repository's cache entry: readable, and unique by a hash of its identity. */
 export function cacheKey(url: string): string {
   const canonical = canonicalUrl(url);
-  const hash = createHash("sha256").update(canonical).digest("hex").slice(0, 16);
   const readable = canonical
     .replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//, "")
     .replace(/\.git$/, "")
     .replace(/[^A-Za-z0-9._-]+/g, "-")
     .replace(/^[-.]+|-+$/g, "")
     .slice(-48);
-  return `${readable || "repo"}-${hash}`;
+  return `${readable || "repo"}-${shortHash(canonical, 16)}`;
 }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -8,6 +7,7 @@ import type { AuditSettings } from "../config/audit-settings.ts";
 import { projectConfigPath } from "../config/config-file.ts";
 import { resolveConfig, type ConfigOptions, type LayerSpec } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
+import { projectCacheName } from "../storage/cache-dir.ts";
 import { CacheEntry, gitCacheRoot, isGoneError, writeFileAtomically } from "./cache-entry.ts";
 import { GitError } from "./git.ts";
 import { canonicalUrl, classifyGitUrl, redactText, redactUrl } from "./git-url.ts";
@@ -81,11 +81,7 @@ class ProjectHistory {
   private dirty = false;
 
   constructor(cwd: string, home: string) {
-    this.file = join(
-      gitCacheRoot(home),
-      "projects",
-      `${createHash("sha256").update(cwd).digest("hex").slice(0, 16)}.json`,
-    );
+    this.file = join(gitCacheRoot(home), "projects", `${projectCacheName(cwd)}.json`);
   }
 
   async read(): Promise<void> {

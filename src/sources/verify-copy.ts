@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { mkdir, readFile, utimes } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { sha256Hex } from "../storage/digest.ts";
 import { writeFileAtomically } from "./cache-entry.ts";
 import { hashCopy } from "./content-hash.ts";
 
@@ -60,7 +60,7 @@ function stampOf(dir: string): string {
     }
   };
   walk("");
-  return createHash("sha256").update(lines.sort().join("")).digest("hex");
+  return sha256Hex(lines.sort().join(""));
 }
 
 async function readSeal(file: string): Promise<Seal | undefined> {

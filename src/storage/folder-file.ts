@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
 import { relative, sep } from "node:path";
+import { sha256Hex } from "./digest.ts";
 import { describeFsError } from "./fs-errors.ts";
 import { isEmbedded } from "./fs-state.ts";
 
@@ -59,7 +60,7 @@ export function readFolderFile(dir: string, file: RecordedFile): FolderFileRead 
   } catch (error) {
     return { ok: false, reason: "unreadable", message: `cannot read the file: ${describeFsError(error)}` };
   }
-  if (bytes.length !== file.size || new Bun.CryptoHasher("sha256").update(bytes).digest("hex") !== file.sha256) {
+  if (bytes.length !== file.size || sha256Hex(bytes) !== file.sha256) {
     return { ok: false, reason: "changed", message: "the file changed since it was loaded" };
   }
   return { ok: true, bytes };

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Schema from "typebox/schema";
 import { auditSkill } from "../../src/audit/audit-skill.ts";
 import { AuditCache } from "../../src/audit/cache.ts";
-import { contentKey, fileSha256, folderDigest } from "../../src/audit/digest.ts";
+import { contentKey, folderDigest } from "../../src/audit/digest.ts";
 import { auditFetched } from "../../src/audit/gate.ts";
 import { groupFetchedSkills } from "../../src/audit/group.ts";
 import { reaches, RULES, RULES_VERSION } from "../../src/audit/rules.ts";
@@ -15,7 +15,7 @@ import { mergeAuditSettings, readAuditSettings } from "../../src/config/audit-se
 import { readConfigFile } from "../../src/config/config-file.ts";
 import type { ConfigProblem } from "../../src/config/config-problem.ts";
 import type { Diagnostic } from "../../src/diagnostics.ts";
-import { parseDigest } from "../../src/storage/digest.ts";
+import { parseDigest, sha256Hex } from "../../src/storage/digest.ts";
 import { writeTarGz } from "../../src/storage/tar-gz.ts";
 import sarifSchema from "../fixtures/sarif/sarif-schema-2.1.0.json";
 import { makeFixture } from "../helpers/fixture.ts";
@@ -159,7 +159,7 @@ describe("findings: rule, severity, relative file, line and column", () => {
 describe("the digest and the cache", () => {
   test("a folder's digest is its well-known artifact's: the lone SKILL.md's bytes, else the deterministic .tar.gz", () => {
     const md = { path: "SKILL.md", bytes: new TextEncoder().encode("---\nname: a\n---\n") };
-    const sha = (b: Uint8Array) => `sha256:${fileSha256(b)}` as const;
+    const sha = (b: Uint8Array) => `sha256:${sha256Hex(b)}` as const;
     expect(folderDigest([md])).toBe(sha(md.bytes));
     const two = [md, { path: "ref/x.md", bytes: new TextEncoder().encode("x") }];
     expect(folderDigest(two)).toBe(sha(writeTarGz(two)));
@@ -169,7 +169,7 @@ describe("the digest and the cache", () => {
     const cache = new AuditCache("/nonexistent-cache-root");
     const files = fixture("remote-code-pipe", "malicious");
     const bytes = new Map(files.map((f) => [f.path, f.bytes]));
-    const listed = files.map((f) => ({ path: f.path, sha256: fileSha256(f.bytes) }));
+    const listed = files.map((f) => ({ path: f.path, sha256: sha256Hex(f.bytes) }));
     const reads: string[] = [];
     const content = {
       kind: "folder" as const,
@@ -198,7 +198,7 @@ describe("the digest and the cache", () => {
     bytes.set("SKILL.md", edited);
     const changed = {
       ...content,
-      files: listed.map((f) => (f.path === "SKILL.md" ? { ...f, sha256: fileSha256(edited) } : f)),
+      files: listed.map((f) => (f.path === "SKILL.md" ? { ...f, sha256: sha256Hex(edited) } : f)),
     };
     expect(auditSkill(cache, changed, false).findings.map((f) => [f.file, f.line])).toEqual([["SKILL.md", 5]]);
     expect(reads).toEqual(["SKILL.md"]);

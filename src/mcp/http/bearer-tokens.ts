@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
+import { sha256Bytes } from "../../storage/digest.ts";
 
 /** The environment variable that may hold one token (label `env`), for containers and CI. */
 export const TOKEN_ENV_VAR = "SKILL_CENTRAL_TOKEN";
@@ -21,8 +22,6 @@ interface Entry {
 }
 
 export type Verdict = { ok: true; label: string } | { ok: false; reason: "missing" | "malformed" | "invalid" };
-
-const digestOf = (token: string): Buffer => createHash("sha256").update(token, "utf8").digest();
 
 /**
  * The bearer tokens that may use the server, each with the label the access log shows instead of
@@ -71,7 +70,7 @@ export class BearerTokens {
       );
     if (token.length < MIN_TOKEN_CHARS)
       throw new TokenConfigError(`${at}: the token is shorter than ${MIN_TOKEN_CHARS} characters`);
-    return { label, digest: digestOf(token) };
+    return { label, digest: sha256Bytes(token) };
   }
 
   /** Both sources together; a label may not appear in both. */
@@ -101,7 +100,7 @@ export class BearerTokens {
   }
 
   private labelOf(token: string): string | undefined {
-    const presented = digestOf(token);
+    const presented = sha256Bytes(token);
     let found: string | undefined;
     for (const entry of this.entries) {
       if (timingSafeEqual(presented, entry.digest) && found === undefined) found = entry.label;

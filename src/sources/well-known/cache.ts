@@ -12,11 +12,10 @@
  * The folder's name shows in paths a skill's text is given (`${CLAUDE_SKILL_DIR}`), so it is the
  * whole host name and port, readable, and a short hash of the index URL to keep URLs apart.
  */
-import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cacheRoot } from "../../storage/cache-dir.ts";
-import { type Digest, digestHex, parseDigest } from "../../storage/digest.ts";
+import { type Digest, digestHex, parseDigest, shortHash } from "../../storage/digest.ts";
 import { writeFileAtomically } from "../cache-entry.ts";
 import { acquireLock, type HeldLock, type LockOptions } from "../entry-lock.ts";
 import { canonicalUrl } from "../git-url.ts";
@@ -48,7 +47,7 @@ export function wellKnownCacheKey(indexUrl: string): string {
   // An IPv6 address (`[::1]`) is named by its digits, so the name never starts with a hyphen.
   const name = url.hostname.replace(/[^A-Za-z0-9.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "");
   const host = `${url.hostname.startsWith("[") ? "ipv6-" : ""}${name}`.slice(0, 200);
-  return `${host}-${port}-${createHash("sha256").update(canonical).digest("hex").slice(0, 12)}`;
+  return `${host}-${port}-${shortHash(canonical, 12)}`;
 }
 
 export class WellKnownCache {

@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-
 /** Entries kept at most: past it, the least recently used goes. */
 export const MAX_CACHED_VERDICTS = 10_000;
 
@@ -17,7 +15,7 @@ export class VerdictCache<V> {
   ) {}
 
   static keyOf(token: string): string {
-    return createHash("sha256").update(token, "utf8").digest("base64");
+    return Bun.SHA256.hash(token, "base64");
   }
 
   get(key: string): V | undefined {
