@@ -45,6 +45,7 @@ export const AuditBlock = {
       errorMessage: "must be high, medium or never",
       hint: "high (the default) blocks a skill with a high finding",
     },
+    // `remote`: git and url layers are judged at `sync`; `all`: local layers' blocked skills are not served either.
     layers: {
       enum: ["remote", "all"],
       errorMessage: "must be remote or all",
@@ -85,9 +86,6 @@ export const AuditBlock = {
 /** The least severe finding that blocks a skill (`audit.block`); `never`: findings are reported, nothing is refused. */
 export type AuditBlock = BlockOf<typeof AuditBlock.properties.block>;
 
-/** `remote`: git and url layers are judged at `sync`; `all`: local layers' blocked skills are not served either. */
-export type AuditLayers = BlockOf<typeof AuditBlock.properties.layers>;
-
 /** A project config's `audit.allow` entry: where it was written, and what it may let through (see the header). */
 export interface ProjectPin {
   /** The project's config file, for the warning when the entry is ignored. */
@@ -105,11 +103,8 @@ export type AuditAllow = Omit<BlockOf<typeof AuditBlock.properties.allow.items>,
   project?: ProjectPin;
 };
 
-export interface AuditSettings {
-  block: AuditBlock;
-  layers: AuditLayers;
-  allow: readonly AuditAllow[];
-}
+/** The gate in effect: every key set, allow entries parsed (and a project's bounded). */
+export type AuditSettings = Required<Omit<BlockOf<typeof AuditBlock>, "allow">> & { allow: readonly AuditAllow[] };
 
 export const DEFAULT_AUDIT_SETTINGS: AuditSettings = Object.freeze({ block: "high", layers: "remote", allow: [] });
 

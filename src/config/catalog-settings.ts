@@ -14,7 +14,6 @@ export type CatalogMode = (typeof CATALOG_MODES)[number];
 
 /** `tools`: each tool skill is an MCP tool (unless a capped client's budget is exceeded); `catalog`: all go behind `run_skill_tool`. */
 export const TOOL_SKILLS_MODES = ["tools", "catalog"] as const;
-export type ToolSkillsMode = (typeof TOOL_SKILLS_MODES)[number];
 
 /** What one file's catalog keys say, as the schema has it (`catalog: true` not yet read as `on`). */
 type CatalogDeclared = BlockOf<typeof CatalogKeys>;

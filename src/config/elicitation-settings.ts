@@ -56,15 +56,16 @@ export function readElicitationSettings(
   return settings;
 }
 
-export interface ElicitationSettings {
-  mode: ElicitationMode;
-  /**
-   * A file holding the key that protects the state a 2026-07-28 request carries between rounds
-   * (at least 32 bytes). Replicas behind one load balancer share it, so a retry may land on any
-   * of them; without it each process makes its own key.
-   */
-  stateKeyFile?: string;
-}
+/**
+ * The settings in effect: the mode, and `stateKeyFile` (absolute), a file holding the key that
+ * protects the state a 2026-07-28 request carries between rounds (at least 32 bytes). Replicas
+ * behind one load balancer share it, so a retry may land on any of them; without it each process
+ * makes its own key.
+ */
+export type ElicitationSettings = { mode: ElicitationMode } & Pick<
+  Extract<BlockOf<typeof ElicitationBlock>, object>,
+  "stateKeyFile"
+>;
 
 export const DEFAULT_ELICITATION_SETTINGS: ElicitationSettings = Object.freeze({ mode: "auto" });
 

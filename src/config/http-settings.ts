@@ -130,21 +130,16 @@ export type OAuthSettings = Omit<BlockOf<typeof OAuthBlock>, "scopes" | "callerC
 export type MetricsSettings = BlockOf<typeof MetricsMapping>;
 
 /** The `http:` settings in effect: the project's config over the user's, key by key (publicUrl, oauth, metrics). */
-export interface HttpSettings {
-  publicUrl?: string;
+export type HttpSettings = Pick<BlockOf<typeof HttpBlock>, "publicUrl"> & {
   oauth?: OAuthSettings;
   metrics?: MetricsSettings;
-}
+};
 
 /** One key as a file declared it: a usable value, or why not (`file:line:col: message`). */
 export type Declared<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-/** What one file's `http:` says; a key it does not have is absent. */
-export interface DeclaredHttpSettings {
-  publicUrl?: Declared<string>;
-  oauth?: Declared<OAuthSettings>;
-  metrics?: Declared<MetricsSettings>;
-}
+/** What one file's `http:` says, each key usable or not; a key it does not have is absent. */
+export type DeclaredHttpSettings = { [Key in keyof HttpSettings]?: Declared<NonNullable<HttpSettings[Key]>> };
 
 export const HTTP_KEYS = ["publicUrl", "oauth", "metrics"] as const;
 
