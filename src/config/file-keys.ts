@@ -51,7 +51,7 @@ export function readFileKey(
   report: ReportProblem,
 ): FileSettings {
   const read = readBlock(FileKeys, { [key]: value }, report);
-  const settings: { -readonly [Key in keyof FileSettings]: FileSettings[Key] } = {};
+  const settings: FileSettings = {};
   if (read?.builtin !== undefined) settings.builtin = read.builtin;
   if (read?.pageSize !== undefined) settings.pageSize = read.pageSize;
   if (read !== undefined && "enable" in read) {

@@ -143,7 +143,10 @@ export type DeclaredHttpSettings = { [Key in keyof HttpSettings]?: Declared<NonN
 
 export const HTTP_KEYS = ["publicUrl", "oauth", "metrics"] as const;
 
-/** Each key whole from the later file that declares it: `oauth` too (see mergeHttpSettings). */
+/**
+ * Each key whole from the later file that declares it, `oauth` too (see mergeHttpSettings); no key
+ * is ranked or the user's alone, so both files merge as plain declarations in order.
+ */
 const HTTP_RULES: MergeRules<DeclaredHttpSettings> = { publicUrl: "later", oauth: "later", metrics: "later" };
 
 export interface HttpReadContext {

@@ -20,7 +20,7 @@ export interface UsageSettings {
 }
 
 /** Both keys are the user's alone (the header says why). */
-export const USAGE_RULES: MergeRules<UsageSettings> = { store: "user", keepDays: "user" };
+const USAGE_RULES: MergeRules<UsageSettings> = { store: "user", keepDays: "user" };
 
 export const DEFAULT_KEEP_DAYS = 180;
 export const MAX_KEEP_DAYS = 36_500;
