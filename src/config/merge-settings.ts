@@ -62,12 +62,14 @@ export function mergeSettings<Settings extends object>(
       if (value === undefined || !Object.hasOwn(rules, key)) continue;
       const rule = ruleOf[key]!;
       const before = merged[key];
-      if (rule === "joined")
+      if (rule === "joined") {
         merged[key] = [...new Set([...((before as readonly unknown[] | undefined) ?? []), ...(value as unknown[])])];
-      else if (rule === "user") {
-        if (origin === "user") merged[key] = value;
-      } else if (rule === "later" || origin === "user" || before === undefined) merged[key] = value;
-      else if (rule.tighter.indexOf(value) >= rule.tighter.indexOf(before)) merged[key] = value;
+        continue;
+      }
+      if (rule === "user" && origin === "project") continue;
+      // A `tighter` key binds a project's value only, and only once something is in effect to hold.
+      const held = typeof rule === "object" && origin === "project" && before !== undefined;
+      if (!held || rule.tighter.indexOf(value) >= rule.tighter.indexOf(before)) merged[key] = value;
       else project?.looser?.({ key: key as keyof Settings & string, wanted: String(value), floor: String(before) });
     }
   };
