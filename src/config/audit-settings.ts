@@ -29,7 +29,8 @@
  */
 import { type Digest, DIGEST_FORM, DIGEST_PATTERN, parseDigest } from "../storage/digest.ts";
 import type { ReportProblem } from "./config-problem.ts";
-import { type BlockOf, readBlock } from "./config-schema.ts";
+import { type BlockOf, NON_BLANK, readBlock } from "./config-schema.ts";
+import { type MergeRules, mergeSettings } from "./merge-settings.ts";
 
 const ALLOW_HINT = "copy the digest from `skill-central audit --format json`";
 
@@ -44,6 +45,7 @@ export const AuditBlock = {
       errorMessage: "must be high, medium or never",
       hint: "high (the default) blocks a skill with a high finding",
     },
+    // `remote`: git and url layers are judged at `sync`; `all`: local layers' blocked skills are not served either.
     layers: {
       enum: ["remote", "all"],
       errorMessage: "must be remote or all",
@@ -64,8 +66,7 @@ export const AuditBlock = {
             hint: ALLOW_HINT,
           },
           reason: {
-            type: "string",
-            pattern: "\\S",
+            ...NON_BLANK,
             errorMessage: "must say why the skill is let through",
             hint: 'e.g. reason: "installer reviewed by security, 2026-12"',
           },
@@ -85,9 +86,6 @@ export const AuditBlock = {
 /** The least severe finding that blocks a skill (`audit.block`); `never`: findings are reported, nothing is refused. */
 export type AuditBlock = BlockOf<typeof AuditBlock.properties.block>;
 
-/** `remote`: git and url layers are judged at `sync`; `all`: local layers' blocked skills are not served either. */
-export type AuditLayers = BlockOf<typeof AuditBlock.properties.layers>;
-
 /** A project config's `audit.allow` entry: where it was written, and what it may let through (see the header). */
 export interface ProjectPin {
   /** The project's config file, for the warning when the entry is ignored. */
@@ -105,11 +103,8 @@ export type AuditAllow = Omit<BlockOf<typeof AuditBlock.properties.allow.items>,
   project?: ProjectPin;
 };
 
-export interface AuditSettings {
-  block: AuditBlock;
-  layers: AuditLayers;
-  allow: readonly AuditAllow[];
-}
+/** The gate in effect: every key set, allow entries parsed (and a project's bounded). */
+export type AuditSettings = Required<Omit<BlockOf<typeof AuditBlock>, "allow">> & { allow: readonly AuditAllow[] };
 
 export const DEFAULT_AUDIT_SETTINGS: AuditSettings = Object.freeze({ block: "high", layers: "remote", allow: [] });
 
@@ -127,9 +122,16 @@ export function readAuditSettings(value: unknown, report: ReportProblem): Partia
   return { ...keys, allow: pinned };
 }
 
-/** How much each value of a key blocks: a higher rank is tighter. */
-const BLOCK_RANK: Record<AuditBlock, number> = { never: 0, high: 1, medium: 2 };
-const LAYERS_RANK: Record<AuditLayers, number> = { remote: 0, all: 1 };
+/**
+ * The gate's floor as merge rules (see the header): `block` and `layers` loosest first, so a
+ * project's value counts only at or above the user's (or the default); pins joined, a project's
+ * bounded before they are (mergeAuditSettings).
+ */
+const AUDIT_RULES: MergeRules<AuditSettings> = {
+  block: { tighter: ["never", "high", "medium"] },
+  layers: { tighter: ["remote", "all"] },
+  allow: "joined",
+};
 
 /** One config file's `audit:` as read, and the file it came from. */
 export interface AuditSource {
@@ -157,31 +159,23 @@ export function mergeAuditSettings(
   project?: AuditSource & { projectLayers: readonly string[] },
   report: (loosening: AuditLoosening) => void = () => {},
 ): AuditSettings {
-  const floor = {
-    block: user?.audit?.block ?? DEFAULT_AUDIT_SETTINGS.block,
-    layers: user?.audit?.layers ?? DEFAULT_AUDIT_SETTINGS.layers,
-  };
-  const merged = { ...floor, allow: [...(user?.audit?.allow ?? [])] };
-  if (project === undefined) return merged;
-  const looser = (key: "block" | "layers", wanted: string) =>
-    report({
-      file: project.file,
-      message: `audit.${key}: ${wanted} would loosen the gate your user config sets (${key}: ${floor[key]}${user?.audit?.[key] === undefined ? ", by default" : ""}); ignored`,
-      hint: LOOSENING_HINT,
-    });
-  const { block, layers } = project.audit ?? {};
-  if (block !== undefined)
-    if (BLOCK_RANK[block] >= BLOCK_RANK[floor.block]) merged.block = block;
-    else looser("block", block);
-  if (layers !== undefined)
-    if (LAYERS_RANK[layers] >= LAYERS_RANK[floor.layers]) merged.layers = layers;
-    else looser("layers", layers);
+  const floor = mergeSettings(AUDIT_RULES, DEFAULT_AUDIT_SETTINGS, [user?.audit]);
+  if (project === undefined) return floor;
   const judgesAll = floor.layers === "all" && floor.block !== "never";
   const bounds: ProjectPin = {
     file: project.file,
     layers: project.projectLayers,
     ...(judgesAll && { floor: floor.block as Exclude<AuditBlock, "never"> }),
   };
-  for (const pin of project.audit?.allow ?? []) merged.allow.push({ ...pin, project: bounds });
-  return merged;
+  const { allow, ...keys } = project.audit ?? {};
+  const bounded = { ...keys, ...(allow !== undefined && { allow: allow.map((pin) => ({ ...pin, project: bounds })) }) };
+  return mergeSettings(AUDIT_RULES, DEFAULT_AUDIT_SETTINGS, [user?.audit], {
+    settings: bounded,
+    looser: ({ key, wanted, floor: held }) =>
+      report({
+        file: project.file,
+        message: `audit.${key}: ${wanted} would loosen the gate your user config sets (${key}: ${held}${user?.audit?.[key] === undefined ? ", by default" : ""}); ignored`,
+        hint: LOOSENING_HINT,
+      }),
+  });
 }

@@ -5,7 +5,8 @@
  */
 
 import type { ReportProblem } from "./config-problem.ts";
-import { readBlock } from "./config-schema.ts";
+import { type BlockOf, readBlock } from "./config-schema.ts";
+import { type MergeRules, mergeSettings } from "./merge-settings.ts";
 
 /** `auto`: decided per client; `on`: catalog tools for every client; `off`: never. */
 export const CATALOG_MODES = ["auto", "on", "off"] as const;
@@ -13,20 +14,26 @@ export type CatalogMode = (typeof CATALOG_MODES)[number];
 
 /** `tools`: each tool skill is an MCP tool (unless a capped client's budget is exceeded); `catalog`: all go behind `run_skill_tool`. */
 export const TOOL_SKILLS_MODES = ["tools", "catalog"] as const;
-export type ToolSkillsMode = (typeof TOOL_SKILLS_MODES)[number];
 
-export interface CatalogSettings {
-  mode: CatalogMode;
-  toolSkills: ToolSkillsMode;
-  /** The most tools this server lists to a client known to cap its tool count. */
-  toolCap: number;
-  /**
-   * The most o200k tokens a client may be sent to learn the catalog (instructions and lists);
-   * past it, the client gets the catalog instead (docs/catalog.md). Undefined: a client's
-   * published default, if it has one.
-   */
-  tokenBudget?: number;
-}
+/** What one file's catalog keys say, as the schema has it (`catalog: true` not yet read as `on`). */
+type CatalogDeclared = BlockOf<typeof CatalogKeys>;
+
+/**
+ * The catalog settings in effect: `catalog` read as `mode`; `toolCap` is the most tools this
+ * server lists to a client known to cap its tool count; `tokenBudget` the most o200k tokens a
+ * client may be sent to learn the catalog (instructions and lists), past which the client gets
+ * the catalog instead (docs/catalog.md); undefined: a client's published default, if it has one.
+ */
+export type CatalogSettings = { mode: CatalogMode } & Required<Pick<CatalogDeclared, "toolSkills" | "toolCap">> &
+  Pick<CatalogDeclared, "tokenBudget">;
+
+/** Every key: the later declaration wins (user config, then project config, then the command line). */
+const CATALOG_RULES: MergeRules<CatalogSettings> = {
+  mode: "later",
+  toolSkills: "later",
+  toolCap: "later",
+  tokenBudget: "later",
+};
 
 /** Cursor warns past ~40 tools in all (docs/catalog.md): the default leaves it whole to us only when nothing else is installed. */
 export const DEFAULT_TOOL_CAP = 40;
@@ -42,9 +49,6 @@ export const DEFAULT_CATALOG_SETTINGS: CatalogSettings = Object.freeze({
   toolSkills: "tools",
   toolCap: DEFAULT_TOOL_CAP,
 });
-
-/** What one config file said; absent keys were not set (or were invalid, and reported). */
-export type DeclaredCatalogSettings = Partial<CatalogSettings>;
 
 /** The rule for `tokenBudget` in words, for the config check. */
 export const TOKEN_BUDGET_RULE = `a whole number of tokens from ${MIN_TOKEN_BUDGET} to ${MAX_TOKEN_BUDGET}`;
@@ -92,9 +96,9 @@ export const CATALOG_KEYS = Object.keys(CatalogKeys.properties) as CatalogKey[];
 export function readCatalogKey(
   key: CatalogKey,
   value: unknown,
-  declared: DeclaredCatalogSettings | undefined,
+  declared: Partial<CatalogSettings> | undefined,
   report: ReportProblem,
-): DeclaredCatalogSettings | undefined {
+): Partial<CatalogSettings> | undefined {
   const read = readBlock(CatalogKeys, { [key]: value }, report);
   if (read === undefined) return declared;
   const { catalog, ...rest } = read;
@@ -102,14 +106,7 @@ export function readCatalogKey(
   return { ...declared, ...rest, ...(mode !== undefined && { mode }) };
 }
 
-/** Later sources win key by key: user config, then project config, then the command line. */
-export function mergeCatalogSettings(...layers: readonly (DeclaredCatalogSettings | undefined)[]): CatalogSettings {
-  const merged: CatalogSettings = { ...DEFAULT_CATALOG_SETTINGS };
-  for (const layer of layers) {
-    if (layer?.mode !== undefined) merged.mode = layer.mode;
-    if (layer?.toolSkills !== undefined) merged.toolSkills = layer.toolSkills;
-    if (layer?.toolCap !== undefined) merged.toolCap = layer.toolCap;
-    if (layer?.tokenBudget !== undefined) merged.tokenBudget = layer.tokenBudget;
-  }
-  return merged;
+/** Later declarations win key by key: user config, then project config, then the command line. */
+export function mergeCatalogSettings(...layers: readonly (Partial<CatalogSettings> | undefined)[]): CatalogSettings {
+  return mergeSettings(CATALOG_RULES, DEFAULT_CATALOG_SETTINGS, layers);
 }

@@ -6,25 +6,23 @@ import { describeFsError } from "../storage/fs-errors.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
 import type { ConfigOrigin } from "./config-origin.ts";
 import { under, type ReportProblem } from "./config-problem.ts";
-import { readFileKey } from "./file-keys.ts";
+import { type FileSettings, readFileKey } from "./file-keys.ts";
 import { readLayers, type LayerDeclaration } from "./read-layers.ts";
-import { CATALOG_KEYS, type CatalogKey, readCatalogKey, type DeclaredCatalogSettings } from "./catalog-settings.ts";
+import { CATALOG_KEYS, type CatalogKey, readCatalogKey, type CatalogSettings } from "./catalog-settings.ts";
 import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { readElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
-import { readUsageSettings, type DeclaredUsageSettings } from "./usage-settings.ts";
+import { readUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
 /** One config file, read and checked; keys it did not have are absent. */
-export interface ConfigFile {
+export interface ConfigFile extends FileSettings {
   file: string;
   /** Set when the whole file was ignored (unreadable, invalid YAML, not a mapping): why. */
   broken?: string;
   brokenAt?: SourcePosition;
   layers?: LayerDeclaration[];
-  builtin?: boolean;
-  pageSize?: number;
   /** `catalog`, `toolSkills`, `toolCap`, `tokenBudget`: how skills reach tool-only and capped clients. */
-  catalog?: DeclaredCatalogSettings;
+  catalog?: Partial<CatalogSettings>;
   /** `elicitation`: asking for missing required arguments; `stateKeyFile` absolute. */
   elicitation?: Partial<ElicitationSettings>;
   /** `http`: what `mcp --http` needs beyond its flags (src/config/http-settings.ts). */
@@ -32,9 +30,7 @@ export interface ConfigFile {
   /** `audit`: what the audit gate blocks, where, and what a person let through (audit-settings.ts). */
   audit?: Partial<AuditSettings>;
   /** `usage`: where the usage history is kept (docs/usage.md); `store` absolute or "off". */
-  usage?: DeclaredUsageSettings;
-  /** `enable`: ids of opt-in skills (`enabled: false`) this config switches on. */
-  enable?: string[];
+  usage?: Partial<UsageSettings>;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";

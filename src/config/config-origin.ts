@@ -3,8 +3,9 @@
  * project's (`skill-central.yaml`, which arrives with any repository one clones). Some settings
  * are the user's alone, because they reach beyond the project: where the usage history of every
  * project is kept, and how long. A project's config that sets one is not obeyed; it is told so in
- * one warning at the key. Any block with such a key uses `userOnly` (shared, so every user-only
- * key is refused the same way and in the same words).
+ * one warning at the key. A block declares such a key with the merge rule `user`
+ * (merge-settings.ts), whose `mayDeclare` calls `userOnly` (shared, so every user-only key is
+ * refused the same way and in the same words).
  */
 import type { ConfigPath, ReportProblem } from "./config-problem.ts";
 

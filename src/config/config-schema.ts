@@ -29,6 +29,15 @@ import { closest } from "../suggest.ts";
 import { CONFIG_CHECKS } from "./config-checks.generated.ts";
 import type { ConfigPath, ReportProblem } from "./config-problem.ts";
 
+/**
+ * Text with something in it besides spaces: "contains a non-space". Every reader of such a value
+ * trims it (a path, a URL, an id) or needs words in it (an allow entry's `reason`), so `"   "` must
+ * be refused as `""` is; JSON Schema has no trim, and `minLength: 1` would take `"   "`. Where
+ * any string but `""` will do, write `minLength: 1` (the checks built ahead of time carry its
+ * code-point count: script/config-checks.ts).
+ */
+export const NON_BLANK = { type: "string", pattern: "\\S" } as const;
+
 /** The type a block's schema describes. */
 export type BlockOf<Schema> = XStatic<Schema>;
 

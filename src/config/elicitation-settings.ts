@@ -6,7 +6,8 @@
  */
 
 import type { ReportProblem } from "./config-problem.ts";
-import { type BlockOf, readBlock } from "./config-schema.ts";
+import { type BlockOf, NON_BLANK, readBlock } from "./config-schema.ts";
+import { type MergeRules, mergeSettings } from "./merge-settings.ts";
 
 /** `auto`: ask clients that declared the capability; `off`: never ask (today's errors). */
 export const ELICITATION_MODES = ["auto", "off"] as const;
@@ -26,7 +27,7 @@ export const ElicitationBlock = {
       additionalProperties: false,
       properties: {
         mode: { ...MODE, errorMessage: "must be auto or off", hint: HINT },
-        stateKeyFile: { type: "string", pattern: "\\S", errorMessage: "must be a path to a file", hint: HINT },
+        stateKeyFile: { ...NON_BLANK, errorMessage: "must be a path to a file", hint: HINT },
       },
     },
   ],
@@ -55,26 +56,24 @@ export function readElicitationSettings(
   return settings;
 }
 
-export interface ElicitationSettings {
-  mode: ElicitationMode;
-  /**
-   * A file holding the key that protects the state a 2026-07-28 request carries between rounds
-   * (at least 32 bytes). Replicas behind one load balancer share it, so a retry may land on any
-   * of them; without it each process makes its own key.
-   */
-  stateKeyFile?: string;
-}
+/**
+ * The settings in effect: the mode, and `stateKeyFile` (absolute), a file holding the key that
+ * protects the state a 2026-07-28 request carries between rounds (at least 32 bytes). Replicas
+ * behind one load balancer share it, so a retry may land on any of them; without it each process
+ * makes its own key.
+ */
+export type ElicitationSettings = { mode: ElicitationMode } & Pick<
+  Extract<BlockOf<typeof ElicitationBlock>, object>,
+  "stateKeyFile"
+>;
 
 export const DEFAULT_ELICITATION_SETTINGS: ElicitationSettings = Object.freeze({ mode: "auto" });
 
-/** Later sources win key by key: user config, then project config, then the command line. */
+const ELICITATION_RULES: MergeRules<ElicitationSettings> = { mode: "later", stateKeyFile: "later" };
+
+/** Later declarations win key by key: user config, then project config, then the command line. */
 export function mergeElicitationSettings(
   ...layers: readonly (Partial<ElicitationSettings> | undefined)[]
 ): ElicitationSettings {
-  const merged: ElicitationSettings = { ...DEFAULT_ELICITATION_SETTINGS };
-  for (const layer of layers) {
-    if (layer?.mode !== undefined) merged.mode = layer.mode;
-    if (layer?.stateKeyFile !== undefined) merged.stateKeyFile = layer.stateKeyFile;
-  }
-  return merged;
+  return mergeSettings(ELICITATION_RULES, DEFAULT_ELICITATION_SETTINGS, layers);
 }

@@ -4,9 +4,10 @@
  * keys are blocks, each declared and read by its own module.
  */
 import type { ReportProblem } from "./config-problem.ts";
-import { readBlock } from "./config-schema.ts";
+import { type BlockOf, NON_BLANK, readBlock } from "./config-schema.ts";
+import { type MergeRules, mergeSettings } from "./merge-settings.ts";
 
-const SKILL_ID = { type: "string", pattern: "\\S", errorMessage: "must be a skill id" } as const;
+const SKILL_ID = { ...NON_BLANK, errorMessage: "must be a skill id" } as const;
 
 export const FileKeys = {
   $id: "file",
@@ -28,11 +29,19 @@ export const FileKeys = {
   },
 } as const;
 
-export interface FileSettings {
-  builtin?: boolean;
-  pageSize?: number;
-  /** Ids of opt-in skills (`enabled: false`) switched on, trimmed, each once. */
-  enable?: string[];
+/** The file's own keys as read: `enable` a list of ids of opt-in skills switched on, trimmed, each once. */
+export type FileSettings = Omit<BlockOf<typeof FileKeys>, "enable"> & { enable?: readonly string[] };
+
+/** `builtin` and `pageSize`: the later file's; `enable`: every file's ids. */
+const FILE_RULES: MergeRules<FileSettings> = { builtin: "later", pageSize: "later", enable: "joined" };
+
+/** The user's file keys, then the project's; the built-in layer is on unless a file turns it off. */
+export function mergeFileSettings(
+  user: FileSettings | undefined,
+  project: FileSettings | undefined,
+): FileSettings & { builtin: boolean; enable: readonly string[] } {
+  const { builtin = true, enable = [], ...rest } = mergeSettings(FILE_RULES, {}, [user], { settings: project });
+  return { ...rest, builtin, enable };
 }
 
 /** `builtin`, `pageSize` or `enable` as the file says it; `{}` when the value is reported and left out. */

@@ -9,7 +9,8 @@
 import type { SourcePosition } from "../diagnostics.ts";
 import { ENV_NAME_PATTERN } from "./config-names.ts";
 import type { ConfigPath, ConfigProblem, ReportProblem } from "./config-problem.ts";
-import { type BlockOf, declares, readBlock } from "./config-schema.ts";
+import { type BlockOf, declares, NON_BLANK, readBlock } from "./config-schema.ts";
+import { type MergeRules, mergeSettings } from "./merge-settings.ts";
 import { secureUrlProblem } from "./config-url.ts";
 
 /** Said after every problem of a sign-in value: the server refuses it rather than drop it. */
@@ -21,7 +22,7 @@ const SCOPE = "[\\x21\\x23-\\x5B\\x5D-\\x7E]";
 
 /** A URL as written (non-blank); its policy is config-url.ts's, checked after the schema. */
 const url = (example: string) =>
-  ({ type: "string", pattern: "\\S", errorMessage: "must be a URL (a string)", hint: example, ...REFUSED }) as const;
+  ({ ...NON_BLANK, errorMessage: "must be a URL (a string)", hint: example, ...REFUSED }) as const;
 
 /** RFC 7662 introspection of opaque access tokens, as the resource server's own client. */
 const IntrospectionBlock = {
@@ -30,7 +31,7 @@ const IntrospectionBlock = {
   required: ["url", "clientId", "clientSecretEnv"],
   properties: {
     url: url("e.g. https://login.example.com/realms/eng"),
-    clientId: { type: "string", pattern: "\\S", errorMessage: "must be a string", ...REFUSED },
+    clientId: { ...NON_BLANK, errorMessage: "must be a string", ...REFUSED },
     /** The environment variable holding the client secret (never the secret itself, never in a file). */
     clientSecretEnv: {
       type: "string",
@@ -54,8 +55,7 @@ const OAuthBlock = {
     issuer: url("e.g. https://login.example.com/realms/eng"),
     /** What `aud` must contain; absent: the public URL. */
     audience: {
-      type: "string",
-      pattern: "\\S",
+      ...NON_BLANK,
       errorMessage: "must be a string",
       hint: "e.g. api://skills",
       ...REFUSED,
@@ -95,8 +95,7 @@ const MetricsMapping = {
   properties: {
     /** Absolute once read: resolved against the config file's folder. */
     tokenFile: {
-      type: "string",
-      pattern: "\\S",
+      ...NON_BLANK,
       errorMessage: "must be a file path",
       hint: "e.g. ./metrics-token",
       ...REFUSED,
@@ -131,23 +130,24 @@ export type OAuthSettings = Omit<BlockOf<typeof OAuthBlock>, "scopes" | "callerC
 export type MetricsSettings = BlockOf<typeof MetricsMapping>;
 
 /** The `http:` settings in effect: the project's config over the user's, key by key (publicUrl, oauth, metrics). */
-export interface HttpSettings {
-  publicUrl?: string;
+export type HttpSettings = Pick<BlockOf<typeof HttpBlock>, "publicUrl"> & {
   oauth?: OAuthSettings;
   metrics?: MetricsSettings;
-}
+};
 
 /** One key as a file declared it: a usable value, or why not (`file:line:col: message`). */
 export type Declared<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-/** What one file's `http:` says; a key it does not have is absent. */
-export interface DeclaredHttpSettings {
-  publicUrl?: Declared<string>;
-  oauth?: Declared<OAuthSettings>;
-  metrics?: Declared<MetricsSettings>;
-}
+/** What one file's `http:` says, each key usable or not; a key it does not have is absent. */
+export type DeclaredHttpSettings = { [Key in keyof HttpSettings]?: Declared<NonNullable<HttpSettings[Key]>> };
 
 export const HTTP_KEYS = ["publicUrl", "oauth", "metrics"] as const;
+
+/**
+ * Each key whole from the later file that declares it, `oauth` too (see mergeHttpSettings); no key
+ * is ranked or the user's alone, so both files merge as plain declarations in order.
+ */
+const HTTP_RULES: MergeRules<DeclaredHttpSettings> = { publicUrl: "later", oauth: "later", metrics: "later" };
 
 export interface HttpReadContext {
   file: string;
@@ -232,10 +232,11 @@ export function mergeHttpSettings(...files: readonly (DeclaredHttpSettings | und
   settings: HttpSettings;
   problems: string[];
 } {
+  const merged = mergeSettings(HTTP_RULES, {}, files);
   const settings: HttpSettings = {};
   const problems: string[] = [];
   for (const key of HTTP_KEYS) {
-    const declared = files.reduce<Declared<unknown> | undefined>((found, file) => file?.[key] ?? found, undefined);
+    const declared: Declared<unknown> | undefined = merged[key];
     if (declared === undefined) continue;
     if (!declared.ok) problems.push(declared.problem);
     else Object.assign(settings, { [key]: declared.value });

@@ -11,6 +11,7 @@ import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.t
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
 import type { ConfigOrigin } from "./config-origin.ts";
+import { mergeFileSettings } from "./file-keys.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
@@ -161,7 +162,8 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
 
   const declared = mergeLayers(user, project);
   const layers: LayerSpec[] = [];
-  const builtin = options.builtin === false ? false : (project?.builtin ?? user?.builtin ?? true);
+  const own = mergeFileSettings(user, project);
+  const builtin = options.builtin === false ? false : own.builtin;
   if (builtin) {
     layers.push({
       name: BUILTIN_LAYER_NAME,
@@ -183,7 +185,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
         origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)`,
       });
   }
-  const pageSize = project?.pageSize ?? user?.pageSize;
+  const { pageSize } = own;
   const catalog = mergeCatalogSettings(user?.catalog, project?.catalog);
   if (catalog.mode === "off" && catalog.toolSkills === "catalog") {
     const file = [project, user].find((c) => c?.catalog?.toolSkills === "catalog")?.file;
@@ -205,7 +207,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
     audit: mergedAudit(user, project, layers, report),
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage),
-    enable: [...new Set([...(user?.enable ?? []), ...(project?.enable ?? [])])],
+    enable: own.enable,
   };
 }
 

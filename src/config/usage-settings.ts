@@ -7,23 +7,24 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { type ConfigOrigin, userOnly } from "./config-origin.ts";
+import type { ConfigOrigin } from "./config-origin.ts";
 import type { ReportProblem } from "./config-problem.ts";
-import { readBlock } from "./config-schema.ts";
+import { type BlockOf, NON_BLANK, readBlock } from "./config-schema.ts";
+import { mayDeclare, type MergeRules, mergeSettings } from "./merge-settings.ts";
 
 export interface UsageSettings {
   /** The store file (absolute), or "off": nothing is recorded and no file is created. */
   store: string | "off";
   /** Uses older than this many days are deleted. */
-  keepDays: number;
+  keepDays: BlockOf<typeof KEEP_DAYS>;
 }
+
+/** Both keys are the user's alone (the header says why). */
+const USAGE_RULES: MergeRules<UsageSettings> = { store: "user", keepDays: "user" };
 
 export const DEFAULT_KEEP_DAYS = 180;
 export const MAX_KEEP_DAYS = 36_500;
 export const USAGE_STORE_NAME = "usage.db";
-
-/** What one config file said; absent keys were not set (or were invalid, and reported). */
-export type DeclaredUsageSettings = Partial<UsageSettings>;
 
 type Env = Record<string, string | undefined>;
 
@@ -43,22 +44,26 @@ export function defaultUsageSettings(home?: string, env?: Env, platform?: NodeJS
   return { store: join(stateRoot(home, env, platform), USAGE_STORE_NAME), keepDays: DEFAULT_KEEP_DAYS };
 }
 
-/** Later sources win key by key (a project's config has none: readUsageSettings leaves them out). */
+/** The defaults, then the user's own declarations (a project's config sets none: USAGE_RULES). */
 export function mergeUsageSettings(
   defaults: UsageSettings,
-  ...layers: readonly (DeclaredUsageSettings | undefined)[]
+  user: Partial<UsageSettings> | undefined,
+  project: Partial<UsageSettings> | undefined,
 ): UsageSettings {
-  const merged = { ...defaults };
-  for (const layer of layers) {
-    if (layer?.store !== undefined) merged.store = layer.store;
-    if (layer?.keepDays !== undefined) merged.keepDays = layer.keepDays;
-  }
-  return merged;
+  return mergeSettings(USAGE_RULES, defaults, [user], { settings: project });
 }
 
 export const USAGE_HINT = "usage: { store: off } turns recording off; usage: { store: ./usage.db, keepDays: 90 }";
 
 const OFF = [{ const: "off" }, { const: false }] as const;
+
+const KEEP_DAYS = {
+  type: "integer",
+  minimum: 1,
+  maximum: MAX_KEEP_DAYS,
+  errorMessage: `must be a whole number of days from 1 to ${MAX_KEEP_DAYS}`,
+  hint: USAGE_HINT,
+} as const;
 
 /** `usage:` in a config file: `off` (or `false`), or `{ store, keepDays }`. */
 export const UsageBlock = {
@@ -70,17 +75,11 @@ export const UsageBlock = {
       additionalProperties: false,
       properties: {
         store: {
-          anyOf: [...OFF, { type: "string", pattern: "\\S" }],
+          anyOf: [...OFF, NON_BLANK],
           errorMessage: "must be a path to a file, or off",
           hint: USAGE_HINT,
         },
-        keepDays: {
-          type: "integer",
-          minimum: 1,
-          maximum: MAX_KEEP_DAYS,
-          errorMessage: `must be a whole number of days from 1 to ${MAX_KEEP_DAYS}`,
-          hint: USAGE_HINT,
-        },
+        keepDays: KEEP_DAYS,
       },
     },
   ],
@@ -99,13 +98,15 @@ export function readUsageSettings(
   resolvePath: (path: string) => string,
   report: ReportProblem,
   origin: ConfigOrigin,
-): DeclaredUsageSettings | undefined {
+): Partial<UsageSettings> | undefined {
   const block = readBlock(UsageBlock, value, report, { key: "usage" });
   if (block === undefined) return undefined;
   // `usage: off` (or `false`) is the short way to turn recording off.
-  if (block === "off" || block === false) return userOnly(origin, "usage.store", [], report) ? { store: "off" } : {};
-  const settings: DeclaredUsageSettings = {};
-  const may = (key: keyof UsageSettings) => block[key] !== undefined && userOnly(origin, `usage.${key}`, [key], report);
+  if (block === "off" || block === false)
+    return mayDeclare(USAGE_RULES, "store", origin, { name: "usage.store", path: [], report }) ? { store: "off" } : {};
+  const settings: Partial<UsageSettings> = {};
+  const may = (key: keyof UsageSettings) =>
+    block[key] !== undefined && mayDeclare(USAGE_RULES, key, origin, { name: `usage.${key}`, path: [key], report });
   if (may("store"))
     settings.store = block.store === "off" || block.store === false ? "off" : resolvePath(block.store!.trim());
   if (may("keepDays")) settings.keepDays = block.keepDays;

@@ -1,6 +1,10 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Guard from "typebox/guard";
 import SchemaModule from "typebox/schema";
-import { configBlockSchemas, configChecksSource, GENERATED_FILE } from "../../script/config-checks.ts";
+import { configBlockSchemas, configChecksSource, GENERATED_FILE, GUARD_HELPERS } from "../../script/config-checks.ts";
 import { CONFIG_CHECKS } from "../../src/config/config-checks.generated.ts";
 
 /** Values of every JSON type, including the edges the config schemas draw lines at. */
@@ -96,5 +100,58 @@ describe("config checks built ahead of time", () => {
       // Both answers occur, or the comparison proves little.
       expect({ id, accepted: accepted > 0 && accepted < values.length }).toEqual({ id, accepted: true });
     }
+  });
+
+  /** Strings whose length in UTF-16 units and in code points differ: pairs, lone surrogates, a combining mark. */
+  const STRINGS = [
+    "",
+    " ",
+    "   ",
+    "a",
+    "ab",
+    "abc",
+    "😀",
+    "😀😀",
+    "😀a",
+    "a😀😀",
+    "\ud800",
+    "\udc00\ud800",
+    "e\u0301",
+    "\u0000",
+  ];
+
+  test("minLength and maxLength build ahead of time, counting code points as TypeBox does", async () => {
+    const schema = {
+      $id: "lengths",
+      type: "object",
+      properties: {
+        some: { type: "string", minLength: 1 },
+        two: { type: "string", minLength: 2, maxLength: 2 },
+        list: { type: "array", items: { type: "string", maxLength: 1 } },
+      },
+    };
+    const source = await configChecksSource(new Map([["lengths", schema]]));
+    expect(source).toContain("Guard.CodePointCount");
+    const dir = mkdtempSync(join(tmpdir(), "config-checks-"));
+    try {
+      const file = join(dir, "checks.ts");
+      await Bun.write(file, source);
+      const { CONFIG_CHECKS } = (await import(file)) as { CONFIG_CHECKS: Record<string, (value: unknown) => boolean> };
+      const values = STRINGS.flatMap((text) => [{ some: text }, { two: text }, { list: [text] }]);
+      for (const value of values)
+        expect({ value, valid: CONFIG_CHECKS.lengths!(value) }).toEqual({
+          value,
+          valid: SchemaModule.Check(schema as SchemaModule.XSchema, value),
+        });
+      // minLength 1 is "not empty": a string of spaces passes (config-schema.ts's NON_BLANK refuses it).
+      expect([CONFIG_CHECKS.lengths!({ some: "" }), CONFIG_CHECKS.lengths!({ some: "   " })]).toEqual([false, true]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the helpers written out for the generated file count as TypeBox's own", () => {
+    for (const text of STRINGS)
+      expect({ text, count: GUARD_HELPERS.CodePointCount(text) }).toEqual({ text, count: Guard.CodePointCount(text) });
   });
 });
