@@ -90,6 +90,46 @@ export async function applyInstall(plan: Plan, verify: Verify, run: RunCommand =
   if (plan.action !== "create" && plan.action !== "add" && plan.action !== "update")
     return { ok: false, message: plan.message ?? "nothing to do" };
   const file = plan.file!;
+  const changed = await change(plan, file, run);
+  if ("ok" in changed) return changed;
+  const { backup, written } = changed;
+  const reach = reachOfFile(plan);
+  const check = typeof reach === "string" ? ({ ok: false, reason: reach } as const) : await verify(reach);
+  if (!check.ok) {
+    const undone = undo(file, backup, written);
+    const restored = file.exists
+      ? "was restored as it was (from its backup)"
+      : "was restored as it was (removed: it did not exist before)";
+    return {
+      ok: false,
+      message: `verification failed: ${check.reason}\n  ${restoredText(plan, undone, backup, restored)}`,
+      check,
+      ...kept(plan, undone, backup),
+    };
+  }
+  const how = plan.commands
+    ? `added with \`claude mcp add\` to ${plan.shown}`
+    : `${plan.action === "create" ? "created" : plan.action === "update" ? "updated" : "added to"} ${plan.shown}`;
+  return {
+    ok: true,
+    message: `${how}; ${describeCheck(check)}`,
+    ...(backup && { backup: tildePath(backup, plan.ctx.host) }),
+    check,
+  };
+}
+
+/**
+ * Makes the plan's change, for install and uninstall alike: backs up the file when it exists,
+ * then runs the plan's commands (Claude Code's CLI, shown as `claude …` whatever path it was
+ * found at) or writes the file. A command that fails leaves the file as it was; a file that
+ * cannot be backed up or written is reported and any backup removed. Returns the failure, or
+ * what `undo` needs.
+ */
+async function change(
+  plan: Plan,
+  file: ConfigFile,
+  run: RunCommand,
+): Promise<Outcome | { backup: string | undefined; written: WriteResult }> {
   let backup: string | undefined;
   let written: WriteResult = {};
   try {
@@ -116,30 +156,7 @@ export async function applyInstall(plan: Plan, verify: Verify, run: RunCommand =
     }
     throw error;
   }
-
-  const reach = reachOfFile(plan);
-  const check = typeof reach === "string" ? ({ ok: false, reason: reach } as const) : await verify(reach);
-  if (!check.ok) {
-    const undone = undo(file, backup, written);
-    const restored = file.exists
-      ? "was restored as it was (from its backup)"
-      : "was restored as it was (removed: it did not exist before)";
-    return {
-      ok: false,
-      message: `verification failed: ${check.reason}\n  ${restoredText(plan, undone, backup, restored)}`,
-      check,
-      ...kept(plan, undone, backup),
-    };
-  }
-  const how = plan.commands
-    ? `added with \`claude mcp add\` to ${plan.shown}`
-    : `${plan.action === "create" ? "created" : plan.action === "update" ? "updated" : "added to"} ${plan.shown}`;
-  return {
-    ok: true,
-    message: `${how}; ${describeCheck(check)}`,
-    ...(backup && { backup: tildePath(backup, plan.ctx.host) }),
-    check,
-  };
+  return { backup, written };
 }
 
 /** "<file> <what>" when the rollback worked; otherwise why not, and where the original bytes are. */
@@ -164,37 +181,9 @@ export async function applyUninstall(plan: Plan, run: RunCommand = runCommand): 
       message: plan.action === "absent" ? "no skill-central entry" : (plan.message ?? "nothing to do"),
     };
   const file = plan.file!;
-  let backup: string;
-  try {
-    backup = backUp(file);
-  } catch (error) {
-    if (error instanceof FileProblem) return { ok: false, message: error.message };
-    throw error;
-  }
-  let written: WriteResult = {};
-  try {
-    if (plan.commands) {
-      for (const argv of plan.commands) {
-        const { code, output } = await run(argv, plan.ctx.project);
-        if (code !== 0) {
-          const undone = undo(file, backup, {});
-          return {
-            ok: false,
-            message: `\`${["claude", ...argv.slice(1)].join(" ")}\` failed (exit ${code})${output ? `: ${output}` : ""}; ${restoredText(plan, undone, backup, "is as it was")}`,
-            ...kept(plan, undone, backup),
-          };
-        }
-      }
-    } else {
-      written = writeAtomically(file, plan.after);
-    }
-  } catch (error) {
-    if (error instanceof FileProblem) {
-      rmBackup(backup);
-      return { ok: false, message: error.message };
-    }
-    throw error;
-  }
+  const changed = await change(plan, file, run);
+  if ("ok" in changed) return changed;
+  const { backup, written } = changed;
   const after = reachableText(plan);
   const doc = after === undefined ? undefined : openConfig(plan.client.format, after);
   if (!doc || !isConfigDocument(doc) || doc.get(plan.entryPath) !== undefined) {
@@ -205,7 +194,11 @@ export async function applyUninstall(plan: Plan, run: RunCommand = runCommand): 
       ...kept(plan, undone, backup),
     };
   }
-  return { ok: true, message: `removed from ${plan.shown}`, backup: tildePath(backup, plan.ctx.host) };
+  return {
+    ok: true,
+    message: `removed from ${plan.shown}`,
+    ...(backup && { backup: tildePath(backup, plan.ctx.host) }),
+  };
 }
 
 /** The file's text as it is now, or undefined when it can no longer be read as UTF-8. */

@@ -31,13 +31,37 @@ export const LOCAL_USER: Caller = { kind: "local" };
 export const ANONYMOUS: Caller = { kind: "anonymous" };
 
 /**
- * The name a record of the caller's doings shows (the usage history): a static token's label, an
- * OAuth caller's name (its `callerClaim`, `sub` by default); none for the local user or anonymous.
+ * The name a record of the caller's doings shows (the usage history, the access log): a static
+ * token's label, an OAuth caller's name (its `callerClaim`, `sub` by default); none for the local
+ * user or anonymous. A name is for people to read: two issuers may hand out the same one.
  */
 export function callerName(caller: Caller): string | undefined {
-  if (caller.kind === "token") return caller.label;
-  if (caller.kind === "oauth") return caller.name;
-  return undefined;
+  switch (caller.kind) {
+    case "token":
+      return caller.label;
+    case "oauth":
+      return caller.name;
+    case "local":
+    case "anonymous":
+      return undefined;
+  }
+}
+
+/**
+ * Who the caller is, where a name would not do (a 2025-11-25 session is only good for the
+ * principal that opened it): `token:<label>`, `oauth:<iss> <sub>` (unique, unlike the name), or
+ * undefined for anonymous and local callers.
+ */
+export function principalOf(caller: Caller): string | undefined {
+  switch (caller.kind) {
+    case "token":
+      return `token:${caller.label}`;
+    case "oauth":
+      return `oauth:${caller.issuer} ${caller.subject}`;
+    case "local":
+    case "anonymous":
+      return undefined;
+  }
 }
 
 /** Whether `caller` may see a layer that declares `visibleTo` (undefined: everyone may). */

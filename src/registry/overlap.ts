@@ -2,42 +2,19 @@
  * Skills that compete for the same request: a model choosing between two skills that say the
  * same thing in other words picks the wrong one as often as the right one. Each skill becomes a
  * TF-IDF vector over its name, title, tags and description (the search index's terms and
- * stemming, with synonyms folded to one term), and a pair's score is the cosine of their vectors,
- * in [0, 1]. Computed once for the whole catalog: only pairs that share a term are ever compared
- * (an inverted index), so 1,000 skills take milliseconds, not a million comparisons.
+ * stemming, each group of the team vocabulary, vocabulary.ts, folded to one term), and a pair's
+ * score is the cosine of their vectors, in [0, 1]. Computed once for the whole catalog: only
+ * pairs that share a term are ever compared (an inverted index), so 1,000 skills take
+ * milliseconds, not a million comparisons.
  */
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Candidate } from "./registry.ts";
 import { searchPairs, type SearchResult, type Vectors } from "./overlap-search.ts";
-import { stem, terms } from "./search-terms.ts";
+import { terms } from "./search-terms.ts";
+import { foldedTerm } from "./vocabulary.ts";
 
 /** At or above this score, `validate` warns that two skills compete (docs/catalog.md). */
 export const COMPETING_THRESHOLD = 0.3;
-
-/**
- * Words a team uses for one thing: folded to the group's first word, so "SQL query helper" and
- * "database questions" share a term. Written as words; stemmed once, as `terms` does.
- */
-const SYNONYM_GROUPS: readonly (readonly string[])[] = [
-  ["sql", "query", "database", "db", "postgres", "mysql"],
-  ["test", "spec", "check", "unit", "verify"],
-  ["review", "audit", "critique", "inspect"],
-  ["deploy", "release", "ship", "rollout"],
-  ["doc", "docs", "documentation", "readme", "document"],
-  ["bug", "debug", "defect", "troubleshoot", "diagnose"],
-  ["incident", "outage", "postmortem", "retrospective"],
-  ["commit", "git"],
-  ["pr", "pull", "merge"],
-  ["refactor", "restructure", "cleanup"],
-  ["security", "vulnerability", "vuln", "secure"],
-  ["performance", "perf", "latency", "slow", "optimize", "optimise"],
-  ["write", "draft", "author", "compose"],
-  ["explain", "summarize", "summarise", "describe"],
-];
-
-const CANONICAL = new Map<string, string>(
-  SYNONYM_GROUPS.flatMap((group) => group.map((word) => [stem(word), stem(group[0]!)] as const)),
-);
 
 /** How much each field's words count: what a skill is called outweighs what it says. */
 const FIELD_WEIGHTS: readonly { weight: number; text: (c: OverlapInput) => string }[] = [
@@ -77,7 +54,7 @@ function termCounts(skill: OverlapInput): Map<string, number> {
   const counts = new Map<string, number>();
   for (const { weight, text } of FIELD_WEIGHTS)
     for (const term of terms(text(skill), { joined: false })) {
-      const folded = CANONICAL.get(term) ?? term;
+      const folded = foldedTerm(term);
       counts.set(folded, (counts.get(folded) ?? 0) + weight);
     }
   return counts;

@@ -98,66 +98,6 @@ export function terms(text: string, options: { joined?: boolean } = {}): string[
   return out;
 }
 
-/**
- * Team vocabulary: a query word also looks for these (at a lower weight), so "k8s" finds
- * "Kubernetes" and "pr" finds "pull request". Written as words; stemmed once, as `terms` does.
- */
-const RELATED_WORDS: Readonly<Record<string, readonly string[]>> = {
-  k8s: ["kubernetes"],
-  kubernetes: ["k8s"],
-  js: ["javascript"],
-  javascript: ["js"],
-  ts: ["typescript"],
-  typescript: ["ts"],
-  py: ["python"],
-  python: ["py"],
-  db: ["database", "sql"],
-  database: ["db"],
-  auth: ["authentication", "authorization", "login"],
-  authentication: ["auth"],
-  authorization: ["auth"],
-  login: ["auth"],
-  doc: ["documentation"],
-  docs: ["documentation"],
-  documentation: ["docs"],
-  repo: ["repository"],
-  repository: ["repo"],
-  config: ["configuration"],
-  configuration: ["config"],
-  env: ["environment"],
-  environment: ["env"],
-  deps: ["dependency"],
-  dependency: ["deps"],
-  perf: ["performance"],
-  performance: ["perf", "latency"],
-  latency: ["performance"],
-  vuln: ["vulnerability", "security"],
-  vulnerability: ["vuln", "security"],
-  pr: ["pull", "request"],
-  mr: ["merge", "request"],
-  ci: ["pipeline"],
-  pipeline: ["ci"],
-  bug: ["debugging", "defect"],
-  outage: ["incident"],
-  incident: ["outage"],
-  postmortem: ["incident", "retrospective"],
-  retro: ["retrospective"],
-  retrospective: ["retro", "postmortem"],
-  adr: ["architecture", "decision"],
-  changelog: ["release", "notes"],
-  ui: ["interface", "frontend"],
-  frontend: ["ui"],
-  backend: ["server"],
-};
-
-const RELATED = new Map<string, readonly string[]>(
-  Object.entries(RELATED_WORDS).map(([word, related]) => [stem(word), related.map(stem)]),
-);
-
-export function relatedTerms(term: string): readonly string[] {
-  return RELATED.get(term) ?? [];
-}
-
 /** Posting lists being built, term → the docs it is in (in doc order) and its weight in each. */
 export type GrowingPostings = Map<string, { docs: number[]; weights: number[] }>;
 

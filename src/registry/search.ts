@@ -1,6 +1,7 @@
 import { perSnapshot } from "./per-snapshot.ts";
 import type { Candidate, Registry } from "./registry.ts";
-import { addPosting, type GrowingPostings, relatedTerms, terms } from "./search-terms.ts";
+import { addPosting, type GrowingPostings, terms } from "./search-terms.ts";
+import { relatedTerms } from "./vocabulary.ts";
 import { skillUri } from "../skill/skill-uri.ts";
 import { editDistance } from "../suggest.ts";
 

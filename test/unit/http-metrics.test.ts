@@ -5,6 +5,7 @@ import { accessLine, accessRecord } from "../../src/mcp/http/access-log.ts";
 import { namedSkill } from "../../src/mcp/http/body.ts";
 import { loadMetricsToken } from "../../src/mcp/http/bearer-tokens.ts";
 import { methodLabel } from "../../src/mcp/http/metrics.ts";
+import { ANONYMOUS } from "../../src/registry/caller.ts";
 import { createLogger } from "../../src/serve/log.ts";
 import { makeFixture } from "../helpers/fixture.ts";
 
@@ -33,9 +34,9 @@ describe("namedSkill: the skill a request names, for the access log", () => {
 });
 
 describe("accessRecord: one request as a JSON log line", () => {
-  test("every key, null when unknown; the caller is the OAuth caller when set, else the token label", () => {
+  test("every key, null when unknown; the caller by its name (an OAuth claim, a token label)", () => {
     const time = new Date("2026-01-02T03:04:05.678Z");
-    expect(accessRecord("GET", "/healthz", 200, 1.26, {}, time)).toEqual({
+    expect(accessRecord("GET", "/healthz", 200, 1.26, { caller: ANONYMOUS }, time)).toEqual({
       time: "2026-01-02T03:04:05.678Z",
       method: "GET",
       route: "/healthz",
@@ -46,15 +47,29 @@ describe("accessRecord: one request as a JSON log line", () => {
       caller: null,
       skill: null,
     });
-    const exchange = { rpc: "prompts/get", session: "0123abcd", label: "alice", skill: "greet" };
+    const exchange = {
+      rpc: "prompts/get",
+      session: "0123abcd",
+      caller: { kind: "token", label: "alice" } as const,
+      skill: "greet",
+    };
     expect(accessRecord("POST", "/mcp", 200, 2, exchange)).toMatchObject({ caller: "alice", skill: "greet" });
-    expect(accessRecord("POST", "/mcp", 200, 2, { ...exchange, caller: "alice@example.com" }).caller).toBe(
-      "alice@example.com",
-    );
+    const oauth = {
+      kind: "oauth",
+      issuer: "https://id.example.com",
+      subject: "u-1",
+      name: "alice@example.com",
+      claims: {},
+    } as const;
+    expect(accessRecord("POST", "/mcp", 200, 2, { ...exchange, caller: oauth }).caller).toBe("alice@example.com");
   });
 
   test("a client's values are capped, and stay one line once serialised", () => {
-    const record = accessRecord("POST", "/mcp", 400, 0, { rpc: `a\n${"x".repeat(500)}`, skill: 'q"\u2028' });
+    const record = accessRecord("POST", "/mcp", 400, 0, {
+      rpc: `a\n${"x".repeat(500)}`,
+      skill: 'q"\u2028',
+      caller: ANONYMOUS,
+    });
     expect(record.rpc).toEndWith("…(502 chars)");
     expect(record.rpc!.length).toBeLessThan(100);
     const line = JSON.stringify(record);
@@ -63,7 +78,8 @@ describe("accessRecord: one request as a JSON log line", () => {
   });
 
   test("the text line is unchanged by the new fields", () => {
-    expect(accessLine("POST", "/mcp", 200, 1.25, { rpc: "tools/call", label: "alice", skill: "echo" })).toBe(
+    const alice = { kind: "token", label: "alice" } as const;
+    expect(accessLine("POST", "/mcp", 200, 1.25, { rpc: "tools/call", caller: alice, skill: "echo" })).toBe(
       "http POST /mcp 200 1.3ms rpc=tools/call token=alice",
     );
   });

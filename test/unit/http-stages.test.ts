@@ -5,7 +5,7 @@ import { type Authenticators, authenticate } from "../../src/mcp/http/auth.ts";
 import { BearerTokens } from "../../src/mcp/http/bearer-tokens.ts";
 import { MAX_BODY_BYTES, readBody } from "../../src/mcp/http/body.ts";
 import { CallerEventBus } from "../../src/mcp/http/caller-bus.ts";
-import { authInfoFor, callerOf, principalOf } from "../../src/mcp/http/caller.ts";
+import { authInfoFor, callerOf } from "../../src/mcp/http/caller.ts";
 import { dispatch } from "../../src/mcp/http/dispatch.ts";
 import { authenticated, contextOf, cors, guarded, preflight, staged } from "../../src/mcp/http/gate.ts";
 import type { OAuthOptions, TokenChecker, TokenVerdict } from "../../src/mcp/http/oauth/token-checker.ts";
@@ -14,7 +14,7 @@ import { checkHttpOptions, HttpConfigError, type HttpOptions } from "../../src/m
 import { probe } from "../../src/mcp/http/probes.ts";
 import { RequestGuard } from "../../src/mcp/http/request-guard.ts";
 import { LiveRegistry } from "../../src/mcp/registry-source.ts";
-import { ANONYMOUS, type Caller } from "../../src/registry/caller.ts";
+import { ANONYMOUS, type Caller, principalOf } from "../../src/registry/caller.ts";
 import { buildRegistry } from "../../src/registry/registry.ts";
 
 /** Each stage of a request to /mcp on its own: guard → auth → body → dispatch → log. */
@@ -216,20 +216,20 @@ describe("the gate: stages attached per path", () => {
   const reached: Caller[] = [];
   const handler = staged(
     [cors(guard), preflight(guard), guarded(guard), authenticated({ tokens, oauth: undefined })],
-    async ({ caller }) => {
-      reached.push(caller);
+    async ({ exchange }) => {
+      reached.push(exchange.caller);
       return new Response("answered");
     },
   );
-  const run = (request: Request) => handler(contextOf(request, new URL(request.url), {}));
+  const run = (request: Request) => handler(contextOf(request, new URL(request.url), { caller: ANONYMOUS }));
   const trusted = { Origin: "https://app.example.com" };
 
   test("guard → auth → handler: the caller the auth stage found reaches the handler, and the access log names it", async () => {
     const request = post("{}", { Authorization: `Bearer ${TOKEN}` });
-    const ctx = contextOf(request, new URL(request.url), {});
+    const ctx = contextOf(request, new URL(request.url), { caller: ANONYMOUS });
     expect(await (await handler(ctx)).text()).toBe("answered");
-    expect(ctx.caller).toEqual({ kind: "token", label: "ci" });
-    expect(ctx.exchange.label).toBe("ci");
+    expect(ctx.exchange.caller).toEqual({ kind: "token", label: "ci" });
+    expect(accessLine("POST", "/mcp", 200, 1, ctx.exchange)).toBe("http POST /mcp 200 1.0ms token=ci");
     expect(reached.at(-1)).toEqual({ kind: "token", label: "ci" });
   });
 
@@ -342,11 +342,16 @@ describe("dispatch stage", () => {
 
 describe("log stage", () => {
   test("one line: method, path, status, time, then what the stages learnt, client values quoted", () => {
-    expect(accessLine("POST", "/mcp", 200, 1.234, { rpc: "tools/list", session: "abcdef01", label: "ci" })).toBe(
+    const ci: Caller = { kind: "token", label: "ci" };
+    expect(accessLine("POST", "/mcp", 200, 1.234, { rpc: "tools/list", session: "abcdef01", caller: ci })).toBe(
       "http POST /mcp 200 1.2ms rpc=tools/list session=abcdef01 token=ci",
     );
-    expect(accessLine("GET", "/healthz", 200, 0, {})).toBe("http GET /healthz 200 0.0ms");
-    expect(accessLine("POST", "/mcp", 200, 0, { rpc: "a b\nc" })).toBe('http POST /mcp 200 0.0ms rpc="a b\\nc"');
+    const oauth: Caller = { kind: "oauth", issuer: "https://id.example.com", subject: "u-1", name: "a b", claims: {} };
+    expect(accessLine("POST", "/mcp", 200, 0, { caller: oauth })).toBe('http POST /mcp 200 0.0ms caller="a b"');
+    expect(accessLine("GET", "/healthz", 200, 0, { caller: ANONYMOUS })).toBe("http GET /healthz 200 0.0ms");
+    expect(accessLine("POST", "/mcp", 200, 0, { rpc: "a b\nc", caller: ANONYMOUS })).toBe(
+      'http POST /mcp 200 0.0ms rpc="a b\\nc"',
+    );
   });
 });
 

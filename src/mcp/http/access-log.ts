@@ -3,6 +3,7 @@
  * JSON-RPC method, a session id, the path) goes through here: a client must not be able to forge
  * a line, hide one, or fill the log, and a secret it put in the URL must not reach the log.
  */
+import { type Caller, callerName } from "../../registry/caller.ts";
 import { logValue, MAX_LOGGED_CHARS } from "../log-value.ts";
 
 /** Path segments shown of an unknown path; more become one `…`. */
@@ -44,10 +45,11 @@ export interface Exchange {
   rpc?: string;
   /** The session, short (`shortSessionId`), from the dispatch stage. */
   session?: string;
-  /** The label of the static bearer token, from the auth stage. */
-  label?: string;
-  /** Who asked, as the JSON log names them when it is not a token label (an OAuth caller's claim), from the auth stage. */
-  caller?: string;
+  /**
+   * Who asked: anonymous until the auth stage finds out. The log names them by `callerName` (a
+   * static token's label, an OAuth caller's claim); the text line says which (`token=`, `caller=`).
+   */
+  caller: Caller;
   /** The skill id the request named (`prompts/get`, `tools/call`, `skills/get`, a catalog tool's `name`), from the body stage. */
   skill?: string;
 }
@@ -96,7 +98,7 @@ export function accessRecord(
     ms: Math.round(ms * 10) / 10,
     rpc: capped(exchange.rpc),
     session: capped(exchange.session),
-    caller: capped(exchange.caller ?? exchange.label),
+    caller: capped(callerName(exchange.caller)),
     skill: capped(exchange.skill),
   };
 }
@@ -110,7 +112,7 @@ export function accessLine(method: string, path: string, status: number, ms: num
   const fields = [logValue(method), path, String(status), `${ms.toFixed(1)}ms`];
   if (exchange.rpc !== undefined) fields.push(`rpc=${logValue(exchange.rpc)}`);
   if (exchange.session !== undefined) fields.push(`session=${logValue(exchange.session)}`);
-  if (exchange.label !== undefined) fields.push(`token=${logValue(exchange.label)}`);
-  if (exchange.caller !== undefined) fields.push(`caller=${logValue(exchange.caller)}`);
+  const caller = callerName(exchange.caller);
+  if (caller !== undefined) fields.push(`${exchange.caller.kind === "token" ? "token" : "caller"}=${logValue(caller)}`);
   return `http ${fields.join(" ")}`;
 }

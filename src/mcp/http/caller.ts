@@ -1,7 +1,7 @@
 /**
  * How the caller the auth stage found travels with a request to /mcp: to a 2025-11-25 session,
- * which is bound to its `principalOf`, and through the SDK's handler, whose only pass-through to
- * the server factory is the request's `AuthInfo` (the SDK's contract: what a validated token
+ * which is bound to its `principalOf` (registry/caller.ts), and through the SDK's handler, whose
+ * only pass-through to the server factory is the request's `AuthInfo` (the SDK's contract: what a validated token
  * says, the token included); the caller rides in its `extra`.
  */
 import type { AuthInfo, McpRequestContext } from "@modelcontextprotocol/server";
@@ -11,16 +11,6 @@ import type { FeatureOptions, OnSkillUse } from "../feature.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { createServer } from "../server.ts";
 import { hasRestrictedLayers } from "../../registry/visibility.ts";
-
-/**
- * What a 2025-11-25 session is bound to (a session id is only good for the principal that opened
- * it): `token:<label>`, `oauth:<iss> <sub>`, or undefined for anonymous (and local) callers.
- */
-export function principalOf(caller: Caller): string | undefined {
-  if (caller.kind === "token") return `token:${caller.label}`;
-  if (caller.kind === "oauth") return `oauth:${caller.issuer} ${caller.subject}`;
-  return undefined;
-}
 
 const CALLER_KEY = "skill-central/caller";
 

@@ -7,7 +7,6 @@
  * answers alike.
  */
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { ANONYMOUS, type Caller } from "../../registry/caller.ts";
 import type { Exchange } from "./access-log.ts";
 import { authenticate, type Authenticators } from "./auth.ts";
 import type { Capacity } from "./capacity.ts";
@@ -18,10 +17,8 @@ import { withHeaders } from "./responses.ts";
 export interface RequestContext {
   readonly request: Request;
   readonly url: URL;
-  /** What the access log and the metrics learn of the request, stage by stage. */
+  /** What the access log and the metrics learn of the request, stage by stage; who is asking among it (`exchange.caller`). */
   readonly exchange: Exchange;
-  /** Who is asking: set by the auth stage (anonymous on a path without it). */
-  caller: Caller;
   /** The SDK's `AuthInfo` of the token the auth stage accepted (caller.ts). */
   authInfo: AuthInfo | undefined;
 }
@@ -31,7 +28,7 @@ export type Stage = (next: Handler) => Handler;
 
 /** A context before any stage ran. */
 export function contextOf(request: Request, url: URL, exchange: Exchange): RequestContext {
-  return { request, url, exchange, caller: ANONYMOUS, authInfo: undefined };
+  return { request, url, exchange, authInfo: undefined };
 }
 
 /** `handler` behind `stages`, the first stage outermost. */
@@ -60,17 +57,15 @@ export const guarded =
   async (ctx) =>
     guard.admit(ctx.request, ctx.url) ?? next(ctx);
 
-/** The auth stage (auth.ts): the caller, named in the access log by its token's label or its OAuth name. */
+/** The auth stage (auth.ts): who is asking, for the handler and the access log alike. */
 export const authenticated =
   (auth: Authenticators): Stage =>
   (next) =>
   async (ctx) => {
     const result = await authenticate(auth, ctx.request);
     if (!result.ok) return result.response;
-    ctx.caller = result.caller;
+    ctx.exchange.caller = result.caller;
     ctx.authInfo = result.authInfo;
-    if (result.caller.kind === "token") ctx.exchange.label = result.caller.label;
-    else if (result.caller.kind === "oauth") ctx.exchange.caller = result.caller.name;
     return next(ctx);
   };
 

@@ -1,4 +1,5 @@
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { ANONYMOUS } from "../../registry/caller.ts";
 import { restrictedLayers } from "../../registry/visibility.ts";
 import type { ListKind } from "../feature.ts";
 import { watchListChanges } from "../list-changed.ts";
@@ -161,8 +162,10 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
   const paths = new Map<string, Handler>();
   const checked = [cors(guard), preflight(guard), guarded(guard)];
   const signedIn = [...checked, authenticated(auth)];
-  // Only /mcp is capped (capacity.ts): the probes, the metadata and /metrics stay outside every cap.
-  paths.set(MCP_PATH, staged([cors(guard), limited(new Capacity()), ...signedIn.slice(1)], mcpRoute(handlers)));
+  // Only /mcp is capped (capacity.ts): the probes, the metadata and /metrics stay outside every
+  // cap. The cap comes right after CORS, before any other stage does work.
+  const capped = [cors(guard), limited(new Capacity()), preflight(guard), guarded(guard), authenticated(auth)];
+  paths.set(MCP_PATH, staged(capped, mcpRoute(handlers)));
   // The Host and Origin checks apply to /metrics, and its own token (metrics.ts); no CORS.
   if (metrics !== undefined)
     paths.set(
@@ -214,7 +217,7 @@ function listen(options: HttpOptions, pipeline: Pipeline): Bun.Server<undefined>
     error(error) {
       try {
         options.log(`internal error: ${logValue(error.message, MAX_LOGGED_MESSAGE_CHARS)}`);
-        if (options.accessLog) options.accessLog(accessRecord("-", "-", 500, 0, {}));
+        if (options.accessLog) options.accessLog(accessRecord("-", "-", 500, 0, { caller: ANONYMOUS }));
         else options.log("http - - 500");
       } catch {
         // Nothing more to tell: the answer below is what matters.
@@ -225,7 +228,7 @@ function listen(options: HttpOptions, pipeline: Pipeline): Bun.Server<undefined>
       const started = performance.now();
       const url = requestUrl(request);
       const path = loggedPath(url?.pathname ?? pathOfTarget(request.url), pipeline.routes);
-      const exchange: Exchange = {};
+      const exchange: Exchange = { caller: ANONYMOUS };
       let response = await pipeline.inFlight.run(() => route(request, url, path, exchange, pipeline));
       // A notification stream stays open as long as its client listens. Its keep-alive comments
       // keep proxies from closing it, and a write to a client that vanished ends it.
@@ -270,7 +273,7 @@ async function route(
 /** /mcp once the gate let the request through: its body, then its handler (dispatch.ts). */
 const mcpRoute =
   (handlers: Handlers): Handler =>
-  async ({ request, exchange, caller, authInfo }) => {
+  async ({ request, exchange, authInfo }) => {
     const body = await readBody(request);
     if (!body.ok) return body.response;
     exchange.rpc = body.rpc;
@@ -278,7 +281,7 @@ const mcpRoute =
     return dispatch(
       request,
       body.parsedBody,
-      { caller, authInfo },
+      { caller: exchange.caller, authInfo },
       handlers,
       (id) => (exchange.session = shortSessionId(id)),
     );

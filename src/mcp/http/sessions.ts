@@ -10,8 +10,8 @@ import type { RegistrySource } from "../registry-source.ts";
 import { mayBeAsked } from "../ask-missing.ts";
 import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
-import type { Caller } from "../../registry/caller.ts";
-import { type OnUseBy, principalOf } from "./caller.ts";
+import { type Caller, principalOf } from "../../registry/caller.ts";
+import type { OnUseBy } from "./caller.ts";
 import { errorResponse } from "./responses.ts";
 
 export interface SessionOptions {

@@ -60,10 +60,10 @@ function artifactResponse(
  */
 export const wellKnownRoute =
   (source: RegistrySource, shared: boolean): Handler =>
-  async ({ request, url, caller }) => {
+  async ({ request, url, exchange }) => {
     if (request.method !== "GET" && request.method !== "HEAD")
       return new Response("Method not allowed: GET or HEAD\n", { status: 405, headers: { Allow: "GET, HEAD" } });
-    const registry = visibleRegistry(await source.current(), caller);
+    const registry = visibleRegistry(await source.current(), exchange.caller);
     const tree = await treeOf(registry);
     let path: string;
     try {
