@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { FALLBACK_LAYER_DIR, FALLBACK_LAYER_PRIORITY, type LayerSpec } from "../config/resolve-config.ts";
+import { fallbackLayer, type LayerSpec } from "../config/resolve-config.ts";
 import { isValidSkillId, SKILL_ID_RULE } from "../skill/id.ts";
 import { didYouMean } from "../suggest.ts";
 import type { Candidate, Registry } from "../registry/registry.ts";
@@ -22,19 +22,12 @@ import { choice, flag, text } from "./support/options.ts";
  */
 export function defaultLayer(layers: readonly LayerSpec[], cwd: string): LayerSpec {
   // A git layer's folder is a read-only copy of a commit: new skills go into its repository.
-  const writable = layers.filter((l) => l.origin !== "built-in" && !l.git);
+  const writable = layers.filter((l) => l.origin !== "built-in" && l.source.kind !== "git");
   const best = writable.reduce<LayerSpec | undefined>(
     (top, l) => (!top || l.priority >= top.priority ? l : top),
     undefined,
   );
-  return (
-    best ?? {
-      name: "project",
-      dir: join(cwd, FALLBACK_LAYER_DIR),
-      priority: FALLBACK_LAYER_PRIORITY,
-      origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)`,
-    }
-  );
+  return best ?? fallbackLayer(cwd);
 }
 
 export const spec = command({
@@ -133,7 +126,10 @@ export const spec = command({
 /** The layer `--layer` names, else the default one; a usage error for a layer nobody can write into. */
 function targetLayer(layers: readonly LayerSpec[], layerName: string | undefined, cwd: string): LayerSpec {
   if (layerName === undefined) {
-    if (layers.some((l) => l.git) && !layers.some((l) => l.origin !== "built-in" && !l.git)) {
+    if (
+      layers.some((l) => l.source.kind === "git") &&
+      !layers.some((l) => l.origin !== "built-in" && l.source.kind !== "git")
+    ) {
       throw new UsageError(
         "every layer comes from git (a read-only copy); add the skill in its repository, or declare a folder layer for local skills",
       );
@@ -150,7 +146,7 @@ function targetLayer(layers: readonly LayerSpec[], layerName: string | undefined
   if (named.origin === "built-in") {
     throw new UsageError("the built-in layer ships with skill-central; write into one of your layers");
   }
-  if (named.git)
+  if (named.source.kind === "git")
     throw new UsageError(
       `layer "${layerName}" is a read-only copy of a git repository; add the skill there, commit it, and run skill-central sync --update ${layerName}`,
     );

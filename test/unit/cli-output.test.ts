@@ -185,6 +185,7 @@ describe("where `new` writes without --layer", () => {
     dir: `/p/${name}`,
     priority,
     origin,
+    source: { kind: "path" as const, path: `/p/${name}` },
   });
 
   test("the highest-priority layer, the later one on a tie, never the built-in one", () => {
