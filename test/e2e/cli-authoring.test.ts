@@ -254,6 +254,24 @@ test("new without any configured layer writes into .skills/, the folder the serv
   }
 });
 
+test("new never writes into a url layer's read-only copy, named or not", async () => {
+  const project = makeFixture({
+    "skill-central.yaml":
+      "builtin: false\nlayers:\n  - { name: vendor, priority: 50, url: https://example.invalid/skills/ }\n",
+  });
+  try {
+    const named = await runCli(["new", "idea", "--type", "prompt", "--layer", "vendor"], project.cwd, project.home);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('layer "vendor" is a read-only copy of a well-known index');
+    const unnamed = await runCli(["new", "idea", "--type", "prompt"], project.cwd, project.home);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain("every layer comes from git or a well-known index");
+    expect(existsSync(join(project.cwd, "idea.yaml"))).toBe(false);
+  } finally {
+    project.cleanup();
+  }
+});
+
 test("the reported case: new --force on an id the project already overrides names the project's file, not only the built-in one, and keeps it as .bak", async () => {
   const own = "id: commit-conventions\ndescription: Our own commit format\ntype: tool\nprompt: ours\n";
   const project = makeFixture({ ".skills/commit-conventions.yaml": own });

@@ -199,4 +199,13 @@ describe("where `new` writes without --layer", () => {
       priority: 100,
     });
   });
+
+  test("never a git or url layer: its folder is a verified copy of what was fetched", () => {
+    const remote = [
+      { ...layer("team", 90), source: { kind: "git" as const, url: "https://x/y.git", ref: "HEAD", path: "" } },
+      { ...layer("vendor", 80), source: { kind: "well-known" as const, url: "https://x/index.json" } },
+    ];
+    expect(defaultLayer([...remote, layer("mine", 10)], "/p").name).toBe("mine");
+    expect(defaultLayer(remote, "/p").dir).toBe("/p/.skills");
+  });
 });
