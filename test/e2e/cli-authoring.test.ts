@@ -260,12 +260,15 @@ test("new never writes into a url layer's read-only copy, named or not", async (
       "builtin: false\nlayers:\n  - { name: vendor, priority: 50, url: https://example.invalid/skills/ }\n",
   });
   try {
-    const named = await runCli(["new", "idea", "--type", "prompt", "--layer", "vendor"], project.cwd, project.home);
-    expect(named.code).toBe(2);
-    expect(named.stderr).toContain('layer "vendor" is a read-only copy of a well-known index');
-    const unnamed = await runCli(["new", "idea", "--type", "prompt"], project.cwd, project.home);
-    expect(unnamed.code).toBe(2);
-    expect(unnamed.stderr).toContain("every layer comes from git or a well-known index");
+    const refusals: [layer: string[], refusal: string][] = [
+      [["--layer", "vendor"], 'layer "vendor" is a read-only copy of a well-known index'],
+      [[], "every layer comes from git or a well-known index"],
+    ];
+    for (const [layer, refusal] of refusals) {
+      const made = await runCli(["new", "idea", "--type", "prompt", ...layer], project.cwd, project.home);
+      expect({ code: made.code, refused: made.stderr.includes(refusal) }).toEqual({ code: 2, refused: true });
+    }
+    // Before, an unsynced url layer's folder was "" and the skill landed in the project's root.
     expect(existsSync(join(project.cwd, "idea.yaml"))).toBe(false);
   } finally {
     project.cleanup();
