@@ -128,7 +128,8 @@ function targetLayer(layers: readonly LayerSpec[], layerName: string | undefined
   if (layerName === undefined) {
     if (layers.some((l) => readOnlyCopy(l.source)) && !layers.some(isWritable)) {
       throw new UsageError(
-        "every layer comes from git or a well-known index (a read-only copy); add the skill where it is published, or declare a folder layer for local skills",
+        "every layer comes from git or a well-known index (a read-only copy); add the skill where it is published, " +
+          "or declare a folder layer for local skills",
       );
     }
     return defaultLayer(layers, cwd);

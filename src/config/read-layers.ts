@@ -3,8 +3,9 @@
  * readBlock, then the rules a schema cannot say, as code on an entry that already has its type:
  * which keys go with which kind of layer (a folder `path`, a repository `git`, a well-known index
  * `url`; each read into one LayerSource, layer-source.ts), a ref's syntax, a folder inside a
- * repository, refresh durations, the URL policy (config-url.ts), one layer per name. A layer a mistake drops is an error, not a warning:
- * `validate` must fail on it, and a layer with a bad `signers` is never served unverified.
+ * repository, refresh durations, the URL policy (config-url.ts), one layer per name. A layer a
+ * mistake drops is an error, not a warning: `validate` must fail on it, and a layer with a bad
+ * `signers` is never served unverified.
  *
  * A layer's `visibleTo` fails closed: present at all, it restricts the layer, whatever is wrong
  * with it. A malformed part grants nobody (dropping a part of an allow-list only narrows it), and

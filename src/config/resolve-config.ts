@@ -28,12 +28,12 @@ export interface LayerProvenance {
 
 export interface LayerSpec {
   name: string;
-  /** The folder the layer's files are read from: a folder layer's own; for a remote one, set by src/sources/ ("" until then). */
+  /** The folder the layer's files are read from: a folder layer's own; a remote one's copy, set by src/sources/. */
   dir: string;
   priority: number;
   /** Where it was declared: a config file, or how it was implied. */
   origin: string;
-  /** As declared; src/sources/ turns a git or well-known source into `dir` (a verified copy of a commit or an index). */
+  /** As declared; src/sources/ turns a git or well-known source into `dir` (a verified copy of a commit or index). */
   source: LayerSource;
   /** Set by src/sources/ when `dir` is a verified copy of a commit or an index. */
   provenance?: LayerProvenance;

@@ -26,9 +26,8 @@ export function publishedBytes(skill: PublishedSkill, file: PublishedFile): Uint
     if (read.ok) return read.bytes;
     // The skill is reloaded (and list_changed tells MCP clients), so the next read is of what is there now.
     if (read.reason === "changed") candidate.files?.stale();
-    throw new PublishedFileUnavailable(
-      `${file.uri} ${read.reason === "changed" ? "changed on disk since it was published" : "cannot be read"} (${read.message})`,
-    );
+    const what = read.reason === "changed" ? "changed on disk since it was published" : "cannot be read";
+    throw new PublishedFileUnavailable(`${file.uri} ${what} (${read.message})`);
   }
   const bytes = Buffer.from(
     synthesiseSkillMd(candidate.skill, candidate.content.read().template, candidate.layer.name).text,

@@ -34,9 +34,9 @@ export function provenanceRows(layers: readonly LayerSpec[]): string[][] {
 function decider(source: RemoteSource): string {
   switch (source.kind) {
     case "git":
-      return "the repository";
+      return "whoever can change the repository";
     case "well-known":
-      return "the index's host";
+      return "whoever can change the index's host";
   }
 }
 
@@ -48,7 +48,7 @@ export function provenanceProblems(layers: readonly LayerSpec[]): Diagnostic[] {
       severity: "note",
       code: "layer-unsigned",
       file: spec.origin,
-      message: `${declaringKey(source)} layer "${spec.name}" has no signers: whoever can change ${decider(source)} decides what is served`,
+      message: `${declaringKey(source)} layer "${spec.name}" has no signers: ${decider(source)} decides what is served`,
       hint: "list your publishers' SSH keys in an allowed-signers file and name it with `signers:` (docs/provenance.md)",
     }));
 }
