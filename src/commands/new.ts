@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { FALLBACK_LAYER_DIR, FALLBACK_LAYER_PRIORITY, type LayerSpec } from "../config/resolve-config.ts";
+import type { LayerSource } from "../config/layer-source.ts";
+import { fallbackLayer, type LayerSpec } from "../config/resolve-config.ts";
 import { isValidSkillId, SKILL_ID_RULE } from "../skill/id.ts";
 import { didYouMean } from "../suggest.ts";
 import type { Candidate, Registry } from "../registry/registry.ts";
@@ -21,20 +22,12 @@ import { choice, flag, text } from "./support/options.ts";
  * the `.skills/` folder the server falls back to.
  */
 export function defaultLayer(layers: readonly LayerSpec[], cwd: string): LayerSpec {
-  // A git layer's folder is a read-only copy of a commit: new skills go into its repository.
-  const writable = layers.filter((l) => l.origin !== "built-in" && !l.git);
+  const writable = layers.filter(isWritable);
   const best = writable.reduce<LayerSpec | undefined>(
     (top, l) => (!top || l.priority >= top.priority ? l : top),
     undefined,
   );
-  return (
-    best ?? {
-      name: "project",
-      dir: join(cwd, FALLBACK_LAYER_DIR),
-      priority: FALLBACK_LAYER_PRIORITY,
-      origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)`,
-    }
-  );
+  return best ?? fallbackLayer(cwd);
 }
 
 export const spec = command({
@@ -133,9 +126,10 @@ export const spec = command({
 /** The layer `--layer` names, else the default one; a usage error for a layer nobody can write into. */
 function targetLayer(layers: readonly LayerSpec[], layerName: string | undefined, cwd: string): LayerSpec {
   if (layerName === undefined) {
-    if (layers.some((l) => l.git) && !layers.some((l) => l.origin !== "built-in" && !l.git)) {
+    if (layers.some((l) => readOnlyCopy(l.source)) && !layers.some(isWritable)) {
       throw new UsageError(
-        "every layer comes from git (a read-only copy); add the skill in its repository, or declare a folder layer for local skills",
+        "every layer comes from git or a well-known index (a read-only copy); add the skill where it is published, " +
+          "or declare a folder layer for local skills",
       );
     }
     return defaultLayer(layers, cwd);
@@ -150,12 +144,32 @@ function targetLayer(layers: readonly LayerSpec[], layerName: string | undefined
   if (named.origin === "built-in") {
     throw new UsageError("the built-in layer ships with skill-central; write into one of your layers");
   }
-  if (named.git)
+  const copy = readOnlyCopy(named.source);
+  if (copy)
     throw new UsageError(
-      `layer "${layerName}" is a read-only copy of a git repository; add the skill there, commit it, and run skill-central sync --update ${layerName}`,
+      `layer "${layerName}" is a read-only copy of ${copy}, and run skill-central sync --update ${layerName}`,
     );
   return named;
 }
+
+/**
+ * What a remote layer's folder is a read-only copy of, and where its skills are added instead
+ * (undefined for a folder layer): the copy is verified against what was fetched, so a file
+ * written into it would only make the layer's copy fail its check.
+ */
+function readOnlyCopy(source: LayerSource): string | undefined {
+  switch (source.kind) {
+    case "path":
+      return undefined;
+    case "git":
+      return "a git repository; add the skill there, commit it";
+    case "well-known":
+      return "a well-known index; add the skill where the index is published";
+  }
+}
+
+/** A layer `new` may write into: one of the user's folders (not the built-in one, not a remote copy). */
+const isWritable = (l: LayerSpec) => l.origin !== "built-in" && readOnlyCopy(l.source) === undefined;
 
 function placeOf(c: Candidate): string {
   return `${c.source} (layer "${c.layer.name}", priority ${c.layer.priority})`;

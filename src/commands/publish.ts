@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { auditEntryMeta } from "../mcp/audit-meta.ts";
-import { bytesOf } from "../mcp/skill-files.ts";
+import { auditEntryMeta } from "../registry/audit-attestation.ts";
+import { publishedBytes } from "../registry/published-bytes.ts";
 import { buildWellKnownTree, type WellKnownTree } from "../registry/well-known-index.ts";
 import {
   INDEX_FILE,
@@ -149,7 +149,7 @@ export const spec = command({
       ctx.err(
         `left out ${visibleLine(published.leftOut.map((l) => `layer "${l.name}" (${plural(l.skills, "skill")})`).join(", "))}: ${published.leftOut.length === 1 ? "it has" : "they have"} visibleTo, and a static tree has no callers — --include-restricted publishes ${published.leftOut.length === 1 ? "it" : "them"}\n`,
       );
-    const tree = buildWellKnownTree(published.registry, bytesOf, auditEntryMeta);
+    const tree = buildWellKnownTree(published.registry, publishedBytes, auditEntryMeta);
     const signing = key && { key, index: await stampedIndex(root, tree) };
     const written = await writeTree(root, tree, true, signing);
     if (snapshotDir !== undefined) await writeTree(snapshotDir, tree, false, signing);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { parseYamlDocument } from "../storage/parse-document.ts";
+import { declaringKey } from "./layer-source.ts";
 import type { LayerSpec } from "./resolve-config.ts";
 
 /**
@@ -33,6 +34,6 @@ export function layerKeyPosition(file: string, name: string, key = "path"): Sour
 /** Where a finding about a layer points: its declaration in a config file, else (built-in, `.skills/`) its folder. */
 export function layerPlace(spec: LayerSpec): Pick<Diagnostic, "file" | "position"> {
   if (!isAbsolute(spec.origin)) return { file: spec.dir };
-  const position = layerKeyPosition(spec.origin, spec.name, spec.git ? "git" : spec.wellKnown ? "url" : "path");
+  const position = layerKeyPosition(spec.origin, spec.name, declaringKey(spec.source));
   return { file: spec.origin, ...(position && { position }) };
 }

@@ -2,9 +2,10 @@
  * The `layers:` of a config file: one schema for a layer entry (`LayerEntry`), each entry read with
  * readBlock, then the rules a schema cannot say, as code on an entry that already has its type:
  * which keys go with which kind of layer (a folder `path`, a repository `git`, a well-known index
- * `url`), a ref's syntax, a folder inside a repository, refresh durations, the URL policy
- * (config-url.ts), one layer per name. A layer a mistake drops is an error, not a warning:
- * `validate` must fail on it, and a layer with a bad `signers` is never served unverified.
+ * `url`; each read into one LayerSource, layer-source.ts), a ref's syntax, a folder inside a
+ * repository, refresh durations, the URL policy (config-url.ts), one layer per name. A layer a
+ * mistake drops is an error, not a warning: `validate` must fail on it, and a layer with a bad
+ * `signers` is never served unverified.
  *
  * A layer's `visibleTo` fails closed: present at all, it restricts the layer, whatever is wrong
  * with it. A malformed part grants nobody (dropping a part of an allow-list only narrows it), and
@@ -16,52 +17,16 @@ import { ENV_NAME_PATTERN, SKILL_NAME_PATTERN } from "./config-names.ts";
 import { under, type ReportProblem } from "./config-problem.ts";
 import { readBlock, type BlockOf } from "./config-schema.ts";
 import { parseWebUrl } from "./config-url.ts";
+import type { GitSource, LayerSource, WellKnownSource } from "./layer-source.ts";
 import type { VisibleTo } from "./visible-to.ts";
-
-/**
- * Where a git layer's files come from, as declared. `url` is exactly what the config says and may
- * carry credentials: never print it (src/sources/git-url.ts redacts).
- */
-export interface GitSource {
-  url: string;
-  /** A branch, tag or commit; `HEAD` (the remote's default branch) when not given. */
-  ref: string;
-  /** A folder inside the repository, `/`-separated, no leading `./` or trailing `/`; "" is the root. */
-  path: string;
-  /** Fetch in the background this often (milliseconds), for a layer without a lock entry. */
-  refreshMs?: number;
-  /** The allowed-signers file (absolute) whose keys must have signed the commit (docs/provenance.md). */
-  signers?: string;
-  /** Public keys (absolute path of the file) whose signatures are refused though `signers` lists them. */
-  revoked?: string;
-}
-
-/** A layer whose skills come from an Agent Skills well-known index (docs/well-known.md). */
-export interface WellKnownSource {
-  /** The index's URL as configured, normalised to end in `index.json`. */
-  url: string;
-  /** Only these skills (absent: every skill the index lists). */
-  skills?: readonly string[];
-  /** The environment variable holding a bearer token sent with every request. */
-  tokenEnv?: string;
-  /** The allowed-signers file (absolute) whose keys must have signed `index.json` (docs/provenance.md). */
-  signers?: string;
-  /** Public keys (absolute path of the file) whose signatures are refused though `signers` lists them. */
-  revoked?: string;
-}
 
 /** One layer of a config file, resolved: paths absolute, sources checked. */
 export interface LayerDeclaration {
   name: string;
-  /** Absolute: resolved against the config file's folder, `~` expanded. Empty for a git or url layer. */
-  path: string;
   priority: number;
-  /** Set for a layer whose files come from a git repository instead of a folder. */
-  git?: GitSource;
+  source: LayerSource;
   /** Who may see the layer over HTTP (docs/layer-access.md); absent: everyone. */
   visibleTo?: VisibleTo;
-  /** Set for a layer whose skills come from a well-known index (`url`; docs/well-known.md). */
-  wellKnown?: WellKnownSource;
 }
 
 /** The smallest background refresh interval: a shared remote is not polled more often. */
@@ -229,6 +194,9 @@ const GIT_ONLY_KEYS = ["ref", "refresh"] as const;
 /** Keys that only a layer with `url` takes. */
 const WELL_KNOWN_ONLY_KEYS = ["skills", "tokenEnv"] as const;
 
+/** A remote layer's trust files, resolved (withoutStrayKeys leaves them out of a folder layer). */
+type Signed = Pick<GitSource, "signers" | "revoked">;
+
 /** A layer's problems after readBlock: each names the layer and sits at one of its keys. */
 interface LayerReport {
   who: string;
@@ -316,19 +284,17 @@ function readLayer(
   }
   // Present at all (even null, or malformed and so dropped above): the layer is restricted. Fail closed.
   const access = Object.hasOwn(entry as object, "visibleTo") ? { visibleTo: visibleToOf(block.visibleTo, at) } : {};
-  const signed = {
+  const signed: Signed = {
     ...(block.signers !== undefined && { signers: resolvePath(block.signers.trim()) }),
     ...(block.revoked !== undefined && { revoked: resolvePath(block.revoked.trim()) }),
   };
-  if (git !== undefined) {
-    const source = gitSourceOf(block, git, at);
-    return source && { name, path: "", priority, git: { ...source, ...signed }, ...access };
-  }
-  if (url !== undefined) {
-    const source = wellKnownSourceOf(block, url, at);
-    return source && { name, path: "", priority, wellKnown: { ...source, ...signed }, ...access };
-  }
-  return { name, path: resolvePath(block.path!), priority, ...access };
+  const source: LayerSource | undefined =
+    git !== undefined
+      ? gitSourceOf(block, git, signed, at)
+      : url !== undefined
+        ? wellKnownSourceOf(block, url, signed, at)
+        : { kind: "path", path: resolvePath(block.path!) };
+  return source && { name, priority, source, ...access };
 }
 
 /**
@@ -360,8 +326,8 @@ function withoutStrayKeys(entry: unknown, at: LayerReport): unknown {
 }
 
 /** The git keys of a layer. Which transports are allowed is decided where the URL is used (src/sources/git-url.ts). */
-function gitSourceOf(block: LayerBlock, git: string, at: LayerReport): GitSource | undefined {
-  const source: GitSource = { url: git.trim(), ref: "HEAD", path: "" };
+function gitSourceOf(block: LayerBlock, git: string, signed: Signed, at: LayerReport): GitSource | undefined {
+  const source: GitSource = { kind: "git", url: git.trim(), ref: "HEAD", path: "", ...signed };
   if (block.ref !== undefined) {
     const ref = String(block.ref).trim();
     const problem = refProblem(ref);
@@ -395,15 +361,22 @@ function indexUrlOf(parsed: URL): string {
  * `index.json` itself, or a versioned `v1.2.0/` snapshot); `skills` takes only those; `tokenEnv`
  * names the environment variable holding a bearer token.
  */
-function wellKnownSourceOf(block: LayerBlock, url: string, at: LayerReport): WellKnownSource | undefined {
+function wellKnownSourceOf(
+  block: LayerBlock,
+  url: string,
+  signed: Signed,
+  at: LayerReport,
+): WellKnownSource | undefined {
   const parsed = parseWebUrl(url.trim());
   if (parsed === "scheme")
     return dropLayer(at, "url", "must be an http:// or https:// URL (other schemes are refused)");
   if (parsed === "invalid") return dropLayer(at, "url", "is not a valid URL");
   return {
+    kind: "well-known",
     url: indexUrlOf(parsed),
     ...(block.skills !== undefined && { skills: [...new Set(block.skills)].sort() }),
     ...(block.tokenEnv !== undefined && { tokenEnv: block.tokenEnv }),
+    ...signed,
   };
 }
 

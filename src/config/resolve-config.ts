@@ -5,7 +5,7 @@ import type { Signer } from "../storage/allowed-signers.ts";
 import { isDirectory } from "../storage/fs-state.ts";
 import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builtin-layer.ts";
 import type { VisibleTo } from "./visible-to.ts";
-import type { GitSource, WellKnownSource } from "./read-layers.ts";
+import { isRemote, type LayerSource } from "./layer-source.ts";
 import { mergeAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
@@ -29,15 +29,13 @@ export interface LayerProvenance {
 
 export interface LayerSpec {
   name: string;
-  /** The folder the layer's files are read from. For a git layer, set by src/sources/. */
+  /** The folder the layer's files are read from: a folder layer's own; a remote one's copy, set by src/sources/. */
   dir: string;
   priority: number;
   /** Where it was declared: a config file, or how it was implied. */
   origin: string;
-  /** A git layer as declared; src/sources/ turns it into `dir` (a verified copy of one commit). */
-  git?: GitSource;
-  /** A well-known index as declared; src/sources/well-known/ turns it into `dir` (a verified copy). */
-  wellKnown?: WellKnownSource;
+  /** As declared; src/sources/ turns a git or well-known source into `dir` (a verified copy of a commit or index). */
+  source: LayerSource;
   /** Set by src/sources/ when `dir` is a verified copy of a commit or an index. */
   provenance?: LayerProvenance;
   /** The layer contributes nothing, for this reason (already reported as a diagnostic). */
@@ -45,6 +43,9 @@ export interface LayerSpec {
   /** Who may see the layer over HTTP; absent: everyone. */
   visibleTo?: VisibleTo;
 }
+
+/** A layer whose source is known to be of one kind: what a git-only or index-only step takes. */
+export type LayerFrom<S extends LayerSource> = LayerSpec & { source: S };
 
 export interface ConfigOptions {
   /** Project root: where `skill-central.yaml` and `.skills/` are looked for. */
@@ -83,7 +84,18 @@ export interface ResolvedConfig {
 }
 
 export const FALLBACK_LAYER_DIR = ".skills";
-export const FALLBACK_LAYER_PRIORITY = 100;
+const FALLBACK_LAYER_PRIORITY = 100;
+
+/** A layer that is a folder of this machine, not declared in a config (the built-in one, `.skills/`). */
+function folderLayer(name: string, dir: string, priority: number, origin: string): LayerSpec {
+  return { name, dir, priority, origin, source: { kind: "path", path: dir } };
+}
+
+/** The layer of a project whose configs declare none: its `.skills/` folder. */
+export function fallbackLayer(cwd: string): LayerSpec {
+  const dir = join(cwd, FALLBACK_LAYER_DIR);
+  return folderLayer("project", dir, FALLBACK_LAYER_PRIORITY, `${FALLBACK_LAYER_DIR}/ (no layers configured)`);
+}
 
 /** Project layers replace same-named user layers and take the project's place in the order. */
 function mergeLayers(user: ConfigFile | undefined, project: ConfigFile | undefined): LayerSpec[] {
@@ -94,11 +106,10 @@ function mergeLayers(user: ConfigFile | undefined, project: ConfigFile | undefin
       if (existing >= 0) merged.splice(existing, 1);
       merged.push({
         name: layer.name,
-        dir: layer.path,
+        dir: isRemote(layer.source) ? "" : layer.source.path,
         priority: layer.priority,
         origin: config!.file,
-        ...(layer.git && { git: layer.git }),
-        ...(layer.wellKnown && { wellKnown: layer.wellKnown }),
+        source: layer.source,
         ...(layer.visibleTo && { visibleTo: layer.visibleTo }),
       });
     }
@@ -164,26 +175,16 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
   const layers: LayerSpec[] = [];
   const own = mergeFileSettings(user, project);
   const builtin = options.builtin === false ? false : own.builtin;
-  if (builtin) {
-    layers.push({
-      name: BUILTIN_LAYER_NAME,
-      dir: options.builtinDir ?? builtinSkillsDir(),
-      priority: BUILTIN_PRIORITY,
-      origin: "built-in",
-    });
-  }
+  if (builtin)
+    layers.push(
+      folderLayer(BUILTIN_LAYER_NAME, options.builtinDir ?? builtinSkillsDir(), BUILTIN_PRIORITY, "built-in"),
+    );
   const anyDeclared = Boolean(user?.layers?.length || project?.layers?.length);
   if (anyDeclared) {
     for (const layer of declared) layers.push(layer);
   } else {
-    const fallback = join(options.cwd, FALLBACK_LAYER_DIR);
-    if (isDirectory(fallback))
-      layers.push({
-        name: "project",
-        dir: fallback,
-        priority: FALLBACK_LAYER_PRIORITY,
-        origin: `${FALLBACK_LAYER_DIR}/ (no layers configured)`,
-      });
+    const fallback = fallbackLayer(options.cwd);
+    if (isDirectory(fallback.dir)) layers.push(fallback);
   }
   const { pageSize } = own;
   const catalog = mergeCatalogSettings(user?.catalog, project?.catalog);

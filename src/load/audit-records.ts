@@ -12,6 +12,7 @@ import { auditSkill, type AuditedSkill, type SkillContent } from "../audit/audit
 import { type AuditCache, saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
 import { reaches, RULES_BY_ID, type Severity } from "../audit/rules.ts";
 import type { Finding } from "../audit/scan.ts";
+import { isRemote } from "../config/layer-source.ts";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { cacheRoot } from "../storage/cache-dir.ts";
@@ -127,7 +128,7 @@ export function holdBlocked(
   const diagnostics: Diagnostic[] = [];
   const settings = config.audit;
   if (settings?.layers !== "all" || settings.block === "never") return { held, diagnostics };
-  const local = new Set(config.layers.filter((l) => !l.git && !l.wellKnown).map((l) => l.name));
+  const local = new Set(config.layers.filter((l) => !isRemote(l.source)).map((l) => l.name));
   const mine = records.filter((r) => r.outcome !== "skipped" && r.skill && local.has(r.layer.name));
   if (mine.length === 0) return { held, diagnostics };
   const cache = sharedAuditCache(cacheRoot(home));

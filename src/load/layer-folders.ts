@@ -11,6 +11,7 @@
  */
 import { isAbsolute, relative, sep } from "node:path";
 import { layerPlace } from "../config/layer-position.ts";
+import { isRemote } from "../config/layer-source.ts";
 import type { LayerSpec } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { realpathOrSelf, type InnerLayers } from "../storage/discover.ts";
@@ -30,8 +31,6 @@ function strictlyInside(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
-
-const isRemoteCopy = (spec: LayerSpec) => spec.git !== undefined || spec.wellKnown !== undefined;
 
 const restriction = (spec: LayerSpec) => (spec.visibleTo ? " (restricted by visibleTo)" : "");
 
@@ -55,7 +54,7 @@ export function assignLayerFolders(specs: readonly LayerSpec[], display: (path: 
       if (real[i] === undefined || real[i] !== real[j]) continue;
       const a = specs[i]!;
       const b = specs[j]!;
-      if (isRemoteCopy(a) && isRemoteCopy(b)) continue;
+      if (isRemote(a.source) && isRemote(b.source)) continue;
       const message = `layers "${a.name}" and "${b.name}" have the same folder (${display(a.dir)}): a file belongs to exactly one layer, so neither is loaded`;
       diagnostics.push({
         severity: "error",

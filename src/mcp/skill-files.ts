@@ -1,13 +1,10 @@
-import { dirname } from "node:path";
 import { DIRECTORY_MIME_TYPE, type DirectoryResource } from "@modelcontextprotocol/core/ext/skills";
 import { ProtocolError, ProtocolErrorCode, type ReadResourceResult } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
+import { PublishedFileUnavailable, publishedBytes } from "../registry/published-bytes.ts";
 import { publishedSkill, type PublishedFile, type PublishedSkill } from "../registry/published-skills.ts";
 import type { Registry } from "../registry/registry.ts";
-import { synthesiseSkillMd } from "../skill/skill-md/synthesise.ts";
 import { SKILL_MD, SKILL_SCHEME, skillUri } from "../skill/skill-uri.ts";
-import { digestOf } from "../storage/digest.ts";
-import { readFolderFile } from "../storage/folder-file.ts";
 import { isTextual, mimeTypeOf, OCTET_STREAM, PLAIN_TEXT } from "./file-types.ts";
 import { paginate } from "./pagination.ts";
 import { invalidUri, unknownResource } from "./resource-errors.ts";
@@ -148,33 +145,18 @@ export function readSkillFolder(
   return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
 }
 
-/** A published file's bytes, exactly those its digest and size promise, or an internal error saying why not. */
+/** A published file's bytes (registry/published-bytes.ts), or an internal error telling the client what to do. */
 export function bytesOf(skill: PublishedSkill, file: PublishedFile): Uint8Array {
-  const { candidate } = skill;
-  if (file.record) {
-    const read = readFolderFile(dirname(candidate.path), file.record);
-    if (read.ok) return read.bytes;
-    // Never served otherwise than as published: the skill is reloaded, and list_changed tells clients.
-    if (read.reason === "changed") candidate.files?.stale();
+  try {
+    return publishedBytes(skill, file);
+  } catch (error) {
+    if (!(error instanceof PublishedFileUnavailable)) throw error;
     throw new ProtocolError(
       ProtocolErrorCode.InternalError,
-      `${file.uri} ${read.reason === "changed" ? "changed on disk since it was published" : "cannot be read"} (${read.message}); call skills/get for the skill's current files`,
+      `${error.message}; call skills/get for the skill's current files`,
       { uri: file.uri },
     );
   }
-  // A synthesised SKILL.md is made again: deterministic, so the same bytes as when it was published.
-  const bytes = Buffer.from(
-    synthesiseSkillMd(candidate.skill, candidate.content.read().template, candidate.layer.name).text,
-    "utf8",
-  );
-  if (bytes.length !== file.size || digestOf(bytes) !== file.digest) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InternalError,
-      `${file.uri} changed since it was published; call skills/get for the skill's current files`,
-      { uri: file.uri },
-    );
-  }
-  return bytes;
 }
 
 /** Text only when decoding loses nothing, so that the client's UTF-8 of it is the very bytes the digest covers. */

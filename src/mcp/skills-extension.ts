@@ -55,16 +55,16 @@ export interface EntryProvenance {
 type EntryMeta = EntryProvenance & Partial<OriginView>;
 
 /**
- * The audit (audit-meta.ts and its rules) is loaded with the first `skills/list` or `skills/get`,
+ * The audit (registry/audit-attestation.ts and its rules) is loaded with the first `skills/list` or `skills/get`,
  * not at start: compiling its rules costs ~6 MB and ~20 ms that a client which never reads the
  * extension should not pay.
  */
-let auditing: typeof import("./audit-meta.ts") | undefined;
+let auditing: typeof import("../registry/audit-attestation.ts") | undefined;
 const loadAudit = async (): Promise<void> => {
-  auditing ??= await import("./audit-meta.ts");
+  auditing ??= await import("../registry/audit-attestation.ts");
 };
 
-/** `dev.skill-central/audit` (audit-meta.ts), absent while the skill's files cannot be read. */
+/** `dev.skill-central/audit` (registry/audit-attestation.ts), absent while the skill's files cannot be read. */
 function auditMeta(skill: PublishedSkill): Record<string, unknown> {
   const attestation = auditing?.auditAttestation(skill);
   return attestation && auditing ? { [auditing.AUDIT_META_KEY]: attestation } : {};

@@ -16,8 +16,9 @@
  * is plain text to an Agent Skills client: those with arguments are named (`promptsAsText`).
  *
  * Served live by `mcp --http` (mcp/http/well-known.ts) and written by `skill-central publish`;
- * each passes its own reader of a published file's bytes (mcp/skill-files.ts `bytesOf`), and what
- * an entry attests in `_meta` (the audit's verdict: mcp/audit-meta.ts `auditEntryMeta`).
+ * each passes its reader of a published file's bytes (published-bytes.ts `publishedBytes`, which
+ * MCP wraps to answer with a protocol error), and what an entry attests in `_meta` (the audit's
+ * verdict: audit-attestation.ts `auditEntryMeta`).
  */
 
 import { type Digest, digestOf } from "../storage/digest.ts";

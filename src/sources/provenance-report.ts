@@ -5,37 +5,50 @@
  * what is served.
  */
 
+import { declaringKey, isRemote, type RemoteSource } from "../config/layer-source.ts";
 import type { LayerSpec } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { redactUrl } from "./git-url.ts";
 
-const remote = (layers: readonly LayerSpec[]) => layers.filter((l) => l.git || l.wellKnown);
+/** The remote layers, each with its source (typed as remote). */
+const remote = (layers: readonly LayerSpec[]) =>
+  layers.flatMap((spec) => (isRemote(spec.source) ? [{ spec, source: spec.source }] : []));
 
 /** Rows for a table: name, source (URL and commit, or index URL), signer; none without remote layers. */
 export function provenanceRows(layers: readonly LayerSpec[]): string[][] {
-  const rows = remote(layers).map((l) => {
-    const origin = l.provenance;
-    const url = origin?.url ?? redactUrl((l.git ?? l.wellKnown)!.url);
-    const source = origin?.commit ? `${url} @ ${origin.commit.slice(0, 12)}` : url;
+  const rows = remote(layers).map(({ spec, source }) => {
+    const origin = spec.provenance;
+    const url = origin?.url ?? redactUrl(source.url);
+    const shown = origin?.commit ? `${url} @ ${origin.commit.slice(0, 12)}` : url;
     const signer = origin?.signer
       ? `signed by ${origin.signer.principal} (${origin.signer.fingerprint})`
-      : (l.git ?? l.wellKnown)!.signers
+      : source.signers
         ? "not verified (run skill-central sync)"
         : "not checked (no signers)";
-    return [l.name, source, signer];
+    return [spec.name, shown, signer];
   });
   return rows.length > 0 ? [["NAME", "SOURCE", "SIGNER"], ...rows] : [];
+}
+
+/** Who decides what an unsigned remote layer serves. */
+function decider(source: RemoteSource): string {
+  switch (source.kind) {
+    case "git":
+      return "whoever can change the repository";
+    case "well-known":
+      return "whoever can change the index's host";
+  }
 }
 
 /** A note per remote layer without `signers`. */
 export function provenanceProblems(layers: readonly LayerSpec[]): Diagnostic[] {
   return remote(layers)
-    .filter((l) => (l.git ?? l.wellKnown)!.signers === undefined)
-    .map((l) => ({
+    .filter(({ source }) => source.signers === undefined)
+    .map(({ spec, source }) => ({
       severity: "note",
       code: "layer-unsigned",
-      file: l.origin,
-      message: `${l.git ? "git" : "url"} layer "${l.name}" has no signers: whoever can change ${l.git ? "the repository" : "the index's host"} decides what is served`,
+      file: spec.origin,
+      message: `${declaringKey(source)} layer "${spec.name}" has no signers: ${decider(source)} decides what is served`,
       hint: "list your publishers' SSH keys in an allowed-signers file and name it with `signers:` (docs/provenance.md)",
     }));
 }

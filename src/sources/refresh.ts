@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { projectConfigPath } from "../config/config-file.ts";
-import type { LayerSpec } from "../config/resolve-config.ts";
+import { layersFrom, type GitSource } from "../config/layer-source.ts";
+import type { LayerFrom, LayerSpec } from "../config/resolve-config.ts";
 import { CacheEntry } from "./cache-entry.ts";
 import { GitError } from "./git.ts";
 import { redactText, redactUrl } from "./git-url.ts";
@@ -28,7 +29,7 @@ export interface RefreshOptions {
 
 interface Plan {
   key: string;
-  spec: LayerSpec;
+  spec: LayerFrom<GitSource>;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -52,13 +53,13 @@ export class BackgroundRefresh {
 
   /** Re-plans from the layers of the latest load (config edits add, change and remove them). */
   async update(layers: readonly LayerSpec[]): Promise<void> {
-    const candidates = layers.filter((l) => l.git?.refreshMs !== undefined);
+    const candidates = layersFrom(layers, "git").filter((l) => l.source.refreshMs !== undefined);
     const projectFile = candidates.length > 0 ? projectConfigPath(this.options.cwd) : undefined;
     const lock = projectFile ? await readLockfile(lockfilePath(projectFile)) : undefined;
-    const wanted = new Map<string, LayerSpec>();
+    const wanted = new Map<string, LayerFrom<GitSource>>();
     for (const spec of candidates) {
       if (isLockable(spec, projectFile) && lock?.entries.has(spec.name)) continue;
-      const git = spec.git!;
+      const git = spec.source;
       wanted.set([spec.name, git.url, git.ref, git.path, git.refreshMs].join("\0"), spec);
     }
     if (this.closed) return;
@@ -77,8 +78,8 @@ export class BackgroundRefresh {
   }
 
   /** Soon after start when the layer has no copy or its last fetch is older than its interval. */
-  private async firstDelay(spec: LayerSpec): Promise<number> {
-    const git = spec.git!;
+  private async firstDelay(spec: LayerFrom<GitSource>): Promise<number> {
+    const git = spec.source;
     const floor = this.options.firstDelayMs ?? FIRST_REFRESH_DELAY_MS;
     const entry = new CacheEntry(git.url, this.home);
     if (!(await entry.current(git.ref, git.path))) return floor;
@@ -98,7 +99,7 @@ export class BackgroundRefresh {
 
   private async run(plan: Plan): Promise<void> {
     if (this.closed || this.plans.get(plan.key) !== plan) return;
-    const { name, git } = { name: plan.spec.name, git: plan.spec.git! };
+    const { name, source: git } = plan.spec;
     const entry = new CacheEntry(git.url, this.home);
     const url = redactUrl(git.url);
     const held = await entry.lock({ timeoutMs: 0 });

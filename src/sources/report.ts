@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { projectConfigPath } from "../config/config-file.ts";
+import { layersFrom } from "../config/layer-source.ts";
 import type { LayerSpec } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { CacheEntry } from "./cache-entry.ts";
@@ -52,14 +53,14 @@ export async function gitLayerStatuses(
   layers: readonly LayerSpec[],
   where: { cwd: string; home?: string },
 ): Promise<GitLayerStatus[]> {
-  const gitLayers = layers.filter((l) => l.git);
+  const gitLayers = layersFrom(layers, "git");
   if (gitLayers.length === 0) return [];
   const home = where.home ?? homedir();
   const projectFile = projectConfigPath(where.cwd);
   const lock = projectFile ? await readLockfile(lockfilePath(projectFile)) : undefined;
   return Promise.all(
     gitLayers.map(async (spec): Promise<GitLayerStatus> => {
-      const source = spec.git!;
+      const { source } = spec;
       const base = {
         name: spec.name,
         origin: spec.origin,

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { projectConfigPath } from "../config/config-file.ts";
+import { isRemote, type GitSource } from "../config/layer-source.ts";
 import { resolveConfig, type ConfigOptions, type LayerSpec, type ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { CacheEntry } from "./cache-entry.ts";
@@ -23,20 +24,29 @@ import { resolveWellKnownLayer } from "./well-known/resolve-layer.ts";
  */
 export async function resolveLayers(options: ConfigOptions, report: (d: Diagnostic) => void): Promise<ResolvedConfig> {
   const config = await resolveConfig(options, report);
-  if (!config.layers.some((l) => l.git || l.wellKnown)) return config;
+  if (!config.layers.some((l) => isRemote(l.source))) return config;
   const home = options.home ?? homedir();
   const projectFile = projectConfigPath(options.cwd);
   const lock = projectFile ? await readLockfile(lockfilePath(projectFile), report) : undefined;
   const inputs = new Set<string>(lock ? [lock.file] : []);
-  const layers = await Promise.all(
-    config.layers.map((spec) =>
-      spec.git
-        ? resolveGitLayer(spec, { home, lock, projectFile, inputs, report })
-        : spec.wellKnown
-          ? resolveWellKnownLayer(spec, { home, lock, lockable: isLockable(spec, projectFile), inputs, report })
-          : spec,
-    ),
-  );
+  const resolveLayer = (spec: LayerSpec): LayerSpec | Promise<LayerSpec> => {
+    const { source } = spec;
+    switch (source.kind) {
+      case "path":
+        return spec;
+      case "git":
+        return resolveGitLayer(spec, source, { home, lock, projectFile, inputs, report });
+      case "well-known":
+        return resolveWellKnownLayer(spec, source, {
+          home,
+          lock,
+          lockable: isLockable(spec, projectFile),
+          inputs,
+          report,
+        });
+    }
+  };
+  const layers = await Promise.all(config.layers.map(resolveLayer));
   return { ...config, layers, inputs: [...(config.inputs ?? []), ...inputs] };
 }
 
@@ -61,8 +71,7 @@ const notVerified = (commit: string) => ({
   hint: "run `skill-central sync` to check the commit's signature",
 });
 
-async function resolveGitLayer(spec: LayerSpec, ctx: Context): Promise<LayerSpec> {
-  const source = spec.git!;
+async function resolveGitLayer(spec: LayerSpec, source: GitSource, ctx: Context): Promise<LayerSpec> {
   const url = redactUrl(source.url);
   const label = `git layer "${spec.name}" (${url}${source.ref === "HEAD" ? "" : ` ${source.ref}`}${source.path ? `, ${source.path}/` : ""})`;
   interface Why {

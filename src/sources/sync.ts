@@ -5,7 +5,8 @@ import { join } from "node:path";
 import type { GateSettings } from "../audit/gate.ts";
 import type { AuditSettings } from "../config/audit-settings.ts";
 import { projectConfigPath } from "../config/config-file.ts";
-import { resolveConfig, type ConfigOptions, type LayerSpec } from "../config/resolve-config.ts";
+import { isRemote, layersFrom, type GitSource } from "../config/layer-source.ts";
+import { resolveConfig, type ConfigOptions, type LayerFrom, type LayerSpec } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { projectCacheName } from "../storage/cache-dir.ts";
 import { CacheEntry, gitCacheRoot, isGoneError, writeFileAtomically } from "./cache-entry.ts";
@@ -120,10 +121,10 @@ function describeError(error: unknown, url: string): string {
 function checkNamedLayer(name: string, layers: readonly LayerSpec[]): void {
   const named = layers.find((l) => l.name === name);
   if (!named) {
-    const remote = layers.filter((l) => l.git || l.wellKnown).map((l) => l.name);
+    const remote = layers.filter((l) => isRemote(l.source)).map((l) => l.name);
     throw new SyncRefused(`no layer named "${name}"; git and url layers: ${remote.join(", ") || "none"}`);
   }
-  if (!named.git && !named.wellKnown)
+  if (!isRemote(named.source))
     throw new SyncRefused(`layer "${name}" is a folder, not a git or url layer; nothing to update`);
 }
 
@@ -138,8 +139,8 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
       `${lock.file} cannot be read (see above); fix it (a merge conflict?) or delete it, then run skill-central sync again`,
     );
   }
-  const [gate, gitLayers] = [config.audit, config.layers.filter((l) => l.git)];
-  const webLayers = config.layers.filter((l) => l.wellKnown);
+  const [gate, gitLayers] = [config.audit, layersFrom(config.layers, "git")];
+  const webLayers = layersFrom(config.layers, "well-known");
   if (request.layer !== undefined) checkNamedLayer(request.layer, config.layers);
 
   const entries = new Map(lock?.entries ?? []);
@@ -222,8 +223,8 @@ interface LayerContext {
   gate: AuditSettings | undefined;
 }
 
-async function syncLayer(spec: LayerSpec, ctx: LayerContext): Promise<LayerSyncReport> {
-  const source = spec.git!;
+async function syncLayer(spec: LayerFrom<GitSource>, ctx: LayerContext): Promise<LayerSyncReport> {
+  const { source } = spec;
   const { mode } = ctx.request;
   const canonical = canonicalUrl(source.url);
   const result: LayerSyncReport = {
@@ -302,7 +303,7 @@ interface LayerStep {
   result: LayerSyncReport;
   ctx: LayerContext;
   entry: CacheEntry;
-  source: NonNullable<LayerSpec["git"]>;
+  source: GitSource;
   name: string;
 }
 
@@ -503,7 +504,7 @@ async function checkLayer(
   result: LayerSyncReport,
   facts: {
     entry: CacheEntry;
-    source: NonNullable<LayerSpec["git"]>;
+    source: GitSource;
     lockable: boolean;
     locked?: LockEntry;
     matches: boolean;

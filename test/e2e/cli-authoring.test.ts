@@ -254,6 +254,27 @@ test("new without any configured layer writes into .skills/, the folder the serv
   }
 });
 
+test("new never writes into a url layer's read-only copy, named or not", async () => {
+  const project = makeFixture({
+    "skill-central.yaml":
+      "builtin: false\nlayers:\n  - { name: vendor, priority: 50, url: https://example.invalid/skills/ }\n",
+  });
+  try {
+    const refusals: [layer: string[], refusal: string][] = [
+      [["--layer", "vendor"], 'layer "vendor" is a read-only copy of a well-known index'],
+      [[], "every layer comes from git or a well-known index"],
+    ];
+    for (const [layer, refusal] of refusals) {
+      const made = await runCli(["new", "idea", "--type", "prompt", ...layer], project.cwd, project.home);
+      expect({ code: made.code, refused: made.stderr.includes(refusal) }).toEqual({ code: 2, refused: true });
+    }
+    // Before, an unsynced url layer's folder was "" and the skill landed in the project's root.
+    expect(existsSync(join(project.cwd, "idea.yaml"))).toBe(false);
+  } finally {
+    project.cleanup();
+  }
+});
+
 test("the reported case: new --force on an id the project already overrides names the project's file, not only the built-in one, and keeps it as .bak", async () => {
   const own = "id: commit-conventions\ndescription: Our own commit format\ntype: tool\nprompt: ours\n";
   const project = makeFixture({ ".skills/commit-conventions.yaml": own });

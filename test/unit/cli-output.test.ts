@@ -185,6 +185,7 @@ describe("where `new` writes without --layer", () => {
     dir: `/p/${name}`,
     priority,
     origin,
+    source: { kind: "path" as const, path: `/p/${name}` },
   });
 
   test("the highest-priority layer, the later one on a tie, never the built-in one", () => {
@@ -197,5 +198,14 @@ describe("where `new` writes without --layer", () => {
       dir: "/p/.skills",
       priority: 100,
     });
+  });
+
+  test("never a git or url layer: its folder is a verified copy of what was fetched", () => {
+    const remote = [
+      { ...layer("team", 90), source: { kind: "git" as const, url: "https://x/y.git", ref: "HEAD", path: "" } },
+      { ...layer("vendor", 80), source: { kind: "well-known" as const, url: "https://x/index.json" } },
+    ];
+    expect(defaultLayer([...remote, layer("mine", 10)], "/p").name).toBe("mine");
+    expect(defaultLayer(remote, "/p").dir).toBe("/p/.skills");
   });
 });

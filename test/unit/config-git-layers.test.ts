@@ -2,12 +2,16 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseDuration, repoPathOrProblem } from "../../src/config/read-layers.ts";
+import type { LayerSpec } from "../../src/config/resolve-config.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { resolvedConfig } from "../helpers/resolved-config.ts";
 import { section } from "../helpers/markdown.ts";
 
 let fixture: Fixture;
 afterEach(() => fixture?.cleanup());
+
+/** A git layer's source; undefined for another kind. */
+const gitOf = ({ source }: LayerSpec) => (source.kind === "git" ? source : undefined);
 
 async function resolve(files: Record<string, string>) {
   fixture = makeFixture(files);
@@ -23,7 +27,12 @@ describe("git layers in the config files", () => {
     expect(diagnostics).toEqual([]);
     expect(config.layers).toHaveLength(1);
     const [team] = config.layers;
-    expect(team!.git).toEqual({ url: "https://example.com/skills.git", ref: "main", path: "skills/team" });
+    expect(team!.source).toEqual({
+      kind: "git",
+      url: "https://example.com/skills.git",
+      ref: "main",
+      path: "skills/team",
+    });
     expect(team!.origin).toBe(join(fixture.cwd, "skill-central.yaml"));
   });
 
@@ -33,7 +42,8 @@ describe("git layers in the config files", () => {
         "layers:\n  - name: mine\n    priority: 70\n    git: git@example.com:me/skills.git\n    refresh: 1h\n",
     });
     expect(diagnostics).toEqual([]);
-    expect(config.layers[0]!.git).toEqual({
+    expect(config.layers[0]!.source).toEqual({
+      kind: "git",
       url: "git@example.com:me/skills.git",
       ref: "HEAD",
       path: "",
@@ -46,7 +56,7 @@ describe("git layers in the config files", () => {
       "~/.skill-central/config.yaml": "layers:\n  - { name: team, path: ./team, priority: 10 }\n",
       "skill-central.yaml": "layers:\n  - { name: team, priority: 50, git: file:///srv/skills.git }\n",
     });
-    expect(config.layers.map((l) => [l.name, l.priority, l.git?.url])).toEqual([
+    expect(config.layers.map((l) => [l.name, l.priority, gitOf(l)?.url])).toEqual([
       ["team", 50, "file:///srv/skills.git"],
     ]);
   });
@@ -75,7 +85,7 @@ describe("git layers in the config files", () => {
       [8, 'layer "g": "ref" applies only to a git layer (one with "git: <url>"); ignored'],
     ]);
     // d and e keep their layer (only the refresh is dropped); g is a folder layer.
-    expect(config.layers.map((l) => [l.name, l.git?.refreshMs])).toEqual([
+    expect(config.layers.map((l) => [l.name, gitOf(l)?.refreshMs])).toEqual([
       ["d", undefined],
       ["e", undefined],
       ["g", undefined],
@@ -136,7 +146,7 @@ describe("the documented examples", () => {
     for (const block of blocks) {
       const { config, diagnostics } = await resolve({ "skill-central.yaml": block });
       expect(diagnostics).toEqual([]);
-      expect(config.layers.some((l) => l.git)).toBe(true);
+      expect(config.layers.some((l) => l.source.kind === "git")).toBe(true);
     }
   });
 });
@@ -156,9 +166,12 @@ describe("the signers key", () => {
     });
     expect(diagnostics).toEqual([]);
     const byName = Object.fromEntries(config.layers.map((l) => [l.name, l]));
-    expect(byName.team!.git!.signers).toBe(join(fixture.cwd, "keys", "allowed_signers"));
-    expect(byName.vendor!.wellKnown!.signers).toBe(join(fixture.cwd, "vendor.allowed_signers"));
-    expect(byName.mine!.git!.signers).toBe(join(fixture.home, "trusted"));
+    expect(gitOf(byName.team!)!.signers).toBe(join(fixture.cwd, "keys", "allowed_signers"));
+    expect(byName.vendor!.source).toMatchObject({
+      kind: "well-known",
+      signers: join(fixture.cwd, "vendor.allowed_signers"),
+    });
+    expect(gitOf(byName.mine!)!.signers).toBe(join(fixture.home, "trusted"));
   });
 
   test("a bad value ignores the layer (never served unverified); on a folder layer it is ignored with a warning", async () => {
@@ -195,9 +208,9 @@ describe("the signers key", () => {
       ].join("\n"),
     });
     const byName = Object.fromEntries(config.layers.map((l) => [l.name, l]));
-    expect(byName.team!.git!.revoked).toBe(join(fixture.cwd, "keys", "revoked"));
-    expect(byName.vendor!.wellKnown!.revoked).toBe(join(fixture.cwd, "r"));
-    expect(byName.loose!.git!.revoked).toBeUndefined();
+    expect(gitOf(byName.team!)!.revoked).toBe(join(fixture.cwd, "keys", "revoked"));
+    expect(byName.vendor!.source).toMatchObject({ kind: "well-known", revoked: join(fixture.cwd, "r") });
+    expect(gitOf(byName.loose!)!.revoked).toBeUndefined();
     expect(diagnostics.map((d) => [d.position?.line, d.severity, d.message])).toEqual([
       [
         4,

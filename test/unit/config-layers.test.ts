@@ -39,16 +39,17 @@ describe("url layers in the config", () => {
       "  - { name: pinned, priority: 20, url: https://example.com/v1.2.0/index.json }",
     );
     expect(diagnostics).toEqual([]);
-    expect(config.layers.map((l) => [l.name, l.wellKnown])).toEqual([
+    expect(config.layers.map((l) => [l.name, l.source])).toEqual([
       [
         "vendor",
         {
+          kind: "well-known",
           url: "https://example.com/.well-known/agent-skills/index.json",
           skills: ["code-review", "pdf"],
           tokenEnv: "VENDOR_TOKEN",
         },
       ],
-      ["pinned", { url: "https://example.com/v1.2.0/index.json" }],
+      ["pinned", { kind: "well-known", url: "https://example.com/v1.2.0/index.json" }],
     ]);
   });
 
@@ -147,6 +148,6 @@ describe("what drops a layer", () => {
       "  - { name: team, priority: 1, git: https://x/y.git, ref: 2024, refresh: false }",
     );
     expect(diagnostics).toEqual([]);
-    expect(config.layers[0]!.git).toEqual({ url: "https://x/y.git", ref: "2024", path: "" });
+    expect(config.layers[0]!.source).toEqual({ kind: "git", url: "https://x/y.git", ref: "2024", path: "" });
   });
 });

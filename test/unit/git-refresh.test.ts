@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LayerSpec } from "../../src/config/resolve-config.ts";
+import type { GitSource } from "../../src/config/layer-source.ts";
+import type { LayerFrom } from "../../src/config/resolve-config.ts";
 import { loadSkills } from "../../src/load/load-skills.ts";
 import { CacheEntry } from "../../src/sources/cache-entry.ts";
 import { BackgroundRefresh } from "../../src/sources/refresh.ts";
@@ -26,13 +27,13 @@ afterEach(() => {
 });
 
 /** A user layer following `main`, refreshed every `refreshMs` (the config's minimum does not apply here). */
-function layer(refreshMs: number): LayerSpec {
+function layer(refreshMs: number): LayerFrom<GitSource> {
   return {
     name: "mine",
     dir: "",
     priority: 70,
     origin: "user config",
-    git: { url: remote.url, ref: "main", path: "", refreshMs },
+    source: { kind: "git", url: remote.url, ref: "main", path: "", refreshMs },
   };
 }
 
@@ -192,7 +193,7 @@ describe.skipIf(!hasSshKeygen)("background refresh of a layer with signers", () 
     });
     const first = seen.next();
     const spec = layer(150);
-    await refresh.update([{ ...spec, git: { ...spec.git!, signers } }]);
+    await refresh.update([{ ...spec, source: { ...spec.source, signers } }]);
     await first;
     const entry = new CacheEntry(remote.url, fixture.home);
     expect(await entry.current("main", "")).toMatchObject({

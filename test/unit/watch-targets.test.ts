@@ -7,7 +7,13 @@ import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 let fixture: Fixture;
 afterEach(() => fixture?.cleanup());
 
-const layer = (dir: string) => ({ name: dir, dir, priority: 1, origin: "test" });
+const layer = (dir: string) => ({
+  name: dir,
+  dir,
+  priority: 1,
+  origin: "test",
+  source: { kind: "path" as const, path: dir },
+});
 
 describe("watchTargets", () => {
   test("every layer folder, the .skills fallback and every config file the config step could read", () => {

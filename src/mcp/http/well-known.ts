@@ -22,7 +22,7 @@ export { WELL_KNOWN_PATH };
 /** The tree, with each entry's audit `_meta`: the audit's rules are loaded on the first request here, not at start. */
 let wellKnownTree: ReturnType<typeof wellKnownTrees> | undefined;
 const treeOf = async (registry: Parameters<ReturnType<typeof wellKnownTrees>>[0]) => {
-  wellKnownTree ??= wellKnownTrees(bytesOf, (await import("../audit-meta.ts")).auditEntryMeta);
+  wellKnownTree ??= wellKnownTrees(bytesOf, (await import("../../registry/audit-attestation.ts")).auditEntryMeta);
   return wellKnownTree(registry);
 };
 

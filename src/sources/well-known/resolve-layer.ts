@@ -1,3 +1,4 @@
+import type { WellKnownSource } from "../../config/layer-source.ts";
 import type { LayerSpec } from "../../config/resolve-config.ts";
 import type { Diagnostic } from "../../diagnostics.ts";
 import type { Digest } from "../../storage/digest.ts";
@@ -14,6 +15,7 @@ import { holdsSkills, WellKnownCache } from "./cache.ts";
  */
 export async function resolveWellKnownLayer(
   spec: LayerSpec,
+  source: WellKnownSource,
   ctx: {
     home: string;
     lock: Lockfile | undefined;
@@ -22,7 +24,6 @@ export async function resolveWellKnownLayer(
     report: (d: Diagnostic) => void;
   },
 ): Promise<LayerSpec> {
-  const source = spec.wellKnown!;
   const url = canonicalUrl(source.url);
   const label = `url layer "${spec.name}" (${redactUrl(source.url)})`;
   const unavailable = (message: string, hint: string, dir = "", severity: Diagnostic["severity"] = "warning") => {

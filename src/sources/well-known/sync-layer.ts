@@ -11,7 +11,8 @@
 import { join } from "node:path";
 import { auditFetched, type GateOutcome, type GateSettings } from "../../audit/gate.ts";
 import type { AuditSettings } from "../../config/audit-settings.ts";
-import type { LayerSpec } from "../../config/resolve-config.ts";
+import type { WellKnownSource } from "../../config/layer-source.ts";
+import type { LayerFrom } from "../../config/resolve-config.ts";
 import { type Digest, digestHex } from "../../storage/digest.ts";
 import { describeFsError } from "../../storage/fs-errors.ts";
 import { canonicalUrl, redactUrl } from "../git-url.ts";
@@ -55,7 +56,7 @@ function changesBetween(before: CopySkills | undefined, after: CopySkills): Skil
 }
 
 interface Facts {
-  spec: LayerSpec;
+  spec: LayerFrom<WellKnownSource>;
   ctx: WellKnownContext;
   result: LayerSyncReport;
   cache: WellKnownCache;
@@ -69,8 +70,11 @@ interface Facts {
 
 type Fail = (outcome: "failed" | "out-of-date", problem: string) => LayerSyncReport;
 
-export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext): Promise<LayerSyncReport> {
-  const source = spec.wellKnown!;
+export async function syncWellKnownLayer(
+  spec: LayerFrom<WellKnownSource>,
+  ctx: WellKnownContext,
+): Promise<LayerSyncReport> {
+  const { source } = spec;
   const url = canonicalUrl(source.url);
   const result: LayerSyncReport = {
     name: spec.name,
@@ -124,8 +128,12 @@ export async function syncWellKnownLayer(spec: LayerSpec, ctx: WellKnownContext)
 }
 
 /** The bearer token for the layer (sent to the origin of its url only), or why the layer cannot use it. */
-function bearerToken(spec: LayerSpec, url: string, env: WellKnownContext["env"]): BearerToken | string | undefined {
-  const { tokenEnv } = spec.wellKnown!;
+function bearerToken(
+  spec: LayerFrom<WellKnownSource>,
+  url: string,
+  env: WellKnownContext["env"],
+): BearerToken | string | undefined {
+  const { tokenEnv } = spec.source;
   if (tokenEnv === undefined) return undefined;
   const token = env[tokenEnv];
   if (!token) return `the environment variable ${tokenEnv} (tokenEnv) is not set`;
@@ -190,7 +198,7 @@ async function download(
 /** With the cache entry held: keeps, restores or replaces the layer's copy. */
 async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<LayerSyncReport> {
   const { spec, ctx, result, cache, url, target } = facts;
-  const source = spec.wellKnown!;
+  const { source } = spec;
   const auth = bearerToken(spec, url, ctx.env);
   if (typeof auth === "string") return fail("failed", auth);
   const base = { timeoutMs: ctx.timeoutMs || DEFAULT_TIMEOUT_MS, ...(auth && { auth }) };

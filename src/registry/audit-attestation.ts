@@ -1,15 +1,3 @@
-import { readFileSync } from "node:fs";
-import { basename } from "node:path";
-import { auditSkill, type SkillContent } from "../audit/audit-skill.ts";
-import { saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
-import { RULES_VERSION } from "../audit/rules.ts";
-import type { Counts, Verdict } from "../audit/verdict.ts";
-import type { PublishedSkill } from "../registry/published-skills.ts";
-import { type Digest, digestHex, sha256Hex } from "../storage/digest.ts";
-import { VERSION } from "../version.ts";
-import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
-import { bytesOf } from "./skill-files.ts";
-
 /**
  * The audit's attestation of a published skill (docs/audit.md), carried beside the provenance in
  * `_meta["dev.skill-central/audit"]` of each `skills/list` / `skills/get` entry and of each entry
@@ -20,7 +8,21 @@ import { bytesOf } from "./skill-files.ts";
  * Worked out on a snapshot's first listing, never at start-up, from the audit cache by content:
  * the published files' digests are known already, so a skill audited before (by this server, an
  * earlier one, or `skill-central audit`) costs one lookup; only new content is read and scanned.
+ * Here, below both, because MCP (`skills/list`, the well-known route) and `skill-central publish`
+ * attest alike.
  */
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { auditSkill, type SkillContent } from "../audit/audit-skill.ts";
+import { saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
+import { RULES_VERSION } from "../audit/rules.ts";
+import type { Counts, Verdict } from "../audit/verdict.ts";
+import { type Digest, digestHex, sha256Hex } from "../storage/digest.ts";
+import { VERSION } from "../version.ts";
+import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
+import { publishedBytes } from "./published-bytes.ts";
+import type { PublishedSkill } from "./published-skills.ts";
+
 export const AUDIT_META_KEY = "dev.skill-central/audit";
 
 export interface AuditAttestation {
@@ -40,7 +42,7 @@ function contentOf(skill: PublishedSkill, artifactDigest: Digest | undefined): S
   return {
     kind: "folder",
     files: skill.files.map((f) => ({ path: f.path, sha256: digestHex(f.digest) })),
-    readFile: (path) => bytesOf(skill, skill.byPath.get(path)!),
+    readFile: (path) => publishedBytes(skill, skill.byPath.get(path)!),
     ...(artifactDigest !== undefined && { digest: artifactDigest }),
   };
 }
