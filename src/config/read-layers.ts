@@ -15,7 +15,7 @@
  */
 import { ENV_NAME_PATTERN, SKILL_NAME_PATTERN } from "./config-names.ts";
 import { under, type ReportProblem } from "./config-problem.ts";
-import { readBlock, type BlockOf } from "./config-schema.ts";
+import { NON_BLANK, readBlock, type BlockOf } from "./config-schema.ts";
 import { parseWebUrl } from "./config-url.ts";
 import type { GitSource, LayerSource, WellKnownSource } from "./layer-source.ts";
 import type { VisibleTo } from "./visible-to.ts";
@@ -65,21 +65,15 @@ function refProblem(ref: string): string | undefined {
 
 const VISIBLE_TO_HINT = "e.g. visibleTo: { claims: { groups: [security, sre] }, labels: [alice] }";
 
-/**
- * Any string but "" (a pattern: `minLength` counts code points with a TypeBox helper the checks
- * built ahead of time cannot call).
- */
-const NON_EMPTY = "[\\s\\S]";
-
 /** Who a part of `visibleTo` grants: one string, or a list of them; a bad entry grants nobody. */
 const GrantList = {
   anyOf: [
-    { type: "string", pattern: NON_EMPTY },
+    { type: "string", minLength: 1 },
     {
       type: "array",
       items: {
         type: "string",
-        pattern: NON_EMPTY,
+        minLength: 1,
         errorMessage: "must be a non-empty string",
         consequence: "it grants nobody",
       },
@@ -124,7 +118,7 @@ export const LayerEntry = {
   noun: "layer",
   dropSeverity: "error",
   properties: {
-    name: { type: "string", pattern: "\\S", errorMessage: "must be a name (a string)" },
+    name: { ...NON_BLANK, errorMessage: "must be a name (a string)" },
     path: {
       type: "string",
       dropsMapping: true,
@@ -146,21 +140,18 @@ export const LayerEntry = {
     refresh: { anyOf: [{ const: false }, { type: "string" }], errorMessage: DURATION_RULE },
     visibleTo: VisibleToBlock,
     url: {
-      type: "string",
-      pattern: "\\S",
+      ...NON_BLANK,
       dropsMapping: true,
       errorMessage: "must be a well-known index URL (a string)",
     },
     signers: {
-      type: "string",
-      pattern: "\\S",
+      ...NON_BLANK,
       dropsMapping: true,
       errorMessage: "must be the path of an OpenSSH allowed-signers file",
       hint: "a layer with signers is never served unverified; e.g. signers: ./allowed_signers",
     },
     revoked: {
-      type: "string",
-      pattern: "\\S",
+      ...NON_BLANK,
       dropsMapping: true,
       errorMessage: "must be the path of a file of revoked public keys (one per line)",
       hint: "keys listed there sign nothing for this layer; e.g. revoked: ./revoked_keys",
