@@ -44,7 +44,9 @@ function opening(lines: readonly string[]): Block[] {
     } else if (line.startsWith("//") || line.startsWith("#!")) {
       while (i < lines.length && /^\s*(\/\/|#!)/.test(lines[i]!)) i++;
       blocks.push({ kind: "comment", start, end: i });
-    } else if (/^(import\b|export\s+(\*|\{[^}]*\}|type\s+\{[^}]*\})\s+from\b|export\s+\{\s*$|export\s+type\s+\{\s*$)/.test(line)) {
+    } else if (
+      /^(import\b|export\s+(\*|\{[^}]*\}|type\s+\{[^}]*\})\s+from\b|export\s+\{\s*$|export\s+type\s+\{\s*$)/.test(line)
+    ) {
       // An import or a re-export, to its end: `from "…";`, a bare `import "…";`, or `import(…)`-free ends.
       while (i < lines.length && !/(["'];?|;)\s*(\/\/.*)?$/.test(lines[i]!)) i++;
       blocks.push({ kind: "import", start, end: ++i });
@@ -59,10 +61,7 @@ function opening(lines: readonly string[]): Block[] {
 const isDirective = (lines: readonly string[], block: Block) =>
   block.kind === "comment" && lines.slice(block.start, block.end).every((l) => DIRECTIVE.test(l.trim()));
 
-export type Shape =
-  | { kind: "headed" }
-  | { kind: "after-imports"; header: Block; lead: number }
-  | { kind: "none" };
+export type Shape = { kind: "headed" } | { kind: "after-imports"; header: Block; lead: number } | { kind: "none" };
 
 /** Whether `text` opens with its header, has one after its imports, or has none. */
 export function shapeOf(text: string): Shape {
