@@ -24,10 +24,10 @@ const ENTRY = join(REPO_ROOT, "src", "cli.ts");
  */
 export const WORKER_ENTRIES = ["src/invoke/validation-worker.ts"];
 /**
- * Modules the server requires by path only when it needs them (src/mcp/token-count.ts): embedded
+ * Modules the server requires by path only when it needs them (src/mcp/catalog/token-count.ts): embedded
  * as entrypoints of their own, so their megabytes are never parsed by a process that does not.
  */
-const LAZY_ENTRIES = ["src/mcp/o200k-table.ts"];
+const LAZY_ENTRIES = ["src/mcp/catalog/o200k-table.ts"];
 const WORKERS = [...WORKER_ENTRIES, ...LAZY_ENTRIES].map((entry) => join(REPO_ROOT, entry));
 const BUILTIN_SKILLS = join(REPO_ROOT, BUILTIN_ASSET_DIR);
 export const BINARY_NAME = "skill-central";

@@ -15,7 +15,7 @@ import type { Diagnostic, Severity, SourcePosition } from "./diagnostics.ts";
 import { SkillCentralError, type ErrorCode } from "./errors.ts";
 import { invokePrompt, invokeTool, type Invocation } from "./invoke/invoke.ts";
 import { runExamples as runInlineExamples, type ExampleResult } from "./examples/run.ts";
-import type { FailureKind } from "./examples/verdict.ts";
+import type { FailureKind } from "./examples/judge.ts";
 import { allDiagnostics, loadSkills, locatorsOf } from "./load/load-skills.ts";
 import {
   resolutionView,

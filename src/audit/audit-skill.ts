@@ -1,12 +1,12 @@
 /**
  * One skill audited through the cache (cache.ts): the caller names the skill's files by path and
  * SHA-256 (which the load already knows), and hands a reader for their bytes, used only when the
- * cache has no answer for exactly that content. The digest (digest.ts) is worked out only when
+ * cache has no answer for exactly that content. The digest (skill-digest.ts) is worked out only when
  * asked for, and kept with the findings, so a warm run neither reads nor archives anything.
  */
 import type { AuditCache } from "./cache.ts";
 import { type Digest, digestOf } from "../storage/digest.ts";
-import { contentKey, folderDigest } from "./digest.ts";
+import { contentKey, folderDigest } from "./skill-digest.ts";
 import type { Finding } from "./scan.ts";
 import { auditListed, countsOf, verdictOf, type Counts, type SkillFileBytes, type Verdict } from "./verdict.ts";
 

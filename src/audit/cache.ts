@@ -1,5 +1,5 @@
 /**
- * Audit results by content (digest.ts's `contentKey`): a skill whose files are unchanged is not
+ * Audit results by content (skill-digest.ts's `contentKey`): a skill whose files are unchanged is not
  * read or scanned again, by this process or the next (`<cache>/audit/results-<rules>.json`).
  * The rules' version is in the file name and in every key, so new rules judge everything again.
  * The file is only an optimisation: unreadable or damaged, it is ignored and rewritten.

@@ -11,7 +11,7 @@
 import type { AuditSettings } from "../config/audit-settings.ts";
 import { type Digest, digestOf, shortDigest } from "../storage/digest.ts";
 import { pinOf } from "./allow-pins.ts";
-import { folderDigest } from "./digest.ts";
+import { folderDigest } from "./skill-digest.ts";
 import { groupFetchedSkills } from "./group.ts";
 import { RULES_BY_ID } from "./rules.ts";
 import { anyReaches, auditFiles, type SkillFileBytes } from "./verdict.ts";

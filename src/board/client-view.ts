@@ -1,4 +1,4 @@
-import { clientProfile } from "../mcp/client-profiles.ts";
+import { clientProfile } from "../mcp/catalog/client-profiles.ts";
 import { instructionsFor, serverInstructions, waitsForSkills } from "../mcp/instructions.ts";
 import { listPrompts } from "../mcp/prompt-listing.ts";
 import type { RegistrySource } from "../mcp/registry-source.ts";

@@ -2,7 +2,7 @@ import type { ClientChoice } from "./wire.ts";
 
 /**
  * The clients the board can show "as it sees it", each by the `clientInfo.name` it sends
- * (src/mcp/client-profiles.ts decides what that name gets). "Other" sends none.
+ * (src/mcp/catalog/client-profiles.ts decides what that name gets). "Other" sends none.
  */
 const CLIENTS: readonly (ClientChoice & { name?: string })[] = [
   { key: "claude-code", label: "Claude Code", name: "claude-code" },

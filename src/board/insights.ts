@@ -6,9 +6,9 @@
  * loads the tokenizer's rank table, and the usage store is a file another process writes.
  */
 import type { UsageSettings } from "../config/usage-settings.ts";
-import { clientCost } from "../mcp/client-cost.ts";
+import { clientCost } from "../mcp/catalog/budget.ts";
 import type { RegistrySource } from "../mcp/registry-source.ts";
-import { TOKENIZER } from "../mcp/token-count.ts";
+import { TOKENIZER } from "../mcp/catalog/token-count.ts";
 import type { Registry } from "../registry/registry.ts";
 import { readUsage } from "../storage/usage-store.ts";
 import type { CostView, SkillUsageView, UsageOverview } from "./wire.ts";

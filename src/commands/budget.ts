@@ -1,13 +1,13 @@
 /**
  * `skill-central budget`: what each client is sent to learn the catalog, in o200k tokens and
- * characters, counted from the server's own instructions and lists (src/mcp/catalog-cost.ts),
+ * characters, counted from the server's own instructions and lists (src/mcp/catalog/sent-parts.ts),
  * under the plan the server would give that client (its token budget included), against the
  * client's budget where one is known.
  */
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
-import { clientCost, type ClientCost } from "../mcp/client-cost.ts";
-import { knownClientNames } from "../mcp/client-budgets.ts";
-import { TOKENIZER } from "../mcp/token-count.ts";
+import { clientCost, type ClientCost } from "../mcp/catalog/budget.ts";
+import { knownClientNames } from "../mcp/catalog/client-budgets.ts";
+import { TOKENIZER } from "../mcp/catalog/token-count.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad } from "./support/command.ts";
 import { list, positiveInt } from "./support/options.ts";
 import { visibleLine } from "../visible-text.ts";

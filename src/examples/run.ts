@@ -3,7 +3,7 @@ import type { SourcePosition } from "../diagnostics.ts";
 import { invokeSkill } from "../invoke/invoke.ts";
 import { buildRegistry, type Candidate, type Registry } from "../registry/registry.ts";
 import type { Locator } from "../storage/parse-document.ts";
-import { judge, type FailureKind, type Verdict } from "./verdict.ts";
+import { judge, type FailureKind, type Verdict } from "./judge.ts";
 
 /** One inline example, run. */
 export interface ExampleResult {

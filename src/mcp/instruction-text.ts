@@ -1,14 +1,14 @@
 /**
  * The text of the `instructions` a client is given: the plain version, and the catalog's, which
  * names as many skills as fit. Which one a client gets is instructions.ts's to decide; the token
- * budget (catalog-cost.ts) counts the very same text.
+ * budget (catalog/sent-parts.ts) counts the very same text.
  */
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import { modelMayUse } from "../invoke/load-skill.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 import type { Candidate, Registry } from "../registry/registry.ts";
-import { FIND_SKILLS, LOAD_SKILL, planKey, RUN_SKILL_TOOL, type ToolsPlan } from "./catalog-mode.ts";
-import type { ClientProfile } from "./client-profiles.ts";
+import { FIND_SKILLS, LOAD_SKILL, planKey, RUN_SKILL_TOOL, type ToolsPlan } from "./catalog/mode.ts";
+import type { ClientProfile } from "./catalog/client-profiles.ts";
 import { REGISTRY_URI, SKILL_URI_TEMPLATE } from "./resources.ts";
 
 /**

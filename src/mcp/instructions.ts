@@ -1,4 +1,4 @@
-import type { ClientProfile } from "./client-profiles.ts";
+import type { ClientProfile } from "./catalog/client-profiles.ts";
 import { catalogInstructions, serverInstructions } from "./instruction-text.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { planFor } from "./tools.ts";

@@ -1,6 +1,6 @@
 /**
  * What `prompts/list` holds, built once per snapshot: apart from the handlers (prompts.ts), so
- * the catalog's cost (catalog-cost.ts) is counted from the very entries served.
+ * the catalog's cost (catalog/sent-parts.ts) is counted from the very entries served.
  */
 import type { ListPromptsResult, Prompt } from "@modelcontextprotocol/server";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";

@@ -12,7 +12,7 @@ import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 import { listPrompts } from "./prompt-listing.ts";
-import { requestClient } from "./catalog-mode.ts";
+import { requestClient } from "./catalog/mode.ts";
 import { planFor } from "./tools.ts";
 import { DEPRECATED_META_KEY, deprecationsOf, reportUse } from "./skill-use.ts";
 
@@ -58,7 +58,7 @@ export const promptsFeature: Feature = {
   register(server, source: RegistrySource, { onUse }) {
     handle(server, "prompts/list", PaginatedRequestParamsSchema, async (params, ctx) => {
       const registry = await source.current();
-      // A client over its token budget learns prompts through the catalog (catalog-budget.ts); prompts/get still answers them.
+      // A client over its token budget learns prompts through the catalog (catalog/token-budget.ts); prompts/get still answers them.
       const plan = planFor(registry, source.catalogSettings(), requestClient(server, ctx));
       return plan.prompts === false ? { prompts: [] } : listPromptsPage(registry, params.cursor, source.pageSize());
     });

@@ -8,7 +8,7 @@ import type { CallToolResult, Server, ServerContext } from "@modelcontextprotoco
 import type { Registry } from "../registry/registry.ts";
 import { deprecationNotice } from "../skill/skill.ts";
 import type { UseOutcome } from "../storage/usage-store.ts";
-import { requestClient } from "./catalog-mode.ts";
+import { requestClient } from "./catalog/mode.ts";
 import type { OnSkillUse, SkillUseVia } from "./feature.ts";
 
 /** The key of the deprecation notice in a result's `_meta`. */

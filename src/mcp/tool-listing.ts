@@ -1,10 +1,10 @@
 /**
  * What `tools/list` holds for each plan, built once per snapshot: apart from the handlers
- * (tools.ts), so the catalog's cost (catalog-cost.ts) is counted from the very entries served.
+ * (tools.ts), so the catalog's cost (catalog/sent-parts.ts) is counted from the very entries served.
  */
 import type { Tool } from "@modelcontextprotocol/server";
-import { FIND_SKILLS_TOOL, LOAD_SKILL_TOOL, RUN_SKILL_TOOL_TOOL } from "./catalog-tools.ts";
-import { fitsAsToolName, planKey, type ToolSkillCounts, type ToolsPlan } from "./catalog-mode.ts";
+import { FIND_SKILLS_TOOL, LOAD_SKILL_TOOL, RUN_SKILL_TOOL_TOOL } from "./catalog/catalog-tools.ts";
+import { fitsAsToolName, planKey, type ToolSkillCounts, type ToolsPlan } from "./catalog/mode.ts";
 import { perSnapshot } from "../registry/per-snapshot.ts";
 import type { Registry } from "../registry/registry.ts";
 import { TOOL_ANNOTATIONS } from "./skill-tools.ts";

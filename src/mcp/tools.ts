@@ -16,10 +16,10 @@ import {
   requestClient,
   RUN_SKILL_TOOL,
   type ToolsPlan,
-} from "./catalog-mode.ts";
-import { withinTokenBudget } from "./catalog-budget.ts";
-import { findSkills, loadSkillTool, runSkillTool } from "./catalog-tools.ts";
-import type { ClientProfile } from "./client-profiles.ts";
+} from "./catalog/mode.ts";
+import { withinTokenBudget } from "./catalog/token-budget.ts";
+import { findSkills, loadSkillTool, runSkillTool } from "./catalog/catalog-tools.ts";
+import type { ClientProfile } from "./catalog/client-profiles.ts";
 import type { Feature, SkillUseVia } from "./feature.ts";
 import { hasDeprecated } from "../registry/deprecated.ts";
 import { reportUse, withDeprecation } from "./skill-use.ts";
@@ -32,7 +32,7 @@ import { isPlainObject } from "../skill/json-schema.ts";
 import { runTool } from "./skill-tools.ts";
 import { listTools, toolSkillsOf } from "./tool-listing.ts";
 
-/** What a client is offered, for the catalog settings being served (and its token budget, catalog-budget.ts). */
+/** What a client is offered, for the catalog settings being served (and its token budget, catalog/token-budget.ts). */
 export function planFor(registry: Registry, settings: CatalogSettings, client: ClientProfile): ToolsPlan {
   return withinTokenBudget(registry, settings, client, planTools(settings, client, toolSkillsOf(registry).counts));
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { pinOf } from "../../src/audit/allow-pins.ts";
 import { auditFetched } from "../../src/audit/gate.ts";
-import { folderDigest } from "../../src/audit/digest.ts";
+import { folderDigest } from "../../src/audit/skill-digest.ts";
 import { type AuditLoosening, type AuditSettings, mergeAuditSettings } from "../../src/config/audit-settings.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { resolvedConfig } from "../helpers/resolved-config.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Schema from "typebox/schema";
 import { auditSkill } from "../../src/audit/audit-skill.ts";
 import { AuditCache } from "../../src/audit/cache.ts";
-import { contentKey, folderDigest } from "../../src/audit/digest.ts";
+import { contentKey, folderDigest } from "../../src/audit/skill-digest.ts";
 import { auditFetched } from "../../src/audit/gate.ts";
 import { groupFetchedSkills } from "../../src/audit/group.ts";
 import { reaches, RULES, RULES_VERSION } from "../../src/audit/rules.ts";

@@ -4,8 +4,8 @@ import {
   mergeCatalogSettings,
   type CatalogSettings,
 } from "../../src/config/catalog-settings.ts";
-import { CLIENT_TOOL_PREFIX, fitsAsToolName, planTools, type ToolSkillCounts } from "../../src/mcp/catalog-mode.ts";
-import { clientProfile, knownClients, type ClientProfile } from "../../src/mcp/client-profiles.ts";
+import { CLIENT_TOOL_PREFIX, fitsAsToolName, planTools, type ToolSkillCounts } from "../../src/mcp/catalog/mode.ts";
+import { clientProfile, knownClients, type ClientProfile } from "../../src/mcp/catalog/client-profiles.ts";
 
 const client = (name: string, capabilities?: Record<string, unknown>): ClientProfile =>
   clientProfile({ name }, capabilities);

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
-import { contentKey } from "../../src/audit/digest.ts";
+import { contentKey } from "../../src/audit/skill-digest.ts";
 import { RULES_VERSION } from "../../src/audit/rules.ts";
 import { sarifLog } from "../../src/audit/sarif.ts";
 import { startupIndexPath } from "../../src/load/startup-index.ts";

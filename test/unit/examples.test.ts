@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { formatDiff, lineDiff } from "../../src/examples/diff.ts";
 import { invokePrompt, invokeSkill, invokeTool } from "../../src/invoke/invoke.ts";
 import { runExamples } from "../../src/examples/run.ts";
-import { judge } from "../../src/examples/verdict.ts";
+import { judge } from "../../src/examples/judge.ts";
 import { loadSkills, locatorsOf } from "../../src/load/load-skills.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { clientView } from "../../src/board/client-view.ts";
 import { DEFAULT_CATALOG_SETTINGS } from "../../src/config/catalog-settings.ts";
-import { clientProfile } from "../../src/mcp/client-profiles.ts";
+import { clientProfile } from "../../src/mcp/catalog/client-profiles.ts";
 import {
   catalogInstructions,
   INSTRUCTIONS_BUDGET,

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SkillCentralError } from "../../src/errors.ts";
 import { loadSkill, promptArguments } from "../../src/invoke/load-skill.ts";
-import { loadSkillTool } from "../../src/mcp/catalog-tools.ts";
+import { loadSkillTool } from "../../src/mcp/catalog/catalog-tools.ts";
 import { loadSkills } from "../../src/load/load-skills.ts";
 import type { Registry } from "../../src/registry/registry.ts";
 import { nearest } from "../../src/suggest.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { clientCost } from "../../src/mcp/client-cost.ts";
+import { clientCost } from "../../src/mcp/catalog/budget.ts";
 import { DEFAULT_CATALOG_SETTINGS, type CatalogSettings } from "../../src/config/catalog-settings.ts";
-import { fitsBudget } from "../../src/mcp/catalog-budget.ts";
-import { clientProfile } from "../../src/mcp/client-profiles.ts";
-import { countTokens, tokenBounds } from "../../src/mcp/token-count.ts";
+import { fitsBudget } from "../../src/mcp/catalog/token-budget.ts";
+import { clientProfile } from "../../src/mcp/catalog/client-profiles.ts";
+import { countTokens, tokenBounds } from "../../src/mcp/catalog/token-count.ts";
 import { planFor } from "../../src/mcp/tools.ts";
 import { buildRegistry, type Candidate, type LayerRef, type Registry } from "../../src/registry/registry.ts";
 import type { Skill } from "../../src/skill/skill.ts";

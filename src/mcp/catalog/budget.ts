@@ -1,16 +1,16 @@
 /**
  * What one client is sent to learn the catalog, in o200k tokens and characters, under the plan
  * the server would give it, against its budget where one is known: `skill-central budget` prints
- * it and the board draws it. Counting loads the tokenizer's rank table (src/mcp/token-count.ts),
+ * it and the board draws it. Counting loads the tokenizer's rank table (src/mcp/catalog/token-count.ts),
  * so callers ask only when someone wants the number.
  */
-import type { CatalogSettings } from "../config/catalog-settings.ts";
-import type { Registry } from "../registry/registry.ts";
-import { sentParts, type SentPart } from "./catalog-cost.ts";
+import type { CatalogSettings } from "../../config/catalog-settings.ts";
+import type { Registry } from "../../registry/registry.ts";
+import { sentParts, type SentPart } from "./sent-parts.ts";
 import { clientLabel, publishedBudget } from "./client-budgets.ts";
 import { clientProfile } from "./client-profiles.ts";
 import { countTokens } from "./token-count.ts";
-import { planFor } from "./tools.ts";
+import { planFor } from "../tools.ts";
 
 export interface ClientCost {
   client: string;

@@ -1,18 +1,18 @@
 import { ProtocolError, type CallToolResult, type ReadResourceResult, type Tool } from "@modelcontextprotocol/server";
-import { quoted, SkillCentralError } from "../errors.ts";
-import { argumentProblems, problemLines } from "../invoke/arguments.ts";
-import { checkResult } from "../invoke/limits.ts";
-import { loadSkill, modelMayUse, modelSkill, unknownSkill, type LoadedSkill } from "../invoke/load-skill.ts";
-import { publishedSkill } from "../registry/published-skills.ts";
-import type { Registry } from "../registry/registry.ts";
-import { foundSkill, searchIndexOf, searchSkills } from "../registry/search.ts";
-import type { JsonSchema } from "../skill/json-schema.ts";
-import { SKILL_SCHEME } from "../skill/skill-uri.ts";
-import { normaliseTag } from "../skill/tags.ts";
-import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, RUN_SKILL_TOOL, type ToolsPlan } from "./catalog-mode.ts";
-import { decodeFindCursor, encodeFindCursor } from "./find-cursor.ts";
-import { readSkillFile } from "./skill-files.ts";
-import { runTool, TOOL_ANNOTATIONS } from "./skill-tools.ts";
+import { quoted, SkillCentralError } from "../../errors.ts";
+import { argumentProblems, problemLines } from "../../invoke/arguments.ts";
+import { checkResult } from "../../invoke/limits.ts";
+import { loadSkill, modelMayUse, modelSkill, unknownSkill, type LoadedSkill } from "../../invoke/load-skill.ts";
+import { publishedSkill } from "../../registry/published-skills.ts";
+import type { Registry } from "../../registry/registry.ts";
+import { foundSkill, searchIndexOf, searchSkills } from "../../registry/search.ts";
+import type { JsonSchema } from "../../skill/json-schema.ts";
+import { SKILL_SCHEME } from "../../skill/skill-uri.ts";
+import { normaliseTag } from "../../skill/tags.ts";
+import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, RUN_SKILL_TOOL, type ToolsPlan } from "./mode.ts";
+import { decodeFindCursor, encodeFindCursor } from "../find-cursor.ts";
+import { readSkillFile } from "../skill-files.ts";
+import { runTool, TOOL_ANNOTATIONS } from "../skill-tools.ts";
 
 /**
  * The catalog tools (docs/catalog.md): every skill a model may use, reachable through three

@@ -1,7 +1,7 @@
 /**
  * What each known client is called and the budget it publishes for a skill list, for
  * `skill-central budget` (sources in docs/catalog.md). The published figures are what the client
- * spends on its own skill list; the server acts on `tokenBudget` alone (catalog-budget.ts), so
+ * spends on its own skill list; the server acts on `tokenBudget` alone (token-budget.ts), so
  * a figure here is shown beside a client's cost, not applied.
  */
 import { knownClients } from "./client-profiles.ts";

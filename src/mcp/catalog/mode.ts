@@ -1,6 +1,6 @@
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
-import type { CatalogSettings } from "../config/catalog-settings.ts";
-import { SERVER_NAME } from "../version.ts";
+import type { CatalogSettings } from "../../config/catalog-settings.ts";
+import { SERVER_NAME } from "../../version.ts";
 import { clientProfile, type ClientProfile } from "./client-profiles.ts";
 
 /** The catalog tools. Underscores, so no skill id (lowercase words joined by hyphens) can take one. */
@@ -68,7 +68,7 @@ export interface ToolsPlan {
   run: boolean;
   /** Tool skills (those whose names fit) are listed as tools of their own. */
   toolSkills: boolean;
-  /** False when the token budget put prompt skills behind the catalog (catalog-budget.ts): `prompts/list` lists none. */
+  /** False when the token budget put prompt skills behind the catalog (token-budget.ts): `prompts/list` lists none. */
   prompts?: false;
   /** Why, in a few words, for people reading a plan (tests, debugging). */
   why: string;

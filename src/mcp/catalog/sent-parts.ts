@@ -3,14 +3,14 @@
  * `initialize` instructions, each `tools/list` entry and, for a client that shows prompts, each
  * `prompts/list` entry, from the very builders the handlers use (instruction-text.ts,
  * tool-listing.ts, prompt-listing.ts), each entry as its JSON. `skill-central budget` counts them
- * all; the token budget (catalog-budget.ts) stops as soon as the answer is sure.
+ * all; the token budget (token-budget.ts) stops as soon as the answer is sure.
  */
-import type { Registry } from "../registry/registry.ts";
-import type { ToolsPlan } from "./catalog-mode.ts";
+import type { Registry } from "../../registry/registry.ts";
+import type { ToolsPlan } from "./mode.ts";
 import type { ClientProfile } from "./client-profiles.ts";
-import { catalogInstructions, serverInstructions } from "./instruction-text.ts";
-import { listPrompts } from "./prompt-listing.ts";
-import { listTools } from "./tool-listing.ts";
+import { catalogInstructions, serverInstructions } from "../instruction-text.ts";
+import { listPrompts } from "../prompt-listing.ts";
+import { listTools } from "../tool-listing.ts";
 
 export interface SentPart {
   /** The skill this part describes; undefined for the server's own text and tools. */

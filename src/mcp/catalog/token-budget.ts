@@ -1,19 +1,19 @@
 /**
  * The token budget's part in a client's plan (docs/catalog.md): a client whose full catalog —
- * instructions, tools and prompts as catalog-cost.ts counts them — would cost more than
+ * instructions, tools and prompts as sent-parts.ts counts them — would cost more than
  * `tokenBudget` gets the catalog instead: the catalog tools and instructions, every tool skill
  * behind `run_skill_tool`, no prompts listed. Decided once per snapshot and kind of client, and
  * only for a client a budget applies to; sure bounds that need no tokenizer decide first
  * (token-count.ts), and the tokenizer is loaded only when the catalog is too close to the line.
  */
-import type { CatalogSettings } from "../config/catalog-settings.ts";
-import { perSnapshot } from "../registry/per-snapshot.ts";
-import type { Registry } from "../registry/registry.ts";
-import { planKey, type ToolsPlan } from "./catalog-mode.ts";
-import { sentParts } from "./catalog-cost.ts";
+import type { CatalogSettings } from "../../config/catalog-settings.ts";
+import { perSnapshot } from "../../registry/per-snapshot.ts";
+import type { Registry } from "../../registry/registry.ts";
+import { planKey, type ToolsPlan } from "./mode.ts";
+import { sentParts } from "./sent-parts.ts";
 import type { ClientProfile } from "./client-profiles.ts";
 import { countTokens, tokenBounds } from "./token-count.ts";
-import { toolSkillsOf } from "./tool-listing.ts";
+import { toolSkillsOf } from "../tool-listing.ts";
 
 /**
  * Instructions are counted as a watching server words them (one sentence more than a server that

@@ -22,7 +22,9 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
  * A computed path, so the bundler leaves the table out of the main bundle.
  */
 function tableModule(): string {
-  return Bun.isStandaloneExecutable ? "./mcp/o200k-table.ts" : new URL("./o200k-table.ts", import.meta.url).pathname;
+  return Bun.isStandaloneExecutable
+    ? "./mcp/catalog/o200k-table.ts"
+    : new URL("./o200k-table.ts", import.meta.url).pathname;
 }
 
 /** The tokens of `text`; the first call loads the rank table (synchronously, from a file of the binary). */

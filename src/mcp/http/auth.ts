@@ -1,7 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { ANONYMOUS, type Caller } from "../../registry/caller.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
-import { authInfoFor } from "./caller.ts";
+import { authInfoFor } from "./auth-info.ts";
 import { challenge } from "./oauth/protected-resource.ts";
 import { grantedScopes, type TokenChecker } from "./oauth/token-checker.ts";
 import { errorResponse } from "./responses.ts";
@@ -9,7 +9,7 @@ import { errorResponse } from "./responses.ts";
 /**
  * Who is asking (registry/caller.ts), or the refusal to answer. An authenticated caller comes
  * with the SDK's `AuthInfo` for its token, which is how the caller reaches the server the SDK's
- * handler builds for the request (caller.ts); an anonymous one has none.
+ * handler builds for the request (auth-info.ts); an anonymous one has none.
  */
 export type Authentication =
   | { ok: true; caller: Caller; authInfo: AuthInfo | undefined }
@@ -24,7 +24,7 @@ export interface Authenticators {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * The auth stage (attached per path by gate.ts, after the guard): a static bearer token when
+ * The auth stage (attached per path by stages.ts, after the guard): a static bearer token when
  * tokens are configured (checked first, answered as always), else an OAuth access token when
  * OAuth is; without either, every caller is anonymous. The gate adds the CORS headers to a
  * refusal, so a trusted browser page can read why.

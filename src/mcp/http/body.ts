@@ -1,6 +1,6 @@
 import { readRequestBody } from "@modelcontextprotocol/server";
 import { SKILL_MD, SKILL_SCHEME } from "../../skill/skill-uri.ts";
-import { FIND_SKILLS, LOAD_SKILL, RUN_SKILL_TOOL } from "../catalog-mode.ts";
+import { FIND_SKILLS, LOAD_SKILL, RUN_SKILL_TOOL } from "../catalog/mode.ts";
 import { classifyIncoming } from "../incoming.ts";
 import { errorResponse } from "./responses.ts";
 

@@ -14,7 +14,7 @@ export interface Handlers {
 /**
  * The last stage of a request to /mcp, once it is admitted, authenticated and its body read: a
  * 2025-11-25 request goes to its session (or opens one), anything else to the SDK's stateless
- * handler with the request's `authInfo` (caller.ts). Either serves the registry as `caller` sees
+ * handler with the request's `authInfo` (auth-info.ts). Either serves the registry as `caller` sees
  * it; a session stays bound to the principal that opened it. `onSession` hears the session id
  * the request names, then the one it opened.
  */

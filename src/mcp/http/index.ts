@@ -10,11 +10,11 @@ import { isLoopbackHost } from "../../config/config-url.ts";
 import { accessLine, accessRecord, type Exchange, loggedPath, pathOfTarget } from "./access-log.ts";
 import type { Authenticators } from "./auth.ts";
 import { CallerEventBus } from "./caller-bus.ts";
-import { onUseBy, statelessFactory } from "./caller.ts";
+import { onUseBy, statelessFactory } from "./auth-info.ts";
 import { MAX_BODY_BYTES, readBody } from "./body.ts";
 import { Capacity } from "./capacity.ts";
 import { dispatch, type Handlers } from "./dispatch.ts";
-import { authenticated, contextOf, cors, guarded, type Handler, limited, preflight, staged } from "./gate.ts";
+import { authenticated, contextOf, cors, guarded, type Handler, limited, preflight, staged } from "./stages.ts";
 import { InFlight } from "./in-flight.ts";
 import { HttpMetrics, METRICS_PATH, type ReloadOutcome } from "./metrics.ts";
 import { metadataDocument, metadataPaths, PRM_PATH } from "./oauth/protected-resource.ts";
@@ -55,7 +55,7 @@ export interface HttpServing {
 
 /** What the server needs per request, built once per server. */
 interface Pipeline extends Handlers {
-  /** Each path's handler behind the stages it needs (gate.ts), by exact path. */
+  /** Each path's handler behind the stages it needs (stages.ts), by exact path. */
   paths: ReadonlyMap<string, Handler>;
   /** Every path under `/.well-known/agent-skills/`. */
   wellKnown: Handler;
@@ -157,7 +157,7 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
         ...(usesBy && { onUseBy: usesBy }),
       });
   const handlers: Handlers = { modern, bus, sessions };
-  // Each path behind the stages it needs (gate.ts), Hono-style. CORS is outermost, so every
+  // Each path behind the stages it needs (stages.ts), Hono-style. CORS is outermost, so every
   // refusal below it carries the headers a trusted page needs to read it.
   const paths = new Map<string, Handler>();
   const checked = [cors(guard), preflight(guard), guarded(guard)];

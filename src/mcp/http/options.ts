@@ -1,7 +1,7 @@
 import { isLoopbackHost } from "../../config/config-url.ts";
 import type { AccessRecord } from "./access-log.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";
-import type { OnUseBy } from "./caller.ts";
+import type { OnUseBy } from "./auth-info.ts";
 import type { OAuthOptions } from "./oauth/token-checker.ts";
 import { parseAllowedOrigin } from "./request-guard.ts";
 

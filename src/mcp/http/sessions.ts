@@ -11,7 +11,7 @@ import { mayBeAsked } from "../ask-missing.ts";
 import { createServer } from "../server.ts";
 import { logValue, MAX_LOGGED_MESSAGE_CHARS } from "../log-value.ts";
 import { type Caller, principalOf } from "../../registry/caller.ts";
-import type { OnUseBy } from "./caller.ts";
+import type { OnUseBy } from "./auth-info.ts";
 import { errorResponse } from "./responses.ts";
 
 export interface SessionOptions {

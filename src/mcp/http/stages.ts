@@ -19,7 +19,7 @@ export interface RequestContext {
   readonly url: URL;
   /** What the access log and the metrics learn of the request, stage by stage; who is asking among it (`exchange.caller`). */
   readonly exchange: Exchange;
-  /** The SDK's `AuthInfo` of the token the auth stage accepted (caller.ts). */
+  /** The SDK's `AuthInfo` of the token the auth stage accepted (auth-info.ts). */
   authInfo: AuthInfo | undefined;
 }
 

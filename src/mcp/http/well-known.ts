@@ -15,7 +15,7 @@ import { CONTENT_TYPES, INDEX_FILE, WELL_KNOWN_PATH } from "../../sources/well-k
 import { type Digest, digestHex } from "../../storage/digest.ts";
 import type { RegistrySource } from "../registry-source.ts";
 import { bytesOf } from "../skill-files.ts";
-import type { Handler } from "./gate.ts";
+import type { Handler } from "./stages.ts";
 
 export { WELL_KNOWN_PATH };
 
@@ -55,7 +55,7 @@ function artifactResponse(
 
 /**
  * The handler of the paths under `/.well-known/agent-skills/`, behind the same gate as /mcp
- * (gate.ts), which has found the caller. `shared`: the server has no authentication, so every
+ * (stages.ts), which has found the caller. `shared`: the server has no authentication, so every
  * caller gets the same answer.
  */
 export const wellKnownRoute =

@@ -7,7 +7,7 @@
  * as `OAuthError`) was weighed and not taken as the seam: its refusals know only 401, 403 and 500,
  * where a provider that cannot be reached must be a 503 with its reason (a 401 sends every client
  * into a new sign-in for a token that may well be good), and its gate requires an `exp` that
- * introspection may not give. Its `AuthInfo` is what the auth stage hands on (caller.ts).
+ * introspection may not give. Its `AuthInfo` is what the auth stage hands on (../auth-info.ts).
  */
 
 /** The resource server's settings as the HTTP server uses them (from `http.oauth` and the public URL, resolved at start). */
