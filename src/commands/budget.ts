@@ -2,7 +2,8 @@
  * `skill-central budget`: what each client is sent to learn the catalog, in o200k tokens and
  * characters, counted from the server's own instructions and lists (src/mcp/catalog/sent-parts.ts),
  * under the plan the server would give that client (its token budget included), against the
- * client's budget where one is known.
+ * client's budget where one is known. The counting is src/mcp/catalog/budget.ts, which the board
+ * shows too; this file only prints it.
  */
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
 import { clientCost, type ClientCost } from "../mcp/catalog/budget.ts";
