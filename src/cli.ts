@@ -1,4 +1,8 @@
 #!/usr/bin/env bun
+/**
+ * The `skill-central` entry: finds the command (`mcp` by default), loads only its spec, parses its
+ * options with the global ones and runs it, so a start-up pays for one command's modules alone.
+ */
 import "./stdio-guard.ts";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";

@@ -1,3 +1,5 @@
+/** "Did you mean": edit distance and the nearest candidates, for typos in ids, keys and commands. */
+
 let rows = [new Uint32Array(64), new Uint32Array(64), new Uint32Array(64)] as const;
 
 export interface EditDistanceOptions {

@@ -1,3 +1,4 @@
+/** The built-in layer: where its skills live, from source and inside the compiled binary, and its name and priority. */
 import { join } from "node:path";
 
 /**

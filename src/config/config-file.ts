@@ -1,3 +1,7 @@
+/**
+ * One config file, user's or project's: where each is found, and reading it key by key, each
+ * top-level key by its block's module, with every problem placed at its line.
+ */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";

@@ -1,3 +1,4 @@
+/** Where a layer is declared in its config file, looked up only when a finding about the layer needs it. */
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";

@@ -1,3 +1,7 @@
+/**
+ * The user's and the project's configs found, read and merged into what a load serves: the layers
+ * in order (a project's layer replaces the user's of the same name), the settings, the audit.
+ */
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";

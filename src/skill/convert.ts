@@ -1,3 +1,7 @@
+/**
+ * `skill-central convert`: a YAML prompt skill as an Agent Skills folder and back, with what did
+ * not survive the change of format said rather than dropped silently.
+ */
 import type { Skill, SkillContent } from "./skill.ts";
 import { PLACEHOLDER_OR_SKILL_DIR, SKILL_DIR_PLACEHOLDER } from "./skill-md/placeholders.ts";
 import { TAG } from "./template-proof.ts";

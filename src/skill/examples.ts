@@ -1,3 +1,4 @@
+/** A skill's inline examples read and checked, from a YAML skill's `examples:` or a folder's `examples.yaml`. */
 import { type Findings, kindOf, unknownKeys } from "./findings.ts";
 import { isPlainObject } from "./json-schema.ts";
 import type { SkillExample } from "./skill.ts";

@@ -1,3 +1,7 @@
+/**
+ * What the skill formats find wrong, collected with positions supplied by storage (so the formats
+ * know nothing of files), and bounded per kind so a generated file cannot stall a load.
+ */
 import type { Diagnostic, Severity, SourcePosition } from "../diagnostics.ts";
 import { closest } from "../suggest.ts";
 

@@ -1,3 +1,4 @@
+/** A skill's arguments as the fields of a flat form a client can ask a person to fill, from the skill's own declaration. */
 import type { PrimitiveSchemaDefinition } from "@modelcontextprotocol/server";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";
 import type { Skill, SkillArgument } from "./skill.ts";

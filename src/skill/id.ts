@@ -1,3 +1,4 @@
+/** The skill id rule (the config's skill-name rule) and the length a tool skill's id may have to stay a tool name clients take. */
 import { SKILL_NAME_PATTERN } from "../config/config-names.ts";
 
 /** `review-pr`, `kmp-expert`: lowercase words joined by single hyphens (the config's skill-name rule). */

@@ -1,3 +1,4 @@
+/** Typos of JSON Schema keywords in a skill's schema (`requried`), which JSON Schema would silently ignore. */
 import { closest } from "../suggest.ts";
 import { isPlainObject } from "./json-schema.ts";
 

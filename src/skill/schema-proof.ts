@@ -1,3 +1,7 @@
+/**
+ * A tool skill's input schema proved at load: the common keywords checked by hand, and only an
+ * unusual schema checked against the 2020-12 meta-schema (TypeBox, loaded then).
+ */
 import type SchemaModule from "typebox/schema";
 import { closest } from "../suggest.ts";
 import { isPlainObject, type JsonSchema } from "./json-schema.ts";

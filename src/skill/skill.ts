@@ -1,3 +1,4 @@
+/** A skill as every layer above the formats sees it: its arguments, examples, files and content, whatever it was written in. */
 import type { Diagnostic } from "../diagnostics.ts";
 import type { JsonSchema } from "./json-schema.ts";
 

@@ -1,5 +1,3 @@
-import type { SourcePosition } from "../diagnostics.ts";
-
 /**
  * Handlebars says what its grammar expected (`Expecting 'CLOSE_RAW_BLOCK', 'CLOSE', …, got
  * 'INVALID'`), which is no help to a person writing a prompt. When it refuses a template, a scan
@@ -7,6 +5,8 @@ import type { SourcePosition } from "../diagnostics.ts";
  * closed in the wrong order or not opened) and says the fix, at the tag. Only what the scan does
  * not recognise keeps the grammar's view, in words.
  */
+import type { SourcePosition } from "../diagnostics.ts";
+
 export interface TemplateError {
   message: string;
   hint: string;

@@ -1,3 +1,7 @@
+/**
+ * A prompt's template proved at load without compiling it when it uses only plain tags (most do),
+ * so Handlebars' parser runs only for the rest.
+ */
 import type { SourcePosition } from "../diagnostics.ts";
 import { BLOCK_HELPERS, CONTEXT_CHANGING_HELPERS, handlebars } from "./handlebars-env.ts";
 import { explainTemplateError, grammarInWords, type Place } from "./template-errors.ts";

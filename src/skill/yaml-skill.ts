@@ -1,3 +1,4 @@
+/** A YAML skill file read as a skill: its fields checked, every finding placed, typos of field names named. */
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { readExamples } from "./examples.ts";
 import { withHeadings } from "./headings.ts";

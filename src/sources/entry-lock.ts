@@ -1,7 +1,3 @@
-import { randomUUID } from "node:crypto";
-import { readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
-
 /**
  * One writer at a time per cache entry, across processes (two IDE windows, a terminal `sync`):
  * a lock file created with O_EXCL, holding its owner's pid, host and a token.
@@ -14,6 +10,10 @@ import { hostname } from "node:os";
  * or when it is older than any holder can hold it (a pid reused by another program, another host
  * sharing the folder).
  */
+import { randomUUID } from "node:crypto";
+import { readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+
 export const MAX_HOLD_MS = 30 * 60_000;
 /** A lock file with no content yet is a writer between create and write; give it this long. */
 const EMPTY_GRACE_MS = 5_000;

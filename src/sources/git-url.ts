@@ -1,3 +1,4 @@
+/** Repository URLs: which forms a config may give git (never `ext::`), and credentials redacted wherever a person reads one. */
 import { shortHash } from "../storage/digest.ts";
 
 /**

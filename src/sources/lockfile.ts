@@ -1,12 +1,3 @@
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import type { Diagnostic } from "../diagnostics.ts";
-import { type Digest, DIGEST_FORM, parseDigest } from "../storage/digest.ts";
-import { parseYamlDocument } from "../storage/parse-document.ts";
-import { writeFileAtomically } from "./cache-entry.ts";
-import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
-
 /**
  * `skill-central.lock`, beside the project config and committed with it: the commit and content
  * hash each git layer of the project serves. It holds no timestamps of its own (a signed index's
@@ -36,6 +27,15 @@ import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
  *                 "skills": { "pdf": { "digest": "sha256:<64 hex>", "version": "1.0.0" } },
  *                 "contentHash": "sha256:<64 hex>" }
  */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { Diagnostic } from "../diagnostics.ts";
+import { type Digest, DIGEST_FORM, parseDigest } from "../storage/digest.ts";
+import { parseYamlDocument } from "../storage/parse-document.ts";
+import { writeFileAtomically } from "./cache-entry.ts";
+import { readSigner, writeSigner, type Signer } from "./lock-signer.ts";
+
 export const LOCKFILE_NAME = "skill-central.lock";
 export const LOCKFILE_VERSION = 1;
 

@@ -1,3 +1,4 @@
+/** Removing verified copies no project has served for a month: age is the only rule safe across projects. */
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { CacheEntry } from "./cache-entry.ts";

@@ -1,3 +1,4 @@
+/** The background refresh of git layers that follow a ref: one fetch at a time, never before the first answer. */
 import { homedir } from "node:os";
 import { projectConfigPath } from "../config/config-file.ts";
 import { layersFrom, type GitSource } from "../config/layer-source.ts";

@@ -1,3 +1,4 @@
+/** Removing a folder that may be read-only: a verified copy, or one left half-written. */
 import { chmod, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 

@@ -1,3 +1,4 @@
+/** What `doctor` and `show` say of git layers: each one's state from the lockfile and the cache, its problems, a file's origin; nothing fetched. */
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { projectConfigPath } from "../config/config-file.ts";

@@ -1,3 +1,4 @@
+/** The config's layers as the loader needs them: each git layer the folder of the verified copy it serves, found without git or the network. */
 import { homedir } from "node:os";
 import { projectConfigPath } from "../config/config-file.ts";
 import { isRemote, type GitSource } from "../config/layer-source.ts";

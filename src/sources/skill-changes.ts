@@ -1,3 +1,4 @@
+/** What a sync changed in a layer, skill file by skill file, for its report. */
 import { existsSync } from "node:fs";
 import { basename, extname, relative, sep } from "node:path";
 import { discoverSkillFiles } from "../storage/discover.ts";

@@ -1,6 +1,3 @@
-import type { Signer } from "../storage/allowed-signers.ts";
-import type { SkillChanges } from "./skill-changes.ts";
-
 /**
  * `skill-central sync`: makes each git layer's local copy match what it should serve.
  *
@@ -15,6 +12,9 @@ import type { SkillChanges } from "./skill-changes.ts";
  * - `frozen`: like `sync`, but the lockfile is never written: a lock that would change is a failure.
  * - `check`: nothing is fetched or written; reports whether anything is out of date.
  */
+import type { Signer } from "../storage/allowed-signers.ts";
+import type { SkillChanges } from "./skill-changes.ts";
+
 export type SyncMode = "sync" | "update" | "frozen" | "check";
 
 export type LayerOutcome =

@@ -1,3 +1,7 @@
+/**
+ * `skill-central sync` and `update`: each git or url layer's copy made to match the lock or its
+ * ref, fetched, verified, its signer checked and audited, one layer after another, the lockfile written last.
+ */
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";

@@ -1,3 +1,4 @@
+/** skill-central's folder in the user's cache, in one place for every cache that lives under it. */
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { shortHash } from "./digest.ts";

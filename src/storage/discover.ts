@@ -1,3 +1,7 @@
+/**
+ * Finding a layer's skills: its skill files and Agent Skills folders, from folder listings alone
+ * (a folder's own files are listed when first needed), with links, ignored names and limits.
+ */
 import { Glob } from "bun";
 import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { relative, sep } from "node:path";

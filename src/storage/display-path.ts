@@ -1,3 +1,4 @@
+/** How a path is shown to people (inside the project relative to it, a built-in skill as `builtin:<path>`), decided once for the CLI, the log and the API. */
 import { relative, sep } from "node:path";
 
 export interface DisplayPlaces {

@@ -1,3 +1,4 @@
+/** Reading one recorded file of a skill folder again, verified against what the load recorded, so what is served is what the digest promises. */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { sha256Hex } from "./digest.ts";

@@ -1,3 +1,5 @@
+/** File system errors in words a person can act on, the code kept for searching. */
+
 const WORDS: Record<string, string> = {
   EACCES: "permission denied",
   EPERM: "not permitted",

@@ -1,3 +1,4 @@
+/** What a path is (a folder, inside the binary's embedded files, a layer's folder missing), without throwing. */
 import { statSync } from "node:fs";
 
 /** True for an existing folder; false for anything else, including a path that cannot be read. */

@@ -1,3 +1,4 @@
+/** Where strict JSON first goes wrong in a text, for a skill or config file `JSON.parse` rejected (jsonc-parser, loaded then). */
 import type { ParseError } from "jsonc-parser/lib/esm/main.js";
 
 /**

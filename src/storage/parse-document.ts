@@ -1,3 +1,7 @@
+/**
+ * Skill and config documents (YAML and JSON) parsed the fast way first, with positions worked out
+ * only when something must be pointed at; repeated keys are errors.
+ */
 import type { Document, LineCounter, Node, YAMLError } from "yaml";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { fastParseYaml } from "./fast-yaml.ts";

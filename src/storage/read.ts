@@ -1,3 +1,7 @@
+/**
+ * Reading one skill file, synchronously and with limits (size, never blocking on a FIFO, the
+ * binary's embedded files), as text with the stamp that says when it changed.
+ */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import type { Diagnostic } from "../diagnostics.ts";
 import { describeFsError } from "./fs-errors.ts";

@@ -1,3 +1,4 @@
+/** A file's stamp (size, modification time, inode): what says it changed without reading it, as git's index does. */
 import { statSync, type Stats } from "node:fs";
 
 /** What identifies a file's content without reading it (as git's index does). */

@@ -1,3 +1,4 @@
+/** The hint for YAML's "nested mappings" error: a key indented too deep, or a value that needs quotes. */
 import type { SourcePosition } from "../diagnostics.ts";
 
 /**

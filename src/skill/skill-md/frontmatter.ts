@@ -1,9 +1,9 @@
-import { lineCount } from "../line-count.ts";
-
 /**
  * A `SKILL.md` is YAML frontmatter between `---` lines at the very top, then a markdown body.
  * This splits the two without touching either: the body is served byte for byte.
  */
+import { lineCount } from "../line-count.ts";
+
 export type Split =
   | {
       ok: true;

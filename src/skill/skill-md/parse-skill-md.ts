@@ -1,3 +1,7 @@
+/**
+ * An Agent Skills folder's `SKILL.md` read as a skill, by the lenient rules served skills are held
+ * to: the specification's fields, the hosts' additions kept, its limits as warnings.
+ */
 import type { Diagnostic, SourcePosition } from "../../diagnostics.ts";
 import { Findings, kindOf, type SourceLocators } from "../findings.ts";
 import { bodyOutline, headingsField } from "../headings.ts";

@@ -1,3 +1,4 @@
+/** `validate --strict`: the agentskills.io specification applied to the letter, for authors who publish to other tools. */
 import type { Diagnostic, SourcePosition } from "../../diagnostics.ts";
 import { isPlainObject } from "../json-schema.ts";
 import { lineCount } from "../line-count.ts";

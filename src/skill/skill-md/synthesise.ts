@@ -1,3 +1,4 @@
+/** The `SKILL.md` a YAML prompt skill is published as, so a host sees one catalog whatever the format. */
 import type { Skill } from "../skill.ts";
 
 /**

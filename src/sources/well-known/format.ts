@@ -1,6 +1,3 @@
-import { SKILL_NAME_PATTERN } from "../../config/config-names.ts";
-import type { Digest } from "../../storage/digest.ts";
-
 /**
  * Facts of the Agent Skills well-known index (agentskills.io "Well-Known URI", discovery RFC
  * v0.2.0), shared by the publisher (src/registry/well-known-index.ts) and the consumer (sync).
@@ -9,6 +6,9 @@ import type { Digest } from "../../storage/digest.ts";
  *     { "$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
  *       "skills": [ { "name", "description", "type": "skill-md" | "archive", "url", "digest", "version"? } ] }
  */
+import { SKILL_NAME_PATTERN } from "../../config/config-names.ts";
+import type { Digest } from "../../storage/digest.ts";
+
 export const WELL_KNOWN_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 /** Where the index lives on a host. */
 export const WELL_KNOWN_PATH = "/.well-known/agent-skills/";

@@ -1,3 +1,4 @@
+/** A url layer for the loader: the folder of its verified copy, from the lockfile or the cache, never the network. */
 import type { WellKnownSource } from "../../config/layer-source.ts";
 import type { LayerSpec } from "../../config/resolve-config.ts";
 import type { Diagnostic } from "../../diagnostics.ts";
