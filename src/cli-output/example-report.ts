@@ -1,3 +1,4 @@
+/** How a failed inline example is shown in the terminal (where, why, the diff) and as a finding, for `test` and `validate` alike. */
 import type { Diagnostic } from "../diagnostics.ts";
 import { formatDiff, lineDiff } from "../examples/diff.ts";
 import type { ExampleResult } from "../examples/run.ts";

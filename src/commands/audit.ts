@@ -1,3 +1,4 @@
+/** `skill-central audit`: every skill of the layers looked into for what the audit's rules find, as text, JSON or SARIF. */
 import { relative, sep } from "node:path";
 import { IGNORED_PIN_HINT, pinOf } from "../audit/allow-pins.ts";
 import { AuditCache } from "../audit/cache.ts";

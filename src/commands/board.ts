@@ -1,3 +1,4 @@
+/** `skill-central board`: the spec of the web board's command; its process is src/serve/board.ts's. */
 import { sep } from "node:path";
 import type { LoadResult } from "../load/load-skills.ts";
 import { writeLaunchFile } from "../board/launch-file.ts";

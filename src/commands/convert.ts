@@ -1,3 +1,4 @@
+/** `skill-central convert`: a served skill written in the other format, saying what that format cannot carry. */
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { folderFilesOf } from "../registry/describe.ts";

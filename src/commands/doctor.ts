@@ -1,3 +1,4 @@
+/** `skill-central doctor`: everything `validate` finds, plus the config files, layers, shadowing, git layers and IDE clients. */
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import { formatDiagnostic } from "../diagnostics.ts";

@@ -1,3 +1,4 @@
+/** `skill-central find`: the served skills searched as the `find_skills` catalog tool searches them. */
 import { formatTable } from "../cli-output/table.ts";
 import { modelMayUse } from "../invoke/load-skill.ts";
 import { foundSkill, searchIndexOf, searchSkills } from "../registry/search.ts";

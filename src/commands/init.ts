@@ -1,3 +1,4 @@
+/** `skill-central init`: a project's `skill-central.yaml` and a `.skills/` tree with example skills that pass. */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_CONFIG_NAMES } from "../config/config-file.ts";

@@ -1,3 +1,4 @@
+/** `skill-central install`: the server's entry added to each IDE's MCP config, with a diff, a backup and a check that it starts. */
 import { ENV_NAME_PATTERN } from "../config/config-names.ts";
 import { applyInstall, type Outcome } from "../install/apply.ts";
 import { clientById, CLIENTS } from "../install/clients/index.ts";

@@ -1,3 +1,4 @@
+/** `skill-central list`: the served skills, one row each. */
 import { normaliseTag } from "../skill/tags.ts";
 import { skillView } from "../registry/describe.ts";
 import { didYouMean } from "../suggest.ts";

@@ -1,3 +1,4 @@
+/** `skill-central mcp`, the default command: the server's spec (stdio, or HTTP with `--http`); its process is src/serve/'s. */
 import { resolve } from "node:path";
 import { CATALOG_MODES } from "../config/catalog-settings.ts";
 import { LOG_FORMATS } from "../serve/log.ts";

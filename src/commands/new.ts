@@ -1,3 +1,4 @@
+/** `skill-central new`: a new, commented skill file or Agent Skills folder written into a layer, its examples passing as written. */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { LayerSource } from "../config/layer-source.ts";

@@ -1,3 +1,4 @@
+/** `skill-central publish`: the Agent Skills well-known index of the served skills written for a static host, deterministically. */
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";

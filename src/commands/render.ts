@@ -1,3 +1,4 @@
+/** `skill-central render`: what `prompts/get` or `tools/call` would return for a skill, through the server's own code. */
 import { invokePrompt, invokeTool } from "../invoke/invoke.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";
 import type { Skill } from "../skill/skill.ts";

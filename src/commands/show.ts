@@ -1,3 +1,4 @@
+/** `skill-central show`: one skill, its arguments and every candidate for its id across the layers. */
 import { folderFilesOf, leftOutOf, resolutionView, skillView, type CandidateView } from "../registry/describe.ts";
 import { publishedSkillOf } from "../registry/published-skills.ts";
 import type { Candidate } from "../registry/registry.ts";

@@ -1,3 +1,4 @@
+/** `skill-central sync`: git and url layers fetched and their copies made to match `skill-central.lock` (or moved on with `--update`). */
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { colourDiagnostic, palette, type Palette } from "../cli-output/colour.ts";
 import { displayPath } from "../storage/display-path.ts";

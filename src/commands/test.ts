@@ -1,3 +1,4 @@
+/** `skill-central test`: the skills' inline examples run through the server's own prompts/get and tools/call code. */
 import type { Candidate } from "../registry/registry.ts";
 import { allDiagnostics, locatorsOf } from "../load/load-skills.ts";
 import { runExamples } from "../examples/run.ts";

@@ -1,3 +1,4 @@
+/** `skill-central uninstall`: the server's entry removed from each IDE's MCP config, everything else kept byte for byte. */
 import { applyUninstall, type Outcome } from "../install/apply.ts";
 import { clientById, CLIENTS } from "../install/clients/index.ts";
 import { CLIENT_IDS } from "../install/clients/client.ts";

@@ -1,3 +1,4 @@
+/** `skill-central validate`: skill files checked with compiler-style findings, and their examples run. */
 import { basename, dirname, sep } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { loadFiles } from "../load/load-files.ts";

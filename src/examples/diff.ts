@@ -1,3 +1,4 @@
+/** The line diff a failed example shows (jsdiff, Myers'), bounded: past 500 edits a plain before and after. */
 import { diffArrays } from "diff";
 
 export interface DiffLine {

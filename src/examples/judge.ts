@@ -1,3 +1,4 @@
+/** Whether an example passed: what a call produced judged against its `expect`, `contains` or `error`, and why not. */
 import { EXAMPLE_FIELDS } from "../skill/examples.ts";
 import type { SkillExample } from "../skill/skill.ts";
 import { closest } from "../suggest.ts";

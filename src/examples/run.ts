@@ -1,3 +1,4 @@
+/** Running a skill's inline examples through the server's own prompts/get and tools/call code. */
 import { sep } from "node:path";
 import type { SourcePosition } from "../diagnostics.ts";
 import { invokeSkill } from "../invoke/invoke.ts";

@@ -1,3 +1,4 @@
+/** What `render` warns of in the arguments it was given before it prints a result the user may not have meant. */
 import type { Diagnostic } from "../../diagnostics.ts";
 import { composedSkills, emptyRequiredArguments } from "../../invoke/compose.ts";
 import type { Registry } from "../../registry/registry.ts";

@@ -1,3 +1,4 @@
+/** A skill's arguments as the CLI shows them, and `--arg` text turned into the type each declares. */
 import type { Skill } from "../../skill/skill.ts";
 import { isPlainObject } from "../../skill/json-schema.ts";
 

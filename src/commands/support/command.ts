@@ -1,3 +1,4 @@
+/** A command's spec (options declared once, run), what it is handed, the exit codes, and the helpers every command uses. */
 import { loadSkills, type LoadResult } from "../../load/load-skills.ts";
 import { loadReport } from "../../load/report.ts";
 import { colourDiagnostic, type Palette } from "../../cli-output/colour.ts";

@@ -1,3 +1,4 @@
+/** The CLI's one severity model, shared by `validate` and `doctor` so they cannot disagree about a project. */
 import { dirname, join } from "node:path";
 import type { Diagnostic } from "../../diagnostics.ts";
 import { unaskableRequired } from "../../skill/form-fields.ts";

@@ -1,3 +1,4 @@
+/** The files `init` and `new` write: skill templates whose examples pass, and writing with a backup beside what was there. */
 import { constants, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
