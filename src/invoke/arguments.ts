@@ -1,3 +1,7 @@
+/**
+ * A call's arguments checked against the skill's JSON Schema (TypeBox, loaded on the first call
+ * that validates; one compiled validator per schema), each problem with the argument it is about.
+ */
 import type SchemaModule from "typebox/schema";
 import { quoted } from "../errors.ts";
 import type { JsonSchema } from "../skill/json-schema.ts";

@@ -1,3 +1,4 @@
+/** Handlebars with its `each` bounded: a template's nested blocks cannot multiply the work of one request. */
 import { handlebars } from "../skill/handlebars-env.ts";
 import { LIMITS, resultTooLarge, tooManyBlocks } from "./limits.ts";
 

@@ -1,3 +1,4 @@
+/** `tools/call` for a tool skill: its arguments validated (on the worker when a pattern needs it), then its template rendered. */
 import { quoted, SkillCentralError } from "../errors.ts";
 import { isPlainObject, type JsonSchema } from "../skill/json-schema.ts";
 import { guardedArgumentProblems } from "./guarded-validation.ts";

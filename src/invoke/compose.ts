@@ -1,3 +1,4 @@
+/** `skills:compose`: the prompt skills a set of tags selects, joined lowest priority first, as one prompt. */
 import { quoted, SkillCentralError } from "../errors.ts";
 import { checkPromptArguments, LIMITS, ownArguments, resultTooLarge } from "./limits.ts";
 import type { Candidate, Registry } from "../registry/registry.ts";

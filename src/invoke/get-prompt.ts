@@ -1,3 +1,4 @@
+/** What `prompts/get` returns for a name, dispatched once for the server, `render`, inline examples and the API. */
 import type { Registry } from "../registry/registry.ts";
 import { parseTagList } from "../skill/tags.ts";
 import { compose, COMPOSE_PROMPT_NAME } from "./compose.ts";

@@ -1,3 +1,4 @@
+/** Arguments whose schema has a pattern that may backtrack, checked on a worker thread with a limit on its work. */
 import { SkillCentralError } from "../errors.ts";
 import type { JsonSchema } from "../skill/json-schema.ts";
 import type { ArgumentProblem } from "./arguments.ts";

@@ -1,13 +1,13 @@
-import { SkillCentralError } from "../errors.ts";
-import type { Registry } from "../registry/registry.ts";
-import { callTool } from "./call-tool.ts";
-import { getPrompt } from "./get-prompt.ts";
-
 /**
  * Calling a skill the way the server does (`prompts/get`, `tools/call`), through the same render
  * functions, for everything that is not the server: inline examples, `render`, the public API.
  * Failures are values carrying the server's exact message, so callers compare or print them.
  */
+import { SkillCentralError } from "../errors.ts";
+import type { Registry } from "../registry/registry.ts";
+import { callTool } from "./call-tool.ts";
+import { getPrompt } from "./get-prompt.ts";
+
 export type Invocation = { ok: true; text: string } | { ok: false; error: SkillCentralError };
 
 function failure(error: unknown): Invocation {

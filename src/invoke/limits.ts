@@ -1,10 +1,10 @@
-import { SkillCentralError } from "../errors.ts";
-import { nestingDepth } from "../storage/depth.ts";
-
 /**
  * The work one request may cause is bounded by what it sends, never multiplied by it. Each limit
  * is far above what a person or a model sends on purpose, and each refusal names the limit.
  */
+import { SkillCentralError } from "../errors.ts";
+import { nestingDepth } from "../storage/depth.ts";
+
 export const LIMITS = {
   /** Arguments of one call, as JSON text (half the 16 MiB a frame may carry). */
   argumentChars: 8 * 1024 * 1024,

@@ -1,6 +1,3 @@
-import type { JsonSchema } from "../skill/json-schema.ts";
-import { isPlainObject } from "../skill/json-schema.ts";
-
 /**
  * Whether a tool's `pattern`s can be run on the request thread. JavaScript's regular
  * expressions backtrack: `^(a+)+$` against 30 a's and a "!" runs for seconds, and nothing can
@@ -10,6 +7,9 @@ import { isPlainObject } from "../skill/json-schema.ts";
  * with a time limit (guarded-validation.ts). Proving costs ~1–10 ms a pattern, so it is done on
  * the first call that needs it and remembered, never at load.
  */
+import type { JsonSchema } from "../skill/json-schema.ts";
+import { isPlainObject } from "../skill/json-schema.ts";
+
 const verdicts = new Map<string, boolean>();
 
 /**

@@ -1,3 +1,4 @@
+/** Prompts of text and plain `{{name}}` tags rendered without a Handlebars program, exactly as Handlebars renders them. */
 import { MUSTACHE, NOT_A_VARIABLE, TAG } from "../skill/template-proof.ts";
 import { LIMITS, resultTooLarge } from "./limits.ts";
 

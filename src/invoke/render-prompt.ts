@@ -1,3 +1,4 @@
+/** A prompt skill rendered with its arguments, in its own format's way (Handlebars, or an Agent Skills body). */
 import { quoted, SkillCentralError } from "../errors.ts";
 import { checkPromptArguments, checkResult, ownArguments } from "./limits.ts";
 import { dirname } from "node:path";

@@ -1,3 +1,4 @@
+/** Each template compiled on its first render and never again, kept with its file version's content so memory stays flat. */
 import { COMPILE_OPTIONS, handlebars } from "../skill/handlebars-env.ts";
 import type { SkillContent } from "../skill/skill.ts";
 import { renderBounded } from "./bounded-handlebars.ts";

@@ -1,3 +1,4 @@
+/** Where a skill's template and examples come from when it is used: memory until the start-up index has them, then the index. */
 import { SkillCentralError } from "../errors.ts";
 import type { ContentSource, SkillContent } from "../skill/skill.ts";
 import { sameStamp, type FileStamp } from "../storage/stamp.ts";

@@ -1,3 +1,4 @@
+/** The digests of skill folders' files by file version, for the whole process: each version hashed once, on first use. */
 import { hashFileVersion } from "../storage/digest.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 // Types only: the API loads skills without the index (and without SQLite).

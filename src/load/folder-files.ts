@@ -1,3 +1,4 @@
+/** A skill folder's published files, names, sizes and digests, worked out on first use so a start reads only its `SKILL.md`. */
 import { dirname, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { FolderFiles, FolderWalk, SkillFile } from "../skill/skill.ts";

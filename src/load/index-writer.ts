@@ -1,3 +1,4 @@
+/** Writing the start-up index in idle slices of a few milliseconds, so a session's first requests never queue behind it. */
 import type { ContentStore } from "./content-store.ts";
 import type { DigestBook } from "./digest-book.ts";
 import type { FolderFacts } from "./folder-files.ts";

@@ -1,3 +1,4 @@
+/** `validate <paths…>`: files named on a command line, each judged through the loader's own per-file steps. */
 import { isAbsolute, join } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Candidate, LayerRef } from "../registry/registry.ts";

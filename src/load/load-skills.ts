@@ -1,3 +1,7 @@
+/**
+ * The one loading pipeline: config → layers → files → records → registry, reusing what the
+ * start-up index and the previous load already know, and yielding often so a request never waits long.
+ */
 import { isAbsolute, sep } from "node:path";
 import { layerPlace } from "../config/layer-position.ts";
 import type { ConfigOptions, LayerSpec, ResolvedConfig } from "../config/resolve-config.ts";

@@ -1,3 +1,4 @@
+/** The loader's steps for one skill file (read → YAML/JSON → skill), never throwing: what goes wrong is the file's diagnostic. */
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Skill, SkillContent } from "../skill/skill.ts";
 import { parseYamlSkill } from "../skill/yaml-skill.ts";

@@ -1,3 +1,4 @@
+/** The loader's steps for one Agent Skills folder: its `SKILL.md` as a skill, and its examples file beside it. */
 import { basename, dirname, sep } from "node:path";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { readExamples } from "../skill/examples.ts";

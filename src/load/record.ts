@@ -1,3 +1,4 @@
+/** What became of each skill file in a load, recorded once and read by everything after it. */
 import type { Diagnostic } from "../diagnostics.ts";
 import type { LayerRef } from "../registry/registry.ts";
 import type { ContentSource, Skill } from "../skill/skill.ts";

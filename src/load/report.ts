@@ -1,3 +1,4 @@
+/** What a load has to tell a person, as the server logs it: one line per file with findings, then the rest. */
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import type { LoadResult } from "./load-skills.ts";
 import type { SkillRecord } from "./record.ts";

@@ -1,13 +1,3 @@
-import { Database, type Statement } from "bun:sqlite";
-import { mkdirSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join, sep } from "node:path";
-import type { Diagnostic } from "../diagnostics.ts";
-import type { Skill, SkillContent, SkillExample } from "../skill/skill.ts";
-import { cacheRoot, projectCacheName } from "../storage/cache-dir.ts";
-import { type FileStamp, sameStamp } from "../storage/stamp.ts";
-import { VERSION } from "../version.ts";
-
 /**
  * What the last process learnt of each skill file, so that a start where few files changed reads
  * and parses only those:
@@ -27,6 +17,16 @@ import { VERSION } from "../version.ts";
  * Everything depends only on a file's bytes and on this version of skill-central, which keys
  * the whole index; any problem with the index file means starting without one.
  */
+import { Database, type Statement } from "bun:sqlite";
+import { mkdirSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, sep } from "node:path";
+import type { Diagnostic } from "../diagnostics.ts";
+import type { Skill, SkillContent, SkillExample } from "../skill/skill.ts";
+import { cacheRoot, projectCacheName } from "../storage/cache-dir.ts";
+import { type FileStamp, sameStamp } from "../storage/stamp.ts";
+import { VERSION } from "../version.ts";
+
 export interface IndexedFile {
   stamp: FileStamp;
   /** Absent for a file that is not served (its diagnostics say why). */

@@ -1,3 +1,4 @@
+/** Who is asking, as the registry cares (it decides which layers they see): the caller, its name, and whether `visibleTo` lets it see a layer. */
 import type { VisibleTo } from "../config/visible-to.ts";
 
 /**

@@ -1,11 +1,11 @@
-import type { Skill, SkillFile, SkillFormat } from "../skill/skill.ts";
-import { publishedSkillOf } from "./published-skills.ts";
-import type { Candidate, CandidateStatus, LayerRef, Provenance, Registry, Resolution } from "./registry.ts";
-
 /**
  * Plain-data views of the registry, shared by every adapter that shows provenance (the CLI's
  * `show` and `list --json`, MCP resources, the public API), so they all say the same thing.
  */
+import type { Skill, SkillFile, SkillFormat } from "../skill/skill.ts";
+import { publishedSkillOf } from "./published-skills.ts";
+import type { Candidate, CandidateStatus, LayerRef, Provenance, Registry, Resolution } from "./registry.ts";
+
 export interface CandidateView {
   layer: string;
   priority: number;

@@ -1,3 +1,4 @@
+/** Per-snapshot memoisation: a view built once per registry snapshot and dropped with it after a reload. */
 import type { Registry } from "./registry.ts";
 
 /**

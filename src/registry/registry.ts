@@ -1,3 +1,4 @@
+/** The registry: every skill the layers define, resolved across layers with provenance, built once per load and then only read. */
 import type { LayerProvenance } from "../config/resolve-config.ts";
 import type { VisibleTo } from "../config/visible-to.ts";
 import type { Diagnostic } from "../diagnostics.ts";

@@ -1,3 +1,4 @@
+/** A registry snapshot as a caller may see it: the layers it may not see left out, resolved again, one view per set of hidden layers. */
 import { canSee, type Caller } from "./caller.ts";
 import { buildRegistry, type LayerRef, type Registry } from "./registry.ts";
 

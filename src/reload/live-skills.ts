@@ -1,3 +1,4 @@
+/** The skills over the server's lifetime: one load, then reloads after each burst of changes, off the request path. */
 import { homedir } from "node:os";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import { layersUnchanged, loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";

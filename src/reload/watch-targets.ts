@@ -1,3 +1,4 @@
+/** Everything a reload depends on (layer folders, config files that may not exist yet, the lockfile), as the watches to hold. */
 import { dirname, join, relative, sep } from "node:path";
 import { PROJECT_CONFIG_NAMES, USER_CONFIG_DIR, USER_CONFIG_NAMES } from "../config/config-file.ts";
 import { FALLBACK_LAYER_DIR, type ResolvedConfig } from "../config/resolve-config.ts";

@@ -1,3 +1,4 @@
+/** The `fs.watch` handles for a set of targets, reporting any relevant change coarsely: the reload works out what changed. */
 import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { entryOf, watchKey, watchPoints, type WatchPoint, type WatchTarget } from "./watch-targets.ts";

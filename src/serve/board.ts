@@ -1,3 +1,4 @@
+/** The board's process: the same skills, log and stop sequence as the servers, with the page on 127.0.0.1. */
 import { competingOf } from "../board/competing.ts";
 import { serveBoard } from "../board/server.ts";
 import { BoardState } from "../board/state.ts";

@@ -1,3 +1,4 @@
+/** The HTTP server's process: its start-up, and a shutdown with a longer drain than stdio's, within two seconds in all. */
 import { resolveHttpSettings } from "../config/resolve-config.ts";
 import type { OAuthOptions } from "../mcp/http/oauth/token-checker.ts";
 import { TokenConfigError, loadBearerTokens, type BearerTokens } from "../mcp/http/bearer-tokens.ts";

@@ -1,3 +1,4 @@
+/** The skills behind every serving process: opened with the start-up index, loaded, watched, and the GC policy that keeps the heap small. */
 import { mergeCatalogSettings, type CatalogMode } from "../config/catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationMode } from "../config/elicitation-settings.ts";
 import { readFileSync } from "node:fs";

@@ -1,3 +1,4 @@
+/** The stdio server's process: `initialize` answered at once while the first load runs, then reloads as files change. */
 import type { LoadResult } from "../load/load-skills.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
 import { serveMcpOverStdio } from "../mcp/stdio.ts";
