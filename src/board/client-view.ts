@@ -1,3 +1,9 @@
+/**
+ * What one client gets, through the functions the MCP handlers answer with: the profile its
+ * `clientInfo.name` earns, the plan for the catalog settings being served, `tools/list` (every
+ * page of it), `prompts/list` and the instructions of `initialize` (for a client answered
+ * before the skills load, both versions when they differ).
+ */
 import { clientProfile } from "../mcp/catalog/client-profiles.ts";
 import { instructionsFor, serverInstructions, waitsForSkills } from "../mcp/instructions.ts";
 import { listPrompts } from "../mcp/prompt-listing.ts";
@@ -7,12 +13,6 @@ import { planFor } from "../mcp/tools.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ClientView } from "./wire.ts";
 
-/**
- * What one client gets, through the functions the MCP handlers answer with: the profile its
- * `clientInfo.name` earns, the plan for the catalog settings being served, `tools/list` (every
- * page of it), `prompts/list` and the instructions of `initialize` (for a client answered
- * before the skills load, both versions when they differ).
- */
 export async function clientView(
   source: RegistrySource,
   registry: Registry,

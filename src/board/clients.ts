@@ -1,9 +1,9 @@
-import type { ClientChoice } from "./wire.ts";
-
 /**
  * The clients the board can show "as it sees it", each by the `clientInfo.name` it sends
  * (src/mcp/catalog/client-profiles.ts decides what that name gets). "Other" sends none.
  */
+import type { ClientChoice } from "./wire.ts";
+
 const CLIENTS: readonly (ClientChoice & { name?: string })[] = [
   { key: "claude-code", label: "Claude Code", name: "claude-code" },
   { key: "cursor", label: "Cursor", name: "cursor-vscode" },

@@ -1,9 +1,10 @@
-const encoder = new TextEncoder();
-
 /**
  * The page's live feed (server-sent events): each open page holds one stream, and every load
  * is announced to all of them as `event: load` with the board's version.
  */
+
+const encoder = new TextEncoder();
+
 export class EventFeed {
   private readonly streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
   private latest = "";

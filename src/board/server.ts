@@ -1,3 +1,4 @@
+/** The board's HTTP server: its routes, each answered only after the guard admits the request, every answer with the security headers. */
 import type { BunRequest, Server } from "bun";
 import { TOKEN_PARAM } from "./access.ts";
 import { EventFeed } from "./events.ts";

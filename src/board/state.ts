@@ -1,3 +1,8 @@
+/**
+ * The board's view of the served skills: the latest load (each one replaces the last whole),
+ * and the answers the page asks for, each computed from that one load and the registry it
+ * swapped into the server's source.
+ */
 import type { Diagnostic } from "../diagnostics.ts";
 import type { SkillRecord } from "../load/record.ts";
 import { invokePrompt, invokeTool } from "../invoke/invoke.ts";
@@ -31,11 +36,6 @@ interface Current {
   competing?: CompetingView;
 }
 
-/**
- * The board's view of the served skills: the latest load (each one replaces the last whole),
- * and the answers the page asks for, each computed from that one load and the registry it
- * swapped into the server's source.
- */
 export class BoardState {
   private current: Current | undefined;
   private readonly first = Promise.withResolvers<void>();

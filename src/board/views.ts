@@ -1,3 +1,4 @@
+/** One load as the page's JSON: the skill rows, the problems grouped by file, a skill's page and its form's fields. */
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";

@@ -1,3 +1,4 @@
+/** A client's config file (JSON, JSON with comments or TOML) parsed so one value can change and nothing else does. */
 import {
   EditRefused,
   editJson,

@@ -1,3 +1,4 @@
+/** Which clients are on this machine, by their config folders or commands. */
 import { CLIENTS } from "./clients/index.ts";
 import type { ClientSpec } from "./clients/client.ts";
 import type { Host } from "./host.ts";

@@ -1,11 +1,11 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
-
 /**
  * The machine as install sees it: where HOME is, which platform, the environment, what is on
  * PATH. Everything that locates a client's files goes through one of these, so a test can point
  * it at a temporary HOME and PATH.
  */
+import { homedir } from "node:os";
+import { join } from "node:path";
+
 export interface Host {
   home: string;
   platform: NodeJS.Platform;

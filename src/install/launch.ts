@@ -1,7 +1,3 @@
-import { existsSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, sep } from "node:path";
-import type { Host } from "./host.ts";
-
 /**
  * How this install of skill-central is started, so the entry a client gets runs this very copy:
  * - a compiled binary: its absolute path;
@@ -11,6 +7,10 @@ import type { Host } from "./host.ts";
  * Absolute paths because IDEs started from a desktop menu often have a shorter PATH than a shell;
  * the path on PATH rather than the resolved one, so an upgrade of Bun does not break the entry.
  */
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, sep } from "node:path";
+import type { Host } from "./host.ts";
+
 export interface Launch {
   kind: "binary" | "bunx" | "source";
   command: string;

@@ -1,3 +1,7 @@
+/**
+ * What install or uninstall would do to one client, worked out without writing anything: the
+ * file, the action, the new text and its diff. `--dry-run` stops here.
+ */
 import { isRefusal, normalizeEntry, type ClientContext, type ClientSpec } from "./clients/client.ts";
 import { claudeCommands } from "./clients/claude-code.ts";
 import { canonical, EditRefused, isConfigDocument, openConfig, type ConfigDocument } from "./config-document.ts";
@@ -7,10 +11,6 @@ import { tildePath, type Host } from "./host.ts";
 import { commandLine, type Launch } from "./launch.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
-/**
- * What install or uninstall would do to one client, worked out without writing anything: the
- * file, the action, the new text and its diff. `--dry-run` stops here.
- */
 export type Action =
   /** A new file with our entry. */
   | "create"

@@ -1,3 +1,4 @@
+/** The `diff -u` install shows before it writes a client's file (jsdiff, with our own headers). */
 import { formatPatch, OMIT_HEADERS, structuredPatch, type StructuredPatch } from "diff";
 
 /** Myers' search grows with the square of the edits (~100 ms at 500); past that, one hunk replaces all. */

@@ -1,3 +1,4 @@
+/** Checking an entry the way its client would use it: started (stdio) or called (HTTP), expecting skill-central to answer. */
 import { SERVER_NAME } from "../version.ts";
 import type { Verify } from "./apply.ts";
 import { checkHttpServer } from "./http-check.ts";

@@ -1,3 +1,4 @@
+/** The board page's entry: its state, the load it draws (list, problems, the open skill and client), and the live feed that redraws it. */
 import { byId, el, getJson, replaceWith } from "./dom.ts";
 import { unusedSection } from "./insights-view.ts";
 import { PAGE_SIZE, renderClient, renderProblems, renderSkillList } from "./lists.ts";

@@ -1,3 +1,5 @@
+/** The page's DOM helpers: `el()` builds elements (no HTML strings), and data requests to the board's own server. */
+
 type Child = Node | string | undefined | false;
 /** A child, or a list of them: lists are passed as they are, never spread (a spread of thousands overflows the stack). */
 type Children = Child | readonly Child[];

@@ -1,3 +1,4 @@
+/** The page's lists: the skills a page at a time, the problems by file, and what a client gets and costs. */
 import { byId, el, place, replaceWith } from "./dom.ts";
 import { costSection, verdictLabel } from "./insights-view.ts";
 import type { ClientView, CostView, ProblemGroup, SkillRow } from "../wire.ts";

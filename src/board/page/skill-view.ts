@@ -1,3 +1,4 @@
+/** The open skill on the page: its document, its form rendered live through the server, and copying what it rendered. */
 import { byId, el, getJson, place, replaceWith, table } from "./dom.ts";
 import { auditSection, usageSection } from "./insights-view.ts";
 import { renderMarkdown } from "./markdown.ts";

@@ -1,7 +1,3 @@
-import { join } from "node:path";
-import { SERVER_KEY, type DesiredEntry, type Scope } from "../entry.ts";
-import { bearer, detectBy, reachCommon, shellStyle, type ClientSpec } from "./client.ts";
-
 /**
  * Claude Code. User scope: `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`), top-level
  * `mcpServers`; project scope: `.mcp.json` at the project root (shared with the team). It starts
@@ -11,6 +7,10 @@ import { bearer, detectBy, reachCommon, shellStyle, type ClientSpec } from "./cl
  * When the `claude` command exists, install goes through `claude mcp add` (see `claudeCommands`)
  * so Claude Code writes its own file; otherwise the file is edited like any other.
  */
+import { join } from "node:path";
+import { SERVER_KEY, type DesiredEntry, type Scope } from "../entry.ts";
+import { bearer, detectBy, reachCommon, shellStyle, type ClientSpec } from "./client.ts";
+
 export const claudeCode: ClientSpec = {
   id: "claude-code",
   name: "Claude Code",

@@ -1,14 +1,14 @@
-import { join } from "node:path";
-import { SERVER_KEY } from "../entry.ts";
-import { appDataDir } from "../host.ts";
-import { detectBy, noExpansion, reachCommon, type ClientSpec } from "./client.ts";
-
 /**
  * Claude Desktop: one global `claude_desktop_config.json` in the app's settings folder
  * (macOS Application Support, Windows %APPDATA%, Linux ~/.config), `mcpServers`, strict JSON.
  * An app started from the desktop has no project, so the entry pins one with `--cwd`. Remote
  * servers are added in the app as connectors, not in this file.
  */
+import { join } from "node:path";
+import { SERVER_KEY } from "../entry.ts";
+import { appDataDir } from "../host.ts";
+import { detectBy, noExpansion, reachCommon, type ClientSpec } from "./client.ts";
+
 export const claudeDesktop: ClientSpec = {
   id: "claude-desktop",
   name: "Claude Desktop",

@@ -1,3 +1,4 @@
+/** What install knows of a client: its id, where its files are, how it writes an entry and expands variables, and what it refuses. */
 import { existsSync } from "node:fs";
 import type { ConfigFormat } from "../config-document.ts";
 import type { DesiredEntry, Reach, Scope } from "../entry.ts";

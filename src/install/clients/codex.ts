@@ -1,7 +1,3 @@
-import { join } from "node:path";
-import { SERVER_KEY } from "../entry.ts";
-import { detectBy, isRefusal, reachCommon, stringEnv, stringMap, type ClientSpec } from "./client.ts";
-
 /**
  * Codex: `~/.codex/config.toml` (`$CODEX_HOME` when set) or a trusted project's
  * `.codex/config.toml`, one `[mcp_servers.<name>]` table per server. The Codex CLI starts stdio
@@ -9,6 +5,10 @@ import { detectBy, isRefusal, reachCommon, stringEnv, stringMap, type ClientSpec
  * remote server is `url` plus `bearer_token_env_var`, the name of the variable that holds the
  * token (Codex refuses a token written in the file).
  */
+import { join } from "node:path";
+import { SERVER_KEY } from "../entry.ts";
+import { detectBy, isRefusal, reachCommon, stringEnv, stringMap, type ClientSpec } from "./client.ts";
+
 export const codex: ClientSpec = {
   id: "codex",
   name: "Codex",

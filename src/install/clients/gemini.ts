@@ -1,12 +1,12 @@
-import { join } from "node:path";
-import { SERVER_KEY } from "../entry.ts";
-import { bearer, detectBy, reachCommon, shellStyle, type ClientSpec } from "./client.ts";
-
 /**
  * Gemini CLI: `~/.gemini/settings.json` or the project's `.gemini/settings.json` (comments
  * allowed), `mcpServers`. It runs in the project and starts servers there (or in an entry's
  * `cwd`). Streamable HTTP is `httpUrl` (`url` means SSE); `$VAR` and `${VAR}` are expanded.
  */
+import { join } from "node:path";
+import { SERVER_KEY } from "../entry.ts";
+import { bearer, detectBy, reachCommon, shellStyle, type ClientSpec } from "./client.ts";
+
 export const gemini: ClientSpec = {
   id: "gemini",
   name: "Gemini CLI",

@@ -1,3 +1,4 @@
+/** Every client install knows, in the order they are listed. */
 import type { ClientId, ClientSpec } from "./client.ts";
 import { claudeCode } from "./claude-code.ts";
 import { claudeDesktop } from "./claude-desktop.ts";
@@ -9,7 +10,6 @@ import { vscode } from "./vscode.ts";
 import { windsurf } from "./windsurf.ts";
 import { zed } from "./zed.ts";
 
-/** Every client install knows, in the order they are listed. */
 export const CLIENTS: readonly ClientSpec[] = [
   claudeCode,
   claudeDesktop,

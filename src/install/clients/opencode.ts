@@ -1,3 +1,4 @@
+/** opencode: its config files and both of its schemas for MCP servers (see `opencode` below). */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_KEY } from "../entry.ts";

@@ -1,14 +1,14 @@
-import { join } from "node:path";
-import { SERVER_KEY } from "../entry.ts";
-import { appDataDir } from "../host.ts";
-import { bearer, detectBy, editorStyle, reachCommon, type ClientSpec } from "./client.ts";
-
 /**
  * VS Code: the user profile's `mcp.json` (Code/User in the settings folder; "MCP: Open User
  * Configuration") or the project's `.vscode/mcp.json`: JSON with comments, servers under
  * `servers` beside `inputs`. User-level servers start in the home folder (microsoft/vscode#250078),
  * so the entry passes `--cwd ${workspaceFolder}`, which VS Code fills in with the open folder.
  */
+import { join } from "node:path";
+import { SERVER_KEY } from "../entry.ts";
+import { appDataDir } from "../host.ts";
+import { bearer, detectBy, editorStyle, reachCommon, type ClientSpec } from "./client.ts";
+
 export const vscode: ClientSpec = {
   id: "vscode",
   name: "VS Code",

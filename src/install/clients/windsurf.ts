@@ -1,12 +1,12 @@
-import { join } from "node:path";
-import { SERVER_KEY } from "../entry.ts";
-import { bearer, detectBy, editorStyle, reachCommon, type ClientSpec } from "./client.ts";
-
 /**
  * Windsurf: one global `~/.codeium/windsurf/mcp_config.json`, `mcpServers`. Global only, so the
  * entry pins the project with `--cwd`. A remote server is `serverUrl` (a Cursor-style `url`
  * does not connect); `${env:NAME}` is expanded in headers.
  */
+import { join } from "node:path";
+import { SERVER_KEY } from "../entry.ts";
+import { bearer, detectBy, editorStyle, reachCommon, type ClientSpec } from "./client.ts";
+
 export const windsurf: ClientSpec = {
   id: "windsurf",
   name: "Windsurf",

@@ -1,3 +1,4 @@
+/** Zed: where its settings folder is on each platform, and its `context_servers` entry (see `zed` below). */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_KEY } from "../entry.ts";
