@@ -1,3 +1,4 @@
+/** The form for a prompt's missing arguments (or `skills:compose`'s tags), and checking what the person answered. */
 import type { GetPromptResult } from "@modelcontextprotocol/server";
 import { SkillCentralError } from "../errors.ts";
 import { COMPOSE_PROMPT_NAME } from "../invoke/compose.ts";

@@ -1,3 +1,4 @@
+/** The form for a tool skill's missing required arguments, when each can be a form field. */
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { problemLines, type ArgumentProblem } from "../invoke/arguments.ts";
 import { toolArgumentProblems } from "../invoke/call-tool.ts";

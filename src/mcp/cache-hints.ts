@@ -1,8 +1,3 @@
-import type { ServerOptions } from "@modelcontextprotocol/server";
-import type { FeatureOptions } from "./feature.ts";
-
-type CacheHints = NonNullable<ServerOptions["cacheHints"]>;
-
 /**
  * How long a 2026-07-28 client may serve a result from its cache (`ttlMs`), and whether it may
  * share it between users (`cacheScope`). Most results are the same for every caller (tokens
@@ -15,6 +10,11 @@ type CacheHints = NonNullable<ServerOptions["cacheHints"]>;
  * for five minutes, which bounds how long a restart or a rolling deploy goes unnoticed. When a
  * layer declares `visibleTo`, every result depends on who asks: all of them are `private`.
  */
+import type { ServerOptions } from "@modelcontextprotocol/server";
+import type { FeatureOptions } from "./feature.ts";
+
+type CacheHints = NonNullable<ServerOptions["cacheHints"]>;
+
 export const PROCESS_LIFETIME_TTL_MS = 5 * 60_000;
 
 export function cacheHints({ live, perCaller }: FeatureOptions): CacheHints {

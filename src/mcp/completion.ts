@@ -1,3 +1,4 @@
+/** `completion/complete` for prompt arguments: a declared argument's choices, and the known tags for `skills:compose`. */
 import { CompleteRequestParamsSchema } from "@modelcontextprotocol/core";
 import type { CompleteResult } from "@modelcontextprotocol/server";
 import { quoted, SkillCentralError } from "../errors.ts";

@@ -1,3 +1,4 @@
+/** What an MCP area (prompts, tools, resources, …) is to the server: its capabilities, its handlers, and the uses it reports. */
 import type { Server, ServerCapabilities } from "@modelcontextprotocol/server";
 import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";

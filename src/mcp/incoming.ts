@@ -1,3 +1,4 @@
+/** What an incoming JSON value is (a request, a notification, a response, a batch, junk), sorted the same way for both transports. */
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/server";
 

@@ -1,3 +1,4 @@
+/** The `initialize` instructions as a client gets them, and how long that answer waits for the first load. */
 import type { ClientProfile } from "./catalog/client-profiles.ts";
 import { catalogInstructions, serverInstructions } from "./instruction-text.ts";
 import type { RegistrySource } from "./registry-source.ts";

@@ -1,3 +1,4 @@
+/** After each reload, which lists changed for clients (names, descriptions, arguments, schemas), worked out once per reload. */
 import type { Server } from "@modelcontextprotocol/server";
 import type { Feature, ListKind } from "./feature.ts";
 import type { RegistrySource } from "./registry-source.ts";

@@ -1,5 +1,3 @@
-import { SkillCentralError } from "../errors.ts";
-
 /**
  * Cursor pagination for `prompts/list`, `tools/list` and `resources/list`.
  *
@@ -9,6 +7,8 @@ import { SkillCentralError } from "../errors.ts";
  * reload: items added or removed elsewhere do not shift the page, nothing that existed
  * throughout is skipped or repeated, and a deleted last item does not invalidate it.
  */
+import { SkillCentralError } from "../errors.ts";
+
 export interface Page<T> {
   /** The listing itself when nothing was cut: no copy per request. */
   items: T[];

@@ -1,3 +1,4 @@
+/** `prompts/list` and `prompts/get`: the prompts feature, the skills each get used, and asking for missing arguments. */
 import { GetPromptRequestParamsSchema, PaginatedRequestParamsSchema } from "@modelcontextprotocol/core";
 import { type GetPromptResult, isInputRequiredResult, type ListPromptsResult } from "@modelcontextprotocol/server";
 import type { Registry } from "../registry/registry.ts";

@@ -1,3 +1,4 @@
+/** The live registry every handler reads: the current snapshot, swapped whole on reload, with what is served beside it. */
 import { DEFAULT_CATALOG_SETTINGS, type CatalogSettings } from "../config/catalog-settings.ts";
 import type { ElicitationMode } from "../config/elicitation-settings.ts";
 import type { Registry } from "../registry/registry.ts";

@@ -1,3 +1,4 @@
+/** Our own check of a request's params, answering a malformed one with -32602 and a readable line instead of the SDK's dump. */
 import {
   ProtocolError,
   ProtocolErrorCode,

@@ -1,3 +1,9 @@
+/**
+ * The state a 2026-07-28 request carries between its rounds (`requestState`): minted here, sent
+ * to the client, and back with the retry as attacker-controlled input, so it is HMAC-signed
+ * (the SDK's codec: SHA-256, an expiry) and a state that fails verification is refused with
+ * -32602. Signed, not encrypted: it holds nothing the client did not send or see.
+ */
 import {
   createRequestStateCodec,
   ProtocolError,
@@ -6,12 +12,6 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 
-/**
- * The state a 2026-07-28 request carries between its rounds (`requestState`): minted here, sent
- * to the client, and back with the retry as attacker-controlled input, so it is HMAC-signed
- * (the SDK's codec: SHA-256, an expiry) and a state that fails verification is refused with
- * -32602. Signed, not encrypted: it holds nothing the client did not send or see.
- */
 export interface AskState {
   /** The method and the prompt or tool it was minted for: a state is good for that request only. */
   method: string;

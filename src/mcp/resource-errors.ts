@@ -1,3 +1,4 @@
+/** The error for a resource that does not exist: -32602 with the URI in `data` (SEP-2164), bounded however long the URI sent. */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { quoted } from "../errors.ts";
 

@@ -1,3 +1,4 @@
+/** `resources/list` and `resources/read`: our JSON views of the registry and each skill, and the skills' own `SKILL.md` files. */
 import { PaginatedRequestParamsSchema, ReadResourceRequestParamsSchema } from "@modelcontextprotocol/core";
 import type {
   ListResourcesResult,

@@ -1,3 +1,4 @@
+/** The MCP server for one connection: every feature registered, capabilities declared, `tools/call` reaching our own check. */
 import { InitializeRequestParamsSchema } from "@modelcontextprotocol/core";
 import {
   mergeCapabilities,

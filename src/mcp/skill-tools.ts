@@ -1,3 +1,4 @@
+/** `tools/call` of a tool skill, listed or behind `run_skill_tool`, and the annotations every skill tool carries. */
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import { callTool, type ToolOutcome } from "../invoke/call-tool.ts";
 import type { Registry } from "../registry/registry.ts";

@@ -1,3 +1,4 @@
+/** Our stdio transport: newline-delimited frames with a bound, a few requests handled at once, and an end at stdin's EOF. */
 import { ProtocolErrorCode, type JSONRPCMessage, type RequestId, type Transport } from "@modelcontextprotocol/server";
 import { FrameIdScanner } from "./frame-id.ts";
 import { logValue } from "./log-value.ts";

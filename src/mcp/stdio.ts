@@ -1,3 +1,4 @@
+/** MCP over stdio, both protocol eras on one stream, with changed lists announced after a reload. */
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { sendListChanged, watchListChanges } from "./list-changed.ts";

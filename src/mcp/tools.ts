@@ -1,3 +1,4 @@
+/** `tools/list` and `tools/call`: each client's plan (skills as tools, or the catalog), and which skill a call uses. */
 import { CallToolRequestParamsSchema, PaginatedRequestParamsSchema } from "@modelcontextprotocol/core";
 import {
   type CallToolResult,

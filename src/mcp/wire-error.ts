@@ -1,3 +1,4 @@
+/** Our errors as the SDK's `ProtocolError`, every message bounded; anything unexpected an internal error. */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { SkillCentralError, type ErrorCode as LocalCode } from "../errors.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * Which tools a client is offered (its skills as tools, or the catalog's three), decided from what
+ * it declares and the catalog settings, and the catalog tools' names that must fit every model API.
+ */
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import type { CatalogSettings } from "../../config/catalog-settings.ts";
 import { SERVER_NAME } from "../../version.ts";

@@ -1,3 +1,4 @@
+/** The auth stage: who is asking (a static token, an OAuth access token, or nobody) or the refusal, with its challenge. */
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { ANONYMOUS, type Caller } from "../../registry/caller.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";

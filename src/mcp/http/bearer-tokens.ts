@@ -1,3 +1,4 @@
+/** Static bearer tokens: read from `--token-file` or `SKILL_CENTRAL_TOKEN`, refused when short, compared in constant time. */
 import { timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { sha256Bytes } from "../../storage/digest.ts";

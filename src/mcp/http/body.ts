@@ -1,3 +1,4 @@
+/** The body stage of /mcp: a POST's JSON-RPC message read within its limit and parsed, with its method for the log. */
 import { readRequestBody } from "@modelcontextprotocol/server";
 import { SKILL_MD, SKILL_SCHEME } from "../../skill/skill-uri.ts";
 import { FIND_SKILLS, LOAD_SKILL, RUN_SKILL_TOOL } from "../catalog/mode.ts";

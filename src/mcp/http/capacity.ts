@@ -1,3 +1,4 @@
+/** The HTTP server's caps: requests in flight, per session and in all, answer bytes not yet taken, and when to say busy. */
 import { errorResponse } from "./responses.ts";
 
 /** Requests admitted and not yet answered, all clients together (health probes are never counted). */

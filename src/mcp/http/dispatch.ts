@@ -1,3 +1,4 @@
+/** The last stage of /mcp: a 2025-11-25 request to its session, anything else to the SDK's stateless handler. */
 import { type AuthInfo, isLegacyRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Caller } from "../../registry/caller.ts";
 import type { CallerEventBus } from "./caller-bus.ts";

@@ -1,3 +1,4 @@
+/** MCP over Streamable HTTP: the server assembled, each path behind the stages it needs, and its stop. */
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { ANONYMOUS } from "../../registry/caller.ts";
 import { restrictedLayers } from "../../registry/visibility.ts";

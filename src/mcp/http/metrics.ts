@@ -1,3 +1,4 @@
+/** `/metrics` in Prometheus' format: the client library loaded lazily, labels bounded, a removed skill's series dropped. */
 import type * as Prom from "prom-client";
 import { perSnapshot } from "../../registry/per-snapshot.ts";
 import type { Registry } from "../../registry/registry.ts";

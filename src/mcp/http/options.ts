@@ -1,3 +1,4 @@
+/** The HTTP server's options and their defaults (port, host, sessions, keep-alive), and the error for ones it cannot use. */
 import { isLoopbackHost } from "../../config/config-url.ts";
 import type { AccessRecord } from "./access-log.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";

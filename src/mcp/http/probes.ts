@@ -1,3 +1,4 @@
+/** `/healthz` and `/readyz`: answered outside every cap, with no authentication. */
 import type { LiveRegistry } from "../registry-source.ts";
 
 /** The health paths; answered outside every cap, with no authentication. */

@@ -1,3 +1,4 @@
+/** The guard stage: the Origin and Host headers and credentials in query strings checked before anything else, and CORS for trusted origins. */
 import { localhostAllowedHostnames, validateHostHeader } from "@modelcontextprotocol/server";
 import { quoted } from "../../errors.ts";
 import type { BearerTokens } from "./bearer-tokens.ts";

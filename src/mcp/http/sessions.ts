@@ -1,3 +1,4 @@
+/** The 2025-11-25 side of /mcp: one SDK transport and server per session, opened by `initialize`, bounded and ended when idle. */
 import {
   isInitializeRequest,
   WebStandardStreamableHTTPServerTransport,

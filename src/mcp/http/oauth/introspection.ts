@@ -1,3 +1,4 @@
+/** RFC 7662 introspection of opaque tokens at our own authorization server, each answer remembered a while. */
 import type { OAuthOptions, TokenVerdict } from "./token-checker.ts";
 
 /** An inactive answer is remembered this long (seconds): a stream of bad opaque tokens is not a stream of calls. */

@@ -1,3 +1,4 @@
+/** JWT access tokens verified against the issuer's key set: asymmetric algorithms only, a bounded clock skew, few refetches. */
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { OAuthOptions, TokenVerdict } from "./token-checker.ts";
 

@@ -1,3 +1,5 @@
+/** Verdicts on tokens, by the token's SHA-256 until each one's expiry, bounded and least recently used first out. */
+
 /** Entries kept at most: past it, the least recently used goes. */
 export const MAX_CACHED_VERDICTS = 10_000;
 
