@@ -1,3 +1,7 @@
+/**
+ * Carries out a plan: backup, write (or `claude mcp …`), read back, verify by starting the entry
+ * exactly as the client would, and on any failure put the file back as it was.
+ */
 import { rmSync } from "node:fs";
 import { isRefusal } from "./clients/client.ts";
 import { isConfigDocument, openConfig } from "./config-document.ts";
@@ -15,11 +19,6 @@ import type { Reach } from "./entry.ts";
 import { tildePath } from "./host.ts";
 import { sameEntry, type Plan } from "./plan.ts";
 import type { CheckResult } from "./check.ts";
-
-/**
- * Carries out a plan: backup, write (or `claude mcp …`), read back, verify by starting the entry
- * exactly as the client would, and on any failure put the file back as it was.
- */
 
 export interface Outcome {
   ok: boolean;

@@ -1,6 +1,3 @@
-import { Client, ProtocolError, type StandardSchemaV1, type Transport } from "@modelcontextprotocol/client";
-import { VERSION } from "../version.ts";
-
 /**
  * What install asks of an entry over either transport: the SDK's client completes `initialize`, then lists what a
  * client will see (every page of `prompts/list`, `tools/list` and `resources/list`; prompts and resources only when
@@ -8,6 +5,8 @@ import { VERSION } from "../version.ts";
  * reports: a check that said only "2 tools" hid the prompts, which are most of what skill-central serves. The
  * transports (stdio-check.ts, http-check.ts) put their own failures into words; this names the step that failed.
  */
+import { Client, ProtocolError, type StandardSchemaV1, type Transport } from "@modelcontextprotocol/client";
+import { VERSION } from "../version.ts";
 
 /** What the client will see: a count per list; `prompts` and `resources` absent when the server does not offer them. */
 export interface Listed {

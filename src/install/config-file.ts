@@ -1,3 +1,12 @@
+/**
+ * A client's config file on disk, and the only code that writes one. Every change is: a backup
+ * beside the file (same permissions), then a temporary file in the same folder renamed over the
+ * original, so a crash leaves either the old file or the new one, never half of one.
+ *
+ * Files are compared and restored as bytes, never as decoded text: a file that is not valid
+ * UTF-8 is refused when read (decoding it would replace its odd bytes for good), and a rollback
+ * is only called done once the file holds its backup's exact bytes again.
+ */
 import {
   chmodSync,
   closeSync,
@@ -17,16 +26,6 @@ import {
   type Stats,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-
-/**
- * A client's config file on disk, and the only code that writes one. Every change is: a backup
- * beside the file (same permissions), then a temporary file in the same folder renamed over the
- * original, so a crash leaves either the old file or the new one, never half of one.
- *
- * Files are compared and restored as bytes, never as decoded text: a file that is not valid
- * UTF-8 is refused when read (decoding it would replace its odd bytes for good), and a rollback
- * is only called done once the file holds its backup's exact bytes again.
- */
 
 export interface ConfigFile {
   /** The path as the client knows it. */

@@ -1,11 +1,10 @@
-import { SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { converse, type CheckResult, type Stage } from "./check.ts";
-
 /**
  * The HTTP counterpart of `checkStdioServer`, on the SDK's Streamable HTTP transport with the entry's headers. Header
  * values (the token) never appear in a result: the SDK's errors carry a status and a body, and a refusal is told
  * by its status alone.
  */
+import { SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { converse, type CheckResult, type Stage } from "./check.ts";
 
 export interface HttpTarget {
   url: string;

@@ -1,3 +1,11 @@
+/**
+ * Edits one property of a JSON or JSONC file as text, leaving every other byte alone.
+ *
+ * jsonc-parser gives the syntax tree with offsets and applies edits; the edits themselves are
+ * computed here. Its own `modify` was measured to re-indent the neighbouring property's lines
+ * when given formatting options (a one-line sibling object became five lines, tabs became
+ * spaces) and to insert minified JSON without them, so it cannot keep a user's file as it was.
+ */
 import {
   applyEdits,
   parseTree,
@@ -7,15 +15,6 @@ import {
   type ParseError,
 } from "jsonc-parser/lib/esm/main.js";
 import type { SourcePosition } from "../diagnostics.ts";
-
-/**
- * Edits one property of a JSON or JSONC file as text, leaving every other byte alone.
- *
- * jsonc-parser gives the syntax tree with offsets and applies edits; the edits themselves are
- * computed here. Its own `modify` was measured to re-indent the neighbouring property's lines
- * when given formatting options (a one-line sibling object became five lines, tabs became
- * spaces) and to insert minified JSON without them, so it cannot keep a user's file as it was.
- */
 
 /** What the client itself accepts: strict JSON, or comments and trailing commas too. */
 export interface JsonDialect {

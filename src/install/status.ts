@@ -1,3 +1,7 @@
+/**
+ * For `doctor`: each client, whether it has a skill-central entry, and whether that entry starts
+ * this install (this version) or another one.
+ */
 import { basename } from "node:path";
 import { CLIENTS } from "./clients/index.ts";
 import { isRefusal, type ClientContext, type ClientId } from "./clients/client.ts";
@@ -9,11 +13,6 @@ import { isThisInstall, type Launch } from "./launch.ts";
 import { desiredEntry, sameEntry } from "./plan.ts";
 import { stringEnv } from "./clients/client.ts";
 import { VERSION } from "../version.ts";
-
-/**
- * For `doctor`: each client, whether it has a skill-central entry, and whether that entry starts
- * this install (this version) or another one.
- */
 
 export type EntryState =
   /** No entry (or no file). */

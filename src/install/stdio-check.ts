@@ -1,12 +1,11 @@
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
-import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
-import { converse, type CheckResult } from "./check.ts";
-
 /**
  * Starts a stdio entry as an IDE would and checks it with the SDK's client, over Bun's own process rather than the
  * SDK's `StdioClientTransport`: that one skips stdout lines that are not JSON (which break some IDEs, so here they
  * fail the check), keeps no exit code and spawns through Node's child_process.
  */
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import { converse, type CheckResult } from "./check.ts";
 
 export interface StdioTarget {
   command: string;

@@ -1,7 +1,3 @@
-import { parse, TomlError } from "smol-toml";
-import type { SyntaxProblem } from "./json-edit.ts";
-import { EditRefused } from "./json-edit.ts";
-
 /**
  * Edits one table of a TOML file (`[mcp_servers.skill-central]`, with any of its sub-tables) as
  * text: the table's own lines are replaced, inserted or removed, and no other byte changes.
@@ -12,6 +8,9 @@ import { EditRefused } from "./json-edit.ts";
  * smol-toml (spec-compliant, with line and column in its errors) and compared with the expected
  * document before anything is written (see `checkEdit` in config-document.ts).
  */
+import { parse, TomlError } from "smol-toml";
+import type { SyntaxProblem } from "./json-edit.ts";
+import { EditRefused } from "./json-edit.ts";
 
 export interface TomlDocument {
   text: string;

@@ -1,7 +1,3 @@
-import { CLOSE_BLOCK, DATA, ELSE, MUSTACHE, NOT_A_VARIABLE, OPEN_BLOCK, TAG } from "../skill/template-proof.ts";
-import { LIMITS, tooManyBlocks } from "./limits.ts";
-import { join, lookup as lookupPath, orEmpty, type PlainRenderer } from "./plain-template.ts";
-
 /*
  * Templates with the built-in blocks — `{{#if x}}`, `{{#unless x}}`, `{{#each xs}}` (each with an
  * optional `{{else}}`), and inside `#each` `{{this}}` and `{{@index}}`, `{{@key}}`, `{{@first}}`,
@@ -15,6 +11,9 @@ import { join, lookup as lookupPath, orEmpty, type PlainRenderer } from "./plain
  * from Handlebars' whitespace-control pass. Anything else returns undefined and goes to
  * Handlebars; test/unit/block-template.test.ts compares the two on generated templates.
  */
+import { CLOSE_BLOCK, DATA, ELSE, MUSTACHE, NOT_A_VARIABLE, OPEN_BLOCK, TAG } from "../skill/template-proof.ts";
+import { LIMITS, tooManyBlocks } from "./limits.ts";
+import { join, lookup as lookupPath, orEmpty, type PlainRenderer } from "./plain-template.ts";
 
 interface Content {
   kind: "content";

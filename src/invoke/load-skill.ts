@@ -1,3 +1,9 @@
+/**
+ * `load_skill`: a skill as a model reads it through tools. A prompt skill comes back rendered,
+ * exactly as `prompts/get` renders it, with the other files it publishes (the skills extension's
+ * `skill://` files) listed; a tool skill comes back as its description and input schema. One
+ * file of a skill (`path`) is read by the MCP adapter, as `resources/read` reads it.
+ */
 import { quoted, SkillCentralError } from "../errors.ts";
 import { publishedSkill } from "../registry/published-skills.ts";
 import type { Candidate, Registry } from "../registry/registry.ts";
@@ -5,13 +11,6 @@ import { SKILL_MD, skillUri } from "../skill/skill-uri.ts";
 import { nearest } from "../suggest.ts";
 import { renderPrompt } from "./render-prompt.ts";
 import { shellWords } from "./skill-md-body.ts";
-
-/**
- * `load_skill`: a skill as a model reads it through tools. A prompt skill comes back rendered,
- * exactly as `prompts/get` renders it, with the other files it publishes (the skills extension's
- * `skill://` files) listed; a tool skill comes back as its description and input schema. One
- * file of a skill (`path`) is read by the MCP adapter, as `resources/read` reads it.
- */
 
 export interface FileEntry {
   path: string;

@@ -1,6 +1,3 @@
-import type { Skill } from "../skill/skill.ts";
-import { PLACEHOLDER, SKILL_DIR_PLACEHOLDER } from "../skill/skill-md/placeholders.ts";
-
 /**
  * An Agent Skills body rendered as Claude Code renders it, never through Handlebars (public
  * skills hold literal `{{…}}` in code samples):
@@ -16,6 +13,8 @@ import { PLACEHOLDER, SKILL_DIR_PLACEHOLDER } from "../skill/skill-md/placeholde
  * Everything else is served byte for byte; rendered without arguments, the body comes back as it
  * is written (apart from `${CLAUDE_SKILL_DIR}`). `` !`command` `` is never run.
  */
+import type { Skill } from "../skill/skill.ts";
+import { PLACEHOLDER, SKILL_DIR_PLACEHOLDER } from "../skill/skill-md/placeholders.ts";
 
 /** Words as a shell splits them: whitespace separates, quotes group, a backslash escapes. */
 export function shellWords(text: string): string[] {

@@ -1,3 +1,10 @@
+/**
+ * Asking a person, through the client, for the required arguments a `prompts/get` or
+ * `tools/call` left out (docs/protocol.md), then answering as if the client had sent them.
+ * 2025-11-25 connections get `elicitation/create` during the request; 2026-07-28 requests get
+ * an `input_required` result whose signed `requestState` carries the round to the retry. A
+ * client that did not declare form elicitation gets today's answer, untouched.
+ */
 import {
   CLIENT_CAPABILITIES_META_KEY,
   inputRequired,
@@ -11,14 +18,6 @@ import {
 import type { FormField } from "../skill/form-fields.ts";
 import { mintState, verifyState, type AskState } from "./request-state.ts";
 import type { RegistrySource, ServedElicitation } from "./registry-source.ts";
-
-/**
- * Asking a person, through the client, for the required arguments a `prompts/get` or
- * `tools/call` left out (docs/protocol.md), then answering as if the client had sent them.
- * 2025-11-25 connections get `elicitation/create` during the request; 2026-07-28 requests get
- * an `input_required` result whose signed `requestState` carries the round to the retry. A
- * client that did not declare form elicitation gets today's answer, untouched.
- */
 
 /** What one request would ask for, and how it ends, built by the prompt or tool that knows its arguments. */
 export interface MissingArguments<R> {

@@ -1,3 +1,11 @@
+/**
+ * Resource subscriptions, in both eras: `resources/subscribe` and `resources/unsubscribe` on a
+ * 2025-11-25 connection (this feature), the `resourceSubscriptions` of a 2026-07-28
+ * `subscriptions/listen` stream (the SDK filters; the transports send `changedUris`). Either way a
+ * client hears `notifications/resources/updated` for a URI a reload changed: a skill file by its
+ * published digest, our JSON views by their text. Only while the skills are watched, and never
+ * on a stateless server (it cannot know a 2025-11-25 client again).
+ */
 import { SubscribeRequestParamsSchema, UnsubscribeRequestParamsSchema } from "@modelcontextprotocol/core";
 import { ProtocolError, ProtocolErrorCode, type Server } from "@modelcontextprotocol/server";
 import { publishedSkill, publishedSkillOf } from "../registry/published-skills.ts";
@@ -7,15 +15,6 @@ import type { Feature, FeatureOptions } from "./feature.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle } from "./request-handler.ts";
 import { readResource } from "./resources.ts";
-
-/**
- * Resource subscriptions, in both eras: `resources/subscribe` and `resources/unsubscribe` on a
- * 2025-11-25 connection (this feature), the `resourceSubscriptions` of a 2026-07-28
- * `subscriptions/listen` stream (the SDK filters; the transports send `changedUris`). Either way a
- * client hears `notifications/resources/updated` for a URI a reload changed: a skill file by its
- * published digest, our JSON views by their text. Only while the skills are watched, and never
- * on a stateless server (it cannot know a 2025-11-25 client again).
- */
 
 /** The first revision whose subscriptions ride on `subscriptions/listen`. */
 const LISTEN_ERA = "2026-07-28";

@@ -1,14 +1,3 @@
-import { DIRECTORY_MIME_TYPE, type DirectoryResource } from "@modelcontextprotocol/core/ext/skills";
-import { ProtocolError, ProtocolErrorCode, type ReadResourceResult } from "@modelcontextprotocol/server";
-import { quoted } from "../errors.ts";
-import { PublishedFileUnavailable, publishedBytes } from "../registry/published-bytes.ts";
-import { publishedSkill, type PublishedFile, type PublishedSkill } from "../registry/published-skills.ts";
-import type { Registry } from "../registry/registry.ts";
-import { SKILL_MD, SKILL_SCHEME, skillUri } from "../skill/skill-uri.ts";
-import { isTextual, mimeTypeOf, OCTET_STREAM, PLAIN_TEXT } from "./file-types.ts";
-import { paginate } from "./pagination.ts";
-import { invalidUri, unknownResource } from "./resource-errors.ts";
-
 /**
  * The files and folders of published skills as MCP resources: `resources/read` of
  * `skill://<name>/<path>` and `resources/directory/read` of `skill://<name>[/<folder>]`.
@@ -19,6 +8,16 @@ import { invalidUri, unknownResource } from "./resource-errors.ts";
  * recorded, byte for byte; so a file outside the folder, a link, or a file added since the load
  * cannot be reached, whatever the URI says.
  */
+import { DIRECTORY_MIME_TYPE, type DirectoryResource } from "@modelcontextprotocol/core/ext/skills";
+import { ProtocolError, ProtocolErrorCode, type ReadResourceResult } from "@modelcontextprotocol/server";
+import { quoted } from "../errors.ts";
+import { PublishedFileUnavailable, publishedBytes } from "../registry/published-bytes.ts";
+import { publishedSkill, type PublishedFile, type PublishedSkill } from "../registry/published-skills.ts";
+import type { Registry } from "../registry/registry.ts";
+import { SKILL_MD, SKILL_SCHEME, skillUri } from "../skill/skill-uri.ts";
+import { isTextual, mimeTypeOf, OCTET_STREAM, PLAIN_TEXT } from "./file-types.ts";
+import { paginate } from "./pagination.ts";
+import { invalidUri, unknownResource } from "./resource-errors.ts";
 
 /** A request's URI, taken apart: the skill's name and the path below the skill's root (`""`: the root). */
 interface SkillTarget {

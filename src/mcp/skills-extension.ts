@@ -1,3 +1,15 @@
+/**
+ * The MCP skills extension (`io.modelcontextprotocol/skills`, SEP-2640): `skills/list`,
+ * `skills/get` and `resources/directory/read` over the layered registry's published skills
+ * (registry/published-skills.ts); the files themselves are read through `resources/read`
+ * (resources.ts → skill-files.ts).
+ *
+ * Written over our registry rather than with the SDK's `SkillsExtension`: that class attaches
+ * only to an `McpServer` (we serve through the lower-level `Server`, whose resources/read we own),
+ * and it re-validates every entry of a custom source on every request, dropping a skill whose
+ * description is over 1,024 characters. Such a skill is still ours to publish (the host decides;
+ * `validate` warns), and the entries are built once per snapshot, not checked per request.
+ */
 import {
   GetSkillRequestParamsSchema,
   ListSkillsRequestParamsSchema,
@@ -22,19 +34,6 @@ import { reportUse } from "./skill-use.ts";
 import { handle } from "./request-handler.ts";
 import { invalidUri } from "./resource-errors.ts";
 import { readSkillFolder, skillAtManifestUri } from "./skill-files.ts";
-
-/**
- * The MCP skills extension (`io.modelcontextprotocol/skills`, SEP-2640): `skills/list`,
- * `skills/get` and `resources/directory/read` over the layered registry's published skills
- * (registry/published-skills.ts); the files themselves are read through `resources/read`
- * (resources.ts → skill-files.ts).
- *
- * Written over our registry rather than with the SDK's `SkillsExtension`: that class attaches
- * only to an `McpServer` (we serve through the lower-level `Server`, whose resources/read we own),
- * and it re-validates every entry of a custom source on every request, dropping a skill whose
- * description is over 1,024 characters. Such a skill is still ours to publish (the host decides;
- * `validate` warns), and the entries are built once per snapshot, not checked per request.
- */
 
 /**
  * Where an entry says which layer and file it was served from. A reverse-domain prefix of our

@@ -1,10 +1,3 @@
-import { type Digest, digestFromHex, digestOf } from "../storage/digest.ts";
-import { synthesiseSkillMd } from "../skill/skill-md/synthesise.ts";
-import { SKILL_MD, skillUri } from "../skill/skill-uri.ts";
-import type { FolderFiles, Skill, SkillFile } from "../skill/skill.ts";
-import { perSnapshot } from "./per-snapshot.ts";
-import type { Candidate, Registry } from "./registry.ts";
-
 /**
  * Every served skill as the MCP skills extension (`io.modelcontextprotocol/skills`) publishes it:
  * the URI of its `SKILL.md`, its frontmatter as data, and every file with the digest and size a
@@ -14,6 +7,12 @@ import type { Candidate, Registry } from "./registry.ts";
  * Resolution is the registry's: only an id's effective candidate is published, so a shadowed
  * copy is never offered and a withdrawn id is absent.
  */
+import { type Digest, digestFromHex, digestOf } from "../storage/digest.ts";
+import { synthesiseSkillMd } from "../skill/skill-md/synthesise.ts";
+import { SKILL_MD, skillUri } from "../skill/skill-uri.ts";
+import type { FolderFiles, Skill, SkillFile } from "../skill/skill.ts";
+import { perSnapshot } from "./per-snapshot.ts";
+import type { Candidate, Registry } from "./registry.ts";
 
 /** One file of a published skill. */
 export interface PublishedFile {

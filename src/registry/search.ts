@@ -1,16 +1,15 @@
-import { perSnapshot } from "./per-snapshot.ts";
-import type { Candidate, Registry } from "./registry.ts";
-import { addPosting, type GrowingPostings, terms } from "./search-terms.ts";
-import { relatedTerms } from "./vocabulary.ts";
-import { skillUri } from "../skill/skill-uri.ts";
-import { editDistance } from "../suggest.ts";
-
 /**
  * Full-text search over the served skills: BM25F (each field weighted and length-normalised on
  * its own, then saturated once per term), over the id, title, tags, description and the body's
  * headings. Built once per registry snapshot, on first use; a query is then a few posting-list
  * walks, whatever the number of skills. Shared by the catalog tools and `skill-central find`.
  */
+import { perSnapshot } from "./per-snapshot.ts";
+import type { Candidate, Registry } from "./registry.ts";
+import { addPosting, type GrowingPostings, terms } from "./search-terms.ts";
+import { relatedTerms } from "./vocabulary.ts";
+import { skillUri } from "../skill/skill-uri.ts";
+import { editDistance } from "../suggest.ts";
 
 interface FieldSpec {
   weight: number;

@@ -1,15 +1,3 @@
-import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
-import { join } from "node:path";
-import type { Signer } from "../storage/allowed-signers.ts";
-import { cacheRoot } from "../storage/cache-dir.ts";
-import { shortHash } from "../storage/digest.ts";
-import { acquireLock, type HeldLock, type LockOptions } from "./entry-lock.ts";
-import { git, GitError, runGit } from "./git.ts";
-import { cacheKey } from "./git-url.ts";
-import { removeTree } from "./remove-tree.ts";
-
 /**
  * One repository's place in the user's cache, shared by every project and process on the machine:
  *
@@ -23,6 +11,17 @@ import { removeTree } from "./remove-tree.ts";
  *
  * Copies are never modified once renamed into place, so readers need no lock.
  */
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Signer } from "../storage/allowed-signers.ts";
+import { cacheRoot } from "../storage/cache-dir.ts";
+import { shortHash } from "../storage/digest.ts";
+import { acquireLock, type HeldLock, type LockOptions } from "./entry-lock.ts";
+import { git, GitError, runGit } from "./git.ts";
+import { cacheKey } from "./git-url.ts";
+import { removeTree } from "./remove-tree.ts";
 
 /** What `current.json` holds per `ref:path`: the copy a layer without a lock entry serves. */
 export interface CurrentCopy {

@@ -1,7 +1,3 @@
-import { lstat, readdir } from "node:fs/promises";
-import { join } from "node:path";
-import { type Digest, digestFromHex, type HashInput, sha256Hex } from "../storage/digest.ts";
-
 /**
  * `contentHash`: what a layer's copy must contain, independent of git and of the file system.
  *
@@ -13,6 +9,9 @@ import { type Digest, digestFromHex, type HashInput, sha256Hex } from "../storag
  * unambiguous (no file can end where another's path begins). File modes, timestamps and empty
  * folders are not part of it. A `Digest` (storage/digest.ts): `sha256:<64 lowercase hex digits>`.
  */
+import { lstat, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { type Digest, digestFromHex, type HashInput, sha256Hex } from "../storage/digest.ts";
 
 const encoder = new TextEncoder();
 

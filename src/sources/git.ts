@@ -1,11 +1,10 @@
-import { redactText } from "./git-url.ts";
-
 /**
  * The system `git`, run the one way we run it: output piped (never inherited: in `mcp` mode our
  * stdout is the JSON-RPC channel), no prompt of any kind (a server has no terminal, and a hidden
  * prompt is a hang), the user's own credential helpers and SSH agent, a timeout, and every message
  * redacted of the URL's credentials.
  */
+import { redactText } from "./git-url.ts";
 
 /** Default limit for one git process; fetches of large repositories may need longer. */
 export const GIT_TIMEOUT_MS = 120_000;

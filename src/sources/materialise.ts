@@ -1,3 +1,10 @@
+/**
+ * Turns one folder of one commit into a verified, read-only copy on disk, without a checkout:
+ * the tree is listed (`git ls-tree`), checked as a whole (tree-entries.ts), the blobs are read
+ * raw (`git cat-file --batch`: no `.gitattributes` filter, smudge or line-ending conversion ever
+ * runs), hashed, and written as a staged copy (staged-copy.ts: read-only, renamed into place,
+ * sealed).
+ */
 import { auditFetched, type GateSettings } from "../audit/gate.ts";
 import type { CacheEntry } from "./cache-entry.ts";
 import { contentHash } from "./content-hash.ts";
@@ -6,14 +13,6 @@ import { shortDigest } from "../storage/digest.ts";
 import { StagedCopy } from "./staged-copy.ts";
 import { checkTree, DEFAULT_LIMITS, type TreeFile, type TreeLimits } from "./tree-entries.ts";
 import { verifyCopy } from "./verify-copy.ts";
-
-/**
- * Turns one folder of one commit into a verified, read-only copy on disk, without a checkout:
- * the tree is listed (`git ls-tree`), checked as a whole (tree-entries.ts), the blobs are read
- * raw (`git cat-file --batch`: no `.gitattributes` filter, smudge or line-ending conversion ever
- * runs), hashed, and written as a staged copy (staged-copy.ts: read-only, renamed into place,
- * sealed).
- */
 
 /** A copy that cannot be made: the commit's folder breaks a rule, or its content is not what was expected. */
 export class CopyRefused extends Error {

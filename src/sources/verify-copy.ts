@@ -1,10 +1,3 @@
-import { existsSync, lstatSync, readdirSync } from "node:fs";
-import { mkdir, readFile, utimes } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { sha256Hex } from "../storage/digest.ts";
-import { writeFileAtomically } from "./cache-entry.ts";
-import { hashCopy } from "./content-hash.ts";
-
 /**
  * Whether a copy on disk holds what its contentHash says, cheaply enough for every start-up.
  *
@@ -15,6 +8,12 @@ import { hashCopy } from "./content-hash.ts";
  * stamp: the change time (ctime) moves on every write, chmod or rename and cannot be set back by
  * its owner. Anything else (a seal missing, a copy moved to another disk) means a full hash.
  */
+import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { mkdir, readFile, utimes } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { sha256Hex } from "../storage/digest.ts";
+import { writeFileAtomically } from "./cache-entry.ts";
+import { hashCopy } from "./content-hash.ts";
 
 export type CopyState =
   | { state: "ok"; contentHash: string }

@@ -1,10 +1,3 @@
-import { gunzipSync, gzipSync } from "node:zlib";
-import { Header, type HeaderData } from "tar/header";
-import { Parser } from "tar/parse";
-import { Pax } from "tar/pax";
-import type { ReadEntry } from "tar/read-entry";
-import { ArchiveRefused, type ArchiveLimits, type UnpackedFile, UnpackBudget } from "./archive-entries.ts";
-
 /**
  * `.tar.gz` archives of a skill folder. The tar format (ustar and pax headers, checksums, long
  * names) is node-tar's; gzip is node:zlib's. What is written and what is let in is ours.
@@ -19,6 +12,12 @@ import { ArchiveRefused, type ArchiveLimits, type UnpackedFile, UnpackBudget } f
  * goes through archive-entries.ts. Decompression stops at the unpacked-bytes cap, so a gzip bomb
  * costs at most that much memory.
  */
+import { gunzipSync, gzipSync } from "node:zlib";
+import { Header, type HeaderData } from "tar/header";
+import { Parser } from "tar/parse";
+import { Pax } from "tar/pax";
+import type { ReadEntry } from "tar/read-entry";
+import { ArchiveRefused, type ArchiveLimits, type UnpackedFile, UnpackBudget } from "./archive-entries.ts";
 
 const BLOCK = 512;
 const encoder = new TextEncoder();

@@ -1,6 +1,3 @@
-import AdmZip from "adm-zip";
-import { ArchiveRefused, type ArchiveLimits, type UnpackedFile, UnpackBudget } from "./archive-entries.ts";
-
 /**
  * Reading a `.zip` skill archive. The zip format (central directory, local headers, ZIP64,
  * inflating, CRC-32) is adm-zip's, chosen because it reads synchronously and hands out each
@@ -10,6 +7,8 @@ import { ArchiveRefused, type ArchiveLimits, type UnpackedFile, UnpackBudget } f
  * declared size is checked against what the budget has left before it is inflated, and adm-zip
  * stops inflating at that declared size, so a bomb costs at most the budget.
  */
+import AdmZip from "adm-zip";
+import { ArchiveRefused, type ArchiveLimits, type UnpackedFile, UnpackBudget } from "./archive-entries.ts";
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;

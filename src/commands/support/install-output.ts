@@ -1,3 +1,4 @@
+/** Shared by `install`, `uninstall` and `doctor`: reading their arguments and showing plans. */
 import type { Palette } from "../../cli-output/colour.ts";
 import { didYouMean } from "../../suggest.ts";
 import { formatTable } from "../../cli-output/table.ts";
@@ -11,8 +12,6 @@ import { clientStatuses, type ClientStatus } from "../../install/status.ts";
 import { UsageError } from "./command.ts";
 import { choice } from "./options.ts";
 import { visibleLine, visibleText } from "../../visible-text.ts";
-
-/** Shared by `install`, `uninstall` and `doctor`: reading their arguments and showing plans. */
 
 export function clientIds(names: readonly string[]): ClientId[] {
   const ids: ClientId[] = [];

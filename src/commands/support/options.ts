@@ -1,11 +1,10 @@
-import type { ParseArgsOptionsConfig } from "node:util";
-import { publicUrlProblem } from "../../config/http-settings.ts";
-import { didYouMean } from "../../suggest.ts";
-
 /**
  * Each option is declared once: its name (the key), type, parser, default and help line. From
  * the declarations come parseArgs' config, the `--help` lines and the typed values a command reads.
  */
+import type { ParseArgsOptionsConfig } from "node:util";
+import { publicUrlProblem } from "../../config/http-settings.ts";
+import { didYouMean } from "../../suggest.ts";
 
 /** Bad input from the command line: one line on stderr, exit status 2. */
 export class UsageError extends Error {

@@ -1,3 +1,11 @@
+/**
+ * Findings only a whole-project view shows: a layer whose folder holds no skill file (a warning),
+ * prompt skills whose tags compose with nothing (a note), descriptions too vague to choose by and
+ * skills that compete for the same request (warnings), and deprecated skills the usage history
+ * shows in use (a note). Part of every project check (`validate`, `doctor`, the
+ * board), so `doctor` and `validate --strict` judge a project alike; each points at a
+ * `file:line:col` (the layer's declaration, the skill's `tags`), as every other finding does.
+ */
 import { layerPlace } from "../../config/layer-position.ts";
 import type { Diagnostic } from "../../diagnostics.ts";
 import type { LoadResult } from "../../load/load-skills.ts";
@@ -9,15 +17,6 @@ import { competingWarnings } from "../../registry/overlap.ts";
 import type { Candidate } from "../../registry/registry.ts";
 import { vagueDescriptionWarning } from "../../skill/description-quality.ts";
 import { plural } from "./command.ts";
-
-/**
- * Findings only a whole-project view shows: a layer whose folder holds no skill file (a warning),
- * prompt skills whose tags compose with nothing (a note), descriptions too vague to choose by and
- * skills that compete for the same request (warnings), and deprecated skills the usage history
- * shows in use (a note). Part of every project check (`validate`, `doctor`, the
- * board), so `doctor` and `validate --strict` judge a project alike; each points at a
- * `file:line:col` (the layer's declaration, the skill's `tags`), as every other finding does.
- */
 
 /**
  * "Composes with nothing": `skills:compose` joins prompt skills that share a tag, so a prompt

@@ -1,3 +1,8 @@
+/**
+ * The catalog tools (docs/catalog.md): every skill a model may use, reachable through three
+ * read-only tools, for clients that take tools but not prompts and for clients that cap how many
+ * tools they take. Their definitions never change, so a reload alone never re-lists them.
+ */
 import { ProtocolError, type CallToolResult, type ReadResourceResult, type Tool } from "@modelcontextprotocol/server";
 import { quoted, SkillCentralError } from "../../errors.ts";
 import { argumentProblems, problemLines } from "../../invoke/arguments.ts";
@@ -13,12 +18,6 @@ import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, RUN_SKILL_TOOL, type ToolsPlan
 import { decodeFindCursor, encodeFindCursor } from "../find-cursor.ts";
 import { readSkillFile } from "../skill-files.ts";
 import { runTool, TOOL_ANNOTATIONS } from "../skill-tools.ts";
-
-/**
- * The catalog tools (docs/catalog.md): every skill a model may use, reachable through three
- * read-only tools, for clients that take tools but not prompts and for clients that cap how many
- * tools they take. Their definitions never change, so a reload alone never re-lists them.
- */
 
 export const FIND_DEFAULT_LIMIT = 10;
 export const FIND_MAX_LIMIT = 50;

@@ -1,13 +1,12 @@
-import { DIGEST_FORM, parseDigest } from "../../storage/digest.ts";
-import { type EntryType, type IndexEntry, NAME_PATTERN, WELL_KNOWN_SCHEMA } from "./format.ts";
-import { isWebUrl } from "./fetch.ts";
-
 /**
  * An index as a client reads it (agentskills.io "Well-Known URI"): refused whole when its
  * `$schema` is absent or not the one this version knows; unknown fields ignored; an entry of an
  * unknown `type`, or one whose fields are wrong, skipped with a note naming it and why. Each
  * entry's `url` is resolved against the index's own URL (RFC 3986 §5).
  */
+import { DIGEST_FORM, parseDigest } from "../../storage/digest.ts";
+import { type EntryType, type IndexEntry, NAME_PATTERN, WELL_KNOWN_SCHEMA } from "./format.ts";
+import { isWebUrl } from "./fetch.ts";
 
 export interface ResolvedEntry extends IndexEntry {
   /** `url`, resolved: absolute, http(s). */
