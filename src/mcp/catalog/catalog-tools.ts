@@ -15,7 +15,7 @@ import type { JsonSchema } from "../../skill/json-schema.ts";
 import { SKILL_SCHEME } from "../../skill/skill-uri.ts";
 import { normaliseTag } from "../../skill/tags.ts";
 import { FIND_SKILLS, fitsAsToolName, LOAD_SKILL, RUN_SKILL_TOOL, type ToolsPlan } from "./mode.ts";
-import { decodeFindCursor, encodeFindCursor } from "../find-cursor.ts";
+import { decodeFindCursor, encodeFindCursor } from "./find-cursor.ts";
 import { readSkillFile } from "../skill-files.ts";
 import { runTool, TOOL_ANNOTATIONS } from "../skill-tools.ts";
 

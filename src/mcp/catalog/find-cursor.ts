@@ -5,7 +5,7 @@
  * (score, then id). The next page is the hits ranking after that one, so a cursor stays
  * meaningful across a reload: nothing that still ranks after it is skipped.
  */
-import type { RankKey } from "../registry/search.ts";
+import type { RankKey } from "../../registry/search.ts";
 
 interface FindCursorData {
   l: "find_skills";
