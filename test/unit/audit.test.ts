@@ -288,6 +288,23 @@ describe("the gate at sync", () => {
     });
   }
 
+  test("the digest a refusal names and audit.allow pins is the served files' (the `_` script in, the examples file and hidden names out)", () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const served = [
+      { path: "SKILL.md", bytes: enc(ok) },
+      { path: "_helper.sh", bytes: enc(PIPE) },
+    ];
+    const files = [
+      ...served.map((f) => ({ path: `tidy/${f.path}`, bytes: f.bytes })),
+      { path: "tidy/examples.yaml", bytes: enc("- arguments: {}\n") },
+      { path: "tidy/.env", bytes: enc("TOKEN=x\n") },
+    ];
+    const digest = folderDigest(served);
+    expect(gateOn(files, settings).refused[0]).toContain(`(${digest})`);
+    const allow = [{ skill: "tidy", digest, reason: "reviewed" }];
+    expect(gateOn(files, { block: "high", allow, layer: "team" }).refused).toEqual([]);
+  });
+
   test("block: medium refuses a warn-level skill; block: never refuses nothing", () => {
     const medium = fixture("package-from-url", "malicious").map((f) => ({ path: `p/${f.path}`, bytes: f.bytes }));
     expect(gateOn(medium, settings).refused).toEqual([]);
