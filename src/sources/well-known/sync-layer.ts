@@ -8,7 +8,6 @@
  * - `check` fetches nothing; `frozen` never changes the lock.
  * The report's `before`/`after` are the copy's contentHash (hex), its `changes` by skill name.
  */
-import { join } from "node:path";
 import { auditCopy, gateFor, type GateSettings } from "../../audit/gate.ts";
 import type { AuditSettings } from "../../config/audit-settings.ts";
 import type { WellKnownSource } from "../../config/layer-source.ts";
@@ -18,9 +17,7 @@ import { describeFsError } from "../../storage/fs-errors.ts";
 import { canonicalUrl, redactUrl } from "../git-url.ts";
 import type { WellKnownLockEntry } from "../lockfile.ts";
 import type { SkillChanges } from "../skill-changes.ts";
-import type { StagedCopy } from "../staged-copy.ts";
 import type { LayerSyncReport, SyncMode } from "../sync-types.ts";
-import { listCopy } from "../content-hash.ts";
 import { verifyCopy } from "../verify-copy.ts";
 import { type CopySkills, holdsSkills, WellKnownCache } from "./cache.ts";
 import { type DownloadOptions, downloadLayer, fetchIndex, LayerRefused } from "./download.ts";
