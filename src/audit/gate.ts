@@ -123,14 +123,25 @@ function contentOf(skill: ServedSkill): { content: SkillContent; id: string } {
   };
 }
 
+/** A running server's requests wait at most about this long, or this many skills, for the gate of a background refresh. */
+const SLICE_MS = 20;
+const SLICE_SKILLS = 64;
+
 /**
  * The gate on a layer copy written to `dir` (staged, not yet in place): every skill the loader
  * would serve from it, judged over exactly its served files, results taken from and put in the cache.
+ * It gives the event loop a turn every few milliseconds, so a server refreshing a large layer in
+ * the background keeps answering.
  */
-export function auditCopy(dir: string, settings: GateSettings): GateOutcome {
+export async function auditCopy(dir: string, settings: GateSettings): Promise<GateOutcome> {
   const outcome: GateOutcome = { refused: [], allowed: [] };
   if (settings.block === "never") return outcome;
+  let [slice, judged] = [performance.now(), 0];
   for (const skill of servedSkillsOf(dir)) {
+    if (++judged > SLICE_SKILLS || performance.now() - slice > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      [slice, judged] = [performance.now(), 1];
+    }
     const { content, id } = contentOf(skill);
     // The digest only of a blocked skill: for its pin, and for the message a person copies it from.
     const audit = auditSkill(settings.cache, content, (findings) => anyReaches(findings, settings.block));

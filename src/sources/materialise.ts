@@ -145,7 +145,7 @@ export async function materialise(
 /** The gate's refusals for the files at `dir` (none without a gate); new results are saved in the cache. */
 async function gate(dir: string, settings: GateSettings | undefined): Promise<readonly string[]> {
   if (!settings) return [];
-  const { refused } = auditCopy(dir, settings);
+  const { refused } = await auditCopy(dir, settings);
   await settings.cache?.save();
   return refused;
 }

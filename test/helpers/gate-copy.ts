@@ -16,13 +16,13 @@ export function writeCopy(files: readonly { path: string; bytes: Uint8Array | st
 }
 
 /** The gate's outcome for a copy holding exactly `files`. */
-export function gateOn(
+export async function gateOn(
   files: readonly { path: string; bytes: Uint8Array | string }[],
   settings: GateSettings,
-): GateOutcome {
+): Promise<GateOutcome> {
   const dir = writeCopy(files);
   try {
-    return auditCopy(dir, settings);
+    return await auditCopy(dir, settings);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

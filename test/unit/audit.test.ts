@@ -230,17 +230,17 @@ describe("the gate at sync", () => {
     }
   });
 
-  test("a blocked skill refuses the copy, naming the skill, the rule and the place", () => {
-    const { refused } = gateOn(layer, settings);
+  test("a blocked skill refuses the copy, naming the skill, the rule and the place", async () => {
+    const { refused } = await gateOn(layer, settings);
     expect(refused).toHaveLength(1);
     expect(refused[0]).toContain('skill "pipe-shell" is blocked by the audit');
     expect(refused[0]).toContain("remote-code-pipe at team/pipe-shell/SKILL.md:9:1");
     expect(refused[0]).toContain(folderDigest(bad));
   });
 
-  test("audit.allow lets exactly the pinned content through; other content of the same skill is judged again", () => {
+  test("audit.allow lets exactly the pinned content through; other content of the same skill is judged again", async () => {
     const allow = [{ skill: "pipe-shell", digest: folderDigest(bad), reason: "reviewed" }];
-    expect(gateOn(layer, { block: "high", allow, layer: "team" })).toEqual({
+    expect(await gateOn(layer, { block: "high", allow, layer: "team" })).toEqual({
       refused: [],
       allowed: [`pipe-shell (${folderDigest(bad).slice(0, 19)}…): allowed by audit.allow: reviewed`],
     });
@@ -249,7 +249,7 @@ describe("the gate at sync", () => {
         ? { ...f, bytes: new TextEncoder().encode(`${new TextDecoder().decode(f.bytes)}\n`) }
         : f,
     );
-    expect(gateOn(changed, { block: "high", allow, layer: "team" }).refused).toHaveLength(1);
+    expect((await gateOn(changed, { block: "high", allow, layer: "team" })).refused).toHaveLength(1);
   });
 
   /** Files the loader serves that the gate's own grouping never audited (issue 48): each is judged now. */
@@ -278,8 +278,8 @@ describe("the gate at sync", () => {
       "tidy/_private/run.sh:1:1",
     ],
   ] as const) {
-    test(`what the loader serves is judged: ${what}`, () => {
-      const { refused } = gateOn(
+    test(`what the loader serves is judged: ${what}`, async () => {
+      const { refused } = await gateOn(
         Object.entries(files).map(([path, text]) => ({ path, bytes: text })),
         settings,
       );
@@ -288,7 +288,7 @@ describe("the gate at sync", () => {
     });
   }
 
-  test("the digest a refusal names and audit.allow pins is the served files' (the `_` script in, the examples file and hidden names out)", () => {
+  test("the digest a refusal names and audit.allow pins is the served files' (the `_` script in, the examples file and hidden names out)", async () => {
     const enc = (t: string) => new TextEncoder().encode(t);
     const served = [
       { path: "SKILL.md", bytes: enc(ok) },
@@ -300,16 +300,36 @@ describe("the gate at sync", () => {
       { path: "tidy/.env", bytes: enc("TOKEN=x\n") },
     ];
     const digest = folderDigest(served);
-    expect(gateOn(files, settings).refused[0]).toContain(`(${digest})`);
+    expect((await gateOn(files, settings)).refused[0]).toContain(`(${digest})`);
     const allow = [{ skill: "tidy", digest, reason: "reviewed" }];
-    expect(gateOn(files, { block: "high", allow, layer: "team" }).refused).toEqual([]);
+    expect((await gateOn(files, { block: "high", allow, layer: "team" })).refused).toEqual([]);
   });
 
-  test("block: medium refuses a warn-level skill; block: never refuses nothing", () => {
+  test("the gate gives the event loop turns while it judges a large copy (a server refreshing in the background keeps answering)", async () => {
+    const many = Array.from({ length: 200 }, (_, i) => ({
+      path: `s${i}/SKILL.md`,
+      bytes: `---\nname: s${i}\ndescription: Skill ${i}\n---\nBody ${i}.\n`,
+    }));
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turnsBefore = turns;
+    const outcome = await gateOn(many, settings);
+    running = false;
+    expect(outcome.refused).toEqual([]);
+    // At least one turn every 64 skills, whatever the machine's speed.
+    expect(turns - turnsBefore).toBeGreaterThanOrEqual(3);
+  });
+
+  test("block: medium refuses a warn-level skill; block: never refuses nothing", async () => {
     const medium = fixture("package-from-url", "malicious").map((f) => ({ path: `p/${f.path}`, bytes: f.bytes }));
-    expect(gateOn(medium, settings).refused).toEqual([]);
-    expect(gateOn(medium, { block: "medium", allow: [], layer: "team" }).refused).toHaveLength(1);
-    expect(gateOn(layer, { block: "never", allow: [], layer: "team" }).refused).toEqual([]);
+    expect((await gateOn(medium, settings)).refused).toEqual([]);
+    expect((await gateOn(medium, { block: "medium", allow: [], layer: "team" })).refused).toHaveLength(1);
+    expect((await gateOn(layer, { block: "never", allow: [], layer: "team" })).refused).toEqual([]);
   });
 });
 

@@ -161,7 +161,7 @@ async function download(
     if (lockedHash !== undefined && hash !== lockedHash)
       throw new LayerRefused(["the skills fetched do not hash to the lock's contentHash; not served"]);
     // Judged as the loader will serve the copy (audit/gate.ts), one skill's files in memory at a time.
-    const audited = audit && auditCopy(staged.dir, audit);
+    const audited = audit && (await auditCopy(staged.dir, audit));
     await audit?.cache?.save();
     if (audited && audited.refused.length > 0) throw new LayerRefused(audited.refused);
     await staged.place(cache.copyDir(hash), cache.sealFile(hash), hash);
