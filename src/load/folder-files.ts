@@ -2,21 +2,20 @@
 import { dirname, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { FolderFiles, FolderWalk, SkillFile } from "../skill/skill.ts";
-import { FOLDER_LIMITS, listSkillFolder } from "../storage/discover.ts";
+import { FOLDER_LIMITS } from "../storage/discover.ts";
+import { servedFolderFiles } from "../storage/served-files.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import type { DigestBook } from "./digest-book.ts";
-import { examplesFilesIn } from "./parse-folder.ts";
 
 /** A walk of the folder: its published names (the examples file is read by `skill-central test` only). */
 function walkFolder(skillFile: string): FolderWalk {
-  const listing = listSkillFolder(dirname(skillFile), skillFile);
+  const { listing, names } = servedFolderFiles(dirname(skillFile), skillFile);
   const { leftOut, diagnostics } = listing;
   if (listing.filesRefused) {
     const over = diagnostics.find((d) => d.code === "skill-folder-too-large");
     return { names: [], leftOut, diagnostics, refused: over?.message ?? "skill folder over the file-count limit" };
   }
-  const [examples] = examplesFilesIn(listing.files.map((f) => f.rel));
-  return { names: listing.files.flatMap((f) => (f.rel === examples ? [] : [f.rel])), leftOut, diagnostics };
+  return { names, leftOut, diagnostics };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

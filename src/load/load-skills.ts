@@ -19,7 +19,8 @@ import { DigestBook } from "./digest-book.ts";
 import { FolderFacts } from "./folder-files.ts";
 import { assignLayerFolders } from "./layer-folders.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
-import { examplesFilesIn, parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
+import { parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
+import { examplesFilesIn } from "../storage/served-files.ts";
 import type { SkillRecord } from "./record.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 

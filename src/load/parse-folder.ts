@@ -9,17 +9,10 @@ import { quoteUnquotedColons, splitFrontmatter, type Split } from "../skill/skil
 import { parseSkillMd } from "../skill/skill-md/parse-skill-md.ts";
 import { nestingDepth } from "../storage/depth.ts";
 import { skillFolderAt, type FolderFile, type FoundFolder } from "../storage/discover.ts";
+import { examplesFilesIn } from "../storage/served-files.ts";
 import { parseYamlDocument, type Locator, type ParseResult } from "../storage/parse-document.ts";
 import { readSkillFile } from "../storage/read.ts";
 import { MAX_DOCUMENT_DEPTH, parseSkillFile, type FileParse } from "./parse-file.ts";
-
-/** Where inline examples of a skill folder live: beside SKILL.md, so other tools never see them in its frontmatter. */
-const EXAMPLES_FILES = ["examples.yaml", "examples.yml"];
-
-/** The examples file names among a folder's top-level file names, the one read first: a second is served as a file. */
-export function examplesFilesIn(names: readonly string[]): string[] {
-  return EXAMPLES_FILES.filter((name) => names.includes(name));
-}
 
 /** The warning of a folder with both examples files (a skill parsed with it is never reused as it is). */
 export const TWO_EXAMPLES_FILES = "two-examples-files";

@@ -159,7 +159,7 @@ export class LiveSkills {
     if (!previous) this.armTrees();
     // After the answer is out: background fetches of git layers that follow a ref.
     this.refresh
-      ?.update(result.config.layers)
+      ?.update(result.config.layers, result.config.audit)
       .catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
   }
 

@@ -5,7 +5,7 @@
  * runs), hashed, and written as a staged copy (staged-copy.ts: read-only, renamed into place,
  * sealed).
  */
-import { auditFetched, type GateSettings } from "../audit/gate.ts";
+import { auditCopy, type GateSettings } from "../audit/gate.ts";
 import type { CacheEntry } from "./cache-entry.ts";
 import { contentHash } from "./content-hash.ts";
 import { git } from "./git.ts";
@@ -14,9 +14,9 @@ import { StagedCopy } from "./staged-copy.ts";
 import { checkTree, DEFAULT_LIMITS, type TreeFile, type TreeLimits } from "./tree-entries.ts";
 import { verifyCopy } from "./verify-copy.ts";
 
-/** A copy that cannot be made: the commit's folder breaks a rule, or its content is not what was expected. */
+/** A copy that cannot be made: the commit's folder breaks a rule, or its content is not what was expected (AuditRefused: the audit blocks a skill). */
 export class CopyRefused extends Error {
-  override readonly name = "CopyRefused";
+  override readonly name: string = "CopyRefused";
   constructor(
     message: string,
     readonly problems: readonly string[] = [],
@@ -24,6 +24,9 @@ export class CopyRefused extends Error {
     super(problems.length > 0 ? `${message}:\n  ${problems.join("\n  ")}` : message);
   }
 }
+
+/** A copy the audit gate refuses: `problems` name each blocked skill, its rule and place. */
+export class AuditRefused extends CopyRefused {}
 
 export interface Copy {
   dir: string;
@@ -115,20 +118,34 @@ export async function materialise(
       `the files of commit ${commit.slice(0, 12)} do not match the lock's contentHash (${shortDigest(options.expect)}, got ${shortDigest(hash)}); not served`,
     );
   }
-  const audited = options.audit && auditFetched(content, options.audit);
-  if (audited && audited.refused.length > 0)
-    throw new CopyRefused(
+  const refuse = (refused: readonly string[]) =>
+    new AuditRefused(
       `commit ${commit.slice(0, 12)}${path ? ` (folder "${path}")` : ""} is refused by the audit`,
-      audited.refused,
+      refused,
     );
-  if (existing.state === "ok" && existing.contentHash === hash) return { dir, contentHash: hash };
+  if (existing.state === "ok" && existing.contentHash === hash) {
+    // The verified copy holds these very files: judged where it is.
+    const refused = await gate(dir, options.audit);
+    if (refused.length > 0) throw refuse(refused);
+    return { dir, contentHash: hash };
+  }
   const staged = new StagedCopy(entry.copies, `${commit.slice(0, 12)}-`);
   try {
     await staged.write(content);
+    const refused = await gate(staged.dir, options.audit);
+    if (refused.length > 0) throw refuse(refused);
   } catch (error) {
     await staged.discard();
     throw error;
   }
   await staged.place(dir, seal, hash);
   return { dir, contentHash: hash };
+}
+
+/** The gate's refusals for the files at `dir` (none without a gate); new results are saved in the cache. */
+async function gate(dir: string, settings: GateSettings | undefined): Promise<readonly string[]> {
+  if (!settings) return [];
+  const { refused } = await auditCopy(dir, settings);
+  await settings.cache?.save();
+  return refused;
 }

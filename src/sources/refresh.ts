@@ -1,5 +1,11 @@
-/** The background refresh of git layers that follow a ref: one fetch at a time, never before the first answer. */
+/**
+ * The background refresh of git layers that follow a ref: one fetch at a time, never before the
+ * first answer, and through the same audit gate as `sync` (audit/gate.ts): a commit the gate
+ * refuses is never made current, and the copy served before stays.
+ */
 import { homedir } from "node:os";
+import { gateFor } from "../audit/gate.ts";
+import type { AuditSettings } from "../config/audit-settings.ts";
 import { projectConfigPath } from "../config/config-file.ts";
 import { layersFrom, type GitSource } from "../config/layer-source.ts";
 import type { LayerFrom, LayerSpec } from "../config/resolve-config.ts";
@@ -7,7 +13,8 @@ import { CacheEntry } from "./cache-entry.ts";
 import { GitError } from "./git.ts";
 import { redactText, redactUrl } from "./git-url.ts";
 import { lockfilePath, readLockfile } from "./lockfile.ts";
-import { CopyRefused, materialise } from "./materialise.ts";
+import { visibleLine } from "../visible-text.ts";
+import { AuditRefused, CopyRefused, materialise } from "./materialise.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
 import { commitDowngrade } from "./downgrade.ts";
@@ -47,13 +54,16 @@ export class BackgroundRefresh {
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly home: string;
+  /** The latest load's `audit:` settings: the gate each new commit goes through. */
+  private audit: AuditSettings | undefined;
 
   constructor(private readonly options: RefreshOptions) {
     this.home = options.home ?? homedir();
   }
 
-  /** Re-plans from the layers of the latest load (config edits add, change and remove them). */
-  async update(layers: readonly LayerSpec[]): Promise<void> {
+  /** Re-plans from the layers and `audit:` settings of the latest load (config edits add, change and remove them). */
+  async update(layers: readonly LayerSpec[], audit: AuditSettings | undefined): Promise<void> {
+    this.audit = audit;
     const candidates = layersFrom(layers, "git").filter((l) => l.source.refreshMs !== undefined);
     const projectFile = candidates.length > 0 ? projectConfigPath(this.options.cwd) : undefined;
     const lock = projectFile ? await readLockfile(lockfilePath(projectFile)) : undefined;
@@ -106,10 +116,11 @@ export class BackgroundRefresh {
     const held = await entry.lock({ timeoutMs: 0 });
     if (!held) return this.schedule(plan, Math.min(BUSY_RETRY_MS, git.refreshMs!));
     let before: string | undefined;
+    let commit: string | undefined;
     try {
       await entry.removeLeftovers();
       before = (await entry.current(git.ref, git.path))?.commit;
-      const commit = await entry.fetchRef(git.ref);
+      commit = await entry.fetchRef(git.ref);
       await entry.recordFetch({ ok: true });
       // A branch moved back (an ancestor of the copy served) is refused here as by sync --update.
       const older =
@@ -123,7 +134,7 @@ export class BackgroundRefresh {
         );
       } else if (commit !== before) {
         const signer = await commitSigner(entry.repo, commit, git);
-        const copy = await materialise(entry, commit, git.path);
+        const copy = await materialise(entry, commit, git.path, { audit: gateFor(this.audit, name, this.home) });
         await entry.setCurrent(git.ref, git.path, { commit, contentHash: copy.contentHash, ...(signer && { signer }) });
         await pruneCopies(entry, [copy.dir]).catch(() => {});
         this.options.log(
@@ -132,14 +143,24 @@ export class BackgroundRefresh {
         if (!this.closed) this.options.changed();
       }
     } catch (error) {
-      const message =
-        error instanceof GitError || error instanceof CopyRefused || error instanceof SignatureRefused
-          ? error.message
-          : redactText(String(error), git.url);
-      await entry.recordFetch({ ok: false, error: message }).catch(() => {});
-      this.options.log(
-        `background refresh of git layer "${name}" (${url}) failed: ${message}${before ? `; still serving ${before.slice(0, 12)}` : ""}`,
-      );
+      if (error instanceof AuditRefused) {
+        // Refused every round until the branch moves on: a person must fix the skill or pin it.
+        await entry.recordFetch({ ok: false, error: error.message }).catch(() => {});
+        this.options.log(
+          visibleLine(
+            `background refresh of git layer "${name}" (${url}) refused commit ${commit?.slice(0, 12)}: the audit blocks it: ${error.problems.join("; ")}${before ? `; still serving ${before.slice(0, 12)}` : ""}`,
+          ),
+        );
+      } else {
+        const message =
+          error instanceof GitError || error instanceof CopyRefused || error instanceof SignatureRefused
+            ? error.message
+            : redactText(String(error), git.url);
+        await entry.recordFetch({ ok: false, error: message }).catch(() => {});
+        this.options.log(
+          `background refresh of git layer "${name}" (${url}) failed: ${message}${before ? `; still serving ${before.slice(0, 12)}` : ""}`,
+        );
+      }
     } finally {
       await held.release();
     }

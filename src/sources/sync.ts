@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { GateSettings } from "../audit/gate.ts";
+import { gateFor } from "../audit/gate.ts";
 import type { AuditSettings } from "../config/audit-settings.ts";
 import { projectConfigPath } from "../config/config-file.ts";
 import { isRemote, layersFrom, type GitSource } from "../config/layer-source.ts";
@@ -311,11 +311,6 @@ interface LayerStep {
   name: string;
 }
 
-/** The gate for one layer: a project's `audit.allow` entry counts for the project's own layers only. */
-function gateFor(ctx: LayerContext, layer: string): GateSettings | undefined {
-  return ctx.gate && { ...ctx.gate, layer };
-}
-
 /** Keeps the locked commit, fetching it only when the cache lacks it; the commit, or the failed report. */
 async function keepLockedCommit(
   { result, ctx, entry, source, name }: LayerStep,
@@ -349,7 +344,7 @@ async function keepLockedCommit(
     ctx.progress({ phase: "copying", commit });
     await materialise(entry, commit, source.path, {
       expect: contentHash,
-      audit: gateFor(ctx, name),
+      audit: gateFor(ctx.gate, name, ctx.home),
       ...(ctx.request.limits && { limits: ctx.request.limits }),
     });
     if (previous === undefined) {
@@ -396,7 +391,7 @@ async function fetchRefTip(
   if (signer) result.signer = signer;
   ctx.progress({ phase: "copying", commit });
   const { contentHash } = await materialise(entry, commit, source.path, {
-    audit: gateFor(ctx, name),
+    audit: gateFor(ctx.gate, name, ctx.home),
     ...(ctx.request.limits && { limits: ctx.request.limits }),
   });
   const copy = { commit, contentHash, ...(signer && { signer }) };

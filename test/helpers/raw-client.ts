@@ -96,7 +96,25 @@ export class RawClient {
 
   private async pumpStderr(): Promise<void> {
     const decoder = new TextDecoder();
-    for await (const chunk of this.proc.stderr) this.stderrText += decoder.decode(chunk, { stream: true });
+    for await (const chunk of this.proc.stderr) {
+      this.stderrText += decoder.decode(chunk, { stream: true });
+      for (const waiter of this.stderrWaiters.splice(0)) waiter();
+    }
+    for (const waiter of this.stderrWaiters.splice(0)) waiter();
+  }
+
+  /** Called on each chunk of stderr, and once at its end. */
+  private readonly stderrWaiters: (() => void)[] = [];
+
+  /** Resolves once stderr holds `text` (a server's log line is the event waited on); throws at the end of stderr or after `timeoutMs`. */
+  async stderrIncludes(text: string, timeoutMs = 15_000): Promise<void> {
+    const timedOut = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutMs).unref?.());
+    while (!this.stderrText.includes(text)) {
+      if (this.ended !== undefined) throw this.endedError(`"${text}" on stderr`);
+      const more = new Promise<"more">((resolve) => this.stderrWaiters.push(() => resolve("more")));
+      if ((await Promise.race([more, timedOut])) === "timeout")
+        throw new Error(`no "${text}" on stderr within ${timeoutMs} ms; stderr:\n${this.stderrText.slice(-2000)}`);
+    }
   }
 
   stderr(): string {

@@ -8,8 +8,7 @@
  * - `check` fetches nothing; `frozen` never changes the lock.
  * The report's `before`/`after` are the copy's contentHash (hex), its `changes` by skill name.
  */
-import { join } from "node:path";
-import { auditFetched, type GateOutcome, type GateSettings } from "../../audit/gate.ts";
+import { auditCopy, gateFor, type GateSettings } from "../../audit/gate.ts";
 import type { AuditSettings } from "../../config/audit-settings.ts";
 import type { WellKnownSource } from "../../config/layer-source.ts";
 import type { LayerFrom } from "../../config/resolve-config.ts";
@@ -18,9 +17,7 @@ import { describeFsError } from "../../storage/fs-errors.ts";
 import { canonicalUrl, redactUrl } from "../git-url.ts";
 import type { WellKnownLockEntry } from "../lockfile.ts";
 import type { SkillChanges } from "../skill-changes.ts";
-import type { StagedCopy } from "../staged-copy.ts";
 import type { LayerSyncReport, SyncMode } from "../sync-types.ts";
-import { listCopy } from "../content-hash.ts";
 import { verifyCopy } from "../verify-copy.ts";
 import { type CopySkills, holdsSkills, WellKnownCache } from "./cache.ts";
 import { type DownloadOptions, downloadLayer, fetchIndex, LayerRefused } from "./download.ts";
@@ -147,28 +144,6 @@ function outcomeOf(facts: Facts, restoring: boolean): LayerSyncReport["outcome"]
 }
 
 /**
- * The audit gate (docs/audit.md) on a staged layer, skill by skill (one skill's files in memory at
- * a time), each judged with its index digest, which `audit.allow` pins.
- */
-async function auditStaged(staged: StagedCopy, skills: CopySkills, settings: GateSettings): Promise<GateOutcome> {
-  const outcome: GateOutcome = { refused: [], allowed: [] };
-  if (settings.block === "never") return outcome;
-  for (const [name, { digest }] of Object.entries(skills)) {
-    const folder = join(staged.dir, name);
-    const files = await Promise.all(
-      (await listCopy(folder)).map(async (path) => ({
-        path: `${name}/${path}`,
-        bytes: await Bun.file(join(folder, path)).bytes(),
-      })),
-    );
-    const judged = auditFetched(files, settings, { [name]: { digest } });
-    for (const refused of judged.refused) outcome.refused.push(refused);
-    for (const allowed of judged.allowed) outcome.allowed.push(allowed);
-  }
-  return outcome;
-}
-
-/**
  * Downloads the layer into a staged copy, audits it and puts it in place; its skills and
  * contentHash. A copy the lock's hash or the audit refuses is discarded, never placed.
  */
@@ -185,7 +160,9 @@ async function download(
     const hash = await staged.contentHash();
     if (lockedHash !== undefined && hash !== lockedHash)
       throw new LayerRefused(["the skills fetched do not hash to the lock's contentHash; not served"]);
-    const audited = audit && (await auditStaged(staged, downloaded.skills, audit));
+    // Judged as the loader will serve the copy (audit/gate.ts), one skill's files in memory at a time.
+    const audited = audit && (await auditCopy(staged.dir, audit));
+    await audit?.cache?.save();
     if (audited && audited.refused.length > 0) throw new LayerRefused(audited.refused);
     await staged.place(cache.copyDir(hash), cache.sealFile(hash), hash);
     return { ...downloaded, hash };
@@ -241,8 +218,7 @@ async function fetchLayer(facts: Facts, copyOk: boolean, fail: Fail): Promise<La
       ...(signed && { verifyIndex: signed.verify }),
     },
     restoring?.contentHash,
-    // A project's audit.allow entry counts for the project's own layers only.
-    ctx.audit && { ...ctx.audit, layer: spec.name },
+    gateFor(ctx.audit, spec.name, ctx.home),
   );
   for (const note of downloaded.notes) result.notes.push(note);
   result.after = digestHex(downloaded.hash);
