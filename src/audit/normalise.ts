@@ -206,144 +206,176 @@ export function normalise(text: string, path: string): Normalised {
   const decoded = decodeLiterals(text);
   if (!NEEDS_PASS.test(text) && !(markup && text.includes("&")))
     return { text, origin: (offset) => offset, marks: [], decoded };
+  const pass = new Pass(text);
+  pass.run(markup);
+  const { length, origins } = pass.out;
+  origins[length] = text.length;
+  return {
+    text: pass.out.text(),
+    origin: (offset) => origins[Math.max(0, Math.min(offset, length))]!,
+    marks: pass.marks,
+    decoded,
+  };
+}
 
-  const out = new Builder(text.length);
-  const marks: NormaliseMark[] = [];
+/** One pass over a text that needs one: what it keeps, what it removes, and the words it sees. */
+class Pass {
+  readonly out: Builder;
+  readonly marks: NormaliseMark[] = [];
   // The current run of removed characters.
-  let runStart = -1;
-  let runEnd = -1;
-  let runChars = "";
-  let runReported = false;
+  private runStart = -1;
+  private runEnd = -1;
+  private runChars = "";
+  private runReported = false;
   // The current word: whether it has Latin letters, and letters of another script that imitate
   // Latin ones (folded) or are Cyrillic. A Greek letter that imitates none (Δt, λx) is notation.
-  let wordStart = -1;
-  let wordLatin = false;
-  let wordForeign = false;
-  let previous = 0; // the last code point kept, for the exceptions
-  const rtlLines = new Map<number, boolean>();
+  private wordStart = -1;
+  private wordLatin = false;
+  private wordForeign = false;
+  /** The last code point kept, for the exceptions. */
+  private previous = 0;
+  private readonly rtlLines = new Map<number, boolean>();
 
-  const closeRun = () => {
-    if (runStart < 0) return;
-    if (runReported)
-      marks.push({
-        rule: "invisible-characters",
-        start: runStart,
-        end: runEnd,
-        what: spelledOut(runChars),
-        ...([...runChars].length >= PAYLOAD_RUN ? { severity: "high" as const } : {}),
-      });
-    runStart = -1;
-    runChars = "";
-    runReported = false;
-  };
-  const closeWord = (end: number) => {
-    if (wordStart >= 0 && wordLatin && wordForeign)
-      marks.push({ rule: "mixed-script-word", start: wordStart, end, what: text.slice(wordStart, end) });
-    wordStart = -1;
-    wordLatin = false;
-    wordForeign = false;
-  };
-  const onRtlLine = (at: number): boolean => {
+  constructor(private readonly text: string) {
+    this.out = new Builder(text.length);
+  }
+
+  run(markup: boolean): void {
+    const text = this.text;
+    let i = 0;
+    while (i < text.length) {
+      const code = text.charCodeAt(i);
+      if (code === 0x26 && markup) {
+        REFERENCE.lastIndex = i;
+        const ref = REFERENCE.exec(text);
+        const chars = ref ? referenced(ref) : undefined;
+        if (ref && chars !== undefined) {
+          for (const c of chars) this.take(c.codePointAt(0)!, i, i + ref[0].length, true);
+          i += ref[0].length;
+          continue;
+        }
+      }
+      if (code < 0x80) {
+        i = this.ascii(i, markup);
+        continue;
+      }
+      const cp = text.codePointAt(i)!;
+      const width = cp > 0xffff ? 2 : 1;
+      this.take(cp, i, i + width, false);
+      i += width;
+    }
+    this.closeRun();
+    this.closeWord(text.length);
+  }
+
+  /** A run of plain ASCII from `i`, copied as it is, offsets one to one: where it ends. */
+  private ascii(i: number, markup: boolean): number {
+    const text = this.text;
+    let j = i + 1;
+    while (j < text.length) {
+      const c = text.charCodeAt(j);
+      if (c >= 0x80 || (c === 0x26 && markup)) break;
+      j++;
+    }
+    this.closeRun();
+    for (let k = i; k < j; k++) {
+      const c = text.charCodeAt(k);
+      const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+      if (!letter && !(c >= 0x30 && c <= 0x39) && c !== 0x5f) this.closeWord(k);
+      else {
+        if (this.wordStart < 0) this.wordStart = k;
+        if (letter) this.wordLatin = true;
+      }
+    }
+    this.out.push(text.slice(i, j), i, true);
+    this.previous = text.charCodeAt(j - 1);
+    return j;
+  }
+
+  /** One code point of the text (or of a decoded reference) at original offsets [at, end). */
+  private take(cp: number, at: number, end: number, fromReference: boolean): void {
+    const char = String.fromCodePoint(cp);
+    if (INVISIBLE.test(char)) {
+      this.remove(char, at, end, fromReference);
+      return;
+    }
+    for (const piece of nfkc(cp)) {
+      if (INVISIBLE.test(piece)) {
+        this.remove(piece, at, end, fromReference);
+        continue;
+      }
+      this.closeRun();
+      const code = piece.codePointAt(0)!;
+      const word = WORD_CHAR.test(piece);
+      if (!word) this.closeWord(at);
+      else if (this.wordStart < 0) this.wordStart = at;
+      const fold = code > 0x7f ? FOLD.get(code) : undefined;
+      if (LATIN.test(piece)) this.wordLatin = true;
+      else if (word && (fold !== undefined || CYRILLIC.test(piece))) this.wordForeign = true;
+      this.out.push(fold ?? piece, at);
+      this.previous = code;
+    }
+  }
+
+  private remove(char: string, at: number, end: number, fromReference: boolean): void {
+    if (this.runStart < 0) this.runStart = at;
+    const report = (fromReference || !REPORTED_RAW.test(char)) && !this.allowed(char, at);
+    this.runChars += char;
+    this.runEnd = end;
+    if (report) this.runReported = true;
+  }
+
+  /** Whether a removed character is one text needs where it stands, not a disguise. */
+  private allowed(char: string, at: number): boolean {
+    const previous = this.previous;
+    if (VARIATION_SELECTOR.test(char))
+      return (
+        this.runChars.length === 0 &&
+        (previous > 0x7f || previous === 0x23 || previous === 0x2a || (previous >= 0x30 && previous <= 0x39))
+      );
+    if (DIRECTION_MARK.test(char)) return this.onRtlLine(at);
+    return false;
+  }
+
+  private onRtlLine(at: number): boolean {
+    const text = this.text;
     const lineStart = text.lastIndexOf("\n", at - 1) + 1;
-    let rtl = rtlLines.get(lineStart);
+    let rtl = this.rtlLines.get(lineStart);
     if (rtl === undefined) {
       const lineEnd = text.indexOf("\n", at);
       rtl = RTL_LETTER.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd));
-      rtlLines.set(lineStart, rtl);
+      this.rtlLines.set(lineStart, rtl);
     }
     return rtl;
-  };
-  /** Whether a removed character is one text needs where it stands, not a disguise. */
-  const allowed = (char: string, at: number): boolean => {
-    if (VARIATION_SELECTOR.test(char))
-      return (
-        runChars.length === 0 &&
-        (previous > 0x7f || previous === 0x23 || previous === 0x2a || (previous >= 0x30 && previous <= 0x39))
-      );
-    if (DIRECTION_MARK.test(char)) return onRtlLine(at);
-    return false;
-  };
-  const remove = (char: string, at: number, end: number, fromReference: boolean) => {
-    if (runStart < 0) runStart = at;
-    const report = (fromReference || !REPORTED_RAW.test(char)) && !allowed(char, at);
-    runChars += char;
-    runEnd = end;
-    if (report) runReported = true;
-  };
-  /** One code point of the text (or of a decoded reference) at original offsets [at, end). */
-  const take = (cp: number, at: number, end: number, fromReference: boolean) => {
-    const char = String.fromCodePoint(cp);
-    if (INVISIBLE.test(char)) return remove(char, at, end, fromReference);
-    for (const piece of nfkc(cp)) {
-      if (INVISIBLE.test(piece)) {
-        remove(piece, at, end, fromReference);
-        continue;
-      }
-      closeRun();
-      const code = piece.codePointAt(0)!;
-      const word = WORD_CHAR.test(piece);
-      if (!word) closeWord(at);
-      else if (wordStart < 0) wordStart = at;
-      const fold = code > 0x7f ? FOLD.get(code) : undefined;
-      if (LATIN.test(piece)) wordLatin = true;
-      else if (word && (fold !== undefined || CYRILLIC.test(piece))) wordForeign = true;
-      out.push(fold ?? piece, at);
-      previous = code;
-    }
-  };
-
-  let i = 0;
-  while (i < text.length) {
-    const code = text.charCodeAt(i);
-    if (code === 0x26 && markup) {
-      REFERENCE.lastIndex = i;
-      const ref = REFERENCE.exec(text);
-      const cp = ref ? referenced(ref) : undefined;
-      if (ref && cp !== undefined) {
-        for (const c of cp) take(c.codePointAt(0)!, i, i + ref[0].length, true);
-        i += ref[0].length;
-        continue;
-      }
-    }
-    if (code < 0x80) {
-      // A run of plain ASCII is copied as it is, offsets one to one.
-      let j = i + 1;
-      while (j < text.length) {
-        const c = text.charCodeAt(j);
-        if (c >= 0x80 || (c === 0x26 && markup)) break;
-        j++;
-      }
-      closeRun();
-      for (let k = i; k < j; k++) {
-        const c = text.charCodeAt(k);
-        const word = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
-        if (!word) closeWord(k);
-        else {
-          if (wordStart < 0) wordStart = k;
-          if (c >= 0x41 && !(c >= 0x5b && c <= 0x60)) wordLatin = true;
-        }
-      }
-      out.push(text.slice(i, j), i, true);
-      previous = text.charCodeAt(j - 1);
-      i = j;
-      continue;
-    }
-    const cp = text.codePointAt(i)!;
-    const width = cp > 0xffff ? 2 : 1;
-    take(cp, i, i + width, false);
-    i += width;
   }
-  closeRun();
-  closeWord(text.length);
-  const length = out.length;
-  const origins = out.origins;
-  origins[length] = text.length;
-  return {
-    text: out.text(),
-    origin: (offset) => origins[Math.max(0, Math.min(offset, length))]!,
-    marks,
-    decoded,
-  };
+
+  private closeRun(): void {
+    if (this.runStart < 0) return;
+    if (this.runReported)
+      this.marks.push({
+        rule: "invisible-characters",
+        start: this.runStart,
+        end: this.runEnd,
+        what: spelledOut(this.runChars),
+        ...([...this.runChars].length >= PAYLOAD_RUN ? { severity: "high" as const } : {}),
+      });
+    this.runStart = -1;
+    this.runChars = "";
+    this.runReported = false;
+  }
+
+  private closeWord(end: number): void {
+    if (this.wordStart >= 0 && this.wordLatin && this.wordForeign)
+      this.marks.push({
+        rule: "mixed-script-word",
+        start: this.wordStart,
+        end,
+        what: this.text.slice(this.wordStart, end),
+      });
+    this.wordStart = -1;
+    this.wordLatin = false;
+    this.wordForeign = false;
+  }
 }
 
 function referenced(ref: RegExpExecArray): string | undefined {

@@ -202,7 +202,9 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
         if (judged === undefined) continue;
         if (judged !== "keep") severity = judged;
       }
-      const context = rule.raw ? (original ??= new Lines(text)) : (lines ??= new Lines(subject));
+      if (rule.raw) original ??= new Lines(text);
+      else lines ??= new Lines(subject);
+      const context = (rule.raw ? original : lines)!;
       const line = context.lineOf(start);
       const canBeDiscussed = rule.kind === "prose" || (rule.kind === "code" && proseFile);
       let note = "";
