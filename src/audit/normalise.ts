@@ -71,6 +71,7 @@ const CYRILLIC = /\p{Script=Cyrillic}/u;
 const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
 /** A run this long of invisible characters is a payload (an encoded message), not a stray mark. */
 const PAYLOAD_RUN = 8;
+const MARKS_PER_RULE = 50;
 
 const MARKUP_FILE = /\.(?:md|markdown|mdx|html?)$/i;
 
@@ -174,6 +175,9 @@ export function spelledOut(chars: string): string {
   return [...chars].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
 }
 
+/** What a message shows of a run or a word: its start, and how long it is when that is not all. */
+const SHOWN = 12;
+
 /** The text grown code point by code point, with the original offset of every UTF-16 unit. */
 class Builder {
   private readonly parts: string[] = [];
@@ -222,10 +226,13 @@ export function normalise(text: string, path: string): Normalised {
 class Pass {
   readonly out: Builder;
   readonly marks: NormaliseMark[] = [];
+  private readonly seen = new Map<NormaliseMark["rule"], number>();
+  private readonly unmarked = new Map<NormaliseMark["rule"], number>();
   // The current run of removed characters.
   private runStart = -1;
   private runEnd = -1;
   private runChars = "";
+  private runCount = 0;
   private runReported = false;
   // The current word: whether it has Latin letters, and letters of another script that imitate
   // Latin ones (folded) or are Cyrillic. A Greek letter that imitates none (Δt, λx) is notation.
@@ -266,6 +273,18 @@ class Pass {
     }
     this.closeRun();
     this.closeWord(text.length);
+    for (const [rule, count] of this.unmarked) {
+      const last = this.marks.findLast((m) => m.rule === rule)!;
+      last.what += ` (and ${count} more like it in this file)`;
+    }
+  }
+
+  /** A file full of them is one problem said MARKS_PER_RULE times, not a finding per character. */
+  private mark(mark: NormaliseMark): void {
+    const seen = (this.seen.get(mark.rule) ?? 0) + 1;
+    this.seen.set(mark.rule, seen);
+    if (seen <= MARKS_PER_RULE) this.marks.push(mark);
+    else this.unmarked.set(mark.rule, seen - MARKS_PER_RULE);
   }
 
   /** A run of plain ASCII from `i`, copied as it is, offsets one to one: where it ends. */
@@ -320,7 +339,8 @@ class Pass {
   private remove(char: string, at: number, end: number, fromReference: boolean): void {
     if (this.runStart < 0) this.runStart = at;
     const report = (fromReference || !REPORTED_RAW.test(char)) && !this.allowed(char, at);
-    this.runChars += char;
+    if (this.runCount < SHOWN) this.runChars += char;
+    this.runCount++;
     this.runEnd = end;
     if (report) this.runReported = true;
   }
@@ -330,7 +350,7 @@ class Pass {
     const previous = this.previous;
     if (VARIATION_SELECTOR.test(char))
       return (
-        this.runChars.length === 0 &&
+        this.runCount === 0 &&
         (previous > 0x7f || previous === 0x23 || previous === 0x2a || (previous >= 0x30 && previous <= 0x39))
       );
     if (DIRECTION_MARK.test(char)) return this.onRtlLine(at);
@@ -352,25 +372,32 @@ class Pass {
   private closeRun(): void {
     if (this.runStart < 0) return;
     if (this.runReported)
-      this.marks.push({
+      this.mark({
         rule: "invisible-characters",
         start: this.runStart,
         end: this.runEnd,
-        what: spelledOut(this.runChars),
-        ...([...this.runChars].length >= PAYLOAD_RUN ? { severity: "high" as const } : {}),
+        what:
+          this.runCount > SHOWN
+            ? `${spelledOut(this.runChars)} … (${this.runCount} invisible characters)`
+            : spelledOut(this.runChars),
+        ...(this.runCount >= PAYLOAD_RUN ? { severity: "high" as const } : {}),
       });
     this.runStart = -1;
     this.runChars = "";
+    this.runCount = 0;
     this.runReported = false;
   }
 
   private closeWord(end: number): void {
     if (this.wordStart >= 0 && this.wordLatin && this.wordForeign)
-      this.marks.push({
+      this.mark({
         rule: "mixed-script-word",
         start: this.wordStart,
         end,
-        what: this.text.slice(this.wordStart, end),
+        what:
+          end - this.wordStart > 4 * SHOWN
+            ? `${this.text.slice(this.wordStart, this.wordStart + 4 * SHOWN)}…`
+            : this.text.slice(this.wordStart, end),
       });
     this.wordStart = -1;
     this.wordLatin = false;

@@ -63,6 +63,15 @@ describe("normalise: invisible characters", () => {
     expect(marks(smuggled)).toEqual([["invisible-characters", "\u{E0101}\u{E0102}".repeat(4), "high"]]);
   });
 
+  test("a file full of them: fifty findings, the last counting the rest; a long run is spelled to its start and counted", () => {
+    const n = normalise("a\u2063b ".repeat(60), "a.md");
+    expect(n.marks.length).toBe(50);
+    expect(n.marks.at(-1)!.what).toBe("U+2063 (and 10 more like it in this file)");
+    const [long] = normalise(`x${"\u2063".repeat(100)}y`, "a.md").marks;
+    expect(long!.what).toBe(`${Array(12).fill("U+2063").join(" ")} … (100 invisible characters)`);
+    expect(long!.severity).toBe("high");
+  });
+
   test("what the older hidden-text rules report (zero-width, bidi, tag characters) is removed, not reported twice", () => {
     const n = normalise("ig\u200Bnore \u202Eabc \u{E0041}x", "a.md");
     expect(n.text).toBe("ignore abc x");
