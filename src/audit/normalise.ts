@@ -451,10 +451,12 @@ export function decodeLiterals(text: string): DecodedLiteral[] {
   const found: DecodedLiteral[] = [];
   for (const m of text.matchAll(LITERAL)) {
     const literal = m[0];
-    const hex = HEX.test(literal);
+    // `0x6375…` is hex written as a number.
+    const digits = /^0[xX]/.test(literal) && HEX.test(literal.slice(2)) ? literal.slice(2) : literal;
+    const hex = HEX.test(digits);
     const body = literal.replace(/=+$/, "");
     if (!hex && body.length % 4 === 1) continue;
-    const bytes = hex ? Buffer.from(literal, "hex") : Buffer.from(body.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+    const bytes = hex ? Buffer.from(digits, "hex") : Buffer.from(body.replace(/-/g, "+").replace(/_/g, "/"), "base64");
     const decodedText = printable(bytes);
     if (decodedText !== undefined)
       found.push({ kind: hex ? "hex" : "base64", start: m.index, end: m.index + literal.length, text: decodedText });

