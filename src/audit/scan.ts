@@ -2,8 +2,10 @@
  * One file of a skill, looked at by every rule (rules.ts): its kind decides how. A binary file
  * (a NUL byte near its start) is not read as text: an executable (ELF, Mach-O, PE) is a finding,
  * anything else (an image in `assets/`, a font, a PDF) is left alone. A text file is decoded as
- * UTF-8 and every rule's pattern runs over it; each match is a finding with its line and column
- * (1-based; columns in UTF-16 units, SARIF's default).
+ * UTF-8, normalised (normalise.ts: NFKC, invisible characters removed, entities decoded,
+ * look-alikes folded, long base64 and hex literals decoded and scanned on their own), and every
+ * rule's pattern runs over that; each match is a finding with its line and column in the text as
+ * written (1-based; columns in UTF-16 units, SARIF's default).
  *
  * Words aimed at the agent (`prose` rules) and commands quoted in prose are judged in context: a
  * match on a line about finding attacks ("look for", "e.g.", "injection", within the three lines
@@ -11,6 +13,8 @@
  * script's commands are never discussion: in `.sh`, `.py`, `.js` and the like, code is code, as is
  * a fenced code block in Markdown.
  */
+import { visibleLine } from "../visible-text.ts";
+import { NORMALISE_LIMITS, normalise, spelledOut } from "./normalise.ts";
 import { RULES, RULES_BY_ID, type Rule, type Severity } from "./rules.ts";
 
 export interface Finding {
@@ -136,13 +140,11 @@ function quoted(line: string, column: number): boolean {
 /** The matched text as a person can read it: invisible characters spelled out, long matches cut, secrets masked. */
 function shown(rule: Rule, matched: string): string {
   if (rule.id === "embedded-secret") return `${matched.slice(0, 10)}…`;
-  const visible = matched.replace(
-    /[\u200B-\u200D\u2060\uFEFF\u202A-\u202E\u2066-\u2069]|[\u{E0000}-\u{E007F}]/gu,
-    (c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`,
-  );
+  const visible = matched.replace(SPELLED, (c) => spelledOut(c));
   const line = visible.replace(/\s+/g, " ").trim();
   return line.length > 80 ? `${line.slice(0, 77)}…` : line;
 }
+const SPELLED = /[\p{Default_Ignorable_Code_Point}\u2800\u3164\uFFA0\u115F\u1160]/gu;
 
 function tagText(matched: string): string {
   // Tag characters mirror ASCII (U+E0041 is a hidden "A"): what they spell is the point.
@@ -164,53 +166,79 @@ export function scanFile(path: string, bytes: Uint8Array): Finding[] {
   return scanText(path, new TextDecoder().decode(bytes));
 }
 
-export function scanText(path: string, text: string): Finding[] {
+export function scanText(path: string, text: string, depth = 0): Finding[] {
   const findings: Finding[] = [];
+  // Rules read the text normalised (normalise.ts); positions are the original's.
+  const norm = normalise(text, path);
+  let original: Lines | undefined;
   let lines: Lines | undefined;
   const codeFile = CODE_FILE.test(path);
   const proseFile = !codeFile && (PROSE_FILE.test(path) || !/\.[A-Za-z0-9]+$/.test(path));
   const markdown = /\.(?:md|markdown|mdx)$/i.test(path);
   // Quotation marks are prose in a document, syntax in YAML or JSON (`prompt: "…"` says it).
   const document = markdown || /\.(?:txt|rst)$/i.test(path);
-  const present = needlesIn(text);
+  const present = needlesIn(norm.text);
   const ascii = !NON_ASCII.test(text);
+  const place = (offset: number) => {
+    original ??= new Lines(text);
+    const line = original.lineOf(offset);
+    return { line: line + 1, column: offset - original.startOf(line) + 1 };
+  };
   for (const rule of RULES) {
     if (!rule.pattern) continue;
-    if (rule.nonAscii && ascii) continue;
-    if (rule.needles && !rule.needles.every((group) => group.some(present))) continue;
+    if (rule.nonAscii && (rule.raw ? ascii : !NON_ASCII.test(norm.text))) continue;
+    if (!rule.raw && rule.needles && !rule.needles.every((group) => group.some(present))) continue;
+    const subject = rule.raw ? text : norm.text;
     rule.pattern.lastIndex = 0;
-    for (const match of text.matchAll(rule.pattern)) {
+    for (const match of subject.matchAll(rule.pattern)) {
       const start = match.index;
       const end = start + match[0].length;
       let severity: Severity = rule.severity;
       if (rule.check) {
-        const judged = rule.check({ text, start, end, path });
+        const judged = rule.check({ text: subject, start, end, path });
         if (judged === undefined) continue;
         if (judged !== "keep") severity = judged;
       }
-      lines ??= new Lines(text);
-      const line = lines.lineOf(start);
+      if (rule.raw) original ??= new Lines(text);
+      else lines ??= new Lines(subject);
+      const context = (rule.raw ? original : lines)!;
+      const line = context.lineOf(start);
       const canBeDiscussed = rule.kind === "prose" || (rule.kind === "code" && proseFile);
       let note = "";
       if (
         canBeDiscussed &&
         severity !== "low" &&
-        !(markdown && rule.kind === "code" && lines.inFence(line)) &&
-        (discussed(lines, line) || (document && quoted(lines.lineText(line), start - lines.startOf(line))))
+        !(markdown && rule.kind === "code" && context.inFence(line)) &&
+        (discussed(context, line) || (document && quoted(context.lineText(line), start - context.startOf(line))))
       ) {
         severity = "low";
         note = " (quoted as something to look for: reported, not blocked)";
       }
-      const what = rule.id === "hidden-tag-characters" ? tagText(match[0]) : `"${shown(rule, match[0])}"`;
-      findings.push({
-        rule: rule.id,
-        severity,
-        file: path,
-        line: line + 1,
-        column: start - lines.startOf(line) + 1,
-        message: `${what}: ${rule.reason}${note}`,
-      });
+      const from = rule.raw ? start : norm.origin(start);
+      // A match on normalised text is quoted as written, and as read when the two differ.
+      const written = rule.raw ? match[0] : text.slice(from, norm.origin(end));
+      const read = written === match[0] ? "" : ` (read as "${shown(rule, match[0])}")`;
+      const what = rule.id === "hidden-tag-characters" ? tagText(match[0]) : `"${shown(rule, written)}"${read}`;
+      findings.push({ rule: rule.id, severity, file: path, ...place(from), message: `${what}: ${rule.reason}${note}` });
     }
   }
+  for (const mark of norm.marks) {
+    const rule = RULES_BY_ID.get(mark.rule)!;
+    const what = mark.rule === "invisible-characters" ? mark.what : `"${visibleLine(mark.what)}"`;
+    const message = `${what}: ${rule.reason}`;
+    findings.push({
+      rule: rule.id,
+      severity: mark.severity ?? rule.severity,
+      file: path,
+      ...place(mark.start),
+      message,
+    });
+  }
+  if (depth < NORMALISE_LIMITS.decodeDepth)
+    for (const literal of norm.decoded) {
+      const where = place(literal.start);
+      for (const f of scanText(path, literal.text, depth + 1))
+        findings.push({ ...f, ...where, message: `decoded from a ${literal.kind} literal: ${f.message}` });
+    }
   return findings.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : 1));
 }
