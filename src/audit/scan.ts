@@ -1,9 +1,13 @@
 /**
- * One file of a skill, looked at by every rule (rules.ts): its kind decides how. A binary file
- * (a NUL byte near its start) is not read as text: an executable (ELF, Mach-O, PE) is a finding,
- * anything else (an image in `assets/`, a font, a PDF) is left alone. A text file is decoded as
- * UTF-8 and every rule's pattern runs over it; each match is a finding with its line and column
- * (1-based; columns in UTF-16 units, SARIF's default).
+ * One file of a skill, looked at by every rule (rules.ts): its kind decides how. Every file is
+ * text unless its first bytes name a binary format: an executable (ELF, Mach-O, PE) is a finding;
+ * an image, font, archive, PDF, audio or video file is left alone. A NUL byte does not make a file
+ * binary (bash, node and perl run a script holding one, while git, grep and review tools show it
+ * as binary): the text is decoded and scanned with its NULs dropped, as bash drops them, and a NUL
+ * in SKILL.md or a script is a finding of its own. Text is decoded by its byte-order mark (UTF-8,
+ * UTF-16 LE/BE, as Windows writes a `.ps1`; UTF-32), else as UTF-8; every rule's pattern runs over
+ * it, each match a finding with its line and column (1-based; columns in UTF-16 units, SARIF's
+ * default).
  *
  * Words aimed at the agent (`prose` rules) and commands quoted in prose are judged in context: a
  * match on a line about finding attacks ("look for", "e.g.", "injection", within the three lines
@@ -23,7 +27,6 @@ export interface Finding {
   message: string;
 }
 
-const SNIFF_BYTES = 8000;
 /** Without the `u` flag: a plain scan for any code unit over 0x7F. */
 const NON_ASCII = /[^\x00-\x7F]/;
 
@@ -54,10 +57,132 @@ export function executableFormat(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-function isBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, SNIFF_BYTES);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+/** Whether `bytes` holds `signature` at `at` (a number is a byte, a string its ASCII bytes). */
+function holds(bytes: Uint8Array, at: number, signature: string | readonly number[]): boolean {
+  const want = typeof signature === "string" ? [...signature].map((c) => c.charCodeAt(0)) : signature;
+  if (at + want.length > bytes.length) return false;
+  for (let i = 0; i < want.length; i++) if (bytes[at + i] !== want[i]) return false;
+  return true;
+}
+
+/**
+ * Binary formats a skill ships as data, by their signatures ("magic numbers"): images, fonts,
+ * archives, documents, audio and video. Anything else is text, whatever bytes it holds.
+ */
+const BINARY_SIGNATURES: readonly (readonly [string, number, string | readonly number[]])[] = [
+  ["a PNG image", 0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+  ["a JPEG image", 0, [0xff, 0xd8, 0xff]],
+  ["a GIF image", 0, "GIF87a"],
+  ["a GIF image", 0, "GIF89a"],
+  ["a BMP image", 0, "BM"],
+  ["an icon", 0, [0, 0, 1, 0]],
+  ["a cursor", 0, [0, 0, 2, 0]],
+  ["an Apple icon", 0, "icns"],
+  ["a TIFF image", 0, [0x49, 0x49, 0x2a, 0]],
+  ["a TIFF image", 0, [0x4d, 0x4d, 0, 0x2a]],
+  ["a Photoshop image", 0, "8BPS"],
+  ["a JPEG 2000 image", 0, [0, 0, 0, 0x0c, 0x6a, 0x50, 0x20, 0x20]],
+  ["a PDF document", 0, "%PDF-"],
+  ["a zip archive", 0, [0x50, 0x4b, 0x03, 0x04]],
+  ["a zip archive", 0, [0x50, 0x4b, 0x05, 0x06]],
+  ["a zip archive", 0, [0x50, 0x4b, 0x07, 0x08]],
+  ["a gzip archive", 0, [0x1f, 0x8b]],
+  ["a bzip2 archive", 0, "BZh"],
+  ["an xz archive", 0, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]],
+  ["a 7-Zip archive", 0, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]],
+  ["a Zstandard archive", 0, [0x28, 0xb5, 0x2f, 0xfd]],
+  ["a RAR archive", 0, "Rar!\x1a\x07"],
+  ["a tar archive", 257, "ustar"],
+  ["an OLE document (Office 97)", 0, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]],
+  ["a SQLite database", 0, "SQLite format 3\0"],
+  ["a WebAssembly module", 0, [0x00, 0x61, 0x73, 0x6d]],
+  ["a TrueType font", 0, [0x00, 0x01, 0x00, 0x00]],
+  ["a TrueType font", 0, "true"],
+  ["an OpenType font", 0, "OTTO"],
+  ["a font collection", 0, "ttcf"],
+  ["a WOFF font", 0, "wOFF"],
+  ["a WOFF2 font", 0, "wOF2"],
+  ["an MP3 file", 0, "ID3"],
+  ["an MP3 file", 0, [0xff, 0xfb]],
+  ["an MP3 file", 0, [0xff, 0xf3]],
+  ["an MP3 file", 0, [0xff, 0xf2]],
+  ["an Ogg file", 0, "OggS"],
+  ["a FLAC file", 0, "fLaC"],
+  ["a MIDI file", 0, "MThd"],
+  ["an MP4/QuickTime file", 4, "ftyp"],
+  ["a Matroska/WebM file", 0, [0x1a, 0x45, 0xdf, 0xa3]],
+  ["an ASF/WMV file", 0, [0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11]],
+  ["a Java class", 0, [0xca, 0xfe, 0xba, 0xbe]],
+];
+
+const SNIFF_BYTES = 8192;
+
+/**
+ * Whether the first 8 KB read as text: valid UTF-8 without a NUL. A real image, font or archive
+ * fails this within its header; a file that only *begins* like one ("%PDF-" then a shell script,
+ * "BM" then prose) passes and is read as the text it is.
+ */
+function readsAsText(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  if (head.includes(0)) return false;
+  try {
+    // `stream`: a character cut at the 8 KB boundary is not an error.
+    new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The binary format of a data file (RIFF: WebP, WAV, AVI), or undefined: the file is text. Both
+ * the signature and the bytes after it must say binary; SKILL.md and scripts are always text,
+ * whatever they begin with (bash runs "%PDF-" followed by commands).
+ */
+export function binaryFormat(path: string, bytes: Uint8Array): string | undefined {
+  if (runnable(path) || readsAsText(bytes)) return undefined;
+  for (const [name, at, signature] of BINARY_SIGNATURES) if (holds(bytes, at, signature)) return name;
+  if (holds(bytes, 0, "RIFF")) {
+    if (holds(bytes, 8, "WEBP")) return "a WebP image";
+    if (holds(bytes, 8, "WAVE")) return "a WAV file";
+    if (holds(bytes, 8, "AVI ")) return "an AVI file";
+  }
+  return undefined;
+}
+
+/** UTF-32 by hand (TextDecoder has no UTF-32): a unit that is no code point is U+FFFD. */
+function utf32(bytes: Uint8Array, littleEndian: boolean): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const parts: string[] = [];
+  let chunk: number[] = [];
+  for (let i = 4; i + 4 <= bytes.length; i += 4) {
+    const unit = view.getUint32(i, littleEndian);
+    chunk.push(unit <= 0x10ffff && (unit < 0xd800 || unit > 0xdfff) ? unit : 0xfffd);
+    if (chunk.length === 4096) {
+      parts.push(String.fromCodePoint(...chunk));
+      chunk = [];
+    }
+  }
+  parts.push(String.fromCodePoint(...chunk));
+  return parts.join("");
+}
+
+/**
+ * A text file's characters, by its byte-order mark: UTF-32 (LE/BE), UTF-16 (LE/BE: a `.ps1`
+ * saved as "Unicode" by Windows), UTF-8 (the mark dropped); no mark is UTF-8. Invalid sequences
+ * become U+FFFD, never an error.
+ */
+export function decodeText(bytes: Uint8Array): string {
+  if (holds(bytes, 0, [0xff, 0xfe, 0, 0])) return utf32(bytes, true);
+  if (holds(bytes, 0, [0, 0, 0xfe, 0xff])) return utf32(bytes, false);
+  if (holds(bytes, 0, [0xff, 0xfe])) return new TextDecoder("utf-16le").decode(bytes);
+  if (holds(bytes, 0, [0xfe, 0xff])) return new TextDecoder("utf-16be").decode(bytes);
+  return new TextDecoder().decode(bytes);
+}
+
+/** SKILL.md and scripts by their extension: what an agent follows or runs. */
+function runnable(path: string): boolean {
+  return /(?:^|\/)skill\.md$/i.test(path) || CODE_FILE.test(path);
 }
 
 /** Files whose text is the skill's own code, not prose: their commands are never "discussed". */
@@ -159,9 +284,28 @@ export function scanFile(path: string, bytes: Uint8Array): Finding[] {
     const message = `${path} is ${format}: ${rule.reason}`;
     return [{ rule: rule.id, severity: rule.severity, file: path, line: 1, column: 1, message }];
   }
-  // Any other binary (an image in assets/, a font, a PDF) is not text: no rule reads it.
-  if (isBinary(bytes)) return [];
-  return scanText(path, new TextDecoder().decode(bytes));
+  // A known data format (an image in assets/, a font, a PDF, an archive) is not text: no rule reads it.
+  if (binaryFormat(path, bytes)) return [];
+  const text = decodeText(bytes);
+  const nul = text.indexOf("\0");
+  if (nul < 0) return scanText(path, text);
+  // Scanned as bash runs it, NULs dropped ("cu\0rl" is curl); lines are unchanged, so a finding's line is true.
+  const findings = scanText(path, text.replaceAll("\0", ""));
+  // Where a NUL has no business: what an agent follows or runs, or any file opening with `#!`.
+  if (runnable(path) || text.startsWith("#!")) {
+    const rule = RULES_BY_ID.get("nul-byte")!;
+    const lines = new Lines(text);
+    const line = lines.lineOf(nul);
+    findings.unshift({
+      rule: rule.id,
+      severity: rule.severity,
+      file: path,
+      line: line + 1,
+      column: nul - lines.startOf(line) + 1,
+      message: `${path} holds a NUL byte: ${rule.reason}`,
+    });
+  }
+  return findings;
 }
 
 export function scanText(path: string, text: string): Finding[] {
