@@ -15,7 +15,7 @@
  * script's commands are never discussion: in `.sh`, `.py`, `.js` and the like, code is code, as is
  * a fenced code block in Markdown.
  */
-import { RULES, RULES_BY_ID, type Rule, type Severity } from "./rules.ts";
+import { RULES, RULES_BY_ID, reaches, type Rule, type Severity } from "./rules.ts";
 
 export interface Finding {
   rule: string;
@@ -210,9 +210,16 @@ function needlesIn(text: string): (needle: string) => boolean {
   return (needle) => found.has(needle) || [...found].some((f) => f.startsWith(needle));
 }
 
-/** Start offsets of each line, for positions; made once per file with a finding. */
+/**
+ * Start offsets of each line, for positions; made once per file with a finding. What the context
+ * judges ask of a line (in a fence? discussed? quoted up to a column?) is worked out once per line
+ * and kept, so a file with many findings on one long line costs its length once, not per finding.
+ */
 class Lines {
   private readonly starts: number[] = [0];
+  private fences: boolean[] | undefined;
+  private readonly discussion = new Map<number, boolean>();
+  private readonly marks = new Map<number, QuoteMarks>();
   constructor(readonly text: string) {
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1);
   }
@@ -236,15 +243,71 @@ class Lines {
   }
   /** Whether `line` is inside a fenced code block (``` or ~~~) of a Markdown file. */
   inFence(line: number): boolean {
-    let open = false;
-    for (let i = 0; i < line; i++) if (/^\s*(?:```|~~~)/.test(this.lineText(i))) open = !open;
-    return open;
+    if (!this.fences) {
+      this.fences = [];
+      let open = false;
+      for (let i = 0; i < this.starts.length; i++) {
+        this.fences.push(open);
+        if (/^\s{0,64}(?:```|~~~)/.test(this.text.slice(this.starts[i]!, this.starts[i]! + 80))) open = !open;
+      }
+    }
+    return this.fences[line]!;
+  }
+  /** Whether a line says it is about finding attacks. */
+  discusses(line: number): boolean {
+    let found = this.discussion.get(line);
+    if (found === undefined) {
+      found = DISCUSSION.test(this.lineText(line));
+      this.discussion.set(line, found);
+    }
+    return found;
+  }
+  quoteMarks(line: number): QuoteMarks {
+    let marks = this.marks.get(line);
+    if (!marks) {
+      marks = new QuoteMarks(this.lineText(line));
+      this.marks.set(line, marks);
+    }
+    return marks;
   }
 }
 
 function discussed(lines: Lines, line: number): boolean {
-  for (let i = Math.max(0, line - 3); i <= line; i++) if (DISCUSSION.test(lines.lineText(i))) return true;
+  for (let i = Math.max(0, line - 3); i <= line; i++) if (lines.discusses(i)) return true;
   return false;
+}
+
+/** Columns of a line's quotation marks, ascending, so "how many before column c" is a binary search. */
+class QuoteMarks {
+  private readonly at: Record<"`" | '"' | "\u201c" | "\u201d", number[]> = {
+    "`": [],
+    '"': [],
+    "\u201c": [],
+    "\u201d": [],
+  };
+  constructor(line: string) {
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i]!;
+      if (c === "`" || c === '"' || c === "\u201c" || c === "\u201d") this.at[c].push(i);
+    }
+  }
+  /** How many of `mark` stand before `column`. */
+  before(mark: keyof QuoteMarks["at"], column: number): number {
+    const list = this.at[mark];
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < column) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  /** The column of the last `mark` before `column`, or -1. */
+  lastBefore(mark: keyof QuoteMarks["at"], column: number): number {
+    const n = this.before(mark, column);
+    return n === 0 ? -1 : this.at[mark][n - 1]!;
+  }
 }
 
 /**
@@ -252,10 +315,12 @@ function discussed(lines: Lines, line: number): boolean {
  * document naming a phrase or a tag (`<system-reminder>`, "disregard the previous instruction")
  * rather than saying it.
  */
-function quoted(line: string, column: number): boolean {
-  const before = line.slice(0, column);
-  const count = (c: string) => before.split(c).length - 1;
-  return count("`") % 2 === 1 || count('"') % 2 === 1 || before.lastIndexOf("\u201c") > before.lastIndexOf("\u201d");
+function quoted(marks: QuoteMarks, column: number): boolean {
+  return (
+    marks.before("`", column) % 2 === 1 ||
+    marks.before('"', column) % 2 === 1 ||
+    marks.lastBefore("\u201c", column) > marks.lastBefore("\u201d", column)
+  );
 }
 
 /** The matched text as a person can read it: invisible characters spelled out, long matches cut, secrets masked. */
@@ -274,6 +339,13 @@ function tagText(matched: string): string {
   const spelled = [...matched].map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join("");
   return `${matched.length / 2} tag characters spelling "${spelled.replace(/[^\x20-\x7e]/g, "?").slice(0, 60)}"`;
 }
+
+/**
+ * A file may hold millions of matches (4 MiB of zero-width spaces): past this many findings of one
+ * rule, only a finding of a higher severity than those kept is listed, and the rest are counted in
+ * the last one's message. The verdict is the same; the work and the report stay bounded.
+ */
+const MAX_FINDINGS_PER_RULE = 100;
 
 /** Every finding in one file of a skill. */
 export function scanFile(path: string, bytes: Uint8Array): Finding[] {
@@ -323,7 +395,14 @@ export function scanText(path: string, text: string): Finding[] {
     if (rule.nonAscii && ascii) continue;
     if (rule.needles && !rule.needles.every((group) => group.some(present))) continue;
     rule.pattern.lastIndex = 0;
+    let kept = 0;
+    let more = 0;
+    let top: Severity = "low";
     for (const match of text.matchAll(rule.pattern)) {
+      if (kept >= MAX_FINDINGS_PER_RULE && top === "high") {
+        more++;
+        continue;
+      }
       const start = match.index;
       const end = start + match[0].length;
       let severity: Severity = rule.severity;
@@ -340,11 +419,17 @@ export function scanText(path: string, text: string): Finding[] {
         canBeDiscussed &&
         severity !== "low" &&
         !(markdown && rule.kind === "code" && lines.inFence(line)) &&
-        (discussed(lines, line) || (document && quoted(lines.lineText(line), start - lines.startOf(line))))
+        (discussed(lines, line) || (document && quoted(lines.quoteMarks(line), start - lines.startOf(line))))
       ) {
         severity = "low";
         note = " (quoted as something to look for: reported, not blocked)";
       }
+      if (kept >= MAX_FINDINGS_PER_RULE && reaches(top, severity)) {
+        more++;
+        continue;
+      }
+      kept++;
+      if (!reaches(top, severity)) top = severity;
       const what = rule.id === "hidden-tag-characters" ? tagText(match[0]) : `"${shown(rule, match[0])}"`;
       findings.push({
         rule: rule.id,
@@ -354,6 +439,10 @@ export function scanText(path: string, text: string): Finding[] {
         column: start - lines.startOf(line) + 1,
         message: `${what}: ${rule.reason}${note}`,
       });
+    }
+    if (more > 0) {
+      const last = findings.findLast((f) => f.rule === rule.id)!;
+      last.message += ` (and ${more} more matches of this rule in this file, not listed)`;
     }
   }
   return findings.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : 1));
