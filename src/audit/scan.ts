@@ -191,7 +191,7 @@ const CODE_FILE =
 const PROSE_FILE = /\.(?:md|markdown|mdx|txt|rst|ya?ml|json|html?)$/i;
 
 const DISCUSSION =
-  /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|look(?:s|ing)?\s+(?:out\s+)?for|watch(?:ing)?\s+(?:out\s+)?for|search(?:ing)?\s+for|scan(?:s|ning)?\s+for|such\s+as|e\.g\.|for\s+example|examples?\s+of|patterns?|attacks?|attackers?|injections?|malicious|suspicious|red\s+flags?|phishing|threats?|jailbreaks?|vulnerab\w*|poison\w*|exploit\w*|never\s+(?:run|use|do)|do\s+not\s+(?:run|use)|don't\s+(?:run|use))\b/i;
+  /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|look(?:s|ing)?\s+(?:out\s+)?for|watch(?:ing)?\s+(?:out\s+)?for|search(?:ing)?\s+for|scan(?:s|ning)?\s+for|such\s+as|e\.g\.|for\s+example|examples?\s+of|patterns?|attacks?|attackers?|injections?|malicious|suspicious|red\s+flags?|phishing|threats?|jailbreaks?|vulnerab\w{0,32}|poison\w{0,32}|exploit\w{0,32}|never\s+(?:run|use|do)|do\s+not\s+(?:run|use)|don't\s+(?:run|use))\b/i;
 
 const NEEDLES = [...new Set(RULES.flatMap((r) => (r.needles ?? []).flat()))].sort((a, b) => b.length - a.length);
 /**
