@@ -343,7 +343,8 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
     });
 
     test("skills/get answers each published skill with its listing entry; an unknown, tool, withdrawn or non-SKILL.md URI is -32602", async () => {
-      const wire = await raw(client, "skills/list", {});
+      // After the audit: a listing made while it ran has no attestation, and a later skills/get would.
+      const wire = await untilAttested(() => raw(client, "skills/list", {}));
       for (const entry of wire.skills as SkillEntry[]) {
         const got = await raw(client, "skills/get", { uri: entry.uri });
         expect(got.skill).toEqual(entry);
