@@ -347,6 +347,8 @@ function tagText(matched: string): string {
  */
 const MAX_FINDINGS_PER_RULE = 100;
 
+const byPosition = (a: Finding, b: Finding) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : 1);
+
 /** Every finding in one file of a skill. */
 export function scanFile(path: string, bytes: Uint8Array): Finding[] {
   // Executables are told by their first bytes, NUL bytes near the start or not.
@@ -368,7 +370,7 @@ export function scanFile(path: string, bytes: Uint8Array): Finding[] {
     const rule = RULES_BY_ID.get("nul-byte")!;
     const lines = new Lines(text);
     const line = lines.lineOf(nul);
-    findings.unshift({
+    findings.push({
       rule: rule.id,
       severity: rule.severity,
       file: path,
@@ -377,7 +379,7 @@ export function scanFile(path: string, bytes: Uint8Array): Finding[] {
       message: `${path} holds a NUL byte: ${rule.reason}`,
     });
   }
-  return findings;
+  return findings.sort(byPosition);
 }
 
 export function scanText(path: string, text: string): Finding[] {
@@ -445,5 +447,5 @@ export function scanText(path: string, text: string): Finding[] {
       last.message += ` (and ${more} more matches of this rule in this file, not listed)`;
     }
   }
-  return findings.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : 1));
+  return findings.sort(byPosition);
 }
