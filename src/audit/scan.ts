@@ -1,11 +1,15 @@
 /**
- * One file of a skill, looked at by every rule (rules.ts): its kind decides how. A binary file
- * (a NUL byte near its start) is not read as text: an executable (ELF, Mach-O, PE) is a finding,
- * anything else (an image in `assets/`, a font, a PDF) is left alone. A text file is decoded as
- * UTF-8, normalised (normalise.ts: NFKC, invisible characters removed, entities decoded,
- * look-alikes folded, long base64 and hex literals decoded and scanned on their own), and every
- * rule's pattern runs over that; each match is a finding with its line and column in the text as
- * written (1-based; columns in UTF-16 units, SARIF's default).
+ * One file of a skill, looked at by every rule (rules.ts): its kind decides how. Every file is
+ * text unless its first bytes name a binary format: an executable (ELF, Mach-O, PE) is a finding;
+ * an image, font, archive, PDF, audio or video file is left alone. A NUL byte does not make a file
+ * binary (bash, node and perl run a script holding one, while git, grep and review tools show it
+ * as binary): the text is decoded and scanned with its NULs dropped, as bash drops them, and a NUL
+ * in SKILL.md or a script is a finding of its own. Text is decoded by its byte-order mark (UTF-8,
+ * UTF-16 LE/BE, as Windows writes a `.ps1`; UTF-32), else as UTF-8, then normalised (normalise.ts:
+ * NFKC, invisible characters removed, entities decoded, look-alikes folded, long base64 and hex
+ * literals decoded and scanned on their own); every rule's pattern runs over that, each match a
+ * finding with its line and column in the text as written (1-based; columns in UTF-16 units,
+ * SARIF's default).
  *
  * Words aimed at the agent (`prose` rules) and commands quoted in prose are judged in context: a
  * match on a line about finding attacks ("look for", "e.g.", "injection", within the three lines
@@ -14,8 +18,8 @@
  * a fenced code block in Markdown.
  */
 import { visibleLine } from "../visible-text.ts";
-import { NORMALISE_LIMITS, normalise, spelledOut } from "./normalise.ts";
-import { RULES, RULES_BY_ID, type Rule, type Severity } from "./rules.ts";
+import { NORMALISE_LIMITS, normalise, type Normalised, spelledOut } from "./normalise.ts";
+import { RULES, RULES_BY_ID, reaches, type Rule, type Severity } from "./rules.ts";
 
 export interface Finding {
   rule: string;
@@ -27,7 +31,6 @@ export interface Finding {
   message: string;
 }
 
-const SNIFF_BYTES = 8000;
 /** Without the `u` flag: a plain scan for any code unit over 0x7F. */
 const NON_ASCII = /[^\x00-\x7F]/;
 
@@ -58,10 +61,132 @@ export function executableFormat(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-function isBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, SNIFF_BYTES);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+/** Whether `bytes` holds `signature` at `at` (a number is a byte, a string its ASCII bytes). */
+function holds(bytes: Uint8Array, at: number, signature: string | readonly number[]): boolean {
+  const want = typeof signature === "string" ? [...signature].map((c) => c.charCodeAt(0)) : signature;
+  if (at + want.length > bytes.length) return false;
+  for (let i = 0; i < want.length; i++) if (bytes[at + i] !== want[i]) return false;
+  return true;
+}
+
+/**
+ * Binary formats a skill ships as data, by their signatures ("magic numbers"): images, fonts,
+ * archives, documents, audio and video. Anything else is text, whatever bytes it holds.
+ */
+const BINARY_SIGNATURES: readonly (readonly [string, number, string | readonly number[]])[] = [
+  ["a PNG image", 0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+  ["a JPEG image", 0, [0xff, 0xd8, 0xff]],
+  ["a GIF image", 0, "GIF87a"],
+  ["a GIF image", 0, "GIF89a"],
+  ["a BMP image", 0, "BM"],
+  ["an icon", 0, [0, 0, 1, 0]],
+  ["a cursor", 0, [0, 0, 2, 0]],
+  ["an Apple icon", 0, "icns"],
+  ["a TIFF image", 0, [0x49, 0x49, 0x2a, 0]],
+  ["a TIFF image", 0, [0x4d, 0x4d, 0, 0x2a]],
+  ["a Photoshop image", 0, "8BPS"],
+  ["a JPEG 2000 image", 0, [0, 0, 0, 0x0c, 0x6a, 0x50, 0x20, 0x20]],
+  ["a PDF document", 0, "%PDF-"],
+  ["a zip archive", 0, [0x50, 0x4b, 0x03, 0x04]],
+  ["a zip archive", 0, [0x50, 0x4b, 0x05, 0x06]],
+  ["a zip archive", 0, [0x50, 0x4b, 0x07, 0x08]],
+  ["a gzip archive", 0, [0x1f, 0x8b]],
+  ["a bzip2 archive", 0, "BZh"],
+  ["an xz archive", 0, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]],
+  ["a 7-Zip archive", 0, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]],
+  ["a Zstandard archive", 0, [0x28, 0xb5, 0x2f, 0xfd]],
+  ["a RAR archive", 0, "Rar!\x1a\x07"],
+  ["a tar archive", 257, "ustar"],
+  ["an OLE document (Office 97)", 0, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]],
+  ["a SQLite database", 0, "SQLite format 3\0"],
+  ["a WebAssembly module", 0, [0x00, 0x61, 0x73, 0x6d]],
+  ["a TrueType font", 0, [0x00, 0x01, 0x00, 0x00]],
+  ["a TrueType font", 0, "true"],
+  ["an OpenType font", 0, "OTTO"],
+  ["a font collection", 0, "ttcf"],
+  ["a WOFF font", 0, "wOFF"],
+  ["a WOFF2 font", 0, "wOF2"],
+  ["an MP3 file", 0, "ID3"],
+  ["an MP3 file", 0, [0xff, 0xfb]],
+  ["an MP3 file", 0, [0xff, 0xf3]],
+  ["an MP3 file", 0, [0xff, 0xf2]],
+  ["an Ogg file", 0, "OggS"],
+  ["a FLAC file", 0, "fLaC"],
+  ["a MIDI file", 0, "MThd"],
+  ["an MP4/QuickTime file", 4, "ftyp"],
+  ["a Matroska/WebM file", 0, [0x1a, 0x45, 0xdf, 0xa3]],
+  ["an ASF/WMV file", 0, [0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11]],
+  ["a Java class", 0, [0xca, 0xfe, 0xba, 0xbe]],
+];
+
+const SNIFF_BYTES = 8192;
+
+/**
+ * Whether the first 8 KB read as text: valid UTF-8 without a NUL. A real image, font or archive
+ * fails this within its header; a file that only *begins* like one ("%PDF-" then a shell script,
+ * "BM" then prose) passes and is read as the text it is.
+ */
+function readsAsText(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  if (head.includes(0)) return false;
+  try {
+    // `stream`: a character cut at the 8 KB boundary is not an error.
+    new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The binary format of a data file (RIFF: WebP, WAV, AVI), or undefined: the file is text. Both
+ * the signature and the bytes after it must say binary; SKILL.md and scripts are always text,
+ * whatever they begin with (bash runs "%PDF-" followed by commands).
+ */
+export function binaryFormat(path: string, bytes: Uint8Array): string | undefined {
+  if (runnable(path) || readsAsText(bytes)) return undefined;
+  for (const [name, at, signature] of BINARY_SIGNATURES) if (holds(bytes, at, signature)) return name;
+  if (holds(bytes, 0, "RIFF")) {
+    if (holds(bytes, 8, "WEBP")) return "a WebP image";
+    if (holds(bytes, 8, "WAVE")) return "a WAV file";
+    if (holds(bytes, 8, "AVI ")) return "an AVI file";
+  }
+  return undefined;
+}
+
+/** UTF-32 by hand (TextDecoder has no UTF-32): a unit that is no code point is U+FFFD. */
+function utf32(bytes: Uint8Array, littleEndian: boolean): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const parts: string[] = [];
+  let chunk: number[] = [];
+  for (let i = 4; i + 4 <= bytes.length; i += 4) {
+    const unit = view.getUint32(i, littleEndian);
+    chunk.push(unit <= 0x10ffff && (unit < 0xd800 || unit > 0xdfff) ? unit : 0xfffd);
+    if (chunk.length === 4096) {
+      parts.push(String.fromCodePoint(...chunk));
+      chunk = [];
+    }
+  }
+  parts.push(String.fromCodePoint(...chunk));
+  return parts.join("");
+}
+
+/**
+ * A text file's characters, by its byte-order mark: UTF-32 (LE/BE), UTF-16 (LE/BE: a `.ps1`
+ * saved as "Unicode" by Windows), UTF-8 (the mark dropped); no mark is UTF-8. Invalid sequences
+ * become U+FFFD, never an error.
+ */
+export function decodeText(bytes: Uint8Array): string {
+  if (holds(bytes, 0, [0xff, 0xfe, 0, 0])) return utf32(bytes, true);
+  if (holds(bytes, 0, [0, 0, 0xfe, 0xff])) return utf32(bytes, false);
+  if (holds(bytes, 0, [0xff, 0xfe])) return new TextDecoder("utf-16le").decode(bytes);
+  if (holds(bytes, 0, [0xfe, 0xff])) return new TextDecoder("utf-16be").decode(bytes);
+  return new TextDecoder().decode(bytes);
+}
+
+/** SKILL.md and scripts by their extension: what an agent follows or runs. */
+function runnable(path: string): boolean {
+  return /(?:^|\/)skill\.md$/i.test(path) || CODE_FILE.test(path);
 }
 
 /** Files whose text is the skill's own code, not prose: their commands are never "discussed". */
@@ -70,7 +195,7 @@ const CODE_FILE =
 const PROSE_FILE = /\.(?:md|markdown|mdx|txt|rst|ya?ml|json|html?)$/i;
 
 const DISCUSSION =
-  /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|look(?:s|ing)?\s+(?:out\s+)?for|watch(?:ing)?\s+(?:out\s+)?for|search(?:ing)?\s+for|scan(?:s|ning)?\s+for|such\s+as|e\.g\.|for\s+example|examples?\s+of|patterns?|attacks?|attackers?|injections?|malicious|suspicious|red\s+flags?|phishing|threats?|jailbreaks?|vulnerab\w*|poison\w*|exploit\w*|never\s+(?:run|use|do)|do\s+not\s+(?:run|use)|don't\s+(?:run|use))\b/i;
+  /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|look(?:s|ing)?\s+(?:out\s+)?for|watch(?:ing)?\s+(?:out\s+)?for|search(?:ing)?\s+for|scan(?:s|ning)?\s+for|such\s+as|e\.g\.|for\s+example|examples?\s+of|patterns?|attacks?|attackers?|injections?|malicious|suspicious|red\s+flags?|phishing|threats?|jailbreaks?|vulnerab\w{0,32}|poison\w{0,32}|exploit\w{0,32}|never\s+(?:run|use|do)|do\s+not\s+(?:run|use)|don't\s+(?:run|use))\b/i;
 
 const NEEDLES = [...new Set(RULES.flatMap((r) => (r.needles ?? []).flat()))].sort((a, b) => b.length - a.length);
 /**
@@ -89,9 +214,16 @@ function needlesIn(text: string): (needle: string) => boolean {
   return (needle) => found.has(needle) || [...found].some((f) => f.startsWith(needle));
 }
 
-/** Start offsets of each line, for positions; made once per file with a finding. */
+/**
+ * Start offsets of each line, for positions; made once per file with a finding. What the context
+ * judges ask of a line (in a fence? discussed? quoted up to a column?) is worked out once per line
+ * and kept, so a file with many findings on one long line costs its length once, not per finding.
+ */
 class Lines {
   private readonly starts: number[] = [0];
+  private fences: boolean[] | undefined;
+  private readonly discussion = new Map<number, boolean>();
+  private readonly marks = new Map<number, QuoteMarks>();
   constructor(readonly text: string) {
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1);
   }
@@ -115,15 +247,71 @@ class Lines {
   }
   /** Whether `line` is inside a fenced code block (``` or ~~~) of a Markdown file. */
   inFence(line: number): boolean {
-    let open = false;
-    for (let i = 0; i < line; i++) if (/^\s*(?:```|~~~)/.test(this.lineText(i))) open = !open;
-    return open;
+    if (!this.fences) {
+      this.fences = [];
+      let open = false;
+      for (let i = 0; i < this.starts.length; i++) {
+        this.fences.push(open);
+        if (/^\s{0,64}(?:```|~~~)/.test(this.text.slice(this.starts[i]!, this.starts[i]! + 80))) open = !open;
+      }
+    }
+    return this.fences[line]!;
+  }
+  /** Whether a line says it is about finding attacks. */
+  discusses(line: number): boolean {
+    let found = this.discussion.get(line);
+    if (found === undefined) {
+      found = DISCUSSION.test(this.lineText(line));
+      this.discussion.set(line, found);
+    }
+    return found;
+  }
+  quoteMarks(line: number): QuoteMarks {
+    let marks = this.marks.get(line);
+    if (!marks) {
+      marks = new QuoteMarks(this.lineText(line));
+      this.marks.set(line, marks);
+    }
+    return marks;
   }
 }
 
 function discussed(lines: Lines, line: number): boolean {
-  for (let i = Math.max(0, line - 3); i <= line; i++) if (DISCUSSION.test(lines.lineText(i))) return true;
+  for (let i = Math.max(0, line - 3); i <= line; i++) if (lines.discusses(i)) return true;
   return false;
+}
+
+/** Columns of a line's quotation marks, ascending, so "how many before column c" is a binary search. */
+class QuoteMarks {
+  private readonly at: Record<"`" | '"' | "\u201c" | "\u201d", number[]> = {
+    "`": [],
+    '"': [],
+    "\u201c": [],
+    "\u201d": [],
+  };
+  constructor(line: string) {
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i]!;
+      if (c === "`" || c === '"' || c === "\u201c" || c === "\u201d") this.at[c].push(i);
+    }
+  }
+  /** How many of `mark` stand before `column`. */
+  before(mark: keyof QuoteMarks["at"], column: number): number {
+    const list = this.at[mark];
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < column) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  /** The column of the last `mark` before `column`, or -1. */
+  lastBefore(mark: keyof QuoteMarks["at"], column: number): number {
+    const n = this.before(mark, column);
+    return n === 0 ? -1 : this.at[mark][n - 1]!;
+  }
 }
 
 /**
@@ -131,10 +319,12 @@ function discussed(lines: Lines, line: number): boolean {
  * document naming a phrase or a tag (`<system-reminder>`, "disregard the previous instruction")
  * rather than saying it.
  */
-function quoted(line: string, column: number): boolean {
-  const before = line.slice(0, column);
-  const count = (c: string) => before.split(c).length - 1;
-  return count("`") % 2 === 1 || count('"') % 2 === 1 || before.lastIndexOf("\u201c") > before.lastIndexOf("\u201d");
+function quoted(marks: QuoteMarks, column: number): boolean {
+  return (
+    marks.before("`", column) % 2 === 1 ||
+    marks.before('"', column) % 2 === 1 ||
+    marks.lastBefore("\u201c", column) > marks.lastBefore("\u201d", column)
+  );
 }
 
 /** The matched text as a person can read it: invisible characters spelled out, long matches cut, secrets masked. */
@@ -152,6 +342,15 @@ function tagText(matched: string): string {
   return `${matched.length / 2} tag characters spelling "${spelled.replace(/[^\x20-\x7e]/g, "?").slice(0, 60)}"`;
 }
 
+/**
+ * A file may hold millions of matches (4 MiB of zero-width spaces): past this many findings of one
+ * rule, only a finding of a higher severity than those kept is listed, and the rest are counted in
+ * the last one's message. The verdict is the same; the work and the report stay bounded.
+ */
+const MAX_FINDINGS_PER_RULE = 100;
+
+const byPosition = (a: Finding, b: Finding) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : 1);
+
 /** Every finding in one file of a skill. */
 export function scanFile(path: string, bytes: Uint8Array): Finding[] {
   // Executables are told by their first bytes, NUL bytes near the start or not.
@@ -161,9 +360,60 @@ export function scanFile(path: string, bytes: Uint8Array): Finding[] {
     const message = `${path} is ${format}: ${rule.reason}`;
     return [{ rule: rule.id, severity: rule.severity, file: path, line: 1, column: 1, message }];
   }
-  // Any other binary (an image in assets/, a font, a PDF) is not text: no rule reads it.
-  if (isBinary(bytes)) return [];
-  return scanText(path, new TextDecoder().decode(bytes));
+  // A known data format (an image in assets/, a font, a PDF, an archive) is not text: no rule reads it.
+  if (binaryFormat(path, bytes)) return [];
+  const text = decodeText(bytes);
+  const nul = text.indexOf("\0");
+  if (nul < 0) return scanText(path, text);
+  // Scanned as bash runs it, NULs dropped ("cu\0rl" is curl); lines are unchanged, so a finding's line is true.
+  const findings = scanText(path, text.replaceAll("\0", ""));
+  // Where a NUL has no business: what an agent follows or runs, or any file opening with `#!`.
+  if (runnable(path) || text.startsWith("#!")) {
+    const rule = RULES_BY_ID.get("nul-byte")!;
+    const lines = new Lines(text);
+    const line = lines.lineOf(nul);
+    findings.push({
+      rule: rule.id,
+      severity: rule.severity,
+      file: path,
+      line: line + 1,
+      column: nul - lines.startOf(line) + 1,
+      message: `${path} holds a NUL byte: ${rule.reason}`,
+    });
+  }
+  return findings.sort(byPosition);
+}
+
+/**
+ * What normalising found (invisible runs, mixed-script words) and what the long literals it
+ * decoded hold, scanned as text of their own (to NORMALISE_LIMITS.decodeDepth), each placed where
+ * it stands in the text as written.
+ */
+function normalisedFindings(
+  path: string,
+  norm: Normalised,
+  place: (offset: number) => { line: number; column: number },
+  depth: number,
+  findings: Finding[],
+): void {
+  for (const mark of norm.marks) {
+    const rule = RULES_BY_ID.get(mark.rule)!;
+    const what = mark.rule === "invisible-characters" ? mark.what : `"${visibleLine(mark.what)}"`;
+    const message = `${what}: ${rule.reason}`;
+    findings.push({
+      rule: rule.id,
+      severity: mark.severity ?? rule.severity,
+      file: path,
+      ...place(mark.start),
+      message,
+    });
+  }
+  if (depth < NORMALISE_LIMITS.decodeDepth)
+    for (const literal of norm.decoded) {
+      const where = place(literal.start);
+      for (const f of scanText(path, literal.text, depth + 1))
+        findings.push({ ...f, ...where, message: `decoded from a ${literal.kind} literal: ${f.message}` });
+    }
 }
 
 export function scanText(path: string, text: string, depth = 0): Finding[] {
@@ -190,7 +440,14 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
     if (!rule.raw && rule.needles && !rule.needles.every((group) => group.some(present))) continue;
     const subject = rule.raw ? text : norm.text;
     rule.pattern.lastIndex = 0;
+    let kept = 0;
+    let more = 0;
+    let top: Severity = "low";
     for (const match of subject.matchAll(rule.pattern)) {
+      if (kept >= MAX_FINDINGS_PER_RULE && top === "high") {
+        more++;
+        continue;
+      }
       const start = match.index;
       const end = start + match[0].length;
       let severity: Severity = rule.severity;
@@ -209,11 +466,17 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
         canBeDiscussed &&
         severity !== "low" &&
         !(markdown && rule.kind === "code" && context.inFence(line)) &&
-        (discussed(context, line) || (document && quoted(context.lineText(line), start - context.startOf(line))))
+        (discussed(context, line) || (document && quoted(context.quoteMarks(line), start - context.startOf(line))))
       ) {
         severity = "low";
         note = " (quoted as something to look for: reported, not blocked)";
       }
+      if (kept >= MAX_FINDINGS_PER_RULE && reaches(top, severity)) {
+        more++;
+        continue;
+      }
+      kept++;
+      if (!reaches(top, severity)) top = severity;
       const from = rule.raw ? start : norm.origin(start);
       // A match on normalised text is quoted as written, and as read when the two differ.
       const written = rule.raw ? match[0] : text.slice(from, norm.origin(end));
@@ -221,24 +484,11 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
       const what = rule.id === "hidden-tag-characters" ? tagText(match[0]) : `"${shown(rule, written)}"${read}`;
       findings.push({ rule: rule.id, severity, file: path, ...place(from), message: `${what}: ${rule.reason}${note}` });
     }
-  }
-  for (const mark of norm.marks) {
-    const rule = RULES_BY_ID.get(mark.rule)!;
-    const what = mark.rule === "invisible-characters" ? mark.what : `"${visibleLine(mark.what)}"`;
-    const message = `${what}: ${rule.reason}`;
-    findings.push({
-      rule: rule.id,
-      severity: mark.severity ?? rule.severity,
-      file: path,
-      ...place(mark.start),
-      message,
-    });
-  }
-  if (depth < NORMALISE_LIMITS.decodeDepth)
-    for (const literal of norm.decoded) {
-      const where = place(literal.start);
-      for (const f of scanText(path, literal.text, depth + 1))
-        findings.push({ ...f, ...where, message: `decoded from a ${literal.kind} literal: ${f.message}` });
+    if (more > 0) {
+      const last = findings.findLast((f) => f.rule === rule.id)!;
+      last.message += ` (and ${more} more matches of this rule in this file, not listed)`;
     }
-  return findings.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : 1));
+  }
+  normalisedFindings(path, norm, place, depth, findings);
+  return findings.sort(byPosition);
 }

@@ -63,14 +63,20 @@ const loadAudit = async (): Promise<void> => {
   auditing ??= await import("../registry/audit-attestation.ts");
 };
 
-/** `dev.skill-central/audit` (registry/audit-attestation.ts), absent while the skill's files cannot be read. */
-function auditMeta(skill: PublishedSkill): Record<string, unknown> {
-  const attestation = auditing?.auditAttestation(skill);
+/**
+ * `dev.skill-central/audit` (registry/audit-attestation.ts), absent while the snapshot's audit is
+ * still running (`attested` false: never scanned inside a request) or the skill's files cannot be read.
+ */
+function auditMeta(skill: PublishedSkill, attested: boolean): Record<string, unknown> {
+  const attestation = attested ? auditing?.auditAttestation(skill) : undefined;
   return attestation && auditing ? { [auditing.AUDIT_META_KEY]: attestation } : {};
 }
 
+/** Whether a snapshot's attestations are ready; the first call starts its audit, off the request. */
+const attestedIn = (registry: Registry): boolean => auditing?.attestationsReady(registry) ?? false;
+
 /** A published skill as a `skills/list` / `skills/get` entry. */
-export function skillEntry(skill: PublishedSkill): SkillEntry {
+function skillEntry(skill: PublishedSkill, attested: boolean): SkillEntry {
   const { candidate } = skill;
   const provenance: EntryMeta = {
     layer: candidate.layer.name,
@@ -83,14 +89,22 @@ export function skillEntry(skill: PublishedSkill): SkillEntry {
     uri: skill.uri,
     frontmatter: skill.frontmatter,
     resources: skill.files.map(({ uri, digest, size }) => ({ uri, digest, size })),
-    _meta: { [PROVENANCE_META_KEY]: provenance, ...auditMeta(skill) },
+    _meta: { [PROVENANCE_META_KEY]: provenance, ...auditMeta(skill, attested) },
   };
 }
 
-/** Every entry of a snapshot, in URI order: built once, then paged by every `skills/list`. */
-export const skillEntries = perSnapshot((registry: Registry): SkillEntry[] =>
-  publishedCatalog(registry).skills.map(skillEntry),
+/**
+ * Every entry of a snapshot, in URI order: built once (once more when its audit is done), then
+ * paged by every `skills/list`.
+ */
+const attestedEntries = perSnapshot((registry: Registry): SkillEntry[] =>
+  publishedCatalog(registry).skills.map((skill) => skillEntry(skill, true)),
 );
+const pendingEntries = perSnapshot((registry: Registry): SkillEntry[] =>
+  publishedCatalog(registry).skills.map((skill) => skillEntry(skill, false)),
+);
+const skillEntries = (registry: Registry): SkillEntry[] =>
+  attestedIn(registry) ? attestedEntries(registry) : pendingEntries(registry);
 
 /** The first protocol revision whose results carry `ttlMs` and `cacheScope`. */
 const CACHEABLE_FROM = "2026-07-28";
@@ -138,7 +152,7 @@ export const skillsExtensionFeature: Feature = {
       await loadAudit();
       const skill = servedSkill(registry, params.uri);
       reportUse(options.onUse, server, ctx, registry, skill.candidate.skill.id, SKILLS_GET_METHOD, "ok");
-      return { skill: skillEntry(skill), ...cacheFields(server, options) };
+      return { skill: skillEntry(skill, attestedIn(registry)), ...cacheFields(server, options) };
     });
     handle(server, RESOURCES_DIRECTORY_READ_METHOD, ReadResourceDirectoryRequestParamsSchema, async (params) => ({
       ...readSkillFolder(await source.current(), params.uri, params.cursor, source.pageSize()),

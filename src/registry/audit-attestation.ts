@@ -5,15 +5,19 @@
  * version), the content judged (its digest, as `skill-central audit` reports it) and the counts
  * by severity, as the skills extension's threat model asks a server to attest what it checked.
  *
- * Worked out on a snapshot's first listing, never at start-up, from the audit cache by content:
- * the published files' digests are known already, so a skill audited before (by this server, an
- * earlier one, or `skill-central audit`) costs one lookup; only new content is read and scanned.
- * Here, below both, because MCP (`skills/list`, the well-known route) and `skill-central publish`
- * attest alike.
+ * Worked out from the audit cache by content: the published files' digests are known already, so
+ * a skill audited before (by this server, an earlier one, or `skill-central audit`) costs one
+ * lookup; only new content is read and scanned. A server never scans inside a request: a
+ * snapshot's first listing starts its sweep (`attestationsReady`), which scans the skills new to
+ * the cache one at a time, yielding to the event loop between skills, while requests are answered
+ * (a listing meanwhile carries no attestation); once it is done, the attestations are lookups.
+ * `skill-central publish` attests synchronously (`auditEntryMeta`): it is a command, not a server.
+ * Here, below both, because MCP (`skills/list`, the well-known route) and publish attest alike.
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { auditSkill, type SkillContent } from "../audit/audit-skill.ts";
+import { contentKey } from "../audit/skill-digest.ts";
 import { saveSharedSoon, sharedAuditCache } from "../audit/cache.ts";
 import { RULES_VERSION } from "../audit/rules.ts";
 import type { Counts, Verdict } from "../audit/verdict.ts";
@@ -21,7 +25,8 @@ import { type Digest, digestHex, sha256Hex } from "../storage/digest.ts";
 import { VERSION } from "../version.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { publishedBytes } from "./published-bytes.ts";
-import type { PublishedSkill } from "./published-skills.ts";
+import { publishedCatalog, type PublishedSkill } from "./published-skills.ts";
+import type { Registry } from "./registry.ts";
 
 export const AUDIT_META_KEY = "dev.skill-central/audit";
 
@@ -109,4 +114,44 @@ function attest(skill: PublishedSkill, artifactDigest: Digest | undefined): Audi
 export function auditEntryMeta(skill: PublishedSkill, artifactDigest: Digest): Record<string, unknown> | undefined {
   const attestation = auditAttestation(skill, artifactDigest);
   return attestation && { [AUDIT_META_KEY]: attestation };
+}
+
+/** Each snapshot's (or caller's view's) sweep: started by its first listing, done when every skill is in the cache. */
+const sweeps = new WeakMap<Registry, { done: boolean }>();
+
+/**
+ * Whether every published skill of `registry` has been audited, so its attestations are cache
+ * lookups; when not, starts the sweep that audits them (once per snapshot) and answers false: the
+ * caller lists its skills without the attestation for now.
+ */
+export function attestationsReady(registry: Registry): boolean {
+  let sweep = sweeps.get(registry);
+  if (!sweep) {
+    sweep = { done: false };
+    sweeps.set(registry, sweep);
+    void sweepSnapshot(registry, sweep);
+  }
+  return sweep.done;
+}
+
+/** The next turn of the event loop, after any I/O waiting (a request, `/healthz`) has been served. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function sweepSnapshot(registry: Registry, sweep: { done: boolean }): Promise<void> {
+  await nextTurn();
+  const cache = sharedAuditCache();
+  let scanned = 0;
+  for (const skill of publishedCatalog(registry).skills) {
+    await nextTurn();
+    try {
+      const content = contentOf(skill, undefined);
+      if (cache.get(contentKey(content.kind, content.files)) === undefined) scanned++;
+      // The verdict only: the digest, which may mean an archive, is the listing's (the index has made it).
+      auditSkill(cache, content, false);
+    } catch {
+      // Unreadable now (being reloaded): the listing asks again, as for any skill it cannot attest.
+    }
+  }
+  sweep.done = true;
+  if (scanned > 0) saveSharedSoon();
 }

@@ -1,3 +1,4 @@
+import { untilAttested } from "../helpers/attested.ts";
 import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -189,9 +190,13 @@ describe("skill-central audit", () => {
 
     const server = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
     try {
-      const wire = (await server.client.request({ method: "skills/list", params: {} }, ANY)) as {
-        skills: { frontmatter: { name: string }; _meta: Record<string, Record<string, unknown>> }[];
-      };
+      // The first listings carry no attestation while the audit runs off the request path.
+      const wire = await untilAttested(
+        async () =>
+          (await server.client.request({ method: "skills/list", params: {} }, ANY)) as {
+            skills: { frontmatter: { name: string }; _meta: Record<string, Record<string, unknown>> }[];
+          },
+      );
       const listed = Object.fromEntries(wire.skills.map((s) => [s.frontmatter.name, s._meta[AUDIT]]));
       expect(listed["pipe-shell"]).toEqual(entry._meta![AUDIT]!);
       expect(listed["pipe-health"]).toMatchObject({ verdict: "pass", counts: { high: 0, medium: 0, low: 0 } });

@@ -1,3 +1,4 @@
+import { untilAttested } from "../helpers/attested.ts";
 import type { Client, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { SkillsClient, type Skill as SkillEntry } from "@modelcontextprotocol/client/ext/skills";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -211,6 +212,8 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
     });
 
     test("an entry's frontmatter is its SKILL.md's YAML as JSON, key for key; provenance is under dev.skill-central/provenance, the audit's attestation under dev.skill-central/audit", async () => {
+      // Once the snapshot's audit, run off the request path, is done.
+      await untilAttested(() => raw(client, "skills/list", {}));
       const { skill } = await skills.get("skill://pdf-tools/SKILL.md");
       expect(skill.frontmatter).toEqual(Bun.YAML.parse(PDF_SKILL_MD.split("---\n")[1]!) as typeof skill.frontmatter);
       expect(Object.keys(skill.frontmatter)).toEqual(["name", "description", "license", "allowed-tools", "metadata"]);
@@ -340,7 +343,8 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
     });
 
     test("skills/get answers each published skill with its listing entry; an unknown, tool, withdrawn or non-SKILL.md URI is -32602", async () => {
-      const wire = await raw(client, "skills/list", {});
+      // After the audit: a listing made while it ran has no attestation, and a later skills/get would.
+      const wire = await untilAttested(() => raw(client, "skills/list", {}));
       for (const entry of wire.skills as SkillEntry[]) {
         const got = await raw(client, "skills/get", { uri: entry.uri });
         expect(got.skill).toEqual(entry);
@@ -440,11 +444,11 @@ for (const era of ["legacy", "modern"] as const satisfies readonly Era[]) {
     });
 
     test("a reload that changes one file changes exactly that digest, and announces resources/list_changed", async () => {
-      const before = await raw(client, "skills/list", {});
+      const before = await untilAttested(() => raw(client, "skills/list", {}));
       const announced = changes.counts.resources;
       fixture.write(".skills/pdf-tools/references/forms.md", "# Forms\n\nFill field by field, then sign.\n");
       await changes.waitFor("resources", announced + 1);
-      const after = await raw(client, "skills/list", {});
+      const after = await untilAttested(() => raw(client, "skills/list", {}));
       const byUri = (list: Wire) => new Map((list.skills as SkillEntry[]).map((s) => [s.uri, s]));
       const [old, now] = [byUri(before), byUri(after)];
       // Every other skill's entry is unchanged.

@@ -19,11 +19,17 @@ import type { Handler } from "./stages.ts";
 
 export { WELL_KNOWN_PATH };
 
-/** The tree, with each entry's audit `_meta`: the audit's rules are loaded on the first request here, not at start. */
-let wellKnownTree: ReturnType<typeof wellKnownTrees> | undefined;
+/**
+ * The tree, with each entry's audit `_meta` once the snapshot's audit is done (started by the first
+ * request here, run off the request: registry/audit-attestation.ts); until then, the tree without
+ * it. The audit's rules are loaded on the first request here, not at start.
+ */
+let attestedTree: ReturnType<typeof wellKnownTrees> | undefined;
+const pendingTree = wellKnownTrees(bytesOf);
 const treeOf = async (registry: Parameters<ReturnType<typeof wellKnownTrees>>[0]) => {
-  wellKnownTree ??= wellKnownTrees(bytesOf, (await import("../../registry/audit-attestation.ts")).auditEntryMeta);
-  return wellKnownTree(registry);
+  const audit = await import("../../registry/audit-attestation.ts");
+  attestedTree ??= wellKnownTrees(bytesOf, audit.auditEntryMeta);
+  return audit.attestationsReady(registry) ? attestedTree(registry) : pendingTree(registry);
 };
 
 function notFound(what: string): Response {
