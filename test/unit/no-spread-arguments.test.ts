@@ -27,6 +27,7 @@ const BOUNDED: Record<string, string> = {
   "src/storage/allowed-signers.ts: Date.UTC(...parts": "the six parts of a date and time",
   "src/load/audit-records.ts: join(...first": "the segments of one path",
   "src/board/audits.ts: join(...f": "the segments of one path",
+  "src/audit/scan.ts: String.fromCodePoint(...chunk": "at most 4,096 code points: a UTF-32 file is decoded in chunks",
 };
 
 const KEYWORDS = new Set([

