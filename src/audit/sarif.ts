@@ -28,8 +28,11 @@ function fingerprint(parts: readonly string[]): string {
   return shortHash(parts.join("\0"), 32);
 }
 
+/** A signal rule (rules.ts) is never a result, so it is not listed. */
+const REPORTED = RULES.filter((r) => !r.signal);
+
 export function sarifLog(skills: readonly SarifSkill[], version: string): object {
-  const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
+  const ruleIndex = new Map(REPORTED.map((r, i) => [r.id, i]));
   const results = skills.flatMap((skill) =>
     skill.findings.map((f) => ({
       ruleId: f.rule,
@@ -64,7 +67,7 @@ export function sarifLog(skills: readonly SarifSkill[], version: string): object
             version,
             semanticVersion: version,
             properties: { rulesVersion: RULES_VERSION },
-            rules: RULES.map((r) => ({
+            rules: REPORTED.map((r) => ({
               id: r.id,
               name: r.id.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
               shortDescription: { text: r.reason },

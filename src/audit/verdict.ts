@@ -2,7 +2,9 @@
  * A skill's audit: every finding in its files, and the verdict they add up to. `block` when any
  * finding is `high`, `warn` for `medium` or `low` only, else `pass` (issue 39). Whether a verdict
  * keeps a skill from being served is the config's `audit.block` (gate.ts), not decided here.
+ * Findings of one skill combine (combine.ts) before the verdict, across its files.
  */
+import { combineFindings } from "./combine.ts";
 import { reaches, type Severity } from "./rules.ts";
 import { scanFile, type Finding } from "./scan.ts";
 
@@ -60,7 +62,9 @@ function scanOnce(path: string, version: string, bytes: () => Uint8Array | undef
   return found;
 }
 
-function audited(findings: Finding[]): SkillAudit {
+/** The files' findings, combined across the skill (combine.ts): what the cache keeps by content. */
+function audited(scannedFindings: Finding[]): SkillAudit {
+  const findings = combineFindings(scannedFindings);
   return { findings, verdict: verdictOf(findings), counts: countsOf(findings) };
 }
 
