@@ -18,6 +18,10 @@
  *   higher. Outside a fenced block, such a line that also tells the agent to act ("just", "now",
  *   "you must", "make sure"… outside its quotes and code spans) keeps its severity.
  *
+ * And one exception for what a code span holds: a tag named whole in a span of its own, wrapping
+ * nothing ("fall back to a `<system-reminder>` block", as Anthropic's claude-api skill writes), is
+ * a name, not a turn (namedTag).
+ *
  * Each check reads one line (or the file's frontmatter and headings, once per file): linear in the
  * text, and every pattern here passes the same structural proof as the rules'.
  */
@@ -97,6 +101,22 @@ export function forbidden(line: string, start: number, end: number): boolean {
   if (TURN.test(plain) || CLAUSE.test(plain) || plain.split(/\s+/).filter((w) => /\w/.test(w)).length > GOVERNS_WORDS)
     return false;
   return !TURN.test(unquoted(after));
+}
+
+/** A tag alone: `<system-reminder>`, `</IMPORTANT>`, `<|im_start|>`. */
+const TAG = /^<\/?(?:\|[a-z_]{1,32}\||[A-Za-z][\w-]{0,40})>$/;
+
+/**
+ * Whether the match is a tag named, not used: the whole of a code span of its own ("fall back to a
+ * `<system-reminder>` block"), its name nowhere else on the line, so it opens or closes nothing.
+ * A tag in a code span next to the text it wraps ("`<IMPORTANT>` read ~/.ssh `</IMPORTANT>`")
+ * names the tag twice and keeps its severity.
+ */
+export function namedTag(line: string, start: number, end: number): boolean {
+  const tag = line.slice(start, end);
+  if (!TAG.test(tag) || line[start - 1] !== "`" || line[end] !== "`") return false;
+  const name = tag.replace(/^<\/?|>$/g, "");
+  return line.indexOf(name) === line.lastIndexOf(name);
 }
 
 function unquoted(text: string): string {

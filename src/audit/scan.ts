@@ -19,7 +19,7 @@
  * in Markdown (unless it stands under a security review's marked heading).
  */
 import { visibleLine } from "../visible-text.ts";
-import { forbidden, ReviewExamples } from "./context.ts";
+import { forbidden, namedTag, ReviewExamples } from "./context.ts";
 import { NORMALISE_LIMITS, normalise, type Normalised, spelledOut } from "./normalise.ts";
 import { RULES, RULES_BY_ID, reaches, type Rule, type Severity } from "./rules.ts";
 
@@ -273,6 +273,7 @@ function lowered(context: Lines, line: number, start: number, end: number, markd
   const to = Math.min(end - context.startOf(line), text.length);
   if (markdown && context.reviewExamples().holds(line, text, from, to))
     return " (an example under a security review's heading of things to flag: reported, not blocked)";
+  if (namedTag(text, from, to)) return " (a tag named in a code span, wrapping nothing: reported, not blocked)";
   if (!(markdown && context.inFence(line)) && forbidden(text, from, to))
     return " (forbidden in its own sentence: reported, not blocked)";
   return undefined;
