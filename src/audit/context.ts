@@ -158,7 +158,7 @@ export class ReviewExamples {
   holds(line: number, text: string, start: number, end: number): boolean {
     if (!this.marked.has(line)) return false;
     if (this.fenced.has(line)) return true;
-    return !TURN.test(unquoted(text.slice(0, start) + " " + text.slice(end)));
+    return !TURN.test(unquoted(`${text.slice(0, start)} ${text.slice(end)}`));
   }
 }
 
