@@ -6,8 +6,9 @@
  *
  * Matchers are regular expressions run over a file's text, each match one finding; `kinds` says
  * which files a rule reads (prose: Markdown, YAML, text; code: scripts and everything else), and
- * `prose` rules are about words aimed at the agent, so a match that is *discussed* (quoted, or on
- * a line about detecting attacks) is reported `low`, never blocked (scan.ts). `check` refines a
+ * `prose` rules are about words aimed at the agent; such a match (or a command in prose) is lowered
+ * to `low` only by a prohibition governing it or a security review's marked example, never by a
+ * nearby word or quotation marks (context.ts, scan.ts). `check` refines a
  * match with its surroundings (the emoji around a zero-width joiner, a negation before a flag).
  *
  * Bump RULES_VERSION whenever a rule is added, removed or changes what it matches: cached
@@ -52,7 +53,7 @@ export interface Rule {
    * removes are what the rule is about.
    */
   raw?: boolean;
-  /** `prose`: words to the agent (a discussed match is low); `code`: commands, wherever they are. */
+  /** `prose`: words to the agent; `code`: commands, wherever they are (context.ts lowers either in prose). */
   kind: "prose" | "code" | "file";
   /** Refines a match: undefined drops it, a severity overrides the rule's. */
   check?: (m: MatchContext) => Severity | undefined | "keep";

@@ -11,13 +11,15 @@
  * finding with its line and column in the text as written (1-based; columns in UTF-16 units,
  * SARIF's default).
  *
- * Words aimed at the agent (`prose` rules) and commands quoted in prose are judged in context: a
- * match on a line about finding attacks ("look for", "e.g.", "injection", within the three lines
- * before) is a skill *discussing* the attack, as a review skill does, and is reported `low`. A
- * script's commands are never discussion: in `.sh`, `.py`, `.js` and the like, code is code, as is
- * a fenced code block in Markdown.
+ * A skill's own words are instructions (issue 48 item 4): a nearby word ("for example",
+ * "patterns"), a code span or quotation marks never lowers a finding. Words aimed at the agent
+ * (`prose` rules) and commands in prose are lowered to `low` only by a prohibition that governs the
+ * very match, or as an example a security review marks as one (context.ts). A script's commands
+ * are never lowered: in `.sh`, `.py`, `.js` and the like, code is code, as is a fenced code block
+ * in Markdown (unless it stands under a security review's marked heading).
  */
 import { visibleLine } from "../visible-text.ts";
+import { forbidden, namedTag, ReviewExamples } from "./context.ts";
 import { NORMALISE_LIMITS, normalise, type Normalised, spelledOut } from "./normalise.ts";
 import { RULES, RULES_BY_ID, reaches, type Rule, type Severity } from "./rules.ts";
 
@@ -189,13 +191,10 @@ function runnable(path: string): boolean {
   return /(?:^|\/)skill\.md$/i.test(path) || CODE_FILE.test(path);
 }
 
-/** Files whose text is the skill's own code, not prose: their commands are never "discussed". */
+/** Files whose text is the skill's own code, not prose: their commands are never lowered by context. */
 const CODE_FILE =
   /\.(?:sh|bash|zsh|fish|ps1|psm1|bat|cmd|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|rb|pl|php|go|rs|lua|r|swift|kt|java|cs|c|cc|cpp|h|hpp|applescript|scpt|command|tool)$/i;
 const PROSE_FILE = /\.(?:md|markdown|mdx|txt|rst|ya?ml|json|html?)$/i;
-
-const DISCUSSION =
-  /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|look(?:s|ing)?\s+(?:out\s+)?for|watch(?:ing)?\s+(?:out\s+)?for|search(?:ing)?\s+for|scan(?:s|ning)?\s+for|such\s+as|e\.g\.|for\s+example|examples?\s+of|patterns?|attacks?|attackers?|injections?|malicious|suspicious|red\s+flags?|phishing|threats?|jailbreaks?|vulnerab\w{0,32}|poison\w{0,32}|exploit\w{0,32}|never\s+(?:run|use|do)|do\s+not\s+(?:run|use)|don't\s+(?:run|use))\b/i;
 
 const NEEDLES = [...new Set(RULES.flatMap((r) => (r.needles ?? []).flat()))].sort((a, b) => b.length - a.length);
 /**
@@ -216,14 +215,13 @@ function needlesIn(text: string): (needle: string) => boolean {
 
 /**
  * Start offsets of each line, for positions; made once per file with a finding. What the context
- * judges ask of a line (in a fence? discussed? quoted up to a column?) is worked out once per line
- * and kept, so a file with many findings on one long line costs its length once, not per finding.
+ * judges ask of the file (its fences, a security review's marked examples) is worked out once and
+ * kept, so many findings cost the file's length once, not per finding.
  */
 class Lines {
   private readonly starts: number[] = [0];
   private fences: boolean[] | undefined;
-  private readonly discussion = new Map<number, boolean>();
-  private readonly marks = new Map<number, QuoteMarks>();
+  private examples: ReviewExamples | undefined;
   constructor(readonly text: string) {
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1);
   }
@@ -257,74 +255,28 @@ class Lines {
     }
     return this.fences[line]!;
   }
-  /** Whether a line says it is about finding attacks. */
-  discusses(line: number): boolean {
-    let found = this.discussion.get(line);
-    if (found === undefined) {
-      found = DISCUSSION.test(this.lineText(line));
-      this.discussion.set(line, found);
-    }
-    return found;
-  }
-  quoteMarks(line: number): QuoteMarks {
-    let marks = this.marks.get(line);
-    if (!marks) {
-      marks = new QuoteMarks(this.lineText(line));
-      this.marks.set(line, marks);
-    }
-    return marks;
-  }
-}
-
-function discussed(lines: Lines, line: number): boolean {
-  for (let i = Math.max(0, line - 3); i <= line; i++) if (lines.discusses(i)) return true;
-  return false;
-}
-
-/** Columns of a line's quotation marks, ascending, so "how many before column c" is a binary search. */
-class QuoteMarks {
-  private readonly at: Record<"`" | '"' | "\u201c" | "\u201d", number[]> = {
-    "`": [],
-    '"': [],
-    "\u201c": [],
-    "\u201d": [],
-  };
-  constructor(line: string) {
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i]!;
-      if (c === "`" || c === '"' || c === "\u201c" || c === "\u201d") this.at[c].push(i);
-    }
-  }
-  /** How many of `mark` stand before `column`. */
-  before(mark: keyof QuoteMarks["at"], column: number): number {
-    const list = this.at[mark];
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid]! < column) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-  /** The column of the last `mark` before `column`, or -1. */
-  lastBefore(mark: keyof QuoteMarks["at"], column: number): number {
-    const n = this.before(mark, column);
-    return n === 0 ? -1 : this.at[mark][n - 1]!;
+  /** A security review's marked examples (context.ts), for a Markdown file. */
+  reviewExamples(): ReviewExamples {
+    this.examples ??= new ReviewExamples(this.text.split("\n"));
+    return this.examples;
   }
 }
 
 /**
- * Whether the text at `column` of a prose line is inside a code span or quotation marks: a
- * document naming a phrase or a tag (`<system-reminder>`, "disregard the previous instruction")
- * rather than saying it.
+ * Why a match in prose is lowered to `low`, or undefined: it keeps its severity. `markdown`: the
+ * file may hold a security review's marked examples; `fenced`: the match is code in a fenced block,
+ * which no prohibition lowers.
  */
-function quoted(marks: QuoteMarks, column: number): boolean {
-  return (
-    marks.before("`", column) % 2 === 1 ||
-    marks.before('"', column) % 2 === 1 ||
-    marks.lastBefore("\u201c", column) > marks.lastBefore("\u201d", column)
-  );
+function lowered(context: Lines, line: number, start: number, end: number, markdown: boolean): string | undefined {
+  const text = context.lineText(line);
+  const from = start - context.startOf(line);
+  const to = Math.min(end - context.startOf(line), text.length);
+  if (markdown && context.reviewExamples().holds(line, text, from, to))
+    return " (an example under a security review's heading of things to flag: reported, not blocked)";
+  if (namedTag(text, from, to)) return " (a tag named in a code span, wrapping nothing: reported, not blocked)";
+  if (!(markdown && context.inFence(line)) && forbidden(text, from, to))
+    return " (forbidden in its own sentence: reported, not blocked)";
+  return undefined;
 }
 
 /** The matched text as a person can read it: invisible characters spelled out, long matches cut, secrets masked. */
@@ -425,8 +377,6 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
   const codeFile = CODE_FILE.test(path);
   const proseFile = !codeFile && (PROSE_FILE.test(path) || !/\.[A-Za-z0-9]+$/.test(path));
   const markdown = /\.(?:md|markdown|mdx)$/i.test(path);
-  // Quotation marks are prose in a document, syntax in YAML or JSON (`prompt: "…"` says it).
-  const document = markdown || /\.(?:txt|rst)$/i.test(path);
   const present = needlesIn(norm.text);
   const ascii = !NON_ASCII.test(text);
   const place = (offset: number) => {
@@ -460,17 +410,9 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
       else lines ??= new Lines(subject);
       const context = (rule.raw ? original : lines)!;
       const line = context.lineOf(start);
-      const canBeDiscussed = rule.kind === "prose" || (rule.kind === "code" && proseFile);
-      let note = "";
-      if (
-        canBeDiscussed &&
-        severity !== "low" &&
-        !(markdown && rule.kind === "code" && context.inFence(line)) &&
-        (discussed(context, line) || (document && quoted(context.quoteMarks(line), start - context.startOf(line))))
-      ) {
-        severity = "low";
-        note = " (quoted as something to look for: reported, not blocked)";
-      }
+      const canBeLowered = rule.kind === "prose" || (rule.kind === "code" && proseFile);
+      const note = canBeLowered && severity !== "low" ? lowered(context, line, start, end, markdown) : undefined;
+      if (note) severity = "low";
       if (kept >= MAX_FINDINGS_PER_RULE && reaches(top, severity)) {
         more++;
         continue;
@@ -482,7 +424,13 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
       const written = rule.raw ? match[0] : text.slice(from, norm.origin(end));
       const read = written === match[0] ? "" : ` (read as "${shown(rule, match[0])}")`;
       const what = rule.id === "hidden-tag-characters" ? tagText(match[0]) : `"${shown(rule, written)}"${read}`;
-      findings.push({ rule: rule.id, severity, file: path, ...place(from), message: `${what}: ${rule.reason}${note}` });
+      findings.push({
+        rule: rule.id,
+        severity,
+        file: path,
+        ...place(from),
+        message: `${what}: ${rule.reason}${note ?? ""}`,
+      });
     }
     if (more > 0) {
       const last = findings.findLast((f) => f.rule === rule.id)!;

@@ -24,10 +24,19 @@ const AUDIT = "dev.skill-central/audit";
 const SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 const sha = (bytes: Uint8Array | string) => `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`;
 
+/** A rule's first case by name (test/unit/audit-context.test.ts has its further ones). */
+const firstCase = (rule: string, kind: "malicious" | "benign") => readdirSync(join(CORPUS, rule, kind)).sort()[0]!;
+
+/** Copies a rule's first case into `layer`, as a skill folder of its name. */
+function copyCase(rule: string, kind: "malicious" | "benign", layer: string): void {
+  const name = firstCase(rule, kind);
+  cpSync(join(CORPUS, rule, kind, name), join(layer, name), { recursive: true });
+}
+
 /** The files of one corpus skill, by path relative to its folder. */
 function corpusSkill(rule: string, kind: "malicious" | "benign"): { name: string; files: Record<string, Buffer> } {
   const base = join(CORPUS, rule, kind);
-  const name = readdirSync(base)[0]!;
+  const name = firstCase(rule, kind);
   const files: Record<string, Buffer> = {};
   for (const p of readdirSync(join(base, name), { recursive: true }).map(String))
     if (statSync(join(base, name, p)).isFile()) files[p] = readFileSync(join(base, name, p));
@@ -65,7 +74,7 @@ describe("skill-central audit", () => {
       ["remote-code-pipe", "benign"],
       ["executable-binary", "benign"],
     ] as const)
-      cpSync(join(CORPUS, rule, kind), join(fixture.cwd, ".skills"), { recursive: true });
+      copyCase(rule, kind, join(fixture.cwd, ".skills"));
   });
   afterAll(() => fixture.cleanup());
 
@@ -227,7 +236,7 @@ describe("audit.layers: all", () => {
     const fixture = makeFixture({ "skill-central.yaml": config() });
     try {
       for (const kind of ["malicious", "benign"] as const)
-        cpSync(join(CORPUS, "remote-code-pipe", kind), join(fixture.cwd, ".skills"), { recursive: true });
+        copyCase("remote-code-pipe", kind, join(fixture.cwd, ".skills"));
       const server = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
       try {
         const { prompts } = await server.client.listPrompts();
