@@ -98,8 +98,11 @@ describe("findings combine: each pair in the table blocks, naming every finding"
   });
 
   test("a discussed (low) finding does not combine: a review skill naming both is not blocked", () => {
+    // A security review's marked examples (context.ts) are discussed, so reported low.
     const review = skill({
-      "SKILL.md": `${HEAD}Flag scripts that read \`~/.aws/credentials\` and then \`curl -d @file\` it to a server.\n`,
+      "SKILL.md":
+        "---\nname: secrets-review\ndescription: Security review of scripts for credential theft\n---\n\n" +
+        "## What to look for\n\n- Scripts that read `~/.aws/credentials` and send it with `curl -d @file` to a server.\n",
     });
     expect(auditFiles(review).findings.map((f) => [f.rule, f.severity])).toEqual([["secret-access", "low"]]);
     expect(combined(review)).toEqual([]);
