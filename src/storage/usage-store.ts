@@ -50,8 +50,16 @@ export interface SkillUseRow {
 export const FLUSH_EVERY_MS = 250;
 /** A batch that finds the store locked is kept and tried again; locked this long, recording stops. */
 const LOCKED_TOO_LONG_MS = 10_000;
-/** At close the last batch may wait this long for another process's lock. */
-const CLOSE_BUSY_TIMEOUT_MS = 2_000;
+/**
+ * At close the last batch tries this often, each try waiting up to CLOSE_TRY_BUSY_MS for another
+ * process's lock and CLOSE_TRY_PAUSE_MS between tries (about 3 s in all). One long busy timeout is
+ * not enough: SQLite answers some lock states at once, without waiting (a WAL file being
+ * recovered or removed as another process closes, a journal mode being set by a process creating
+ * the file), and four servers starting and stopping together lost one server's uses that way.
+ */
+const CLOSE_TRIES = 25;
+const CLOSE_TRY_BUSY_MS = 100;
+const CLOSE_TRY_PAUSE_MS = 20;
 /** Rows kept in memory at most while the store is locked: a bound, should the lock never lift. */
 const MAX_PENDING = 50_000;
 const DAY_MS = 86_400_000;
@@ -220,7 +228,10 @@ export class UsageRecorder {
     if (this.closed) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.writePending(CLOSE_BUSY_TIMEOUT_MS);
+    for (let tries = 0; tries < CLOSE_TRIES && !this.off && this.pending.length > 0; tries++) {
+      if (tries > 0) Bun.sleepSync(CLOSE_TRY_PAUSE_MS);
+      this.writePending(CLOSE_TRY_BUSY_MS);
+    }
     if (this.pending.length > 0 && !this.off)
       this.options.warn(
         `usage: ${this.pending.length} use(s) not recorded, the store ${this.options.path} stayed locked by another process`,

@@ -107,6 +107,44 @@ describe("UsageRecorder", () => {
     expect(readUsage(path, { since: 0 }).skills).toEqual([]);
   });
 
+  test("close keeps trying past one try's wait: a lock another process holds for a while does not lose the uses", async () => {
+    const path = tempStore();
+    openUsageDatabase(path, 0).close();
+    // Another process takes the write lock, says so, holds it across several of close's tries, then lets go.
+    const holder = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `const { Database } = require("bun:sqlite");
+         const db = new Database(${JSON.stringify(path)});
+         db.run("BEGIN IMMEDIATE");
+         process.stdout.write("locked\\n");
+         Bun.sleepSync(500);
+         db.run("COMMIT");
+         db.close();`,
+      ],
+      { stdout: "pipe", stderr: "inherit" },
+    );
+    const reader = holder.stdout.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe("locked\n");
+    const warnings: string[] = [];
+    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+    recorder.record(use("a"));
+    recorder.record(use("b"));
+    recorder.close();
+    expect(await holder.exited).toBe(0);
+    expect(warnings).toEqual([]);
+    expect(
+      readUsage(path, { since: 0 })
+        .skills.map((s) => [s.skill, s.uses])
+        .sort(),
+    ).toEqual([
+      ["a", 1],
+      ["b", 1],
+    ]);
+  }, 30_000);
+
   test("uses a locked store still holds at close are named in one warning", () => {
     const { other, warnings, recorder } = lockedStore();
     recorder.record(use("a"));
