@@ -200,6 +200,13 @@ export function spelledOut(chars: string): string {
   return [...chars].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
 }
 
+const EVERY_INVISIBLE = new RegExp(INVISIBLE.source, "gu");
+
+/** `text` with each invisible character (the set normalising removes) spelled out in place. */
+export function invisibleSpelledOut(text: string): string {
+  return text.replace(EVERY_INVISIBLE, spelledOut);
+}
+
 /** What a message shows of a run or a word: its start, and how long it is when that is not all. */
 const SHOWN = 12;
 

@@ -20,7 +20,7 @@
  */
 import { visibleLine } from "../visible-text.ts";
 import { forbidden, namedTag, ReviewExamples } from "./context.ts";
-import { NORMALISE_LIMITS, normalise, type Normalised, spelledOut } from "./normalise.ts";
+import { invisibleSpelledOut, NORMALISE_LIMITS, normalise, type Normalised } from "./normalise.ts";
 import { RULES, RULES_BY_ID, reaches, type Rule, type Severity } from "./rules.ts";
 
 export interface Finding {
@@ -282,11 +282,10 @@ function lowered(context: Lines, line: number, start: number, end: number, markd
 /** The matched text as a person can read it: invisible characters spelled out, long matches cut, secrets masked. */
 function shown(rule: Rule, matched: string): string {
   if (rule.id === "embedded-secret") return `${matched.slice(0, 10)}…`;
-  const visible = matched.replace(SPELLED, (c) => spelledOut(c));
+  const visible = invisibleSpelledOut(matched);
   const line = visible.replace(/\s+/g, " ").trim();
   return line.length > 80 ? `${line.slice(0, 77)}…` : line;
 }
-const SPELLED = /[\p{Default_Ignorable_Code_Point}\u2800\u3164\uFFA0\u115F\u1160]/gu;
 
 function tagText(matched: string): string {
   // Tag characters mirror ASCII (U+E0041 is a hidden "A"): what they spell is the point.

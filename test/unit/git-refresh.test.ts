@@ -61,6 +61,25 @@ function changes(): {
   return state;
 }
 
+/**
+ * Starts `refresh` (soon after start, as the tests' layers ask) with the first log line that says
+ * `word` as the promise returned; every other line goes to `seen`.
+ */
+function startRefreshSaying(word: string, seen: ReturnType<typeof changes>): Promise<string> {
+  let said: (message: string) => void = () => {};
+  const saying = new Promise<string>((resolve) => {
+    said = resolve;
+  });
+  refresh = new BackgroundRefresh({
+    cwd: fixture.cwd,
+    home: fixture.home,
+    changed: seen.changed,
+    log: (message) => (message.includes(word) ? said(message) : seen.log(message)),
+    firstDelayMs: 10,
+  });
+  return saying;
+}
+
 describe("background refresh of a layer that follows a ref", () => {
   test("fetches soon after start, then each interval; a new commit becomes current and asks for a reload", async () => {
     const a = remote.commit({ "a.yaml": skill("a") });
@@ -181,20 +200,10 @@ describe.skipIf(!hasSshKeygen)("background refresh of a layer with signers", () 
     writeFileSync(signers, signerLine("alice@example.com", alice));
     const a = remote.commit({ "a.yaml": skill("a") }, { signWith: alice.file });
     const seen = changes();
-    let failed: (message: string) => void = () => {};
-    const failure = new Promise<string>((resolve) => {
-      failed = resolve;
-    });
-    refresh = new BackgroundRefresh({
-      cwd: fixture.cwd,
-      home: fixture.home,
-      changed: seen.changed,
-      log: (message) => (message.includes("failed") ? failed(message) : seen.log(message)),
-      firstDelayMs: 10,
-    });
+    const failure = startRefreshSaying("failed", seen);
     const first = seen.next();
     const spec = layer(150);
-    await refresh.update([{ ...spec, source: { ...spec.source, signers } }], DEFAULT_AUDIT_SETTINGS);
+    await refresh!.update([{ ...spec, source: { ...spec.source, signers } }], DEFAULT_AUDIT_SETTINGS);
     await first;
     const entry = new CacheEntry(remote.url, fixture.home);
     expect(await entry.current("main", "")).toMatchObject({
@@ -217,19 +226,9 @@ describe("background refresh and the audit gate", () => {
   test("a new commit the gate refuses is never made current: the copy served stays, and the log names the skill, rule and place", async () => {
     const a = remote.commit({ "a.yaml": skill("a") });
     const seen = changes();
-    let refused: (message: string) => void = () => {};
-    const refusal = new Promise<string>((resolve) => {
-      refused = resolve;
-    });
-    refresh = new BackgroundRefresh({
-      cwd: fixture.cwd,
-      home: fixture.home,
-      changed: seen.changed,
-      log: (message) => (message.includes("refused") ? refused(message) : seen.log(message)),
-      firstDelayMs: 10,
-    });
+    const refusal = startRefreshSaying("refused", seen);
     const first = seen.next();
-    await refresh.update([layer(150)], DEFAULT_AUDIT_SETTINGS);
+    await refresh!.update([layer(150)], DEFAULT_AUDIT_SETTINGS);
     await first;
     const entry = new CacheEntry(remote.url, fixture.home);
     expect((await entry.current("main", ""))?.commit).toBe(a);
@@ -272,20 +271,10 @@ describe("background refresh and rollback", () => {
   test("a ref moved back to an ancestor of the copy served is refused and logged, naming both; the newer copy stays", async () => {
     const a = remote.commit({ "a.yaml": skill("a") });
     const seen = changes();
-    let refused: (message: string) => void = () => {};
-    const refusal = new Promise<string>((resolve) => {
-      refused = resolve;
-    });
-    refresh = new BackgroundRefresh({
-      cwd: fixture.cwd,
-      home: fixture.home,
-      changed: seen.changed,
-      log: (message) => (message.includes("refused") ? refused(message) : seen.log(message)),
-      firstDelayMs: 10,
-    });
+    const refusal = startRefreshSaying("refused", seen);
     const entry = new CacheEntry(remote.url, fixture.home);
     let next = seen.next();
-    await refresh.update([layer(150)], DEFAULT_AUDIT_SETTINGS);
+    await refresh!.update([layer(150)], DEFAULT_AUDIT_SETTINGS);
     await next;
     next = seen.next();
     const b = remote.commit({ "a.yaml": skill("a"), "b.yaml": skill("b") });
