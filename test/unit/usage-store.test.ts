@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ConfigProblem } from "../../src/config/config-problem.ts";
 import type { ConfigOrigin } from "../../src/config/config-origin.ts";
 import { defaultUsageSettings, readUsageSettings, stateRoot } from "../../src/config/usage-settings.ts";
 import { formatDiagnostic } from "../../src/diagnostics.ts";
+import { writeGarbageStore, writeTruncatedStore } from "../helpers/damaged-store.ts";
 import { makeFixture } from "../helpers/fixture.ts";
 import { resolvedConfig } from "../helpers/resolved-config.ts";
 import { MAX_RECORDED_CHARS, recordedText } from "../../src/storage/usage-bounds.ts";
@@ -338,25 +339,12 @@ describe("the store is the user's alone", () => {
 describe("a store that cannot be read", () => {
   const garbage = () => {
     const path = tempStore();
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, "this is not a SQLite database, just some bytes\n".repeat(100));
+    writeGarbageStore(path);
     return path;
   };
-  /** A real store with rows, cut in half: SQLite finds it malformed. */
   const truncated = () => {
     const path = tempStore();
-    const db = openUsageDatabase(path, 0);
-    const insert = db.prepare(
-      "INSERT INTO uses (at, skill, layer, client, caller, outcome, via) VALUES (?, ?, 'l', ?, NULL, 'ok', 'v')",
-    );
-    db.transaction(() => {
-      for (let i = 0; i < 5000; i++) insert.run(i, `s${i % 7}`, "c".repeat(100));
-    })();
-    db.run("PRAGMA wal_checkpoint(TRUNCATE)");
-    db.run("PRAGMA journal_mode = DELETE");
-    db.close();
-    const bytes = readFileSync(path);
-    writeFileSync(path, bytes.subarray(0, bytes.length / 2));
+    writeTruncatedStore(path);
     return path;
   };
 
