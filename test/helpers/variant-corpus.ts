@@ -107,7 +107,7 @@ export function figuresTable(figures: CorpusFigures): string {
   const rows = [["class", "malicious blocked", "recall", "benign", "false blocks"]];
   for (const c of figures.classes)
     rows.push([
-      c.name,
+      visibleLine(c.name),
       c.malicious ? `${c.malicious.blocked}/${c.malicious.total}` : "-",
       c.malicious ? percent(c.malicious.blocked, c.malicious.total) : "-",
       c.benign ? String(c.benign.total) : "-",
@@ -135,7 +135,10 @@ function described(v: Variant): string {
   const lines = shown.map(
     (f) => `    ${f.severity} ${f.rule} ${f.file}:${f.line}:${f.column} ${visibleLine(f.message)}`,
   );
-  return [`  ${v.class}/${v.side}/${v.place}`, ...(lines.length > 0 ? lines : ["    (no finding)"])].join("\n");
+  return [
+    `  ${visibleLine(`${v.class}/${v.side}/${v.place}`)}`,
+    ...(lines.length > 0 ? lines : ["    (no finding)"]),
+  ].join("\n");
 }
 
 /** The malicious variants not blocked and the benign ones blocked, each with its findings (empty: none). */

@@ -34,6 +34,8 @@ import {
 const FALSE_BLOCKS_ON_MAIN: readonly string[] = [
   // shell-persistence: "crontab" followed by any word ("# Crontab explainer").
   "look-alikes/benign/crontab-explainer/",
+  // dns-exfiltration: a code span's closing backtick read as a command substitution ("`dig +short h` and `nslookup h`").
+  "look-alikes/benign/network-debug/",
   // secret-access raised to high: a table naming ~/.aws/credentials in a file that says "webhook".
   "look-alikes/benign/secrets-scanner/",
   // hidden-comment-instructions: a reviewer's example in a code span under "What to look for".
