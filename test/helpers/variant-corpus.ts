@@ -51,6 +51,17 @@ export interface CorpusFigures {
   overall: { malicious: number; blocked: number; recall: number; benign: number; falseBlocks: number };
 }
 
+/** A layer folder's skills, each judged over the files the loader serves for it: blocked at `block`, and its findings. */
+export function judgeLayer(
+  dir: string,
+  block = DEFAULT_AUDIT_SETTINGS.block,
+): { place: string; blocked: boolean; findings: Finding[] }[] {
+  return servedSkillsOf(dir).map((skill) => {
+    const audit = auditFiles(skill.files.map((f) => ({ path: f.path, bytes: new Uint8Array(readFileSync(f.abs)) })));
+    return { place: skill.place, blocked: anyReaches(audit.findings, block), findings: audit.findings };
+  });
+}
+
 /** Every class folder under `root`, whatever classes exist: each side's skills judged at `audit.block`. */
 export function judgeCorpus(root = VARIANTS_ROOT, block = DEFAULT_AUDIT_SETTINGS.block): CorpusFigures {
   const names = existsSync(root)
@@ -65,18 +76,7 @@ export function judgeCorpus(root = VARIANTS_ROOT, block = DEFAULT_AUDIT_SETTINGS
     for (const side of SIDES) {
       const dir = join(root, name, side);
       if (!existsSync(dir)) continue;
-      const judged = servedSkillsOf(dir).map((skill): Variant => {
-        const audit = auditFiles(
-          skill.files.map((f) => ({ path: f.path, bytes: new Uint8Array(readFileSync(f.abs)) })),
-        );
-        return {
-          class: name,
-          side,
-          place: skill.place,
-          blocked: anyReaches(audit.findings, block),
-          findings: audit.findings,
-        };
-      });
+      const judged = judgeLayer(dir, block).map((skill): Variant => ({ class: name, side, ...skill }));
       variants.push(...judged);
       figures[side] = { total: judged.length, blocked: judged.filter((v) => v.blocked).length };
     }
