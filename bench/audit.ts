@@ -51,7 +51,7 @@ function once(home: string, format: string): { ms: number; summary: string; skil
   if (run.exitCode !== 0) throw new Error(`audit exited ${run.exitCode}: ${run.stderr.toString().slice(-400)}`);
   const summary = run.stderr.toString().trim().split("\n").at(-1) ?? "";
   if (format !== "json") return { ms, summary };
-  return { ms, summary, skills: (JSON.parse(run.stdout.toString()) as { skills: AuditedSkill[] }).skills };
+  return { ms, summary, skills: (JSON.parse(run.stdout!.toString()) as { skills: AuditedSkill[] }).skills };
 }
 
 let blocked: AuditedSkill[] = [];
