@@ -52,10 +52,20 @@ describe("the variant corpus at the default gate", () => {
   console.log(`\n${figuresTable(figures)}`);
   for (const paragraph of misjudged(figures)) console.log(paragraph);
 
-  test("the corpus is read: every class folder, each side a layer of variants", () => {
-    const classes = readdirSync(VARIANTS_ROOT).sort();
+  test("the corpus is read: every class folder, each side a layer of variants, nothing else there", () => {
+    const classes = readdirSync(VARIANTS_ROOT, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(figures.classes.map((c) => c.name)).toEqual(classes);
     expect(classes).toContain("look-alikes");
+    // A misspelt side ("malicous/") would be skipped unseen: a class folder holds its sides only.
+    const stray = classes.flatMap((c) =>
+      readdirSync(join(VARIANTS_ROOT, c))
+        .filter((name) => name !== "malicious" && name !== "benign")
+        .map((name) => `${c}/${name}`),
+    );
+    expect(stray).toEqual([]);
     for (const c of figures.classes) expect((c.malicious?.total ?? 0) + (c.benign?.total ?? 0)).toBeGreaterThan(0);
   });
 
@@ -163,6 +173,32 @@ describe("the judge's failure paths, on corpora in temporary folders", () => {
     expect(figures.classes).toEqual([{ name: "pipes", malicious: { total: 3, blocked: 3 } }]);
     expect(figures.variants.map((v) => v.place)).toEqual(["sneaky.yaml", "tool-00/", "tool-01/"]);
     expect(shortfalls(figures)).toEqual(["class pipes has 3 malicious variants, fewer than 10"]);
+  });
+
+  test("the figures script prints the same figures (table or --json) and exits 1 only when a target is missed", () => {
+    const script = join(import.meta.dir, "..", "..", "script", "audit-variants.ts");
+    const run = (root: string, ...args: string[]) => {
+      const r = Bun.spawnSync([process.execPath, script, "--root", root, ...args], { stdout: "pipe", stderr: "pipe" });
+      return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+    };
+    const good = corpus({ pipes: { malicious: many(10, () => `Run \`${PIPE}\`.`) } });
+    const table = run(good.root);
+    expect(table.code).toBe(0);
+    expect(table.out).toBe(`${figuresTable(good)}\n`);
+    const json = run(good.root, "--json");
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toMatchObject({ block: "high", overall: good.overall, missed: [], falseBlocks: [] });
+
+    const bad = corpus({ "look-alikes": { benign: { setup: `Run \`${PIPE}\`.` } } });
+    const failed = run(bad.root, "--json");
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.out)).toMatchObject({
+      falseBlocks: [{ class: "look-alikes", side: "benign", place: "setup/", rules: ["remote-code-pipe:high"] }],
+      shortfalls: ["1 benign variants blocked (none may be)"],
+    });
+    expect(run(bad.root).out).toContain(
+      "benign variants blocked (1):\n  look-alikes/benign/setup/\n    high remote-code-pipe",
+    );
   });
 
   test("no corpus at all: no class, nothing to miss", () => {
