@@ -82,7 +82,10 @@ describe("the form of a skill the project does not own", () => {
   test("an access finding of a vendored layer still counts: a copy that no longer matches its commit fails validate and doctor", async () => {
     const other = makeFixture();
     try {
-      other.write("skill-central.yaml", `layers:\n  - { name: vendor, priority: 10, git: ${remote.url}, path: skills }\n`);
+      other.write(
+        "skill-central.yaml",
+        `layers:\n  - { name: vendor, priority: 10, git: ${remote.url}, path: skills }\n`,
+      );
       const run = (args: string[]) => runCli([...args, "--no-builtin"], other.cwd, other.home, { NO_COLOR: "1" });
       expect((await run(["sync"])).code).toBe(0);
       const copies = join(other.home, ".cache", "skill-central", "git");
