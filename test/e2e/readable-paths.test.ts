@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, type Remote } from "../helpers/git-remote.ts";
-import { runCli, type CliRun } from "./cli-run.ts";
+import { SOURCE_ENTRY } from "../helpers/server.ts";
+import { runCli, runCommand, type CliRun } from "./cli-run.ts";
 
 /**
  * "Paths people can read" (issue 51, item 4), through the real CLI and real git: a file of a git
@@ -114,6 +115,22 @@ describe("list fits descriptions to the width", () => {
     const wide = await cli(["list"], { COLUMNS: "400" });
     expect(wide.stdout).toMatch(/^ID +TYPE +LAYER +PRIORITY +TAGS +DESCRIPTION$/m);
     expect(wide.stdout).toContain(LONG);
+  });
+
+  // util-linux `script` gives the CLI a real terminal, whose width `stty` sets: no COLUMNS involved.
+  test.skipIf(Bun.which("script") === null)("on a terminal, rows fit the terminal's own width", async () => {
+    const command = `stty cols 70 rows 24; ${JSON.stringify(process.execPath)} ${JSON.stringify(SOURCE_ENTRY)} list --no-builtin`;
+    const run = await runCommand(["script", "-qec", command, "/dev/null"], fixture.cwd, {
+      HOME: fixture.home,
+      PATH: process.env.PATH ?? "",
+      NO_COLOR: "1",
+    });
+    const lines = run.stdout
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith("ID") || /^(changelog|release-notes|style-guide) /.test(l));
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(70);
+    expect(lines.join("\n")).toMatch(/^changelog .*…$/m);
   });
 
   test("piped without COLUMNS, every description is whole", async () => {
