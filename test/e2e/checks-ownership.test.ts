@@ -3,6 +3,7 @@ import { chmodSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, type Remote } from "../helpers/git-remote.ts";
+import { serveFolder } from "../helpers/static-host.ts";
 import { runCli, type CliRun } from "./cli-run.ts";
 
 /**
@@ -186,6 +187,33 @@ describe("checks.ignore", () => {
       );
     } finally {
       restore();
+    }
+  });
+});
+
+describe("a url layer (an Agent Skills well-known index) is not the project's either", () => {
+  test("its vague description is a note named <layer>@<index hash>:<path>; --strict passes", async () => {
+    const publisher = makeFixture({ ".skills/notes/SKILL.md": skillMd("notes", "Release notes") });
+    const consumer = makeFixture();
+    const host = serveFolder(join(publisher.cwd, "site"));
+    try {
+      const published = await runCli(["publish", "site", "--no-builtin"], publisher.cwd, publisher.home);
+      expect(published.code).toBe(0);
+      consumer.write(
+        "skill-central.yaml",
+        `layers:\n  - { name: docs, priority: 10, url: "http://127.0.0.1:${host.port}/.well-known/agent-skills/" }\n`,
+      );
+      const run = (args: string[]) => runCli([...args, "--no-builtin"], consumer.cwd, consumer.home, { NO_COLOR: "1" });
+      expect((await run(["sync"])).code).toBe(0);
+      const strict = await run(["validate", "--strict"]);
+      expect(strict.stdout).toMatch(
+        /^docs@[0-9a-f]{7}:notes\/SKILL\.md:3:\d+: note: the description of "notes" is too vague .*\(layer "docs" is not this project's to fix\)/m,
+      );
+      expect(strict.code).toBe(0);
+    } finally {
+      host.stop(true);
+      publisher.cleanup();
+      consumer.cleanup();
     }
   });
 });
