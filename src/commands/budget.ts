@@ -27,25 +27,18 @@ const n = (value: number) => value.toLocaleString("en-US");
 
 /** The lines that say how to act on a published budget: the config line, and what it changes for this client. */
 function adviceText(cost: ClientCost, advice: BudgetAdvice): string {
-  let text = `  to apply it, add \`${advice.line}\` to skill-central.yaml (every client's budget; docs/catalog.md#token-budgets)\n`;
-  const moved = [
-    ...(advice.promptsBehindCatalog > 0
-      ? [
-          `its ${plural(advice.promptsBehindCatalog, "prompt")} leave the prompt list (no slash command; find_skills and load_skill still reach them)`,
-        ]
-      : []),
-    ...(advice.toolsBehindCatalog > 0
-      ? [`its ${plural(advice.toolsBehindCatalog, "tool skill")} go behind run_skill_tool`]
-      : []),
-  ];
-  const what =
-    advice.applied.plan === "catalog"
-      ? `the catalog plan, ${n(advice.applied.tokens)} tokens`
-      : `${n(advice.applied.tokens)} tokens`;
+  const { applied } = advice;
+  let text = `  to apply it, add \`${advice.line}\` to skill-central.yaml (it applies to every client; docs/catalog.md#token-budgets)\n`;
+  const what = applied.plan === "catalog" ? "the catalog plan: " : "";
+  const still = applied.over ? `, still over ${n(cost.budget!.tokens)} (the catalog plan alone costs that much)` : "";
   text += visibleLine(
-    `  then ${cost.label} gets ${what} instead of ${n(cost.tokens)}${advice.applied.over ? ` (still over ${n(cost.budget!.tokens)}: the catalog plan alone costs that much)` : ""}${moved.length > 0 ? `: ${moved.join("; ")}` : ""}`,
+    `  then ${cost.label} gets ${what}${n(applied.tokens)} tokens instead of ${n(cost.tokens)}${still}`,
   );
   text += "\n";
+  if (advice.promptsBehindCatalog > 0)
+    text += `    ${plural(advice.promptsBehindCatalog, "prompt")} leave its prompt list (no slash command; find_skills and load_skill still reach them)\n`;
+  if (advice.toolsBehindCatalog > 0)
+    text += `    ${plural(advice.toolsBehindCatalog, "tool skill")} go behind run_skill_tool\n`;
   if (advice.alsoSwitches.length > 0)
     text += `${visibleLine(`  the same line gives the catalog plan to ${advice.alsoSwitches.join(", ")} too`)}\n`;
   return text;

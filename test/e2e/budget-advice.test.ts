@@ -20,8 +20,9 @@ describe("budget over a published budget, through the real CLI", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("(published budget, not applied) OVER\n");
     expect(run.stdout).toContain("to apply it, add `tokenBudget: 2000` to skill-central.yaml");
+    expect(run.stdout).toMatch(/ {2}then Claude Code gets the catalog plan: [\d,]+ tokens instead of [\d,]+\n/);
     expect(run.stdout).toMatch(
-      /then Claude Code gets the catalog plan, [\d,]+ tokens instead of [\d,]+: its \d+ prompts leave the prompt list .*; its \d+ tool skills go behind run_skill_tool\n/,
+      / {4}\d+ prompts leave its prompt list \(no slash command; .*\)\n {4}\d+ tool skills go behind run_skill_tool\n/,
     );
   });
 
