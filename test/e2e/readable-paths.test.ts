@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, type Remote } from "../helpers/git-remote.ts";
-import { SOURCE_ENTRY } from "../helpers/server.ts";
+import { connect, SOURCE_ENTRY, SOURCE_TARGET } from "../helpers/server.ts";
+import { eventually } from "./live-session.ts";
 import { runCli, runCommand, type CliRun } from "./cli-run.ts";
 
 /**
@@ -92,6 +93,19 @@ describe("a git layer's files are named by layer and commit", () => {
     expect(sarif.runs[0]!.originalUriBaseIds?.LAYER_TEAM?.uri).toBeUndefined();
     const verbose = JSON.parse((await cli(["audit", "--format", "sarif", "--verbose"])).stdout) as typeof sarif;
     expect(verbose.runs[0]!.originalUriBaseIds?.LAYER_TEAM?.uri).toMatch(/^file:\/\/.*\.cache\/skill-central\/.*\/$/);
+  });
+
+  test("the server's log names it so too", async () => {
+    const session = await connect(SOURCE_TARGET, fixture.cwd, fixture.home);
+    try {
+      expect((await session.client.listPrompts()).prompts.map((p) => p.name)).toContain("style-guide");
+      await eventually(() =>
+        expect(session.stderr()).toMatch(/team@[0-9a-f]{7}:style-guide\/SKILL\.md:5:1: warning: the body is 510 lines/),
+      );
+      expect(session.stderr()).not.toContain(CACHE);
+    } finally {
+      await session.close();
+    }
   });
 
   test("--verbose names the cache path instead", async () => {
