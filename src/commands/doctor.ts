@@ -69,8 +69,9 @@ export const spec = command({
     "unknown or ill-typed config keys, broken skill files, ids shadowed by a higher layer and ids\n" +
     "defined twice in one layer (both files named), and prompt skills whose tags no other prompt skill\n" +
     "shares (skills:compose by those tags returns only that skill). Runs every inline example, as validate\n" +
-    "does: its findings are validate's plus these, with the same severities. Exit 1 on errors (a broken\n" +
-    "file, an id withdrawn by a conflict, a failing example), 0 when there are only warnings.",
+    "does: its findings are validate's plus these, judged as validate judges them (the form of built-in,\n" +
+    "git and url skills is a note; checks.ignore entries are listed under Silenced). Exit 1 on errors (a\n" +
+    "broken file, an id withdrawn by a conflict, a failing example), 0 when there are only warnings.",
   options: {},
   examples: ["skill-central doctor", "skill-central doctor --json"],
   positionals: { min: 0, max: 0 },
