@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, type Remote } from "../helpers/git-remote.ts";
+import Schema from "typebox/schema";
+import sarifSchema from "../fixtures/sarif/sarif-schema-2.1.0.json";
 import { connect, SOURCE_ENTRY, SOURCE_TARGET } from "../helpers/server.ts";
 import { eventually } from "./live-session.ts";
 import { runCli, runCommand, type CliRun } from "./cli-run.ts";
@@ -93,6 +95,10 @@ describe("a git layer's files are named by layer and commit", () => {
     expect(sarif.runs[0]!.originalUriBaseIds?.LAYER_TEAM?.uri).toBeUndefined();
     const verbose = JSON.parse((await cli(["audit", "--format", "sarif", "--verbose"])).stdout) as typeof sarif;
     expect(verbose.runs[0]!.originalUriBaseIds?.LAYER_TEAM?.uri).toMatch(/^file:\/\/.*\.cache\/skill-central\/.*\/$/);
+    // Both stay SARIF 2.1.0 by the official OASIS schema.
+    const validator = Schema.Compile(sarifSchema as never);
+    expect(validator.Check(sarif)).toBe(true);
+    expect(validator.Check(verbose)).toBe(true);
   });
 
   test("the server's log names it so too", async () => {
