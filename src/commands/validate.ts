@@ -20,7 +20,8 @@ import {
   type CheckInput,
 } from "./support/findings.ts";
 import { choosingWarnings } from "./support/project-findings.ts";
-import { judgeFindings, ownedLayer } from "./support/ownership.ts";
+import { ownedLayer } from "../config/owned-layer.ts";
+import { judgeFindings } from "./support/ownership.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandContext } from "./support/command.ts";
 import { flag } from "./support/options.ts";
 

@@ -4,7 +4,8 @@ import type { ConfigProblem } from "../../src/config/config-problem.ts";
 import type { LayerSpec } from "../../src/config/resolve-config.ts";
 import type { Diagnostic } from "../../src/diagnostics.ts";
 import type { SkillRecord } from "../../src/load/record.ts";
-import { judgeFindings, ownedLayer } from "../../src/commands/support/ownership.ts";
+import { judgeFindings } from "../../src/commands/support/ownership.ts";
+import { ownedLayer } from "../../src/config/owned-layer.ts";
 
 const layer = (name: string, kind: "path" | "git" | "well-known", origin = "/p/skill-central.yaml"): LayerSpec => ({
   name,

@@ -15,6 +15,7 @@
  */
 import { dirname, sep } from "node:path";
 import type { CheckIgnore } from "../../config/checks-settings.ts";
+import { ownedLayer } from "../../config/owned-layer.ts";
 import type { LayerSpec } from "../../config/resolve-config.ts";
 import type { Diagnostic } from "../../diagnostics.ts";
 import type { SkillRecord } from "../../load/record.ts";
@@ -44,11 +45,6 @@ const isFormRule = (code: string) => FORM_RULES.has(code) || code.startsWith("sp
 /** Rules `checks.ignore` may not silence: what keeps a skill from being served for safety, and who may change it. */
 function isSecurityRule(code: string): boolean {
   return /^(audit-|git-|well-known-|layer-unsigned|lockfile|signature)/.test(code);
-}
-
-/** Whether a layer's skills are the project's (or the user's) to fix: a folder of this machine, not the built-in one. */
-export function ownedLayer(spec: Pick<LayerSpec, "origin" | "source">): boolean {
-  return spec.origin !== "built-in" && spec.source.kind === "path";
 }
 
 interface Place {
