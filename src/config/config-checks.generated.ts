@@ -4,7 +4,7 @@
 
 type Check = (value: unknown) => boolean;
 
-export type ConfigBlockId = "audit" | "catalog" | "elicitation" | "file" | "http" | "layer" | "usage";
+export type ConfigBlockId = "audit" | "catalog" | "checks" | "elicitation" | "file" | "http" | "layer" | "usage";
 
 const Guard = {
   CodePointCount(value) {
@@ -22,6 +22,9 @@ export const CONFIG_CHECKS: Readonly<Record<ConfigBlockId, Check>> = {
   "catalog": ((External) => {
     const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && ((((value.catalog === undefined || (!("catalog" in value) || (((value.catalog === "auto" || value.catalog === "on") || value.catalog === "off") || typeof value.catalog === "boolean"))) && (value.toolSkills === undefined || (!("toolSkills" in value) || (value.toolSkills === "tools" || value.toolSkills === "catalog")))) && (value.toolCap === undefined || (!("toolCap" in value) || (Number.isInteger(value.toolCap) && (!((Number.isFinite(value.toolCap) || typeof value.toolCap === "bigint")) || (value.toolCap >= 3 && value.toolCap <= 10000)))))) && (value.tokenBudget === undefined || (!("tokenBudget" in value) || (Number.isInteger(value.tokenBudget) && (!((Number.isFinite(value.tokenBudget) || typeof value.tokenBudget === "bigint")) || (value.tokenBudget >= 500 && value.tokenBudget <= 1000000)))))))); return (value) => { return check_0(value) }
   })([]),
+  "checks": ((External) => {
+    const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false))) && (value.ignore === undefined || (!("ignore" in value) || (Array.isArray(value.ignore) && value.ignore.every((unique_2, index) => (((typeof unique_2 === "object" && unique_2 !== null && !(Array.isArray(unique_2))) && ((("rule" in unique_2 && "reason" in unique_2) && Object.getOwnPropertyNames(unique_2).every((unique_3, unique_4) => ((External[1].test(unique_3) || false)))) && ((((typeof unique_2.rule === "string" && External[2].test(unique_2.rule)) && (unique_2.skill === undefined || (!("skill" in unique_2) || (typeof unique_2.skill === "string" && External[3].test(unique_2.skill))))) && (unique_2.layer === undefined || (!("layer" in unique_2) || (typeof unique_2.layer === "string" && External[4].test(unique_2.layer))))) && (typeof unique_2.reason === "string" && External[5].test(unique_2.reason))))))))))))); return (value) => { return check_0(value) }
+  })([/(^ignore$)/u, /(^rule$|^skill$|^layer$|^reason$)/u, /\S/u, /\S/u, /\S/u, /\S/u]),
   "elicitation": ((External) => {
     const check_0 = ((value) => (((value === "auto" || value === "off") || typeof value === "boolean") || ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false))) && ((value.mode === undefined || (!("mode" in value) || ((value.mode === "auto" || value.mode === "off") || typeof value.mode === "boolean"))) && (value.stateKeyFile === undefined || (!("stateKeyFile" in value) || (typeof value.stateKeyFile === "string" && External[1].test(value.stateKeyFile))))))))); return (value) => { return check_0(value) }
   })([/(^mode$|^stateKeyFile$)/u, /\S/u]),

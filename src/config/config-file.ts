@@ -14,6 +14,7 @@ import { type FileSettings, readFileKey } from "./file-keys.ts";
 import { readLayers, type LayerDeclaration } from "./read-layers.ts";
 import { CATALOG_KEYS, type CatalogKey, readCatalogKey, type CatalogSettings } from "./catalog-settings.ts";
 import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
+import { readChecksSettings, type ChecksSettings } from "./checks-settings.ts";
 import { readElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
 import { readUsageSettings, type UsageSettings } from "./usage-settings.ts";
@@ -35,6 +36,8 @@ export interface ConfigFile extends FileSettings {
   audit?: Partial<AuditSettings>;
   /** `usage`: where the usage history is kept (docs/usage.md); `store` absolute or "off". */
   usage?: Partial<UsageSettings>;
+  /** `checks`: findings of validate and doctor silenced, each with its reason (checks-settings.ts). */
+  checks?: Partial<ChecksSettings>;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -108,6 +111,9 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   enable: fileKey("enable"),
   audit: (value, { config, at }) => {
     config.audit = readAuditSettings(value, at);
+  },
+  checks: (value, { config, file, locate, at }) => {
+    config.checks = readChecksSettings(value, file, locate, at);
   },
 };
 const KNOWN_KEYS = Object.keys(KEY_READERS);

@@ -11,6 +11,7 @@ import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builti
 import type { VisibleTo } from "./visible-to.ts";
 import { isRemote, type LayerSource } from "./layer-source.ts";
 import { mergeAuditSettings, type AuditSettings } from "./audit-settings.ts";
+import { mergeChecksSettings, type ChecksSettings } from "./checks-settings.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
@@ -79,6 +80,8 @@ export interface ResolvedConfig {
   elicitation?: ElicitationSettings;
   /** `audit:` of the user's and project's configs, merged (absent: the defaults). */
   audit?: AuditSettings;
+  /** `checks:` of the user's and project's configs: findings the checkers silence, each with its reason. */
+  checks?: ChecksSettings;
   /** Where uses are recorded: the user's keys over the default store (a project's config may not set them). */
   usage?: UsageSettings;
   /** Opt-in skills (`enabled: false`) switched on: the ids the user's and the project's `enable` list. */
@@ -211,6 +214,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
     audit: mergedAudit(user, project, layers, report),
+    checks: mergeChecksSettings(user?.checks, project?.checks),
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage),
     enable: own.enable,
   };

@@ -2,7 +2,7 @@
  * The one loading pipeline: config → layers → files → records → registry, reusing what the
  * start-up index and the previous load already know, and yielding often so a request never waits long.
  */
-import { isAbsolute, sep } from "node:path";
+import { basename, isAbsolute, sep } from "node:path";
 import { layerPlace } from "../config/layer-position.ts";
 import type { ConfigOptions, LayerSpec, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
@@ -34,6 +34,8 @@ export interface LoadOptions extends ConfigOptions {
   previous?: LoadResult;
   /** Keep each file's locator, for positions asked for after the load (failing examples). */
   keepLocators?: boolean;
+  /** Show a git or url layer's files by their cache path, not `<layer>@<commit>:<path>` (the CLI's `--verbose`). */
+  cachePaths?: boolean;
   /** Told when a listed skill's content turns out to be gone (see ContentStore). */
   onContentLost?: (path: string) => void;
   /** Told what a skill folder's walk ran into (links left out, the limits), when the folder is first listed. */
@@ -51,7 +53,7 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Per layer of `config`: the other layers' folders inside its folder, which its walk leaves to them. */
   innerLayers: readonly InnerLayers[];
-  /** How paths are shown to people (relative to the project, `builtin:…`). */
+  /** How paths are shown to people (relative to the project, `builtin:…`, `team@0f1e1a4:…`). */
   display: (path: string) => string;
   /** Where every served skill's content comes from; shared by the next load. */
   store: ContentStore;
@@ -121,6 +123,30 @@ function displayFor(places: DisplayPlaces): (path: string) => string {
   return (path) => displayPath(path, places);
 }
 
+/** Where paths are shown from: the project, the built-in folder, and each git or url layer's copy (unless `cachePaths`). */
+function displayPlaces(options: LoadOptions, layers: readonly LayerSpec[]): DisplayPlaces {
+  const builtinDir = layers.find((l) => l.origin === "built-in")?.dir;
+  const copies = options.cachePaths ? [] : copyLabels(layers);
+  return {
+    cwd: options.cwd,
+    ...(builtinDir !== undefined && { builtinDir }),
+    ...(copies.length > 0 && { copies }),
+  };
+}
+
+/**
+ * Each git or url layer's verified copy and the label its files are shown under: the layer and the
+ * commit's first seven hex digits (git's short form), or for an index the first seven of its
+ * content hash, which names its copy's folder.
+ */
+function copyLabels(layers: readonly LayerSpec[]): { dir: string; label: string }[] {
+  return layers.flatMap((l) => {
+    if (l.provenance === undefined || l.dir === "") return [];
+    const version = (l.provenance.commit ?? basename(l.dir)).slice(0, 7);
+    return [{ dir: l.dir, label: `${l.name}@${version}` }];
+  });
+}
+
 /**
  * The one loading pipeline, shared by the server, the CLI and the public API:
  * config → layers → files → records (from the previous load, the index, or a fresh parse) → registry.
@@ -140,8 +166,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     { ...options, ...(options.previous && { previousConfig: options.previous.config }) },
     (d) => diagnostics.push(d),
   );
-  const builtinDir = resolved.layers.find((l) => l.origin === "built-in")?.dir;
-  const display = displayFor({ cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) });
+  const display = displayFor(displayPlaces(options, resolved.layers));
   // A file belongs to one layer: the innermost whose folder holds it (layer-folders.ts).
   const folders = assignLayerFolders(resolved.layers, display);
   for (const d of folders.diagnostics) diagnostics.push(d);

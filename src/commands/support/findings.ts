@@ -10,6 +10,7 @@ import type { Candidate, Registry } from "../../registry/registry.ts";
 import type { Locator } from "../../storage/parse-document.ts";
 import { exampleDiagnostic } from "../../cli-output/example-report.ts";
 import { type ProjectCheckOptions, projectFindings } from "./project-findings.ts";
+import type { Silenced } from "./ownership.ts";
 
 /** What a check covers: the load's records and general findings, and the candidates whose examples run. */
 export interface CheckInput {
@@ -107,6 +108,19 @@ export function findingJson(d: Diagnostic, display: (path: string) => string): F
     rule: d.code,
     message: d.message,
     ...(d.hint !== undefined && { hint: d.hint }),
+  };
+}
+
+/** A `checks.ignore` entry as `--json` gives it, in `validate` and `doctor` alike: what it silences, why, and how many findings. */
+export function silencedJson(s: Silenced, display: (path: string) => string) {
+  const { entry } = s;
+  return {
+    rule: entry.rule,
+    ...(entry.skill !== undefined ? { skill: entry.skill } : { layer: entry.layer }),
+    reason: entry.reason,
+    file: display(entry.file),
+    ...(entry.position && { line: entry.position.line, column: entry.position.column }),
+    silenced: s.count,
   };
 }
 
