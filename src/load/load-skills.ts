@@ -21,6 +21,7 @@ import { assignLayerFolders } from "./layer-folders.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
 import { parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
 import { examplesFilesIn } from "../storage/served-files.ts";
+import type { HeldByAudit } from "./audit-records.ts";
 import type { SkillRecord } from "./record.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
@@ -61,6 +62,12 @@ export interface LoadResult {
   unindexed: IndexEntry[];
   /** Milliseconds per phase, for `--debug-timing` and the benchmarks. */
   timing: Record<string, number>;
+  /**
+   * How many skill files the gate in the load read for their verdicts, and read to hash them
+   * (`audit.layers: all`; absent when it did not run): none on a warm start, where each file's
+   * digest comes from the start-up index and each verdict from the audit cache by content.
+   */
+  auditFiles?: { read: number; hashed: number };
 }
 
 /**
@@ -173,22 +180,11 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     unindexed: [],
     parsedSinceCollection: 0,
   };
-  const records: SkillRecord[] = [];
-  let sliceStarted = performance.now();
-  let counter = 0;
-  for (const { layer, units } of perLayer) {
-    for (const unit of units) {
-      // The clock is read every 32 files: reading it per file would cost more than the check saves.
-      if ((++counter & 31) === 0 && performance.now() - sliceStarted > SLICE_MS) {
-        await yieldToEventLoop();
-        sliceStarted = performance.now();
-      }
-      records.push(readUnit(ctx, layer, unit));
-    }
-  }
+  const records = await readAll(ctx, perLayer);
   phase("read+parse");
 
-  const built = buildRegistry(layers, await servedCandidates(records, config, display, options.home, diagnostics));
+  const served = await servedCandidates(records, config, display, options.home, ctx.digests, diagnostics);
+  const built = buildRegistry(layers, served.candidates);
   for (const d of built.diagnostics) diagnostics.push(d);
   phase("resolve");
   const result: LoadResult = {
@@ -202,9 +198,31 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     digests: ctx.digests,
     unindexed: ctx.unindexed,
     timing,
+    ...(served.auditFiles && { auditFiles: served.auditFiles }),
   };
   ctx.store.retain(referencedVersions(result));
   return result;
+}
+
+/** Every unit's record, layer by layer, giving the event loop a turn every few milliseconds. */
+async function readAll(
+  ctx: ReadContext,
+  perLayer: readonly { layer: LayerRef; units: Unit[] }[],
+): Promise<SkillRecord[]> {
+  const records: SkillRecord[] = [];
+  let sliceStarted = performance.now();
+  let counter = 0;
+  for (const { layer, units } of perLayer) {
+    for (const unit of units) {
+      // The clock is read every 32 files: reading it per file would cost more than the check saves.
+      if ((++counter & 31) === 0 && performance.now() - sliceStarted > SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStarted = performance.now();
+      }
+      records.push(readUnit(ctx, layer, unit));
+    }
+  }
+  return records;
 }
 
 /** A finding's identity, to tell a new one from one a load reported already. */
@@ -248,23 +266,34 @@ async function heldByAudit(
   records: readonly SkillRecord[],
   config: ResolvedConfig,
   home: string | undefined,
-): Promise<{ held: ReadonlySet<string>; diagnostics: Diagnostic[] }> {
+  digests: DigestBook,
+): Promise<HeldByAudit> {
   if (config.audit?.layers !== "all") return { held: new Set(), diagnostics: [] };
   const { holdBlocked } = await import("./audit-records.ts");
-  return holdBlocked(records, config, home);
+  return holdBlocked(records, config, home, digests);
 }
 
-/** What the registry ranks: the records that hold a skill, less those the audit holds back and opt-in skills left off. */
+/**
+ * What the registry ranks: the records that hold a skill, less those the audit holds back and
+ * opt-in skills left off; and how many files the audit read and hashed, when it ran.
+ */
 async function servedCandidates(
   records: readonly SkillRecord[],
   config: ResolvedConfig,
   display: (path: string) => string,
   home: string | undefined,
+  digests: DigestBook,
   diagnostics: Diagnostic[],
-): Promise<Candidate[]> {
-  const held = await heldByAudit(records, config, home);
+): Promise<{ candidates: Candidate[]; auditFiles?: LoadResult["auditFiles"] }> {
+  const hashedBefore = digests.hashed;
+  const held = await heldByAudit(records, config, home, digests);
   for (const d of held.diagnostics) diagnostics.push(d);
-  return switchedOn(candidatesOf(records, display, held.held), config, diagnostics);
+  return {
+    candidates: switchedOn(candidatesOf(records, display, held.held), config, diagnostics),
+    ...(held.filesRead !== undefined && {
+      auditFiles: { read: held.filesRead, hashed: digests.hashed - hashedBefore },
+    }),
+  };
 }
 
 /** The records that hold a skill, as the registry ranks them. */

@@ -177,8 +177,10 @@ function reportLoad(logger: Logger, result: LoadResult, previous: LoadResult | u
   const phases = Object.entries(result.timing)
     .map(([k, v]) => `${k} ${v.toFixed(1)} ms`)
     .join(", ");
+  const audit = result.auditFiles;
+  const audited = audit ? `; ${audit.read} files read and ${audit.hashed} hashed for the audit` : "";
   logger.debug(
-    `loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases}; ${result.unindexed.length} files parsed)`,
+    `loaded ${result.registry.resolutions().length} ids in ${ms} ms (${phases}; ${result.unindexed.length} files parsed${audited})`,
   );
 }
 
