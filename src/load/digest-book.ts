@@ -55,12 +55,14 @@ export class DigestBook {
   }
 
   /**
-   * The index's row for `path`, read with those of every other file of its owner's folder the
-   * first time one of them is asked for (a folder's files are worked out together): one query
-   * per folder, not one per file. A row is taken once; what it says is then in `known`.
+   * The index's row for `path`. A folder's file is read with those of every other file of the
+   * folder the first time one of them is asked for (a folder's files are worked out together):
+   * one query per folder, not one per file. A row is taken once; what it says is then in `known`.
+   * A file that is its own skill (a YAML skill's) is looked up alone: its folder is a layer's.
    */
   private stored(path: string, owner: string): StoredDigest | undefined {
     if (!this.index) return undefined;
+    if (owner === path) return this.index.storedDigest(path);
     const folder = owner.slice(0, owner.lastIndexOf(sep) + 1);
     if (!this.foldersRead.has(folder)) {
       this.foldersRead.add(folder);

@@ -94,6 +94,7 @@ export class StartupIndex {
     [...VersionParams, template: string | null, examples: string | null]
   >;
   private readonly digestsInRange: Statement<StoredDigest, [from: string, to: string]>;
+  private readonly digestByPath: Statement<StoredDigest, [path: string]>;
   private readonly insertDigest: Statement<unknown, [...VersionParams, owner: string, sha256: string]>;
   private listingDirty = false;
   /** Whether this process wrote content rows: only then can some be left unreferenced (see saveListing). */
@@ -118,6 +119,7 @@ export class StartupIndex {
     this.digestsInRange = db.query(
       "SELECT path, size, mtime AS mtimeMs, ino, sha256 FROM digests WHERE path >= ? AND path < ?",
     );
+    this.digestByPath = db.query("SELECT path, size, mtime AS mtimeMs, ino, sha256 FROM digests WHERE path = ?");
     this.insertDigest = db.query(
       "INSERT OR REPLACE INTO digests (path, size, mtime, ino, owner, sha256) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -183,6 +185,15 @@ export class StartupIndex {
         ...(row.template !== null && { template: row.template }),
         examples: row.examples ? (JSON.parse(row.examples) as SkillExample[]) : [],
       };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The digest stored for a file, in whatever version (the caller compares its stamp). */
+  storedDigest(path: string): StoredDigest | undefined {
+    try {
+      return this.digestByPath.get(path) ?? undefined;
     } catch {
       return undefined;
     }
