@@ -31,8 +31,11 @@ export interface ServeOptions extends LoadOptions {
 /**
  * The GC policy of the serving process: a young collection (well under a millisecond) right after
  * each step that leaves a large batch of garbage, before the next allocates: after the start-up
- * index is opened (its listing's JSON text) and after every load (what it read and threw away).
- * The heap, and so peak RSS, stays small; full collections are left to the runtime.
+ * index is opened (its listing's JSON text) and after every load (what it read and threw away),
+ * once the requests that waited for that load are answered: asked for between the load and
+ * those answers, the collection held them up (~20 ms from the first load to the first list's
+ * answer at 1,200 skill folders on a busy machine, with the runtime's concurrent collection
+ * that starts then). The heap, and so peak RSS, stays small; full collections are left to the runtime.
  */
 const collectLoadGarbage = (): void => Bun.gc(false);
 
@@ -96,7 +99,8 @@ export function openSkills(
       display = result.display;
       reportLoad(logger, result, previous);
       if (!previous && logger.debugging) logger.debug(startupLine([...milestones, atIndex], rssAtIndex));
-      collectLoadGarbage();
+      // After this turn: the answers to requests that waited for this load go out first.
+      setImmediate(collectLoadGarbage);
       hooks.usage?.configure(result.config.usage);
       source.setElicitation(servedElicitation(result, elicitation, logger));
       source.swap(
