@@ -161,6 +161,7 @@ export const spec = command({
       loaded,
       cache,
       format !== "text" || ((id, findings) => findings.length > 0 || allowIds.has(id)),
+      { digests: loaded.digests },
     );
     await cache.save();
     done();

@@ -2,7 +2,9 @@
 import { homedir } from "node:os";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import { layersUnchanged, loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
-import { BackgroundRefresh } from "../sources/refresh.ts";
+import { layersFrom } from "../config/layer-source.ts";
+// Types only: the refresh (and the audit gate and archive reader it brings) is imported when a layer needs it.
+import type { BackgroundRefresh } from "../sources/refresh.ts";
 import { DEBOUNCE_MS, Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";
@@ -44,7 +46,8 @@ export class LiveSkills {
   private last: LoadResult | undefined;
   private readonly watcher: SkillWatcher | undefined;
   private readonly reloader: Reloader;
-  private readonly refresh: BackgroundRefresh | undefined;
+  /** Made when a load first has a git layer that follows a ref (`refresh:`), then kept to re-plan on every load. */
+  private refresh: Promise<BackgroundRefresh> | undefined;
   private readonly home: string;
   private closed = false;
   /** Whether the layer folders' recursive watches are armed (from the end of the first load on). */
@@ -62,14 +65,28 @@ export class LiveSkills {
     if (!options.watch) this.resolveArmed();
     this.reloader = new Reloader(() => this.load());
     this.watcher = options.watch ? new SkillWatcher(() => this.changed(), options.warn) : undefined;
-    this.refresh = options.watch
-      ? new BackgroundRefresh({
-          cwd: options.load.cwd,
+  }
+
+  /**
+   * Plans background fetches from a load's layers. The module is imported only once a layer
+   * follows a ref: a start without one never loads the audit gate, the archive reader or git's
+   * helpers, which only a refresh uses.
+   */
+  private planRefreshes(config: ResolvedConfig): void {
+    if (!this.options.watch || this.closed) return;
+    if (!this.refresh && !layersFrom(config.layers, "git").some((l) => l.source.refreshMs !== undefined)) return;
+    this.refresh ??= import("../sources/refresh.ts").then(
+      ({ BackgroundRefresh }) =>
+        new BackgroundRefresh({
+          cwd: this.options.load.cwd,
           home: this.home,
           changed: () => this.reload(),
-          log: options.warn,
-        })
-      : undefined;
+          log: this.options.warn,
+        }),
+    );
+    this.refresh
+      .then((refresh) => refresh.update(config.layers, config.audit))
+      .catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
   }
 
   /** The startup load. */
@@ -158,9 +175,7 @@ export class LiveSkills {
     this.options.loaded(result, previous);
     if (!previous) this.armTrees();
     // After the answer is out: background fetches of git layers that follow a ref.
-    this.refresh
-      ?.update(result.config.layers, result.config.audit)
-      .catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
+    this.planRefreshes(result.config);
   }
 
   /** Stops watching; a load in flight is discarded. */
@@ -169,6 +184,7 @@ export class LiveSkills {
     this.resolveArmed();
     this.reloader.close();
     this.watcher?.close();
-    this.refresh?.close();
+    // One made after this (its import was under way) is closed as soon as it exists.
+    void this.refresh?.then((refresh) => refresh.close()).catch(() => {});
   }
 }
