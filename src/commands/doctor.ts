@@ -80,7 +80,7 @@ export const spec = command({
     const { shadowed, dupes } = shadowing(loaded.registry);
     // The same findings as `validate`, examples included, whole-project ones too (so the two, and
     // `validate --strict`, agree); then the git layers' state: warnings, never errors.
-    const { problems, examples } = await checkFindings(projectCheck(loaded));
+    const { problems, examples } = await checkFindings(await projectCheck(loaded));
     const git = await gitLayerStatuses(config.layers, { cwd: ctx.cwd });
     for (const problem of [...gitLayerProblems(git), ...provenanceProblems(config.layers)]) problems.push(problem);
     const { errors, warnings } = countBySeverity(problems);

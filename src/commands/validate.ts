@@ -45,7 +45,7 @@ async function checkProject(ctx: CommandContext): Promise<Checked> {
   const loaded = await load(ctx);
   const dir = loaded.config.layers.find((l) => l.origin === "built-in")?.dir;
   const builtin = (path: string) => dir !== undefined && (path === dir || path.startsWith(dir + sep));
-  return { ...projectCheck(loaded), display: loaded.display, builtin };
+  return { ...(await projectCheck(loaded)), display: loaded.display, builtin };
 }
 
 /** `--strict` holds Agent Skills folders to the agentskills.io specification exactly, for skills published to other tools. */

@@ -17,6 +17,7 @@ import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { readElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
 import { readUsageSettings, type UsageSettings } from "./usage-settings.ts";
+import { readStoreSetting, type StoreSetting } from "./store-settings.ts";
 
 /** One config file, read and checked; keys it did not have are absent. */
 export interface ConfigFile extends FileSettings {
@@ -35,6 +36,8 @@ export interface ConfigFile extends FileSettings {
   audit?: Partial<AuditSettings>;
   /** `usage`: where the usage history is kept (docs/usage.md); `store` absolute or "off". */
   usage?: Partial<UsageSettings>;
+  /** `store`: the state store (a file or a postgres:// URL; store-settings.ts), the user's alone. */
+  store?: StoreSetting;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -104,6 +107,10 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   },
   usage: (value, { config, resolvePath, at, origin }) => {
     config.usage = readUsageSettings(value, resolvePath, at, origin);
+  },
+  store: (value, { config, resolvePath, at, origin }) => {
+    const store = readStoreSetting(value, resolvePath, at, origin);
+    if (store !== undefined) config.store = store;
   },
   enable: fileKey("enable"),
   audit: (value, { config, at }) => {

@@ -211,7 +211,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
     audit: mergedAudit(user, project, layers, report),
-    usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage),
+    usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,
   };
 }

@@ -4,7 +4,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { MAX_RECORDED_CHARS } from "../../src/storage/usage-bounds.ts";
-import { openUsageDatabase, readUsage } from "../../src/storage/usage-store.ts";
+import { readUsage } from "../../src/storage/usage-store.ts";
+import { openUsageDatabase } from "../../src/storage/usage-sqlite.ts";
 import { DAMAGE } from "../helpers/damaged-store.ts";
 import { type Fixture, makeFixture } from "../helpers/fixture.ts";
 import { connectHttp, type HttpServer, startHttpServer } from "../helpers/http-server.ts";
@@ -97,7 +98,7 @@ export function usageStoreSuite(target: ServerTarget): void {
       await echo(s);
       // Wait for the server's batch to reach the file (its event), then look while it still runs.
       await eventually(
-        () => expect(readUsage(storePath(fixture!), { since: 0 }).skills[0]?.uses).toBe(1),
+        async () => expect((await readUsage(storePath(fixture!), { since: 0 })).skills[0]?.uses).toBe(1),
         ROW_DEADLINE_MS,
       );
       const files = ["", "-wal", "-shm"].map((suffix) => `${storePath(fixture!)}${suffix}`);
@@ -179,7 +180,7 @@ export function usageStoreSuite(target: ServerTarget): void {
       expect(await s.close()).toBe(0);
       session = undefined;
       expect(existsSync(join(fixture.cwd, "elsewhere.db"))).toBe(false);
-      expect(readUsage(storePath(fixture), { since: 0 }).skills[0]?.clients).toEqual({
+      expect((await readUsage(storePath(fixture), { since: 0 })).skills[0]?.clients).toEqual({
         "old-client": 1,
         "claude-code": 1,
       });

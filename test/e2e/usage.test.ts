@@ -89,7 +89,7 @@ async function usageJson(f: Fixture, ...args: string[]) {
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout) as {
     since: string;
-    skills: { id: string; uses: number; lastUsed: string; clients: Record<string, number> }[];
+    skills: { id: string; uses: number; refused: number; lastUsed: string; clients: Record<string, number> }[];
     unused: string[];
   };
 }
@@ -133,7 +133,7 @@ describe("usage history", () => {
     expect(one.unused).toEqual([]);
   });
 
-  test("a use that fails is recorded with outcome error", async () => {
+  test("a call refused for its arguments is recorded as refused: not a use, counted apart in `usage`", async () => {
     fixture = makeFixture(SKILLS);
     const { session, ready } = server(fixture, "claude-code");
     await ready;
@@ -141,8 +141,13 @@ describe("usage history", () => {
     expect(bad.result?.isError).toBe(true);
     await session.request("tools/call", { name: "echo", arguments: { message: "ok" } });
     expect(await session.close()).toBe(0);
-    const [echo] = readUsage(storePath(fixture), { since: 0, skill: "echo" }).skills;
-    expect(echo?.outcomes).toEqual({ ok: 1, error: 1 });
+    const [echo] = (await readUsage(storePath(fixture), { since: 0, skill: "echo" })).skills;
+    expect(echo?.outcomes).toEqual({ ok: 1, refused: 1 });
+    expect([echo?.uses, echo?.refused]).toEqual([1, 1]);
+    const report = await usageJson(fixture, "--skill", "echo");
+    expect(report.skills.map((s) => [s.id, s.uses, s.refused])).toEqual([["echo", 1, 1]]);
+    const text = await runCli(["usage", "--no-builtin", "--skill", "echo"], fixture.cwd, fixture.home);
+    expect(text.stdout).toMatch(/^echo\s+1\s+ok 1\s+1\s/m);
   });
 
   test("the text report has a row and a sparkline per skill, then the unused ones", async () => {
@@ -153,7 +158,9 @@ describe("usage history", () => {
     expect(await session.close()).toBe(0);
     const run = await runCli(["usage", "--no-builtin", "--since", "7d"], fixture.cwd, fixture.home);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^greet\s+1\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+cursor-vscode 1\s+ *[▁▂▃▄▅▆▇█]+$/m);
+    expect(run.stdout).toMatch(
+      /^greet\s+1\s+ok 1\s+0\s+0\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+cursor-vscode 1\s+this project 1\s+ *[▁▂▃▄▅▆▇█]+$/m,
+    );
     expect(run.stdout).toContain("unused in the last 7 days (4): echo, old-echo, old-greet, retired-folder");
   });
 
@@ -263,7 +270,13 @@ describe("`usage` over a store that cannot be read", () => {
       const run = await runCli(["usage", "--no-builtin", "--json"], fixture.cwd, fixture.home);
       expect(run.code).toBe(0);
       // No skill is called unused: a store that cannot be read says nothing about what was used.
-      expect(JSON.parse(run.stdout)).toEqual({ since: expect.any(String), skills: [], unused: [], problem: note });
+      expect(JSON.parse(run.stdout)).toEqual({
+        since: expect.any(String),
+        thisProject: expect.stringMatching(/^dir:[0-9a-f]{16}$/),
+        skills: [],
+        unused: [],
+        problem: note,
+      });
       expect(run.stderr.split("\n").filter((line) => line.includes("usage store"))).toEqual([note]);
 
       // `validate` still runs (it looks for deprecated skills in use) and says nothing of them.
