@@ -13,6 +13,7 @@ import { type GroupRow, reportQueries, type SkillUsage, summarise, type UsageQue
 import type { StoredUse } from "./usage-row.ts";
 import {
   migrationsFrom,
+  pruneStatements,
   SCHEMA_TABLE,
   StoreTooNewError,
   USAGE_SCHEMA_VERSION,
@@ -117,7 +118,11 @@ export class PostgresUsage {
   /** Deletes rows older than `before`. */
   async prune(before: number): Promise<void> {
     const sql = await this.ready();
-    await sql`DELETE FROM uses WHERE at < ${before}`;
+    // Inserts wait the moment it takes: a day rolled up again must not miss nor double a row.
+    await sql.begin(async (tx) => {
+      await tx.unsafe(`LOCK TABLE ${USES_TABLE} IN SHARE ROW EXCLUSIVE MODE`);
+      for (const statement of pruneStatements(before)) await tx.unsafe(numbered(statement.sql), statement.params);
+    });
   }
 
   /** The report for a window, aggregated by the server. */
@@ -127,11 +132,11 @@ export class PostgresUsage {
     const run = async <Row>(r: { sql: string; params: (string | number)[] }) =>
       (await sql.unsafe(numbered(r.sql), r.params)) as Row[];
     const [groups, callers, buckets] = await Promise.all([
-      run<GroupRow>(q.groups),
+      Promise.all(q.groups.map((g) => run<GroupRow>(g))),
       run<{ skill: string; n: number }>(q.callers),
-      q.buckets ? run<{ skill: string; b: number; n: number }>(q.buckets) : Promise.resolve([]),
+      Promise.all(q.buckets.map((b) => run<{ skill: string; b: number; n: number }>(b))),
     ]);
-    return summarise(groups, callers, buckets, Math.max(1, query.buckets ?? 1));
+    return summarise(groups.flat(), callers, buckets.flat(), Math.max(1, query.buckets ?? 1));
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,7 @@ import { shownPath } from "./store-location.ts";
 import { type GroupRow, reportQueries, type SkillUsage, summarise, type UsageQuery } from "./usage-report.ts";
 import {
   migrationsFrom,
+  pruneStatements,
   SCHEMA_TABLE,
   StoreTooNewError,
   USAGE_SCHEMA_VERSION,
@@ -70,6 +71,13 @@ export function openUsageDatabase(path: string, busyTimeoutMs: number, privateFo
     db.close();
     throw error;
   }
+}
+
+/** Deletes rows older than `before` (ms) and the roll-ups' days before it. Throws what SQLite throws (a lock). */
+export function pruneSqlite(db: Database, before: number): void {
+  db.transaction(() => {
+    for (const statement of pruneStatements(before)) db.run(statement.sql, statement.params);
+  }).immediate();
 }
 
 /** Whether SQLite said another connection holds the lock (try again later), not that the file is bad. */
@@ -130,9 +138,9 @@ export function readSqliteUsage(path: string, query: UsageQuery, until: number):
     const bucketCount = Math.max(1, query.buckets ?? 1);
     return {
       skills: summarise(
-        all<GroupRow>(q.groups),
+        q.groups.flatMap((g) => all<GroupRow>(g)),
         all<{ skill: string; n: number }>(q.callers),
-        q.buckets ? all<{ skill: string; b: number; n: number }>(q.buckets) : [],
+        q.buckets.flatMap((b) => all<{ skill: string; b: number; n: number }>(b)),
         bucketCount,
       ),
     };

@@ -30,7 +30,7 @@ import { PostgresUsage } from "./usage-postgres.ts";
 import type { SkillUsage, UsageQuery } from "./usage-report.ts";
 import type { StoredUse } from "./usage-row.ts";
 import { StoreTooNewError } from "./usage-schema.ts";
-import { isBusy, openUsageDatabase, readSqliteUsage, writeSqliteRows } from "./usage-sqlite.ts";
+import { isBusy, openUsageDatabase, pruneSqlite, readSqliteUsage, writeSqliteRows } from "./usage-sqlite.ts";
 
 export type { SkillUsage } from "./usage-report.ts";
 export { NO_PROJECT } from "./usage-report.ts";
@@ -241,7 +241,7 @@ export class UsageRecorder {
   /** Rows past `keepDays` are deleted once per process; a locked store just skips it this time. */
   private prune(): void {
     try {
-      this.db?.run("DELETE FROM uses WHERE at < ?", [this.now() - this.options.keepDays * DAY_MS]);
+      if (this.db !== undefined) pruneSqlite(this.db, this.now() - this.options.keepDays * DAY_MS);
     } catch {
       // Another process holds the lock: the next process to open the store prunes.
     }

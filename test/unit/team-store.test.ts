@@ -162,6 +162,60 @@ describe("reports aggregated by the store", () => {
     expect(claude.skills.map((s) => [s.skill, s.uses])).toEqual([["a", 2]]);
   });
 
+  test("whole days are read from the roll-ups a trigger keeps (whatever inserted the row), the window's ends from the rows: every count exact", async () => {
+    const path = join(tempDir(), "usage.db");
+    const db = openUsageDatabase(path, 0);
+    const t0 = Date.UTC(2026, 10, 1, 7, 13);
+    const rows: { at: number; skill: string; caller: string | null; outcome: string }[] = [];
+    // Rows written straight by SQL, as another tool (or an older skill-central) would: the trigger rolls them up.
+    const insert = db.prepare(
+      "INSERT INTO uses (at, skill, layer, client, caller, project, outcome, via) VALUES (?, ?, 'team', 'c', ?, 'p', ?, 'tools/call')",
+    );
+    for (let i = 0; i < 400; i++) {
+      const row = {
+        at: t0 + i * 5_231_017,
+        skill: `s${i % 3}`,
+        caller: i % 5 === 0 ? null : `u${i % 7}`,
+        outcome: i % 11 === 0 ? "refused" : "ok",
+      };
+      rows.push(row);
+      insert.run(row.at, row.skill, row.caller, row.outcome);
+    }
+    db.close();
+    const last = rows.at(-1)!.at;
+    for (const [since, until] of [
+      [t0 + 3_600_000, last - 7_777_777],
+      [t0 - 86_400_000, last + 1],
+      [Date.UTC(2026, 10, 5), Date.UTC(2026, 10, 9) - 1],
+      [t0 + 100, t0 + 5_000_000],
+    ] as const) {
+      const within = rows.filter((r) => r.at >= since && r.at <= until);
+      const { skills } = await readUsage(path, { since, until, buckets: 10 });
+      for (const skill of ["s0", "s1", "s2"]) {
+        const mine = within.filter((r) => r.skill === skill);
+        const used = mine.filter((r) => r.outcome !== "refused");
+        const found = skills.find((s) => s.skill === skill);
+        expect([skill, found?.uses ?? 0, found?.refused ?? 0, found?.callers ?? 0]).toEqual([
+          skill,
+          used.length,
+          mine.length - used.length,
+          new Set(used.flatMap((r) => (r.caller === null ? [] : [r.caller]))).size,
+        ]);
+        if (found !== undefined) expect(found.buckets.reduce((a, b) => a + b, 0)).toBe(used.length);
+      }
+    }
+    // Pruning drops the rows and the roll-ups' days before the cutoff.
+    const { recorder } = recorderOn(path);
+    const pruning = new UsageRecorder({ store: path, keepDays: 1, warn: () => {}, now: () => last });
+    pruning.record(use("s0", { at: last }));
+    await pruning.close();
+    await recorder.close();
+    const kept = await readUsage(path, { since: 0, until: last + 1 });
+    expect(kept.skills.reduce((n, s) => n + s.uses + s.refused, 0)).toBe(
+      rows.filter((r) => r.at >= last - 86_400_000).length + 1,
+    );
+  });
+
   test("a project's identity is a hash of its real path (never the path), or the HTTP server's public name", () => {
     const folder = tempDir();
     const id = folderProject(folder);

@@ -436,7 +436,7 @@ describe("usage settings", () => {
       settings: {},
       problems: [
         {
-          message: 'unknown key "usage.stor" is ignored (known keys: store, keepDays)',
+          message: 'unknown key "usage.stor" is ignored (known keys: store, keepDays, buffer)',
           path: ["stor"],
         },
       ],
