@@ -12,6 +12,7 @@ import type { ReportProblem } from "./config-problem.ts";
 import { type BlockOf, NON_BLANK, readBlock } from "./config-schema.ts";
 import { mayDeclare, type MergeRules, mergeSettings } from "./merge-settings.ts";
 import { readStoreName, type StoreSetting } from "./store-settings.ts";
+import { DEFAULT_BUFFER } from "../storage/usage-store.ts";
 
 export interface UsageSettings {
   /**
@@ -33,7 +34,7 @@ const USAGE_RULES: MergeRules<UsageSettings> = { store: "user", keepDays: "user"
 export const DEFAULT_KEEP_DAYS = 180;
 export const MAX_KEEP_DAYS = 36_500;
 export const USAGE_STORE_NAME = "usage.db";
-export const DEFAULT_BUFFER_ROWS = 50_000;
+const DEFAULT_BUFFER_ROWS = DEFAULT_BUFFER;
 const MAX_BUFFER_ROWS = 10_000_000;
 
 type Env = Record<string, string | undefined>;

@@ -6,6 +6,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { MAX_RECORDED_CHARS } from "../../src/storage/usage-bounds.ts";
 import { readUsage } from "../../src/storage/usage-store.ts";
 import { openUsageDatabase } from "../../src/storage/usage-sqlite.ts";
+import { folderProject } from "../../src/storage/project-identity.ts";
 import { DAMAGE } from "../helpers/damaged-store.ts";
 import { type Fixture, makeFixture } from "../helpers/fixture.ts";
 import { connectHttp, type HttpServer, startHttpServer } from "../helpers/http-server.ts";
@@ -108,6 +109,35 @@ export function usageStoreSuite(target: ServerTarget): void {
         expect([folder, mode(folder)]).toEqual([folder, 0o700]);
       expect(await s.close()).toBe(0);
       session = undefined;
+    });
+
+    test("a use records the project as a hash of its real path (never the path) and the digest served; a refused call is recorded as refused", async () => {
+      fixture = makeFixture(SKILLS);
+      const s = await stdio(fixture);
+      await echo(s, "fine");
+      const refused = await s.request("tools/call", { name: "echo", arguments: { message: 5 } });
+      expect(refused.result?.isError).toBe(true);
+      expect(await s.close()).toBe(0);
+      session = undefined;
+      const db = new Database(storePath(fixture), { readonly: true });
+      try {
+        const rows = db
+          .query<{ project: string; digest: string; outcome: string }, []>(
+            "SELECT project, digest, outcome FROM uses ORDER BY at",
+          )
+          .all();
+        expect(rows.map((r) => r.outcome)).toEqual(["ok", "refused"]);
+        for (const row of rows) {
+          expect(row.project).toBe(folderProject(fixture.cwd));
+          expect(row.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+        }
+      } finally {
+        db.close();
+      }
+      // The folder's path is nowhere in the store's bytes.
+      expect(readFileSync(storePath(fixture)).includes(Buffer.from(fixture.cwd))).toBe(false);
+      const [use] = (await readUsage(storePath(fixture), { since: 0 })).skills;
+      expect([use?.uses, use?.refused]).toEqual([1, 1]);
     });
 
     test("a 3 MB client name is stored cut to the bound, over stdio and in every 2026-07-28 request over HTTP", async () => {

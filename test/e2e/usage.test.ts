@@ -5,7 +5,9 @@ import { DAMAGE } from "../helpers/damaged-store.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { openSession, type JsonRpcSession } from "../helpers/jsonrpc-session.ts";
 import { SOURCE_ENTRY } from "../helpers/server.ts";
-import { readUsage } from "../../src/storage/usage-store.ts";
+import { NO_PROJECT, readUsage } from "../../src/storage/usage-store.ts";
+import { folderProject } from "../../src/storage/project-identity.ts";
+import { openUsageDatabase } from "../../src/storage/usage-sqlite.ts";
 import { runCli } from "./cli-run.ts";
 
 /**
@@ -148,6 +150,35 @@ describe("usage history", () => {
     expect(report.skills.map((s) => [s.id, s.uses, s.refused])).toEqual([["echo", 1, 1]]);
     const text = await runCli(["usage", "--no-builtin", "--skill", "echo"], fixture.cwd, fixture.home);
     expect(text.stdout).toMatch(/^echo\s+1\s+ok 1\s+1\s/m);
+  });
+
+  test("every project by default, each shown; --project . keeps this one's, --client one client's; rows from before projects say so", async () => {
+    fixture = makeFixture(SKILLS);
+    const here = folderProject(fixture.cwd);
+    const db = openUsageDatabase(storePath(fixture), 0);
+    const insert = db.prepare(
+      "INSERT INTO uses (at, skill, layer, client, caller, project, outcome, via) VALUES (?, 'greet', 'project', ?, NULL, ?, 'ok', 'prompts/get')",
+    );
+    const now = Date.now();
+    insert.run(now - 1000, "claude-code", here);
+    insert.run(now - 2000, "claude-code", here);
+    insert.run(now - 3000, "cursor-vscode", "dir:00000000000000ff");
+    insert.run(now - 4000, "cursor-vscode", null);
+    db.close();
+    const all = (await usageJson(fixture)) as unknown as {
+      thisProject: string;
+      skills: { projects: Record<string, number> }[];
+    };
+    expect(all.thisProject).toBe(here);
+    expect(all.skills[0]?.projects).toEqual({ [here]: 2, "dir:00000000000000ff": 1, [NO_PROJECT]: 1 });
+    const mine = await usageJson(fixture, "--project", ".");
+    expect(mine.skills.map((s) => [s.id, s.uses])).toEqual([["greet", 2]]);
+    const other = await usageJson(fixture, "--project", "dir:00000000000000ff");
+    expect(other.skills.map((s) => [s.id, s.uses])).toEqual([["greet", 1]]);
+    const cursor = await usageJson(fixture, "--client", "cursor-vscode");
+    expect(cursor.skills.map((s) => [s.id, s.uses, s.clients])).toEqual([["greet", 2, { "cursor-vscode": 2 }]]);
+    const text = await runCli(["usage", "--no-builtin"], fixture.cwd, fixture.home);
+    expect(text.stdout).toContain("this project 2, (none: before projects) 1, dir:00000000000000ff 1");
   });
 
   test("the text report has a row and a sparkline per skill, then the unused ones", async () => {
