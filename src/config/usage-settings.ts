@@ -12,7 +12,7 @@ import type { ReportProblem } from "./config-problem.ts";
 import { type BlockOf, NON_BLANK, readBlock } from "./config-schema.ts";
 import { mayDeclare, type MergeRules, mergeSettings } from "./merge-settings.ts";
 import { readStoreName, type StoreSetting } from "./store-settings.ts";
-import { DEFAULT_BUFFER } from "../storage/usage-store.ts";
+import { DEFAULT_BUFFER } from "../storage/usage-bounds.ts";
 
 export interface UsageSettings {
   /**

@@ -25,8 +25,8 @@
 import type { Database } from "bun:sqlite";
 import { describeFsError } from "./fs-errors.ts";
 import { scrubbed, shownStore, type StoreLocation, storeLocation } from "./store-location.ts";
-import { boundedUse } from "./usage-bounds.ts";
-import { PostgresUsage } from "./usage-postgres.ts";
+import { boundedUse, DEFAULT_BUFFER } from "./usage-bounds.ts";
+import type { PostgresUsage } from "./usage-postgres.ts";
 import type { SkillUsage, UsageQuery } from "./usage-report.ts";
 import type { StoredUse } from "./usage-row.ts";
 import { StoreTooNewError } from "./usage-schema.ts";
@@ -52,8 +52,6 @@ const CLOSE_TRY_BUSY_MS = 100;
 const CLOSE_TRY_PAUSE_MS = 20;
 /** How long the last PostgreSQL batch may take at close: the process's exit deadline bounds it anyway. */
 const CLOSE_NETWORK_MS = 1_500;
-/** Rows kept in memory at most while the store is locked or down (config `usage.buffer`). */
-export const DEFAULT_BUFFER = 50_000;
 /** Rows per PostgreSQL statement: a store back after an outage gets its backlog in steps. */
 const NETWORK_BATCH = 5_000;
 const DAY_MS = 86_400_000;
@@ -78,7 +76,8 @@ export interface UsageRecorderOptions {
 export class UsageRecorder {
   private pending: StoredUse[] = [];
   private db: Database | undefined;
-  private readonly network: PostgresUsage | undefined;
+  /** The PostgreSQL store, when the location is one: its module loaded on the first batch, not at start. */
+  private readonly network: (() => Promise<PostgresUsage>) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The network write under way. */
   private writing: Promise<void> | undefined;
@@ -98,7 +97,9 @@ export class UsageRecorder {
     this.env = options.env ?? process.env;
     this.location = typeof options.store === "string" ? storeLocation(options.store) : options.store;
     this.bound = Math.max(1, options.buffer ?? DEFAULT_BUFFER);
-    this.network = this.location.kind === "postgres" ? new PostgresUsage(this.location, this.env) : undefined;
+    const location = this.location;
+    let opened: Promise<PostgresUsage> | undefined;
+    this.network = location.kind === "postgres" ? () => (opened ??= postgresStore(location, this.env)) : undefined;
   }
 
   /** Whether uses are still being recorded (false once the store failed for good). */
@@ -183,10 +184,11 @@ export class UsageRecorder {
   private writeNetwork(): Promise<void> {
     if (this.writing !== undefined) return this.writing;
     if (this.off || this.pending.length === 0 || this.network === undefined) return Promise.resolve();
-    const network = this.network;
+    const open = this.network;
     const batch = this.pending.slice(0, NETWORK_BATCH);
     const firstWrite = this.failingSince === undefined && !this.pruned;
     this.writing = (async () => {
+      const network = await open();
       try {
         if (firstWrite) await this.pruneNetwork(network);
         await network.write(batch);
@@ -284,7 +286,7 @@ export class UsageRecorder {
     this.closed = true;
   }
 
-  private async closeNetwork(network: PostgresUsage): Promise<void> {
+  private async closeNetwork(open: () => Promise<PostgresUsage>): Promise<void> {
     const deadline = this.now() + CLOSE_NETWORK_MS;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<"late">((resolve) => {
@@ -300,10 +302,19 @@ export class UsageRecorder {
     } finally {
       clearTimeout(timer);
     }
+    const used = this.pruned || this.failingSince !== undefined || this.pending.length > 0;
     this.finish("could not be reached");
-    await network.close();
+    if (used) await (await open()).close();
   }
 }
+
+/** The PostgreSQL store's module, loaded when one is first used: a server with a file store never loads it. */
+async function postgresStore(location: Extract<StoreLocation, { kind: "postgres" }>, env: Env): Promise<PostgresUsage> {
+  const { PostgresUsage } = await import("./usage-postgres.ts");
+  return new PostgresUsage(location, env);
+}
+
+type Env = Record<string, string | undefined>;
 
 /** What `readUsage` found: the uses, and why there are none when the store could not be read. */
 export interface UsageRead {
@@ -337,7 +348,7 @@ export async function readUsage(
     const read = readSqliteUsage(location.path, query, until);
     return "reason" in read ? { skills: [], problem: unreadableStore(location, read.reason) } : { skills: read.skills };
   }
-  const network = new PostgresUsage(location, env);
+  const network = await postgresStore(location, env);
   try {
     return { skills: await network.report(query, until) };
   } catch (error) {
