@@ -52,6 +52,8 @@ const CLOSE_TRY_BUSY_MS = 100;
 const CLOSE_TRY_PAUSE_MS = 20;
 /** How long the last PostgreSQL batch may take at close: the process's exit deadline bounds it anyway. */
 const CLOSE_NETWORK_MS = 1_500;
+/** How often a PostgreSQL store that cannot be written is tried again. */
+const RETRY_WHILE_DOWN_MS = 1_000;
 /** Rows per PostgreSQL statement: a store back after an outage gets its backlog in steps. */
 const NETWORK_BATCH = 5_000;
 const DAY_MS = 86_400_000;
@@ -138,7 +140,9 @@ export class UsageRecorder {
 
   private schedule(): void {
     if (this.timer !== undefined || this.off || this.closed || this.pending.length === 0) return;
-    this.timer = setTimeout(() => this.flushSoon(), FLUSH_EVERY_MS);
+    // A database that is down is tried once a second, not four times: no storm of connections.
+    const delay = this.network !== undefined && this.failingSince !== undefined ? RETRY_WHILE_DOWN_MS : FLUSH_EVERY_MS;
+    this.timer = setTimeout(() => this.flushSoon(), delay);
     this.timer.unref?.();
   }
 
