@@ -3,7 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { skillUsage, usageOverview } from "../../src/board/insights.ts";
 import { readStoreSetting } from "../../src/config/store-settings.ts";
+import { loadSkills } from "../../src/load/load-skills.ts";
+import { makeFixture } from "../helpers/fixture.ts";
 import { mergeUsageSettings, defaultUsageSettings } from "../../src/config/usage-settings.ts";
 import { folderProject, serverProject } from "../../src/storage/project-identity.ts";
 import { shownStore, storeLocation } from "../../src/storage/store-location.ts";
@@ -342,6 +345,44 @@ describePostgres("the store on PostgreSQL (a throwaway cluster)", () => {
     await recorder.close();
     expect(warnings).toEqual([expect.stringContaining("has schema version 7")]);
     expect(exec("SELECT COUNT(*) FROM uses").trim()).toBe("1");
+  });
+
+  test("the board's views read the team store: the unused list (a skill only refused is unused), a skill's days and clients", async () => {
+    const url = freshDatabase();
+    const fixture = makeFixture({
+      ".skills/used.yaml": "id: used\ndescription: Used by the team\ntype: prompt\nprompt: 'x'\n",
+      ".skills/refused.yaml": "id: refused\ndescription: Only ever refused\ntype: prompt\nprompt: 'y'\n",
+      ".skills/idle.yaml": "id: idle\ndescription: Nobody used it\ntype: prompt\nprompt: 'z'\n",
+    });
+    try {
+      const now = Date.now();
+      const { recorder } = recorderOn(url, { env: pg.env });
+      recorder.record(use("used", { at: now - 2 * 86_400_000, client: "claude-code" }));
+      recorder.record(use("used", { at: now - 1000, client: "cursor-vscode" }));
+      recorder.record(use("refused", { at: now - 1000, outcome: "refused" }));
+      await recorder.close();
+      const loaded = await loadSkills({ cwd: fixture.cwd, home: fixture.home, builtin: false });
+      const settings = { ...defaultUsageSettings(fixture.home), store: url };
+      const previous = process.env.PGPASSWORD;
+      process.env.PGPASSWORD = PG_PASSWORD;
+      try {
+        const overview = await usageOverview(settings, loaded.registry, now);
+        expect(overview).toMatchObject({ recording: true, unused: ["idle", "refused"], unusedCount: 2 });
+        const view = await skillUsage(settings, "used", now);
+        expect(view.problem).toBeUndefined();
+        expect(view.total).toBe(2);
+        expect(view.buckets.reduce((a, b) => a + b, 0)).toBe(2);
+        expect(view.clients).toEqual([
+          { name: "claude-code", uses: 1 },
+          { name: "cursor-vscode", uses: 1 },
+        ]);
+      } finally {
+        if (previous === undefined) delete process.env.PGPASSWORD;
+        else process.env.PGPASSWORD = previous;
+      }
+    } finally {
+      fixture.cleanup();
+    }
   });
 
   test("a wrong password or an unreachable server: the message names the store, never the password", async () => {
