@@ -116,16 +116,16 @@ export function reportQueries(
 
   // Distinct callers over both sources at once: a caller seen in the roll-up and an edge counts once.
   const parts: string[] = [];
-  const callerParams: (string | number)[] = [];
+  let callerParams: (string | number)[] = [];
   const dc = daily();
   if (dc) {
     parts.push(`SELECT skill, caller FROM ${CALLERS_TABLE} WHERE ${dc.sql}`);
-    callerParams.push(...dc.params);
+    callerParams = [...callerParams, ...dc.params];
   }
   const rc = raw(["caller IS NOT NULL", "outcome <> 'refused'"]);
   if (rc) {
     parts.push(`SELECT skill, caller FROM ${USES_TABLE} WHERE ${rc.sql}`);
-    callerParams.push(...rc.params);
+    callerParams = [...callerParams, ...rc.params];
   }
   const callers = {
     sql: `SELECT skill, CAST(COUNT(DISTINCT caller) AS INTEGER) AS n FROM (${parts.join(" UNION ALL ")}) AS c GROUP BY skill`,
