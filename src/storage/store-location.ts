@@ -40,7 +40,7 @@ export function postgresUrlProblem(text: string): string | undefined {
     return "is not a valid postgres:// URL";
   }
   if (url.hostname === "" && !url.searchParams.has("host")) return "names no host";
-  if (url.password !== "")
+  if (url.password !== "" || url.searchParams.has("password"))
     return `holds a password: a password never sits in a config file; remove it from the URL and set ${DEFAULT_PASSWORD_ENV} (or the variable passwordEnv names)`;
   return undefined;
 }

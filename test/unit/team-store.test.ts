@@ -255,6 +255,9 @@ describe("the `store:` key", () => {
     expect(leaked.problems).toHaveLength(1);
     expect(leaked.problems[0]!.message).toContain("holds a password");
     expect(JSON.stringify(leaked.problems)).not.toContain("hunter2-secret");
+    const inQuery = read("postgres://skills@db/skills?sslmode=require&password=hunter2-secret");
+    expect(inQuery.setting).toBeUndefined();
+    expect(JSON.stringify(inQuery.problems)).not.toContain("hunter2-secret");
   });
 
   test("a project's config may not name the store (a cloned repository would receive the user's history)", () => {
