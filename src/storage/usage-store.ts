@@ -88,6 +88,8 @@ export class UsageRecorder {
   /** When the oldest batch still pending first found the store locked or unreachable. */
   private failingSince: number | undefined;
   private closed = false;
+  /** The database's old rows were pruned by this process (on its first write). */
+  private pruned = false;
   private droppedCount = 0;
   private readonly now: () => number;
   private readonly location: StoreLocation;
@@ -217,8 +219,6 @@ export class UsageRecorder {
     })();
     return this.writing;
   }
-
-  private pruned = false;
 
   private async pruneNetwork(network: PostgresUsage): Promise<void> {
     await network.prune(this.now() - this.options.keepDays * DAY_MS);
