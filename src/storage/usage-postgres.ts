@@ -26,6 +26,8 @@ type Env = Record<string, string | undefined>;
 
 /** Any constant of our own: the lock replicas take to migrate one at a time. */
 const MIGRATION_LOCK = 4_911_049;
+/** How long one write may take in the database before it is ended (and its rows tried again). */
+const STATEMENT_TIMEOUT_MS = 15_000;
 /** Seconds to wait for a connection: a store that is down is found out within it, off the request path. */
 const CONNECT_TIMEOUT_S = 5;
 
@@ -112,7 +114,12 @@ export class PostgresUsage {
       outcome: r.outcome,
       via: r.via,
     }));
-    await sql`INSERT INTO uses ${sql(values)}`;
+    // A store that is slow, not down (a lock held, a disk stalled) ends the statement and keeps the
+    // rows for the next try: a write that never ends would hold every later batch behind it.
+    await sql.begin(async (tx) => {
+      await tx.unsafe(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+      await tx`INSERT INTO uses ${tx(values)}`;
+    });
   }
 
   /** Deletes rows older than `before`. */
@@ -120,6 +127,7 @@ export class PostgresUsage {
     const sql = await this.ready();
     // Inserts wait the moment it takes: a day rolled up again must not miss nor double a row.
     await sql.begin(async (tx) => {
+      await tx.unsafe(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
       await tx.unsafe(`LOCK TABLE ${USES_TABLE} IN SHARE ROW EXCLUSIVE MODE`);
       for (const statement of pruneStatements(before)) await tx.unsafe(numbered(statement.sql), statement.params);
     });

@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -406,6 +407,47 @@ describePostgres("the store on PostgreSQL (a throwaway cluster)", () => {
     expect(warnings.join("\n")).not.toContain(wrong.PGPASSWORD);
     expect(warnings[0]).toContain("password authentication failed");
   });
+
+  test("a slow store (its table locked by another session): uses wait, nothing waits on them, and they arrive once it answers", async () => {
+    const url = freshDatabase();
+    const name = new URL(url).pathname.slice(1);
+    // The store exists (the first write made it); then another session takes the table's lock.
+    const { recorder, warnings } = recorderOn(url, { env: pg.env });
+    recorder.record(use("first"));
+    await until(() => recorder.waiting === 0, "the first use written");
+    const locker = new SQL({ url, password: PG_PASSWORD, max: 1 });
+    const session = await locker.reserve();
+    try {
+      await session`BEGIN`;
+      await session.unsafe("LOCK TABLE uses IN ACCESS EXCLUSIVE MODE");
+      // Recording is a synchronous append: these return while the store is locked.
+      for (let i = 0; i < 10; i++) recorder.record(use("slow"));
+      // The recorder's INSERT is now waiting on the lock in PostgreSQL (its own event, seen there).
+      await until(
+        () =>
+          Number(
+            pg
+              .psql(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO uses%'",
+                name,
+              )
+              .trim(),
+          ) > 0,
+        "the write waiting on the lock",
+      );
+      expect(recorder.waiting).toBe(10);
+      await session`COMMIT`;
+    } finally {
+      session.release();
+      await locker.close();
+    }
+    await until(() => recorder.waiting === 0, "the waiting uses written once the lock is gone");
+    await recorder.close();
+    expect(warnings).toEqual([]);
+    expect(pg.psql("SELECT skill, COUNT(*) FROM uses GROUP BY skill ORDER BY skill", name).trim()).toBe(
+      "first|1\nslow|10",
+    );
+  }, 60_000);
 
   test("PostgreSQL stopped mid-run: uses wait in the buffer, past its bound are dropped with one warning, and arrive when it is back", async () => {
     const url = freshDatabase();
