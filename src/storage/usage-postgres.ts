@@ -11,6 +11,7 @@ import { SQL } from "bun";
 import { scrubbed, shownStore, type StoreLocation } from "./store-location.ts";
 import { type GroupRow, reportQueries, type SkillUsage, summarise, type UsageQuery } from "./usage-report.ts";
 import type { StoredUse } from "./usage-row.ts";
+import type { UsageBackend } from "./usage-backend.ts";
 import {
   migrationsFrom,
   pruneStatements,
@@ -37,7 +38,7 @@ function numbered(sql: string): string {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
-export class PostgresUsage {
+export class PostgresUsage implements UsageBackend {
   private sql: SQL | undefined;
   private migrated = false;
 
@@ -53,6 +54,7 @@ export class PostgresUsage {
 
   /** `error` in words, never with the password or the URL's secrets. */
   describe(error: unknown): string {
+    if (error instanceof StoreTooNewError) return error.message;
     const raw = error instanceof Error ? error.message : String(error);
     const code =
       (error as { errno?: unknown; code?: unknown } | null)?.errno ?? (error as { code?: unknown } | null)?.code;

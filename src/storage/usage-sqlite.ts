@@ -6,7 +6,8 @@
  * is leaving; a promise may never be run); bun:sqlite gives both, per statement.
  *
  * The file is created 0600 in a folder created 0700 (private-file.ts) before SQLite opens it, so
- * its `-wal` and `-shm` files get the same mode. Opening migrates it (usage-schema.ts).
+ * its `-wal` and `-shm` files get the same mode. Opening migrates it (usage-schema.ts). The
+ * `SqliteUsage` class is this backend's side of the store interface (usage-backend.ts).
  */
 import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
@@ -24,6 +25,7 @@ import {
   versionOf,
 } from "./usage-schema.ts";
 import type { StoredUse } from "./usage-row.ts";
+import { UnreadableStore, type UsageBackend } from "./usage-backend.ts";
 
 function tableExists(db: Database, name: string): boolean {
   return (
@@ -108,11 +110,62 @@ export function writeSqliteRows(db: Database, rows: readonly StoredUse[], busyTi
   }).immediate();
 }
 
+/** The usage store in a SQLite file, opened (created, migrated) on its first write, never to report. */
+export class SqliteUsage implements UsageBackend {
+  private db: Database | undefined;
+
+  constructor(
+    readonly path: string,
+    /** The file's folder is skill-central's own (the default state folder): kept 0700 even if it exists. */
+    private readonly privateFolder = false,
+  ) {}
+
+  get shown(): string {
+    return shownPath(this.path);
+  }
+
+  /** The file, opened (created 0600, migrated) once; throws what SQLite throws, or StoreTooNewError. */
+  open(busyTimeoutMs: number): Database {
+    this.db ??= openUsageDatabase(this.path, busyTimeoutMs, this.privateFolder);
+    return this.db;
+  }
+
+  write(rows: readonly StoredUse[], waitMs: number): void {
+    writeSqliteRows(this.open(waitMs), rows, waitMs);
+  }
+
+  /** Prunes an opened file (a file nobody wrote to yet has nothing old). */
+  prune(before: number): void {
+    if (this.db !== undefined) pruneSqlite(this.db, before);
+  }
+
+  async report(query: UsageQuery, until: number): Promise<SkillUsage[]> {
+    const read = readSqliteUsage(this.path, query, until);
+    if ("reason" in read) throw new UnreadableStore(read.reason);
+    return read.skills;
+  }
+
+  describe(error: unknown): string {
+    return error instanceof StoreTooNewError || error instanceof UnreadableStore
+      ? error.message
+      : describeFsError(error);
+  }
+
+  close(): void {
+    try {
+      this.db?.close();
+    } catch {
+      // Closing never fails a process on its way out.
+    }
+    this.db = undefined;
+  }
+}
+
 /** What a report of the file found, or why it could not be read (the file left exactly as it was). */
-export type SqliteRead = { skills: SkillUsage[] } | { skills: SkillUsage[]; reason: string };
+type SqliteRead = { skills: SkillUsage[] } | { skills: SkillUsage[]; reason: string };
 
 /** The report of the file for a window; an absent file holds nothing and is not created. */
-export function readSqliteUsage(path: string, query: UsageQuery, until: number): SqliteRead {
+function readSqliteUsage(path: string, query: UsageQuery, until: number): SqliteRead {
   try {
     if (statSync(path).isDirectory()) return { skills: [], reason: describeFsError({ code: "EISDIR" }) };
   } catch (error) {

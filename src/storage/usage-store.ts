@@ -22,7 +22,6 @@
  * A store that cannot be read (not a database, damaged) reads as empty with the reason, and is
  * never deleted or rewritten: it is the user's file, and may be worth recovering.
  */
-import type { Database } from "bun:sqlite";
 import { describeFsError } from "./fs-errors.ts";
 import { scrubbed, shownStore, type StoreLocation, storeLocation } from "./store-location.ts";
 import { boundedUse, DEFAULT_BUFFER } from "./usage-bounds.ts";
@@ -30,7 +29,8 @@ import type { PostgresUsage } from "./usage-postgres.ts";
 import type { SkillUsage, UsageQuery } from "./usage-report.ts";
 import type { StoredUse } from "./usage-row.ts";
 import { StoreTooNewError } from "./usage-schema.ts";
-import { isBusy, openUsageDatabase, pruneSqlite, readSqliteUsage, writeSqliteRows } from "./usage-sqlite.ts";
+import { isBusy, SqliteUsage } from "./usage-sqlite.ts";
+import type { UsageBackend } from "./usage-backend.ts";
 
 export type { SkillUsage } from "./usage-report.ts";
 export { NO_PROJECT } from "./usage-report.ts";
@@ -77,7 +77,9 @@ export interface UsageRecorderOptions {
 /** Records uses into the store in batches; see the module header for what it promises. */
 export class UsageRecorder {
   private pending: StoredUse[] = [];
-  private db: Database | undefined;
+  /** The SQLite store, when the location is one, and whether this process has opened it yet. */
+  private readonly file: SqliteUsage | undefined;
+  private opened = false;
   /** The PostgreSQL store, when the location is one: its module loaded on the first batch, not at start. */
   private readonly network: (() => Promise<PostgresUsage>) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -104,6 +106,7 @@ export class UsageRecorder {
     const location = this.location;
     let opened: Promise<PostgresUsage> | undefined;
     this.network = location.kind === "postgres" ? () => (opened ??= postgresStore(location, this.env)) : undefined;
+    this.file = location.kind === "sqlite" ? new SqliteUsage(location.path, options.privateFolder) : undefined;
   }
 
   /** Whether uses are still being recorded (false once the store failed for good). */
@@ -161,11 +164,11 @@ export class UsageRecorder {
    */
   writePending(busyTimeoutMs = 0): void {
     if (this.off || this.pending.length === 0 || this.network !== undefined) return;
-    const db = this.open(busyTimeoutMs);
-    if (db === undefined) return;
+    const file = this.open(busyTimeoutMs);
+    if (file === undefined) return;
     const rows = this.pending;
     try {
-      writeSqliteRows(db, rows, busyTimeoutMs);
+      file.write(rows, busyTimeoutMs);
       this.pending = [];
       this.failingSince = undefined;
     } catch (error) {
@@ -225,29 +228,30 @@ export class UsageRecorder {
     this.pruned = true;
   }
 
-  private open(busyTimeoutMs: number): Database | undefined {
-    if (this.db !== undefined) return this.db;
-    if (this.location.kind !== "sqlite") return undefined;
+  private open(busyTimeoutMs: number): SqliteUsage | undefined {
+    const file = this.file;
+    if (file === undefined) return undefined;
+    if (this.opened) return file;
     try {
-      this.db = openUsageDatabase(this.location.path, busyTimeoutMs, this.options.privateFolder);
+      file.open(busyTimeoutMs);
+      this.opened = true;
     } catch (error) {
       if (isBusy(error)) {
         // Another process is creating or checkpointing the file: try again with the next batch.
         this.failingSince ??= this.now();
         if (this.now() - this.failingSince < LOCKED_TOO_LONG_MS) return undefined;
       }
-      const reason = error instanceof StoreTooNewError ? error.message : describeFsError(error);
-      this.stop(`usage: not recording, the store ${this.location.path} cannot be opened: ${reason}`);
+      this.stop(`usage: not recording, the store ${file.path} cannot be opened: ${file.describe(error)}`);
       return undefined;
     }
-    this.prune();
-    return this.db;
+    this.prune(file);
+    return file;
   }
 
   /** Rows past `keepDays` are deleted once per process; a locked store just skips it this time. */
-  private prune(): void {
+  private prune(file: SqliteUsage): void {
     try {
-      if (this.db !== undefined) pruneSqlite(this.db, this.now() - this.options.keepDays * DAY_MS);
+      file.prune(this.now() - this.options.keepDays * DAY_MS);
     } catch {
       // Another process holds the lock: the next process to open the store prunes.
     }
@@ -274,12 +278,7 @@ export class UsageRecorder {
       this.writePending(CLOSE_TRY_BUSY_MS);
     }
     this.finish("stayed locked by another process");
-    try {
-      this.db?.close();
-    } catch {
-      // Closing never fails a process on its way out.
-    }
-    this.db = undefined;
+    this.file?.close();
     return Promise.resolve();
   }
 
@@ -344,21 +343,17 @@ function unreadableStore(location: StoreLocation, reason: string): string {
 export async function readUsage(
   store: StoreLocation | string,
   query: UsageQuery,
-  env: Record<string, string | undefined> = process.env,
+  env: Env = process.env,
 ): Promise<UsageRead> {
   const location = typeof store === "string" ? storeLocation(store) : store;
   const until = query.until ?? Date.now();
-  if (location.kind === "sqlite") {
-    const read = readSqliteUsage(location.path, query, until);
-    return "reason" in read ? { skills: [], problem: unreadableStore(location, read.reason) } : { skills: read.skills };
-  }
-  const network = await postgresStore(location, env);
+  const backend: UsageBackend =
+    location.kind === "sqlite" ? new SqliteUsage(location.path) : await postgresStore(location, env);
   try {
-    return { skills: await network.report(query, until) };
+    return { skills: await backend.report(query, until) };
   } catch (error) {
-    const reason = error instanceof StoreTooNewError ? error.message : network.describe(error);
-    return { skills: [], problem: scrubbed(unreadableStore(location, reason), location, env) };
+    return { skills: [], problem: scrubbed(unreadableStore(location, backend.describe(error)), location, env) };
   } finally {
-    await network.close();
+    await backend.close();
   }
 }
