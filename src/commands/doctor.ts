@@ -82,7 +82,7 @@ export const spec = command({
     const { shadowed, dupes } = shadowing(loaded.registry);
     // The same findings as `validate`, examples included, whole-project ones too (so the two, and
     // `validate --strict`, agree); then the git layers' state: warnings, never errors.
-    const found = await checkFindings(projectCheck(loaded));
+    const found = await checkFindings(await projectCheck(loaded));
     const { examples } = found;
     // Judged as validate judges them: the form of skills the project does not own is a note; checks.ignore applied.
     const { problems, silenced } = judgeFindings(found.problems, {

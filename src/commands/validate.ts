@@ -57,7 +57,7 @@ async function checkProject(ctx: CommandContext): Promise<Checked> {
   const owned = new Set(layers.filter(ownedLayer).map((l) => l.name));
   const builtinName = layers.find((l) => l.origin === "built-in")?.name;
   return {
-    ...projectCheck(loaded),
+    ...(await projectCheck(loaded)),
     display: loaded.display,
     project: { layers, ignore: loaded.config.checks?.ignore ?? [] },
     owned: (r) => owned.has(r.layer.name),

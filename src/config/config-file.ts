@@ -18,6 +18,7 @@ import { readChecksSettings, type ChecksSettings } from "./checks-settings.ts";
 import { readElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
 import { readUsageSettings, type UsageSettings } from "./usage-settings.ts";
+import { readStoreSetting, type StoreSetting } from "./store-settings.ts";
 
 /** One config file, read and checked; keys it did not have are absent. */
 export interface ConfigFile extends FileSettings {
@@ -38,6 +39,8 @@ export interface ConfigFile extends FileSettings {
   usage?: Partial<UsageSettings>;
   /** `checks`: findings of validate and doctor silenced, each with its reason (checks-settings.ts). */
   checks?: Partial<ChecksSettings>;
+  /** `store`: the state store (a file or a postgres:// URL; store-settings.ts), the user's alone. */
+  store?: StoreSetting;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -107,6 +110,10 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   },
   usage: (value, { config, resolvePath, at, origin }) => {
     config.usage = readUsageSettings(value, resolvePath, at, origin);
+  },
+  store: (value, { config, resolvePath, at, origin }) => {
+    const store = readStoreSetting(value, resolvePath, at, origin);
+    if (store !== undefined) config.store = store;
   },
   enable: fileKey("enable"),
   audit: (value, { config, at }) => {

@@ -215,7 +215,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
     audit: mergedAudit(user, project, layers, report),
     checks: mergeChecksSettings(user?.checks, project?.checks),
-    usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage),
+    usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,
   };
 }

@@ -45,8 +45,11 @@ export type Milestone = [name: string, ms: number];
 
 export interface OpenSkills {
   live: LiveSkills;
-  /** Writes what the start-up index still lacks and closes it: call once, when the process ends. */
-  close(): void;
+  /**
+   * Writes the pending uses and what the start-up index still lacks, and closes them: call once,
+   * when the process ends. A database store's last uses are the promise's (bounded).
+   */
+  close(): Promise<void>;
 }
 
 export function counts(result: LoadResult): string {
@@ -134,13 +137,15 @@ export function openSkills(
     live,
     close() {
       // The uses first: they are the user's record, and a failing index write must not lose them.
+      let uses: Promise<void> | undefined;
       try {
-        hooks.usage?.close();
+        uses = hooks.usage?.close();
       } finally {
         // A short session may end before the index was written while idle: write it now.
         writer?.flush();
         index?.close();
       }
+      return uses ?? Promise.resolve();
     },
   };
 }

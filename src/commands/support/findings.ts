@@ -24,11 +24,11 @@ export interface CheckInput {
 }
 
 /** Everything the server would load, through its own pipeline: the records say it all, and the whole-project findings. */
-export function projectCheck(loaded: LoadResult, options: ProjectCheckOptions = {}): CheckInput {
+export async function projectCheck(loaded: LoadResult, options: ProjectCheckOptions = {}): Promise<CheckInput> {
   const candidates = loaded.registry.resolutions().flatMap((r) => r.chain.map((p) => p.candidate));
   return {
     records: loaded.records,
-    general: [...loaded.diagnostics, ...projectFindings(loaded, options)],
+    general: [...loaded.diagnostics, ...(await projectFindings(loaded, options))],
     registry: loaded.registry,
     candidates,
     locate: locatorsOf(loaded),
