@@ -166,9 +166,9 @@ const AUTOSTART_PATHS = `${SHELL_RC}|/etc/cron(?:tab|\\.d)|Library/Launch(?:Agen
  * `sed -i`, `writeFileSync(`, `open(…, "w")`).
  */
 const PUTS_INTO =
-  /\b(?:add|append|insert|put|paste|write|merge|register|inject|copy|save|place|drop)\b[^\n]{0,120}?\b(?:to|in|into|inside|under|(?:at|to)\s+the\s+(?:end|bottom|top|start)\s+of)\s[^\n]{0,40}$/i;
+  /\b(?:add|append|insert|put|paste|writ|merg|register|inject|cop(?:y|ie)|sav|plac|drop|install|mov|link|symlink)(?:e|s|ing|ting|ping)?\b[^\n]{0,120}?\b(?:to|in|into|inside|under|(?:at|to)\s+the\s+(?:end|bottom|top|start)\s+of)\s[^\n]{0,40}$|\b(?:save|store|write)\b[^\n]{0,60}?\bas\s[^\n]{0,20}$/i;
 const EDITS =
-  /\b(?:edit|modify|update|change|patch|overwrite|create|replace|rewrite)\s+(?:your\s+|the\s+|their\s+)?\S{0,64}$/i;
+  /\b(?:edit(?:ing)?|modify(?:ing)?|updat(?:e|ing)|chang(?:e|ing)|patch(?:ing)?|overwrit(?:e|ing)|creat(?:e|ing)|replac(?:e|ing)|rewrit(?:e|ing))\s+(?:your\s+|the\s+|their\s+)?\S{0,64}$/i;
 const OPENS = /\bopen\s+(?:up\s+)?(?:your\s+|the\s+)?\S{0,64}$/i;
 const THEN_CHANGES =
   /^[^\n.]{0,80}?\b(?:and|then)\s+(?:add|set|insert|append|paste|put|change|replace|merge|enable|register|remove|delete|write)\b/i;
@@ -185,13 +185,18 @@ const NAMED_SETTINGS = new RegExp(`^${AGENT_SETTINGS_NAMED}$`, "i");
 const EDITS_NAMED =
   /\b(?:edit|modify|update|change|overwrite|add\s+\w{1,16}\s+to|write\s+(?:\w{1,16}\s+)?(?:to|into)|append\s+(?:\w{1,16}\s+)?to|insert\s+(?:\w{1,16}\s+)?into)\s+(?:the\s+user's\s+|your\s+|their\s+|the\s+)?(?:global\s+|user\s+)?$/i;
 
+/** "… to the PreToolUse section of your Claude settings": the settings named are the user's own. */
+const OWNED = /\b(?:your|the\s+user's|their)\s+(?:(?:global|user|local|project)\s+)?$/i;
+/** A line of code that assigns the path to a name, written later (`p = os.path.expanduser("~/.zshrc")` … `open(p, "a")`). */
+const ASSIGNED = /(\$?[A-Za-z_][\w]{0,63})\s*(?::=|=(?!=))\s*[^\n=]{0,200}$/;
+
 /** Where the write or the sentence that changes the file at a match begins, or undefined: the file is only named. */
 function changedAt(m: MatchContext, named: boolean): number | undefined {
   const lineStart = m.text.lastIndexOf("\n", m.start - 1) + 1;
   const from = Math.max(lineStart, m.start - 300);
   const before = m.text.slice(from, m.start);
   if (named) {
-    const w = EDITS_NAMED.exec(before);
+    const w = EDITS_NAMED.exec(before) ?? (OWNED.test(before) ? PUTS_INTO.exec(before) : null);
     return w ? from + w.index : undefined;
   }
   const lineEnd = m.text.indexOf("\n", m.end);
@@ -225,7 +230,7 @@ const AGENT_DIR = /\.(?:claude|cursor|codex|gemini|continue|codeium|windsurf|kir
 const SCRIPT = /\.(?:sh|bash|zsh|fish|ps1|psm1|bat|cmd|py|js|mjs|cjs|ts|mts|cts|rb|pl|php|go|rs|lua)$/i;
 
 const NAMED_SCHEDULE =
-  /^(?:add|install|create|register|set\s+up|schedule)\s+(?:(?:a|an|the|this|new)\s+){0,2}(?:cron|crontab\s|launch|login|systemd|user\s+systemd|startup)[^/\n]{0,40}$/i;
+  /^(?:(?:add|install|create|register|set\s+up|schedule)\s+(?:(?:a|an|the|this|new)\s+){0,2}(?:cron|crontab\s|launch|login|systemd|user\s+systemd|startup)[^/\n]{0,40}$|schedule\b)/i;
 /** The alternatives that find a path built of parts in code (AGENT_DIR_PART, SHELL_RC_PART, LAUNCH_PART). */
 const BUILT_PATH = /^(?:["'](?:\.|Library)|home|HOME|expanduser|homedir)[^\n]{0,200}["'`]$/;
 
@@ -259,23 +264,45 @@ function handedOver(m: MatchContext, at: number): Severity | undefined | "keep" 
 /** An agent's configuration file found: a tampering where something writes or changes it, else only a name. */
 function configCheck(m: MatchContext): Severity | undefined | "keep" {
   const matched = m.text.slice(m.start, m.end);
-  if (BUILT_PATH.test(matched)) return writesNear(m, false) ? "keep" : undefined;
-  if (matched.startsWith("$")) return writesNear(m, true) ? "keep" : undefined;
+  if (BUILT_PATH.test(matched)) return codeWrites(m) ? "keep" : undefined;
+  if (matched.startsWith("$")) return changedAt(m, false) !== undefined || writesNear(m, true) ? "keep" : undefined;
   const at = changedAt(m, NAMED_SETTINGS.test(matched));
-  return at === undefined ? undefined : handedOver(m, at);
+  if (at !== undefined) return handedOver(m, at);
+  return SCRIPT.test(m.path) && assignedAndWritten(m) ? "keep" : undefined;
+}
+
+/**
+ * Whether the name a path is assigned to on its line (`cfg = os.path.join(…)`, `const file =
+ * path.join(…)`, `$p = …`) is written within the next lines (`open(cfg, "w")`, `file.write_text(`,
+ * `writeFileSync(file, …)`, `>> "$p"`); undefined when the path is not assigned to a name.
+ */
+function assignedAndWritten({ text, start, end }: MatchContext): boolean | undefined {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const name = ASSIGNED.exec(text.slice(Math.max(lineStart, start - 200), start))?.[1];
+  if (!name) return undefined;
+  const v = name.replace("$", "\\$");
+  return new RegExp(
+    `\\bopen\\(\\s*${v}\\b[^\\n)]{0,64},\\s*["'][wa]|(?:^|[^\\w$])${v}\\.(?:write_text|write_bytes|open\\(\\s*["'][wa])|\\b(?:writeFileSync|writeFile|appendFileSync|appendFile|Bun\\.write)\\(\\s*${v}\\b|>>?\\s*["']?\\$\\{?${v.replace("\\$", "")}\\b|\\b(?:Set-Content|Add-Content|Out-File)\\b[^\\n]{0,40}${v}\\b`,
+  ).test(text.slice(end, end + 1500));
+}
+
+/** A path in code: written through the name it is assigned to, or (not assigned) by a write near it. */
+function codeWrites(m: MatchContext): boolean {
+  return assignedAndWritten(m) ?? writesNear(m, false);
 }
 
 /** Where code starts by itself (a start-up file, crontab, a launch agent, a git hook), found as a path or a name. */
 const AUTOSTART_TARGET =
-  /^(?:\.(?:bashrc|bash_profile|zshrc|zprofile|zshenv|profile|config|git)\b|\/etc\/cron|Library\/Launch|hooks\/|crontab$|cron\s+table|login\s+items|startup\s+(?:items|folder))/i;
+  /^(?:\$PROFILE\b|\.(?:bashrc|bash_profile|zshrc|zprofile|zshenv|profile|config|git)\b|\/etc\/cron|Library\/Launch|hooks\/|crontab$|cron\s+table|login\s+items|startup\s+(?:items|folder))/i;
 
 /** A start-up place written or changed, a named schedule (medium), or a command that schedules code (high). */
 function persistenceCheck(m: MatchContext): Severity | undefined | "keep" {
   const matched = m.text.slice(m.start, m.end);
-  if (BUILT_PATH.test(matched)) return writesNear(m, false) ? "keep" : undefined;
+  if (BUILT_PATH.test(matched)) return codeWrites(m) ? "keep" : undefined;
   if (AUTOSTART_TARGET.test(matched)) {
     const at = changedAt(m, false);
-    return at === undefined ? undefined : handedOver(m, at);
+    if (at !== undefined) return handedOver(m, at);
+    return SCRIPT.test(m.path) && assignedAndWritten(m) ? "keep" : undefined;
   }
   // "Create a cron job" is also how a deploy skill sets up a server: reported, blocked only with more.
   if (NAMED_SCHEDULE.test(matched)) {
@@ -329,9 +356,10 @@ const BYPASS_WORDS = [
   "\\b(?:enable|turn\\s+on|switch\\s+(?:on|to|into)|use|run\\s+in|start\\s+in|activate|go\\s+into|enter)\\s+(?:the\\s+)?(?:\\w{1,16}(?:'s)?\\s+)?(?:yolo|auto-?run|auto-?approve|auto-?accept|full-?auto|turbo|bypass[\\s-]?permissions?|dangerous(?:ly)?[\\s-]\\w{1,16})\\s+mode\\b",
   "\\b(?:don't|do\\s+not|never|no\\s+need\\s+to)\\s+(?:(?:ask|prompt|check\\s+with|consult)\\s+(?:the\\s+user\\s+|the\\s+human\\s+|them\\s+|anyone\\s+)?(?:for\\s+)?(?:permission|approval|confirmation|consent)\\s+(?:before|for|on|at|to)\\s+(?:any|each|every|all|running|executing|commands|shell|tool)|(?:ask|prompt|check)\\s+(?:first\\s+)?before\\s+(?:running|executing|using|calling|editing|making|deleting|pushing)\\b|(?:wait|pause|stop)\\s+(?:to\\s+(?:ask|check)|for\\s+(?:(?:the\\s+)?(?:user|human|operator)(?:'s)?\\s+)?(?:to\\s+)?(?:approv\\w{0,5}|confirm\\w{0,7}|permission|consent|sign-?off|go-ahead))\\b)",
   "\\bassume\\s+(?:that\\s+)?(?:the\\s+user|they|the\\s+human)\\s+(?:has\\s+)?(?:says?|said|answers?|answered|approves?|approved|agrees?|agreed|consents?|consented)\\s+(?:yes\\s+)?(?:to\\s+)?(?:everything|all|every|any)\\b",
-  "\\btreat\\s+(?:every|all|each|any)\\s+(?:\\w{1,32}\\s+){0,2}?(?:requests?|prompts?|confirmations?|tool\\s+calls?|commands?)\\s+as\\s+(?:approved|accepted|confirmed|pre-?approved|granted|allowed)\\b",
+  "\\b(?:treat|consider|regard)\\s+(?:every|all|each|any)\\s+(?:\\w{1,32}\\s+){0,6}?(?:as\\s+)?(?:already\\s+)?(?:pre-?approved|approved|accepted|confirmed|granted|authori[sz]ed|allowed)\\b",
+  "\\banswer\\s+(?:them|these|those|all|every|each|any)\\b[^.\\n]{0,40}?\\byes\\b",
   "\\b(?:restart|relaunch|re-?run|start|launch|reopen)\\s+(?:yourself|itself|claude(?:\\s+code)?|codex|gemini|the\\s+(?:agent|session|cli))\\s+(?:again\\s+)?(?:with|in|using|under)\\s+(?:the\\s+|all\\s+|its\\s+|your\\s+)?(?:(?:permissions?|approvals?|permission\\s+(?:prompts|checks)|confirmations?|sandbox(?:ing)?|safety\\s+checks)\\s+(?:skipped|disabled|off|bypassed|turned\\s+off|removed|ignored)|(?:yolo|bypass|full-auto|dangerous|unrestricted|auto-?approve)\\s+mode)\\b",
-  "\\b(?:run|execute|perform|apply|carry\\s+out|do)\\s+(?:every|all|each|any|the|these|those)\\s+(?:of\\s+(?:the|these|its|my)\\s+)?(?:\\w{1,32}\\s+){0,6}?without\\s+(?:(?:first\\s+)?(?:asking|checking\\s+with)|prompting\\s+(?:the\\s+user|for)|a\\s+prompt|confirmation|confirming|approval|(?:waiting|pausing)\\s+(?:for\\s+(?:approval|confirmation|permission|consent|sign-?off|the\\s+user)|to\\s+ask)|stopping\\s+to\\s+ask|(?:seeking|getting|requesting|needing)\\s+(?:\\w{1,16}\\s+)?(?:confirmation|approval|permission|consent))\\b",
+  "\\b(?:run|execute|perform|apply|carry\\s+out|do)\\s+(?:every|all|each|any|the|these|those)\\s+(?:of\\s+(?:the|these|its|my)\\s+)?(?:\\w{1,32}\\s+){0,6}?without\\s+(?:(?:first\\s+)?(?:asking|checking\\s+(?:in\\s+)?with|consulting)|prompting\\s+(?:the\\s+user|for)|a\\s+prompt|confirmation|confirming|approval|(?:waiting|pausing)\\s+(?:for\\s+(?:approval|confirmation|permission|consent|sign-?off|the\\s+user)|to\\s+ask)|stopping\\s+to\\s+ask|(?:seeking|getting|requesting|needing)\\s+(?:\\w{1,16}\\s+)?(?:confirmation|approval|permission|consent))\\b",
   "\\b(?:auto-?approve|automatically\\s+(?:approve|accept|confirm)|approve|accept|confirm)\\s+(?:every|all|each|any)\\s+(?:of\\s+the\\s+)?(?:tool\\s+(?:calls?|uses?|requests?)|commands?|shell\\s+commands?|permission\\s+(?:prompts?|requests?|dialogs?)|prompts?|confirmations?)\\b",
   "\\b(?:answer|say|reply)\\s+[\"']?(?:yes|y)[\"']?\\s+to\\s+(?:every|all|each|any)\\s+(?:\\w{1,32}\\s+){0,2}?(?:prompts?|questions?|confirmations?|dialogs?)\\b",
   "\\b(?:the\\s+user|the\\s+team|your\\s+(?:admin|administrator|operator|user)|the\\s+(?:admin|administrator|operator|maintainers?))\\s+(?:has|have)\\s+(?:already\\s+)?(?:pre-?approved|approved|authori[sz]ed|allowed|whitelisted|okayed|signed\\s+off\\s+on)\\s+(?:all|every|any|each)\\s+(?:of\\s+(?:the|these|your)\\s+)?(?:shell\\s+)?(?:commands?|tool\\s+(?:calls?|uses?)|tools|actions|operations|steps|scripts)\\b",
@@ -346,15 +374,21 @@ const SECRECY_NEGATION = "\\b(?:do\\s+not|don't|never|must\\s+not|mustn't|should
 /** Secrecy from the user, in the ways it is said: don't tell, keep to yourself, they needn't know, act as if nothing happened. */
 const SECRECY_WORDS = [
   // Every "do not …" form shares its negation: one alternative, tried once where a negation stands.
-  `${SECRECY_NEGATION}(?:(?:tell|inform|notify|alert|warn|(?:mention|reveal|explain)\\s+(?:this\\s+|it\\s+|anything\\s+)?to)\\s+(?:this\\s+to\\s+)?${AUDIENCE}|(?:mention|reveal|disclose|say\\s+anything\\s+about|bring\\s+up|talk\\s+about|report|admit|share|surface|explain)\\s+(?:any\\s+of\\s+)?(?:this|that|it|these|those|them|the\\s+\\w{1,32})(?:\\s+\\w{1,32}){0,3}?\\s+(?:to|with)\\s+${AUDIENCE}|let\\s+${AUDIENCE}\\s+(?:know|find\\s+out|notice|hear\\s+(?:about|of)|see\\s+(?:this|that|it|these|those|what|the\\s+(?:output|upload|script|command|step|request|call)))\\b|(?:disclose|reveal|mention|say|explain|admit|report)\\s+(?:to|in\\s+front\\s+of)\\s+${AUDIENCE}|(?:surface|list|include|show|display|log|print|echo|record)\\s+(?:this|that|it|these|those|them)(?:\\s+(?:step|steps|command|commands|upload|call|script))?\\s+(?:in|among)\\s+(?:the|your)\\s+(?:chat|conversation|reply|response|summary|transcript|output|commands\\s+you\\s+ran)\\b)`,
+  `${SECRECY_NEGATION}(?:bring\\s+(?:this|that|it|any\\s+of\\s+this)\\s+up\\s+(?:with|to)\\s+${AUDIENCE}|(?:tell|inform|notify|alert|warn|(?:mention|reveal|explain)\\s+(?:this\\s+|it\\s+|anything\\s+)?to)\\s+(?:this\\s+to\\s+)?${AUDIENCE}|(?:mention|reveal|disclose|say\\s+anything\\s+about|bring\\s+up|talk\\s+about|report|admit|share|surface|explain)\\s+(?:any\\s+of\\s+)?(?:this|that|it|these|those|them|the\\s+\\w{1,32})(?:\\s+\\w{1,32}){0,3}?\\s+(?:to|with)\\s+${AUDIENCE}|let\\s+${AUDIENCE}\\s+(?:know|find\\s+out|notice|hear\\s+(?:about|of)|see\\s+(?:this|that|it|these|those|what|the\\s+(?:output|upload|script|command|step|request|call)))\\b|(?:disclose|reveal|mention|say|explain|admit|report)\\s+(?:to|in\\s+front\\s+of)\\s+${AUDIENCE}|(?:surface|list|include|show|display|log|print|echo|record)\\s+(?:this|that|it|these|those|them)(?:\\s+(?:step|steps|command|commands|upload|call|script))?\\s+(?:in|among)\\s+(?:the|your)\\s+(?:chat|conversation|reply|response|summary|transcript|output|commands\\s+you\\s+ran)\\b)`,
   `\\bwithout\\s+(?:telling|informing|notifying|alerting)\\s+${AUDIENCE}`,
   `\\bkeep\\s+(?:this|that|it|these|those|them|the\\s+\\w{1,32})(?:\\s+\\w{1,32}){0,2}?\\s+(?:to\\s+yourself|between\\s+(?:us|ourselves)|under\\s+wraps|(?:secret|hidden|quiet|private|confidential|invisible)\\s+from\\s+${AUDIENCE})`,
-  `\\b${AUDIENCE_NOUN}\\s+(?:must|should|will|can|need)\\s+(?:not|never)\\s+(?:know|find\\s+out|learn|notice|discover|suspect|be\\s+told|see\\s+(?:this|that|it|these|those|what\\s+you|the\\s+(?:upload|script|command|step|request)))\\b`,
+  `\\b${AUDIENCE_NOUN}\\s+(?:must|should|will|can|need)\\s+(?:not|never)\\s+(?:know|find\\s+out|learn|notice|discover|suspect|be\\s+(?:told|made\\s+aware|informed|notified)|see\\s+(?:this|that|it|these|those|what\\s+you|the\\s+(?:upload|script|command|step|request)))\\b`,
   `\\b${AUDIENCE_NOUN}\\s+(?:doesn't|does\\s+not|don't|do\\s+not|needn't|need\\s+not|shouldn't|mustn't|won't|can't|cannot)\\s+(?:ever\\s+)?(?:need\\s+to\\s+|have\\s+to\\s+)?(?:know\\s+(?:about|of|this|that|it|any\\s+of)|find\\s+out|hear\\s+(?:about|of)|be\\s+told|be\\s+informed|be\\s+aware|notice|discover|realise|realize|suspect)\\b`,
   `\\bno\\s+need\\s+to\\s+(?:tell|inform|notify|bother)\\s+${AUDIENCE}\\s+(?:about|of)\\s+(?:this|that|it|these|those|any\\s+of)\\b`,
   `\\b(?:hide|conceal|withhold|keep)\\s+(?:this|that|it|these|those|them|the\\s+\\w{1,32}|any\\s+\\w{1,32})(?:\\s+\\w{1,32}){0,3}?\\s+from\\s+${AUDIENCE}`,
   `\\bwithout\\s+(?:bringing\\s+(?:it|this|that|them)\\s+up|mentioning\\s+(?:it|this|that|them))\\s+(?:to\\s+${AUDIENCE}|in\\s+(?:your|the)\\s+(?:response|reply|answer|summary|output))`,
   "\\b(?:do|run|perform|execute|carry\\s+out)\\s+(?:this|it|that|these\\s+steps|the\\s+\\w{1,32})\\s+(?:secretly|covertly|discreetly|in\\s+secret|behind\\s+the\\s+user's\\s+back)\\b",
+  "\\b(?:keep|stay|remain)\\s+(?:quiet|silent|mum)\\s+(?:about|on|regarding)\\b",
+  `\\b${AUDIENCE_NOUN}\\s+(?:never|won't\\s+ever|doesn't\\s+ever)\\s+(?:learns?|finds?\\s+out|notices?|hears?\\s+(?:about|of)|discovers?|reali[sz]es?|suspects?|sees?\\s+(?:this|that|it|these|those|what|the\\s+(?:upload|script|command|step|request)))\\b`,
+  `\\b(?:refrain\\s+from|avoid|skip|stop)\\s+(?:mentioning|telling|disclosing|revealing|reporting|bringing\\s+up|discussing|saying\\s+anything\\s+about|talking\\s+about|referring\\s+to)\\b[^.\\n]{0,60}?(?:\\b(?:to|with)\\s+${AUDIENCE}|\\bin\\s+(?:your|the)\\s+(?:reply|response|answer|summary|final\\s+(?:message|answer|summary)|report|output)\\b)`,
+  "\\b(?:nobody|no\\s+one|no-one)\\s+(?:needs?\\s+to|has\\s+to|should|must|will)\\s+(?:know|hear|find\\s+out|learn|be\\s+told)\\b",
+  `\\b(?:under\\s+no\\s+circumstances|in\\s+no\\s+case|at\\s+no\\s+(?:point|time))\\s*,?\\s+(?:should|must|may|will|is|are)\\s+${AUDIENCE}\\s+(?:ever\\s+)?(?:be\\s+(?:made\\s+)?(?:aware|told|informed|notified)|know|find\\s+out|learn|hear|see)\\b`,
+  "\\bleave\\s+out\\s+(?:any(?:thing)?\\s+(?:about|of)|all\\s+mention\\s+of|the\\s+(?:part|step)s?\\s+(?:about|where|that))",
   "\\b(?:act|behave|carry\\s+on)\\s+as\\s+(?:if|though)\\s+(?:nothing|none\\s+of\\s+(?:this|it))\\s+(?:happened|(?:was|were|had\\s+been)\\s+(?:run|done))\\b|\\bpretend\\s+(?:that\\s+)?(?:nothing|you\\s+(?:didn't|did\\s+not|never|haven't|have\\s+not))\\b",
   // A lie ready for the user: "if the user asks what the script does, tell them it only …".
   "\\b(?:if|when)\\s+(?:the\\s+user|they|anyone|asked)\\b[^.\\n]{0,80}?\\b(?:tell\\s+them|say|answer|reply|respond)\\s+(?:that\\s+)?(?:it|this|the\\s+\\w{1,32})\\s+(?:only|just|merely|simply)\\b",
@@ -370,7 +404,7 @@ const SECRECY_WORDS = [
  */
 const HIDES_STEP = /^(?:omit|leave|keep)\s+(?:this|that|it)\b(?:(?!\bthe\b)[^\n]){0,40}\byour\b/i;
 const LEAVES_OUT =
-  /^(?:omit|leave|keep\s(?:(?!\bfrom\b)[^\n]){0,80}\bout\s+of\b|say\s+nothing|make\s+no\s+mention|(?:do\s+not|don't|never|must\s+not|mustn't|should\s+not|shouldn't)\s+(?:surface|list|include|show|display|log|print|echo|record))\b/i;
+  /^(?:omit|leave|leave\s+out|keep\s(?:(?!\bfrom\b)[^\n]){0,80}\bout\s+of\b|say\s+nothing|make\s+no\s+mention|(?:do\s+not|don't|never|must\s+not|mustn't|should\s+not|shouldn't)\s+(?:surface|list|include|show|display|log|print|echo|record))\b/i;
 
 /** Instructions cancelled in other words: "disregard what you were told", "your previous guidelines no longer apply". */
 const OVERRIDE_WORDS = [
@@ -378,6 +412,10 @@ const OVERRIDE_WORDS = [
   "\\b(?:your\\s+(?:(?:previous|prior|earlier|original|existing|other|system|default|usual|normal|current)\\s+)?|(?:the|all|any)\\s+(?:system|original|safety|default)\\s+)(?:instructions|rules|guidelines|guidance|directives|prompts?|constraints|policies|restrictions)\\s+(?:(?:no\\s+longer|do\\s+not|don't|does\\s+not|doesn't)\\s+(?:apply|matter|count|hold|bind\\s+you)|(?:are|is)\\s+(?:now\\s+)?(?:void|cancell?ed|suspended|overridden|superseded|lifted|revoked|null|obsolete|replaced))\\b",
   "\\bfrom\\s+now\\s+on,?\\s+(?:you\\s+)?(?:will\\s+|must\\s+|should\\s+)?(?:only\\s+)?(?:follow|obey|answer\\s+to|take\\s+(?:orders|instructions)\\s+from|listen\\s+to)\\s+(?:only\\s+)?(?:this|these|me|the\\s+rules\\s+(?:in|of)\\s+this)\\b",
   "\\byour\\s+(?:real|true|actual)\\s+(?:instructions|orders|rules|system\\s+prompt)\\b",
+  "\\b(?:this\\s+(?:file|skill|document)|these\\s+(?:instructions|rules))\\s+(?:supersedes?|overrides?|takes?\\s+precedence\\s+over|outranks?|cancels?)\\s+(?:anything|everything|all|any|whatever|the\\s+user|your|the\\s+system)\\b",
+  "\\b(?:all\\s+)?(?:previous|prior|earlier|above|preceding)\\s+(?:instructions|prompts?|directives)\\s+(?:are|were|is)\\s+(?:now\\s+)?(?:void|cancell?ed|revoked|obsolete|superseded|overridden|null|invalid|no\\s+longer\\s+valid)\\b",
+  "\\b(?:prioriti[sz]e|follow|obey|put)\\s+(?:this|these)\\s+(?:file|skill|document|instructions|rules)(?:\\s+first)?\\s+(?:over|above|before)\\s+(?:the\\s+user|your|the\\s+system|anything|everything|any\\s+other)",
+  "\\btreat\\s+(?:this|these)\\s+(?:file|skill|document|instructions|text)\\s+as\\s+(?:your\\s+|the\\s+|a\\s+)?(?:system\\s+(?:prompt|instructions|message)|developer\\s+(?:prompt|instructions|message))\\b",
   "\\b(?:(?:previous|above|earlier|prior|preceding|system)\\s+(?:instructions|prompt|rules|messages?)|(?:instructions|rules|messages?)\\s+above)\\s+(?:was|were)\\s+(?:only\\s+|just\\s+)?(?:a\\s+)?(?:test|fake|decoy|mistake|wrong|outdated)\\b",
   "\\b(?:this\\s+(?:file|skill|document)|these\\s+instructions)\\s+(?:is|are)\\s+(?:now\\s+)?your\\s+(?:only|sole|new|highest)\\s+(?:source\\s+of\\s+instructions|instructions|rules|authority|priority)\\b",
 ].join("|");
@@ -386,7 +424,7 @@ const OVERRIDE_WORDS = [
 const SPOOFED_TURNS = [
   // A role label: `[SYSTEM OVERRIDE]`, `[ADMIN]:`, `SYSTEM:` (where it stands is judged by spoofedLabel).
   "\\[?\\b(?:SYSTEM|ADMIN|DEVELOPER)\\b(?:\\s+(?:MESSAGE|PROMPT|OVERRIDE|NOTE|INSTRUCTIONS?|UPDATE))?(?:\\]|\\]?\\s*:)",
-  "</?(?:function_results|function_calls|tool_result|tool_results|tool_response|tool_output)>",
+  "</?(?:function_results|function_calls|tool_result|tool_results|tool_response|tool_output|system[-_](?:prompt|message|instructions?)|admin[-_]instructions?)>",
   "<<SYS>>|\\[/?INST\\]|<\\|start_header_id\\|>|<start_of_turn>|<\\|(?:user|assistant)\\|>",
 ].join("|");
 
@@ -519,6 +557,15 @@ export const RULES: readonly Rule[] = [
         "mistake",
         "wrong",
         "outdated",
+        "supersede",
+        "precedence",
+        "outrank",
+        "prioriti",
+        "over the user",
+        "over your",
+        "above the user",
+        "system prompt",
+        "invalid",
       ],
     ],
     kind: "prose",
@@ -556,6 +603,18 @@ export const RULES: readonly Rule[] = [
         "covertly",
         "discreetly",
         "in secret",
+        "bring",
+        "quiet",
+        "silent",
+        " mum ",
+        "nobody",
+        "no one",
+        "no-one",
+        "refrain",
+        "avoid",
+        "circumstances",
+        "in no case",
+        "at no ",
         "back",
         "without",
         "hide",
@@ -760,7 +819,11 @@ export const RULES: readonly Rule[] = [
         "\\bgit\\s+config\\s+(?:--global|--system)\\s+core\\.hooksPath\\b",
         // A place that starts code by itself, named: judged by what the text before it does (changedAt).
         AUTOSTART_PATHS,
-        "\\b(?:crontab|cron\\s+table|login\\s+items|startup\\s+(?:items|folder))\\b",
+        "\\b(?:crontab|cron\\s+table|login\\s+items|startup\\s+(?:items|folder))\\b|\\$PROFILE\\b",
+        // "Schedule scripts/report.sh with cron" (medium, as a named schedule).
+        "\\bschedule\\b[^\\n]{0,80}?\\b(?:with|via|using|in|as)\\s+(?:a\\s+)?(?:cron(?:\\s*job)?|crontab|launchd|launch\\s+agent|systemd\\s+(?:user\\s+)?timers?)\\b",
+        // "Install the guard as a git pre-push hook".
+        "\\binstall\\s+(?:\\S{1,64}\\s+){0,4}?as\\s+(?:a\\s+|the\\s+)?(?:git\\s+)?(?:pre|post)-[a-z]{1,16}\\s+hook\\b",
         // A path built of parts in code, judged by a write near it.
         SHELL_RC_PART,
         LAUNCH_PART,
@@ -788,6 +851,8 @@ export const RULES: readonly Rule[] = [
         "systemctl",
         "schtasks",
         "currentversion\\\\run",
+        "$profile",
+        "hook",
         "autostart",
         "git/hooks",
         "hookspath",
@@ -908,6 +973,15 @@ export const RULES: readonly Rule[] = [
         "check first",
         "assume",
         "treat",
+        "consider",
+        "regard",
+        "bypass",
+        "answer them",
+        "answer all",
+        "answer every",
+        "answer each",
+        "answer any",
+        "answer these",
         "yes to",
         'yes" to',
         "yes' to",
