@@ -168,7 +168,7 @@ const AUTOSTART_PATHS = `${SHELL_RC}|/etc/cron(?:tab|\\.d)|Library/Launch(?:Agen
 const PUTS_INTO =
   /\b(?:add|append|insert|put|paste|writ|merg|register|inject|cop(?:y|ie)|sav|plac|drop|install|mov|link|symlink)(?:e|s|ing|ting|ping)?\b[^\n]{0,120}?\b(?:to|in|into|inside|under|(?:at|to)\s+the\s+(?:end|bottom|top|start)\s+of)\s[^\n]{0,40}$|\b(?:save|store|write)\b[^\n]{0,60}?\bas\s[^\n]{0,20}$/i;
 const EDITS =
-  /\b(?:edit(?:ing)?|modify(?:ing)?|updat(?:e|ing)|chang(?:e|ing)|patch(?:ing)?|overwrit(?:e|ing)|creat(?:e|ing)|replac(?:e|ing)|rewrit(?:e|ing))\s+(?:your\s+|the\s+|their\s+)?\S{0,64}$/i;
+  /\b(?:edit(?:ing)?|modify(?:ing)?|updat(?:e|ing)|chang(?:e|ing)|patch(?:ing)?|overwrit(?:e|ing)|creat(?:e|ing)|replac(?:e|ing)|rewrit(?:e|ing))\s+(?:your\s+|the\s+|their\s+)?(?:(?:global\s+|user\s+|local\s+)?(?:config(?:uration)?|settings|file|JSON|TOML|YAML)(?:\s+file)?\s+(?:at\s+|in\s+)?)?\S{0,64}$/i;
 const OPENS = /\bopen\s+(?:up\s+)?(?:your\s+|the\s+)?\S{0,64}$/i;
 const THEN_CHANGES =
   /^[^\n.]{0,80}?\b(?:and|then)\s+(?:add|set|insert|append|paste|put|change|replace|merge|enable|register|remove|delete|write)\b/i;
@@ -177,6 +177,7 @@ const SHELL_WRITES =
 const CODE_WRITES =
   /\b(?:writeFile(?:Sync)?|appendFile(?:Sync)?|Bun\.write|write_text|json\.dump|Set-Content|Add-Content|Out-File)\b[^\n]{0,200}$/;
 const OPENS_FOR_WRITE = /\bopen\([^\n]{0,256}$/;
+const WRITTEN_AFTER = /^[^\n]{0,80}?\.(?:write_text|write_bytes|open\(\s*["'][wa])/;
 const FOR_WRITE = /^[^\n]{0,64}?,\s*["'][wa]\+?["']/;
 /** An agent's settings named in words ("edit the user's global Cursor rules"), and the words before them that change them. */
 const AGENT_SETTINGS_NAMED =
@@ -207,6 +208,8 @@ function changedAt(m: MatchContext, named: boolean): number | undefined {
   }
   const o = OPENS_FOR_WRITE.exec(before);
   if (o && FOR_WRITE.test(after)) return from + o.index;
+  // `Path("~/.claude/settings.json").expanduser().write_text(…)`: the write follows the path.
+  if (WRITTEN_AFTER.test(after)) return m.start;
   const p = OPENS.exec(before);
   if (p && THEN_CHANGES.test(after)) return from + p.index;
   return undefined;
@@ -293,7 +296,7 @@ function codeWrites(m: MatchContext): boolean {
 
 /** Where code starts by itself (a start-up file, crontab, a launch agent, a git hook), found as a path or a name. */
 const AUTOSTART_TARGET =
-  /^(?:\$PROFILE\b|\.(?:bashrc|bash_profile|zshrc|zprofile|zshenv|profile|config|git)\b|\/etc\/cron|Library\/Launch|hooks\/|crontab$|cron\s+table|login\s+items|startup\s+(?:items|folder))/i;
+  /^(?:\$PROFILE\b|shell\s|\.(?:bashrc|bash_profile|zshrc|zprofile|zshenv|profile|config|git)\b|\/etc\/cron|Library\/Launch|hooks\/|crontab$|cron\s+table|login\s+items|startup\s+(?:items|folder))/i;
 
 /** A start-up place written or changed, a named schedule (medium), or a command that schedules code (high). */
 function persistenceCheck(m: MatchContext): Severity | undefined | "keep" {
@@ -343,6 +346,8 @@ const BYPASS_KEYS = [
   "\\bchat\\.tools\\.(?:global\\.)?autoApprove[\"']?\\s*[:=]\\s*true\\b",
   "(?:autoApprove|alwaysAllow)[\"']\\s*:\\s*(?:true|\\[\\s*[\"'][^\"'\\n]{1,64}[\"'])",
   "\\bGOOSE_MODE[\"']?\\s*[=:]\\s*[\"']?auto\\b",
+  // In words: "add `Bash(*)` to the allow list".
+  "\\b(?:add|put|append|include|insert)\\s+[\"'`]?(?:Bash\\(\\*(?::\\*)?\\)|Bash|\\*)[\"'`]?\\s+(?:to|in|into)\\s+(?:the\\s+|your\\s+)?(?:allow\\s*list|allowed\\s+tools|permissions(?:\\.allow)?|allow\\s+rules)\\b",
   "\\ballow[\"']\\s*:\\s*\\[[^\\]\\n]{0,256}?[\"'](?:Bash|Bash\\(\\*(?::\\*)?\\)|\\*)[\"']",
 ].join("|");
 
@@ -389,6 +394,9 @@ const SECRECY_WORDS = [
   "\\b(?:nobody|no\\s+one|no-one)\\s+(?:needs?\\s+to|has\\s+to|should|must|will)\\s+(?:know|hear|find\\s+out|learn|be\\s+told)\\b",
   `\\b(?:under\\s+no\\s+circumstances|in\\s+no\\s+case|at\\s+no\\s+(?:point|time))\\s*,?\\s+(?:should|must|may|will|is|are)\\s+${AUDIENCE}\\s+(?:ever\\s+)?(?:be\\s+(?:made\\s+)?(?:aware|told|informed|notified)|know|find\\s+out|learn|hear|see)\\b`,
   "\\bleave\\s+out\\s+(?:any(?:thing)?\\s+(?:about|of)|all\\s+mention\\s+of|the\\s+(?:part|step)s?\\s+(?:about|where|that))",
+  "\\b(?:this|it|that)\\s+(?:stays|remains|is|must\\s+stay|should\\s+stay)\\s+between\\s+(?:us|ourselves|you\\s+and\\s+(?:me|this\\s+skill))\\b",
+  "\\b(?:respond|reply|answer|report)\\s+(?:to\\s+the\\s+user\\s+)?as\\s+(?:if|though)\\s+(?:only|nothing|just)\\b",
+  "\\btell\\s+(?:the\\s+user|them)\\s+(?:that\\s+)?(?:everything|it|all)\\s+(?:went|is|was)\\s+(?:fine|well|ok|okay|successful)\\s+(?:regardless|no\\s+matter|even\\s+if)\\b",
   "\\b(?:act|behave|carry\\s+on)\\s+as\\s+(?:if|though)\\s+(?:nothing|none\\s+of\\s+(?:this|it))\\s+(?:happened|(?:was|were|had\\s+been)\\s+(?:run|done))\\b|\\bpretend\\s+(?:that\\s+)?(?:nothing|you\\s+(?:didn't|did\\s+not|never|haven't|have\\s+not))\\b",
   // A lie ready for the user: "if the user asks what the script does, tell them it only …".
   "\\b(?:if|when)\\s+(?:the\\s+user|they|anyone|asked)\\b[^.\\n]{0,80}?\\b(?:tell\\s+them|say|answer|reply|respond)\\s+(?:that\\s+)?(?:it|this|the\\s+\\w{1,32})\\s+(?:only|just|merely|simply)\\b",
@@ -411,6 +419,7 @@ const OVERRIDE_WORDS = [
   "\\b(?:ignore|disregard|forget|set\\s+aside|discard|abandon)\\s+(?:everything\\s+|anything\\s+|all\\s+|whatever\\s+)?(?:of\\s+)?(?:what\\s+|that\\s+)?(?:you\\s+(?:were|have\\s+been|had\\s+been)\\s+(?:told|given|instructed|asked|taught)|(?:the\\s+user|the\\s+system|anyone|they|your\\s+(?:operator|developer))\\s+(?:told|asked|instructed)\\s+you)\\b",
   "\\b(?:your\\s+(?:(?:previous|prior|earlier|original|existing|other|system|default|usual|normal|current)\\s+)?|(?:the|all|any)\\s+(?:system|original|safety|default)\\s+)(?:instructions|rules|guidelines|guidance|directives|prompts?|constraints|policies|restrictions)\\s+(?:(?:no\\s+longer|do\\s+not|don't|does\\s+not|doesn't)\\s+(?:apply|matter|count|hold|bind\\s+you)|(?:are|is)\\s+(?:now\\s+)?(?:void|cancell?ed|suspended|overridden|superseded|lifted|revoked|null|obsolete|replaced))\\b",
   "\\bfrom\\s+now\\s+on,?\\s+(?:you\\s+)?(?:will\\s+|must\\s+|should\\s+)?(?:only\\s+)?(?:follow|obey|answer\\s+to|take\\s+(?:orders|instructions)\\s+from|listen\\s+to)\\s+(?:only\\s+)?(?:this|these|me|the\\s+rules\\s+(?:in|of)\\s+this)\\b",
+  "\\b(?:ignore|disregard|forget)\\s+(?:all\\s+of\\s+|everything\\s+)?(?:the\\s+)?(?:above|foregoing)\\s*[.;:!]",
   "\\byour\\s+(?:real|true|actual)\\s+(?:instructions|orders|rules|system\\s+prompt)\\b",
   "\\b(?:this\\s+(?:file|skill|document)|these\\s+(?:instructions|rules))\\s+(?:supersedes?|overrides?|takes?\\s+precedence\\s+over|outranks?|cancels?)\\s+(?:anything|everything|all|any|whatever|the\\s+user|your|the\\s+system)\\b",
   "\\b(?:all\\s+)?(?:previous|prior|earlier|above|preceding)\\s+(?:instructions|prompts?|directives)\\s+(?:are|were|is)\\s+(?:now\\s+)?(?:void|cancell?ed|revoked|obsolete|superseded|overridden|null|invalid|no\\s+longer\\s+valid)\\b",
@@ -604,6 +613,9 @@ export const RULES: readonly Rule[] = [
         "discreetly",
         "in secret",
         "bring",
+        "between",
+        "regardless",
+        "no matter",
         "quiet",
         "silent",
         " mum ",
@@ -819,7 +831,7 @@ export const RULES: readonly Rule[] = [
         "\\bgit\\s+config\\s+(?:--global|--system)\\s+core\\.hooksPath\\b",
         // A place that starts code by itself, named: judged by what the text before it does (changedAt).
         AUTOSTART_PATHS,
-        "\\b(?:crontab|cron\\s+table|login\\s+items|startup\\s+(?:items|folder))\\b|\\$PROFILE\\b",
+        "\\b(?:crontab|cron\\s+table|login\\s+items|startup\\s+(?:items|folder)|shell\\s+(?:profile|rc\\s+file|rc|start-?up\\s+files?|config(?:uration)?\\s+file))\\b|\\$PROFILE\\b",
         // "Schedule scripts/report.sh with cron" (medium, as a named schedule).
         "\\bschedule\\b[^\\n]{0,80}?\\b(?:with|via|using|in|as)\\s+(?:a\\s+)?(?:cron(?:\\s*job)?|crontab|launchd|launch\\s+agent|systemd\\s+(?:user\\s+)?timers?)\\b",
         // "Install the guard as a git pre-push hook".
@@ -853,6 +865,10 @@ export const RULES: readonly Rule[] = [
         "currentversion\\\\run",
         "$profile",
         "hook",
+        "shell profile",
+        "shell rc",
+        "shell start",
+        "shell config",
         "autostart",
         "git/hooks",
         "hookspath",
