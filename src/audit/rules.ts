@@ -181,7 +181,7 @@ const OPENS = /\bopen\s+(?:up\s+)?(?:your\s+|the\s+)?\S{0,64}$/i;
 const THEN_CHANGES =
   /^[^\n.]{0,80}?\b(?:and|then)\s+(?:add|set|insert|append|paste|put|change|replace|merge|enable|register|remove|delete|write)\b/i;
 const SHELL_WRITES =
-  /(?:>>?|\btee\b(?:\s+-a)?)\s{0,16}["']?[^\s"'|;]{0,256}$|\b(?:cp|mv|ln\s+-sf?|install)\b[^\n|;]{0,256}$|\bsed\s+-i\b[^\n]{0,256}$/;
+  /(?:>>?|\btee\b(?:\s+-a)?)\s{0,16}["']?[^\s"'|;]{0,256}$|\b(?:cp|mv|ln\s+-sf?|install\s+-{1,2}[a-zA-Z])\b[^\n|;]{0,256}$|\bsed\s+-i\b[^\n]{0,256}$/;
 const CODE_WRITES =
   /\b(?:writeFile(?:Sync)?|appendFile(?:Sync)?|Bun\.write|write_text|json\.dump|Set-Content|Add-Content|Out-File)\b[^\n]{0,200}$/;
 const OPENS_FOR_WRITE = /\bopen\([^\n]{0,256}$/;
@@ -764,7 +764,8 @@ export const RULES: readonly Rule[] = [
       boundaryFirst([
         // A crontab fed from a pipe or a file.
         "\\|\\s*crontab\\s{1,16}-?(?:\\s|$)",
-        "\\bcrontab\\s+(?!-[lr]\\b)[^\\s|;&]{1,256}",
+        // `crontab FILE` or an option other than -l/-r: a file's name has a dot, slash, ~ or $ ("Crontab explainer" is a heading).
+        "\\bcrontab\\s+(?:-(?![lr]\\b)[a-z]{1,8}\\b|[^\\s|;&./~$`]{0,256}[./~$][^\\s|;&`]{1,256})",
         "\\blaunchctl\\s+(?:load|bootstrap|submit)\\b",
         "\\bsystemctl\\s+--user\\s+(?:enable|start)\\b",
         "\\bschtasks\\s+/create\\b",

@@ -68,7 +68,7 @@ function findingPlace(
   audit: RecordAudit,
   file: string,
 ): string {
-  return projectPrefix(ctx.cwd, audit) !== undefined ? file : display(join(audit.base, ...file.split("/")));
+  return projectPrefix(ctx.cwd, audit) !== undefined ? file : display(join(audit.base, file));
 }
 
 /** One skill's audit as `--format json` gives it. */
@@ -83,7 +83,7 @@ function skillJson(a: RecordAudit & { allowed?: string }, display: (path: string
       severity,
       file,
       // The file as every other command names it: `.skills/x/SKILL.md`, `team@0f1e1a4:x/SKILL.md`.
-      path: display(join(a.base, ...file.split("/"))),
+      path: display(join(a.base, file)),
       line,
       column,
       message,

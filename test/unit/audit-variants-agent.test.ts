@@ -213,6 +213,10 @@ describe("agent-config tampering and persistence, in prose and in code that buil
       ],
       ['Add-Content -Path $PROFILE -Value "Import-Module Helper"', "setup.ps1", "shell-persistence"],
       ['Path("~/.claude/settings.json").expanduser().write_text(json.dumps(cfg))', "a.py", "agent-config-tampering"],
+      ["crontab /tmp/jobs.txt", "a.sh", "shell-persistence"],
+      ['crontab "$HOME/.cache/sync.cron"', "a.sh", "shell-persistence"],
+      ["crontab -e", "a.sh", "shell-persistence"],
+      ["install -m 0755 scripts/guard.sh .git/hooks/pre-push", "a.sh", "shell-persistence"],
     ] as const)
       expect({ code, found: found(code, path) }).toEqual({ code, found: expect.arrayContaining([high(rule)]) });
   });
@@ -242,6 +246,9 @@ describe("agent-config tampering and persistence, in prose and in code that buil
       ["Reload your shell profile after installing.", "SKILL.md"],
       ["Update the docs about ~/.claude/settings.json hooks.", "SKILL.md"],
       ["Create the file docs/notes.md with the summary.", "SKILL.md"],
+      ["# Crontab explainer", "SKILL.md"],
+      ["To see what is scheduled, `crontab -l`.", "SKILL.md"],
+      ["`pre-commit install` writes the repository's own `.git/hooks/pre-commit` shim.", "SKILL.md"],
     ] as const)
       expect({ line, high: found(line, path).filter((f) => f.endsWith("/high")) }).toEqual({ line, high: [] });
   });

@@ -32,8 +32,6 @@ import {
  * one of them passes, so the list can only shrink (empty it when the class branches are merged).
  */
 const FALSE_BLOCKS_ON_MAIN: readonly string[] = [
-  // shell-persistence: "crontab" followed by any word ("# Crontab explainer").
-  "look-alikes/benign/crontab-explainer/",
   // dns-exfiltration: a code span's closing backtick read as a command substitution ("`dig +short h` and `nslookup h`").
   "look-alikes/benign/network-debug/",
   // secret-access raised to high: a table naming ~/.aws/credentials in a file that says "webhook".

@@ -35,7 +35,7 @@ export function withLayerPlaces(
   const sarif = log as SarifLog;
   const run = sarif.runs[0];
   if (run === undefined) return log;
-  const files = audits.flatMap((a) => a.findings.map((f) => join(a.base, ...f.file.split("/"))));
+  const files = audits.flatMap((a) => a.findings.map((f) => join(a.base, f.file)));
   const bases: NonNullable<SarifLog["runs"][number]["originalUriBaseIds"]> = {};
   run.results.forEach((result, i) => {
     const location = result.locations[0]?.physicalLocation.artifactLocation;
