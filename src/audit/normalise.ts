@@ -84,7 +84,7 @@ export const NORMALISE_LIMITS = {
 } as const;
 const { payloadRun: PAYLOAD_RUN, marksPerRule: MARKS_PER_RULE, minLiteral: MIN_LITERAL } = NORMALISE_LIMITS;
 
-const MARKUP_FILE = /\.(?:md|markdown|mdx|html?)$/i;
+const MARKUP_FILE = /\.(?:md|markdown|mdx|html?|ya?ml)$/i;
 
 /**
  * Named references a renderer turns into ASCII or into something invisible: enough to spell any
@@ -303,7 +303,7 @@ class Pass {
       this.take(cp, i, i + width, false);
       i += width;
     }
-    this.closeRun();
+    this.closeRun(-1);
     this.closeWord(text.length);
     for (const [rule, count] of this.unmarked) {
       const last = this.marks.findLast((m) => m.rule === rule)!;
@@ -327,7 +327,7 @@ class Pass {
       if (c >= 0x80 || (c === 0x26 && markup)) break;
       j++;
     }
-    this.closeRun();
+    this.closeRun(text.charCodeAt(i));
     for (let k = i; k < j; k++) {
       const c = text.charCodeAt(k);
       const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
@@ -354,8 +354,8 @@ class Pass {
         this.remove(piece, at, end, fromReference);
         continue;
       }
-      this.closeRun();
       const code = piece.codePointAt(0)!;
+      this.closeRun(code);
       const word = WORD_CHAR.test(piece);
       if (!word) this.closeWord(at);
       else if (this.wordStart < 0) this.wordStart = at;
@@ -400,7 +400,8 @@ class Pass {
     return rtl;
   }
 
-  private closeRun(): void {
+  /** The run ends before code point `next` (-1: the text's end). */
+  private closeRun(next: number): void {
     if (this.runStart < 0) return;
     if (this.runReported)
       this.mark({
@@ -411,12 +412,21 @@ class Pass {
           this.runCount > SHOWN
             ? `${spelledOut(this.runChars)} … (${this.runCount} invisible characters)`
             : spelledOut(this.runChars),
-        ...(this.runCount >= PAYLOAD_RUN ? { severity: "high" as const } : {}),
+        ...(this.runCount >= PAYLOAD_RUN || this.splitsWord(next) ? { severity: "high" as const } : {}),
       });
     this.runStart = -1;
     this.runChars = "";
     this.runCount = 0;
     this.runReported = false;
+  }
+
+  /**
+   * Whether the run stands inside a Latin word (`ig\u2063nore`, `cu\u3164rl`): no text needs an
+   * invisible character there, so it is a disguise. A soft hyphen alone is typography (a
+   * hyphenation hint), and stays medium.
+   */
+  private splitsWord(next: number): boolean {
+    return latinLetter(this.previous) && latinLetter(next) && [...this.runChars].some((c) => c !== "\u00AD");
   }
 
   private closeWord(end: number): void {
@@ -434,6 +444,10 @@ class Pass {
     this.wordLatin = false;
     this.wordForeign = false;
   }
+}
+
+function latinLetter(code: number): boolean {
+  return code > 0 && LATIN.test(String.fromCodePoint(code)) && /\p{L}/u.test(String.fromCodePoint(code));
 }
 
 function referenced(ref: RegExpExecArray): string | undefined {

@@ -1,0 +1,110 @@
+/**
+ * Text a reader never sees, for `hidden-comment-instructions` (rules.ts): in Markdown, HTML and a
+ * YAML skill's prompt (shown to the agent as Markdown), every place a renderer hides, judged by
+ * what it says (issue 48 item 5, "hidden comments in any form"):
+ *
+ * - HTML comments `<!-- … -->` (unclosed ones too: they hide the rest of the file);
+ * - the Markdown comment idioms, which are link reference definitions and so never rendered,
+ *   label, destination and title alike: `[//]: # (…)`, `[comment]: <> (…)`, `[x]: url "…"`;
+ * - elements hidden by an attribute or a style: `<div hidden>`, `display:none`, `visibility:hidden`,
+ *   `font-size:0`, `opacity:0`.
+ *
+ * What hides an instruction: words to the agent (`you`, `assistant`, `Claude`…) with a directive,
+ * or, with nobody named, an imperative with what makes it an attack (a URL to send to, a
+ * credential to read, a command to run, a config to write, secrecy, an override). An editor's
+ * note (`<!-- TODO: add screenshot -->`, `<!-- prettier-ignore -->`) has neither. A `<details>`
+ * block is folded, not hidden: a reader opens it. What a code span or a fenced block holds is
+ * shown as written, never hidden.
+ *
+ * The pattern finds the hidden places (each bounded); the check reads one of them, at most
+ * BODY_LIMIT characters: linear in the text, and every pattern here passes the same proof as the
+ * rules'.
+ */
+import type { MatchContext, Severity } from "./rules.ts";
+
+/** How much of one hidden place is read: an attack padded past it is still in the place's first part, its opening. */
+const BODY_LIMIT = 16_000;
+
+const COMMENT = "<!--(?:(?!-->)[\\s\\S]){0,16000}";
+/** A link reference definition: `[label]: destination "title"`, the title on the same line or the next. */
+const REFERENCE_DEFINITION =
+  "^ {0,3}\\[[^\\]\\n]{1,999}\\]:[ \\t]{0,16}(?:<[^>\\n]{0,2000}>|\\S{1,2000})(?:[ \\t]{0,16}\\n?[ \\t]{0,16}(?:\"[^\"]{0,4000}\"|'[^']{0,4000}'|\\([^)]{0,4000}\\)))?";
+const HIDING_STYLE =
+  "\\bhidden\\b|display\\s{0,16}:\\s{0,16}none|visibility\\s{0,16}:\\s{0,16}hidden|font-size\\s{0,16}:\\s{0,16}0(?![.\\d]{0,8}[1-9])|opacity\\s{0,16}:\\s{0,16}0(?![.\\d]{0,8}[1-9])";
+const HIDDEN_ELEMENT = `<(?:div|span|p|section|aside|font|small|sub|sup|a|em|strong|i|b|table|td|li|ul)\\b[^>]{0,512}?(?:${HIDING_STYLE})[^>]{0,512}>(?:(?!</(?:div|span|p|section|aside|font|small|sub|sup|a|em|strong|i|b|table|td|li|ul)>)[\\s\\S]){0,16000}`;
+
+export const HIDDEN_PLACES = new RegExp(`${COMMENT}|${REFERENCE_DEFINITION}|${HIDDEN_ELEMENT}`, "gim");
+
+/** Someone the words are aimed at. */
+const ADDRESSEE =
+  "\\b(?:[Yy]ou|YOU|[Aa]ssistant|ASSISTANT|[Aa]gent|AGENT|AI|[Mm]odel|LLM|Claude|CLAUDE|Cursor|Copilot|Codex|Gemini|ChatGPT|GPT)\\b(?![-/])";
+const DIRECTIVE =
+  "\\b(?:must|should|always|never|ignore|disregard|do\\s{1,16}not|don't|run|execute|read|send|upload|post|fetch|download|install|delete|include|append|copy|paste|forward|email|reveal|tell|mention)\\b";
+/** Words to someone, and what they are told, within one stretch. */
+const ADDRESSED = new RegExp(`${ADDRESSEE}[\\s\\S]{0,160}?${DIRECTIVE.replace(/\\b\(\?:/, "\\b(?:")}`, "i");
+/** An imperative, as a clause opens with it, and what makes it an attack, within one stretch of words. */
+const ATTACK_PAIRS: readonly RegExp[] = [
+  // Send something somewhere.
+  /\b(?:send|upload|post|forward|email|exfiltrate|submit|transmit|sync|share|report|leak|pipe)\b[\s\S]{0,200}?(?:https?:\/\/|\bwebhook|\bendpoint\b|\bpaste\s{0,16}(?:bin|site)|\b[\w.-]{1,64}@[\w-]{1,64}\.[a-z]{2,16}\b)/i,
+  // Read or show a credential.
+  /\b(?:read|open|cat|copy|include|attach|print|output|collect|dump|list|paste|add|append|send|upload|post|show|reveal)\b[\s\S]{0,200}?(?:~\/\.|\$HOME\/\.|\/etc\/(?:passwd|shadow)|\.env\b|\bcredentials?\b|\bsecrets?\b|\btokens?\b|\bpasswords?\b|\bapi[\s_-]{0,4}keys?\b|\bprivate\s{1,16}keys?\b|\bid_(?:rsa|ed25519|ecdsa)\b|\.ssh\b|\.aws\b|\benv(?:ironment)?\s{1,16}(?:variables|vars)\b|`env`|\bprintenv\b|\bsystem\s{1,16}prompt\b|\bcookies\b)/i,
+  // Run something fetched, or run it unseen.
+  /\b(?:run|execute|exec|source|eval|install|download|fetch|curl|wget)\b[\s\S]{0,200}?(?:https?:\/\/|\|\s{0,16}(?:ba|z)?sh\b|\bsilently\b|\bquietly\b|\bsecretly\b|\bin\s{1,16}the\s{1,16}background\b|\bwithout\s{1,16}(?:asking|telling|confirm\w{0,8}|permission|mentioning|showing))/i,
+  // Write an agent's or a shell's configuration.
+  /\b(?:write|add|append|insert|set|edit|modify|change|put|create)\b[\s\S]{0,200}?(?:settings(?:\.local)?\.json|\.claude\b|\.cursor\b|\.codex\b|\.bashrc|\.zshrc|\.profile|\bcrontab\b|\bhooks?\b|mcp\.json|config\.toml|authorized_keys)/i,
+  // Override.
+  /\b(?:ignore|disregard|forget|override|bypass)\b[\s\S]{0,120}?\b(?:instructions?|rules|guidelines|guardrails|polic(?:y|ies)|previous|prior|above|safety)\b/i,
+  // Secrecy, whoever it names.
+  /\b(?:do\s+not|don't|never|must\s+not)\s{1,16}(?:tell|mention|show|reveal|inform|report|say)\b|\bkeep\s{1,16}(?:this|it)\s{1,16}(?:secret|hidden|quiet|between\s{1,16}us)\b|\bkeep\s{1,16}quiet\b|\bstay\s{1,16}silent\b|\b(?:silently|quietly|secretly)\b|\bwithout\s{1,16}(?:telling|informing|mentioning|asking)\b|\bdoes\s{1,16}not\s{1,16}need\s{1,16}to\s{1,16}know\b/i,
+];
+
+/** The last text's fenced lines' extents: every match of a file asks the same question of the same text. */
+let fencesIn: { text: string; fences: [number, number][] } | undefined;
+function inFence(text: string, at: number): boolean {
+  if (fencesIn?.text !== text) {
+    const fences: [number, number][] = [];
+    let open = -1;
+    for (const m of text.matchAll(/^[ \t]{0,64}(?:```|~~~)/gm)) {
+      if (open < 0) open = m.index;
+      else {
+        fences.push([open, m.index]);
+        open = -1;
+      }
+    }
+    if (open >= 0) fences.push([open, text.length]);
+    fencesIn = { text, fences };
+  }
+  return fencesIn.fences.some(([from, to]) => at > from && at < to);
+}
+
+/** Whether `at` is inside a code span on its line: an odd number of backticks before it. */
+function inCodeSpan(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+  let ticks = 0;
+  for (let i = Math.max(lineStart, at - 2000); i < at; i++) if (text.charCodeAt(i) === 0x60) ticks++;
+  return ticks % 2 === 1;
+}
+
+/** Whether hidden words give the agent an instruction. */
+export function instructs(body: string): boolean {
+  if (ADDRESSED.test(body)) return true;
+  return ATTACK_PAIRS.some((pair) => pair.test(body));
+}
+
+const DEFINITION_PARTS =
+  /^ {0,3}\[([^\]\n]{1,999})\]:[ \t]{0,16}(?:<[^>\n]{0,2000}>|\S{1,2000})[ \t]{0,16}\n?[ \t]{0,16}([\s\S]{0,4002})$/;
+const MARKUP = /\.(?:md|markdown|mdx|html?|ya?ml)$/i;
+
+/** hidden-comment-instructions' judge: a hidden place, shown nowhere, whose words instruct. */
+export function hiddenInstruction({ text, start, end, path }: MatchContext): Severity | undefined | "keep" {
+  if (!MARKUP.test(path)) return undefined;
+  if (inCodeSpan(text, start) || inFence(text, start)) return undefined;
+  const body = text.slice(start, Math.min(end, start + BODY_LIMIT));
+  // A reference definition hides its label and title; its destination is a link's target, no instruction.
+  const definition = DEFINITION_PARTS.exec(body);
+  const words = definition ? `${definition[1]} ${definition[2] ?? ""}` : body.replace(/^<!--|^<[^>]{0,1024}>/, " ");
+  return instructs(words) ? "keep" : undefined;
+}
+
+/** The fixed patterns of the check, for the linear-time proof. */
+export const HIDDEN_TEXT_PATTERNS: readonly RegExp[] = [HIDDEN_PLACES, ADDRESSED, DEFINITION_PARTS, ...ATTACK_PAIRS];
