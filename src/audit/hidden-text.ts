@@ -29,17 +29,35 @@ const COMMENT = "<!--(?:(?!-->)[\\s\\S]){0,16000}";
 /** A link reference definition: `[label]: destination "title"`, the title on the same line or the next. */
 const REFERENCE_DEFINITION =
   "^ {0,3}\\[[^\\]\\n]{1,999}\\]:[ \\t]{0,16}(?:<[^>\\n]{0,2000}>|\\S{1,2000})(?:[ \\t]{0,16}\\n?[ \\t]{0,16}(?:\"[^\"]{0,4000}\"|'[^']{0,4000}'|\\([^)]{0,4000}\\)))?";
-const HIDING_STYLE =
-  "\\bhidden\\b|display\\s{0,16}:\\s{0,16}none|visibility\\s{0,16}:\\s{0,16}hidden|font-size\\s{0,16}:\\s{0,16}0(?![.\\d]{0,8}[1-9])|opacity\\s{0,16}:\\s{0,16}0(?![.\\d]{0,8}[1-9])";
-const HIDDEN_ELEMENT = `<(?:div|span|p|section|aside|font|small|sub|sup|a|em|strong|i|b|table|td|li|ul)\\b[^>]{0,512}?(?:${HIDING_STYLE})[^>]{0,512}>(?:(?!</(?:div|span|p|section|aside|font|small|sub|sup|a|em|strong|i|b|table|td|li|ul)>)[\\s\\S]){0,16000}`;
+/** Styles and attributes that hide an element: gone, transparent, off-screen, too small or white to read. */
+const HIDING_STYLE = [
+  String.raw`\bhidden\b`,
+  String.raw`display\s{0,16}:\s{0,16}none`,
+  String.raw`visibility\s{0,16}:\s{0,16}hidden`,
+  String.raw`font-size\s{0,16}:\s{0,16}(?:0(?![.\d]{0,8}[1-9])|[01](?:\.\d{1,4})?px\b)`,
+  String.raw`opacity\s{0,16}:\s{0,16}0(?![.\d]{0,8}[1-9])`,
+  String.raw`(?:left|top|text-indent|margin-left)\s{0,16}:\s{0,16}-\d{3,8}`,
+  String.raw`clip\s{0,16}:\s{0,16}rect\(\s{0,16}0`,
+  String.raw`(?:^|[\s;"'])(?:width|height|max-height|max-width)\s{0,16}:\s{0,16}0(?![.\d]{0,8}[1-9])`,
+  String.raw`(?:^|[\s;"'])color\s{0,16}:\s{0,16}(?:white|#fff(?:fff)?\b|transparent|rgba\([^)]{0,40},\s{0,16}0\s{0,16}\))`,
+].join("|");
+const HIDING_ELEMENTS = "div|span|p|section|aside|font|small|sub|sup|a|em|strong|i|b|table|td|li|ul";
+const HIDDEN_ELEMENT = String.raw`<(?:${HIDING_ELEMENTS})\b[^>]{0,512}?(?:${HIDING_STYLE})[^>]{0,512}>(?:(?!</(?:${HIDING_ELEMENTS})>)[\s\S]){0,16000}`;
+/** Words shown only when an image fails to load or a pointer rests on a link: alt text and titles. */
+const IMAGE_ALT = String.raw`!\[[^\]\n]{1,2000}\]`;
+const LINK_TITLE = String.raw`\]\(\s{0,16}<?[^\s)>]{0,2000}>?\s{1,16}(?:"[^"\n]{1,2000}"|'[^'\n]{1,2000}')\s{0,16}\)`;
+const HTML_IMAGE = String.raw`<img\b[^>]{0,4000}>`;
 
-export const HIDDEN_PLACES = new RegExp(`${COMMENT}|${REFERENCE_DEFINITION}|${HIDDEN_ELEMENT}`, "gim");
+export const HIDDEN_PLACES = new RegExp(
+  [COMMENT, REFERENCE_DEFINITION, HIDDEN_ELEMENT, IMAGE_ALT, LINK_TITLE, HTML_IMAGE].join("|"),
+  "gim",
+);
 
 /** Someone the words are aimed at. */
 const ADDRESSEE =
   "\\b(?:[Yy]ou|YOU|[Aa]ssistant|ASSISTANT|[Aa]gent|AGENT|AI|[Mm]odel|LLM|Claude|CLAUDE|Cursor|Copilot|Codex|Gemini|ChatGPT|GPT)\\b(?![-/])";
-const DIRECTIVE =
-  "\\b(?:must|should|always|never|ignore|disregard|do\\s{1,16}not|don't|run|execute|read|send|upload|post|fetch|download|install|delete|include|append|copy|paste|forward|email|reveal|tell|mention)\\b";
+/** What someone is told to do (not "should" alone: "you should not edit this by hand" is a note to maintainers). */
+const DIRECTIVE = String.raw`\b(?:ignore|disregard|forget|do\s{1,16}not\s{1,16}(?:tell|mention|show|reveal|ask)|don't\s{1,16}(?:tell|mention|show|reveal|ask)|run|execute|read|send|upload|post|fetch|download|install|delete|include|append|insert|copy|paste|forward|email|reveal|tell|mention|open|write|add|print|output)\b`;
 /** Words to someone, and what they are told, within one stretch. */
 const ADDRESSED = new RegExp(`${ADDRESSEE}[\\s\\S]{0,160}?${DIRECTIVE.replace(/\\b\(\?:/, "\\b(?:")}`, "i");
 /** An imperative, as a clause opens with it, and what makes it an attack, within one stretch of words. */
@@ -93,6 +111,8 @@ export function instructs(body: string): boolean {
 
 const DEFINITION_PARTS =
   /^ {0,3}\[([^\]\n]{1,999})\]:[ \t]{0,16}(?:<[^>\n]{0,2000}>|\S{1,2000})[ \t]{0,16}\n?[ \t]{0,16}([\s\S]{0,4002})$/;
+/** An image tag's words a reader does not see: its alt text and title. */
+const IMAGE_WORDS = /\b(?:alt|title|aria-label)\s{0,16}=\s{0,16}(?:"([^"]{0,2000})"|'([^']{0,2000})')/gi;
 const MARKUP = /\.(?:md|markdown|mdx|html?|ya?ml)$/i;
 
 /** hidden-comment-instructions' judge: a hidden place, shown nowhere, whose words instruct. */
@@ -102,9 +122,21 @@ export function hiddenInstruction({ text, start, end, path }: MatchContext): Sev
   const body = text.slice(start, Math.min(end, start + BODY_LIMIT));
   // A reference definition hides its label and title; its destination is a link's target, no instruction.
   const definition = DEFINITION_PARTS.exec(body);
-  const words = definition ? `${definition[1]} ${definition[2] ?? ""}` : body.replace(/^<!--|^<[^>]{0,1024}>/, " ");
+  const words = definition
+    ? `${definition[1]} ${definition[2] ?? ""}`
+    : body.startsWith("<img")
+      ? [...body.matchAll(IMAGE_WORDS)].map((m) => m[1] ?? m[2]).join(" ")
+      : body.startsWith("](")
+        ? body.replace(/^\]\(\s{0,16}<?[^\s)>]{0,2000}>?/, " ")
+        : body.replace(/^<!--|^!\[|^<[^>]{0,1024}>/, " ");
   return instructs(words) ? "keep" : undefined;
 }
 
 /** The fixed patterns of the check, for the linear-time proof. */
-export const HIDDEN_TEXT_PATTERNS: readonly RegExp[] = [HIDDEN_PLACES, ADDRESSED, DEFINITION_PARTS, ...ATTACK_PAIRS];
+export const HIDDEN_TEXT_PATTERNS: readonly RegExp[] = [
+  HIDDEN_PLACES,
+  ADDRESSED,
+  DEFINITION_PARTS,
+  IMAGE_WORDS,
+  ...ATTACK_PAIRS,
+];

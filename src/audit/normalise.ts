@@ -84,7 +84,14 @@ export const NORMALISE_LIMITS = {
 } as const;
 const { payloadRun: PAYLOAD_RUN, marksPerRule: MARKS_PER_RULE, minLiteral: MIN_LITERAL } = NORMALISE_LIMITS;
 
-const MARKUP_FILE = /\.(?:md|markdown|mdx|html?|ya?ml)$/i;
+const MARKUP_FILE = /\.(?:md|markdown|mdx|html?|ya?ml|txt)$/i;
+/**
+ * Markup a renderer draws as nothing inside a word (`ig<b></b>nore`, `ig**n**ore`,
+ * `ig~~n~~ore` show "ignore"): read as the word it shows. Tags, `*` emphasis and `~~`; `_` inside
+ * a word is no emphasis in CommonMark.
+ */
+const WORD_MARKUP = /(?:<\/?[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>\n]{0,256})?\/?>|\*{1,3}|~~){1,8}/y;
+const MARKUP_IN_WORD = /[A-Za-z](?:<\/?[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>\n]{0,256})?\/?>|\*{1,3}|~~){1,8}[A-Za-z]/;
 
 /**
  * Named references a renderer turns into ASCII or into something invisible: enough to spell any
@@ -177,13 +184,16 @@ function folded(code: number): string | undefined {
     for (const from in table) {
       const code = from.codePointAt(0)!;
       const to = table[from]!;
-      if (code > 0x7f && from.length === (code > 0xffff ? 2 : 1) && ASCII_ALNUM.test(to)) built.set(code, to);
+      if (code > 0x7f && from.length === (code > 0xffff ? 2 : 1) && ASCII_ALNUM.test(to))
+        // UTS #39 skeletons fold a capital I to `l`: an upper-case look-alike (Greek Ι, Cyrillic І) is read as the `I` it shows.
+        built.set(code, to === "l" && UPPER.test(from) ? "I" : to);
     }
     foldTable = built;
   }
   return foldTable.get(code);
 }
 const ASCII_ALNUM = /^[A-Za-z0-9]+$/;
+const UPPER = /^\p{Lu}$/u;
 
 const nfkcCache = new Map<number, string>();
 function nfkc(cp: number): string {
@@ -240,7 +250,7 @@ const NEEDS_PASS = /[^\x00-\x7F]/;
 export function normalise(text: string, path: string): Normalised {
   const markup = MARKUP_FILE.test(path);
   const decoded = decodeLiterals(text);
-  if (!NEEDS_PASS.test(text) && !(markup && text.includes("&")))
+  if (!NEEDS_PASS.test(text) && !(markup && (text.includes("&") || MARKUP_IN_WORD.test(text))))
     return { text, origin: (offset) => offset, marks: [], decoded };
   const pass = new Pass(text);
   pass.run(markup);
@@ -294,6 +304,14 @@ class Pass {
           continue;
         }
       }
+      if (markup && (code === 0x3c || code === 0x2a || code === 0x7e) && latinLetter(this.previous)) {
+        WORD_MARKUP.lastIndex = i;
+        const drawn = WORD_MARKUP.exec(text);
+        if (drawn && latinLetter(text.codePointAt(i + drawn[0].length) ?? -1)) {
+          i += drawn[0].length;
+          continue;
+        }
+      }
       if (code < 0x80) {
         i = this.ascii(i, markup);
         continue;
@@ -324,7 +342,7 @@ class Pass {
     let j = i + 1;
     while (j < text.length) {
       const c = text.charCodeAt(j);
-      if (c >= 0x80 || (c === 0x26 && markup)) break;
+      if (c >= 0x80 || (markup && (c === 0x26 || c === 0x3c || c === 0x2a || c === 0x7e))) break;
       j++;
     }
     this.closeRun(text.charCodeAt(i));
