@@ -33,12 +33,12 @@ const RUNS_STDIN = String.raw`${RUN_AS}${BIN_DIR}(?:(?:${SHELLS})\b|(?:${INTERPR
 const STAGE = String.raw`\|(?!\|)\s{0,16}[^\n|;]{0,256}`;
 /** A download's output piped, through at most three more stages, into a shell, an interpreter or `iex`. */
 const PIPED = String.raw`\b(?:${FETCHERS})\b[^\n|;]{0,256}(?:${STAGE}){0,3}\|(?!\|)\s{0,16}${RUNS_STDIN}`;
-/** `bash <(curl …)`, `bash < <(curl …)`, `source <(curl …)`, `. <(curl …)`. */
-const PROCESS_SUBSTITUTION = String.raw`(?:\b(?:${SHELLS}|${INTERPRETERS}|source|eval)|(?:^|[\s;&|(])\.)\s{1,16}(?:-\S{1,16}\s{1,16}){0,3}<\s{0,16}<?\(\s{0,16}(?:${FETCHERS})\b`;
+/** `bash <(curl …)`, `bash < <(curl …)`, `source <(curl …)`, `. <(curl …)` (the `(` first, then a look back: a look back first would run at every position). */
+const PROCESS_SUBSTITUTION = String.raw`\((?<=(?:\b(?:${SHELLS}|${INTERPRETERS}|source|eval)|(?:^|[\s;&|(])\.)\s{1,16}(?:-\S{1,16}\s{1,16}){0,3}<\s{0,16}<?\()\s{0,16}(?:${FETCHERS})\b`;
 /** `sh -c "$(wget -qO- …)"`, `python3 -c "$(curl …)"`, `eval "$(curl …)"`, `` eval `curl …` ``. */
-const COMMAND_SUBSTITUTION = String.raw`\b(?:(?:${SHELLS}|${INTERPRETERS})\s{1,16}(?:-\S{1,16}\s{1,16}){0,3}-[ce]|eval|exec|source|${EVALUATORS})\s{1,16}["']?(?:\$\(|\x60)\s{0,16}(?:${FETCHERS})\b`;
+const COMMAND_SUBSTITUTION = String.raw`(?:\B-[ce]|\b(?:eval|exec|source|${EVALUATORS}))\s{1,16}["']?(?:\$\(|\x60)\s{0,16}(?:${FETCHERS})\b`;
 /** A download fed to a shell as a here-string: `bash <<< "$(curl …)"`, `source /dev/stdin <<< "$(curl …)"`. */
-const HERE_STRING = String.raw`\b(?:${SHELLS}|${INTERPRETERS}|source)\b[^\n]{0,64}<<<\s{0,16}["']?(?:\$\(|\x60)\s{0,16}(?:${FETCHERS})\b`;
+const HERE_STRING = String.raw`<<<(?<=\b(?:${SHELLS}|${INTERPRETERS}|source)\b[^\n]{0,64}<<<)\s{0,16}["']?(?:\$\(|\x60)\s{0,16}(?:${FETCHERS})\b`;
 /** Calls that fetch a URL's body, in Python, Ruby, Perl, PHP and .NET. */
 const FETCH_CALLS = String.raw`(?:[\w.]{0,64}\.)?urlopen|requests\.get|httpx\.get|URI\.open|Net::HTTP\.get|file_get_contents|\(?\s{0,16}New-Object\s{1,16}(?:System\.)?Net\.WebClient\s{0,16}\)?\s{0,16}\.DownloadString`;
 /** What runs a string as code or as a command, in Python, Ruby, Perl, PHP and Node. */
@@ -69,7 +69,7 @@ export const REMOTE_CODE_PIPE = new RegExp(
     WINDOWS_RUNNERS,
     DENO_URL,
   ].join("|"),
-  "gim",
+  "gi",
 );
 
 /** The program a pipeline ends in. */
@@ -93,9 +93,10 @@ export const REMOTE_CODE_NEEDLES: readonly (readonly string[])[] = [
     "fetch",
     "aria2c",
     "iwr",
-    "irm",
-    "invoke-webrequest",
-    "invoke-restmethod",
+    "irm http",
+    "irm -",
+    "iex",
+    "invoke-",
     "urlopen",
     "requests.get",
     "httpx.get",
@@ -104,22 +105,25 @@ export const REMOTE_CODE_NEEDLES: readonly (readonly string[])[] = [
     "file_get_contents",
     "downloadstring",
     "http.get",
-    "axios.get",
+    "https.get",
+    "require('http",
+    'require("http',
+    "axios",
     "got(",
-    'get("http',
-    "get('http",
-    'open("http',
-    "open('http",
+    "lwp",
+    "open-uri",
     "mshta",
     "regsvr32",
     "msiexec",
-    "deno",
+    "deno run",
   ],
 ];
 
 /** A URL whose last segment is a script. */
-const SCRIPT_URL = String.raw`<?https?://[^\s)"'<>]{1,256}\.(?:sh|bash|zsh|ps1|psm1|py|pl|rb|js|cmd|bat)\b[^\s)"'<>]{0,64}>?`;
-const ANY_URL = String.raw`<?https?://[^\s)"'<>]{1,256}>?`;
+/** A URL taken whole: what follows it cannot be its own tail, so a failed match never backtracks into it. */
+const URL_END = String.raw`(?=[\s)"'<>]|$)>?`;
+const SCRIPT_URL = String.raw`<?https?://[^\s)"'<>]{0,256}\.(?:sh|bash|zsh|ps1|psm1|py|pl|rb|js|cmd|bat)(?:[?#][^\s)"'<>]{0,64})?${URL_END}`;
+const ANY_URL = String.raw`<?https?://[^\s)"'<>]{1,256}${URL_END}`;
 /** What "it" is in "run it": the thing just downloaded. */
 const IT = String.raw`(?:it|them|that|this|its\s{1,16}contents?|the\s{1,16}(?:script|installer|file|commands?|contents?|output|response|code|text|lines?|one-?liner|snippet)|whatever\s{1,16}(?:it|that|the\s{1,16}\w{1,32})\s{1,16}(?:returns|prints|serves|lists|outputs|gives|contains|says)|(?:each|every|all)\s{1,16}(?:of\s{1,16}the\s{1,16})?(?:commands?|lines?)(?:\s{1,16}(?:it|that\s{1,16}page|the\s{1,16}page)\s{1,16}(?:lists|contains|shows|gives))?)`;
 /** What is run, named: "the install script", "the one-liner", "the output". */
@@ -256,12 +260,12 @@ const DECODER_MODULES = "base64|codecs|zlib|binascii|marshal|bz2|lzma|gzip";
 /** A name bound to a decoder or to what one returned: an import, an alias, an assignment. */
 const DECODER_BINDING = new RegExp(
   String.raw`\bfrom\s{1,16}(?:${DECODER_MODULES})\s{1,16}import\s{1,16}([\w ,]{1,256})|\bimport\s{1,16}(?:${DECODER_MODULES})\s{1,16}as\s{1,16}(\w{1,64})|(?:^|[\s;{(,])(?:const\s|let\s|var\s|local\s|export\s|\$)?\s{0,16}([A-Za-z_]\w{0,63})\s{0,16}=\s{0,16}[^\n;]{0,256}?(?:${DECODE_CALLS})`,
-  "gm",
+  "g",
 );
 /** Decoded text run directly: `| base64 -d | sh`, `eval "$(… | base64 -d)"`, `exec(base64.b64decode(…))`. */
 const DECODE_RUN_DIRECT = [
   String.raw`\b(?:${SHELL_DECODERS})[^\n]{0,256}\|(?!\|)\s{0,16}${RUNS_STDIN}`,
-  String.raw`\b(?:eval|exec|source|${EVALUATORS}|(?:${SHELLS}|${INTERPRETERS})\s{1,16}-[ce])\s{1,16}["']?(?:\$\(|\x60|<\()[^\n)]{0,256}\b(?:${SHELL_DECODERS})`,
+  String.raw`(?:\B-[ce]|\b(?:eval|exec|source|${EVALUATORS}))\s{1,16}["']?(?:\$\(|\x60|<\()[^\n)]{0,256}\b(?:${SHELL_DECODERS})`,
   String.raw`\b(?:exec|eval)\s{0,16}\(\s{0,16}(?:compile\s{0,16}\(\s{0,16})?(?:base64\.b(?:64|32|16|85)decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|binascii\.unhexlify|marshal\.loads|__import__\(\s{0,16}['"](?:${DECODER_MODULES})|bytes\s{0,16}\(\s{0,16}\[|(?:['"]{2}|str\(\s{0,16}['"]{2}\s{0,16}\))\.join\(\s{0,16}(?:chr\b|map\(\s{0,16}chr\b))`,
   String.raw`\beval\s{0,16}\(\s{0,16}compile\s{0,16}\(`,
   String.raw`\b(?:eval|Function|exec)\s{0,16}\(\s{0,16}(?:atob|unescape|decodeURIComponent|String\.fromCharCode|Buffer\.from\([^)]{0,256}['"](?:base64|hex)['"]\))`,
@@ -271,13 +275,13 @@ const DECODE_RUN_DIRECT = [
 /** Decoded text written to a file: judged as a download is, by whether the file is then run. */
 const DECODE_SAVED = String.raw`\b(?:${SHELL_DECODERS})[^\n;&|]{0,400}>\s{0,16}["']?[^\s"';|&>]{1,256}`;
 /** A name run as code: `eval "$P"`, `bash -c "$P"`, `iex $s`, `exec(d(…))`, `exec(b.b64decode(…))`, `new Function(src)`. */
-const RUN_NAMED = String.raw`\b(?:eval|exec|source|${EVALUATORS}|(?:${SHELLS})\s{1,16}-c)\s{1,16}["']?\$\{?[A-Za-z_]\w{0,63}|\b(?:exec|eval|Function|execfile)\s{0,16}\(\s{0,16}(?:compile\s{0,16}\(\s{0,16})?[A-Za-z_][\w.]{0,128}`;
+const RUN_NAMED = String.raw`(?:\B-c|\b(?:eval|exec|source|${EVALUATORS}))\s{1,16}["']?\$\{?[A-Za-z_]\w{0,63}|\b(?:exec|eval|Function|execfile)\s{0,16}\(\s{0,16}(?:compile\s{0,16}\(\s{0,16})?[A-Za-z_][\w.]{0,128}`;
 
-export const DECODE_EXECUTE = new RegExp(`${DECODE_RUN_DIRECT}|${DECODE_SAVED}|${RUN_NAMED}`, "gim");
+export const DECODE_EXECUTE = new RegExp(`${DECODE_RUN_DIRECT}|${DECODE_SAVED}|${RUN_NAMED}`, "gi");
 const DIRECT = new RegExp(`^(?:${DECODE_RUN_DIRECT})`, "i");
 const SAVED_DECODE = new RegExp(`^(?:${SHELL_DECODERS})`, "i");
 const NAME_RUN =
-  /^(?:eval|exec|source|iex|Invoke-Expression|\S{1,16}\s{1,16}-c|new\s{1,16}Function|Function|execfile)\s{0,16}\(?\s{0,16}(?:compile\s{0,16}\(\s{0,16})?["']?\$?\{?([A-Za-z_][\w.]{0,128})/i;
+  /^(?:eval|exec|source|iex|Invoke-Expression|-c|new\s{1,16}Function|Function|execfile)\s{0,16}\(?\s{0,16}(?:compile\s{0,16}\(\s{0,16})?["']?\$?\{?([A-Za-z_][\w.]{0,128})/i;
 
 /** The last file's decoder-bound names: every match of a file asks the same question of the same text. */
 let boundIn: { text: string; names: Set<string> } | undefined;
@@ -318,11 +322,11 @@ export const DECODE_EXECUTE_NEEDLES: readonly (readonly string[])[] = [
   [
     "base64",
     "base32",
-    "b64decode",
-    "b32decode",
-    "b16decode",
-    "b85decode",
-    "a85decode",
+    "b64",
+    "b32",
+    "b16",
+    "b85",
+    "a85",
     "decodebytes",
     "codecs",
     "zlib",
@@ -338,16 +342,16 @@ export const DECODE_EXECUTE_NEEDLES: readonly (readonly string[])[] = [
     "atob",
     "buffer.from",
     "powershell",
-    "frombase64string",
+    "frombase64",
     "xxd",
     "uudecode",
     "fromcharcode",
     "unescape",
-    "decodeuricomponent",
-    "chr",
+    "decodeuri",
+    "chr(",
+    "(chr",
     "bytes(",
   ],
-  ["eval", "exec", "function", "source", "iex", "invoke-expression", "-c", "-e", "|", "powershell", ">"],
 ];
 
 /** Indexes that are the public registries (or a project's own documented wheel index): an install from them is no finding. */
@@ -374,11 +378,11 @@ export const PACKAGE_FROM_URL = new RegExp(
     String.raw`\b(?:npm|pnpm|yarn)\s{1,16}config\s{1,16}set\s{1,16}(?:@[\w-]{1,64}:)?(?:registry|npmRegistryServer)[=\s]\s{0,16}["']?${TRUSTED_NPM}\S{1,256}`,
     String.raw`\bpip[0-9.]{0,4}\s{1,16}config\s{1,16}set\s{1,16}(?:global|user|site)\.(?:extra-)?index-url[=\s]\s{0,16}["']?${TRUSTED_PYPI}\S{1,256}`,
     String.raw`\b(?:PIP_(?:EXTRA_)?INDEX_URL|UV_(?:EXTRA_|DEFAULT_)?INDEX(?:_URL)?|npm_config_registry|NPM_CONFIG_REGISTRY)\s{0,16}=\s{0,16}["']?${TRUSTED_PYPI}${TRUSTED_NPM}https?://\S{1,256}`,
-    String.raw`^\s{0,16}(?:(?:extra-)?index-url|registry)\s{0,16}=\s{0,16}http://\S{1,256}`,
+    String.raw`(?:^|\n)[ \t]{0,16}(?:(?:extra-)?index-url|registry)\s{0,16}=\s{0,16}http://\S{1,256}`,
     String.raw`\bgem\s{1,16}install\b[^\n]{0,256}\s--source\s{1,16}\S{1,256}`,
     String.raw`\bcargo\s{1,16}install\b[^\n]{0,256}\s--(?:git|index|registry)[=\s]\s{0,16}\S{1,256}`,
   ].join("|"),
-  "gim",
+  "gi",
 );
 
 /** A package index no one can vouch for: plain HTTP, an IP address, TLS checks off, a tunnel or paste host. */
@@ -413,22 +417,9 @@ export const PACKAGE_FROM_URL_NEEDLES: readonly (readonly string[])[] = [
     "index-url",
     "registry",
   ],
-  [
-    "http",
-    "index",
-    "--trusted-host",
-    "--registry",
-    "registry",
-    "--source",
-    "--git",
-    "github:",
-    "gitlab:",
-    "bitbucket:",
-  ],
+  ["http", "index", "--trusted-host", "registry", "--source", "--git", "github:", "gitlab:", "bitbucket:"],
 ];
 
-/** A shell started interactive (`sh -i`), whose input and output a socket holds. */
-const INTERACTIVE_SHELL = String.raw`(?:/bin/)?(?:ba|z|da)?sh\s{1,16}-i\b`;
 /** Connections: netcat and friends. */
 const NETCAT = String.raw`(?:nc|ncat|netcat|telnet|openssl\s{1,16}s_client)\b`;
 
@@ -437,12 +428,10 @@ export const REVERSE_SHELL = new RegExp(
   [
     String.raw`/dev/(?:tcp|udp)/[^\s/]{1,64}/\d{1,5}`,
     String.raw`/inet/(?:tcp|udp)/\d{1,5}/`,
-    String.raw`\b(?:nc|ncat|netcat)\b[^\n|;]{0,256}\s(?:-[ec]|--exec|--sh-exec|--lua-exec)[\s=]\s{0,16}\S{0,64}(?:sh|cmd|\.exe)\b`,
+    String.raw`\b${NETCAT}(?:[^\n|;]{0,256}\s(?:-[ec]|--exec|--sh-exec|--lua-exec)[\s=]\s{0,16}\S{0,64}(?:sh|cmd|\.exe)\b|[^\n|;]{0,256}\|\s{0,16}(?:/bin/)?(?:ba|z|da)?sh\b)`,
     String.raw`\bsocat\b[^\n]{0,256}\bexec:[^\n]{0,256}(?:sh|cmd)`,
     String.raw`\bmkfifo\b[^\n]{0,256}\|\s{0,16}${NETCAT}`,
-    String.raw`\b${INTERACTIVE_SHELL}[^\n]{0,256}\|\s{0,16}${NETCAT}`,
-    String.raw`\b${NETCAT}[^\n|;]{0,256}\|\s{0,16}(?:/bin/)?(?:ba|z|da)?sh\b`,
-    String.raw`\b${INTERACTIVE_SHELL}\s{0,16}[<>]&\s{0,16}[\d%$]`,
+    String.raw`-i\b(?<=\b(?:ba|z|da)?sh\s{1,16}-i)(?:[^\n]{0,256}\|\s{0,16}${NETCAT}|\s{0,16}[<>]&\s{0,16}[\d%$])`,
     String.raw`\bopen\s{0,16}\(\s{0,16}STD(?:IN|OUT|ERR)\s{0,16},\s{0,16}["'][<>]&`,
     String.raw`\bpty\.spawn\(\s{0,16}['"][^'"]{0,64}(?:ba|z)?sh['"]`,
     String.raw`\bos\.dup2\(\s{0,16}\w{1,64}\.fileno\(\)\s{0,16},\s{0,16}[012]\s{0,16}\)`,
@@ -462,19 +451,18 @@ export const REVERSE_SHELL_NEEDLES: readonly (readonly string[])[] = [
     "/inet/",
     " -e ",
     " -c ",
-    "--exec",
-    "--sh-exec",
-    "--lua-exec",
+    "-exec",
     "socat",
     "mkfifo",
     "sh -i",
-    "| nc",
-    "|nc",
-    "| ncat",
-    "| netcat",
+    "nc ",
+    "ncat",
+    "netcat",
+    "telnet",
+    "s_client",
     "open(std",
     "pty.spawn",
-    "os.dup2",
+    "dup2",
     "fileno()",
     "spawn(",
     "tcpclient",
@@ -489,32 +477,19 @@ export const CRYPTO_MINER =
 
 export const CRYPTO_MINER_NEEDLES: readonly (readonly string[])[] = [
   [
-    "xmrig",
-    "xmr-stak",
+    "xmr",
+    "miner",
     "stratum+",
-    "cpuminer",
-    "minerd",
-    "ethminer",
-    "nbminer",
     "t-rex",
-    "lolminer",
-    "phoenixminer",
-    "minergate",
     "nicehash",
-    "teamredminer",
-    "gminer",
-    "srbminer",
     "--donate-level",
     "coinhive",
     "cryptonight",
-    "supportxmr",
-    "moneroocean",
+    "monero",
     "c3pool",
     "nanopool",
-    "2miners",
     "unmineable",
     "hashvault",
-    "minexmr",
     "--algo",
   ],
 ];

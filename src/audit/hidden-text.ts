@@ -28,7 +28,7 @@ const BODY_LIMIT = 16_000;
 const COMMENT = "<!--(?:(?!-->)[\\s\\S]){0,16000}";
 /** A link reference definition: `[label]: destination "title"`, the title on the same line or the next. */
 const REFERENCE_DEFINITION =
-  "^ {0,3}\\[[^\\]\\n]{1,999}\\]:[ \\t]{0,16}(?:<[^>\\n]{0,2000}>|\\S{1,2000})(?:[ \\t]{0,16}\\n?[ \\t]{0,16}(?:\"[^\"]{0,4000}\"|'[^']{0,4000}'|\\([^)]{0,4000}\\)))?";
+  "(?:^|\\n) {0,3}\\[[^\\]\\n]{1,999}\\]:[ \\t]{0,16}(?:<[^>\\n]{0,2000}>|\\S{1,2000})(?:[ \\t]{0,16}\\n?[ \\t]{0,16}(?:\"[^\"]{0,4000}\"|'[^']{0,4000}'|\\([^)]{0,4000}\\)))?";
 /** Styles and attributes that hide an element: gone, transparent, off-screen, too small or white to read. */
 const HIDING_STYLE = [
   String.raw`\bhidden\b`,
@@ -41,16 +41,20 @@ const HIDING_STYLE = [
   String.raw`(?:^|[\s;"'])(?:width|height|max-height|max-width)\s{0,16}:\s{0,16}0(?![.\d]{0,8}[1-9])`,
   String.raw`(?:^|[\s;"'])color\s{0,16}:\s{0,16}(?:white|#fff(?:fff)?\b|transparent|rgba\([^)]{0,40},\s{0,16}0\s{0,16}\))`,
 ].join("|");
+const HIDING_STYLE_TEST = new RegExp(HIDING_STYLE, "i");
 const HIDING_ELEMENTS = "div|span|p|section|aside|font|small|sub|sup|a|em|strong|i|b|table|td|li|ul";
-const HIDDEN_ELEMENT = String.raw`<(?:${HIDING_ELEMENTS})\b[^>]{0,512}?(?:${HIDING_STYLE})[^>]{0,512}>(?:(?!</(?:${HIDING_ELEMENTS})>)[\s\S]){0,16000}`;
+/** An opening tag (the check reads its attributes: hidden, or an image's alt text and title). */
+const OPEN_TAG = String.raw`<(?:${HIDING_ELEMENTS}|img)\b[^<>]{1,1024}>`;
+/** A hidden element's body, up to its closing tag (or BODY_LIMIT). */
+const ELEMENT_BODY = new RegExp(String.raw`(?:(?!</(?:${HIDING_ELEMENTS})>)[\s\S]){0,16000}`, "y");
 /** Words shown only when an image fails to load or a pointer rests on a link: alt text and titles. */
 const IMAGE_ALT = String.raw`!\[[^\]\n]{1,2000}\]`;
 const LINK_TITLE = String.raw`\]\(\s{0,16}<?[^\s)>]{0,2000}>?\s{1,16}(?:"[^"\n]{1,2000}"|'[^'\n]{1,2000}')\s{0,16}\)`;
-const HTML_IMAGE = String.raw`<img\b[^>]{0,4000}>`;
 
 export const HIDDEN_PLACES = new RegExp(
-  [COMMENT, REFERENCE_DEFINITION, HIDDEN_ELEMENT, IMAGE_ALT, LINK_TITLE, HTML_IMAGE].join("|"),
-  "gim",
+  [COMMENT, REFERENCE_DEFINITION, OPEN_TAG, IMAGE_ALT, LINK_TITLE].join("|"),
+  // No `m` flag: `^` on every line costs a check at every position; a definition's line start is matched as `\n`.
+  "gi",
 );
 
 /** Someone the words are aimed at. */
@@ -119,22 +123,35 @@ const MARKUP = /\.(?:md|markdown|mdx|html?|ya?ml)$/i;
 export function hiddenInstruction({ text, start, end, path }: MatchContext): Severity | undefined | "keep" {
   if (!MARKUP.test(path)) return undefined;
   if (inCodeSpan(text, start) || inFence(text, start)) return undefined;
-  const body = text.slice(start, Math.min(end, start + BODY_LIMIT));
+  const matched = text.slice(start, Math.min(end, start + BODY_LIMIT)).replace(/^\n/, "");
+  return instructs(hiddenWords(text, matched, end)) ? "keep" : undefined;
+}
+
+/** The last text's end of the hidden element bodies read: an element inside one is read with it, once. */
+let readIn: { text: string; to: number } | undefined;
+
+/** What a hidden place says: a definition's label and title, an image's alt text, a link's title, a comment's or hidden element's body. */
+function hiddenWords(text: string, matched: string, end: number): string {
   // A reference definition hides its label and title; its destination is a link's target, no instruction.
-  const definition = DEFINITION_PARTS.exec(body);
-  const words = definition
-    ? `${definition[1]} ${definition[2] ?? ""}`
-    : body.startsWith("<img")
-      ? [...body.matchAll(IMAGE_WORDS)].map((m) => m[1] ?? m[2]).join(" ")
-      : body.startsWith("](")
-        ? body.replace(/^\]\(\s{0,16}<?[^\s)>]{0,2000}>?/, " ")
-        : body.replace(/^<!--|^!\[|^<[^>]{0,1024}>/, " ");
-  return instructs(words) ? "keep" : undefined;
+  const definition = DEFINITION_PARTS.exec(matched);
+  if (definition) return `${definition[1]} ${definition[2] ?? ""}`;
+  if (matched.startsWith("](")) return matched.replace(/^\]\(\s{0,16}<?[^\s)>]{0,2000}>?/, " ");
+  if (matched.startsWith("<!--") || matched.startsWith("![")) return matched.slice(2);
+  if (/^<img\b/i.test(matched)) return [...matched.matchAll(IMAGE_WORDS)].map((m) => m[1] ?? m[2]).join(" ");
+  // An opening tag: hidden by an attribute or a style, its body is what is hidden.
+  if (!HIDING_STYLE_TEST.test(matched)) return "";
+  if (readIn?.text === text && end - matched.length < readIn.to) return "";
+  ELEMENT_BODY.lastIndex = end;
+  const body = ELEMENT_BODY.exec(text)?.[0] ?? "";
+  readIn = { text, to: end + body.length };
+  return body;
 }
 
 /** The fixed patterns of the check, for the linear-time proof. */
 export const HIDDEN_TEXT_PATTERNS: readonly RegExp[] = [
   HIDDEN_PLACES,
+  HIDING_STYLE_TEST,
+  ELEMENT_BODY,
   ADDRESSED,
   DEFINITION_PARTS,
   IMAGE_WORDS,

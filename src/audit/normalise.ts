@@ -91,7 +91,16 @@ const MARKUP_FILE = /\.(?:md|markdown|mdx|html?|ya?ml|txt)$/i;
  * a word is no emphasis in CommonMark.
  */
 const WORD_MARKUP = /(?:<\/?[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>\n]{0,256})?\/?>|\*{1,3}|~~){1,8}/y;
-const MARKUP_IN_WORD = /[A-Za-z](?:<\/?[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>\n]{0,256})?\/?>|\*{1,3}|~~){1,8}[A-Za-z]/;
+/** Where markup may stand inside a word: a `*`, `~` or `<` right after a letter (a class first: scanned fast). */
+const AFTER_LETTER = /[*~<](?<=[A-Za-z][*~<])/g;
+function markupInWord(text: string): boolean {
+  for (const m of text.matchAll(AFTER_LETTER)) {
+    WORD_MARKUP.lastIndex = m.index;
+    const drawn = WORD_MARKUP.exec(text);
+    if (drawn && /[A-Za-z]/.test(text[m.index + drawn[0].length] ?? "")) return true;
+  }
+  return false;
+}
 
 /**
  * Named references a renderer turns into ASCII or into something invisible: enough to spell any
@@ -250,7 +259,7 @@ const NEEDS_PASS = /[^\x00-\x7F]/;
 export function normalise(text: string, path: string): Normalised {
   const markup = MARKUP_FILE.test(path);
   const decoded = decodeLiterals(text);
-  if (!NEEDS_PASS.test(text) && !(markup && (text.includes("&") || MARKUP_IN_WORD.test(text))))
+  if (!NEEDS_PASS.test(text) && !(markup && (text.includes("&") || markupInWord(text))))
     return { text, origin: (offset) => offset, marks: [], decoded };
   const pass = new Pass(text);
   pass.run(markup);
