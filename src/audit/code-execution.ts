@@ -94,7 +94,6 @@ export const REMOTE_CODE_NEEDLES: readonly (readonly string[])[] = [
     "aria2c",
     "iwr",
     "irm http",
-    "irm -",
     "iex",
     "invoke-",
     "urlopen",
@@ -108,8 +107,6 @@ export const REMOTE_CODE_NEEDLES: readonly (readonly string[])[] = [
     "https.get",
     "require('http",
     'require("http',
-    "axios",
-    "got(",
     "lwp",
     "open-uri",
     "mshta",
@@ -129,8 +126,8 @@ const IT = String.raw`(?:it|them|that|this|its\s{1,16}contents?|the\s{1,16}(?:sc
 /** What is run, named: "the install script", "the one-liner", "the output". */
 const RUN_OBJECT = String.raw`(?:the\s{1,16}|this\s{1,16}|our\s{1,16}|whatever\s{1,16}|each\s{1,16}|every\s{1,16}|all\s{1,16}(?:the\s{1,16})?)?(?:[\w-]{1,32}\s{1,16})?(?:output|contents?|response|body|text|commands?|script|code|lines?|installer|one-?liner|snippet|instructions)`;
 const SHELL_WORDS = String.raw`(?:bash|sh|zsh|fish|the\s{1,16}shell|a\s{1,16}shell|your\s{1,16}shell|(?:a|the|your)\s{1,16}terminal|terminal|(?:a|the|your)\s{1,16}console|powershell|pwsh|python[0-9.]{0,4}|node|perl|ruby|the\s{1,16}command\s{1,16}line)`;
-/** Words up to the end of a sentence, for the parts that span one (a line break inside a paragraph included). */
-const SAME_SENTENCE = String.raw`(?:[^.!?\n]|[.!?](?=\S)|\n(?![ \t]{0,16}\n)){0,200}?`;
+/** Words up to 160 characters on, in one paragraph (a line break inside it included). */
+const SAME_SENTENCE = String.raw`(?:[^\n]|\n(?![ \t]{0,16}\n)){0,160}?`;
 /** What tells the agent what a URL serves: what it returns. */
 const SERVED = String.raw`(?:returns|prints|serves|lists|outputs|gives|contains|says)`;
 
@@ -146,7 +143,7 @@ export const REMOTE_CODE_INSTRUCTIONS = new RegExp(
     // Any URL, then "run it with bash" / "pipe it into the shell" / "paste them into your terminal" / "execute whatever it returns".
     String.raw`${ANY_URL}${SAME_SENTENCE}\b(?:(?:(?:run|execute|exec|source|launch)\s{1,16}(?:${IT}\s{1,16})?(?:with|in|through|using|via|from)|(?:pipe|paste|feed|pass|type|enter|copy)\s{1,16}${IT}\s{1,16}(?:in|into|to|through))\s{1,16}${SHELL_WORDS}\b|(?:run|execute|exec|eval(?:uate)?)\s{1,16}whatever\s{1,16}(?:it|that|the\s{1,16}\w{1,32})\s{1,16}${SERVED})`,
     // "download … and run it with bash", "curl the installer and pipe it into sh", the URL given elsewhere.
-    String.raw`\b(?:download|fetch|grab|get|save|pull|retrieve|curl|wget)\b${SAME_SENTENCE}\b(?:(?:run|execute)\s{1,16}${IT}\s{1,16}(?:with|in|through|using|via)|(?:pipe|feed|paste|pass)\s{1,16}${IT}\s{1,16}(?:in|into|to|through))\s{1,16}${SHELL_WORDS}\b`,
+    String.raw`\b(?:download|fetch|curl|wget)\b${SAME_SENTENCE}\b(?:(?:run|execute)\s{1,16}${IT}\s{1,16}(?:with|in|through|using|via)|(?:pipe|feed|paste|pass)\s{1,16}${IT}\s{1,16}(?:in|into|to|through))\s{1,16}${SHELL_WORDS}\b`,
     // "pipe https://…/install.sh into bash".
     String.raw`\b(?:pipe|feed)\s{1,16}${ANY_URL}\s{1,16}(?:in|into|to|through)\s{1,16}${SHELL_WORDS}\b`,
     // "paste the output of this URL into your terminal".
@@ -321,13 +318,7 @@ export function decodedThenRun({ text, start, end }: MatchContext): Severity | u
 export const DECODE_EXECUTE_NEEDLES: readonly (readonly string[])[] = [
   [
     "base64",
-    "base32",
-    "b64",
-    "b32",
-    "b16",
-    "b85",
-    "a85",
-    "decodebytes",
+    "decode",
     "codecs",
     "zlib",
     "binascii",
@@ -344,10 +335,8 @@ export const DECODE_EXECUTE_NEEDLES: readonly (readonly string[])[] = [
     "powershell",
     "frombase64",
     "xxd",
-    "uudecode",
     "fromcharcode",
     "unescape",
-    "decodeuri",
     "chr(",
     "(chr",
     "bytes(",

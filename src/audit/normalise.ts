@@ -351,7 +351,11 @@ class Pass {
     let j = i + 1;
     while (j < text.length) {
       const c = text.charCodeAt(j);
-      if (c >= 0x80 || (markup && (c === 0x26 || c === 0x3c || c === 0x2a || c === 0x7e))) break;
+      if (
+        c >= 0x80 ||
+        (markup && (c === 0x26 || ((c === 0x3c || c === 0x2a || c === 0x7e) && asciiLetter(text.charCodeAt(j - 1)))))
+      )
+        break;
       j++;
     }
     this.closeRun(text.charCodeAt(i));
@@ -471,6 +475,10 @@ class Pass {
     this.wordLatin = false;
     this.wordForeign = false;
   }
+}
+
+function asciiLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
 function latinLetter(code: number): boolean {
