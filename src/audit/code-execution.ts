@@ -29,10 +29,12 @@ const RUN_AS = String.raw`(?:${BIN_DIR}(?:sudo|doas|env|busybox|xargs|nohup|comm
 const READS_DATA = String.raw`(?!\s{0,16}(?:-[cmeEpnr]\b|--eval\b|--print\b|-[A-Za-z]{1,8}[cme]\s|[\w./-]{1,256}\.(?:py|js|mjs|cjs|ts|pl|rb|php|lua)\b))`;
 /** The program at the end of a pipe that runs what it reads. */
 const RUNS_STDIN = String.raw`${RUN_AS}${BIN_DIR}(?:(?:${SHELLS})\b|(?:${INTERPRETERS})\b${READS_DATA}|(?:${EVALUATORS})\b)`;
-/** One stage of a pipeline before the last (`| tee f`, `| gunzip`); `||` is not a pipe. */
-const STAGE = String.raw`\|(?!\|)\s{0,16}[^\n|;]{0,256}`;
-/** A download's output piped, through at most three more stages, into a shell, an interpreter or `iex`. */
-const PIPED = String.raw`\b(?:${FETCHERS})\b[^\n|;]{0,256}(?:${STAGE}){0,3}\|(?!\|)\s{0,16}${RUNS_STDIN}`;
+/**
+ * A download's output piped into a shell, an interpreter or `iex`, directly or through more stages
+ * (`| tee f | sh`, `| gunzip | sh`); `||` is not a pipe. Two plain alternatives, not a repeated
+ * group: a greedy class that fails costs a tight loop, a group repeated inside it costs far more.
+ */
+const PIPED = String.raw`\b(?:${FETCHERS})\b[^\n|;]{0,256}\|(?!\|)(?:[^\n;]{0,768}\|(?!\|))?\s{0,16}${RUNS_STDIN}`;
 /** `bash <(curl …)`, `bash < <(curl …)`, `source <(curl …)`, `. <(curl …)` (the `(` first, then a look back: a look back first would run at every position). */
 const PROCESS_SUBSTITUTION = String.raw`\((?<=(?:\b(?:${SHELLS}|${INTERPRETERS}|source|eval)|(?:^|[\s;&|(])\.)\s{1,16}(?:-\S{1,16}\s{1,16}){0,3}<\s{0,16}<?\()\s{0,16}(?:${FETCHERS})\b`;
 /** `sh -c "$(wget -qO- …)"`, `python3 -c "$(curl …)"`, `eval "$(curl …)"`, `` eval `curl …` ``. */
@@ -128,6 +130,8 @@ const RUN_OBJECT = String.raw`(?:the\s{1,16}|this\s{1,16}|our\s{1,16}|whatever\s
 const SHELL_WORDS = String.raw`(?:bash|sh|zsh|fish|the\s{1,16}shell|a\s{1,16}shell|your\s{1,16}shell|(?:a|the|your)\s{1,16}terminal|terminal|(?:a|the|your)\s{1,16}console|powershell|pwsh|python[0-9.]{0,4}|node|perl|ruby|the\s{1,16}command\s{1,16}line)`;
 /** Words up to 160 characters on, in one paragraph (a line break inside it included). */
 const SAME_SENTENCE = String.raw`(?:[^\n]|\n(?![ \t]{0,16}\n)){0,160}?`;
+/** A clause's worth: "curl the installer and pipe it into sh". */
+const SHORT_SPAN = String.raw`(?:[^\n]|\n(?![ \t]{0,16}\n)){0,80}?`;
 /** What tells the agent what a URL serves: what it returns. */
 const SERVED = String.raw`(?:returns|prints|serves|lists|outputs|gives|contains|says)`;
 
@@ -143,7 +147,7 @@ export const REMOTE_CODE_INSTRUCTIONS = new RegExp(
     // Any URL, then "run it with bash" / "pipe it into the shell" / "paste them into your terminal" / "execute whatever it returns".
     String.raw`${ANY_URL}${SAME_SENTENCE}\b(?:(?:(?:run|execute|exec|source|launch)\s{1,16}(?:${IT}\s{1,16})?(?:with|in|through|using|via|from)|(?:pipe|paste|feed|pass|type|enter|copy)\s{1,16}${IT}\s{1,16}(?:in|into|to|through))\s{1,16}${SHELL_WORDS}\b|(?:run|execute|exec|eval(?:uate)?)\s{1,16}whatever\s{1,16}(?:it|that|the\s{1,16}\w{1,32})\s{1,16}${SERVED})`,
     // "download … and run it with bash", "curl the installer and pipe it into sh", the URL given elsewhere.
-    String.raw`\b(?:download|fetch|curl|wget)\b${SAME_SENTENCE}\b(?:(?:run|execute)\s{1,16}${IT}\s{1,16}(?:with|in|through|using|via)|(?:pipe|feed|paste|pass)\s{1,16}${IT}\s{1,16}(?:in|into|to|through))\s{1,16}${SHELL_WORDS}\b`,
+    String.raw`\b(?:download|fetch|(?:curl|wget)\s{1,16}(?:to\s{1,16}(?:get|fetch|download|grab)\s{1,16})?(?:the|it|this|that|our|their|a|an)\b)${SHORT_SPAN}\b(?:(?:run|execute)\s{1,16}${IT}\s{1,16}(?:with|in|through|using|via)|(?:pipe|feed|paste|pass)\s{1,16}${IT}\s{1,16}(?:in|into|to|through))\s{1,16}${SHELL_WORDS}\b`,
     // "pipe https://…/install.sh into bash".
     String.raw`\b(?:pipe|feed)\s{1,16}${ANY_URL}\s{1,16}(?:in|into|to|through)\s{1,16}${SHELL_WORDS}\b`,
     // "paste the output of this URL into your terminal".
@@ -270,7 +274,7 @@ const DECODE_RUN_DIRECT = [
   String.raw`\b(?:${EVALUATORS})\b[^\n]{0,256}FromBase64String|FromBase64String[^\n]{0,256}\|\s{0,16}(?:${EVALUATORS})\b`,
 ].join("|");
 /** Decoded text written to a file: judged as a download is, by whether the file is then run. */
-const DECODE_SAVED = String.raw`\b(?:${SHELL_DECODERS})[^\n;&|]{0,400}>\s{0,16}["']?[^\s"';|&>]{1,256}`;
+const DECODE_SAVED = String.raw`\b(?:${SHELL_DECODERS})[^\n;&|>]{0,200}>\s{0,16}["']?[^\s"';|&>]{1,256}`;
 /** A name run as code: `eval "$P"`, `bash -c "$P"`, `iex $s`, `exec(d(…))`, `exec(b.b64decode(…))`, `new Function(src)`. */
 const RUN_NAMED = String.raw`(?:\B-c|\b(?:eval|exec|source|${EVALUATORS}))\s{1,16}["']?\$\{?[A-Za-z_]\w{0,63}|\b(?:exec|eval|Function|execfile)\s{0,16}\(\s{0,16}(?:compile\s{0,16}\(\s{0,16})?[A-Za-z_][\w.]{0,128}`;
 

@@ -48,8 +48,9 @@ const OPEN_TAG = String.raw`<(?:${HIDING_ELEMENTS}|img)\b[^<>]{1,1024}>`;
 /** A hidden element's body, up to its closing tag (or BODY_LIMIT). */
 const ELEMENT_BODY = new RegExp(String.raw`(?:(?!</(?:${HIDING_ELEMENTS})>)[\s\S]){0,16000}`, "y");
 /** Words shown only when an image fails to load or a pointer rests on a link: alt text and titles. */
-const IMAGE_ALT = String.raw`!\[[^\]\n]{1,2000}\]`;
-const LINK_TITLE = String.raw`\]\(\s{0,16}<?[^\s)>]{0,2000}>?\s{1,16}(?:"[^"\n]{1,2000}"|'[^'\n]{1,2000}')\s{0,16}\)`;
+// Neither crosses a bracket: a line of unclosed `![a](http://x?` costs a few steps per bracket, not a bound's worth.
+const IMAGE_ALT = String.raw`!\[[^\[\]\n]{1,2000}\]`;
+const LINK_TITLE = String.raw`\]\(\s{0,16}<?[^\s()<>\[\]]{0,2000}>?\s{1,16}(?:"[^"\n]{1,2000}"|'[^'\n]{1,2000}')\s{0,16}\)`;
 
 export const HIDDEN_PLACES = new RegExp(
   [COMMENT, REFERENCE_DEFINITION, OPEN_TAG, IMAGE_ALT, LINK_TITLE].join("|"),
@@ -96,15 +97,34 @@ function inFence(text: string, at: number): boolean {
     if (open >= 0) fences.push([open, text.length]);
     fencesIn = { text, fences };
   }
-  return fencesIn.fences.some(([from, to]) => at > from && at < to);
+  // The last fence opening before `at` (fences are in order): a binary search, not a walk per match.
+  const fences = fencesIn.fences;
+  let lo = 0;
+  let hi = fences.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fences[mid]![0] < at) lo = mid;
+    else hi = mid - 1;
+  }
+  const fence = fences[lo];
+  return fence !== undefined && at > fence[0] && at < fence[1];
 }
+
+/** Backticks counted so far on the current line of the last text: matches come in order, so each character is read once. */
+let ticksIn: { text: string; at: number; ticks: number } | undefined;
 
 /** Whether `at` is inside a code span on its line: an odd number of backticks before it. */
 function inCodeSpan(text: string, at: number): boolean {
-  const lineStart = text.lastIndexOf("\n", at - 1) + 1;
-  let ticks = 0;
-  for (let i = Math.max(lineStart, at - 2000); i < at; i++) if (text.charCodeAt(i) === 0x60) ticks++;
-  return ticks % 2 === 1;
+  let counted = ticksIn;
+  if (counted === undefined || counted.text !== text || at < counted.at) counted = { text, at: 0, ticks: 0 };
+  for (let i = counted.at; i < at; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) counted.ticks = 0;
+    else if (c === 0x60) counted.ticks++;
+  }
+  counted.at = at;
+  ticksIn = counted;
+  return counted.ticks % 2 === 1;
 }
 
 /** Whether hidden words give the agent an instruction. */
