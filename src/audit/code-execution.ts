@@ -172,7 +172,7 @@ const VERIFIED =
  * `.DownloadFile(url, f)`, certutil's last argument.
  */
 const SAVED_AS =
-  /\s-[A-Za-z]{0,8}[oO](?:\s{1,16}|(?=["'$~./\\]))["']?([^\s"';|&]{1,256})|\s--output(?:-document)?[=\s]\s{0,16}["']?([^\s"';|&]{1,256})|\s-(?:OutFile|Destination)\s{1,16}["']?([^\s"';|&]{1,256})|>\s{0,16}["']?([^\s"';|&>]{1,256})|DownloadFile\s{0,16}\(\s{0,16}["'][^"'\n]{1,512}["']\s{0,16},\s{0,16}["']?([^"'\n)]{1,256})|^(?:certutil|bitsadmin)\b[^\n]{0,400}\s["']?([^\s"']{1,256})["']?\s{0,16}$/gi;
+  /\s-[A-Za-z]{0,8}[oO](?:\s{1,16}|(?=["'$~./\\]))["']?([^\s"';|&]{1,256})|\s--output(?:-document)?[=\s]\s{0,16}["']?([^\s"';|&]{1,256})|\s-(?:OutFile|Destination)\s{1,16}["']?([^\s"';|&]{1,256})|>\s{0,16}["']?([^\s"';|&>]{1,256})|DownloadFile\s{0,16}\(\s{0,16}["'][^"'\n]{1,512}["']\s{0,16},\s{0,16}["']?([^"'\n)]{1,256})|["']-(?:o|O|-output(?:-document)?)["']\s{0,16},\s{0,16}["']?([^\s"',\])]{1,256})|^(?:certutil|bitsadmin)\b[^\n]{0,400}\s["']?([^\s"']{1,256})["']?\s{0,16}$/gi;
 /** wget and aria2c save under the URL's last segment when told no name. */
 const URL_NAME = /https?:\/\/[^\s"'?#]{0,256}\/([^\s"'/?#]{1,128})/i;
 const ARCHIVE = /\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tar|zip)$/i;
@@ -186,7 +186,7 @@ function savedNames(command: string): string[] {
   const names = new Set<string>();
   SAVED_AS.lastIndex = 0;
   for (const m of command.matchAll(SAVED_AS)) {
-    const value = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? "").replace(/["']/g, "");
+    const value = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7] ?? "").replace(/["']/g, "");
     if (value === "" || value === "-" || /^\/dev\/(?:null|stdout|stderr)$/.test(value) || /^&?\d$/.test(value))
       continue;
     const base = value.split(/[\\/]/).pop()!;
@@ -208,7 +208,7 @@ function runOf(name: string): RegExp {
     ? String.raw`|(?:^|&&|\|\||[;&])\s{0,16}(?:start\s{1,16}(?:""\s{1,16})?)?["']?${n}(?![\w.-])`
     : "";
   return new RegExp(
-    String.raw`(?:^|[\s;&|(\x60"'])(?:sudo\s{1,16})?(?:(?:ba|z|da|k)?sh|source|python[0-9.]{0,8}|perl|ruby|node|pwsh|powershell(?:\.exe)?|php|bun|deno|Start-Process|&|\.)\s{1,16}(?:-\S{1,16}\s{1,16}){0,3}${path}|(?:^|[;&|(]|\bthen|\bdo|\$\()\s{0,16}["']?(?:[^\s"'(\x60]{0,256}[\\/])${n}(?![\w.-])|\bchmod\s{1,16}(?:-\w{1,8}\s{1,16})?(?:[ugoa]{0,4}\+[rwx]{0,2}x|[0-7]?[0-7]{0,4}[1357][0-7]{0,4})\s{1,16}${path}|\b(?:tar|unzip|7z|bsdtar)\b[^\n]{0,256}${n}(?![\w.-])${byName}`,
+    String.raw`(?:^|[\s;&|(\x60"'])(?:sudo\s{1,16})?(?:(?:ba|z|da|k)?sh|source|python[0-9.]{0,8}|perl|ruby|node|pwsh|powershell(?:\.exe)?|php|bun|deno|Start-Process|&|\.)\s{1,16}(?:-\S{1,16}\s{1,16}){0,3}${path}|(?:^|[;&|(]|\bthen|\bdo|\$\()\s{0,16}["']?(?:[^\s"'(\x60]{0,256}[\\/])${n}(?![\w.-])|\bchmod\s{1,16}(?:-\w{1,8}\s{1,16})?(?:[ugoa]{0,4}\+[rwx]{0,2}x|[0-7]?[0-7]{0,4}[1357][0-7]{0,4})\s{1,16}${path}|\b(?:tar|unzip|7z|bsdtar)\b[^\n]{0,256}${n}(?![\w.-])|\[\s{0,16}["'](?:[\w/]{0,32}/)?(?:(?:ba|z|da)?sh|python[0-9.]{0,8}|node|perl|ruby|pwsh|powershell)["']\s{0,16},\s{0,16}(?:["'][^"'\n]{0,16}["']\s{0,16},\s{0,16}){0,3}f?${path}${byName}`,
     "im",
   );
 }
