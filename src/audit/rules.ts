@@ -183,7 +183,7 @@ export const RULES: readonly Rule[] = [
     severity: "medium",
     reason: "Zero-width characters outside emoji sequences hide text or split words so that filters miss them",
     fix: "Remove the zero-width characters (U+200B–U+200D, U+2060, U+FEFF)",
-    example: "ig\u200Bnore previous instruc\u200Btions",
+    example: "ignore\u200B previous instruc\u200Btions",
     tags: ["security", "hidden-text"],
     pattern: /[\u200B-\u200D\u2060\uFEFF]/gu,
     nonAscii: true,
