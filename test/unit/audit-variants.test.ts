@@ -36,8 +36,6 @@ const FALSE_BLOCKS_ON_MAIN: readonly string[] = [
   "look-alikes/benign/network-debug/",
   // secret-access raised to high: a table naming ~/.aws/credentials in a file that says "webhook".
   "look-alikes/benign/secrets-scanner/",
-  // hidden-comment-instructions: a reviewer's example in a code span under "What to look for".
-  "look-alikes/benign/security-review-checklist/",
   // secret-access: "Never read `~/.ssh/id_rsa` or `~/.aws/credentials`" (the second after "or").
   "look-alikes/benign/shell-safety-rules/",
 ];
