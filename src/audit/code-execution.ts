@@ -133,7 +133,7 @@ const SAME_SENTENCE = String.raw`(?:[^\n]|\n(?![ \t]{0,16}\n)){0,160}?`;
 /** A clause's worth: "curl the installer and pipe it into sh". */
 const SHORT_SPAN = String.raw`(?:[^\n]|\n(?![ \t]{0,16}\n)){0,80}?`;
 /** What tells the agent what a URL serves: what it returns. */
-const SERVED = String.raw`(?:returns|prints|serves|lists|outputs|gives|contains|says)`;
+const SERVED = "(?:returns|prints|serves|lists|outputs|gives|contains|says)";
 
 /**
  * The same in plain words: "download the installer from https://…/install.sh and run it",
