@@ -124,10 +124,15 @@ export function sourcePolicySuite(target: ServerTarget): void {
       });
       const synced = await run(["sync"]);
       expect(synced.code).toBe(1);
-      expect(synced.stdout + synced.stderr).toContain("https://***@git.example.invalid/acme/x.git");
+      expect(synced.stdout + synced.stderr).toContain(
+        "vendor  https://***@git.example.invalid/acme/x.git\n  failed: it is outside policy.sources (https://github.com/acme/*;",
+      );
       expect(synced.stdout + synced.stderr).not.toContain("s3cretTOKEN42");
       const doctor = await run(["doctor"]);
-      expect(doctor.stdout + doctor.stderr).toContain("https://***@git.example.invalid/acme/x.git");
+      expect(doctor.code).not.toBe(0);
+      expect(doctor.stdout + doctor.stderr).toContain(
+        'git layer "vendor" (https://***@git.example.invalid/acme/x.git): it is outside policy.sources',
+      );
       expect(doctor.stdout + doctor.stderr).not.toContain("s3cretTOKEN42");
     }, 60_000);
 
