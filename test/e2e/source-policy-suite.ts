@@ -141,6 +141,19 @@ export function sourcePolicySuite(target: ServerTarget): void {
       // Synced before the admin's policy arrived: both copies are in the cache.
       const synced = await run(["sync"]);
       expect(synced.code).toBe(0);
+      // Served before: the server's warm-start index knows the layer's files too.
+      const before = await connect(target, fixture.cwd, fixture.home);
+      try {
+        const { prompts } = await before.client.listPrompts();
+        expect(
+          prompts
+            .map((p) => p.name)
+            .filter((n) => n !== "skills:compose")
+            .sort(),
+        ).toEqual(["kept", "smuggled", "vended"]);
+      } finally {
+        await before.close();
+      }
       policy();
       // A copy that were read would be found damaged (an error naming its contentHash): it is not read at all.
       const copies = filesUnder(join(fixture.home, ".cache", "skill-central")).filter(
