@@ -5,6 +5,7 @@ import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, skill } from "../helpers/git-remote.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 import { type CliRun, runCommand } from "./cli-run.ts";
+import { ListChanges } from "./live-session.ts";
 
 /**
  * Issue 50 item 1, `policy.sources`, against a target (the source entry, or the compiled binary):
@@ -192,6 +193,24 @@ export function sourcePolicySuite(target: ServerTarget): void {
         `git layer "outside" (${outside.url}): it is outside policy.sources`,
       );
       expect(doctor.stdout + doctor.stderr).not.toContain("contentHash");
+    }, 90_000);
+
+    test("a running server obeys a policy written to the user's config: prompts/list_changed, and the refused layer's skills are gone", async () => {
+      const { policy } = project();
+      fixture.write("~/.skill-central/config.yaml", "# no policy yet\n");
+      expect((await run(["sync"])).code).toBe(0);
+      const server = await connect(target, fixture.cwd, fixture.home);
+      try {
+        const changes = new ListChanges(server.client);
+        const names = async () =>
+          (await server.client.listPrompts()).prompts.map((p) => p.name).filter((n) => n !== "skills:compose");
+        expect((await names()).sort()).toEqual(["kept", "smuggled", "vended"]);
+        policy();
+        await changes.waitFor("prompts", 1, 60_000);
+        expect(await names()).toEqual(["kept"]);
+      } finally {
+        await server.close();
+      }
     }, 90_000);
 
     test("a project's list cannot widen the user's: a layer it adds stays refused", async () => {
