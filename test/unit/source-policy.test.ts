@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { parseSourcePattern, sourceMatches, type SourcePattern } from "../../src/config/source-patterns.ts";
 import type { Diagnostic } from "../../src/diagnostics.ts";
+import { join } from "node:path";
+import { openSkills } from "../../src/api.ts";
 import { applySourcePolicy } from "../../src/sources/source-policy.ts";
+import { syncLayers } from "../../src/sources/sync.ts";
+import { makeRemote, skill } from "../helpers/git-remote.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { resolvedConfig } from "../helpers/resolved-config.ts";
 
@@ -200,5 +204,33 @@ describe("policy.sources across configs", () => {
   test("an unknown key under policy is named", async () => {
     const { diagnostics } = await applied({ "skill-central.yaml": "policy:\n  source: [https://x.dev]\n" });
     expect(diagnostics.map((d) => d.message).join("\n")).toContain('unknown key "policy.source"');
+  });
+});
+
+describe("policy.sources through the library API", () => {
+  let fixture: Fixture | undefined;
+  afterEach(() => fixture?.cleanup());
+
+  test("openSkills serves nothing of a layer outside the list, though its copy is synced, and says why", async () => {
+    fixture = makeFixture();
+    const outside = makeRemote(join(fixture.root, "elsewhere"), "outside.git");
+    outside.commit({ "smuggled.yaml": skill("smuggled") });
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: outside, priority: 50, git: "${outside.url}" }\n  - { name: local, priority: 60, path: ./skills }\n`,
+    );
+    fixture.write("skills/kept.yaml", skill("kept"));
+    const where = { cwd: fixture.cwd, home: fixture.home };
+    expect((await syncLayers({ ...where, mode: "sync" }, () => {})).ok).toBe(true);
+    expect((await openSkills(where)).list().map((s) => s.id)).toEqual(["kept", "smuggled"]);
+    fixture.write("~/.skill-central/config.yaml", `policy:\n  sources: ["file://${join(fixture.root, "srv")}/*"]\n`);
+    const skills = await openSkills(where);
+    expect(skills.list().map((s) => s.id)).toEqual(["kept"]);
+    expect(skills.diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([
+      `git layer "outside" (${outside.url}): it is outside policy.sources (file://${join(fixture.root, "srv")}/*; set in ${join(fixture.home, ".skill-central", "config.yaml")}), so nothing of it is fetched or served`,
+    ]);
+    const again = await syncLayers({ ...where, mode: "sync" }, () => {});
+    expect(again.ok).toBe(false);
+    expect(again.layers.map((l) => [l.name, l.outcome])).toEqual([["outside", "failed"]]);
   });
 });
