@@ -183,13 +183,18 @@ function segmentMatches(pattern: string, segment: string): boolean {
 
 /** Whether `segments` match `pattern` wholly (or, with `prefix`, in their leading part). */
 function pathMatches(pattern: readonly string[], segments: readonly string[], prefix: boolean): boolean {
+  // Each (pattern, segment) position is tried once: several `**` never make the walk exponential.
+  const failed = new Set<number>();
   const match = (p: number, s: number): boolean => {
     if (p === pattern.length) return prefix || s === segments.length;
+    const key = p * (segments.length + 1) + s;
+    if (failed.has(key)) return false;
+    let ok = false;
     if (pattern[p] === "**") {
-      for (let next = s; next <= segments.length; next++) if (match(p + 1, next)) return true;
-      return false;
-    }
-    return s < segments.length && segmentMatches(pattern[p]!, segments[s]!) && match(p + 1, s + 1);
+      for (let next = s; next <= segments.length && !ok; next++) ok = match(p + 1, next);
+    } else ok = s < segments.length && segmentMatches(pattern[p]!, segments[s]!) && match(p + 1, s + 1);
+    if (!ok) failed.add(key);
+    return ok;
   };
   return match(0, 0);
 }

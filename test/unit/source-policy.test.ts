@@ -94,6 +94,12 @@ describe("policy.sources patterns", () => {
     });
   }
 
+  test("many ** against a long path is answered at once (each position tried once)", () => {
+    const deep = `https://git.acme.dev/${"a/".repeat(200)}b`;
+    expect(allows(`https://git.acme.dev/${"**/".repeat(30)}c`, deep)).toBe(false);
+    expect(allows(`https://git.acme.dev/${"**/".repeat(30)}b`, deep)).toBe(true);
+  });
+
   test("a pattern that cannot be read says why, and never repeats a password", () => {
     const problem = (text: string) => {
       const parsed = parseSourcePattern(text);
