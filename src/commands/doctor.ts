@@ -21,6 +21,8 @@ export interface LayerReport {
   dir: string;
   origin: string;
   state: LayerDirState;
+  /** Outside `policy.sources` (docs/governance.md): nothing of it is read or served. */
+  refused?: true;
   /** Skill files found in the folder (names starting with `_` or `.` excluded). */
   files: number;
   /** Skills of this layer the server serves (the others are shadowed, conflicted or broken). */
@@ -160,6 +162,7 @@ function layerReports({ registry, config, display, records }: LoadResult): Layer
     dir: display(spec.dir),
     origin: spec.origin,
     state: layerDirState(spec.dir),
+    ...(spec.outsidePolicy && { refused: true as const }),
     files: filesPerLayer.get(spec.name) ?? 0,
     served: servedPerLayer.get(spec.name) ?? 0,
   }));
@@ -211,11 +214,13 @@ function layersText(
   if (layers.length === 0) text += "  none\n";
   else {
     const state = (l: LayerReport) =>
-      l.state === "ok"
-        ? `${plural(l.files, "file")}, ${l.served} served`
-        : l.state === "missing"
-          ? "missing"
-          : "not a folder";
+      l.refused
+        ? "refused (outside policy.sources)"
+        : l.state === "ok"
+          ? `${plural(l.files, "file")}, ${l.served} served`
+          : l.state === "missing"
+            ? "missing"
+            : "not a folder";
     text += indent(
       formatTable([
         ["NAME", "PRIORITY", "FOLDER", "STATE", "FROM"],

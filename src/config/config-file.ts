@@ -19,6 +19,7 @@ import { readElicitationSettings, type ElicitationSettings } from "./elicitation
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
 import { readUsageSettings, type UsageSettings } from "./usage-settings.ts";
 import { readStoreSetting, type StoreSetting } from "./store-settings.ts";
+import { readPolicySettings, type PolicySettings } from "./policy-settings.ts";
 
 /** One config file, read and checked; keys it did not have are absent. */
 export interface ConfigFile extends FileSettings {
@@ -41,6 +42,8 @@ export interface ConfigFile extends FileSettings {
   checks?: Partial<ChecksSettings>;
   /** `store`: the state store (a file or a postgres:// URL; store-settings.ts), the user's alone. */
   store?: StoreSetting;
+  /** `policy`: what every layer must meet, whoever declared it (policy-settings.ts); tighten-only. */
+  policy?: PolicySettings;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -121,6 +124,10 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   },
   checks: (value, { config, file, locate, at }) => {
     config.checks = readChecksSettings(value, file, locate, at);
+  },
+  policy: (value, { config, at }) => {
+    const policy = readPolicySettings(value, at);
+    if (policy !== undefined) config.policy = policy;
   },
 };
 const KNOWN_KEYS = Object.keys(KEY_READERS);

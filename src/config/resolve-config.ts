@@ -17,6 +17,7 @@ import { mergeElicitationSettings, type ElicitationSettings } from "./elicitatio
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
 import type { ConfigOrigin } from "./config-origin.ts";
 import { mergeFileSettings } from "./file-keys.ts";
+import type { SourceList } from "./policy-settings.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
@@ -37,6 +38,8 @@ export interface LayerSpec {
   /** The folder the layer's files are read from: a folder layer's own; a remote one's copy, set by src/sources/. */
   dir: string;
   priority: number;
+  /** Refused by `policy.sources` (src/sources/source-policy.ts): nothing of it is read, fetched or refreshed. */
+  outsidePolicy?: true;
   /** Where it was declared: a config file, or how it was implied. */
   origin: string;
   /** As declared; src/sources/ turns a git or well-known source into `dir` (a verified copy of a commit or index). */
@@ -86,6 +89,8 @@ export interface ResolvedConfig {
   usage?: UsageSettings;
   /** Opt-in skills (`enabled: false`) switched on: the ids the user's and the project's `enable` list. */
   enable?: readonly string[];
+  /** `policy.sources` of each config that sets it, user first: a git or url layer must match every list. */
+  sourceLists?: SourceList[];
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -205,6 +210,10 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
       hint: 'remove one of the two, or set "catalog: auto"',
     });
   }
+  // Each config's list kept whole (policy-settings.ts): a layer must match every one, never their union.
+  const sourceLists: SourceList[] = [user, project].flatMap((c) =>
+    c?.policy?.sources !== undefined ? [{ file: c.file, patterns: c.policy.sources }] : [],
+  );
   return {
     layers,
     files: [userFile, projectFile].filter((f): f is string => f !== undefined),
@@ -217,6 +226,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     checks: mergeChecksSettings(user?.checks, project?.checks),
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,
+    ...(sourceLists.length > 0 && { sourceLists }),
   };
 }
 

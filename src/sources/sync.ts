@@ -19,6 +19,7 @@ import { canonicalUrl, classifyGitUrl, redactText, redactUrl } from "./git-url.t
 import { lockfilePath, readLockfile, sameSource, writeLockfile, type LockEntry } from "./lockfile.ts";
 import { CopyRefused, materialise } from "./materialise.ts";
 import { verifyCopy } from "./verify-copy.ts";
+import { applySourcePolicy } from "./source-policy.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
 import { commitDowngrade } from "./downgrade.ts";
@@ -135,7 +136,8 @@ function checkNamedLayer(name: string, layers: readonly LayerSpec[]): void {
 /** Brings every git layer in line (see `SyncMode`); config warnings go to `report`. */
 export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) => void): Promise<SyncReport> {
   const home = request.home ?? homedir();
-  const config = await resolveConfig(request, report);
+  // Layers outside `policy.sources` fail below, each with its reason; nothing of them is fetched.
+  const config = applySourcePolicy(await resolveConfig(request, report), () => {});
   const projectFile = projectConfigPath(request.cwd);
   const lock = projectFile ? await readLockfile(lockfilePath(projectFile), report) : undefined;
   if (lock && !lock.readable && request.mode !== "check") {
@@ -156,23 +158,27 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
     const lockable = isLockable(spec, projectFile);
     const progress: Progress = (step) =>
       request.progress?.({ layer: spec.name, index: index + 1, total: gitLayers.length, ...step } as SyncProgress);
-    const layer = await syncLayer(spec, { request, home, lockable, entries, history, used, progress, gate });
+    const layer = spec.outsidePolicy
+      ? refusedLayer(spec, lockable)
+      : await syncLayer(spec, { request, home, lockable, entries, history, used, progress, gate });
     progress({ phase: "done", report: layer });
     layers.push(layer);
   }
   const webEntries = new Map(lock?.wellKnown ?? []);
   for (const spec of webLayers) {
-    const layer = await syncWellKnownLayer(spec, {
-      mode: request.mode,
-      moving: request.mode === "update" && (request.layer === undefined || request.layer === spec.name),
-      lockable: isLockable(spec, projectFile),
-      entries: webEntries,
-      home,
-      timeoutMs: request.timeoutMs ?? 0,
-      env: process.env,
-      audit: gate,
-      allowDowngrade: request.allowDowngrade === true,
-    });
+    const layer = spec.outsidePolicy
+      ? refusedLayer(spec, isLockable(spec, projectFile))
+      : await syncWellKnownLayer(spec, {
+          mode: request.mode,
+          moving: request.mode === "update" && (request.layer === undefined || request.layer === spec.name),
+          lockable: isLockable(spec, projectFile),
+          entries: webEntries,
+          home,
+          timeoutMs: request.timeoutMs ?? 0,
+          env: process.env,
+          audit: gate,
+          allowDowngrade: request.allowDowngrade === true,
+        });
     request.progress?.({ layer: spec.name, index: 1, total: 1, phase: "done", report: layer });
     layers.push(layer);
   }
@@ -296,6 +302,21 @@ async function syncLayer(spec: LayerFrom<GitSource>, ctx: LayerContext): Promise
   } finally {
     await held.release();
   }
+}
+
+/** A layer `policy.sources` refuses: failed, its lock entry (if any) left as it was, nothing fetched. */
+function refusedLayer(spec: LayerSpec, locked: boolean): LayerSyncReport {
+  const { source } = spec;
+  return {
+    name: spec.name,
+    url: source.kind === "path" ? source.path : redactUrl(source.url),
+    ref: source.kind === "git" ? source.ref : "",
+    path: source.kind === "git" ? source.path : "",
+    locked,
+    outcome: "failed",
+    notes: [],
+    problem: spec.unavailable ?? "it is outside policy.sources",
+  };
 }
 
 function failed(result: LayerSyncReport, outcome: "failed" | "out-of-date", problem: string): LayerSyncReport {
