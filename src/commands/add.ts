@@ -14,7 +14,7 @@ import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
 import { PROJECT_CONFIG_NAMES, projectConfigPath } from "../config/config-file.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
-import { backUp, FileProblem, readConfigFile, undo, writeAtomically } from "../install/config-file.ts";
+import { backUp, FileProblem, readConfigFile, undo, writeAtomically, type ConfigFile } from "../install/config-file.ts";
 import { auditRecords } from "../load/audit-records.ts";
 import type { LoadResult } from "../load/load-skills.ts";
 import { clientCost } from "../mcp/catalog/budget.ts";
@@ -165,127 +165,153 @@ export const spec = command({
   ],
   positionals: { min: 1, max: 1 },
   async run(ctx) {
-    const home = homedir();
-    let source = readAddSource(ctx.args[0]!, ctx.cwd, home);
-    const o = ctx.options;
-    if (source.kind !== "git" && (o.ref !== undefined || o.path !== undefined))
-      throw new UsageError(`--ref and --path go with a git repository, not ${describeSource(source)}`);
-    if (source.kind === "git") {
-      if (o.ref !== undefined && source.ref !== undefined && o.ref !== source.ref)
-        throw new UsageError(`the source says @${source.ref} and --ref says ${o.ref}: give one`);
-      if (o.path !== undefined && source.path !== undefined && o.path !== source.path)
-        throw new UsageError(`the source names the folder ${source.path} and --path says ${o.path}: give one`);
-      source = {
-        ...source,
-        ...(o.ref !== undefined && { ref: o.ref }),
-        ...(o.path !== undefined && { path: o.path.replace(/^\.\/|\/+$/g, "") }),
-      };
-    }
-    const name = o.name ?? source.name;
+    const source = withOptions(readAddSource(ctx.args[0]!, ctx.cwd, homedir()), ctx.options);
+    const name = ctx.options.name ?? source.name;
     if (name.trim() === "") throw new UsageError("--name must not be empty");
-
-    const file = projectConfigPath(ctx.cwd) ?? join(ctx.cwd, PROJECT_CONFIG_NAMES[0]);
-    const shown = displayPath(file, { cwd: ctx.cwd });
-    const config = readConfigFile(file, shown);
-    let declared: DeclaredLayer[];
-    try {
-      declared = declaredLayers(config.text);
-    } catch (error) {
-      if (!(error instanceof LayersEditProblem)) throw error;
-      throw new UsageError(`${shown}: ${error.message}; fix it first (skill-central validate shows where)`);
-    }
-    const twin = declared.find((l) => sameSource(source, l, ctx.cwd));
-    if (twin) throw new UsageError(`${shown}: layer "${twin.name}" already serves ${describeSource(source)}`);
-    if (declared.some((l) => l.name === name))
-      throw new UsageError(
-        `${shown} already has a layer named "${name}"; choose another with --name, or remove it first (skill-central remove ${name})`,
-      );
-    const priorities = declared.map((l) => l.priority).filter((p): p is number => typeof p === "number");
-    const priority = o.priority ?? (priorities.length > 0 ? Math.max(...priorities) + PRIORITY_STEP : FIRST_PRIORITY);
-    const entry = entryFor(source, name, priority);
-    let next: string;
-    try {
-      next = withLayer(config.text, entry);
-    } catch (error) {
-      if (!(error instanceof LayersEditProblem)) throw error;
-      throw new UsageError(`${shown}: ${error.message}; add the layer by hand`);
-    }
-    const added = insertion(config.text, next);
-
-    if (o["dry-run"]) {
-      if (ctx.json) json(ctx, { dryRun: true, file: shown, layer: entry, text: added });
+    const plan = planEdit(ctx, source, name, ctx.options.priority);
+    if (ctx.options["dry-run"]) {
+      const added = insertion(plan.config.text, plan.next);
+      if (ctx.json) json(ctx, { dryRun: true, file: plan.shown, layer: plan.entry, text: added });
       else
         ctx.out(
-          `${config.exists ? "would add to" : "would create"} ${shown}:\n${visibleText(added.trimEnd())}\n` +
+          `${plan.config.exists ? "would add to" : "would create"} ${plan.shown}:\n${visibleText(added.trimEnd())}\n` +
             `${source.kind === "path" ? "" : "then sync it through the audit gate and lock it; "}nothing was changed (--dry-run)\n`,
         );
       return EXIT_OK;
     }
-
     const before = await load({ ...ctx, json: true });
-    const lockFile = lockfilePath(file);
-    const lockBefore = existsSync(lockFile) ? readFileSync(lockFile) : undefined;
-    let backup: string | undefined;
-    let written: ReturnType<typeof writeAtomically>;
-    try {
-      backup = config.exists ? backUp(config) : undefined;
-      written = writeAtomically(config, next);
-    } catch (error) {
-      if (backup) rmSync(backup, { force: true });
-      if (error instanceof FileProblem) throw new UsageError(error.message);
-      throw error;
-    }
-    const rollBack = (why: string): number => {
-      const undone = undo(config, backup, written);
-      if (lockBefore === undefined) rmSync(lockFile, { force: true });
-      else writeFileSync(lockFile, lockBefore);
-      const state = undone.restored
-        ? `${shown} and the lock were put back as they were`
-        : `${shown} ${undone.reason}${backup ? `; its backup is ${displayPath(backup, { cwd: ctx.cwd })}` : ""}`;
-      ctx.err(`error: layer "${visibleLine(name)}" not added: ${visibleLine(why)}\n  ${state}\n`);
-      if (ctx.json) json(ctx, { added: false, layer: entry, problem: why });
-      return EXIT_FAILURE;
-    };
-
+    const edit = writeEdit(ctx, plan);
     let synced: LayerSyncReport | undefined;
     if (source.kind !== "path") {
-      const warn = (d: Diagnostic) =>
-        ctx.err(
-          `${colourDiagnostic(formatDiagnostic(d, { display: (f) => displayPath(f, { cwd: ctx.cwd }) }), ctx.colours)}\n`,
-        );
-      try {
-        const report = await syncLayers({ cwd: ctx.cwd, mode: "update", layer: name }, warn);
-        synced = report.layers.find((l) => l.name === name);
-      } catch (error) {
-        if (!(error instanceof SyncRefused)) throw error;
-        return rollBack(error.message);
-      }
-      if (!synced) return rollBack("the layer was not synced (is the config valid? see above)");
-      if (synced.outcome === "failed" || synced.outcome === "out-of-date")
-        return rollBack(synced.problem ?? "sync failed");
+      const outcome = await syncNew(ctx, name);
+      if (typeof outcome === "string") return edit.rollBack(outcome);
+      synced = outcome;
     }
     const after = await load({ ...ctx, json: true });
     const skills = arrived(after, name);
     const blocked = skills.filter((s) => s.verdict === "block");
     if (source.kind === "path" && after.config.audit?.layers === "all" && blocked.length > 0)
-      return rollBack(`the audit gate blocks ${blocked.map((s) => s.id).join(", ")} (skill-central audit shows why)`);
-    const cost = costs(before, after);
-    const pairs = competing(after, name);
+      return edit.rollBack(
+        `the audit gate blocks ${blocked.map((s) => s.id).join(", ")} (skill-central audit shows why)`,
+      );
     const result = {
       added: true,
-      file: shown,
-      ...(backup && { backup: displayPath(backup, { cwd: ctx.cwd }) }),
-      layer: entry,
+      file: plan.shown,
+      ...(edit.backup && { backup: displayPath(edit.backup, { cwd: ctx.cwd }) }),
+      layer: plan.entry,
       ...(synced && { commit: synced.after, outcome: synced.outcome }),
       skills,
-      cost,
-      competing: pairs,
+      cost: costs(before, after),
+      competing: competing(after, name),
     };
     if (ctx.json) json(ctx, result);
     else ctx.out(report(ctx, result, synced));
     return EXIT_OK;
   },
 });
+
+/** SOURCE with --ref and --path applied (a git repository's only; a clash with the source's own is refused). */
+function withOptions(source: AddSource, o: { ref?: string | undefined; path?: string | undefined }): AddSource {
+  if (source.kind !== "git") {
+    if (o.ref !== undefined || o.path !== undefined)
+      throw new UsageError(`--ref and --path go with a git repository, not ${describeSource(source)}`);
+    return source;
+  }
+  if (o.ref !== undefined && source.ref !== undefined && o.ref !== source.ref)
+    throw new UsageError(`the source says @${source.ref} and --ref says ${o.ref}: give one`);
+  if (o.path !== undefined && source.path !== undefined && o.path !== source.path)
+    throw new UsageError(`the source names the folder ${source.path} and --path says ${o.path}: give one`);
+  return {
+    ...source,
+    ...(o.ref !== undefined && { ref: o.ref }),
+    ...(o.path !== undefined && { path: o.path.replace(/^\.\/|\/+$/g, "") }),
+  };
+}
+
+interface EditPlan {
+  file: string;
+  shown: string;
+  config: ConfigFile;
+  entry: Record<string, string | number>;
+  next: string;
+}
+
+/** The project file's new text with the layer, or UsageError saying why it cannot be added. */
+function planEdit(ctx: CommandContext, source: AddSource, name: string, given: number | undefined): EditPlan {
+  const file = projectConfigPath(ctx.cwd) ?? join(ctx.cwd, PROJECT_CONFIG_NAMES[0]);
+  const shown = displayPath(file, { cwd: ctx.cwd });
+  const config = readConfigFile(file, shown);
+  let declared: DeclaredLayer[];
+  try {
+    declared = declaredLayers(config.text);
+  } catch (error) {
+    if (!(error instanceof LayersEditProblem)) throw error;
+    throw new UsageError(`${shown}: ${error.message}; fix it first (skill-central validate shows where)`);
+  }
+  const twin = declared.find((l) => sameSource(source, l, ctx.cwd));
+  if (twin) throw new UsageError(`${shown}: layer "${twin.name}" already serves ${describeSource(source)}`);
+  if (declared.some((l) => l.name === name))
+    throw new UsageError(
+      `${shown} already has a layer named "${name}"; choose another with --name, or remove it first (skill-central remove ${name})`,
+    );
+  const priorities = declared.map((l) => l.priority).filter((p): p is number => typeof p === "number");
+  const priority = given ?? (priorities.length > 0 ? Math.max(...priorities) + PRIORITY_STEP : FIRST_PRIORITY);
+  const entry = entryFor(source, name, priority);
+  try {
+    return { file, shown, config, entry, next: withLayer(config.text, entry) };
+  } catch (error) {
+    if (!(error instanceof LayersEditProblem)) throw error;
+    throw new UsageError(`${shown}: ${error.message}; add the layer by hand`);
+  }
+}
+
+/** Writes the plan (a backup first) and returns how to put the config and the lock back. */
+function writeEdit(ctx: CommandContext, plan: EditPlan): { backup?: string; rollBack(why: string): number } {
+  const { config, shown } = plan;
+  const lockFile = lockfilePath(plan.file);
+  const lockBefore = existsSync(lockFile) ? readFileSync(lockFile) : undefined;
+  let backup: string | undefined;
+  let written: ReturnType<typeof writeAtomically>;
+  try {
+    backup = config.exists ? backUp(config) : undefined;
+    written = writeAtomically(config, plan.next);
+  } catch (error) {
+    if (backup) rmSync(backup, { force: true });
+    if (error instanceof FileProblem) throw new UsageError(error.message);
+    throw error;
+  }
+  const rollBack = (why: string): number => {
+    const undone = undo(config, backup, written);
+    if (lockBefore === undefined) rmSync(lockFile, { force: true });
+    else writeFileSync(lockFile, lockBefore);
+    const state = undone.restored
+      ? `${shown} and the lock were put back as they were`
+      : `${shown} ${undone.reason}${backup ? `; its backup is ${displayPath(backup, { cwd: ctx.cwd })}` : ""}`;
+    ctx.err(`error: layer "${visibleLine(String(plan.entry.name))}" not added: ${visibleLine(why)}\n  ${state}\n`);
+    if (ctx.json) json(ctx, { added: false, layer: plan.entry, problem: why });
+    return EXIT_FAILURE;
+  };
+  return { ...(backup && { backup }), rollBack };
+}
+
+/** Syncs the new layer alone (the others stay at their locked commits): its report, or why it failed. */
+async function syncNew(ctx: CommandContext, name: string): Promise<LayerSyncReport | string> {
+  const warn = (d: Diagnostic) =>
+    ctx.err(
+      `${colourDiagnostic(formatDiagnostic(d, { display: (f) => displayPath(f, { cwd: ctx.cwd }) }), ctx.colours)}\n`,
+    );
+  let synced: LayerSyncReport | undefined;
+  try {
+    const report = await syncLayers({ cwd: ctx.cwd, mode: "update", layer: name }, warn);
+    synced = report.layers.find((l) => l.name === name);
+  } catch (error) {
+    if (!(error instanceof SyncRefused)) throw error;
+    return error.message;
+  }
+  if (!synced) return "the layer was not synced (is the config valid? see above)";
+  if (synced.outcome === "failed" || synced.outcome === "out-of-date") return synced.problem ?? "sync failed";
+  return synced;
+}
 
 /** What `after` adds to `before` (one insertion): the text between their common prefix and suffix. */
 function insertion(before: string, after: string): string {

@@ -29,7 +29,7 @@ const SCP_FORM = /^[\w.-]+@[\w.-]+:(?!\/\/)/;
 const SHORTHAND = /^([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+)((?:\/[^@\s]+)*)(?:@([^\s]+))?$/;
 
 /** A layer name from a repository, host or folder name: lowercase words joined by hyphens. */
-export function layerNameFrom(text: string): string {
+function layerNameFrom(text: string): string {
   const name = text
     .replace(/\.git$/i, "")
     .toLowerCase()
