@@ -85,7 +85,7 @@ export function withLayer(text: string, entry: Record<string, string | number>):
   const value = pair?.value;
   const ending = text === "" || text.endsWith("\n") ? "" : "\n";
   if (pair === undefined) return check(`${text}${ending}layers:\n${entryLines(entry, "  ")}`, names);
-  if (value === null || (isScalar(value) && value.value === null && value.source === undefined)) {
+  if (value === null || (isScalar(value) && value.value === null && !value.source)) {
     // `layers:` with nothing after it: the entry goes on the lines below.
     const at = afterLine(text, (pair.key as { range: [number, number, number] }).range[1]);
     const glue = at === text.length && ending ? "\n" : "";
