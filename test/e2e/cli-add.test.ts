@@ -66,9 +66,9 @@ describe("skill-central add <git repository>", () => {
   test("appends the layer after the others, every other byte of the commented file kept, and locks it", async () => {
     const added = await run(["add", remote.url, "--path", "skills"]);
     expect(added.code).toBe(0);
-    const entry = "  - name: release-skills\n    priority: 110\n    git: " + remote.url + "\n    path: skills\n";
+    const entry = `  - name: release-skills\n    priority: 110\n    git: ${remote.url}\n    path: skills\n`;
     const at = COMMENTED.indexOf("builtin:");
-    expect(config()).toBe(COMMENTED.slice(0, at) + entry + COMMENTED.slice(at));
+    expect(config()).toBe(`${COMMENTED.slice(0, at)}${entry}${COMMENTED.slice(at)}`);
     expect(lock().layers["release-skills"]).toMatchObject({ path: "skills", commit: remote.tip() });
     // A backup of the file as it was, beside it.
     const backups = readdirSync(fixture.cwd).filter((f) => f.endsWith(".bak"));
@@ -251,13 +251,8 @@ describe("skill-central remove", () => {
 
   test("a copy another layer serves stays", async () => {
     expect((await run(["add", remote.url, "--path", "skills"])).code).toBe(0);
-    fixture.write(
-      "skill-central.yaml",
-      `${config()}  - { name: twin, priority: 5, git: "${remote.url}", path: skills }\n`.replace(
-        "builtin:   true      # odd spacing stays\n",
-        "",
-      ) + "builtin: true\n",
-    );
+    const twin = `  - { name: twin, priority: 5, git: "${remote.url}", path: skills }\n`;
+    fixture.write("skill-central.yaml", config().replace("builtin:", `${twin}builtin:`));
     expect((await run(["sync"])).code).toBe(0);
     const removed = await run(["remove", "release-skills"]);
     expect(removed.code).toBe(0);
