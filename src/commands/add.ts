@@ -7,7 +7,7 @@
  * catalog cost (`budget`) and the competing pairs it creates (`overlap`). A refused sync puts the
  * config and the lock back as they were: a layer that serves nothing is never left declared.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
@@ -20,9 +20,10 @@ import type { LoadResult } from "../load/load-skills.ts";
 import { clientCost } from "../mcp/catalog/budget.ts";
 import { knownClientNames } from "../mcp/catalog/client-budgets.ts";
 import { COMPETING_THRESHOLD, findOverlap, overlapInput, type OverlapPair } from "../registry/overlap.ts";
+import { writeFileAtomically } from "../sources/cache-entry.ts";
 import { canonicalUrl, redactUrl } from "../sources/git-url.ts";
 import { lockfilePath } from "../sources/lockfile.ts";
-import { syncLayers, SyncRefused, type LayerSyncReport } from "../sources/sync.ts";
+import { syncLayers, type LayerSyncReport } from "../sources/sync.ts";
 import { displayPath } from "../storage/display-path.ts";
 import { visibleLine, visibleText } from "../visible-text.ts";
 import { readAddSource, type AddSource } from "./support/add-source.ts";
@@ -266,10 +267,10 @@ function planEdit(ctx: CommandContext, source: AddSource, name: string, given: n
 }
 
 /** Writes the plan (a backup first) and returns how to put the config and the lock back. */
-function writeEdit(ctx: CommandContext, plan: EditPlan): { backup?: string; rollBack(why: string): number } {
+function writeEdit(ctx: CommandContext, plan: EditPlan): { backup?: string; rollBack(why: string): Promise<number> } {
   const { config, shown } = plan;
   const lockFile = lockfilePath(plan.file);
-  const lockBefore = existsSync(lockFile) ? readFileSync(lockFile) : undefined;
+  const lockBefore = existsSync(lockFile) ? readFileSync(lockFile, "utf8") : undefined;
   let backup: string | undefined;
   let written: ReturnType<typeof writeAtomically>;
   try {
@@ -280,10 +281,10 @@ function writeEdit(ctx: CommandContext, plan: EditPlan): { backup?: string; roll
     if (error instanceof FileProblem) throw new UsageError(error.message);
     throw error;
   }
-  const rollBack = (why: string): number => {
+  const rollBack = async (why: string): Promise<number> => {
     const undone = undo(config, backup, written);
     if (lockBefore === undefined) rmSync(lockFile, { force: true });
-    else writeFileSync(lockFile, lockBefore);
+    else await writeFileAtomically(lockFile, lockBefore);
     const state = undone.restored
       ? `${shown} and the lock were put back as they were`
       : `${shown} ${undone.reason}${backup ? `; its backup is ${displayPath(backup, { cwd: ctx.cwd })}` : ""}`;
@@ -305,8 +306,8 @@ async function syncNew(ctx: CommandContext, name: string): Promise<LayerSyncRepo
     const report = await syncLayers({ cwd: ctx.cwd, mode: "update", layer: name }, warn);
     synced = report.layers.find((l) => l.name === name);
   } catch (error) {
-    if (!(error instanceof SyncRefused)) throw error;
-    return error.message;
+    // Whatever stopped the sync, the config must not keep a layer that serves nothing.
+    return error instanceof Error ? error.message : String(error);
   }
   if (!synced) return "the layer was not synced (is the config valid? see above)";
   if (synced.outcome === "failed" || synced.outcome === "out-of-date") return synced.problem ?? "sync failed";
