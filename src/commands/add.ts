@@ -133,15 +133,15 @@ export const spec = command({
   summary: "Add a layer (a GitHub repo, git URL, well-known index or folder) to skill-central.yaml and sync it",
   usage: "add <source> [--name <name>] [--priority <n>] [--path <dir>] [--ref <ref>] [--dry-run] [--json]",
   description:
-    "SOURCE is one of (first rule that matches wins):\n" +
-    "  ./dir, ../dir, /abs/dir, ~/dir   a folder of this machine\n" +
-    "  ssh://, git://, file://, user@host:path   a git repository\n" +
-    "  https://host/…/.well-known/… or …/index.json, or a bare origin https://host   an Agent Skills\n" +
-    "                                   well-known index (an origin means https://host/.well-known/agent-skills/)\n" +
-    "  any other https://host/path      a git repository\n" +
-    "  owner/repo[/path][@ref]          github.com/owner/repo over https (refused as ambiguous when a folder of\n" +
-    "                                   that name exists here: write ./owner/repo or the URL)\n" +
-    "  name                             a folder here\n\n" +
+    "SOURCE is one of (the first rule that matches wins):\n" +
+    "  ./dir ../dir /abs/dir ~/dir        a folder of this machine\n" +
+    "  ssh:// git:// file:// user@host:x  a git repository\n" +
+    "  https://host/…/.well-known/…       an Agent Skills well-known index (or a URL ending in index.json)\n" +
+    "  https://host                       the index that origin serves at /.well-known/agent-skills/\n" +
+    "  https://host/any/other/path        a git repository\n" +
+    "  owner/repo[/path][@ref]            github.com/owner/repo over https (refused as ambiguous when a\n" +
+    "                                     folder of that name exists here: write ./owner/repo or the URL)\n" +
+    "  name                               a folder here\n\n" +
     "The layer is appended to skill-central.yaml (created when absent); the rest of the file is kept byte for\n" +
     "byte and a backup is written beside it first. Its name defaults to the repository's (or host's, or\n" +
     `folder's); its priority to ${PRIORITY_STEP} above the file's highest layer (${FIRST_PRIORITY} in an empty file), so it wins a\n` +
