@@ -153,6 +153,20 @@ describe("skill-central add <git repository>", () => {
     expect(readdirSync(fixture.cwd).filter((f) => f.endsWith(".bak"))).toEqual([]);
   }, 60_000);
 
+  test("--json on a refusal: { added: false, layer, problem }", async () => {
+    remote.commit({ "skills/pipe-shell/SKILL.md": PIPE });
+    const refused = await runCliJson<{ added: boolean; layer: { name: string }; problem: string }>(
+      ["add", remote.url, "--path", "skills"],
+      fixture.cwd,
+      fixture.home,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.json.added).toBe(false);
+    expect(refused.json.layer.name).toBe("release-skills");
+    expect(refused.json.problem).toContain("pipe-shell");
+    expect(config()).toBe(COMMENTED);
+  }, 60_000);
+
   test("a repository that cannot be fetched: the config is put back, exit 1", async () => {
     const refused = await run(["add", `file://${join(fixture.root, "nowhere.git")}`]);
     expect(refused.code).toBe(1);
@@ -267,6 +281,26 @@ describe("skill-central remove", () => {
     expect((await run(["remove", "team"])).code).toBe(0);
     expect(config()).toBe("# Our skills: keep this comment\nlayers: []\nbuiltin:   true      # odd spacing stays\n");
   }, 60_000);
+
+  test("--keep-cache leaves the copy; --json says what was done", async () => {
+    expect((await run(["add", remote.url, "--path", "skills"])).code).toBe(0);
+    const removed = await runCliJson<{ removed: string; lock: boolean; cache: string }>(
+      ["remove", "release-skills", "--keep-cache"],
+      fixture.cwd,
+      fixture.home,
+    );
+    expect(removed.code).toBe(0);
+    expect(removed.json).toMatchObject({ removed: "release-skills", lock: true, cache: "kept" });
+    expect(copies()).toHaveLength(1);
+  }, 60_000);
+
+  test("refuses a layer only the user's config declares", async () => {
+    fixture.write("~/.skill-central/config.yaml", "layers:\n  - { name: mine, path: ~/skills, priority: 70 }\n");
+    const refused = await run(["remove", "mine"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('skill-central.yaml declares no layer named "mine"');
+    expect(readFileSync(join(fixture.home, ".skill-central", "config.yaml"), "utf8")).toContain("name: mine");
+  });
 
   test("refuses a layer the project's file does not declare", async () => {
     const refused = await run(["remove", "nope"]);
