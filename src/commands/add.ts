@@ -41,6 +41,8 @@ interface Arrived {
   findings: number;
   /** Another layer serves this id over the new one (a higher priority). */
   shadowedBy?: string;
+  /** The layer that served this id before: the new one wins it now. */
+  overrides?: string;
 }
 
 /** The config entry for `source` with the options given. */
@@ -113,7 +115,13 @@ function competing(after: LoadResult, layer: string): OverlapPair[] {
   return findOverlap(served.map(overlapInput), COMPETING_THRESHOLD).pairs.filter((p) => mine.has(p.a) || mine.has(p.b));
 }
 
-function arrived(after: LoadResult, layer: string): Arrived[] {
+/** The layer that served `id` before the new one was added, if any. */
+function previous(before: LoadResult, id: string): { overrides: string } | undefined {
+  const was = before.registry.get(id);
+  return was ? { overrides: was.layer.name } : undefined;
+}
+
+function arrived(before: LoadResult, after: LoadResult, layer: string): Arrived[] {
   const records = { config: after.config, records: after.records.filter((r) => r.layer.name === layer) };
   return auditRecords(records, undefined, false, { digests: after.digests }).map((a) => {
     const winner = after.registry.get(a.id);
@@ -122,6 +130,7 @@ function arrived(after: LoadResult, layer: string): Arrived[] {
       verdict: a.verdict,
       findings: a.findings.length,
       ...(winner && winner.layer.name !== layer && { shadowedBy: winner.layer.name }),
+      ...(winner?.layer.name === layer && previous(before, a.id)),
     };
   });
 }
@@ -189,7 +198,7 @@ export const spec = command({
       synced = outcome;
     }
     const after = await load({ ...ctx, json: true });
-    const skills = arrived(after, name);
+    const skills = arrived(before, after, name);
     const blocked = skills.filter((s) => s.verdict === "block");
     if (source.kind === "path" && after.config.audit?.layers === "all" && blocked.length > 0)
       return edit.rollBack(
@@ -346,7 +355,7 @@ function report(
   const word = { pass: c.green("pass"), warn: c.yellow("warn"), block: c.red("block") };
   out += `\n${plural(r.skills.length, "skill")} arrived:\n`;
   for (const s of r.skills)
-    out += `  ${word[s.verdict]}  ${visibleLine(s.id)}${s.findings > 0 ? c.dim(` (${plural(s.findings, "finding")})`) : ""}${s.shadowedBy ? c.dim(` (not served: layer ${visibleLine(s.shadowedBy)} wins)`) : ""}\n`;
+    out += `  ${word[s.verdict]}  ${visibleLine(s.id)}${s.findings > 0 ? c.dim(` (${plural(s.findings, "finding")})`) : ""}${s.shadowedBy ? c.dim(` (not served: layer ${visibleLine(s.shadowedBy)} wins)`) : ""}${s.overrides ? c.yellow(` (now served instead of layer ${visibleLine(s.overrides)}'s)`) : ""}\n`;
   const count = (v: string) => r.skills.filter((s) => s.verdict === v).length;
   if (r.skills.length > 0)
     out += `  audit: ${count("block")} block, ${count("warn")} warn, ${count("pass")} pass (skill-central audit shows the findings)\n`;

@@ -90,6 +90,17 @@ describe("skill-central add <git repository>", () => {
     expect(added.stdout).toMatch(/^ {2}0\.\d{3} {2}(\S+ {2})?(changelog|release-notes)\b/m);
   }, 60_000);
 
+  test("names the project's skills the new layer now wins, and a lower layer's skills it does not serve", async () => {
+    remote.commit({ "skills/explain-change/SKILL.md": skillMd("explain-change", "Explain a change, vendored") });
+    const above = await run(["add", remote.url, "--path", "skills"]);
+    expect(above.code).toBe(0);
+    expect(above.stdout).toContain("  pass  explain-change (now served instead of layer team's)");
+    expect((await run(["remove", "release-skills"])).code).toBe(0);
+    const below = await run(["add", remote.url, "--path", "skills", "--priority", "10"]);
+    expect(below.code).toBe(0);
+    expect(below.stdout).toContain("  pass  explain-change (not served: layer team wins)");
+  }, 60_000);
+
   test("--json reports the same as data, the cost added per client counted by budget's own plan", async () => {
     const before = await runCliJson<{ clients: { client: string; tokens: number }[] }>(
       ["budget"],
