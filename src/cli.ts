@@ -50,6 +50,8 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   convert: async () => (await import("./commands/convert.ts")).spec,
   install: async () => (await import("./commands/install.ts")).spec,
   uninstall: async () => (await import("./commands/uninstall.ts")).spec,
+  add: async () => (await import("./commands/add.ts")).spec,
+  remove: async () => (await import("./commands/remove.ts")).spec,
   sync: async () => (await import("./commands/sync.ts")).spec,
   find: async () => (await import("./commands/find.ts")).spec,
   budget: async () => (await import("./commands/budget.ts")).spec,
