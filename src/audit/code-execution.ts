@@ -11,7 +11,7 @@
  * test/helpers/linear-pattern.ts is applied to each): a check reads at most a fixed window after
  * its match.
  */
-import type { MatchContext, Severity } from "./rules.ts";
+import type { MatchContext, Severity } from "./match-context.ts";
 
 /** Commands and cmdlets that download. */
 const FETCHERS = "curl|wget|fetch|aria2c|iwr|irm|Invoke-WebRequest|Invoke-RestMethod";

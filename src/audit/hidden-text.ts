@@ -20,7 +20,7 @@
  * BODY_LIMIT characters: linear in the text, and every pattern here passes the same proof as the
  * rules'.
  */
-import type { MatchContext, Severity } from "./rules.ts";
+import type { MatchContext, Severity } from "./match-context.ts";
 
 /** How much of one hidden place is read: an attack padded past it is still in the place's first part, its opening. */
 const BODY_LIMIT = 16_000;

@@ -34,19 +34,10 @@ import {
   savedThenRun,
 } from "./code-execution.ts";
 import { HIDDEN_PLACES, hiddenInstruction } from "./hidden-text.ts";
+import type { MatchContext, Severity } from "./match-context.ts";
 
-export type Severity = "high" | "medium" | "low";
+export type { MatchContext, Severity };
 export const RULES_VERSION = "2026.12.3";
-
-/** What a matcher sees beside its match, for the rules that judge context. */
-export interface MatchContext {
-  text: string;
-  /** The match's start and end in `text` (UTF-16 units). */
-  start: number;
-  end: number;
-  /** The file's path in its skill, `/`-separated. */
-  path: string;
-}
 
 export interface Rule {
   id: string;
