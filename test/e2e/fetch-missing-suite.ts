@@ -44,6 +44,42 @@ async function promptNames(client: RawClient): Promise<string[]> {
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
+const SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+const skillMd = (name: string, body: string) =>
+  new TextEncoder().encode(`---\nname: ${name}\ndescription: The ${name} skill\n---\n${body}\n`);
+const sha = (bytes: Uint8Array) => `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`;
+
+/** An in-process Agent Skills host serving one index of SKILL.md skills, which a test can change. */
+function wellKnownHost() {
+  const files = new Map<string, { bytes: Uint8Array; type: string }>();
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request) => {
+      const file = files.get(new URL(request.url).pathname);
+      return file
+        ? new Response(file.bytes, { headers: { "Content-Type": file.type } })
+        : new Response("no", { status: 404 });
+    },
+  });
+  const publish = (skills: Record<string, string>) => {
+    const entries = Object.entries(skills).map(([name, body]) => {
+      const artifact = skillMd(name, body);
+      files.set(`/site/${name}/SKILL.md`, { bytes: artifact, type: "text/markdown" });
+      return {
+        name,
+        description: `The ${name} skill`,
+        type: "skill-md",
+        url: `${name}/SKILL.md`,
+        digest: sha(artifact),
+      };
+    });
+    const index = JSON.stringify({ $schema: SCHEMA, skills: entries });
+    files.set("/site/index.json", { bytes: new TextEncoder().encode(index), type: "application/json" });
+  };
+  return { url: `http://127.0.0.1:${server.port}/site/`, publish, stop: () => server.stop(true) };
+}
+
 export function fetchMissingSuite(target: ServerTarget): void {
   /** The CLI of the same target (`bun src/cli.ts …` or the binary). */
   const cli = (args: string[], fixture: Fixture) =>
@@ -178,6 +214,48 @@ export function fetchMissingSuite(target: ServerTarget): void {
         }
         expect((await cli(["sync", "--check"], fixture)).code).toBe(0);
       } finally {
+        fixture.cleanup();
+      }
+    }, 120_000);
+
+    test("a locked url layer with no copy: fetched from the locked index, verified against the lock's digests", async () => {
+      const fixture = makeFixture();
+      const host = wellKnownHost();
+      try {
+        host.publish({ "vendor-note": "Vendor v1" });
+        fixture.write(
+          "skill-central.yaml",
+          `layers:\n  - { name: vendor, priority: 60, url: "${host.url}" }\n  - { name: local, path: ./.skills, priority: 10 }\n`,
+        );
+        fixture.write(".skills/local-note.yaml", skill("local-note", "Local"));
+        expect((await cli(["sync"], fixture)).code).toBe(0);
+        rmSync(join(cacheDir(fixture), "well-known"), { recursive: true, force: true });
+
+        const server = await RawClient.start(target, fixture.cwd, env(fixture));
+        try {
+          await server.notified("notifications/prompts/list_changed", 1, 60_000);
+          expect(await promptNames(server)).toContain("vendor-note");
+          expect(server.stderr()).toContain('fetched the missing copy of url layer "vendor"');
+        } finally {
+          await server.close();
+        }
+
+        // The host now serves other content than the lock names: refused, never served.
+        host.publish({ "vendor-note": "Vendor v2, not what the team locked" });
+        rmSync(join(cacheDir(fixture), "well-known"), { recursive: true, force: true });
+        const again = await RawClient.start(target, fixture.cwd, env(fixture));
+        try {
+          const warning = 'cannot fetch the missing copy of url layer "vendor"';
+          await again.stderrIncludes(warning, 60_000);
+          const names = await promptNames(again);
+          expect(names).toContain("local-note");
+          expect(names).not.toContain("vendor-note");
+          expect(count(again.stderr(), warning)).toBe(1);
+        } finally {
+          await again.close();
+        }
+      } finally {
+        host.stop();
         fixture.cleanup();
       }
     }, 120_000);
