@@ -68,7 +68,7 @@ export class MissingCopies {
       if (result.outcome === "failed" || result.outcome === "out-of-date") {
         log(
           visibleLine(
-            `cannot fetch the missing copy of ${label(layer, result.url)}: ${oneLine(result.problem ?? result.outcome)}; the other layers are served; \`skill-central sync\` fetches it`,
+            `cannot fetch the missing copy of ${label(layer, result.url)}: ${oneLine(result.problem ?? result.outcome)}; the other layers are served; tried again at the next start, or by \`skill-central sync\``,
           ),
         );
         continue;
@@ -81,11 +81,6 @@ export class MissingCopies {
       );
     }
     if (arrived && !this.closed) changed();
-  }
-
-  /** Resolves when no fetch is running (for tests and an orderly exit). */
-  idle(): Promise<void> {
-    return this.queue;
   }
 
   close(): void {

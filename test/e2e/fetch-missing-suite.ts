@@ -259,5 +259,40 @@ export function fetchMissingSuite(target: ServerTarget): void {
         fixture.cleanup();
       }
     }, 120_000);
+
+    test("a remote that cannot be reached: the warning names the layer by its URL without the credentials", async () => {
+      // Port 1 refuses at once: offline without waiting on a timeout.
+      const secretUrl = "https://fetch-user:s3cret-token@127.0.0.1:1/skills.git";
+      const fixture = makeFixture({
+        "skill-central.yaml": `layers:\n  - { name: team, priority: 70, git: "${secretUrl}", ref: main }\n`,
+        "skill-central.lock": `${JSON.stringify({
+          lockfileVersion: 1,
+          layers: {
+            team: {
+              url: "https://127.0.0.1:1/skills.git",
+              ref: "main",
+              path: "",
+              commit: "a".repeat(40),
+              contentHash: `sha256:${"b".repeat(64)}`,
+            },
+          },
+        })}\n`,
+      });
+      try {
+        const server = await RawClient.start(target, fixture.cwd, env(fixture));
+        try {
+          const warning = 'cannot fetch the missing copy of git layer "team" (https://';
+          await server.stderrIncludes(warning, 60_000);
+          expect(await promptNames(server)).toContain("review-pr");
+          expect(count(server.stderr(), warning)).toBe(1);
+          expect(server.stderr()).toContain("127.0.0.1:1/skills.git");
+          expect(server.stderr()).not.toContain("s3cret-token");
+        } finally {
+          await server.close();
+        }
+      } finally {
+        fixture.cleanup();
+      }
+    }, 90_000);
   });
 }
