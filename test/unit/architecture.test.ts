@@ -100,7 +100,7 @@ describe("source architecture", () => {
     expect(cycles).toEqual([]);
   });
 
-  test("the serving processes' start-up loads no audit module: the gate and its rules are imported when a git layer that follows a ref first needs them", () => {
+  test("the serving processes' start-up loads no audit module: the gate and its rules are imported when a git layer that follows a ref, or a locked copy that is missing, first needs them", () => {
     const STATIC = /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s*["'](\.{1,2}\/[^"']+\.ts)["']/g;
     const reached = new Set<string>();
     const walk = (file: string): void => {
