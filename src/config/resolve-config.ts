@@ -48,6 +48,12 @@ export interface LayerSpec {
   provenance?: LayerProvenance;
   /** The layer contributes nothing, for this reason (already reported as a diagnostic). */
   unavailable?: string;
+  /**
+   * Set by src/sources/ on a project git or url layer whose lock entry matches the config but
+   * whose copy is not on this machine: what it is locked at (the commit, or the index copy's
+   * contentHash). The server fetches it in the background (src/sources/fetch-missing.ts).
+   */
+  missingLocked?: string;
   /** Who may see the layer over HTTP; absent: everyone. */
   visibleTo?: VisibleTo;
 }

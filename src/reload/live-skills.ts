@@ -5,6 +5,7 @@ import { layersUnchanged, loadSkills, type LoadOptions, type LoadResult } from "
 import { layersFrom } from "../config/layer-source.ts";
 // Types only: the refresh (and the audit gate and archive reader it brings) is imported when a layer needs it.
 import type { BackgroundRefresh } from "../sources/refresh.ts";
+import type { MissingCopies } from "../sources/fetch-missing.ts";
 import { DEBOUNCE_MS, Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";
@@ -48,6 +49,8 @@ export class LiveSkills {
   private readonly reloader: Reloader;
   /** Made when a load first has a git layer that follows a ref (`refresh:`), then kept to re-plan on every load. */
   private refresh: Promise<BackgroundRefresh> | undefined;
+  /** Made when a load first has a locked layer whose copy is missing, then kept (it remembers what it tried). */
+  private missing: Promise<MissingCopies> | undefined;
   private readonly home: string;
   private closed = false;
   /** Whether the layer folders' recursive watches are armed (from the end of the first load on). */
@@ -87,6 +90,31 @@ export class LiveSkills {
     this.refresh
       .then((refresh) => refresh.update(config.layers, config.audit))
       .catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
+  }
+
+  /**
+   * Fetches the locked copies a load found missing (sync.ts in `frozen` mode, through the gate),
+   * once the first answers are out and the watches armed: the start is never held up. The module
+   * (and the audit gate with it) is imported only when a copy is missing.
+   */
+  private planFetches(config: ResolvedConfig): void {
+    if (!this.options.watch || this.closed) return;
+    if (!config.layers.some((l) => l.missingLocked !== undefined)) return;
+    const { cwd, builtin, builtinDir } = this.options.load;
+    this.missing ??= import("../sources/fetch-missing.ts").then(
+      ({ MissingCopies }) =>
+        new MissingCopies({
+          cwd,
+          home: this.home,
+          ...(builtin !== undefined && { builtin }),
+          ...(builtinDir !== undefined && { builtinDir }),
+          changed: () => this.reload(),
+          log: this.options.warn,
+        }),
+    );
+    Promise.all([this.missing, this.armed])
+      .then(([missing]) => missing.update(config.layers))
+      .catch((error: unknown) => this.options.warn(`cannot fetch the missing git or url layers: ${String(error)}`));
   }
 
   /** The startup load. */
@@ -176,6 +204,7 @@ export class LiveSkills {
     if (!previous) this.armTrees();
     // After the answer is out: background fetches of git layers that follow a ref.
     this.planRefreshes(result.config);
+    this.planFetches(result.config);
   }
 
   /** Stops watching; a load in flight is discarded. */
@@ -186,5 +215,6 @@ export class LiveSkills {
     this.watcher?.close();
     // One made after this (its import was under way) is closed as soon as it exists.
     void this.refresh?.then((refresh) => refresh.close()).catch(() => {});
+    void this.missing?.then((missing) => missing.close()).catch(() => {});
   }
 }

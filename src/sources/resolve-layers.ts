@@ -142,13 +142,15 @@ async function resolveGitLayer(spec: LayerSpec, source: GitSource, ctx: Context)
   if (source.signers !== undefined && signer === undefined) return unavailable(notVerified(commit));
   const dir = entry.copyDir(commit, source.path);
   const copy = await verifyCopy(dir, entry.sealFile(commit, source.path), expected);
-  if (copy.state === "missing")
-    return unavailable({
+  if (copy.state === "missing") {
+    const missing = unavailable({
       code: "git-copy-missing",
       message: `there is no local copy of commit ${commit.slice(0, 12)}`,
-      hint: SYNC,
+      hint: locked ? `${SYNC} (a running \`skill-central mcp\` fetches it in the background)` : SYNC,
       dir,
     });
+    return locked ? { ...missing, missingLocked: commit } : missing;
+  }
   if (copy.state === "mismatch") {
     return unavailable({
       code: "git-copy-mismatch",

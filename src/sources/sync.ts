@@ -44,6 +44,8 @@ export interface SyncRequest extends ConfigOptions {
   timeoutMs?: number;
   /** Take an older commit or index than the one served (`--allow-downgrade`; src/sources/downgrade.ts). */
   allowDowngrade?: boolean;
+  /** Only these layers are synced, the others left as they are (the server fetching missing copies). */
+  only?: ReadonlySet<string>;
 }
 
 /**
@@ -147,6 +149,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   }
   const [gate, gitLayers] = [config.audit, layersFrom(config.layers, "git")];
   const webLayers = layersFrom(config.layers, "well-known");
+  const chosen = (spec: LayerSpec) => request.only === undefined || request.only.has(spec.name);
   if (request.layer !== undefined) checkNamedLayer(request.layer, config.layers);
 
   const entries = new Map(lock?.entries ?? []);
@@ -154,10 +157,11 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   await history.read();
   const layers: LayerSyncReport[] = [];
   const used = new Map<string, { entry: CacheEntry; dirs: Set<string> }>();
-  for (const [index, spec] of gitLayers.entries()) {
+  const gitChosen = gitLayers.filter(chosen);
+  for (const [index, spec] of gitChosen.entries()) {
     const lockable = isLockable(spec, projectFile);
     const progress: Progress = (step) =>
-      request.progress?.({ layer: spec.name, index: index + 1, total: gitLayers.length, ...step } as SyncProgress);
+      request.progress?.({ layer: spec.name, index: index + 1, total: gitChosen.length, ...step } as SyncProgress);
     const layer = spec.outsidePolicy
       ? refusedLayer(spec, lockable)
       : await syncLayer(spec, { request, home, lockable, entries, history, used, progress, gate });
@@ -165,7 +169,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
     layers.push(layer);
   }
   const webEntries = new Map(lock?.wellKnown ?? []);
-  for (const spec of webLayers) {
+  for (const spec of webLayers.filter(chosen)) {
     const layer = spec.outsidePolicy
       ? refusedLayer(spec, isLockable(spec, projectFile))
       : await syncWellKnownLayer(spec, {
