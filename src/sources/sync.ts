@@ -135,6 +135,16 @@ function checkNamedLayer(name: string, layers: readonly LayerSpec[]): void {
     throw new SyncRefused(`layer "${name}" is a folder, not a git or url layer; nothing to update`);
 }
 
+/** Copies nobody served for a month go; never one this sync made or checked, nor a current one. */
+async function pruneUnused(used: ReadonlyMap<string, { entry: CacheEntry; dirs: Set<string> }>): Promise<void> {
+  for (const { entry, dirs } of used.values()) {
+    const held = await entry.lock({ timeoutMs: 0 });
+    if (!held) continue;
+    await pruneCopies(entry, dirs).catch(() => {});
+    await held.release();
+  }
+}
+
 /** Brings every git layer in line (see `SyncMode`); config warnings go to `report`. */
 export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) => void): Promise<SyncReport> {
   const home = request.home ?? homedir();
@@ -187,15 +197,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
     layers.push(layer);
   }
   await history.save().catch(() => {});
-  // Copies nobody served for a month go; never one this sync made or checked, nor a current one.
-  if (request.mode !== "check") {
-    for (const { entry, dirs } of used.values()) {
-      const held = await entry.lock({ timeoutMs: 0 });
-      if (!held) continue;
-      await pruneCopies(entry, dirs).catch(() => {});
-      await held.release();
-    }
-  }
+  if (request.mode !== "check") await pruneUnused(used);
 
   const declared = new Set(gitLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
   const declaredWeb = new Set(webLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
