@@ -79,6 +79,12 @@ describe("load timing", () => {
 });
 
 describe("options", () => {
+  test("--store: each HOME's file by default, or one PostgreSQL cluster; anything else is a usage error", () => {
+    expect(parseOptions([])?.store).toBe("file");
+    expect(parseOptions(["--store", "postgres"])?.store).toBe("postgres");
+    expect(() => parseOptions(["--store", "mysql"])).toThrow(UsageError);
+  });
+
   test("defaults to all three sizes, --quick to a smaller smoke run", () => {
     expect(parseOptions([])).toMatchObject({
       sizes: [100, 1000, 10000],

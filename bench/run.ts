@@ -152,6 +152,20 @@ function rotated<T>(items: readonly T[], by: number): T[] {
  * the HOME's start-up index before and after (after = once the server has exited, as closing the
  * client waits for that).
  */
+/**
+ * `--store postgres`: one throwaway cluster every session of ours records into, named by each
+ * HOME's user config; its password reaches the servers through their environment only (never the
+ * results file, which records each target's configured environment).
+ */
+let teamStore: { url: string; env: Record<string, string>; destroy(): void } | undefined;
+
+function useTeamStore(home: string): Record<string, string> {
+  if (teamStore === undefined) return {};
+  mkdirSync(join(home, ".skill-central"), { recursive: true });
+  writeFileSync(join(home, ".skill-central", "config.yaml"), `store: ${teamStore.url}\n`);
+  return teamStore.env;
+}
+
 async function runVariant(
   variant: Variant,
   corpus: Corpus,
@@ -173,7 +187,7 @@ async function runVariant(
       args: [...target.baseArgs, ...target.extraArgs],
       cwd: corpus.dir,
       home,
-      env: target.env,
+      env: mode === null ? target.env : { ...target.env, ...useTeamStore(home) },
     };
     const sample = await runSession(launch, workload, plan);
     return mode === null ? sample : { ...sample, index: { before, after: indexIn(home) } };
@@ -280,6 +294,11 @@ async function main(argv: string[]): Promise<number> {
   const built = await build(options);
   const corpora = await prepareCorpora(options);
   const targets = options.targets.map((name) => makeTarget(name, built, options));
+  if (options.store === "postgres") {
+    const { startPostgres } = await import("../test/helpers/postgres.ts");
+    teamStore = startPostgres();
+    log(`recording uses into PostgreSQL at ${teamStore.url}`);
+  }
   const results = new Results();
   try {
     const plan: SessionPlan = {
@@ -293,6 +312,7 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await closeAllSessions();
     homes.removeAll();
+    teamStore?.destroy();
   }
 
   const meta: RunMeta = {

@@ -7,6 +7,7 @@ import "./stdio-guard.ts";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { colourEnabled, palette, type Palette } from "./cli-output/colour.ts";
+import { outputWidth } from "./cli-output/columns.ts";
 import { didYouMean } from "./suggest.ts";
 import { EXIT_USAGE, SERVING, UsageError, type CommandSpec } from "./commands/support/command.ts";
 import {
@@ -29,6 +30,7 @@ const GLOBAL_OPTIONS = {
   cwd: text("<dir>", "Project root, where skill-central.yaml and .skills/ are (default: the current folder)"),
   builtin: flag("Do not load the built-in skills", { negatable: true }),
   json: flag("Machine-readable output"),
+  verbose: flag("Name a git or url layer's files by their cache path, not <layer>@<commit>:<path>"),
   help: flag("Show help", { short: "h" }),
   version: flag("Print the version", { short: "v" }),
 };
@@ -48,6 +50,8 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   convert: async () => (await import("./commands/convert.ts")).spec,
   install: async () => (await import("./commands/install.ts")).spec,
   uninstall: async () => (await import("./commands/uninstall.ts")).spec,
+  add: async () => (await import("./commands/add.ts")).spec,
+  remove: async () => (await import("./commands/remove.ts")).spec,
   sync: async () => (await import("./commands/sync.ts")).spec,
   find: async () => (await import("./commands/find.ts")).spec,
   budget: async () => (await import("./commands/budget.ts")).spec,
@@ -191,11 +195,12 @@ async function main(argv: string[]): Promise<number> {
     cwd,
     ...(!values.builtin && { builtin: false as const }),
     json,
+    ...(values.verbose && { verbose: true }),
     args: positionals,
     options: readValues(spec.options, parsed.values),
     given: givenOptions(parsed.values),
     colours: json ? palette(false) : colours,
-    ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+    ...outputWidth(process.stdout, process.env),
     ...(process.stderr.isTTY && { errTerminal: { columns: process.stderr.columns || 80 } }),
     out: (text: string) => void process.stdout.write(text),
     err: (text: string) => void process.stderr.write(text),

@@ -26,6 +26,8 @@ export interface BenchOptions {
   quick: boolean;
   /** Benchmark this binary instead of building one. */
   binary?: string;
+  /** Where our servers record uses: their own SQLite file (the default), or one throwaway PostgreSQL cluster. */
+  store: "file" | "postgres";
 }
 
 const USAGE = `usage: bun bench/run.ts [options]
@@ -43,6 +45,8 @@ const USAGE = `usage: bun bench/run.ts [options]
   --call-seconds S         ... or S seconds, whichever ends first (default 2; --quick: 1)
   --binary PATH            benchmark this compiled binary instead of building one
   --debug-timing           pass --debug-timing to our server and summarise its load phases
+  --store file|postgres    where our servers record uses: each HOME's SQLite file (default), or one
+                           throwaway PostgreSQL cluster (test/helpers/postgres.ts) named by store:
   --quick                  smoke run: sizes 100,1000 and fewer runs; results go to bench/.out/
   --help                   show this help
 `;
@@ -88,6 +92,12 @@ function targetList(value: string | undefined): TargetName[] {
   return TARGET_NAMES.filter((t) => names.includes(t));
 }
 
+function storeOption(value: string | undefined): "file" | "postgres" {
+  if (value === undefined || value === "file") return "file";
+  if (value === "postgres") return value;
+  throw new UsageError(`--store: choose file or postgres (got ${value})`);
+}
+
 /** Parses argv; returns null when --help was asked for. Throws UsageError on bad input. */
 export function parseOptions(argv: readonly string[]): BenchOptions | null {
   const flags = new Map<string, string | undefined>();
@@ -112,6 +122,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     "--calls",
     "--call-seconds",
     "--binary",
+    "--store",
     "--debug-timing",
     "--quick",
   ];
@@ -133,6 +144,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     calls: flags.has("--calls") ? positiveInt("--calls", get("--calls")) : quick ? 300 : 2000,
     callSeconds: flags.has("--call-seconds") ? positiveNumber("--call-seconds", get("--call-seconds")) : quick ? 1 : 2,
     debugTiming: flags.has("--debug-timing"),
+    store: storeOption(get("--store")),
     ...(binary !== undefined && { binary }),
   };
 }

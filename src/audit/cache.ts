@@ -4,7 +4,7 @@
  * The rules' version is in the file name and in every key, so new rules judge everything again.
  * The file is only an optimisation: unreadable or damaged, it is ignored and rewritten.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cacheRoot } from "../storage/cache-dir.ts";
@@ -25,6 +25,8 @@ export class AuditCache {
   private entries = new Map<string, CachedAudit>();
   private loaded: Promise<void> | undefined;
   private dirty = false;
+  /** An asynchronous save is under way. */
+  private writing = false;
   readonly file: string;
 
   constructor(root: string = cacheRoot()) {
@@ -71,14 +73,38 @@ export class AuditCache {
   async save(): Promise<void> {
     if (!this.dirty) return;
     this.dirty = false;
+    this.writing = true;
     const temporary = `${this.file}.${process.pid}.tmp`;
     try {
       await mkdir(join(this.file, ".."), { recursive: true });
-      await writeFile(temporary, JSON.stringify({ rules: RULES_VERSION, entries: Object.fromEntries(this.entries) }));
+      await writeFile(temporary, this.text());
       await rename(temporary, this.file);
     } catch {
       // A cache that cannot be written costs time on the next run, nothing else.
+    } finally {
+      this.writing = false;
     }
+  }
+
+  /**
+   * The same, at once: for a process that is ending (see `saveSharedSoon`), including one whose
+   * `save` had not finished (the process ends before its writes would).
+   */
+  saveNow(): void {
+    if (!this.dirty && !this.writing) return;
+    this.dirty = false;
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(join(this.file, ".."), { recursive: true });
+      writeFileSync(temporary, this.text());
+      renameSync(temporary, this.file);
+    } catch {
+      // As in save.
+    }
+  }
+
+  private text(): string {
+    return JSON.stringify({ rules: RULES_VERSION, entries: Object.fromEntries(this.entries) });
   }
 }
 
@@ -106,4 +132,18 @@ export function saveSharedSoon(): void {
     for (const cache of shared.values()) void cache.save();
   }, 1000);
   saving.unref?.();
+  // A process that ends sooner (a short CLI run, a session closed at once) writes them as it
+  // ends: else the next one audits every skill again, and a warm start is a full scan.
+  if (!savesAtExit) {
+    savesAtExit = true;
+    process.once("exit", saveSharedNow);
+  }
+}
+
+let savesAtExit = false;
+
+function saveSharedNow(): void {
+  clearTimeout(saving);
+  saving = undefined;
+  for (const cache of shared.values()) cache.saveNow();
 }

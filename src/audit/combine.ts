@@ -19,6 +19,9 @@ const COMBINATIONS: readonly { classes: readonly [RiskClass, RiskClass]; does: s
     classes: ["install-from-url", "pre-approval"],
     does: "installs a package from a URL and claims it is pre-approved",
   },
+  // Leaving a step out of the account is medium alone; with a send or a credential read it hides that.
+  { classes: ["no-ask", "network-send"], does: "sends data over the network and keeps it from the user" },
+  { classes: ["no-ask", "secret-read"], does: "reads credentials and keeps it from the user" },
 ];
 
 const CLASS_OF = new Map(RULES.flatMap((r) => (r.class ? [[r.id, r.class] as const] : [])));

@@ -84,7 +84,23 @@ export const NORMALISE_LIMITS = {
 } as const;
 const { payloadRun: PAYLOAD_RUN, marksPerRule: MARKS_PER_RULE, minLiteral: MIN_LITERAL } = NORMALISE_LIMITS;
 
-const MARKUP_FILE = /\.(?:md|markdown|mdx|html?)$/i;
+const MARKUP_FILE = /\.(?:md|markdown|mdx|html?|ya?ml|txt)$/i;
+/**
+ * Markup a renderer draws as nothing inside a word (`ig<b></b>nore`, `ig**n**ore`,
+ * `ig~~n~~ore` show "ignore"): read as the word it shows. Tags, `*` emphasis and `~~`; `_` inside
+ * a word is no emphasis in CommonMark.
+ */
+const WORD_MARKUP = /(?:<\/?[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>\n]{0,256})?\/?>|\*{1,3}|~~){1,8}/y;
+/** Where markup may stand inside a word: a `*`, `~` or `<` right after a letter (a class first: scanned fast). */
+const AFTER_LETTER = /[*~<](?<=[A-Za-z][*~<])/g;
+function markupInWord(text: string): boolean {
+  for (const m of text.matchAll(AFTER_LETTER)) {
+    WORD_MARKUP.lastIndex = m.index;
+    const drawn = WORD_MARKUP.exec(text);
+    if (drawn && /[A-Za-z]/.test(text[m.index + drawn[0].length] ?? "")) return true;
+  }
+  return false;
+}
 
 /**
  * Named references a renderer turns into ASCII or into something invisible: enough to spell any
@@ -177,13 +193,16 @@ function folded(code: number): string | undefined {
     for (const from in table) {
       const code = from.codePointAt(0)!;
       const to = table[from]!;
-      if (code > 0x7f && from.length === (code > 0xffff ? 2 : 1) && ASCII_ALNUM.test(to)) built.set(code, to);
+      if (code > 0x7f && from.length === (code > 0xffff ? 2 : 1) && ASCII_ALNUM.test(to))
+        // UTS #39 skeletons fold a capital I to `l`: an upper-case look-alike (Greek Ι, Cyrillic І) is read as the `I` it shows.
+        built.set(code, to === "l" && UPPER.test(from) ? "I" : to);
     }
     foldTable = built;
   }
   return foldTable.get(code);
 }
 const ASCII_ALNUM = /^[A-Za-z0-9]+$/;
+const UPPER = /^\p{Lu}$/u;
 
 const nfkcCache = new Map<number, string>();
 function nfkc(cp: number): string {
@@ -240,7 +259,7 @@ const NEEDS_PASS = /[^\x00-\x7F]/;
 export function normalise(text: string, path: string): Normalised {
   const markup = MARKUP_FILE.test(path);
   const decoded = decodeLiterals(text);
-  if (!NEEDS_PASS.test(text) && !(markup && text.includes("&")))
+  if (!NEEDS_PASS.test(text) && !(markup && (text.includes("&") || markupInWord(text))))
     return { text, origin: (offset) => offset, marks: [], decoded };
   const pass = new Pass(text);
   pass.run(markup);
@@ -294,6 +313,14 @@ class Pass {
           continue;
         }
       }
+      if (markup && (code === 0x3c || code === 0x2a || code === 0x7e) && latinLetter(this.previous)) {
+        WORD_MARKUP.lastIndex = i;
+        const drawn = WORD_MARKUP.exec(text);
+        if (drawn && latinLetter(text.codePointAt(i + drawn[0].length) ?? -1)) {
+          i += drawn[0].length;
+          continue;
+        }
+      }
       if (code < 0x80) {
         i = this.ascii(i, markup);
         continue;
@@ -303,7 +330,7 @@ class Pass {
       this.take(cp, i, i + width, false);
       i += width;
     }
-    this.closeRun();
+    this.closeRun(-1);
     this.closeWord(text.length);
     for (const [rule, count] of this.unmarked) {
       const last = this.marks.findLast((m) => m.rule === rule)!;
@@ -324,10 +351,14 @@ class Pass {
     let j = i + 1;
     while (j < text.length) {
       const c = text.charCodeAt(j);
-      if (c >= 0x80 || (c === 0x26 && markup)) break;
+      if (
+        c >= 0x80 ||
+        (markup && (c === 0x26 || ((c === 0x3c || c === 0x2a || c === 0x7e) && asciiLetter(text.charCodeAt(j - 1)))))
+      )
+        break;
       j++;
     }
-    this.closeRun();
+    this.closeRun(text.charCodeAt(i));
     for (let k = i; k < j; k++) {
       const c = text.charCodeAt(k);
       const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
@@ -354,8 +385,8 @@ class Pass {
         this.remove(piece, at, end, fromReference);
         continue;
       }
-      this.closeRun();
       const code = piece.codePointAt(0)!;
+      this.closeRun(code);
       const word = WORD_CHAR.test(piece);
       if (!word) this.closeWord(at);
       else if (this.wordStart < 0) this.wordStart = at;
@@ -400,7 +431,8 @@ class Pass {
     return rtl;
   }
 
-  private closeRun(): void {
+  /** The run ends before code point `next` (-1: the text's end). */
+  private closeRun(next: number): void {
     if (this.runStart < 0) return;
     if (this.runReported)
       this.mark({
@@ -411,12 +443,21 @@ class Pass {
           this.runCount > SHOWN
             ? `${spelledOut(this.runChars)} … (${this.runCount} invisible characters)`
             : spelledOut(this.runChars),
-        ...(this.runCount >= PAYLOAD_RUN ? { severity: "high" as const } : {}),
+        ...(this.runCount >= PAYLOAD_RUN || this.splitsWord(next) ? { severity: "high" as const } : {}),
       });
     this.runStart = -1;
     this.runChars = "";
     this.runCount = 0;
     this.runReported = false;
+  }
+
+  /**
+   * Whether the run stands inside a Latin word (`ig\u2063nore`, `cu\u3164rl`): no text needs an
+   * invisible character there, so it is a disguise. A soft hyphen alone is typography (a
+   * hyphenation hint), and stays medium.
+   */
+  private splitsWord(next: number): boolean {
+    return latinLetter(this.previous) && latinLetter(next) && [...this.runChars].some((c) => c !== "\u00AD");
   }
 
   private closeWord(end: number): void {
@@ -434,6 +475,14 @@ class Pass {
     this.wordLatin = false;
     this.wordForeign = false;
   }
+}
+
+function asciiLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+function latinLetter(code: number): boolean {
+  return code > 0 && LATIN.test(String.fromCodePoint(code)) && /\p{L}/u.test(String.fromCodePoint(code));
 }
 
 function referenced(ref: RegExpExecArray): string | undefined {

@@ -51,7 +51,8 @@ export async function servedAudits(
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (!current()) return undefined;
       const slice = { config: result.config, records: records.slice(at, at + SLICE) };
-      for (const audit of auditRecords(slice, cache, false)) audits.set(audit.id, wireAudit(audit, result.display));
+      for (const audit of auditRecords(slice, cache, false, { digests: result.digests }))
+        audits.set(audit.id, wireAudit(audit, result.display));
     }
   } finally {
     saveSharedSoon();

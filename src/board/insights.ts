@@ -10,6 +10,7 @@ import { clientCost } from "../mcp/catalog/budget.ts";
 import type { RegistrySource } from "../mcp/registry-source.ts";
 import { TOKENIZER } from "../mcp/catalog/token-count.ts";
 import type { Registry } from "../registry/registry.ts";
+import { storeLocation, type StoreLocation } from "../storage/store-location.ts";
 import { readUsage } from "../storage/usage-store.ts";
 import type { CostView, SkillUsageView, UsageOverview } from "./wire.ts";
 
@@ -41,19 +42,25 @@ export function costView(
   };
 }
 
+/** The store the settings name (not "off"). */
+function storeOf(store: string, settings: UsageSettings): StoreLocation {
+  return storeLocation(store, settings.passwordEnv);
+}
+
 /** Served skills nobody used in the last USAGE_DAYS days. */
-export function usageOverview(
+export async function usageOverview(
   settings: UsageSettings | undefined,
   registry: Registry,
   now = Date.now(),
-): UsageOverview {
+): Promise<UsageOverview> {
   if (settings === undefined || settings.store === "off")
     return { recording: false, days: USAGE_DAYS, unused: [], unusedCount: 0 };
-  const read = readUsage(settings.store, { since: now - USAGE_DAYS * DAY_MS, until: now });
+  const read = await readUsage(storeOf(settings.store, settings), { since: now - USAGE_DAYS * DAY_MS, until: now });
   // A store that cannot be read says nothing about which skills were used: none is called unused.
   if (read.problem !== undefined)
     return { recording: true, days: USAGE_DAYS, unused: [], unusedCount: 0, problem: read.problem };
-  const used = new Set(read.skills.map((u) => u.skill));
+  // A refused call is not a use: a skill only ever refused is unused.
+  const used = new Set(read.skills.filter((u) => u.uses > 0).map((u) => u.skill));
   const unused = registry
     .served()
     .map((c) => c.skill.id)
@@ -63,16 +70,24 @@ export function usageOverview(
 }
 
 /** One skill's uses a day over the last USAGE_DAYS days, and its total and clients over the kept history. */
-export function skillUsage(settings: UsageSettings | undefined, id: string, now = Date.now()): SkillUsageView {
+export async function skillUsage(
+  settings: UsageSettings | undefined,
+  id: string,
+  now = Date.now(),
+): Promise<SkillUsageView> {
   const since = now - USAGE_DAYS * DAY_MS;
   const empty = { days: USAGE_DAYS, buckets: new Array<number>(USAGE_DAYS).fill(0), since, total: 0 };
   if (settings === undefined || settings.store === "off")
     return { recording: false, ...empty, keepDays: settings?.keepDays ?? 0, clients: [] };
-  const read = readUsage(settings.store, { since, until: now, skill: id, buckets: USAGE_DAYS });
+  const store = storeOf(settings.store, settings);
+  const [read, whole] = await Promise.all([
+    readUsage(store, { since, until: now, skill: id, buckets: USAGE_DAYS }),
+    readUsage(store, { since: now - settings.keepDays * DAY_MS, until: now, skill: id }),
+  ]);
   if (read.problem !== undefined)
     return { recording: true, ...empty, keepDays: settings.keepDays, clients: [], problem: read.problem };
   const [month] = read.skills;
-  const [kept] = readUsage(settings.store, { since: now - settings.keepDays * DAY_MS, until: now, skill: id }).skills;
+  const kept = whole.skills.find((u) => u.uses > 0);
   return {
     recording: true,
     ...empty,

@@ -1,5 +1,5 @@
 /** `skill-central audit`: every skill of the layers looked into for what the audit's rules find, as text, JSON or SARIF. */
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { IGNORED_PIN_HINT, pinOf } from "../audit/allow-pins.ts";
 import { AuditCache } from "../audit/cache.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
@@ -14,6 +14,7 @@ import { formatDiagnostic } from "../diagnostics.ts";
 import { VERSION } from "../version.ts";
 import { visibleLine } from "../visible-text.ts";
 import { command, EXIT_FAILURE, EXIT_OK, plural, reportLoad, type CommandContext } from "./support/command.ts";
+import { withLayerPlaces } from "./support/sarif-places.ts";
 import { choice } from "./support/options.ts";
 
 const FORMATS = ["text", "json", "sarif"] as const;
@@ -42,6 +43,7 @@ async function loadIndexed(ctx: CommandContext): Promise<{ loaded: LoadResult; d
   const loaded = await loadSkills({
     cwd: ctx.cwd,
     ...(ctx.builtin === false && { builtin: false }),
+    ...(ctx.verbose && { cachePaths: true }),
     ...(index && { index }),
   });
   const done = () => {
@@ -55,7 +57,46 @@ async function loadIndexed(ctx: CommandContext): Promise<{ loaded: LoadResult; d
   return { loaded, done };
 }
 
-function textReport(ctx: CommandContext, audits: readonly (RecordAudit & { allowed?: string })[]): string {
+/**
+ * A finding's file as people read it: inside the project, relative to the skill's folder (the
+ * header names the skill); outside it, as every other command names it (`team@0f1e1a4:…`,
+ * `builtin:…`; the cache path with --verbose).
+ */
+function findingPlace(
+  ctx: CommandContext,
+  display: (path: string) => string,
+  audit: RecordAudit,
+  file: string,
+): string {
+  return projectPrefix(ctx.cwd, audit) !== undefined ? file : display(join(audit.base, file));
+}
+
+/** One skill's audit as `--format json` gives it. */
+function skillJson(a: RecordAudit & { allowed?: string }, display: (path: string) => string) {
+  return {
+    id: a.id,
+    layer: a.layer,
+    digest: a.digest,
+    verdict: a.verdict,
+    findings: a.findings.map(({ rule, severity, file, line, column, message }) => ({
+      rule,
+      severity,
+      file,
+      // The file as every other command names it: `.skills/x/SKILL.md`, `team@0f1e1a4:x/SKILL.md`.
+      path: display(join(a.base, file)),
+      line,
+      column,
+      message,
+    })),
+    ...(a.allowed !== undefined && { allowed: a.allowed }),
+  };
+}
+
+function textReport(
+  ctx: CommandContext,
+  audits: readonly (RecordAudit & { allowed?: string })[],
+  display: (path: string) => string,
+): string {
   const c = ctx.colours;
   const verdictWord = { pass: c.green("pass"), warn: c.yellow("warn"), block: c.red(c.bold("block")) };
   const sevWord: Record<Severity, string> = { high: c.red("high"), medium: c.yellow("medium"), low: c.dim("low") };
@@ -71,7 +112,7 @@ function textReport(ctx: CommandContext, audits: readonly (RecordAudit & { allow
       out.push(`  ${c.yellow("note")}: only SKILL.md was audited: ${visibleLine(a.partial)}\n`);
     for (const f of a.findings) {
       out.push(
-        `  ${visibleLine(f.file)}:${f.line}:${f.column}  ${sevWord[f.severity]}  ${c.cyan(f.rule)}  ${visibleLine(f.message)}\n`,
+        `  ${visibleLine(findingPlace(ctx, display, a, f.file))}:${f.line}:${f.column}  ${sevWord[f.severity]}  ${c.cyan(f.rule)}  ${visibleLine(f.message)}\n`,
       );
       const fix = RULES_BY_ID.get(f.rule)?.fix;
       if (fix) out.push(`      ${c.dim(`fix: ${fix}`)}\n`);
@@ -120,6 +161,7 @@ export const spec = command({
       loaded,
       cache,
       format !== "text" || ((id, findings) => findings.length > 0 || allowIds.has(id)),
+      { digests: loaded.digests },
     );
     await cache.save();
     done();
@@ -138,29 +180,7 @@ export const spec = command({
     );
 
     if (format === "json") {
-      ctx.out(
-        `${JSON.stringify(
-          {
-            skills: withAllow.map((a) => ({
-              id: a.id,
-              layer: a.layer,
-              digest: a.digest,
-              verdict: a.verdict,
-              findings: a.findings.map(({ rule, severity, file, line, column, message }) => ({
-                rule,
-                severity,
-                file,
-                line,
-                column,
-                message,
-              })),
-              ...(a.allowed !== undefined && { allowed: a.allowed }),
-            })),
-          },
-          null,
-          2,
-        )}\n`,
-      );
+      ctx.out(`${JSON.stringify({ skills: withAllow.map((a) => skillJson(a, loaded.display)) }, null, 2)}\n`);
     } else if (format === "sarif") {
       const skills = withAllow.map((a) => {
         const prefix = projectPrefix(ctx.cwd, a);
@@ -174,9 +194,10 @@ export const spec = command({
           ...(prefix === undefined && { uriBaseId: sarifUriBase(a.layer) }),
         };
       });
-      ctx.out(`${JSON.stringify(sarifLog(skills, VERSION), null, 2)}\n`);
+      const log = withLayerPlaces(sarifLog(skills, VERSION), withAllow, loaded, ctx.verbose === true);
+      ctx.out(`${JSON.stringify(log, null, 2)}\n`);
     } else {
-      ctx.out(textReport(ctx, withAllow));
+      ctx.out(textReport(ctx, withAllow, loaded.display));
     }
     const count = (v: string) => withAllow.filter((a) => a.verdict === v).length;
     const findings = withAllow.reduce((n, a) => n + a.findings.length, 0);

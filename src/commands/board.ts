@@ -15,7 +15,7 @@ const DEFAULT_PORT = 8741;
  * compete are searched for after the load is shown (board/competing.ts), not on the way to it.
  */
 async function findingsOf(result: LoadResult): Promise<Findings> {
-  const found = await checkFindings(projectCheck(result, { competing: false }));
+  const found = await checkFindings(await projectCheck(result, { competing: false }));
   const dir = result.config.layers.find((l) => l.origin === "built-in")?.dir;
   const own = result.records.filter((r) => dir === undefined || !(r.path === dir || r.path.startsWith(dir + sep)));
   const problems = [...found.problems, ...result.records.flatMap(leftOutNotes), ...own.flatMap(unaskableWarnings)];

@@ -10,7 +10,8 @@ import { formatTable } from "../cli-output/table.ts";
 import { gitLayerProblems, gitLayerRows, gitLayerStatuses, type GitLayerStatus } from "../sources/report.ts";
 import { provenanceProblems, provenanceRows } from "../sources/provenance-report.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural } from "./support/command.ts";
-import { checkFindings, countBySeverity, findingJson, projectCheck } from "./support/findings.ts";
+import { checkFindings, countBySeverity, findingJson, projectCheck, silencedJson } from "./support/findings.ts";
+import { judgeFindings, type Silenced } from "./support/ownership.ts";
 import { clientReport, formatClientStatuses } from "./support/install-output.ts";
 import { visibleLine } from "../visible-text.ts";
 
@@ -20,6 +21,8 @@ export interface LayerReport {
   dir: string;
   origin: string;
   state: LayerDirState;
+  /** Outside `policy.sources` (docs/governance.md): nothing of it is read or served. */
+  refused?: true;
   /** Skill files found in the folder (names starting with `_` or `.` excluded). */
   files: number;
   /** Skills of this layer the server serves (the others are shadowed, conflicted or broken). */
@@ -68,8 +71,9 @@ export const spec = command({
     "unknown or ill-typed config keys, broken skill files, ids shadowed by a higher layer and ids\n" +
     "defined twice in one layer (both files named), and prompt skills whose tags no other prompt skill\n" +
     "shares (skills:compose by those tags returns only that skill). Runs every inline example, as validate\n" +
-    "does: its findings are validate's plus these, with the same severities. Exit 1 on errors (a broken\n" +
-    "file, an id withdrawn by a conflict, a failing example), 0 when there are only warnings.",
+    "does: its findings are validate's plus these, judged as validate judges them (the form of built-in,\n" +
+    "git and url skills is a note; checks.ignore entries are listed under Silenced). Exit 1 on errors (a\n" +
+    "broken file, an id withdrawn by a conflict, a failing example), 0 when there are only warnings.",
   options: {},
   examples: ["skill-central doctor", "skill-central doctor --json"],
   positionals: { min: 0, max: 0 },
@@ -80,7 +84,15 @@ export const spec = command({
     const { shadowed, dupes } = shadowing(loaded.registry);
     // The same findings as `validate`, examples included, whole-project ones too (so the two, and
     // `validate --strict`, agree); then the git layers' state: warnings, never errors.
-    const { problems, examples } = await checkFindings(projectCheck(loaded));
+    const found = await checkFindings(await projectCheck(loaded));
+    const { examples } = found;
+    // Judged as validate judges them: the form of skills the project does not own is a note; checks.ignore applied.
+    const { problems, silenced } = judgeFindings(found.problems, {
+      records: loaded.records,
+      layers: config.layers,
+      ignore: config.checks?.ignore ?? [],
+      strict: false,
+    });
     const git = await gitLayerStatuses(config.layers, { cwd: ctx.cwd });
     for (const problem of [...gitLayerProblems(git), ...provenanceProblems(config.layers)]) problems.push(problem);
     const { errors, warnings } = countBySeverity(problems);
@@ -102,6 +114,7 @@ export const spec = command({
         warnings,
         examples: { passed: examples.length - examplesFailed, failed: examplesFailed },
         problems: problems.map((d) => findingJson(d, display)),
+        silenced: silenced.map((s) => silencedJson(s, display)),
         ...(git.length > 0 && { git: git.map((g) => ({ ...g, origin: display(g.origin) })) }),
         provenance: config.layers.flatMap((l) => (l.provenance ? [{ name: l.name, ...l.provenance }] : [])),
         clients,
@@ -128,6 +141,7 @@ export const spec = command({
       problems.length === 0
         ? "  none\n"
         : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
+    text += silencedText(silenced, display, ctx.colours);
     text += `\n${formatClientStatuses(clients, ctx.colours)}`;
     const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
     text += `\n${verdict}, ${plural(warnings, "warning")}; ${plural(examples.length, "example")} run, ${examplesFailed} failed\n`;
@@ -148,6 +162,7 @@ function layerReports({ registry, config, display, records }: LoadResult): Layer
     dir: display(spec.dir),
     origin: spec.origin,
     state: layerDirState(spec.dir),
+    ...(spec.outsidePolicy && { refused: true as const }),
     files: filesPerLayer.get(spec.name) ?? 0,
     served: servedPerLayer.get(spec.name) ?? 0,
   }));
@@ -199,11 +214,13 @@ function layersText(
   if (layers.length === 0) text += "  none\n";
   else {
     const state = (l: LayerReport) =>
-      l.state === "ok"
-        ? `${plural(l.files, "file")}, ${l.served} served`
-        : l.state === "missing"
-          ? "missing"
-          : "not a folder";
+      l.refused
+        ? "refused (outside policy.sources)"
+        : l.state === "ok"
+          ? `${plural(l.files, "file")}, ${l.served} served`
+          : l.state === "missing"
+            ? "missing"
+            : "not a folder";
     text += indent(
       formatTable([
         ["NAME", "PRIORITY", "FOLDER", "STATE", "FROM"],
@@ -214,5 +231,21 @@ function layersText(
   if (git.length > 0) text += `\n${bold("Git layers")}\n${indent(formatTable(gitLayerRows(git)))}`;
   const provenance = provenanceRows(specs);
   if (provenance.length > 0) text += `\n${bold("Provenance")}\n${indent(formatTable(provenance))}`;
+  return text;
+}
+
+/** Each `checks.ignore` entry: what it silences, how many findings it did, why, and where it is written. */
+function silencedText(
+  silenced: readonly Silenced[],
+  display: (path: string) => string,
+  { bold, dim }: Palette,
+): string {
+  if (silenced.length === 0) return "";
+  let text = `\n${bold("Silenced")} ${dim("(checks.ignore: shown here, left out of the problems and the exit status)")}\n`;
+  for (const { entry, count } of silenced) {
+    const where = `${display(entry.file)}${entry.position ? `:${entry.position.line}:${entry.position.column}` : ""}`;
+    const what = entry.skill !== undefined ? `skill ${entry.skill}` : `layer ${entry.layer}`;
+    text += `  ${visibleLine(`${entry.rule} for ${what}: ${plural(count, "finding")} — ${entry.reason}`)} ${dim(`(${visibleLine(where)})`)}\n`;
+  }
   return text;
 }

@@ -6,12 +6,19 @@ import { formatTable } from "../cli-output/table.ts";
 import { command, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
 import { choice, text } from "./support/options.ts";
 
+const TAGS_COLUMN = 4;
+/** The room a description needs before the tags make way: enough for its first words. */
+const DESCRIPTION_ROOM = 32;
+
 export const spec = command({
   name: "list",
   summary: "List the effective skills (what the server serves)",
   usage: "list [--type prompt|tool] [--tag <tag>] [--layer <name>] [--json]",
   description:
-    'One row per served skill: id, type, layer, priority, tags and description, sorted by id.\nWith --json, an array of skill objects (the same fields as `show --json`\'s "skill").',
+    "One row per served skill: id, type, layer, priority, tags and description, sorted by id. On a terminal\n" +
+    "(or with COLUMNS set) each row fits its width: the description is cut with …, and the tags are left\n" +
+    "out when a description would have too little room; piped, descriptions are whole. With --json, an array of skill objects (the same fields as\n" +
+    '`show --json`\'s "skill").',
   options: {
     type: choice(["prompt", "tool"], "Only prompts, or only tools", { quoted: true }),
     tag: text("<tag>", "Only skills carrying this tag (case-insensitive)"),
@@ -63,8 +70,14 @@ export const spec = command({
         c.skill.tags.join(","),
         c.skill.description,
       ]);
+    // Fitted to the terminal (or COLUMNS); piped, every description is whole. The tags make way
+    // when a description would have too little room to be read (docs/cli.md#list).
     ctx.out(
-      formatTable(rows, { ...(ctx.columns !== undefined && { maxWidth: ctx.columns }), header: ctx.colours.bold }),
+      formatTable(rows, {
+        ...(ctx.columns !== undefined && { maxWidth: ctx.columns }),
+        header: ctx.colours.bold,
+        drop: { columns: [TAGS_COLUMN], lastWidth: DESCRIPTION_ROOM },
+      }),
     );
     return EXIT_OK;
   },

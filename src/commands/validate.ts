@@ -1,5 +1,7 @@
 /** `skill-central validate`: skill files checked with compiler-style findings, and their examples run. */
-import { basename, dirname, sep } from "node:path";
+import { basename, dirname } from "node:path";
+import type { CheckIgnore } from "../config/checks-settings.ts";
+import type { LayerSpec } from "../config/resolve-config.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { loadFiles } from "../load/load-files.ts";
 import type { SkillRecord } from "../load/record.ts";
@@ -12,18 +14,25 @@ import {
   countBySeverity,
   findingJson,
   leftOutNotes,
+  silencedJson,
   projectCheck,
   unaskableWarnings,
   type CheckInput,
 } from "./support/findings.ts";
 import { choosingWarnings } from "./support/project-findings.ts";
+import { ownedLayer } from "../config/owned-layer.ts";
+import { judgeFindings } from "./support/ownership.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandContext } from "./support/command.ts";
 import { flag } from "./support/options.ts";
 
 interface Checked extends CheckInput {
   display: (path: string) => string;
-  /** Whether a file is one of the built-in skills: the product's, not the user's to fix. */
-  builtin: (path: string) => boolean;
+  /** The project's layers and `checks:` settings; absent for files named on the command line (all the user's own). */
+  project?: { layers: readonly LayerSpec[]; ignore: readonly CheckIgnore[] };
+  /** Whether a file's skill is the project's own to fix (ownership.ts): `--strict`'s specification rules judge only those. */
+  owned: (record: SkillRecord) => boolean;
+  /** Whether a record is a built-in skill: the product's own, held to every rule by this project's tests. */
+  builtin: (record: SkillRecord) => boolean;
 }
 
 /** Files named on the command line (folders are searched like a layer), each checked on its own. */
@@ -37,15 +46,23 @@ function checkPaths(ctx: CommandContext, paths: readonly string[]): Checked {
     candidates: files.candidates,
     display: files.display,
     locate: (p) => locators.get(p),
+    owned: () => true,
     builtin: () => false,
   };
 }
 
 async function checkProject(ctx: CommandContext): Promise<Checked> {
   const loaded = await load(ctx);
-  const dir = loaded.config.layers.find((l) => l.origin === "built-in")?.dir;
-  const builtin = (path: string) => dir !== undefined && (path === dir || path.startsWith(dir + sep));
-  return { ...projectCheck(loaded), display: loaded.display, builtin };
+  const layers = loaded.config.layers;
+  const owned = new Set(layers.filter(ownedLayer).map((l) => l.name));
+  const builtinName = layers.find((l) => l.origin === "built-in")?.name;
+  return {
+    ...(await projectCheck(loaded)),
+    display: loaded.display,
+    project: { layers, ignore: loaded.config.checks?.ignore ?? [] },
+    owned: (r) => owned.has(r.layer.name),
+    builtin: (r) => r.layer.name === builtinName,
+  };
 }
 
 /** `--strict` holds Agent Skills folders to the agentskills.io specification exactly, for skills published to other tools. */
@@ -80,11 +97,13 @@ export const spec = command({
     "tool inputSchema against the JSON Schema 2020-12 meta-schema, conflicts between files, and runs every\n" +
     "inline example. Prints one line per finding, `path:line:col: error: what is wrong — how to fix it`.\n" +
     "Exit 1 on any error (anything that stops a skill from being served, or a failing example); with\n" +
-    "--strict, on any warning in your own files too (the built-in skills are not yours to fix: --strict\n" +
-    "does not judge them).",
+    "--strict, on any warning too. Findings about the form of skills the project does not own (the\n" +
+    "built-in, git and url layers: description length, vague or competing descriptions, body length, …)\n" +
+    "are notes, never a failure; their security and access findings still count. `checks.ignore` in the\n" +
+    "config silences one rule for one skill or layer, with a reason (docs/cli.md#silencing-a-check).",
   options: {
     strict: flag(
-      "Fail on warnings too (unknown fields, unused arguments, …), and hold Agent Skills (SKILL.md) to the agentskills.io specification exactly; judges your files, not the built-in skills",
+      "Fail on warnings too (unknown fields, unused arguments, …), and hold Agent Skills (SKILL.md) to the agentskills.io specification exactly; the form of skills the project does not own (built-in, git, url layers) is noted, never failed",
     ),
   },
   examples: [
@@ -98,20 +117,24 @@ export const spec = command({
     const strict = ctx.options.strict;
     const found = await checkFindings(checked);
     const examples = found.examples;
-    // --strict is the user's own bar: the built-in skills are held to it by this project's tests.
-    const own = checked.records.filter((r) => !checked.builtin(r.path));
+    // The specification's letter is the project's own bar: skills it does not own are judged upstream.
+    const own = checked.records.filter(checked.owned);
     // A project's check has them already (project-findings.ts, shared with doctor).
     const choosing = ctx.args.length > 0 ? choosingWarnings(checked.candidates, checked.locate) : [];
-    const notes = [...checked.records.flatMap(leftOutNotes), ...own.flatMap(unaskableWarnings), ...choosing];
+    const notes = [
+      ...checked.records.flatMap(leftOutNotes),
+      ...checked.records.filter((r) => !checked.builtin(r)).flatMap(unaskableWarnings),
+      ...choosing,
+    ];
     // --strict restates some served rules by the specification's letter: each problem is said once.
-    const problems = withStrictFindings([...found.problems, ...notes], strict ? own.flatMap(specFindings) : []).sort(
-      byPlace,
-    );
+    const all = withStrictFindings([...found.problems, ...notes], strict ? own.flatMap(specFindings) : []);
+    const judged = checked.project
+      ? judgeFindings(all, { records: checked.records, ...checked.project, strict })
+      : { problems: all, silenced: [] };
+    const problems = judged.problems.sort(byPlace);
+    const silenced = judged.silenced.reduce((n, s) => n + s.count, 0);
     const { errors, warnings } = countBySeverity(problems);
-    const ownWarnings = countBySeverity(
-      problems.filter((d) => d.file === undefined || !checked.builtin(d.file)),
-    ).warnings;
-    const failed = errors > 0 || (strict && ownWarnings > 0);
+    const failed = errors > 0 || (strict && warnings > 0);
     const passed = examples.filter((r) => r.pass).length;
     const summary = {
       files: checked.records.length,
@@ -125,6 +148,7 @@ export const spec = command({
         ok: !failed,
         ...summary,
         problems: problems.map((d) => findingJson(d, checked.display)),
+        silenced: judged.silenced.map((s) => silencedJson(s, checked.display)),
       });
       return failed ? EXIT_FAILURE : EXIT_OK;
     }
@@ -139,9 +163,10 @@ export const spec = command({
         : failed
           ? ctx.colours.red("no errors")
           : ctx.colours.green("no errors");
-    const strictNote = strict && ownWarnings > 0 && errors === 0 ? " (--strict: warnings fail)" : "";
+    const strictNote = strict && warnings > 0 && errors === 0 ? " (--strict: warnings fail)" : "";
+    const silencedNote = silenced > 0 ? `, ${silenced} silenced by checks.ignore` : "";
     ctx.err(
-      `${verdict}, ${plural(warnings, "warning")}${strictNote} in ${plural(summary.files, "file")}; ${plural(examples.length, "example")} run, ${summary.examples.failed} failed\n`,
+      `${verdict}, ${plural(warnings, "warning")}${strictNote}${silencedNote} in ${plural(summary.files, "file")}; ${plural(examples.length, "example")} run, ${summary.examples.failed} failed\n`,
     );
     return failed ? EXIT_FAILURE : EXIT_OK;
   },

@@ -14,9 +14,12 @@ import { type FileSettings, readFileKey } from "./file-keys.ts";
 import { readLayers, type LayerDeclaration } from "./read-layers.ts";
 import { CATALOG_KEYS, type CatalogKey, readCatalogKey, type CatalogSettings } from "./catalog-settings.ts";
 import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
+import { readChecksSettings, type ChecksSettings } from "./checks-settings.ts";
 import { readElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
 import { readUsageSettings, type UsageSettings } from "./usage-settings.ts";
+import { readStoreSetting, type StoreSetting } from "./store-settings.ts";
+import { readPolicySettings, type PolicySettings } from "./policy-settings.ts";
 
 /** One config file, read and checked; keys it did not have are absent. */
 export interface ConfigFile extends FileSettings {
@@ -35,6 +38,12 @@ export interface ConfigFile extends FileSettings {
   audit?: Partial<AuditSettings>;
   /** `usage`: where the usage history is kept (docs/usage.md); `store` absolute or "off". */
   usage?: Partial<UsageSettings>;
+  /** `checks`: findings of validate and doctor silenced, each with its reason (checks-settings.ts). */
+  checks?: Partial<ChecksSettings>;
+  /** `store`: the state store (a file or a postgres:// URL; store-settings.ts), the user's alone. */
+  store?: StoreSetting;
+  /** `policy`: what every layer must meet, whoever declared it (policy-settings.ts); tighten-only. */
+  policy?: PolicySettings;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -105,9 +114,20 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   usage: (value, { config, resolvePath, at, origin }) => {
     config.usage = readUsageSettings(value, resolvePath, at, origin);
   },
+  store: (value, { config, resolvePath, at, origin }) => {
+    const store = readStoreSetting(value, resolvePath, at, origin);
+    if (store !== undefined) config.store = store;
+  },
   enable: fileKey("enable"),
   audit: (value, { config, at }) => {
     config.audit = readAuditSettings(value, at);
+  },
+  checks: (value, { config, file, locate, at }) => {
+    config.checks = readChecksSettings(value, file, locate, at);
+  },
+  policy: (value, { config, at }) => {
+    const policy = readPolicySettings(value, at);
+    if (policy !== undefined) config.policy = policy;
   },
 };
 const KNOWN_KEYS = Object.keys(KEY_READERS);

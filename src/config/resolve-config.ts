@@ -11,11 +11,13 @@ import { BUILTIN_LAYER_NAME, BUILTIN_PRIORITY, builtinSkillsDir } from "./builti
 import type { VisibleTo } from "./visible-to.ts";
 import { isRemote, type LayerSource } from "./layer-source.ts";
 import { mergeAuditSettings, type AuditSettings } from "./audit-settings.ts";
+import { mergeChecksSettings, type ChecksSettings } from "./checks-settings.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
 import type { ConfigOrigin } from "./config-origin.ts";
 import { mergeFileSettings } from "./file-keys.ts";
+import type { SourceList } from "./policy-settings.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
@@ -36,6 +38,8 @@ export interface LayerSpec {
   /** The folder the layer's files are read from: a folder layer's own; a remote one's copy, set by src/sources/. */
   dir: string;
   priority: number;
+  /** Refused by `policy.sources` (src/sources/source-policy.ts): nothing of it is read, fetched or refreshed. */
+  outsidePolicy?: true;
   /** Where it was declared: a config file, or how it was implied. */
   origin: string;
   /** As declared; src/sources/ turns a git or well-known source into `dir` (a verified copy of a commit or index). */
@@ -44,6 +48,12 @@ export interface LayerSpec {
   provenance?: LayerProvenance;
   /** The layer contributes nothing, for this reason (already reported as a diagnostic). */
   unavailable?: string;
+  /**
+   * Set by src/sources/ on a project git or url layer whose lock entry matches the config but
+   * whose copy is not on this machine: what it is locked at (the commit, or the index copy's
+   * contentHash). The server fetches it in the background (src/sources/fetch-missing.ts).
+   */
+  missingLocked?: string;
   /** Who may see the layer over HTTP; absent: everyone. */
   visibleTo?: VisibleTo;
 }
@@ -79,10 +89,14 @@ export interface ResolvedConfig {
   elicitation?: ElicitationSettings;
   /** `audit:` of the user's and project's configs, merged (absent: the defaults). */
   audit?: AuditSettings;
+  /** `checks:` of the user's and project's configs: findings the checkers silence, each with its reason. */
+  checks?: ChecksSettings;
   /** Where uses are recorded: the user's keys over the default store (a project's config may not set them). */
   usage?: UsageSettings;
   /** Opt-in skills (`enabled: false`) switched on: the ids the user's and the project's `enable` list. */
   enable?: readonly string[];
+  /** `policy.sources` of each config that sets it, user first: a git or url layer must match every list. */
+  sourceLists?: SourceList[];
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -202,6 +216,10 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
       hint: 'remove one of the two, or set "catalog: auto"',
     });
   }
+  // Each config's list kept whole (policy-settings.ts): a layer must match every one, never their union.
+  const sourceLists: SourceList[] = [user, project].flatMap((c) =>
+    c?.policy?.sources !== undefined ? [{ file: c.file, patterns: c.policy.sources }] : [],
+  );
   return {
     layers,
     files: [userFile, projectFile].filter((f): f is string => f !== undefined),
@@ -211,8 +229,10 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
     audit: mergedAudit(user, project, layers, report),
-    usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage),
+    checks: mergeChecksSettings(user?.checks, project?.checks),
+    usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,
+    ...(sourceLists.length > 0 && { sourceLists }),
   };
 }
 

@@ -18,6 +18,7 @@ import type { Diagnostic } from "../diagnostics.ts";
 import { cacheRoot } from "../storage/cache-dir.ts";
 import { sha256Hex } from "../storage/digest.ts";
 import { readFolderFile } from "../storage/folder-file.ts";
+import type { DigestBook, KnownDigest } from "./digest-book.ts";
 import type { SkillRecord } from "./record.ts";
 
 export interface RecordAudit extends AuditedSkill {
@@ -35,7 +36,60 @@ export interface RecordAudit extends AuditedSkill {
 
 const toPosix = (path: string) => path.split(sep).join("/");
 
-function folderContent(record: SkillRecord): { content: SkillContent; partial?: string } {
+/** What an audit of records may share with the load: its digest book, and a count of the files it read. */
+export interface AuditRecordsOptions {
+  /**
+   * The load's digests (a YAML skill's file is then known by one stat when the index has its
+   * version, and read only if the cache has no verdict for it); without one, each is read and hashed.
+   */
+  digests?: DigestBook;
+  /** Counts the skill files whose bytes the audit read (none on a warm start: everything is cached by content). */
+  reads?: { files: number };
+}
+
+/** A reader that counts what it reads. */
+function counted(read: SkillContent["readFile"], reads: { files: number } | undefined): SkillContent["readFile"] {
+  if (!reads) return read;
+  return (path) => {
+    reads.files++;
+    return read(path);
+  };
+}
+
+/**
+ * A YAML skill's file: by its version's digest from the digest book when there is one (read only
+ * when the cache has no verdict for that digest, and then only if it still holds those bytes),
+ * else read and hashed now.
+ */
+function fileContent(record: SkillRecord, path: string, options: AuditRecordsOptions): SkillContent {
+  const known = options.digests && knownVersion(options.digests, record.path);
+  if (known) {
+    return {
+      kind: "file",
+      files: [{ path, sha256: known.sha256 }],
+      readFile: counted(() => {
+        const bytes = readBytes(record.path);
+        return sha256Hex(bytes) === known.sha256 ? bytes : undefined;
+      }, options.reads),
+    };
+  }
+  if (options.reads) options.reads.files++;
+  const bytes = readBytes(record.path);
+  return { kind: "file", files: [{ path, sha256: sha256Hex(bytes) }], readFile: () => bytes };
+}
+
+function knownVersion(digests: DigestBook, path: string): KnownDigest | undefined {
+  try {
+    return digests.current(path, path);
+  } catch {
+    return undefined;
+  }
+}
+
+function folderContent(
+  record: SkillRecord,
+  reads: { files: number } | undefined,
+): { content: SkillContent; partial?: string } {
   const dir = dirname(record.path);
   const read = record.files?.read();
   if (read && "files" in read) {
@@ -45,13 +99,14 @@ function folderContent(record: SkillRecord): { content: SkillContent; partial?: 
       content: {
         kind: "folder",
         files: [...onDisk].map(([path, f]) => ({ path, sha256: f.sha256 })),
-        readFile: (path) => {
+        readFile: counted((path) => {
           const got = readFolderFile(dir, onDisk.get(path)!);
           return got.ok ? got.bytes : undefined;
-        },
+        }, reads),
       },
     };
   }
+  if (reads) reads.files++;
   const bytes = readBytes(record.path);
   return {
     content: { kind: "folder", files: [{ path: "SKILL.md", sha256: sha256Hex(bytes) }], readFile: () => bytes },
@@ -72,6 +127,7 @@ export function auditRecords(
   loaded: { config: ResolvedConfig; records: readonly SkillRecord[] },
   cache: AuditCache | undefined,
   wantDigest: boolean | ((id: string, findings: readonly Finding[]) => boolean),
+  options: AuditRecordsOptions = {},
 ): RecordAudit[] {
   const dirs = new Map(loaded.config.layers.map((l) => [l.name, l.dir]));
   const audits: RecordAudit[] = [];
@@ -81,12 +137,8 @@ export function auditRecords(
     const layerDir = dirs.get(record.layer.name) ?? dirname(record.path);
     let content: SkillContent;
     let partial: string | undefined;
-    if (folder) ({ content, partial } = folderContent(record));
-    else {
-      const bytes = readBytes(record.path);
-      const path = toPosix(relative(layerDir, record.path));
-      content = { kind: "file", files: [{ path, sha256: sha256Hex(bytes) }], readFile: () => bytes };
-    }
+    if (folder) ({ content, partial } = folderContent(record, options.reads));
+    else content = fileContent(record, toPosix(relative(layerDir, record.path)), options);
     audits.push({
       id: record.skill.id,
       layer: record.layer.name,
@@ -111,6 +163,13 @@ function blockingFinding(audit: RecordAudit, block: Severity): Finding | undefin
   return audit.findings.find((f) => reaches(f.severity, block));
 }
 
+/** What the gate in the load holds back, and how many skill files it read to decide (absent: it did not run). */
+export interface HeldByAudit {
+  held: ReadonlySet<string>;
+  diagnostics: Diagnostic[];
+  filesRead?: number;
+}
+
 /**
  * `audit.layers: all` (docs/audit.md): the skills of local layers (folders; git and url layers
  * were judged at `sync`) whose verdict reaches `audit.block`, unless an `audit.allow` entry that
@@ -123,20 +182,23 @@ export function holdBlocked(
   records: readonly SkillRecord[],
   config: ResolvedConfig,
   home: string | undefined,
-): { held: ReadonlySet<string>; diagnostics: Diagnostic[] } {
+  digests?: DigestBook,
+): HeldByAudit {
   const held = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   const settings = config.audit;
+  const reads = { files: 0 };
   if (settings?.layers !== "all" || settings.block === "never") return { held, diagnostics };
   const local = new Set(config.layers.filter((l) => !isRemote(l.source)).map((l) => l.name));
   const mine = records.filter((r) => r.outcome !== "skipped" && r.skill && local.has(r.layer.name));
-  if (mine.length === 0) return { held, diagnostics };
+  if (mine.length === 0) return { held, diagnostics, filesRead: 0 };
   const cache = sharedAuditCache(cacheRoot(home));
   const allowIds = new Set(settings.allow.map((a) => a.skill));
   const audits = auditRecords(
     { config, records: mine },
     cache,
     (id, findings) => allowIds.has(id) && findings.some((f) => reaches(f.severity, settings.block)),
+    { ...(digests && { digests }), reads },
   );
   saveSharedSoon();
   const byPath = new Map(audits.map((a) => [a.path, a]));
@@ -158,5 +220,5 @@ export function holdBlocked(
       hint: `${RULES_BY_ID.get(first.rule)?.fix ?? "remove it"}; or, once reviewed, pin this version in audit.allow (run skill-central audit --format json for its digest)`,
     });
   }
-  return { held, diagnostics };
+  return { held, diagnostics, filesRead: reads.files };
 }

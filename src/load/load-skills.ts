@@ -2,7 +2,7 @@
  * The one loading pipeline: config → layers → files → records → registry, reusing what the
  * start-up index and the previous load already know, and yielding often so a request never waits long.
  */
-import { isAbsolute, sep } from "node:path";
+import { basename, isAbsolute, sep } from "node:path";
 import { layerPlace } from "../config/layer-position.ts";
 import type { ConfigOptions, LayerSpec, ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
@@ -21,6 +21,7 @@ import { assignLayerFolders } from "./layer-folders.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
 import { parseSkillFolder, parseSkillPath, TWO_EXAMPLES_FILES } from "./parse-folder.ts";
 import { examplesFilesIn } from "../storage/served-files.ts";
+import type { HeldByAudit } from "./audit-records.ts";
 import type { SkillRecord } from "./record.ts";
 import type { IndexEntry, StartupIndex } from "./startup-index.ts";
 
@@ -34,6 +35,8 @@ export interface LoadOptions extends ConfigOptions {
   previous?: LoadResult;
   /** Keep each file's locator, for positions asked for after the load (failing examples). */
   keepLocators?: boolean;
+  /** Show a git or url layer's files by their cache path, not `<layer>@<commit>:<path>` (the CLI's `--verbose`). */
+  cachePaths?: boolean;
   /** Told when a listed skill's content turns out to be gone (see ContentStore). */
   onContentLost?: (path: string) => void;
   /** Told what a skill folder's walk ran into (links left out, the limits), when the folder is first listed. */
@@ -51,7 +54,7 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Per layer of `config`: the other layers' folders inside its folder, which its walk leaves to them. */
   innerLayers: readonly InnerLayers[];
-  /** How paths are shown to people (relative to the project, `builtin:…`). */
+  /** How paths are shown to people (relative to the project, `builtin:…`, `team@0f1e1a4:…`). */
   display: (path: string) => string;
   /** Where every served skill's content comes from; shared by the next load. */
   store: ContentStore;
@@ -59,8 +62,16 @@ export interface LoadResult {
   digests: DigestBook;
   /** What this load parsed that the index does not have yet: for the caller to write when idle. */
   unindexed: IndexEntry[];
+  /** How many skill files this load read and parsed (none: a warm start, or a reload that found no change). */
+  parsed: number;
   /** Milliseconds per phase, for `--debug-timing` and the benchmarks. */
   timing: Record<string, number>;
+  /**
+   * How many skill files the gate in the load read for their verdicts, and read to hash them
+   * (`audit.layers: all`; absent when it did not run): none on a warm start, where each file's
+   * digest comes from the start-up index and each verdict from the audit cache by content.
+   */
+  auditFiles?: { read: number; hashed: number };
 }
 
 /**
@@ -121,6 +132,30 @@ function displayFor(places: DisplayPlaces): (path: string) => string {
   return (path) => displayPath(path, places);
 }
 
+/** Where paths are shown from: the project, the built-in folder, and each git or url layer's copy (unless `cachePaths`). */
+function displayPlaces(options: LoadOptions, layers: readonly LayerSpec[]): DisplayPlaces {
+  const builtinDir = layers.find((l) => l.origin === "built-in")?.dir;
+  const copies = options.cachePaths ? [] : copyLabels(layers);
+  return {
+    cwd: options.cwd,
+    ...(builtinDir !== undefined && { builtinDir }),
+    ...(copies.length > 0 && { copies }),
+  };
+}
+
+/**
+ * Each git or url layer's verified copy and the label its files are shown under: the layer and the
+ * commit's first seven hex digits (git's short form), or for an index the first seven of its
+ * content hash, which names its copy's folder.
+ */
+function copyLabels(layers: readonly LayerSpec[]): { dir: string; label: string }[] {
+  return layers.flatMap((l) => {
+    if (l.provenance === undefined || l.dir === "") return [];
+    const version = (l.provenance.commit ?? basename(l.dir)).slice(0, 7);
+    return [{ dir: l.dir, label: `${l.name}@${version}` }];
+  });
+}
+
 /**
  * The one loading pipeline, shared by the server, the CLI and the public API:
  * config → layers → files → records (from the previous load, the index, or a fresh parse) → registry.
@@ -140,8 +175,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     { ...options, ...(options.previous && { previousConfig: options.previous.config }) },
     (d) => diagnostics.push(d),
   );
-  const builtinDir = resolved.layers.find((l) => l.origin === "built-in")?.dir;
-  const display = displayFor({ cwd: options.cwd, ...(builtinDir !== undefined && { builtinDir }) });
+  const display = displayFor(displayPlaces(options, resolved.layers));
   // A file belongs to one layer: the innermost whose folder holds it (layer-folders.ts).
   const folders = assignLayerFolders(resolved.layers, display);
   for (const d of folders.diagnostics) diagnostics.push(d);
@@ -171,8 +205,39 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     onFolderFindings: options.onFolderFindings,
     keepLocators: options.keepLocators === true,
     unindexed: [],
+    parsed: 0,
     parsedSinceCollection: 0,
   };
+  const records = await readAll(ctx, perLayer);
+  phase("read+parse");
+
+  const served = await servedCandidates(records, config, display, options.home, ctx.digests, diagnostics);
+  const built = buildRegistry(layers, served.candidates);
+  for (const d of built.diagnostics) diagnostics.push(d);
+  phase("resolve");
+  const result: LoadResult = {
+    registry: built.registry,
+    config,
+    records,
+    diagnostics,
+    innerLayers: folders.inner,
+    display,
+    store: ctx.store,
+    digests: ctx.digests,
+    unindexed: ctx.unindexed,
+    parsed: ctx.parsed,
+    timing,
+    ...(served.auditFiles && { auditFiles: served.auditFiles }),
+  };
+  ctx.store.retain(referencedVersions(result));
+  return result;
+}
+
+/** Every unit's record, layer by layer, giving the event loop a turn every few milliseconds. */
+async function readAll(
+  ctx: ReadContext,
+  perLayer: readonly { layer: LayerRef; units: Unit[] }[],
+): Promise<SkillRecord[]> {
   const records: SkillRecord[] = [];
   let sliceStarted = performance.now();
   let counter = 0;
@@ -186,25 +251,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
       records.push(readUnit(ctx, layer, unit));
     }
   }
-  phase("read+parse");
-
-  const built = buildRegistry(layers, await servedCandidates(records, config, display, options.home, diagnostics));
-  for (const d of built.diagnostics) diagnostics.push(d);
-  phase("resolve");
-  const result: LoadResult = {
-    registry: built.registry,
-    config,
-    records,
-    diagnostics,
-    innerLayers: folders.inner,
-    display,
-    store: ctx.store,
-    digests: ctx.digests,
-    unindexed: ctx.unindexed,
-    timing,
-  };
-  ctx.store.retain(referencedVersions(result));
-  return result;
+  return records;
 }
 
 /** A finding's identity, to tell a new one from one a load reported already. */
@@ -248,23 +295,34 @@ async function heldByAudit(
   records: readonly SkillRecord[],
   config: ResolvedConfig,
   home: string | undefined,
-): Promise<{ held: ReadonlySet<string>; diagnostics: Diagnostic[] }> {
+  digests: DigestBook,
+): Promise<HeldByAudit> {
   if (config.audit?.layers !== "all") return { held: new Set(), diagnostics: [] };
   const { holdBlocked } = await import("./audit-records.ts");
-  return holdBlocked(records, config, home);
+  return holdBlocked(records, config, home, digests);
 }
 
-/** What the registry ranks: the records that hold a skill, less those the audit holds back and opt-in skills left off. */
+/**
+ * What the registry ranks: the records that hold a skill, less those the audit holds back and
+ * opt-in skills left off; and how many files the audit read and hashed, when it ran.
+ */
 async function servedCandidates(
   records: readonly SkillRecord[],
   config: ResolvedConfig,
   display: (path: string) => string,
   home: string | undefined,
+  digests: DigestBook,
   diagnostics: Diagnostic[],
-): Promise<Candidate[]> {
-  const held = await heldByAudit(records, config, home);
+): Promise<{ candidates: Candidate[]; auditFiles?: LoadResult["auditFiles"] }> {
+  const hashedBefore = digests.hashed;
+  const held = await heldByAudit(records, config, home, digests);
   for (const d of held.diagnostics) diagnostics.push(d);
-  return switchedOn(candidatesOf(records, display, held.held), config, diagnostics);
+  return {
+    candidates: switchedOn(candidatesOf(records, display, held.held), config, diagnostics),
+    ...(held.filesRead !== undefined && {
+      auditFiles: { read: held.filesRead, hashed: digests.hashed - hashedBefore },
+    }),
+  };
 }
 
 /** The records that hold a skill, as the registry ranks them. */
@@ -363,6 +421,8 @@ interface ReadContext {
   keepLocators: boolean;
   /** What was parsed that the index does not have yet. */
   unindexed: IndexEntry[];
+  /** Files read and parsed by this load (the rest came from the previous load or the index). */
+  parsed: number;
   parsedSinceCollection: number;
 }
 
@@ -418,6 +478,7 @@ function readUnit(ctx: ReadContext, layer: LayerRef, { path, folder }: Unit): Sk
       ...(parsed.skill && { skill: parsed.skill, content: parsed.content }),
       diagnostics: parsed.diagnostics,
     });
+  ctx.parsed++;
   if (++ctx.parsedSinceCollection === PARSED_PER_COLLECTION) {
     ctx.parsedSinceCollection = 0;
     // Well under a millisecond; ~12 MB less peak RSS at 1,000 files, no measurable cost.

@@ -49,6 +49,12 @@ export interface DigestRow extends FileStamp {
   sha256: string;
 }
 
+/** A digest row as read back: the file version it describes and its SHA-256. */
+export interface StoredDigest extends FileStamp {
+  path: string;
+  sha256: string;
+}
+
 /** Bump when the shape of the listing or of content rows changes. */
 const FORMAT = 8;
 
@@ -87,7 +93,8 @@ export class StartupIndex {
     unknown,
     [...VersionParams, template: string | null, examples: string | null]
   >;
-  private readonly digestQuery: Statement<{ sha256: string }, VersionParams>;
+  private readonly digestsInRange: Statement<StoredDigest, [from: string, to: string]>;
+  private readonly digestByPath: Statement<StoredDigest, [path: string]>;
   private readonly insertDigest: Statement<unknown, [...VersionParams, owner: string, sha256: string]>;
   private listingDirty = false;
   /** Whether this process wrote content rows: only then can some be left unreferenced (see saveListing). */
@@ -109,7 +116,10 @@ export class StartupIndex {
     this.insertContent = db.query(
       "INSERT OR REPLACE INTO content (path, size, mtime, ino, template, examples) VALUES (?, ?, ?, ?, ?, ?)",
     );
-    this.digestQuery = db.query("SELECT sha256 FROM digests WHERE path = ? AND size = ? AND mtime = ? AND ino = ?");
+    this.digestsInRange = db.query(
+      "SELECT path, size, mtime AS mtimeMs, ino, sha256 FROM digests WHERE path >= ? AND path < ?",
+    );
+    this.digestByPath = db.query("SELECT path, size, mtime AS mtimeMs, ino, sha256 FROM digests WHERE path = ?");
     this.insertDigest = db.query(
       "INSERT OR REPLACE INTO digests (path, size, mtime, ino, owner, sha256) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -180,13 +190,32 @@ export class StartupIndex {
     }
   }
 
-  /** The digest stored for this version of a supporting file, if any. */
-  digest(path: string, stamp: FileStamp): string | undefined {
+  /** The digest stored for a file, in whatever version (the caller compares its stamp). */
+  storedDigest(path: string): StoredDigest | undefined {
     try {
-      return this.digestQuery.get(path, stamp.size, stamp.mtimeMs, stamp.ino)?.sha256;
+      return this.digestByPath.get(path) ?? undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Every digest stored for a file under `folder` (a path ending in a separator), by path: a skill
+   * folder's files are always worked out together, and one range read of the primary key costs
+   * what a single lookup does, where a query per file was most of a warm start's audit under
+   * `audit.layers: all` (14,200 queries at 1,200 folders). Empty when the index cannot answer.
+   */
+  digestsUnder(folder: string): Map<string, StoredDigest> {
+    const found = new Map<string, StoredDigest>();
+    // Paths compare as UTF-8 bytes: every path starting with `folder` sorts before `folder` with its
+    // last character (an ASCII separator) bumped by one.
+    const end = folder.slice(0, -1) + String.fromCharCode(folder.charCodeAt(folder.length - 1) + 1);
+    try {
+      for (const row of this.digestsInRange.iterate(folder, end)) found.set(row.path, row);
+    } catch {
+      found.clear();
+    }
+    return found;
   }
 
   /** Stores digests (racy versions are left out); false when the index is busy or broken. */

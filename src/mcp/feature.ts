@@ -2,7 +2,7 @@
 import type { Server, ServerCapabilities } from "@modelcontextprotocol/server";
 import type { CatalogSettings } from "../config/catalog-settings.ts";
 import type { Registry } from "../registry/registry.ts";
-import type { UseOutcome } from "../storage/usage-store.ts";
+import type { UseOutcome } from "../storage/usage-report.ts";
 import type { RegistrySource } from "./registry-source.ts";
 
 /** The lists a client caches and is told about when they change. */
@@ -26,6 +26,8 @@ export interface SkillUse {
   outcome: UseOutcome;
   /** The client's `clientInfo.name`, when it gave one. */
   client?: string;
+  /** The digest of the skill as served (`sha256:…`). */
+  digest?: string;
 }
 
 /**

@@ -4,7 +4,7 @@ import { type GetPromptResult, isInputRequiredResult, type ListPromptsResult } f
 import type { Registry } from "../registry/registry.ts";
 import { COMPOSE_PROMPT_NAME, composedSkills } from "../invoke/compose.ts";
 import { parseTagList } from "../skill/tags.ts";
-import type { UseOutcome } from "../storage/usage-store.ts";
+import type { UseOutcome } from "../storage/usage-report.ts";
 import { getPrompt } from "../invoke/get-prompt.ts";
 import { declinesNoted, withMissingAsked } from "./ask-missing.ts";
 import { missingPromptArguments } from "./ask-prompt.ts";
@@ -15,7 +15,7 @@ import { handle } from "./request-handler.ts";
 import { listPrompts } from "./prompt-listing.ts";
 import { requestClient } from "./catalog/mode.ts";
 import { planFor } from "./tools.ts";
-import { DEPRECATED_META_KEY, deprecationsOf, reportUse } from "./skill-use.ts";
+import { DEPRECATED_META_KEY, deprecationsOf, reportUse, thrownOutcome } from "./skill-use.ts";
 
 export function listPromptsPage(
   registry: Registry,
@@ -81,7 +81,7 @@ export const promptsFeature: Feature = {
           getPromptResult(registry, params.name, params.arguments),
         );
       } catch (error) {
-        if (onUse !== undefined) used(declined ? "declined" : "error");
+        if (onUse !== undefined) used(declined ? "declined" : thrownOutcome(error));
         throw error;
       }
       // Counted once answered (not while a form is out).

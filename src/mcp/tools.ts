@@ -23,7 +23,7 @@ import { findSkills, loadSkillTool, runSkillTool } from "./catalog/catalog-tools
 import type { ClientProfile } from "./catalog/client-profiles.ts";
 import type { Feature, SkillUseVia } from "./feature.ts";
 import { hasDeprecated } from "../registry/deprecated.ts";
-import { reportUse, withDeprecation } from "./skill-use.ts";
+import { reportUse, thrownOutcome, withDeprecation } from "./skill-use.ts";
 import { paginate } from "./pagination.ts";
 import type { RegistrySource } from "./registry-source.ts";
 import { handle, isString } from "./request-handler.ts";
@@ -143,7 +143,7 @@ export const toolsFeature: Feature = {
           answered = await result;
         } catch (error) {
           const use = useOfCall(params.name, params.arguments, viaCatalog);
-          if (use !== undefined) reportUse(onUse, server, ctx, registry, use[0], use[1], "error");
+          if (use !== undefined) reportUse(onUse, server, ctx, registry, use[0], use[1], thrownOutcome(error));
           throw error;
         }
         // Counted once answered, not while a form is out.
@@ -152,7 +152,8 @@ export const toolsFeature: Feature = {
         const use = useOfCall(params.name, params.arguments, viaCatalog);
         if (use === undefined) return toolResult;
         const failed = toolResult.isError === true;
-        reportUse(onUse, server, ctx, registry, use[0], use[1], failed ? (declined ? "declined" : "error") : "ok");
+        // A tool skill's error result is its arguments refused (tool skills render, they do not run code).
+        reportUse(onUse, server, ctx, registry, use[0], use[1], failed ? (declined ? "declined" : "refused") : "ok");
         return failed ? toolResult : withDeprecation(toolResult, registry, use[0]);
       },
       { required: { name: isString }, optional: { arguments: isPlainObject } },

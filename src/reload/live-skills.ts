@@ -2,7 +2,10 @@
 import { homedir } from "node:os";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import { layersUnchanged, loadSkills, type LoadOptions, type LoadResult } from "../load/load-skills.ts";
-import { BackgroundRefresh } from "../sources/refresh.ts";
+import { layersFrom } from "../config/layer-source.ts";
+// Types only: the refresh (and the audit gate and archive reader it brings) is imported when a layer needs it.
+import type { BackgroundRefresh } from "../sources/refresh.ts";
+import type { MissingCopies } from "../sources/fetch-missing.ts";
 import { DEBOUNCE_MS, Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";
@@ -44,7 +47,10 @@ export class LiveSkills {
   private last: LoadResult | undefined;
   private readonly watcher: SkillWatcher | undefined;
   private readonly reloader: Reloader;
-  private readonly refresh: BackgroundRefresh | undefined;
+  /** Made when a load first has a git layer that follows a ref (`refresh:`), then kept to re-plan on every load. */
+  private refresh: Promise<BackgroundRefresh> | undefined;
+  /** Made when a load first has a locked layer whose copy is missing, then kept (it remembers what it tried). */
+  private missing: Promise<MissingCopies> | undefined;
   private readonly home: string;
   private closed = false;
   /** Whether the layer folders' recursive watches are armed (from the end of the first load on). */
@@ -62,14 +68,53 @@ export class LiveSkills {
     if (!options.watch) this.resolveArmed();
     this.reloader = new Reloader(() => this.load());
     this.watcher = options.watch ? new SkillWatcher(() => this.changed(), options.warn) : undefined;
-    this.refresh = options.watch
-      ? new BackgroundRefresh({
-          cwd: options.load.cwd,
+  }
+
+  /**
+   * Plans background fetches from a load's layers. The module is imported only once a layer
+   * follows a ref: a start without one never loads the audit gate, the archive reader or git's
+   * helpers, which only a refresh uses.
+   */
+  private planRefreshes(config: ResolvedConfig): void {
+    if (!this.options.watch || this.closed) return;
+    if (!this.refresh && !layersFrom(config.layers, "git").some((l) => l.source.refreshMs !== undefined)) return;
+    this.refresh ??= import("../sources/refresh.ts").then(
+      ({ BackgroundRefresh }) =>
+        new BackgroundRefresh({
+          cwd: this.options.load.cwd,
           home: this.home,
           changed: () => this.reload(),
-          log: options.warn,
-        })
-      : undefined;
+          log: this.options.warn,
+        }),
+    );
+    this.refresh
+      .then((refresh) => refresh.update(config.layers, config.audit))
+      .catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
+  }
+
+  /**
+   * Fetches the locked copies a load found missing (sync.ts in `frozen` mode, through the gate),
+   * once the first answers are out and the watches armed: the start is never held up. The module
+   * (and the audit gate with it) is imported only when a copy is missing.
+   */
+  private planFetches(config: ResolvedConfig): void {
+    if (!this.options.watch || this.closed) return;
+    if (!config.layers.some((l) => l.missingLocked !== undefined)) return;
+    const { cwd, builtin, builtinDir } = this.options.load;
+    this.missing ??= import("../sources/fetch-missing.ts").then(
+      ({ MissingCopies }) =>
+        new MissingCopies({
+          cwd,
+          home: this.home,
+          ...(builtin !== undefined && { builtin }),
+          ...(builtinDir !== undefined && { builtinDir }),
+          changed: () => this.reload(),
+          log: this.options.warn,
+        }),
+    );
+    Promise.all([this.missing, this.armed])
+      .then(([missing]) => missing.update(config.layers))
+      .catch((error: unknown) => this.options.warn(`cannot fetch the missing git or url layers: ${String(error)}`));
   }
 
   /** The startup load. */
@@ -158,9 +203,8 @@ export class LiveSkills {
     this.options.loaded(result, previous);
     if (!previous) this.armTrees();
     // After the answer is out: background fetches of git layers that follow a ref.
-    this.refresh
-      ?.update(result.config.layers, result.config.audit)
-      .catch((error: unknown) => this.options.warn(`cannot plan background git refreshes: ${String(error)}`));
+    this.planRefreshes(result.config);
+    this.planFetches(result.config);
   }
 
   /** Stops watching; a load in flight is discarded. */
@@ -169,6 +213,8 @@ export class LiveSkills {
     this.resolveArmed();
     this.reloader.close();
     this.watcher?.close();
-    this.refresh?.close();
+    // One made after this (its import was under way) is closed as soon as it exists.
+    void this.refresh?.then((refresh) => refresh.close()).catch(() => {});
+    void this.missing?.then((missing) => missing.close()).catch(() => {});
   }
 }

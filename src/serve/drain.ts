@@ -26,7 +26,7 @@ export function onStopSignals(stop: (signal: StopSignal) => void): void {
  * lost: the usage rows and the start-up index are written synchronously); the timer alone keeps
  * nothing alive.
  */
-function exitWithin(deadlineMs: number, last: () => void): void {
+function exitWithin(deadlineMs: number, last: () => unknown): void {
   setTimeout(() => {
     try {
       last();
@@ -65,12 +65,16 @@ export function stopSequence(steps: StopSteps): StopSequence {
   let stopping: Promise<void> | undefined;
   let armed = false;
   let closed = false;
-  const closeSkills = () => {
-    if (closed) return;
+  let closing: Promise<void> = Promise.resolve();
+  const closeSkills = (): Promise<void> => {
+    if (closed) return closing;
     closed = true;
     const skills = steps.skills();
     skills?.live.close();
-    skills?.close();
+    // A file store is written before close returns; a database's last uses are awaited below,
+    // the exit deadline bounding them.
+    closing = skills?.close().catch(() => {}) ?? Promise.resolve();
+    return closing;
   };
   const arm = () => {
     if (armed) return;
@@ -84,7 +88,7 @@ export function stopSequence(steps: StopSteps): StopSequence {
       try {
         await steps.drain();
       } finally {
-        closeSkills();
+        await closeSkills();
         process.exit(0);
       }
     })();

@@ -11,6 +11,7 @@ import { serveLogger } from "./log.ts";
 import { type OpenSkills, openSkills, type ServeOptions } from "./skills.ts";
 import { portInUse, StartError } from "./start-error.ts";
 import { UsageLog } from "./usage-log.ts";
+import { folderProject, serverProject } from "../storage/project-identity.ts";
 
 /**
  * HTTP requests in flight after a signal get longer than stdio's drain: no client is waiting for
@@ -28,7 +29,7 @@ export const HTTP_EXIT_DEADLINE_MS = HTTP_DRAIN_MS + STREAMS_CLOSE_MS + 150;
 /** The command line's part of the HTTP options; the rest comes from the config and the environment. */
 export type HttpStartOptions = Omit<
   HttpOptions,
-  "live" | "tokens" | "log" | "accessLog" | "oauth" | "metricsTokenFile" | "onUseBy"
+  "live" | "tokens" | "log" | "accessLog" | "oauth" | "metricsTokenFile" | "onUseBy" | "usageDropped"
 > & {
   tokenFile?: string;
   /** `--public-url`, over the config's `http.publicUrl`. */
@@ -51,14 +52,19 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
   const configured = await startOrRefuse(http, () => configuredHttp(options, http, process.env));
   const source = new LiveRegistry();
   // Every use, with who signed in (docs/usage.md); each load says where the store is, the stop flushes it.
-  const usage = new UsageLog(logger.warn);
+  const { publicUrl, ...configuredOptions } = configured;
+  const usage = new UsageLog(
+    logger.warn,
+    () => (publicUrl !== undefined ? serverProject(publicUrl) : undefined) ?? folderProject(options.cwd),
+  );
   const serving = await startOrRefuse(http, async () =>
     serveMcpOverHttp(source, {
       ...http,
-      ...configured,
+      ...configuredOptions,
       live: options.watch ?? true,
       tokens,
       onUseBy: (caller) => usage.hook(callerName(caller)),
+      usageDropped: () => usage.dropped,
       log: logger.info,
       ...(logger.record && { accessLog: logger.record }),
     }),
@@ -89,7 +95,7 @@ async function configuredHttp(
   options: ServeOptions,
   http: HttpStartOptions,
   env: Record<string, string | undefined>,
-): Promise<Pick<HttpOptions, "oauth" | "metricsTokenFile">> {
+): Promise<Pick<HttpOptions, "oauth" | "metricsTokenFile"> & { publicUrl?: string }> {
   const { settings, problems } = await resolveHttpSettings({
     cwd: options.cwd,
     ...(options.home !== undefined && { home: options.home }),
@@ -115,6 +121,8 @@ async function configuredHttp(
   return {
     ...(oauth !== undefined && { oauth }),
     ...(tokenFile !== undefined && { metricsTokenFile: tokenFile }),
+    // The server's name in the usage store: its public URL, when it has one (project-identity.ts).
+    ...(publicUrl !== undefined && { publicUrl }),
   };
 }
 

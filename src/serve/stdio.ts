@@ -7,6 +7,7 @@ import { SERVER_NAME, VERSION } from "../version.ts";
 import { DRAIN_DEADLINE_MS, onStopSignals, stopSequence } from "./drain.ts";
 import { serveLogger } from "./log.ts";
 import { UsageLog } from "./usage-log.ts";
+import { folderProject } from "../storage/project-identity.ts";
 import { counts, openSkills, type Milestone, type OpenSkills, type ServeOptions } from "./skills.ts";
 
 /** How long the server waits for a client's first line (its initialize) before it starts loading. */
@@ -48,7 +49,7 @@ export async function runStdio(options: ServeOptions): Promise<void> {
   });
   process.stdout.on?.("error", exit);
   // Served first, so `initialize` is answered while the cache is read and the skills load.
-  const usage = new UsageLog(logger.warn);
+  const usage = new UsageLog(logger.warn, () => folderProject(options.cwd));
   const serving = serveMcpOverStdio(source, transport, { live: watch, warn: logger.warn, onUse: usage.hook() });
   const milestones: Milestone[] = [["mcp command", startedAt]];
   const firstLineAt = await firstLine(transport);

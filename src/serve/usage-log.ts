@@ -1,48 +1,72 @@
 /**
  * The serving process's usage history: the MCP features' `onUse` hook, writing to the store the
- * config names (docs/usage.md). The hook exists from the start, since `initialize` is answered
- * before the first load; the store is known once a load has read the config, and a config edit
- * may move it or turn it off. Uses heard before the first load are kept until then, their strings
- * bounded as the store bounds them (a client's name may be megabytes).
+ * config names (docs/usage.md), each use tagged with this server's project (project-identity.ts).
+ * The hook exists from the start, since `initialize` is answered before the first load; the store
+ * is known once a load has read the config, and a config edit may move it or turn it off. Uses
+ * heard before the first load are kept until then, their strings bounded as the store bounds them
+ * (a client's name may be megabytes).
  */
 import { dirname } from "node:path";
 import { stateRoot, type UsageSettings } from "../config/usage-settings.ts";
 import type { OnSkillUse, SkillUse } from "../mcp/feature.ts";
+import { storeLocation } from "../storage/store-location.ts";
 import { boundedUse } from "../storage/usage-bounds.ts";
 import { UsageRecorder } from "../storage/usage-store.ts";
 
 /** Uses heard before the config is known, at most: the first load comes within moments. */
 const MAX_EARLY_USES = 1_000;
 
+type EarlyUse = SkillUse & { at: number; caller?: string; project: string };
+
 export class UsageLog {
   private recorder: UsageRecorder | undefined;
   private settings: UsageSettings | undefined;
-  private early: (SkillUse & { at: number; caller?: string })[] | undefined = [];
+  private early: EarlyUse[] | undefined = [];
+  /** Dropped by recorders this process closed (a config edit moved the store). */
+  private droppedBefore = 0;
 
-  constructor(private readonly warn: (message: string) => void) {}
+  private projectId: string | undefined;
+
+  /** `project`: this server's identity in the store (project-identity.ts), worked out on the first use, not at start. */
+  constructor(
+    private readonly warn: (message: string) => void,
+    private readonly project: () => string,
+  ) {}
+
+  /** Uses dropped so far because the store's buffer was full (`skill_central_usage_dropped_total`). */
+  get dropped(): number {
+    return this.droppedBefore + (this.recorder?.dropped ?? 0);
+  }
 
   /** The hook for a server whose requests come from `caller` (HTTP sign-in); stdio has none. */
   hook(caller?: string): OnSkillUse {
     return (use) => {
-      if (this.recorder !== undefined) this.recorder.record({ ...use, ...(caller !== undefined && { caller }) });
+      this.projectId ??= this.project();
+      const row = { ...use, project: this.projectId, ...(caller !== undefined && { caller }) };
+      if (this.recorder !== undefined) this.recorder.record(row);
       else if (this.early !== undefined && this.early.length < MAX_EARLY_USES)
-        this.early.push(boundedUse({ ...use, at: Date.now(), ...(caller !== undefined && { caller }) }));
+        this.early.push(boundedUse({ ...row, at: Date.now() }));
     };
   }
 
   /** A load's settings: opens (lazily) the store they name, closing one they no longer name. */
   configure(settings: UsageSettings | undefined): void {
-    const same = settings?.store === this.settings?.store && settings?.keepDays === this.settings?.keepDays;
+    const same =
+      settings?.store === this.settings?.store &&
+      settings?.keepDays === this.settings?.keepDays &&
+      settings?.buffer === this.settings?.buffer &&
+      settings?.passwordEnv === this.settings?.passwordEnv;
     if (same && this.early === undefined) return;
     this.settings = settings;
     if (!same) {
-      this.recorder?.close();
+      void this.closeRecorder();
       this.recorder =
         settings === undefined || settings.store === "off"
           ? undefined
           : new UsageRecorder({
-              path: settings.store,
+              store: storeLocation(settings.store, settings.passwordEnv),
               keepDays: settings.keepDays,
+              buffer: settings.buffer,
               warn: this.warn,
               // The default state folder is skill-central's own: kept private even if an older version made it.
               privateFolder: dirname(settings.store) === stateRoot(),
@@ -53,10 +77,20 @@ export class UsageLog {
     for (const use of early) this.recorder?.record(use);
   }
 
-  /** Writes what is pending; call once, when the process ends. */
-  close(): void {
-    this.recorder?.close();
+  private closeRecorder(): Promise<void> {
+    const recorder = this.recorder;
     this.recorder = undefined;
+    if (recorder === undefined) return Promise.resolve();
+    this.droppedBefore += recorder.dropped;
+    return recorder.close();
+  }
+
+  /**
+   * Writes what is pending; call once, when the process ends. A file store is written before it
+   * returns; a database's last batch is the promise's (bounded).
+   */
+  close(): Promise<void> {
     this.early = undefined;
+    return this.closeRecorder();
   }
 }

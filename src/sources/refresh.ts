@@ -64,7 +64,7 @@ export class BackgroundRefresh {
   /** Re-plans from the layers and `audit:` settings of the latest load (config edits add, change and remove them). */
   async update(layers: readonly LayerSpec[], audit: AuditSettings | undefined): Promise<void> {
     this.audit = audit;
-    const candidates = layersFrom(layers, "git").filter((l) => l.source.refreshMs !== undefined);
+    const candidates = layersFrom(layers, "git").filter((l) => l.source.refreshMs !== undefined && !l.outsidePolicy);
     const projectFile = candidates.length > 0 ? projectConfigPath(this.options.cwd) : undefined;
     const lock = projectFile ? await readLockfile(lockfilePath(projectFile)) : undefined;
     const wanted = new Map<string, LayerFrom<GitSource>>();

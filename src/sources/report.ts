@@ -24,7 +24,7 @@ export interface GitLayerStatus {
   locked: boolean;
   /** The commit the layer serves (or would, once its copy is there). */
   commit?: string;
-  copy: "verified" | "missing" | "mismatch" | "not-synced" | "lock-outdated" | "bad-url";
+  copy: "verified" | "missing" | "mismatch" | "not-synced" | "lock-outdated" | "bad-url" | "refused";
   /** When the remote was last reached (ISO 8601), and how long ago, for people. */
   lastFetch?: string;
   lastFetchAge: string;
@@ -73,6 +73,8 @@ export async function gitLayerStatuses(
         lastFetchAge: "never",
         ...(source.refreshMs !== undefined && { refreshMs: source.refreshMs }),
       };
+      // Outside `policy.sources`: its cache is not looked at (source-policy.ts).
+      if (spec.outsidePolicy) return { ...base, copy: "refused" };
       if ("problem" in classifyGitUrl(source.url)) return { ...base, copy: "bad-url" };
       const entry = new CacheEntry(source.url, home);
       const record = await entry.fetchRecord();
@@ -120,6 +122,7 @@ const COPY_TEXT: Record<GitLayerStatus["copy"], string> = {
   "not-synced": "not synced (run skill-central sync)",
   "lock-outdated": "lock out of date (run skill-central sync)",
   "bad-url": "unsupported URL",
+  refused: "refused (outside policy.sources)",
 };
 
 /** Rows for a table: name, commit, copy state, last fetch, source. */

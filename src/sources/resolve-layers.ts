@@ -6,6 +6,7 @@ import { resolveConfig, type ConfigOptions, type LayerSpec, type ResolvedConfig 
 import type { Diagnostic } from "../diagnostics.ts";
 import { CacheEntry } from "./cache-entry.ts";
 import { canonicalUrl, classifyGitUrl, redactUrl } from "./git-url.ts";
+import { applySourcePolicy } from "./source-policy.ts";
 import { LOCKFILE_NAME, lockfilePath, readLockfile, sameSource, type Lockfile } from "./lockfile.ts";
 import type { Signer } from "./lock-signer.ts";
 import { verifyCopy } from "./verify-copy.ts";
@@ -24,14 +25,16 @@ import { resolveWellKnownLayer } from "./well-known/resolve-layer.ts";
  *   the background refresh last made current for its ref (the cache's `current.json`).
  */
 export async function resolveLayers(options: ConfigOptions, report: (d: Diagnostic) => void): Promise<ResolvedConfig> {
-  const config = await resolveConfig(options, report);
-  if (!config.layers.some((l) => isRemote(l.source))) return config;
+  // A layer outside `policy.sources` is refused here, before its lock entry or cache is looked at.
+  const config = applySourcePolicy(await resolveConfig(options, report), report);
+  if (!config.layers.some((l) => isRemote(l.source) && !l.outsidePolicy)) return config;
   const home = options.home ?? homedir();
   const projectFile = projectConfigPath(options.cwd);
   const lock = projectFile ? await readLockfile(lockfilePath(projectFile), report) : undefined;
   const inputs = new Set<string>(lock ? [lock.file] : []);
   const resolveLayer = (spec: LayerSpec): LayerSpec | Promise<LayerSpec> => {
     const { source } = spec;
+    if (spec.outsidePolicy) return spec;
     switch (source.kind) {
       case "path":
         return spec;
@@ -139,13 +142,15 @@ async function resolveGitLayer(spec: LayerSpec, source: GitSource, ctx: Context)
   if (source.signers !== undefined && signer === undefined) return unavailable(notVerified(commit));
   const dir = entry.copyDir(commit, source.path);
   const copy = await verifyCopy(dir, entry.sealFile(commit, source.path), expected);
-  if (copy.state === "missing")
-    return unavailable({
+  if (copy.state === "missing") {
+    const missing = unavailable({
       code: "git-copy-missing",
       message: `there is no local copy of commit ${commit.slice(0, 12)}`,
-      hint: SYNC,
+      hint: locked ? `${SYNC} (a running \`skill-central mcp\` fetches it in the background)` : SYNC,
       dir,
     });
+    return locked ? { ...missing, missingLocked: commit } : missing;
+  }
   if (copy.state === "mismatch") {
     return unavailable({
       code: "git-copy-mismatch",

@@ -19,6 +19,7 @@ import { canonicalUrl, classifyGitUrl, redactText, redactUrl } from "./git-url.t
 import { lockfilePath, readLockfile, sameSource, writeLockfile, type LockEntry } from "./lockfile.ts";
 import { CopyRefused, materialise } from "./materialise.ts";
 import { verifyCopy } from "./verify-copy.ts";
+import { applySourcePolicy } from "./source-policy.ts";
 import { pruneCopies } from "./prune.ts";
 import { isLockable } from "./resolve-layers.ts";
 import { commitDowngrade } from "./downgrade.ts";
@@ -43,6 +44,8 @@ export interface SyncRequest extends ConfigOptions {
   timeoutMs?: number;
   /** Take an older commit or index than the one served (`--allow-downgrade`; src/sources/downgrade.ts). */
   allowDowngrade?: boolean;
+  /** Only these layers are synced, the others left as they are (the server fetching missing copies). */
+  only?: ReadonlySet<string>;
 }
 
 /**
@@ -132,10 +135,21 @@ function checkNamedLayer(name: string, layers: readonly LayerSpec[]): void {
     throw new SyncRefused(`layer "${name}" is a folder, not a git or url layer; nothing to update`);
 }
 
+/** Copies nobody served for a month go; never one this sync made or checked, nor a current one. */
+async function pruneUnused(used: ReadonlyMap<string, { entry: CacheEntry; dirs: Set<string> }>): Promise<void> {
+  for (const { entry, dirs } of used.values()) {
+    const held = await entry.lock({ timeoutMs: 0 });
+    if (!held) continue;
+    await pruneCopies(entry, dirs).catch(() => {});
+    await held.release();
+  }
+}
+
 /** Brings every git layer in line (see `SyncMode`); config warnings go to `report`. */
 export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) => void): Promise<SyncReport> {
   const home = request.home ?? homedir();
-  const config = await resolveConfig(request, report);
+  // Layers outside `policy.sources` fail below, each with its reason; nothing of them is fetched.
+  const config = applySourcePolicy(await resolveConfig(request, report), () => {});
   const projectFile = projectConfigPath(request.cwd);
   const lock = projectFile ? await readLockfile(lockfilePath(projectFile), report) : undefined;
   if (lock && !lock.readable && request.mode !== "check") {
@@ -145,6 +159,7 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   }
   const [gate, gitLayers] = [config.audit, layersFrom(config.layers, "git")];
   const webLayers = layersFrom(config.layers, "well-known");
+  const chosen = (spec: LayerSpec) => request.only === undefined || request.only.has(spec.name);
   if (request.layer !== undefined) checkNamedLayer(request.layer, config.layers);
 
   const entries = new Map(lock?.entries ?? []);
@@ -152,40 +167,37 @@ export async function syncLayers(request: SyncRequest, report: (d: Diagnostic) =
   await history.read();
   const layers: LayerSyncReport[] = [];
   const used = new Map<string, { entry: CacheEntry; dirs: Set<string> }>();
-  for (const [index, spec] of gitLayers.entries()) {
+  const gitChosen = gitLayers.filter(chosen);
+  for (const [index, spec] of gitChosen.entries()) {
     const lockable = isLockable(spec, projectFile);
     const progress: Progress = (step) =>
-      request.progress?.({ layer: spec.name, index: index + 1, total: gitLayers.length, ...step } as SyncProgress);
-    const layer = await syncLayer(spec, { request, home, lockable, entries, history, used, progress, gate });
+      request.progress?.({ layer: spec.name, index: index + 1, total: gitChosen.length, ...step } as SyncProgress);
+    const layer = spec.outsidePolicy
+      ? refusedLayer(spec, lockable)
+      : await syncLayer(spec, { request, home, lockable, entries, history, used, progress, gate });
     progress({ phase: "done", report: layer });
     layers.push(layer);
   }
   const webEntries = new Map(lock?.wellKnown ?? []);
-  for (const spec of webLayers) {
-    const layer = await syncWellKnownLayer(spec, {
-      mode: request.mode,
-      moving: request.mode === "update" && (request.layer === undefined || request.layer === spec.name),
-      lockable: isLockable(spec, projectFile),
-      entries: webEntries,
-      home,
-      timeoutMs: request.timeoutMs ?? 0,
-      env: process.env,
-      audit: gate,
-      allowDowngrade: request.allowDowngrade === true,
-    });
+  for (const spec of webLayers.filter(chosen)) {
+    const layer = spec.outsidePolicy
+      ? refusedLayer(spec, isLockable(spec, projectFile))
+      : await syncWellKnownLayer(spec, {
+          mode: request.mode,
+          moving: request.mode === "update" && (request.layer === undefined || request.layer === spec.name),
+          lockable: isLockable(spec, projectFile),
+          entries: webEntries,
+          home,
+          timeoutMs: request.timeoutMs ?? 0,
+          env: process.env,
+          audit: gate,
+          allowDowngrade: request.allowDowngrade === true,
+        });
     request.progress?.({ layer: spec.name, index: 1, total: 1, phase: "done", report: layer });
     layers.push(layer);
   }
   await history.save().catch(() => {});
-  // Copies nobody served for a month go; never one this sync made or checked, nor a current one.
-  if (request.mode !== "check") {
-    for (const { entry, dirs } of used.values()) {
-      const held = await entry.lock({ timeoutMs: 0 });
-      if (!held) continue;
-      await pruneCopies(entry, dirs).catch(() => {});
-      await held.release();
-    }
-  }
+  if (request.mode !== "check") await pruneUnused(used);
 
   const declared = new Set(gitLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
   const declaredWeb = new Set(webLayers.filter((l) => isLockable(l, projectFile)).map((l) => l.name));
@@ -296,6 +308,21 @@ async function syncLayer(spec: LayerFrom<GitSource>, ctx: LayerContext): Promise
   } finally {
     await held.release();
   }
+}
+
+/** A layer `policy.sources` refuses: failed, its lock entry (if any) left as it was, nothing fetched. */
+function refusedLayer(spec: LayerSpec, locked: boolean): LayerSyncReport {
+  const { source } = spec;
+  return {
+    name: spec.name,
+    url: source.kind === "path" ? source.path : redactUrl(source.url),
+    ref: source.kind === "git" ? source.ref : "",
+    path: source.kind === "git" ? source.path : "",
+    locked,
+    outcome: "failed",
+    notes: [],
+    problem: spec.unavailable ?? "it is outside policy.sources",
+  };
 }
 
 function failed(result: LayerSyncReport, outcome: "failed" | "out-of-date", problem: string): LayerSyncReport {

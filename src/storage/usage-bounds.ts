@@ -3,8 +3,15 @@
  * caller's name, the skill, the layer, how it was used) comes from a client or a config and is
  * stored once per use: a 3 MB client name sent with every 2026-07-28 request would otherwise
  * grow the store by 3 MB a call, and sit in memory in every row waiting for its batch. Each is
- * cut here, when the use is recorded, before the row is queued.
+ * cut here, when the use is recorded, before the row is queued. And the rows waiting for a store
+ * that is down are bounded too (DEFAULT_BUFFER).
  */
+
+/**
+ * Rows kept in memory at most while the store is down, slow or locked (config `usage.buffer`):
+ * past it a use is dropped and counted, so an outage cannot grow a server's memory without end.
+ */
+export const DEFAULT_BUFFER = 50_000;
 
 /** The longest string a usage row keeps, in characters (UTF-16 code units, as JavaScript counts). */
 export const MAX_RECORDED_CHARS = 256;

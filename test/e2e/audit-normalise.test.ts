@@ -148,10 +148,14 @@ describe("skill-central audit: each trick blocked as its plain spelling is", () 
     expect(high("base64-pipe")).toEqual([["remote-code-pipe", "scripts/setup.py", 3, 9]]);
     expect(high("plain-override")).toEqual([["instruction-override", "SKILL.md", 8, 1]]);
     expect(high("entity-override")).toEqual([["instruction-override", "SKILL.md", 8, 1]]);
-    expect(high("invisible-override")).toEqual([["instruction-override", "SKILL.md", 8, 8]]);
+    // The invisible separator inside "ignore" is a disguise of its own: high too (normalise.ts).
+    expect(high("invisible-override")).toEqual([
+      ["instruction-override", "SKILL.md", 8, 8],
+      ["invisible-characters", "SKILL.md", 8, 10],
+    ]);
     expect(skill("cyrillic-pipe").findings.map((f) => f.rule)).toContain("mixed-script-word");
     expect(skill("invisible-override").findings.find((f) => f.rule === "invisible-characters")).toMatchObject({
-      severity: "medium",
+      severity: "high",
       line: 8,
       column: 10,
       message: expect.stringMatching(/^U\+2063: /),

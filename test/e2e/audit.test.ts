@@ -110,7 +110,7 @@ describe("skill-central audit", () => {
       expect(Object.keys(s)).toEqual(["id", "layer", "digest", "verdict", "findings"]);
       expect(s.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
       for (const f of s.findings) {
-        expect(Object.keys(f)).toEqual(["rule", "severity", "file", "line", "column", "message"]);
+        expect(Object.keys(f)).toEqual(["rule", "severity", "file", "path", "line", "column", "message"]);
         expect(f.file.startsWith("/")).toBe(false);
       }
     }
@@ -118,6 +118,7 @@ describe("skill-central audit", () => {
       rule: "package-from-url",
       severity: "medium",
       file: "scripts/install.sh",
+      path: ".skills/pkg-url/scripts/install.sh",
       line: 2,
       column: 1,
     });

@@ -70,7 +70,8 @@ describe("the README's CI recipe", () => {
 /**
  * `--strict` is the user's bar, not the product's: a copy of skill-central whose built-in skills
  * have a warning and a field outside the Agent Skills specification still passes `--strict` in
- * an empty project (printing the warning), while the same files in the user's own layer fail it.
+ * an empty project (printing the finding as a note: the form of a skill the project does not own),
+ * while the same files in the user's own layer fail it.
  */
 describe("validate --strict judges the user's own files, never the built-in skills", () => {
   const LAX_SKILL_MD =
@@ -85,7 +86,7 @@ describe("validate --strict judges the user's own files, never the built-in skil
       NO_COLOR: "1",
     });
 
-  test("built-in findings are printed but do not fail --strict; the same files in a user layer do", async () => {
+  test("built-in findings about form are printed as notes and do not fail --strict; the same files in a user layer do", async () => {
     // The source tree with its own skills/ folder (the built-in layer sits beside src/).
     copy = makeFixture({ "skills/lax/SKILL.md": LAX_SKILL_MD, "skills/typo.yaml": TYPO_YAML });
     fixtures.push(copy);
@@ -97,9 +98,9 @@ describe("validate --strict judges the user's own files, never the built-in skil
     fixtures.push(empty);
     const builtinOnly = await run(empty.cwd, empty.home);
     expect(builtinOnly.stdout).toBe(
-      'builtin:typo.yaml:4:1: warning: unknown field "tgas" is ignored — did you mean "tags"?\n',
+      'builtin:typo.yaml:4:1: note: unknown field "tgas" is ignored (layer "builtin" is not this project\'s to fix) — did you mean "tags"?\n',
     );
-    expect(builtinOnly.stderr).toBe("no errors, 1 warning in 2 files; 0 examples run, 0 failed\n");
+    expect(builtinOnly.stderr).toBe("no errors, 0 warnings in 2 files; 0 examples run, 0 failed\n");
     expect(builtinOnly.code).toBe(0);
 
     const own = makeFixture({

@@ -67,6 +67,21 @@ describe("the README's 30-second example", () => {
   });
 });
 
+describe("the README's example skill beside the built-in skills", () => {
+  test("passes validate --strict with no finding at all: not too vague, competing with no built-in", async () => {
+    const example = shBlock("## A 30-second example", "cat > .skills/greet.yaml");
+    const skill = /cat > \.skills\/greet\.yaml <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(example)![1]!;
+    const project = makeFixture({ ".skills/greet.yaml": `${skill}\n` });
+    try {
+      const result = await runCli(["validate", "--strict"], project.cwd, project.home);
+      expect({ stdout: result.stdout, code: result.code }).toEqual({ stdout: "", code: 0 });
+      expect(result.stderr).toMatch(/^no errors, 0 warnings in \d+ files; \d+ examples run, 0 failed\n$/);
+    } finally {
+      project.cleanup();
+    }
+  });
+});
+
 describe("skills and configs shown in the README and docs/skills.md", () => {
   const skillBlocks = [
     ...fencedBlocks(README).map((b) => ({ where: `README.md:${b.line}`, ...b })),

@@ -86,7 +86,9 @@ describe("usage history over mcp --http", () => {
     for (const client of clients.splice(0)) await client.close();
     expect(await server!.stop()).toBe(0);
 
-    const usage = Object.fromEntries(readUsage(storePath(fixture), { since: 0 }).skills.map((u) => [u.skill, u]));
+    const usage = Object.fromEntries(
+      (await readUsage(storePath(fixture), { since: 0 })).skills.map((u) => [u.skill, u]),
+    );
     expect(usage.standup).toMatchObject({ uses: 1, clients: { "legacy-client": 1 }, outcomes: { ok: 1 } });
     expect(usage.shout).toMatchObject({ uses: 2, clients: { "legacy-client": 1, "modern-client": 1 } });
     expect(rows(fixture)).toEqual([

@@ -4,7 +4,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { MAX_RECORDED_CHARS } from "../../src/storage/usage-bounds.ts";
-import { openUsageDatabase, readUsage } from "../../src/storage/usage-store.ts";
+import { readUsage } from "../../src/storage/usage-store.ts";
+import { openUsageDatabase } from "../../src/storage/usage-sqlite.ts";
+import { folderProject } from "../../src/storage/project-identity.ts";
 import { DAMAGE } from "../helpers/damaged-store.ts";
 import { type Fixture, makeFixture } from "../helpers/fixture.ts";
 import { connectHttp, type HttpServer, startHttpServer } from "../helpers/http-server.ts";
@@ -97,7 +99,7 @@ export function usageStoreSuite(target: ServerTarget): void {
       await echo(s);
       // Wait for the server's batch to reach the file (its event), then look while it still runs.
       await eventually(
-        () => expect(readUsage(storePath(fixture!), { since: 0 }).skills[0]?.uses).toBe(1),
+        async () => expect((await readUsage(storePath(fixture!), { since: 0 })).skills[0]?.uses).toBe(1),
         ROW_DEADLINE_MS,
       );
       const files = ["", "-wal", "-shm"].map((suffix) => `${storePath(fixture!)}${suffix}`);
@@ -107,6 +109,35 @@ export function usageStoreSuite(target: ServerTarget): void {
         expect([folder, mode(folder)]).toEqual([folder, 0o700]);
       expect(await s.close()).toBe(0);
       session = undefined;
+    });
+
+    test("a use records the project as a hash of its real path (never the path) and the digest served; a refused call is recorded as refused", async () => {
+      fixture = makeFixture(SKILLS);
+      const s = await stdio(fixture);
+      await echo(s, "fine");
+      const refused = await s.request("tools/call", { name: "echo", arguments: { message: 5 } });
+      expect(refused.result?.isError).toBe(true);
+      expect(await s.close()).toBe(0);
+      session = undefined;
+      const db = new Database(storePath(fixture), { readonly: true });
+      try {
+        const rows = db
+          .query<{ project: string; digest: string; outcome: string }, []>(
+            "SELECT project, digest, outcome FROM uses ORDER BY at",
+          )
+          .all();
+        expect(rows.map((r) => r.outcome)).toEqual(["ok", "refused"]);
+        for (const row of rows) {
+          expect(row.project).toBe(folderProject(fixture.cwd));
+          expect(row.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+        }
+      } finally {
+        db.close();
+      }
+      // The folder's path is nowhere in the store's bytes.
+      expect(readFileSync(storePath(fixture)).includes(Buffer.from(fixture.cwd))).toBe(false);
+      const [use] = (await readUsage(storePath(fixture), { since: 0 })).skills;
+      expect([use?.uses, use?.refused]).toEqual([1, 1]);
     });
 
     test("a 3 MB client name is stored cut to the bound, over stdio and in every 2026-07-28 request over HTTP", async () => {
@@ -161,11 +192,11 @@ export function usageStoreSuite(target: ServerTarget): void {
       });
     }
 
-    test("a project's config neither moves nor prunes the user's store, and says so once per key", async () => {
+    test("a project's config neither moves nor prunes the user's store nor names a team store, and says so once per key", async () => {
       fixture = makeFixture({
         ...SKILLS,
         "skill-central.yaml":
-          "usage: { store: ./elsewhere.db, keepDays: 1 }\nlayers:\n  - { name: project, path: .skills, priority: 100 }\n",
+          "usage: { store: ./elsewhere.db, keepDays: 1 }\nstore: postgres://attacker@evil.example/x\nlayers:\n  - { name: project, path: .skills, priority: 100 }\n",
       });
       // A use ten days ago, in the user's store: `keepDays: 1` from a project would delete it.
       const db = openUsageDatabase(storePath(fixture), 0);
@@ -179,7 +210,7 @@ export function usageStoreSuite(target: ServerTarget): void {
       expect(await s.close()).toBe(0);
       session = undefined;
       expect(existsSync(join(fixture.cwd, "elsewhere.db"))).toBe(false);
-      expect(readUsage(storePath(fixture), { since: 0 }).skills[0]?.clients).toEqual({
+      expect((await readUsage(storePath(fixture), { since: 0 })).skills[0]?.clients).toEqual({
         "old-client": 1,
         "claude-code": 1,
       });
@@ -188,6 +219,10 @@ export function usageStoreSuite(target: ServerTarget): void {
         const line = `skill-central.yaml:1:${key === "store" ? 10 : 33}: warning: usage.${key} is a user setting; ignored in a project's config`;
         expect({ said, count: said.split(line).length - 1 }).toEqual({ said, count: 1 });
       }
+      // Nor may it send the user's uses to a database of its choosing.
+      const store = "skill-central.yaml:2:1: warning: store is a user setting; ignored in a project's config";
+      expect({ said, count: said.split(store).length - 1 }).toEqual({ said, count: 1 });
+      expect(said).not.toContain("evil.example/x cannot");
     });
   });
 }

@@ -5,7 +5,9 @@ import { DAMAGE } from "../helpers/damaged-store.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { openSession, type JsonRpcSession } from "../helpers/jsonrpc-session.ts";
 import { SOURCE_ENTRY } from "../helpers/server.ts";
-import { readUsage } from "../../src/storage/usage-store.ts";
+import { NO_PROJECT, readUsage } from "../../src/storage/usage-store.ts";
+import { folderProject } from "../../src/storage/project-identity.ts";
+import { openUsageDatabase } from "../../src/storage/usage-sqlite.ts";
 import { runCli } from "./cli-run.ts";
 
 /**
@@ -89,7 +91,7 @@ async function usageJson(f: Fixture, ...args: string[]) {
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout) as {
     since: string;
-    skills: { id: string; uses: number; lastUsed: string; clients: Record<string, number> }[];
+    skills: { id: string; uses: number; refused: number; lastUsed: string; clients: Record<string, number> }[];
     unused: string[];
   };
 }
@@ -133,7 +135,7 @@ describe("usage history", () => {
     expect(one.unused).toEqual([]);
   });
 
-  test("a use that fails is recorded with outcome error", async () => {
+  test("a call refused for its arguments is recorded as refused: not a use, counted apart in `usage`", async () => {
     fixture = makeFixture(SKILLS);
     const { session, ready } = server(fixture, "claude-code");
     await ready;
@@ -141,8 +143,42 @@ describe("usage history", () => {
     expect(bad.result?.isError).toBe(true);
     await session.request("tools/call", { name: "echo", arguments: { message: "ok" } });
     expect(await session.close()).toBe(0);
-    const [echo] = readUsage(storePath(fixture), { since: 0, skill: "echo" }).skills;
-    expect(echo?.outcomes).toEqual({ ok: 1, error: 1 });
+    const [echo] = (await readUsage(storePath(fixture), { since: 0, skill: "echo" })).skills;
+    expect(echo?.outcomes).toEqual({ ok: 1, refused: 1 });
+    expect([echo?.uses, echo?.refused]).toEqual([1, 1]);
+    const report = await usageJson(fixture, "--skill", "echo");
+    expect(report.skills.map((s) => [s.id, s.uses, s.refused])).toEqual([["echo", 1, 1]]);
+    const text = await runCli(["usage", "--no-builtin", "--skill", "echo"], fixture.cwd, fixture.home);
+    expect(text.stdout).toMatch(/^echo\s+1\s+ok 1\s+1\s/m);
+  });
+
+  test("every project by default, each shown; --project . keeps this one's, --client one client's; rows from before projects say so", async () => {
+    fixture = makeFixture(SKILLS);
+    const here = folderProject(fixture.cwd);
+    const db = openUsageDatabase(storePath(fixture), 0);
+    const insert = db.prepare(
+      "INSERT INTO uses (at, skill, layer, client, caller, project, outcome, via) VALUES (?, 'greet', 'project', ?, NULL, ?, 'ok', 'prompts/get')",
+    );
+    const now = Date.now();
+    insert.run(now - 1000, "claude-code", here);
+    insert.run(now - 2000, "claude-code", here);
+    insert.run(now - 3000, "cursor-vscode", "dir:00000000000000ff");
+    insert.run(now - 4000, "cursor-vscode", null);
+    db.close();
+    const all = (await usageJson(fixture)) as unknown as {
+      thisProject: string;
+      skills: { projects: Record<string, number> }[];
+    };
+    expect(all.thisProject).toBe(here);
+    expect(all.skills[0]?.projects).toEqual({ [here]: 2, "dir:00000000000000ff": 1, [NO_PROJECT]: 1 });
+    const mine = await usageJson(fixture, "--project", ".");
+    expect(mine.skills.map((s) => [s.id, s.uses])).toEqual([["greet", 2]]);
+    const other = await usageJson(fixture, "--project", "dir:00000000000000ff");
+    expect(other.skills.map((s) => [s.id, s.uses])).toEqual([["greet", 1]]);
+    const cursor = await usageJson(fixture, "--client", "cursor-vscode");
+    expect(cursor.skills.map((s) => [s.id, s.uses, s.clients])).toEqual([["greet", 2, { "cursor-vscode": 2 }]]);
+    const text = await runCli(["usage", "--no-builtin"], fixture.cwd, fixture.home);
+    expect(text.stdout).toContain("this project 2, (none: before projects) 1, dir:00000000000000ff 1");
   });
 
   test("the text report has a row and a sparkline per skill, then the unused ones", async () => {
@@ -153,7 +189,9 @@ describe("usage history", () => {
     expect(await session.close()).toBe(0);
     const run = await runCli(["usage", "--no-builtin", "--since", "7d"], fixture.cwd, fixture.home);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^greet\s+1\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+cursor-vscode 1\s+ *[▁▂▃▄▅▆▇█]+$/m);
+    expect(run.stdout).toMatch(
+      /^greet\s+1\s+ok 1\s+0\s+0\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+cursor-vscode 1\s+this project 1\s+ *[▁▂▃▄▅▆▇█]+$/m,
+    );
     expect(run.stdout).toContain("unused in the last 7 days (4): echo, old-echo, old-greet, retired-folder");
   });
 
@@ -263,7 +301,13 @@ describe("`usage` over a store that cannot be read", () => {
       const run = await runCli(["usage", "--no-builtin", "--json"], fixture.cwd, fixture.home);
       expect(run.code).toBe(0);
       // No skill is called unused: a store that cannot be read says nothing about what was used.
-      expect(JSON.parse(run.stdout)).toEqual({ since: expect.any(String), skills: [], unused: [], problem: note });
+      expect(JSON.parse(run.stdout)).toEqual({
+        since: expect.any(String),
+        thisProject: expect.stringMatching(/^dir:[0-9a-f]{16}$/),
+        skills: [],
+        unused: [],
+        problem: note,
+      });
       expect(run.stderr.split("\n").filter((line) => line.includes("usage store"))).toEqual([note]);
 
       // `validate` still runs (it looks for deprecated skills in use) and says nothing of them.

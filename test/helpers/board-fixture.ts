@@ -6,7 +6,7 @@
  * and a usage store with a month of uses. Shared by the e2e suite and the screenshot script for docs/board.md.
  */
 import { join } from "node:path";
-import { openUsageDatabase } from "../../src/storage/usage-store.ts";
+import { openUsageDatabase } from "../../src/storage/usage-sqlite.ts";
 
 const tool = (id: string) =>
   `id: ${id}\ndescription: The ${id} tool\ntype: tool\ninputSchema: { type: object, properties: { word: { type: string } }, required: [word] }\nprompt: '${id} {{word}}'\n`;

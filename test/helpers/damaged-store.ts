@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { openUsageDatabase } from "../../src/storage/usage-store.ts";
+import { openUsageDatabase } from "../../src/storage/usage-sqlite.ts";
 
 /** Garbage bytes where the store is. */
 export function writeGarbageStore(path: string): void {

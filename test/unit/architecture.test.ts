@@ -100,6 +100,22 @@ describe("source architecture", () => {
     expect(cycles).toEqual([]);
   });
 
+  test("the serving processes' start-up loads no audit module: the gate and its rules are imported when a git layer that follows a ref, or a locked copy that is missing, first needs them", () => {
+    const STATIC = /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s*["'](\.{1,2}\/[^"']+\.ts)["']/g;
+    const reached = new Set<string>();
+    const walk = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const m of readFileSync(file, "utf8").matchAll(STATIC)) walk(resolve(dirname(file), m[1]!));
+    };
+    for (const entry of ["serve/stdio.ts", "serve/http.ts", "serve/board.ts"]) walk(join(SRC, entry));
+    const loaded = [...reached].map((f) => relative(SRC, f));
+    // The walk does see the server's modules (the loader among them), so an empty answer below means something.
+    expect(loaded).toContain("load/load-skills.ts");
+    const lazy = ["sources/refresh.ts", "sources/fetch-missing.ts", "sources/sync.ts"];
+    expect(loaded.filter((f) => f.startsWith("audit/") || lazy.includes(f))).toEqual([]);
+  });
+
   test("the stage rule can fail: an upward import is detected", () => {
     expect(rankOf(stageOf(join(SRC, "storage", "x.ts")))).toBeLessThan(rankOf(stageOf(join(SRC, "mcp", "y.ts"))));
     expect(stageOf(join(SRC, "cli.ts"))).toBe("cli");

@@ -172,6 +172,35 @@ describe("background refresh of a layer that follows a ref", () => {
     expect(seen.logs).toEqual([]);
   });
 
+  test("a layer outside policy.sources is never refreshed: its remote is not asked, its cache not made", async () => {
+    const a = remote.commit({ "a.yaml": skill("a") });
+    const outside = makeRemote(join(fixture.root, "elsewhere"));
+    outside.commit({ "x.yaml": skill("x") });
+    const seen = changes();
+    refresh = new BackgroundRefresh({
+      cwd: fixture.cwd,
+      home: fixture.home,
+      changed: seen.changed,
+      log: seen.log,
+      firstDelayMs: 10,
+    });
+    const refused: LayerFrom<GitSource> = {
+      ...layer(150),
+      name: "outside",
+      source: { kind: "git", url: outside.url, ref: "main", path: "", refreshMs: 150 },
+      unavailable: "it is outside policy.sources",
+      outsidePolicy: true,
+    };
+    const first = seen.next();
+    // Planned first: were it planned at all, its fetch would be queued before the allowed layer's.
+    await refresh.update([refused, layer(150)], DEFAULT_AUDIT_SETTINGS);
+    await first;
+    await refresh.idle();
+    expect((await new CacheEntry(remote.url, fixture.home).current("main", ""))?.commit).toBe(a);
+    expect(await new CacheEntry(outside.url, fixture.home).fetchRecord()).toEqual({});
+    expect(seen.logs.join("\n")).not.toContain("outside");
+  });
+
   test("a cache busy with another process is not waited for", async () => {
     remote.commit({ "a.yaml": skill("a") });
     const entry = new CacheEntry(remote.url, fixture.home);

@@ -253,6 +253,26 @@ describe("update and check", () => {
     expect(ci.layers[0]).toMatchObject({ after: a });
     expect((await served(other)).ids).toEqual(["alpha"]);
   });
+
+  test("`only` syncs the named layers and leaves the others as they are (the server fetching a missing copy)", async () => {
+    const second = makeRemote(fixture.root, "second.git");
+    remote.commit({ "skills/alpha.yaml": skill("alpha") });
+    second.commit({ "skills/gamma.yaml": skill("gamma") });
+    fixture.write(
+      "skill-central.yaml",
+      `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, ref: main, path: skills }\n  - { name: other, priority: 40, git: ${second.url}, ref: main, path: skills }\n`,
+    );
+    await sync();
+    const other = join(fixture.root, "fresh-home");
+    const report = await syncLayers(
+      { cwd: fixture.cwd, home: other, mode: "frozen", only: new Set(["team"]) },
+      () => {},
+    );
+    expect(report.layers.map((l) => l.name)).toEqual(["team"]);
+    expect((await served(other)).ids).toEqual(["alpha"]);
+    // The other layer's cache entry was never made: nothing was fetched for it.
+    expect(existsSync(new CacheEntry(second.url, other).dir)).toBe(false);
+  });
 });
 
 describe("verification", () => {

@@ -36,6 +36,7 @@ const UNITS: Record<string, number> = {
   tools: 1,
   bodies: 1,
   requests: 1,
+  uses: 1,
 };
 
 interface Row {

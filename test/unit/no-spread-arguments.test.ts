@@ -22,7 +22,7 @@ const BOUNDED: Record<string, string> = {
   "src/stdio-guard.ts: console.error(...args": "the arguments of one console call, passed on",
   "src/config/resolve-config.ts: mergeHttpSettings(...read":
     "the config files of one project (the user's and the project's)",
-  "src/storage/usage-store.ts: all(...params": "one SQL statement's placeholders",
+  "src/storage/usage-sqlite.ts: all(...r": "one SQL statement's placeholders",
   "src/storage/allowed-signers.ts: Date(...parts": "the six parts of a date and time",
   "src/storage/allowed-signers.ts: Date.UTC(...parts": "the six parts of a date and time",
   "src/load/audit-records.ts: join(...first": "the segments of one path",

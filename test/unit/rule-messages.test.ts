@@ -14,6 +14,7 @@ import { competingWarnings } from "../../src/registry/overlap.ts";
 import type { Candidate } from "../../src/registry/registry.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
+import { judgeFindings } from "../../src/commands/support/ownership.ts";
 
 /**
  * Every rule the skill checker and the loader apply, with the exact line a person reads:
@@ -687,7 +688,7 @@ describe("a project: layers, resolution, config", () => {
     const loaded = await loadSkills({ cwd: project.cwd, home: project.home });
     expect(allDiagnostics(loaded).map(shown(project))).toEqual([
       `${project.home}/.skill-central/config.yaml:1:9: error: config ignored: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — fix the file; its layers and settings apply again once it reads`,
-      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, enable, audit) — did you mean "layers"?',
+      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, store, enable, audit, checks, policy) — did you mean "layers"?',
       'skill-central.yaml:3:1: warning: "pageSize" must be a positive whole number; ignored — e.g. pageSize: 50',
       'skill-central.yaml:6:47: warning: layer "team": unknown key "prority" is ignored (known keys: name, path, priority, git, ref, refresh, visibleTo, url, signers, revoked, skills, tokenEnv) — did you mean "priority"?',
       'skill-central.yaml:9:1: warning: "catalog" must be auto, on or off; ignored — auto (per client, the default), on (every client) or off (none); see docs/catalog.md',
@@ -793,6 +794,22 @@ describe("descriptions a model cannot choose by (validate)", () => {
     expect(competingWarnings(skills).map(shown(where))).toEqual([
       'deploy-service.yaml: warning: "deploy-service" may compete with "ship-release" (ship-release.yaml) for the same requests: overlap score 0.684, at or above 0.3 — make each description say what sets it apart and when to use it, or merge the two',
       'ship-release.yaml: warning: "ship-release" may compete with "deploy-service" (deploy-service.yaml) for the same requests: overlap score 0.684, at or above 0.3 — make each description say what sets it apart and when to use it, or merge the two',
+    ]);
+  });
+});
+
+describe("checks.ignore entries (validate, doctor)", () => {
+  test("checks-ignore-stale, checks-ignore-refused", async () => {
+    const project = fixture({
+      "skill-central.yaml":
+        "checks:\n  ignore:\n    - { rule: unused-argument, skill: greet, reason: fixed since }\n    - { rule: audit-blocked, layer: vendor, reason: trusted }\n",
+    });
+    const loaded = await loadSkills({ cwd: project.cwd, home: project.home, builtin: false });
+    const ignore = loaded.config.checks?.ignore ?? [];
+    const { problems } = judgeFindings([], { records: [], layers: [], ignore, strict: false });
+    expect(problems.map(shown(project))).toEqual([
+      'skill-central.yaml:4:7: warning: checks.ignore cannot silence "audit-blocked" for layer "vendor": security and access findings always count; ignored — a skill reviewed by a person is pinned by its digest in audit.allow (docs/audit.md)',
+      'skill-central.yaml:3:7: warning: checks.ignore entry for "unused-argument" on skill "greet" silences nothing: no such finding now — remove the entry (the finding it was for is gone), or correct its rule, skill or layer',
     ]);
   });
 });

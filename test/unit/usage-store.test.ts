@@ -11,7 +11,8 @@ import { writeGarbageStore, writeTruncatedStore } from "../helpers/damaged-store
 import { makeFixture } from "../helpers/fixture.ts";
 import { resolvedConfig } from "../helpers/resolved-config.ts";
 import { MAX_RECORDED_CHARS, recordedText } from "../../src/storage/usage-bounds.ts";
-import { openUsageDatabase, readUsage, UsageRecorder } from "../../src/storage/usage-store.ts";
+import { readUsage, UsageRecorder } from "../../src/storage/usage-store.ts";
+import { openUsageDatabase } from "../../src/storage/usage-sqlite.ts";
 import { parseWindow, sparkline } from "../../src/commands/usage.ts";
 import { UsageError } from "../../src/commands/support/options.ts";
 
@@ -33,7 +34,7 @@ function lockedStore() {
   const other = openUsageDatabase(path, 0);
   other.run("BEGIN IMMEDIATE");
   const warnings: string[] = [];
-  const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+  const recorder = new UsageRecorder({ store: path, keepDays: 180, warn: (m) => warnings.push(m) });
   return { path, other, warnings, recorder };
 }
 const use = (
@@ -49,17 +50,17 @@ const use = (
 });
 
 describe("UsageRecorder", () => {
-  test("creates nothing until a use is recorded, then writes every row by close", () => {
+  test("creates nothing until a use is recorded, then writes every row by close", async () => {
     const path = tempStore();
     const warnings: string[] = [];
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+    const recorder = new UsageRecorder({ store: path, keepDays: 180, warn: (m) => warnings.push(m) });
     expect(existsSync(path)).toBe(false);
     recorder.record(use("a", { client: "claude-code" }));
     recorder.record(use("a", { client: "cursor-vscode", outcome: "error" }));
     recorder.record(use("b", { outcome: "declined" }));
     recorder.close();
     expect(warnings).toEqual([]);
-    const usage = readUsage(path, { since: 0 }).skills;
+    const usage = (await readUsage(path, { since: 0 })).skills;
     expect(usage.map((u) => [u.skill, u.uses])).toEqual([
       ["a", 2],
       ["b", 1],
@@ -70,7 +71,7 @@ describe("UsageRecorder", () => {
     expect(usage[1]!.clients).toEqual({ unknown: 1 });
   });
 
-  test("a store locked by another process keeps the rows, and close writes them once the lock lifts", () => {
+  test("a store locked by another process keeps the rows, and close writes them once the lock lifts", async () => {
     const { path, other, warnings, recorder } = lockedStore();
     recorder.record(use("a"));
     recorder.writePending(); // the batch finds the store locked and keeps the row (busy timeout 0: no wait)
@@ -79,16 +80,16 @@ describe("UsageRecorder", () => {
     other.close();
     recorder.close();
     expect(warnings).toEqual([]);
-    expect(readUsage(path, { since: 0 }).skills[0]?.uses).toBe(1);
+    expect((await readUsage(path, { since: 0 })).skills[0]?.uses).toBe(1);
   });
 
-  test("a store locked for too long stops recording with one warning", () => {
+  test("a store locked for too long stops recording with one warning", async () => {
     const path = tempStore();
     const other = openUsageDatabase(path, 0);
     other.run("BEGIN IMMEDIATE");
     let now = 1_000_000;
     const warnings: string[] = [];
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m), now: () => now });
+    const recorder = new UsageRecorder({ store: path, keepDays: 180, warn: (m) => warnings.push(m), now: () => now });
     recorder.record(use("a"));
     recorder.writePending(); // locked: kept for the next batch
     now += 5_000;
@@ -105,7 +106,7 @@ describe("UsageRecorder", () => {
     recorder.record(use("b"));
     recorder.close();
     expect(warnings).toHaveLength(1);
-    expect(readUsage(path, { since: 0 }).skills).toEqual([]);
+    expect((await readUsage(path, { since: 0 })).skills).toEqual([]);
   });
 
   test("close keeps trying past one try's wait: a lock another process holds for a while does not lose the uses", async () => {
@@ -130,23 +131,19 @@ describe("UsageRecorder", () => {
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toBe("locked\n");
     const warnings: string[] = [];
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+    const recorder = new UsageRecorder({ store: path, keepDays: 180, warn: (m) => warnings.push(m) });
     recorder.record(use("a"));
     recorder.record(use("b"));
     recorder.close();
     expect(await holder.exited).toBe(0);
     expect(warnings).toEqual([]);
-    expect(
-      readUsage(path, { since: 0 })
-        .skills.map((s) => [s.skill, s.uses])
-        .sort(),
-    ).toEqual([
+    expect((await readUsage(path, { since: 0 })).skills.map((s) => [s.skill, s.uses]).sort()).toEqual([
       ["a", 1],
       ["b", 1],
     ]);
   }, 30_000);
 
-  test("uses a locked store still holds at close are named in one warning", () => {
+  test("uses a locked store still holds at close are named in one warning", async () => {
     const { other, warnings, recorder } = lockedStore();
     recorder.record(use("a"));
     recorder.record(use("b"));
@@ -156,12 +153,16 @@ describe("UsageRecorder", () => {
     expect(warnings).toEqual([expect.stringContaining("usage: 2 use(s) not recorded")]);
   });
 
-  test("a store that cannot be created means one warning and no recording", () => {
+  test("a store that cannot be created means one warning and no recording", async () => {
     const path = tempStore();
     const blocked = join(path, "..", "..", "file");
     Bun.write(blocked, "x");
     const warnings: string[] = [];
-    const recorder = new UsageRecorder({ path: join(blocked, "usage.db"), keepDays: 1, warn: (m) => warnings.push(m) });
+    const recorder = new UsageRecorder({
+      store: join(blocked, "usage.db"),
+      keepDays: 1,
+      warn: (m) => warnings.push(m),
+    });
     recorder.record(use("a"));
     recorder.close();
     recorder.record(use("b"));
@@ -170,21 +171,21 @@ describe("UsageRecorder", () => {
     expect(warnings[0]).toContain("usage: not recording");
   });
 
-  test("rows older than keepDays are pruned when a process first opens the store", () => {
+  test("rows older than keepDays are pruned when a process first opens the store", async () => {
     const path = tempStore();
     const now = Date.UTC(2026, 11, 1);
-    const first = new UsageRecorder({ path, keepDays: 180, warn: () => {}, now: () => now });
+    const first = new UsageRecorder({ store: path, keepDays: 180, warn: () => {}, now: () => now });
     first.record(use("old", { at: now - 200 * DAY }));
     first.record(use("recent", { at: now - 10 * DAY }));
     first.close();
-    expect(readUsage(path, { since: 0, until: now }).skills.map((u) => u.skill)).toEqual(["old", "recent"]);
-    const second = new UsageRecorder({ path, keepDays: 180, warn: () => {}, now: () => now });
+    expect((await readUsage(path, { since: 0, until: now })).skills.map((u) => u.skill)).toEqual(["old", "recent"]);
+    const second = new UsageRecorder({ store: path, keepDays: 180, warn: () => {}, now: () => now });
     second.record(use("today", { at: now }));
     second.close();
-    expect(readUsage(path, { since: 0, until: now }).skills.map((u) => u.skill)).toEqual(["recent", "today"]);
+    expect((await readUsage(path, { since: 0, until: now })).skills.map((u) => u.skill)).toEqual(["recent", "today"]);
   });
 
-  test("the store is WAL with a busy timeout, shared safely by several connections", () => {
+  test("the store is WAL with a busy timeout, shared safely by several connections", async () => {
     const path = tempStore();
     const db = openUsageDatabase(path, 1234);
     expect(db.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
@@ -194,39 +195,39 @@ describe("UsageRecorder", () => {
 });
 
 describe("readUsage", () => {
-  test("an absent store reads as empty and is not created", () => {
+  test("an absent store reads as empty and is not created", async () => {
     const path = tempStore();
-    expect(readUsage(path, { since: 0 }).skills).toEqual([]);
+    expect((await readUsage(path, { since: 0 })).skills).toEqual([]);
     expect(existsSync(path)).toBe(false);
   });
 
-  test("buckets cut the window for a sparkline, oldest first; --skill narrows", () => {
+  test("buckets cut the window for a sparkline, oldest first; --skill narrows", async () => {
     const path = tempStore();
     const until = Date.UTC(2026, 11, 4);
-    const recorder = new UsageRecorder({ path, keepDays: 365, warn: () => {}, now: () => until });
+    const recorder = new UsageRecorder({ store: path, keepDays: 365, warn: () => {}, now: () => until });
     for (const daysAgo of [0, 0, 1, 6, 6, 6]) recorder.record(use("a", { at: until - daysAgo * DAY - 1000 }));
     recorder.record(use("b", { at: until - 2 * DAY }));
     recorder.record(use("a", { at: until - 40 * DAY }));
     recorder.close();
-    const [a] = readUsage(path, { since: until - 7 * DAY, until, buckets: 7, skill: "a" }).skills;
+    const [a] = (await readUsage(path, { since: until - 7 * DAY, until, buckets: 7, skill: "a" })).skills;
     expect(a?.uses).toBe(6);
     expect(a?.buckets).toEqual([3, 0, 0, 0, 0, 1, 2]);
     expect(a?.lastUsed).toBe(until - 1000);
-    expect(readUsage(path, { since: until - 7 * DAY, until, skill: "a" }).skills).toHaveLength(1);
+    expect((await readUsage(path, { since: until - 7 * DAY, until, skill: "a" })).skills).toHaveLength(1);
   });
 
-  test("a file that is not a usage store reads as empty", () => {
+  test("a file that is not a usage store reads as empty", async () => {
     const path = tempStore();
     openUsageDatabase(path, 0).close();
     const db = new Database(path);
     db.run("DROP TABLE uses");
     db.close();
-    expect(readUsage(path, { since: 0 }).skills).toEqual([]);
+    expect((await readUsage(path, { since: 0 })).skills).toEqual([]);
   });
 });
 
 describe("what a row may hold", () => {
-  test("a string within the bound is kept as it is; a longer one is cut to the bound and ends with …", () => {
+  test("a string within the bound is kept as it is; a longer one is cut to the bound and ends with …", async () => {
     expect(recordedText("claude-code")).toBe("claude-code");
     const exact = "x".repeat(MAX_RECORDED_CHARS);
     expect(recordedText(exact)).toBe(exact);
@@ -234,7 +235,7 @@ describe("what a row may hold", () => {
     expect(cut).toBe(`${"y".repeat(MAX_RECORDED_CHARS - 1)}…`);
   });
 
-  test("a cut never splits a surrogate pair, and a lone surrogate becomes U+FFFD", () => {
+  test("a cut never splits a surrogate pair, and a lone surrogate becomes U+FFFD", async () => {
     // The pair 😀 straddles the cut: it is left out whole.
     const straddling = `${"a".repeat(MAX_RECORDED_CHARS - 2)}😀tail`;
     const cut = recordedText(straddling);
@@ -248,10 +249,10 @@ describe("what a row may hold", () => {
     expect(recordedText("a\ud800b")).toBe("a\ufffdb");
   });
 
-  test("every string of a use is bounded when it is recorded, before the row is queued", () => {
+  test("every string of a use is bounded when it is recorded, before the row is queued", async () => {
     const path = tempStore();
     const warnings: string[] = [];
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+    const recorder = new UsageRecorder({ store: path, keepDays: 180, warn: (m) => warnings.push(m) });
     const huge = (c: string) => c.repeat(3 * 1024 * 1024);
     for (let i = 0; i < 20; i++)
       recorder.record({
@@ -287,9 +288,9 @@ describe("what a row may hold", () => {
 describe("the store is the user's alone", () => {
   const mode = (path: string) => statSync(path).mode & 0o777;
 
-  test("a new store is 0600 in folders made 0700, and so are the -wal and -shm files SQLite adds", () => {
+  test("a new store is 0600 in folders made 0700, and so are the -wal and -shm files SQLite adds", async () => {
     const path = tempStore();
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: () => {} });
+    const recorder = new UsageRecorder({ store: path, keepDays: 180, warn: () => {} });
     recorder.record(use("a"));
     recorder.writePending();
     // The batch is written and the connection open: SQLite's -wal and -shm files exist now.
@@ -300,35 +301,35 @@ describe("the store is the user's alone", () => {
     recorder.close();
   });
 
-  test("a store an older version made 0644 is narrowed to 0600 when it is next opened; a folder the user chose keeps its mode", () => {
+  test("a store an older version made 0644 is narrowed to 0600 when it is next opened; a folder the user chose keeps its mode", async () => {
     const path = tempStore();
     openUsageDatabase(path, 0).close();
     chmodSync(path, 0o644);
     chmodSync(dirname(path), 0o755);
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: () => {} });
+    const recorder = new UsageRecorder({ store: path, keepDays: 180, warn: () => {} });
     recorder.record(use("a"));
     recorder.close();
     expect(mode(path)).toBe(0o600);
     expect(mode(dirname(path))).toBe(0o755);
-    expect(readUsage(path, { since: 0 }).skills.map((u) => u.uses)).toEqual([1]);
+    expect((await readUsage(path, { since: 0 })).skills.map((u) => u.uses)).toEqual([1]);
   });
 
-  test("skill-central's own state folder is narrowed to 0700 too", () => {
+  test("skill-central's own state folder is narrowed to 0700 too", async () => {
     const path = tempStore();
     openUsageDatabase(path, 0).close();
     chmodSync(dirname(path), 0o755);
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: () => {}, privateFolder: true });
+    const recorder = new UsageRecorder({ store: path, keepDays: 180, warn: () => {}, privateFolder: true });
     recorder.record(use("a"));
     recorder.close();
     expect(mode(dirname(path))).toBe(0o700);
   });
 
-  test("a store path that names a folder keeps the folder's mode and means one warning", () => {
+  test("a store path that names a folder keeps the folder's mode and means one warning", async () => {
     const path = tempStore();
     mkdirSync(path, { recursive: true, mode: 0o755 });
     chmodSync(path, 0o755);
     const warnings: string[] = [];
-    const recorder = new UsageRecorder({ path, keepDays: 180, warn: (m) => warnings.push(m) });
+    const recorder = new UsageRecorder({ store: path, keepDays: 180, warn: (m) => warnings.push(m) });
     recorder.record(use("a"));
     recorder.close();
     expect(mode(path)).toBe(0o755);
@@ -348,40 +349,40 @@ describe("a store that cannot be read", () => {
     return path;
   };
 
-  test("garbage bytes read as empty, with one line naming the file and why; the file is left as it was", () => {
+  test("garbage bytes read as empty, with one line naming the file and why; the file is left as it was", async () => {
     const path = garbage();
     const before = readFileSync(path);
-    expect(readUsage(path, { since: 0 })).toEqual({
+    expect(await readUsage(path, { since: 0 })).toEqual({
       skills: [],
       problem: `usage store ${path} cannot be read (file is not a database): showing no history`,
     });
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  test("a damaged (truncated) store reads as empty with the reason; the file is left as it was", () => {
+  test("a damaged (truncated) store reads as empty with the reason; the file is left as it was", async () => {
     const path = truncated();
     const before = readFileSync(path);
-    expect(readUsage(path, { since: 0 })).toEqual({
+    expect(await readUsage(path, { since: 0 })).toEqual({
       skills: [],
       problem: `usage store ${path} cannot be read (database disk image is malformed): showing no history`,
     });
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  test("a folder where the store should be reads as empty with the reason; an absent store has none", () => {
+  test("a folder where the store should be reads as empty with the reason; an absent store has none", async () => {
     const path = tempStore();
     mkdirSync(path, { recursive: true });
-    expect(readUsage(path, { since: 0 }).problem).toBe(
+    expect((await readUsage(path, { since: 0 })).problem).toBe(
       `usage store ${path} cannot be read (it is a folder (EISDIR)): showing no history`,
     );
-    expect(readUsage(join(path, "absent.db"), { since: 0 })).toEqual({ skills: [] });
+    expect(await readUsage(join(path, "absent.db"), { since: 0 })).toEqual({ skills: [] });
   });
 
   /** Recording into `path`: five batches, then close. */
   const recordInto = (path: string) => {
     const before = readFileSync(path);
     const warnings: string[] = [];
-    const recorder = new UsageRecorder({ path, keepDays: 1, warn: (m) => warnings.push(m) });
+    const recorder = new UsageRecorder({ store: path, keepDays: 1, warn: (m) => warnings.push(m) });
     for (let i = 0; i < 5; i++) {
       recorder.record(use("a"));
       recorder.writePending();
@@ -390,14 +391,14 @@ describe("a store that cannot be read", () => {
     return { warnings, unchanged: readFileSync(path).equals(before) };
   };
 
-  test("recording into garbage bytes stops with one warning naming the file, and never changes it", () => {
+  test("recording into garbage bytes stops with one warning naming the file, and never changes it", async () => {
     const path = garbage();
     const { warnings, unchanged } = recordInto(path);
     expect(warnings).toEqual([`usage: not recording, the store ${path} cannot be opened: file is not a database`]);
     expect(unchanged).toBe(true);
   });
 
-  test("recording into a damaged store stops with one warning naming the file, and never changes it", () => {
+  test("recording into a damaged store stops with one warning naming the file, and never changes it", async () => {
     const path = truncated();
     const { warnings, unchanged } = recordInto(path);
     expect(warnings).toHaveLength(1);
@@ -414,7 +415,7 @@ describe("usage settings", () => {
     const settings = readUsageSettings(value, resolve, (p) => problems.push(p), origin);
     return { settings, problems: problems.map((p) => ({ message: p.message, path: p.path })) };
   };
-  test("off, a store path and keepDays are read", () => {
+  test("off, a store path and keepDays are read", async () => {
     for (const off of ["off", false, { store: "off" }, { store: false }])
       expect(read(off)).toEqual({ settings: { store: "off" }, problems: [] });
     expect(read({ store: " ./u.db ", keepDays: 30 })).toEqual({
@@ -423,7 +424,7 @@ describe("usage settings", () => {
     });
   });
 
-  test("a wrong key is left out and named at its path; the rest of the block is kept", () => {
+  test("a wrong key is left out and named at its path; the rest of the block is kept", async () => {
     expect(read({ store: "./u.db", keepDays: 0 })).toEqual({
       settings: { store: "/project/./u.db" },
       problems: [
@@ -435,14 +436,14 @@ describe("usage settings", () => {
       settings: {},
       problems: [
         {
-          message: 'unknown key "usage.stor" is ignored (known keys: store, keepDays)',
+          message: 'unknown key "usage.stor" is ignored (known keys: store, keepDays, buffer)',
           path: ["stor"],
         },
       ],
     });
   });
 
-  test("a project's config may not move, turn off or prune the store: each key is left out with a warning at it", () => {
+  test("a project's config may not move, turn off or prune the store: each key is left out with a warning at it", async () => {
     const refused = (key: string, path: string[]) => ({
       message: `usage.${key} is a user setting; ignored in a project's config`,
       path,
@@ -467,7 +468,7 @@ describe("usage settings", () => {
     });
     try {
       const { config, diagnostics } = await resolvedConfig(fixture);
-      expect(config.usage).toEqual({ store: join(fixture.home, "mine.db"), keepDays: 400 });
+      expect(config.usage).toEqual({ store: join(fixture.home, "mine.db"), keepDays: 400, buffer: 50_000 });
       const lines = diagnostics.map((d) => formatDiagnostic(d, { display: (f) => f }));
       const project = join(fixture.cwd, "skill-central.yaml");
       expect(lines).toEqual([
@@ -482,7 +483,7 @@ describe("usage settings", () => {
     }
   });
 
-  test("a value that is neither off nor a mapping ignores the block", () => {
+  test("a value that is neither off nor a mapping ignores the block", async () => {
     for (const bad of [42, "on", true, ["off"], null])
       expect(read(bad)).toEqual({
         settings: undefined,
@@ -490,7 +491,7 @@ describe("usage settings", () => {
       });
   });
 
-  test("the default store lives in the user's state folder on each platform", () => {
+  test("the default store lives in the user's state folder on each platform", async () => {
     expect(stateRoot("/home/u", {}, "linux")).toBe("/home/u/.local/state/skill-central");
     expect(stateRoot("/home/u", { XDG_STATE_HOME: "/xdg" }, "linux")).toBe("/xdg/skill-central");
     expect(stateRoot("/Users/u", {}, "darwin")).toBe("/Users/u/Library/Application Support/skill-central");
@@ -500,12 +501,13 @@ describe("usage settings", () => {
     expect(defaultUsageSettings("/home/u", {}, "linux")).toEqual({
       store: "/home/u/.local/state/skill-central/usage.db",
       keepDays: 180,
+      buffer: 50_000,
     });
   });
 });
 
 describe("usage command helpers", () => {
-  test("windows are read as hours, days or weeks", () => {
+  test("windows are read as hours, days or weeks", async () => {
     expect(parseWindow("30d", "--since")).toBe(30 * DAY);
     expect(parseWindow("12h", "--since")).toBe(12 * 3_600_000);
     expect(parseWindow("2w", "--since")).toBe(14 * DAY);
@@ -513,7 +515,7 @@ describe("usage command helpers", () => {
     expect(() => parseWindow("0d", "--since")).toThrow("--since must be a window like 30d, 12h or 2w");
   });
 
-  test("a sparkline scales to the busiest bucket and leaves empty ones blank", () => {
+  test("a sparkline scales to the busiest bucket and leaves empty ones blank", async () => {
     expect(sparkline([0, 1, 2, 4, 8])).toBe(" ▁▂▄█");
     expect(sparkline([0, 0])).toBe("▁▁");
   });

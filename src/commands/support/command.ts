@@ -13,6 +13,8 @@ export interface CommandContext<V = unknown> {
   /** `false` with `--no-builtin`; otherwise the configs decide. */
   builtin?: false;
   json: boolean;
+  /** `--verbose`: a git or url layer's files are named by their cache path, not `<layer>@<commit>:<path>`. */
+  verbose?: boolean;
   /** Positional arguments after the command name. */
   args: string[];
   /** The command's own options, typed by their declarations. */
@@ -20,7 +22,7 @@ export interface CommandContext<V = unknown> {
   /** The options named on the command line, whether or not their values have been read. */
   given: ReadonlySet<string>;
   colours: Palette;
-  /** Terminal width when stdout is a terminal; tables are cut to it. */
+  /** The width output is fitted to (COLUMNS, else a terminal's; none when piped): tables are cut to it. */
   columns?: number;
   /** Set when stderr is a terminal (its width): progress lines are drawn there, and only there. */
   errTerminal?: { columns: number };
@@ -61,7 +63,12 @@ export const EXIT_USAGE = 2;
  * command may point at a field after the load (a failing example) without reading the file again.
  */
 export function load(ctx: CommandContext): Promise<LoadResult> {
-  return loadSkills({ cwd: ctx.cwd, ...(ctx.builtin === false && { builtin: false }), keepLocators: true });
+  return loadSkills({
+    cwd: ctx.cwd,
+    ...(ctx.builtin === false && { builtin: false }),
+    ...(ctx.verbose && { cachePaths: true }),
+    keepLocators: true,
+  });
 }
 
 /** Load findings go to stderr, as the server logs them, so stdout stays the command's output. */

@@ -10,6 +10,7 @@ import type { Candidate, Registry } from "../../registry/registry.ts";
 import type { Locator } from "../../storage/parse-document.ts";
 import { exampleDiagnostic } from "../../cli-output/example-report.ts";
 import { type ProjectCheckOptions, projectFindings } from "./project-findings.ts";
+import type { Silenced } from "./ownership.ts";
 
 /** What a check covers: the load's records and general findings, and the candidates whose examples run. */
 export interface CheckInput {
@@ -23,11 +24,11 @@ export interface CheckInput {
 }
 
 /** Everything the server would load, through its own pipeline: the records say it all, and the whole-project findings. */
-export function projectCheck(loaded: LoadResult, options: ProjectCheckOptions = {}): CheckInput {
+export async function projectCheck(loaded: LoadResult, options: ProjectCheckOptions = {}): Promise<CheckInput> {
   const candidates = loaded.registry.resolutions().flatMap((r) => r.chain.map((p) => p.candidate));
   return {
     records: loaded.records,
-    general: [...loaded.diagnostics, ...projectFindings(loaded, options)],
+    general: [...loaded.diagnostics, ...(await projectFindings(loaded, options))],
     registry: loaded.registry,
     candidates,
     locate: locatorsOf(loaded),
@@ -107,6 +108,19 @@ export function findingJson(d: Diagnostic, display: (path: string) => string): F
     rule: d.code,
     message: d.message,
     ...(d.hint !== undefined && { hint: d.hint }),
+  };
+}
+
+/** A `checks.ignore` entry as `--json` gives it, in `validate` and `doctor` alike: what it silences, why, and how many findings. */
+export function silencedJson(s: Silenced, display: (path: string) => string) {
+  const { entry } = s;
+  return {
+    rule: entry.rule,
+    ...(entry.skill !== undefined ? { skill: entry.skill } : { layer: entry.layer }),
+    reason: entry.reason,
+    file: display(entry.file),
+    ...(entry.position && { line: entry.position.line, column: entry.position.column }),
+    silenced: s.count,
   };
 }
 

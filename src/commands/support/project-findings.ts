@@ -12,6 +12,7 @@ import type { LoadResult } from "../../load/load-skills.ts";
 import type { LayerRef, Registry } from "../../registry/registry.ts";
 import type { Locator } from "../../storage/parse-document.ts";
 import { layerDirState } from "../../storage/fs-state.ts";
+import { storeLocation } from "../../storage/store-location.ts";
 import { readUsage } from "../../storage/usage-store.ts";
 import { competingWarnings } from "../../registry/overlap.ts";
 import type { Candidate } from "../../registry/registry.ts";
@@ -56,13 +57,14 @@ export function choosingWarnings(
 const IN_USE_WINDOW_DAYS = 30;
 
 /** Deprecated skills served now that the usage history shows in use lately: whoever uses them should move. */
-function deprecatedInUse(loaded: LoadResult): Diagnostic[] {
-  const store = loaded.config.usage?.store;
+async function deprecatedInUse(loaded: LoadResult): Promise<Diagnostic[]> {
+  const settings = loaded.config.usage;
   const deprecated = loaded.registry.served().filter((c) => c.skill.deprecated !== undefined);
-  if (store === undefined || store === "off" || deprecated.length === 0) return [];
+  if (settings === undefined || settings.store === "off" || deprecated.length === 0) return [];
   const since = Date.now() - IN_USE_WINDOW_DAYS * 86_400_000;
   // A store that cannot be read shows no use; `usage` is where its reason is said.
-  const uses = new Map(readUsage(store, { since }).skills.map((u) => [u.skill, u.uses]));
+  const read = await readUsage(storeLocation(settings.store, settings.passwordEnv), { since });
+  const uses = new Map(read.skills.filter((u) => u.uses > 0).map((u) => [u.skill, u.uses]));
   return deprecated.flatMap((c) => {
     const n = uses.get(c.skill.id);
     if (n === undefined) return [];
@@ -83,7 +85,7 @@ export interface ProjectCheckOptions {
   competing?: boolean;
 }
 
-export function projectFindings(loaded: LoadResult, options: ProjectCheckOptions = {}): Diagnostic[] {
+export async function projectFindings(loaded: LoadResult, options: ProjectCheckOptions = {}): Promise<Diagnostic[]> {
   const { registry, config, display, records } = loaded;
   const problems: Diagnostic[] = [];
   const filesPerLayer = new Map<string, number>();
@@ -119,6 +121,6 @@ export function projectFindings(loaded: LoadResult, options: ProjectCheckOptions
   // One a line: a catalog of look-alike skills has a warning for each (a spread of them overflows the stack).
   for (const d of choosingWarnings(registry.served(), (path) => locators.get(path), options.competing ?? true))
     problems.push(d);
-  for (const d of deprecatedInUse(loaded)) problems.push(d);
+  for (const d of await deprecatedInUse(loaded)) problems.push(d);
   return problems;
 }

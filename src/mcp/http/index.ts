@@ -139,6 +139,7 @@ function assemble(source: LiveRegistry, options: HttpOptions): Pipeline {
           tokenFile: options.metricsTokenFile,
           source,
           openSessions: (): number => sessions?.size ?? 0,
+          ...(options.usageDropped && { usageDropped: options.usageDropped }),
           warn: options.log,
         });
   const auth = authenticators(options);

@@ -69,6 +69,8 @@ export interface MetricsOptions {
   source: RegistrySource;
   /** 2025-11-25 sessions open now (0 when stateless). */
   openSessions: () => number;
+  /** Uses the usage history dropped so far (its buffer full while the store was down). */
+  usageDropped?: () => number;
   warn: (message: string) => void;
 }
 
@@ -147,6 +149,18 @@ export class HttpMetrics {
         const registry = source.loaded();
         if (registry === undefined) return;
         for (const [kind, count] of Object.entries(skillsByKind(registry))) this.set({ kind }, count);
+      },
+    });
+    const { usageDropped } = options;
+    let droppedSeen = 0;
+    new prom.Counter({
+      name: "skill_central_usage_dropped_total",
+      help: "Uses not recorded: the usage store was down or locked past the buffer's bound",
+      registers,
+      collect() {
+        const dropped = usageDropped?.() ?? 0;
+        if (dropped > droppedSeen) this.inc(dropped - droppedSeen);
+        droppedSeen = Math.max(droppedSeen, dropped);
       },
     });
     // Both results exist from the start, so a dashboard's rate() sees the first failure.

@@ -42,6 +42,8 @@ export interface HttpOptions {
   metricsTokenFile?: string;
   /** Hears each use of a skill with the caller it served (the usage history, docs/usage.md); the metrics' count is added to it. */
   onUseBy?: OnUseBy;
+  /** Uses the usage history dropped so far (`skill_central_usage_dropped_total` on /metrics). */
+  usageDropped?: () => number;
 }
 
 export class HttpConfigError extends Error {

@@ -61,7 +61,11 @@ export async function resolveWellKnownLayer(
     );
   const dir = cache.copyDir(target.contentHash);
   const copy = await verifyCopy(dir, cache.sealFile(target.contentHash), target.contentHash);
-  if (copy.state === "missing") return unavailable("there is no local copy of it", "run `skill-central sync`", dir);
+  if (copy.state === "missing") {
+    if (!ctx.lockable) return unavailable("there is no local copy of it", "run `skill-central sync`", dir);
+    const hint = "run `skill-central sync` (a running `skill-central mcp` fetches it in the background)";
+    return { ...unavailable("there is no local copy of it", hint, dir), missingLocked: target.contentHash };
+  }
   if (copy.state === "mismatch")
     return unavailable(
       "its local copy does not match its contentHash",

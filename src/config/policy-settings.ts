@@ -1,0 +1,74 @@
+/**
+ * `policy:` (docs/governance.md): what an admin requires of every layer, whoever declared it.
+ * Today one key, `sources`, the patterns a git or url layer's URL must match:
+ *
+ *   policy:
+ *     sources: [https://github.com/acme/*, https://skills.acme.dev]
+ *
+ * It fails closed: a `policy` or `sources` that cannot be read refuses every git and url layer
+ * (an error at the key) rather than serving what the admin meant to keep out; a pattern that
+ * cannot be read is left out (an error), so it allows nothing. Tighten-only across configs: each
+ * config's list is kept as its own (`SourceList`) and a layer must match every list that is set,
+ * so a project's config can narrow the user's list and never widen it. That is why this block is
+ * not merged by merge-settings.ts: an intersection of pattern lists is not a list of patterns.
+ */
+import type { ReportProblem } from "./config-problem.ts";
+import { NON_BLANK, readBlock } from "./config-schema.ts";
+import { parseSourcePattern, type SourcePattern } from "./source-patterns.ts";
+
+export interface PolicySettings {
+  /** Absent: no list from this config. Empty: every git and url layer refused. */
+  sources?: SourcePattern[];
+}
+
+/** One config's `policy.sources`, where it was set: a layer must match every one in effect. */
+export interface SourceList {
+  file: string;
+  patterns: readonly SourcePattern[];
+}
+
+const HINT = "policy: { sources: [https://github.com/acme/*, https://skills.acme.dev] }";
+const REFUSES_ALL = "every git and url layer is refused until it reads";
+
+/** `policy:` in a config file. */
+export const PolicyBlock = {
+  $id: "policy",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    sources: {
+      type: "array",
+      items: { ...NON_BLANK, errorMessage: "must be a URL pattern", hint: HINT, dropSeverity: "error" },
+      errorMessage: "must be a list of URL patterns",
+      hint: HINT,
+      consequence: REFUSES_ALL,
+      dropSeverity: "error",
+    },
+  },
+  errorMessage: "must be a mapping with sources: [patterns]",
+  hint: HINT,
+  consequence: REFUSES_ALL,
+  dropSeverity: "error",
+} as const;
+
+/** The `policy:` key of one config file; each problem reported, failing closed. */
+export function readPolicySettings(value: unknown, report: ReportProblem): PolicySettings | undefined {
+  if (value === null || value === undefined) return undefined;
+  const block = readBlock(PolicyBlock, value, report, { key: "policy" });
+  if (block === undefined) return { sources: [] };
+  const declared = typeof value === "object" && Object.hasOwn(value as object, "sources");
+  if (block.sources === undefined) return declared ? { sources: [] } : {};
+  const sources: SourcePattern[] = [];
+  for (const [i, text] of block.sources.entries()) {
+    const pattern = parseSourcePattern(text);
+    if ("problem" in pattern) {
+      report({
+        message: `"policy.sources" entry ${i + 1} ${pattern.problem}; it allows nothing`,
+        path: ["sources", i],
+        hint: HINT,
+        severity: "error",
+      });
+    } else sources.push(pattern);
+  }
+  return { sources };
+}
