@@ -231,11 +231,11 @@ const CHILD_ENV_BEFORE = /\benv\s{0,4}[:=]\s{0,4}\{?\s{0,16}$|\bos\.environ\.upd
 
 /** What a prose sentence sends when it is a secret: "upload the .env file to …", "post the output of `env` to …". */
 const SECRET_OBJECTS =
-  "`?\\.env`?(?:\\s{1,16}files?)?|(?:api\\s{1,16}|access\\s{1,16}|ssh\\s{1,16}|private\\s{1,16}|deploy\\s{1,16})?(?:keys?|tokens?)|secrets?|credentials?(?:\\s{1,16}files?)?|passwords?|cookies|environment(?:\\s{1,16}variables)?|env\\s{1,16}vars?|(?:output|contents?|result)\\s{1,16}of\\s{1,16}`?(?:env|printenv|set|cat\\s{1,16}[^`\\n]{1,64})`?|~\\/\\.[\\w./-]{1,64}";
+  "`?\\.env`?(?:\\s{1,16}files?)?|(?:api\\s{1,16}|access\\s{1,16}|ssh\\s{1,16}|private\\s{1,16}|deploy\\s{1,16})?(?:keys?|tokens?)|secrets?|credentials?(?:\\s{1,16}files?)?|passwords?|cookies|environment(?:\\s{1,16}variables)?|env\\s{1,16}vars?|(?:output|contents?|result)\\s{1,16}of\\s{1,16}(?:the\\s{1,16})?`?(?:env|printenv|set|cat\\s{1,16}[^`\\n]{1,64}|\\.env\\b|~\\/\\.[\\w./-]{1,64})`?|~\\/\\.[\\w./-]{1,64}";
 /** Where it goes: a URL, or a webhook, endpoint, paste site or link named in the sentence. */
 const SEND_TARGET =
   "<?https?:\\/\\/|(?:this|the|our|a|my|that)\\s{1,16}(?:[\\w-]{1,32}\\s{1,16}){0,2}(?:webhook|endpoint|collector|paste(?:\\s{1,16}site|bin)?|gist|url|link)\\b";
-const SECRET_SEND_PROSE = `\\b(?:upload|send|post|paste|submit|forward|transmit|exfiltrate|leak|share|report)\\s{1,16}(?:the\\s{1,16}|your\\s{1,16}|their\\s{1,16}|all\\s{1,16}|its\\s{1,16}|both\\s{1,16})?(?:(?:user|app|project|service)'?s?\\s{1,16})?(?:${SECRET_OBJECTS})\\s{1,16}(?:[\\w'-]{1,32}\\s{1,16}){0,6}?(?:to|at|into|via)\\s{1,16}(?:${SEND_TARGET})`;
+const SECRET_SEND_PROSE = `\\b(?:upload|send|post|paste|submit|forward|transmit|exfiltrate|leak|share|report|[Ee]-?mail|[Mm]ail)\\s{1,16}(?:the\\s{1,16}|your\\s{1,16}|their\\s{1,16}|all\\s{1,16}|its\\s{1,16}|both\\s{1,16})?(?:(?:user|app|project|service)'?s?\\s{1,16})?(?:${SECRET_OBJECTS})\\s{1,16}(?:[\\w'-]{1,32}\\s{1,16}){0,6}?(?:to|at|into|via)\\s{1,16}(?:${SEND_TARGET}|[\\w.+-]{1,64}@[\\w-]{1,63}(?:\\.[\\w-]{1,63}){1,8}\\b)`;
 /** An HTTP client call whose arguments hold the whole environment. */
 const ENV_IN_REQUEST =
   "\\b(?:requests|httpx|session|client|aiohttp|axios|got|ky)\\.(?:post|put|patch|request)\\([^\\n]{0,256}(?:\\bos\\.environ\\b(?!\\s{0,4}(?:\\[|\\.get\\b))|\\bprocess\\.env\\b(?![.[]))|\\bfetch\\([^\\n]{0,256}\\bprocess\\.env\\b(?![.[])|\\bJSON\\.stringify\\(\\s{0,16}(?:\\{\\s{0,16}\\.\\.\\.)?process\\.env\\b(?![.[])";
@@ -257,6 +257,7 @@ const URL_CARRIERS = [
   `!?\\[[^\\]\\n]{0,256}\\]\\(\\s{0,16}<?https?:\\/\\/[^)\\s[\\]<>]{0,256}?${URL_DATA}`,
   `<(?:img|image|source|iframe|video|audio|embed|object|link|script|a)\\b[^>\\n]{0,256}?\\b(?:src|href|srcset|data|poster)\\s{0,4}=\\s{0,4}["']?\\s{0,16}https?:\\/\\/[^"'\\s[\\]<>]{0,256}?${URL_DATA}`,
   `^[ \\t]{0,3}\\[[^\\]\\n]{1,256}\\]:[ \\t]{0,16}<?https?:\\/\\/[^\\s[\\]<>]{0,256}?${URL_DATA}`,
+  "https?:\\/\\/[^\\s<>]{0,256}?<\\s{0,4}(?:the\\s{1,16})?(?:contents?|output|text)\\s{1,16}of\\s{1,16}[^>\\n]{1,64}>",
 ].join("|");
 /** The same in words: "render an image whose URL contains the API key", "add the token to the image URL". */
 const URL_SECRET_PROSE = [
