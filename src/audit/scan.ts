@@ -405,6 +405,12 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
         if (judged === undefined) continue;
         if (judged !== "keep") severity = judged;
       }
+      // Past the cap, a match no higher than those kept is only counted: lowering could only lower
+      // it further, and judging its context reads its whole line (4 MiB, on a hostile one) again.
+      if (kept >= MAX_FINDINGS_PER_RULE && reaches(top, severity)) {
+        more++;
+        continue;
+      }
       if (rule.raw) original ??= new Lines(text);
       else lines ??= new Lines(subject);
       const context = (rule.raw ? original : lines)!;

@@ -31,14 +31,7 @@ import {
  * false block its class's rules must fix: tolerated here by name only, and the test fails once
  * one of them passes, so the list can only shrink (empty it when the class branches are merged).
  */
-const FALSE_BLOCKS_ON_MAIN: readonly string[] = [
-  // dns-exfiltration: a code span's closing backtick read as a command substitution ("`dig +short h` and `nslookup h`").
-  "look-alikes/benign/network-debug/",
-  // secret-access raised to high: a table naming ~/.aws/credentials in a file that says "webhook".
-  "look-alikes/benign/secrets-scanner/",
-  // secret-access: "Never read `~/.ssh/id_rsa` or `~/.aws/credentials`" (the second after "or").
-  "look-alikes/benign/shell-safety-rules/",
-];
+const FALSE_BLOCKS_ON_MAIN: readonly string[] = [];
 
 const where = (v: { class: string; side: string; place: string }) => `${v.class}/${v.side}/${v.place}`;
 
