@@ -292,6 +292,8 @@ class Pass {
   private wordForeign = false;
   /** The last code point kept, for the exceptions. */
   private previous = 0;
+  /** The code point as written before NFKC: a variation selector belongs to it (ℹ️ is NFKC's `i` and U+FE0F). */
+  private previousWritten = 0;
   private readonly rtlLines = new Map<number, boolean>();
 
   constructor(private readonly text: string) {
@@ -370,6 +372,7 @@ class Pass {
     }
     this.out.push(text.slice(i, j), i, true);
     this.previous = text.charCodeAt(j - 1);
+    this.previousWritten = this.previous;
     return j;
   }
 
@@ -395,6 +398,7 @@ class Pass {
       else if (word && (fold !== undefined || CYRILLIC.test(piece))) this.wordForeign = true;
       this.out.push(fold ?? piece, at);
       this.previous = code;
+      this.previousWritten = cp;
     }
   }
 
@@ -409,7 +413,7 @@ class Pass {
 
   /** Whether a removed character is one text needs where it stands, not a disguise. */
   private allowed(char: string, at: number): boolean {
-    const previous = this.previous;
+    const previous = this.previousWritten;
     if (VARIATION_SELECTOR.test(char))
       return (
         this.runCount === 0 &&

@@ -86,6 +86,13 @@ describe("normalise: invisible characters", () => {
     expect(rulesOf("SKILL.md", "Team 👩\u200D💻 and ❤\uFE0F\n")).toEqual([]);
   });
 
+  test("allowed: a variation selector after a symbol NFKC folds to a letter (ℹ️ is `i` after NFKC, ™️ is `TM`)", () => {
+    for (const text of ["\u2139\uFE0F", "\u2122\uFE0F", "See \u2139\uFE0F below"]) expect(marks(text)).toEqual([]);
+    expect(rulesOf("SKILL.md", "> \u2139\uFE0F **Note:** the API key is read from the environment.\n")).toEqual([]);
+    // The letter the symbol folds to is still a letter: two selectors after it are smuggled data.
+    expect(marks("\u2139\uFE0F\uFE0E")).toEqual([["invisible-characters", "\uFE0F\uFE0E", "rule"]]);
+  });
+
   test("not allowed: two variation selectors after an emoji (data smuggled in selectors)", () => {
     expect(marks("😀\uFE0F\uFE0E")).toEqual([["invisible-characters", "\uFE0F\uFE0E", "rule"]]);
   });
