@@ -5,6 +5,7 @@ import { CacheEntry } from "../../src/sources/cache-entry.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, skill, type Remote } from "../helpers/git-remote.ts";
 import { RawClient } from "../helpers/raw-client.ts";
+import { promptNames, promptText } from "../helpers/served-prompts.ts";
 import type { ServerTarget } from "../helpers/server.ts";
 import { runCommand } from "./cli-run.ts";
 
@@ -24,19 +25,6 @@ const PIPE = readFileSync(
 );
 
 const env = (home: string): Record<string, string> => ({ HOME: home, PATH: process.env.PATH ?? "", NO_COLOR: "1" });
-
-async function promptText(client: RawClient, name: string): Promise<string> {
-  const result = await client.call<{ messages: { content: { text: string } }[] }>("prompts/get", {
-    name,
-    arguments: {},
-  });
-  return result.messages[0]!.content.text;
-}
-
-async function promptNames(client: RawClient): Promise<string[]> {
-  const { prompts } = await client.call<{ prompts: { name: string }[] }>("prompts/list");
-  return prompts.map((p) => p.name).filter((n) => !n.startsWith("skills:"));
-}
 
 export function auditGateSuite(target: ServerTarget): void {
   /** The CLI of the same target (`bun src/cli.ts …` or the binary). */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, skill } from "../helpers/git-remote.ts";
 import { RawClient } from "../helpers/raw-client.ts";
+import { promptNames, promptText } from "../helpers/served-prompts.ts";
 import type { ServerTarget } from "../helpers/server.ts";
 import { runCommand } from "./cli-run.ts";
 
@@ -28,19 +29,6 @@ const env = (fixture: Fixture): Record<string, string> => ({
   NO_COLOR: "1",
   SKILL_CENTRAL_CACHE_DIR: cacheDir(fixture),
 });
-
-async function promptText(client: RawClient, name: string): Promise<string> {
-  const result = await client.call<{ messages: { content: { text: string } }[] }>("prompts/get", {
-    name,
-    arguments: {},
-  });
-  return result.messages[0]!.content.text;
-}
-
-async function promptNames(client: RawClient): Promise<string[]> {
-  const { prompts } = await client.call<{ prompts: { name: string }[] }>("prompts/list");
-  return prompts.map((p) => p.name).filter((n) => !n.startsWith("skills:"));
-}
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
