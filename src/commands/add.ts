@@ -265,7 +265,7 @@ function planEdit(ctx: CommandContext, source: AddSource, name: string, given: n
       `${shown} already has a layer named "${name}"; choose another with --name, or remove it first (skill-central remove ${name})`,
     );
   const priorities = declared.map((l) => l.priority).filter((p): p is number => typeof p === "number");
-  const priority = given ?? (priorities.length > 0 ? Math.max(...priorities) + PRIORITY_STEP : FIRST_PRIORITY);
+  const priority = given ?? (priorities.length > 0 ? priorities.reduce((a, b) => Math.max(a, b)) + PRIORITY_STEP : FIRST_PRIORITY);
   const entry = entryFor(source, name, priority);
   try {
     return { file, shown, config, entry, next: withLayer(config.text, entry) };
@@ -360,7 +360,7 @@ function report(
   if (r.skills.length > 0)
     out += `  audit: ${count("block")} block, ${count("warn")} warn, ${count("pass")} pass (skill-central audit shows the findings)\n`;
   out += "\nCatalog cost per client (tokens, o200k):\n";
-  const width = Math.max(...r.cost.map((k) => visibleLine(k.label).length));
+  const width = r.cost.reduce((w, k) => Math.max(w, visibleLine(k.label).length), 0);
   for (const k of r.cost) {
     const budget = k.budget !== undefined ? ` of ${n(k.budget)}${k.over ? c.red(" OVER") : ""}` : "";
     out += `  ${visibleLine(k.label).padEnd(width)} +${n(k.added)}  (${n(k.before)} → ${n(k.after)}${budget}; plan: ${k.plan})\n`;
