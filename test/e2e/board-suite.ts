@@ -142,7 +142,7 @@ export function boardSuite(target: ServerTarget): void {
             expect(await get("api/usage")).toEqual({
               status: 200,
               // No skill is called unused: the store says nothing about what was used.
-              body: { recording: true, days: 30, unused: [], unusedCount: 0, problem: note },
+              body: { recording: true, days: 30, unused: [], unusedCount: 0, mostUsed: [], problem: note },
             });
             const skill = await get("api/usage/hello");
             expect(skill.status).toBe(200);
