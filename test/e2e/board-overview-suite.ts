@@ -157,7 +157,7 @@ export function boardOverviewSuite(target: ServerTarget): void {
       expect(await page.getByRole("button", { name: "Previous page" }).isVisible()).toBe(false);
     });
 
-    test("Problems: the layers this project owns by default, every layer's behind a toggle (in the URL), and the panel collapses", async () => {
+    test("Problems: the layers this project owns by default, every layer's behind a toggle (in the URL), and the panel collapses (kept across visits)", async () => {
       const problems = page.getByRole("region", { name: "Problems" });
       await problems.getByRole("heading", { name: "skills/odd.yaml" }).waitFor();
       const text = async () => (await problems.textContent()) ?? "";
@@ -182,6 +182,12 @@ export function boardOverviewSuite(target: ServerTarget): void {
       expect(await toggle.isChecked()).toBe(false);
       await page.locator("#problem-summary").click();
       await problems.getByRole("heading", { name: "skills/odd.yaml" }).waitFor({ state: "hidden" });
+      // Closed stays closed on the next visit: the person's choice.
+      await page.reload();
+      await page.locator("#problem-list h3", { hasText: "skills/odd.yaml" }).waitFor({ state: "attached" });
+      expect(await page.locator("#problem-details").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(
+        false,
+      );
       await page.locator("#problem-summary").click();
       await problems.getByRole("heading", { name: "skills/odd.yaml" }).waitFor();
     });

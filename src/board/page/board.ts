@@ -273,6 +273,25 @@ function listen(): void {
   });
 }
 
+/** Whether Problems is open: the person's choice, kept across visits (open until they close it). */
+function keepProblemsOpen(): void {
+  const details = byId<HTMLDetailsElement>("problem-details");
+  const KEY = "skill-central.board.problems";
+  try {
+    details.open = localStorage.getItem(KEY) !== "closed";
+  } catch {
+    // Storage refused (a private window's policy): open, as by default.
+  }
+  details.addEventListener("toggle", () => {
+    try {
+      localStorage.setItem(KEY, details.open ? "open" : "closed");
+    } catch {
+      // Not kept: the panel still opens and closes.
+    }
+  });
+}
+
 setUpTheme();
+keepProblemsOpen();
 listen();
 route();

@@ -20,6 +20,7 @@ export function layersSection(summary: BoardSummary): HTMLElement {
   const blocked = summary.skills.filter((r) => r.audit === "block").length;
   const warned = summary.skills.filter((r) => r.audit === "warn").length;
   const layers = summary.layers.filter((l) => count(l.name) > 0 || l.owned);
+  const serving = layers.filter((l) => count(l.name) > 0).length;
   return el(
     "section",
     { "aria-label": "Skills per layer", class: "sub" },
@@ -28,7 +29,7 @@ export function layersSection(summary: BoardSummary): HTMLElement {
       "p",
       {},
       el("strong", { class: "figure" }, `${n(summary.skills.length)} skill${summary.skills.length === 1 ? "" : "s"}`),
-      ` served from ${n(layers.length)} layer${layers.length === 1 ? "" : "s"}`,
+      ` served from ${n(serving)} layer${serving === 1 ? "" : "s"}`,
       audited
         ? `; the audit blocked ${n(blocked)} and warned about ${n(warned)}.`
         : "; the audit's verdicts are on their way.",
