@@ -26,6 +26,7 @@ type AuditJsonFinding = { rule: string; severity: string; file: string; line: nu
  */
 const AXE_VIEWS = [
   { name: "the list", hash: "#", waitFor: "Unused skills" },
+  { name: "the Overview with every layer's problems", hash: "#/?problems=all", waitFor: "Cost per client" },
   { name: "a prompt skill", hash: "#/skill/hello", waitFor: "Usage" },
   { name: "a folder skill", hash: "#/skill/handbook", waitFor: "Usage" },
   { name: "a blocked skill", hash: "#/skill/installer", waitFor: "Audit" },
