@@ -173,6 +173,10 @@ export function boardOverviewSuite(target: ServerTarget): void {
         .getByText(/vendor@[0-9a-f]{7}:release-notes\/SKILL\.md/)
         .first()
         .waitFor();
+      // As validate judges it: the form of a skill the project does not own is a note.
+      expect(await text()).toMatch(
+        /release-notes\/SKILL\.md:3:14 note: "description" is 1068 characters.*\(layer "vendor" is not this project's to fix\)/,
+      );
       expect(new URL(page.url()).hash).toBe("#/?problems=all");
       await page.goBack();
       await problems
