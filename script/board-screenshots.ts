@@ -1,5 +1,5 @@
 /**
- * The screenshots in docs/board.md: each view of the board (the list with the unused skills, a
+ * The screenshots in docs/board.md: each view of the board (the list with the Overview, a
  * prompt skill, a folder skill with its document and files, a skill the audit blocks, and a
  * client's cost), in the light
  * and the dark theme, at 1440 px, on the test project (test/helpers/board-fixture.ts), in
@@ -16,7 +16,7 @@ import { SOURCE_ENTRY } from "../test/helpers/server.ts";
 const OUT = join(import.meta.dir, "..", "docs", "board");
 /** Each view by its URL, the client picked, and the region drawn last. */
 const VIEWS = [
-  { name: "list", hash: "", client: "", last: "Unused skills" },
+  { name: "list", hash: "", client: "", last: "Cost per client" },
   { name: "prompt-skill", hash: "#/skill/hello", client: "", last: "Usage" },
   { name: "folder-skill", hash: "#/skill/handbook", client: "", last: "Usage" },
   { name: "blocked-skill", hash: "#/skill/installer", client: "", last: "Audit" },

@@ -21,6 +21,8 @@ export const USAGE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How many unused skills the home view names (then it says how many more): a page, not the catalog. */
 const UNUSED_SHOWN = 50;
+/** How many skills the Overview's "Most used" names. */
+const MOST_USED_SHOWN = 10;
 
 /** The client's cost; the competing pairs are the load's, added when the view is sent. */
 export function costView(
@@ -54,11 +56,11 @@ export async function usageOverview(
   now = Date.now(),
 ): Promise<UsageOverview> {
   if (settings === undefined || settings.store === "off")
-    return { recording: false, days: USAGE_DAYS, unused: [], unusedCount: 0 };
+    return { recording: false, days: USAGE_DAYS, unused: [], unusedCount: 0, mostUsed: [] };
   const read = await readUsage(storeOf(settings.store, settings), { since: now - USAGE_DAYS * DAY_MS, until: now });
   // A store that cannot be read says nothing about which skills were used: none is called unused.
   if (read.problem !== undefined)
-    return { recording: true, days: USAGE_DAYS, unused: [], unusedCount: 0, problem: read.problem };
+    return { recording: true, days: USAGE_DAYS, unused: [], unusedCount: 0, mostUsed: [], problem: read.problem };
   // A refused call is not a use: a skill only ever refused is unused.
   const used = new Set(read.skills.filter((u) => u.uses > 0).map((u) => u.skill));
   const unused = registry
@@ -66,22 +68,47 @@ export async function usageOverview(
     .map((c) => c.skill.id)
     .filter((id) => !used.has(id))
     .sort();
-  return { recording: true, days: USAGE_DAYS, unused: unused.slice(0, UNUSED_SHOWN), unusedCount: unused.length };
+  const served = new Set(registry.served().map((c) => c.skill.id));
+  const mostUsed = read.skills
+    .filter((u) => u.uses > 0 && served.has(u.skill))
+    .sort((a, b) => b.uses - a.uses || (a.skill < b.skill ? -1 : 1))
+    .slice(0, MOST_USED_SHOWN)
+    .map((u) => ({ id: u.skill, uses: u.uses, refused: u.refused }));
+  return {
+    recording: true,
+    days: USAGE_DAYS,
+    unused: unused.slice(0, UNUSED_SHOWN),
+    unusedCount: unused.length,
+    mostUsed,
+  };
 }
 
-/** One skill's uses a day over the last USAGE_DAYS days, and its total and clients over the kept history. */
+/**
+ * One skill's uses a day over the last USAGE_DAYS days, and its total and clients over the kept
+ * history. `from` is where the viewer's first day starts (the page's local midnight): each bucket
+ * is then one of the viewer's days, so a use at 23:39 UTC is drawn on the day the viewer lived it.
+ * A `from` outside the last USAGE_DAYS + 1 days is not the page's: the window then ends now.
+ */
 export async function skillUsage(
   settings: UsageSettings | undefined,
   id: string,
   now = Date.now(),
+  from?: number,
 ): Promise<SkillUsageView> {
-  const since = now - USAGE_DAYS * DAY_MS;
+  const earliest = now - (USAGE_DAYS + 1) * DAY_MS;
+  const since = from !== undefined && from >= earliest && from <= now ? from : now - USAGE_DAYS * DAY_MS;
   const empty = { days: USAGE_DAYS, buckets: new Array<number>(USAGE_DAYS).fill(0), since, total: 0 };
   if (settings === undefined || settings.store === "off")
     return { recording: false, ...empty, keepDays: settings?.keepDays ?? 0, clients: [] };
   const store = storeOf(settings.store, settings);
   const [read, whole] = await Promise.all([
-    readUsage(store, { since, until: now, skill: id, buckets: USAGE_DAYS }),
+    readUsage(store, {
+      since,
+      until: since + USAGE_DAYS * DAY_MS,
+      skill: id,
+      buckets: USAGE_DAYS,
+      exactBuckets: true,
+    }),
     readUsage(store, { since: now - settings.keepDays * DAY_MS, until: now, skill: id }),
   ]);
   if (read.problem !== undefined)

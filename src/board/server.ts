@@ -83,9 +83,14 @@ export async function serveBoard(state: BoardState, port: number): Promise<Board
         const view = await state.cost(request.params.key);
         return view ? Response.json(view) : notFound("such client");
       }),
+      "/api/install/:key": route(async (request) => {
+        const setup = await state.ideSetup(request.params.key);
+        return setup ? Response.json(setup) : notFound("such client");
+      }),
       "/api/usage": route(async () => Response.json(await state.usage())),
       "/api/usage/:id": route(async (request) => {
-        const view = await state.skillUsage(request.params.id);
+        const from = Number(new URL(request.url).searchParams.get("from") ?? Number.NaN);
+        const view = await state.skillUsage(request.params.id, Number.isFinite(from) ? from : undefined);
         return view ? Response.json(view) : notFound("such skill");
       }),
       "/api/events": route((request, bun) => {

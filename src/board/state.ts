@@ -3,6 +3,7 @@
  * and the answers the page asks for, each computed from that one load and the registry it
  * swapped into the server's source.
  */
+import { ownedLayer } from "../config/owned-layer.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { SkillRecord } from "../load/record.ts";
 import { invokePrompt, invokeTool } from "../invoke/invoke.ts";
@@ -12,12 +13,13 @@ import { isPlainObject } from "../skill/json-schema.ts";
 import { CLIENT_CHOICES, clientByKey } from "./clients.ts";
 import { clientView } from "./client-view.ts";
 import type { Competing } from "./competing.ts";
-import { type BoardLoad, problemGroups, recordsByPath, skillPage, skillRows } from "./views.ts";
+import { type BoardLoad, ownsFile, problemGroups, recordsByPath, skillPage, skillRows } from "./views.ts";
 import type {
   BoardSummary,
   ClientView,
   CompetingView,
   CostView,
+  IdeSetup,
   RenderAnswer,
   SkillAudit,
   SkillPage,
@@ -45,6 +47,8 @@ export class BoardState {
   constructor(
     private readonly source: RegistrySource,
     private readonly live: boolean,
+    /** The project folder: where "Add to my IDE" runs `install` and which project file it names. */
+    private readonly project: string = process.cwd(),
   ) {}
 
   /** A load is done: the page shows it from now on. */
@@ -99,8 +103,11 @@ export class BoardState {
       const summary: BoardSummary = {
         version: this.version,
         skills: skillRows(result, current.records, findings.audits),
-        problems: problemGroups(findings.problems, result.display),
+        problems: problemGroups(findings.problems, result.display, ownsFile(result)),
         clients: [...CLIENT_CHOICES],
+        layers: result.config.layers
+          .map((l) => ({ name: l.name, priority: l.priority, owned: ownedLayer(l) }))
+          .sort((a, b) => b.priority - a.priority),
         ...(this.reloadError !== undefined && { reloadError: this.reloadError }),
       };
       current.summary = JSON.stringify(summary);
@@ -163,11 +170,18 @@ export class BoardState {
     return usageOverview(load.result.config.usage, load.result.registry);
   }
 
-  async skillUsage(id: string): Promise<SkillUsageView | undefined> {
+  /** `from`: where the page's first day starts (its local midnight), so each bar is one of the viewer's days. */
+  async skillUsage(id: string, from?: number): Promise<SkillUsageView | undefined> {
     const { load } = await this.now();
     if (!load.result.registry.get(id)) return undefined;
     const { skillUsage } = await import("./insights.ts");
-    return skillUsage(load.result.config.usage, id);
+    return skillUsage(load.result.config.usage, id, Date.now(), from);
+  }
+
+  /** "Add to my IDE" for one client: the install command and the entry install writes. */
+  async ideSetup(key: string): Promise<IdeSetup | undefined> {
+    const { ideSetup } = await import("./ide-setup.ts");
+    return ideSetup(key, this.project);
   }
 }
 

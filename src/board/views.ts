@@ -1,6 +1,7 @@
 /** One load as the page's JSON: the skill rows, the problems grouped by file, a skill's page and its form's fields. */
 import { readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, sep } from "node:path";
+import { ownedLayer } from "../config/owned-layer.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { ExampleResult } from "../examples/run.ts";
 import type { LoadResult } from "../load/load-skills.ts";
@@ -60,17 +61,37 @@ export function skillRows(
     line: lineOf(records.get(c.path)),
     shadows: (result.registry.resolution(c.skill.id)?.chain.length ?? 1) - 1,
     ...(audits?.has(c.skill.id) && { audit: audits.get(c.skill.id)!.verdict }),
+    ...(records.get(c.path)?.servedStamp && { changed: records.get(c.path)!.servedStamp!.mtimeMs }),
   }));
 }
 
+/**
+ * Whether a finding's file is the project's to fix: the file of a skill of an owned layer, or a
+ * file under an owned layer's folder (innermost layer first), or a file of no layer (a config file).
+ */
+export function ownsFile(result: LoadResult): (file: string | undefined) => boolean {
+  const owned = new Map(result.config.layers.map((l) => [l.name, ownedLayer(l)]));
+  const byFile = new Map(result.records.map((r) => [r.path, r.layer.name]));
+  const dirs = result.config.layers.filter((l) => l.dir !== "").sort((a, b) => b.dir.length - a.dir.length);
+  return (file) => {
+    if (file === undefined) return true;
+    const layer = byFile.get(file) ?? dirs.find((l) => file === l.dir || file.startsWith(l.dir + sep))?.name;
+    return layer === undefined || owned.get(layer) !== false;
+  };
+}
+
 /** Findings grouped by file, files in order, findings about no file first. */
-export function problemGroups(problems: readonly Diagnostic[], display: (path: string) => string): ProblemGroup[] {
+export function problemGroups(
+  problems: readonly Diagnostic[],
+  display: (path: string) => string,
+  owns: (file: string | undefined) => boolean,
+): ProblemGroup[] {
   const groups = new Map<string, ProblemGroup>();
   for (const d of problems) {
     const file = d.file === undefined ? "" : display(d.file);
     let group = groups.get(file);
     if (!group) {
-      group = { file, problems: [] };
+      group = { file, owned: owns(d.file), problems: [] };
       groups.set(file, group);
     }
     group.problems.push({

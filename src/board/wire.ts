@@ -18,6 +18,8 @@ export interface SkillRow {
   shadows: number;
   /** The audit's verdict, when the board has one (no findings here: the skill's page has them). */
   audit?: SkillAudit["verdict"];
+  /** Milliseconds since the epoch when the served file last changed on disk (the Overview's "recently changed"). */
+  changed?: number;
 }
 
 /** One finding, as `validate` gives it. */
@@ -33,6 +35,11 @@ export interface ProblemRow {
 export interface ProblemGroup {
   /** The file as people read it; empty for findings about no file. */
   file: string;
+  /**
+   * Whether the file is in a layer this project owns (a folder of this machine: config/owned-layer.ts),
+   * or is about no layer at all (a config file): the Problems panel shows these by default.
+   */
+  owned: boolean;
   problems: ProblemRow[];
 }
 
@@ -48,6 +55,8 @@ export interface BoardSummary {
   skills: SkillRow[];
   problems: ProblemGroup[];
   clients: ClientChoice[];
+  /** The configured layers, highest priority first, and whether this project owns each (config/owned-layer.ts). */
+  layers: { name: string; priority: number; owned: boolean }[];
   /** A reload that failed as a whole (the previous skills stay served). */
   reloadError?: string;
 }
@@ -181,6 +190,8 @@ export interface UsageOverview {
   /** Served skills with no use in the last `days` days: the first UNUSED_SHOWN by id, and how many in all. */
   unused: string[];
   unusedCount: number;
+  /** The served skills used most in the last `days` days, most first (at most MOST_USED_SHOWN); refusals are not uses. */
+  mostUsed: { id: string; uses: number; refused: number }[];
   /** The store could not be read: one line naming it and why (then nothing is called unused). */
   problem?: string;
 }
@@ -200,4 +211,20 @@ export interface SkillUsageView {
   lastUsed?: number;
   /** The store could not be read: one line naming it and why (the figures are then empty). */
   problem?: string;
+}
+
+/**
+ * "Add to my IDE" for one client (`/api/install/<key>`): the `install` command that writes the
+ * entry, and the entry itself as install would write it into the client's project file (the
+ * install module's own shaping), for a person who edits the file by hand.
+ */
+export interface IdeSetup {
+  label: string;
+  /** The command to run in the project: `skill-central install <client>`; absent when install does not know this client. */
+  command?: string;
+  /** The client's project config file as people read it, and the text install adds to a new one. */
+  file?: string;
+  snippet?: string;
+  /** Why there is no command or snippet (the client is unknown to install, or refuses the entry). */
+  note?: string;
 }

@@ -7,19 +7,28 @@ import { LOG_FORMATS } from "../serve/log.ts";
 import { command, SERVING, UsageError } from "./support/command.ts";
 import { byPlace, checkFindings, leftOutNotes, projectCheck, unaskableWarnings } from "./support/findings.ts";
 import { choice, flag, wholeNumber } from "./support/options.ts";
+import { judgeFindings } from "./support/ownership.ts";
 
 const DEFAULT_PORT = 8741;
 
 /**
- * What `validate` (without --strict) finds in a load, the examples' verdicts with it; skills that
- * compete are searched for after the load is shown (board/competing.ts), not on the way to it.
+ * What `validate` (without --strict) finds in a load, judged as validate judges them (the form of
+ * a skill the project does not own is a note; `checks.ignore` applies), the examples' verdicts
+ * with it; skills that compete are searched for after the load is shown (board/competing.ts), not
+ * on the way to it.
  */
 async function findingsOf(result: LoadResult): Promise<Findings> {
   const found = await checkFindings(await projectCheck(result, { competing: false }));
   const dir = result.config.layers.find((l) => l.origin === "built-in")?.dir;
   const own = result.records.filter((r) => dir === undefined || !(r.path === dir || r.path.startsWith(dir + sep)));
   const problems = [...found.problems, ...result.records.flatMap(leftOutNotes), ...own.flatMap(unaskableWarnings)];
-  return { problems: problems.sort(byPlace), examples: found.examples };
+  const judged = judgeFindings(problems, {
+    records: result.records,
+    layers: result.config.layers,
+    ignore: result.config.checks?.ignore ?? [],
+    strict: false,
+  });
+  return { problems: judged.problems.sort(byPlace), examples: found.examples };
 }
 
 /**

@@ -1,4 +1,5 @@
 /** The board's process: the same skills, log and stop sequence as the servers, with the page on 127.0.0.1. */
+import { resolve } from "node:path";
 import { competingOf } from "../board/competing.ts";
 import { serveBoard } from "../board/server.ts";
 import { BoardState } from "../board/state.ts";
@@ -41,7 +42,7 @@ export async function runBoard(options: ServeOptions, run: BoardRunOptions): Pro
   const logger = serveLogger(options);
   const source = new LiveRegistry();
   const live = options.watch ?? true;
-  const state = new BoardState(source, live);
+  const state = new BoardState(source, live, resolve(options.cwd ?? process.cwd()));
   const serving = await serveBoard(state, run.port).catch((error: unknown) => {
     throw portInUse(error, BOARD_HOST, run.port) ?? error;
   });

@@ -26,6 +26,12 @@ export interface UsageQuery {
   client?: string;
   /** How many buckets the window is cut into (1: no sparkline query). */
   buckets?: number;
+  /**
+   * Count each bucket from the rows themselves, not from the daily roll-ups: for buckets that are
+   * not UTC days (a viewer's local days), where a roll-up's day would put a use at 23:39 UTC in
+   * the wrong one. Read with `skill` set (the index on skill and time keeps it one skill's rows).
+   */
+  exactBuckets?: boolean;
 }
 
 /** Per skill: its uses in a window. */
@@ -136,7 +142,7 @@ export function reportQueries(
   const buckets: ReportQuery[] = [];
   if (count > 1) {
     const width = Math.max(1, Math.ceil((until - since) / count));
-    const db = daily(["outcome <> 'refused'"]);
+    const db = query.exactBuckets ? undefined : daily(["outcome <> 'refused'"]);
     // A whole day falls in the bucket of its middle: the sparkline may move part of a day by one
     // column where buckets do not start at midnight; the counts above stay exact.
     if (db)
@@ -144,7 +150,12 @@ export function reportQueries(
         sql: `SELECT skill, CAST((day * ${DAY_MS} + ${DAY_MS / 2} - ?) / ? AS INTEGER) AS b, CAST(SUM(n) AS INTEGER) AS n FROM ${DAILY_TABLE} WHERE ${db.sql} GROUP BY 1, 2`,
         params: [since, width, ...db.params],
       });
-    const rb = raw(["outcome <> 'refused'"]);
+    const rb = query.exactBuckets
+      ? {
+          sql: `at >= ? AND at <= ?${and([...f.clauses, "outcome <> 'refused'"])}`,
+          params: [since, until, ...f.params],
+        }
+      : raw(["outcome <> 'refused'"]);
     if (rb)
       buckets.push({
         sql: `SELECT skill, CAST((at - ?) / ? AS INTEGER) AS b, CAST(COUNT(*) AS INTEGER) AS n FROM ${USES_TABLE} WHERE ${rb.sql} GROUP BY 1, 2`,

@@ -2,6 +2,7 @@ import { beforeAll } from "bun:test";
 import { buildForTests } from "../../script/build.ts";
 import type { ServerTarget } from "../helpers/server.ts";
 import { boardAccessSuite } from "./board-access-suite.ts";
+import { boardOverviewSuite } from "./board-overview-suite.ts";
 import { boardSuite } from "./board-suite.ts";
 
 /** The board from the compiled executable: the page is bundled into it, no file of it on disk. */
@@ -13,3 +14,4 @@ beforeAll(async () => {
 
 boardSuite(target);
 boardAccessSuite(target);
+boardOverviewSuite(target);

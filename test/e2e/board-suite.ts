@@ -26,6 +26,7 @@ type AuditJsonFinding = { rule: string; severity: string; file: string; line: nu
  */
 const AXE_VIEWS = [
   { name: "the list", hash: "#", waitFor: "Unused skills" },
+  { name: "the Overview with every layer's problems", hash: "#/?problems=all", waitFor: "Cost per client" },
   { name: "a prompt skill", hash: "#/skill/hello", waitFor: "Usage" },
   { name: "a folder skill", hash: "#/skill/handbook", waitFor: "Usage" },
   { name: "a blocked skill", hash: "#/skill/installer", waitFor: "Audit" },
@@ -142,7 +143,7 @@ export function boardSuite(target: ServerTarget): void {
             expect(await get("api/usage")).toEqual({
               status: 200,
               // No skill is called unused: the store says nothing about what was used.
-              body: { recording: true, days: 30, unused: [], unusedCount: 0, problem: note },
+              body: { recording: true, days: 30, unused: [], unusedCount: 0, mostUsed: [], problem: note },
             });
             const skill = await get("api/usage/hello");
             expect(skill.status).toBe(200);

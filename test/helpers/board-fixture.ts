@@ -86,4 +86,5 @@ export const DATA_PATHS = [
   "api/cost/cursor",
   "api/usage",
   "api/usage/hello",
+  "api/install/cursor",
 ];

@@ -216,6 +216,21 @@ describe("readUsage", () => {
     expect((await readUsage(path, { since: until - 7 * DAY, until, skill: "a" })).skills).toHaveLength(1);
   });
 
+  test("exactBuckets: buckets that are a viewer's local days count each use by its own time, not its UTC day's", async () => {
+    const path = tempStore();
+    // Tokyo's days start at 15:00 UTC; a use at 23:39 UTC on the 5th is on Tokyo's 6th.
+    const tokyoMidnight6th = Date.UTC(2026, 11, 5, 15);
+    const since = tokyoMidnight6th - 3 * DAY;
+    const recorder = new UsageRecorder({ store: path, keepDays: 365, warn: () => {}, now: () => since + 5 * DAY });
+    recorder.record(use("a", { at: Date.UTC(2026, 11, 5, 23, 39) }));
+    recorder.close();
+    const query = { since, until: since + 4 * DAY, buckets: 4, skill: "a" };
+    const exact = (await readUsage(path, { ...query, exactBuckets: true })).skills[0];
+    expect(exact?.buckets).toEqual([0, 0, 0, 1]);
+    // The daily roll-ups know only the UTC day: its middle (12:00 UTC on the 5th) is Tokyo's 5th.
+    expect((await readUsage(path, query)).skills[0]?.buckets).toEqual([0, 0, 1, 0]);
+  });
+
   test("a file that is not a usage store reads as empty", async () => {
     const path = tempStore();
     openUsageDatabase(path, 0).close();

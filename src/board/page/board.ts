@@ -1,27 +1,63 @@
-/** The board page's entry: its state, the load it draws (list, problems, the open skill and client), and the live feed that redraws it. */
+/**
+ * The board page's entry: its state, the load it draws (list, problems, the open skill and
+ * client), the URL that names the view (url-state.ts), and the live feed that redraws it.
+ */
+import { localMidnight, localTime } from "./dates.ts";
 import { byId, el, getJson, replaceWith } from "./dom.ts";
 import { unusedSection } from "./insights-view.ts";
 import { PAGE_SIZE, renderClient, renderProblems, renderSkillList } from "./lists.ts";
+import {
+  awaitingApprovalSection,
+  costsSection,
+  layersSection,
+  mostUsedSection,
+  recentSection,
+} from "./overview-view.ts";
 import { showSkill } from "./skill-view.ts";
 import { setUpTheme } from "./theme.ts";
+import { hashOf, parseHash, type UrlView } from "./url-state.ts";
 import type {
   BoardSummary,
   ClientView,
   CostView,
+  IdeSetup,
   SkillPage,
   SkillRow,
   SkillUsageView,
   UsageOverview,
 } from "../wire.ts";
 
-/** What the page shows now; every load replaces `summary`, the rest is the person's. */
+/** What the page shows now; every load replaces `summary`, the rest is the person's (and the URL's). */
 const view = {
   summary: undefined as BoardSummary | undefined,
   /** The search's ranking (ids), or undefined for every skill by id. */
   ranked: undefined as string[] | undefined,
   page: 0,
   selected: undefined as string | undefined,
+  /** The client picked, kept here as well: the URL may name it before the list of clients arrives. */
+  client: "",
+  allProblems: false,
 };
+
+/** The view as the URL names it. */
+function urlView(): UrlView {
+  return {
+    skill: view.selected,
+    client: view.client,
+    audit: byId<HTMLSelectElement>("audit-filter").value,
+    query: byId<HTMLInputElement>("search").value,
+    allProblems: view.allProblems,
+  };
+}
+
+/**
+ * A choice was made: a new history entry names it (back undoes it). The entry left behind is
+ * first written in full, so going back to it restores its choices rather than keeping these.
+ */
+function pushView(before: UrlView): void {
+  history.replaceState(null, "", hashOf(before));
+  history.pushState(null, "", hashOf(urlView()));
+}
 
 function rows(): SkillRow[] {
   const all = view.summary?.skills ?? [];
@@ -55,17 +91,29 @@ async function search(): Promise<void> {
   drawList();
 }
 
-/** The home view: what the board is, and the skills nobody used lately (read from the usage store). */
+/**
+ * The home view: what is in the catalog and whether it is healthy (overview-view.ts), and the
+ * skills nobody used lately. Each client's cost is counted by the server once per load.
+ */
 async function showHome(): Promise<void> {
   const section = byId("skill");
   section.setAttribute("aria-label", "Overview");
   delete section.dataset.skill;
-  const usage = await getJson<UsageOverview>("/api/usage");
+  const summary = view.summary;
+  const clients = summary?.clients ?? [];
+  const [usage, costs] = await Promise.all([
+    getJson<UsageOverview>("/api/usage"),
+    Promise.all(clients.map((c) => getJson<CostView>(`/api/cost/${encodeURIComponent(c.key)}`))),
+  ]);
   if (view.selected !== undefined) return;
   replaceWith(
     section,
     el("h2", {}, "Overview"),
     el("p", { class: "hint" }, "Pick a skill to see its document, its form, its examples and its uses."),
+    summary ? [layersSection(summary), awaitingApprovalSection()] : [],
+    summary ? [costsSection(clients, costs)] : [],
+    usage ? [mostUsedSection(usage)] : [],
+    summary ? [recentSection(summary)] : [],
     usage ? [unusedSection(usage)] : [],
   );
 }
@@ -76,32 +124,46 @@ async function showSelected(): Promise<void> {
   const path = encodeURIComponent(id);
   const [skill, usage] = await Promise.all([
     getJson<SkillPage>(`/api/skill/${path}`),
-    getJson<SkillUsageView>(`/api/usage/${path}`),
+    // Buckets from the viewer's midnight 29 days ago: each bar is one of the viewer's days.
+    getJson<SkillUsageView>(`/api/usage/${path}?from=${localMidnight(29)}`),
   ]);
   if (view.selected !== id) return;
   await showSkill(skill, id, usage);
 }
 
 async function showClient(): Promise<void> {
-  const key = byId<HTMLSelectElement>("client").value;
+  const key = view.client;
   if (key === "") return renderClient(undefined, undefined);
   const path = encodeURIComponent(key);
   // The cost counts tokens (the server loads its tokenizer on the first ask): only for a picked client.
-  const [client, cost] = await Promise.all([
+  const [client, cost, setup] = await Promise.all([
     getJson<ClientView>(`/api/client/${path}`),
     getJson<CostView>(`/api/cost/${path}`),
+    getJson<IdeSetup>(`/api/install/${path}`),
   ]);
-  if (byId<HTMLSelectElement>("client").value === key) renderClient(client, cost);
+  if (view.client === key) renderClient(client, cost, setup);
 }
 
 function fillClients(summary: BoardSummary): void {
   const select = byId<HTMLSelectElement>("client");
-  if (select.options.length > 0) return;
-  replaceWith(
-    select,
-    el("option", { value: "" }, "(pick a client)"),
-    summary.clients.map((c) => el("option", { value: c.key }, c.label)),
-  );
+  if (select.options.length === 0)
+    replaceWith(
+      select,
+      el("option", { value: "" }, "(pick a client)"),
+      summary.clients.map((c) => el("option", { value: c.key }, c.label)),
+    );
+  // A client the URL named that the board does not know reads as none.
+  if (!summary.clients.some((c) => c.key === view.client)) view.client = "";
+  select.value = view.client;
+}
+
+/** The header's status in words: how many skills, and whether they are up to date. */
+function statusText(summary: BoardSummary): string {
+  const skills = `${summary.skills.length} skill${summary.skills.length === 1 ? "" : "s"}`;
+  const at = localTime(Date.now()).slice(11);
+  return summary.reloadError
+    ? `${skills} · the last change on disk could not be loaded: showing the last good version`
+    : `${skills} · up to date (checked ${at})`;
 }
 
 /** Draws a load: list, problems, the open skill and client; then tells scripts which version is on screen. */
@@ -112,9 +174,9 @@ async function refresh(): Promise<void> {
   fillClients(summary);
   fillAuditFilter(summary);
   const status = byId("status");
-  status.textContent = `${summary.skills.length} skills · live (load ${summary.version})${summary.reloadError ? " · last reload failed" : ""}`;
+  status.textContent = statusText(summary);
   status.classList.toggle("stale", summary.reloadError !== undefined);
-  renderProblems(summary.problems, summary.reloadError);
+  renderProblems(summary.problems, summary.reloadError, view.allProblems);
   if (byId<HTMLInputElement>("search").value.trim() !== "") await search();
   else drawList();
   await Promise.all([showSelected(), showClient()]);
@@ -122,23 +184,59 @@ async function refresh(): Promise<void> {
   window.dispatchEvent(new CustomEvent("board:updated", { detail: summary.version }));
 }
 
+/**
+ * Shows the view the URL names. A hash the board wrote sets every choice (a shared link, back
+ * and forward); a plain link to a skill keeps the choices on screen, and the URL is written in
+ * full when any of them is not its default, so it can be shared as it is.
+ */
 function route(): void {
-  const match = /^#\/skill\/(.+)$/.exec(location.hash);
-  view.selected = match ? decodeURIComponent(match[1]!) : undefined;
-  drawList();
+  const { skill, choices } = parseHash(location.hash);
+  view.selected = skill;
+  const before = { client: view.client, query: byId<HTMLInputElement>("search").value, all: view.allProblems };
+  if (choices) {
+    view.client = choices.client;
+    view.allProblems = choices.allProblems;
+    byId<HTMLSelectElement>("audit-filter").value = choices.audit;
+    byId<HTMLInputElement>("search").value = choices.query;
+    if (view.summary) fillClients(view.summary);
+  } else {
+    const full = hashOf(urlView());
+    if (!full.endsWith("?")) history.replaceState(null, "", full);
+  }
+  if (view.summary && before.all !== view.allProblems)
+    renderProblems(view.summary.problems, view.summary.reloadError, view.allProblems);
+  if (before.client !== view.client) void showClient();
+  if (before.query !== byId<HTMLInputElement>("search").value) void search();
+  else drawList();
   void showSelected();
 }
 
 function listen(): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // Typing is not a step back and forward goes through: the entry is rewritten as the search changes.
   byId("search").addEventListener("input", () => {
     clearTimeout(timer);
-    timer = setTimeout(() => void search(), 80);
+    timer = setTimeout(() => {
+      history.replaceState(null, "", hashOf(urlView()));
+      void search();
+    }, 80);
   });
-  byId("client").addEventListener("change", () => void showClient());
+  byId("client").addEventListener("change", () => {
+    const before = urlView();
+    view.client = byId<HTMLSelectElement>("client").value;
+    pushView(before);
+    void showClient();
+  });
   byId("audit-filter").addEventListener("change", () => {
+    pushView({ ...urlView(), audit: new URLSearchParams(location.hash.split("?")[1] ?? "").get("audit") ?? "" });
     view.page = 0;
     drawList();
+  });
+  byId("all-problems").addEventListener("change", () => {
+    const before = urlView();
+    view.allProblems = byId<HTMLInputElement>("all-problems").checked;
+    pushView(before);
+    if (view.summary) renderProblems(view.summary.problems, view.summary.reloadError, view.allProblems);
   });
   byId("prev").addEventListener("click", () => {
     view.page = Math.max(0, view.page - 1);
@@ -175,6 +273,25 @@ function listen(): void {
   });
 }
 
+/** Whether Problems is open: the person's choice, kept across visits (open until they close it). */
+function keepProblemsOpen(): void {
+  const details = byId<HTMLDetailsElement>("problem-details");
+  const KEY = "skill-central.board.problems";
+  try {
+    details.open = localStorage.getItem(KEY) !== "closed";
+  } catch {
+    // Storage refused (a private window's policy): open, as by default.
+  }
+  details.addEventListener("toggle", () => {
+    try {
+      localStorage.setItem(KEY, details.open ? "open" : "closed");
+    } catch {
+      // Not kept: the panel still opens and closes.
+    }
+  });
+}
+
 setUpTheme();
+keepProblemsOpen();
 listen();
 route();

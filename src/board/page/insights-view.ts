@@ -3,6 +3,7 @@
  * skills unused lately, a skill's uses over time (an SVG drawn here: a month of daily bars needs
  * no charting library), and a skill's audit verdict with its findings.
  */
+import { localDay, localTime } from "./dates.ts";
 import { type Cell, type Column, el, place, table } from "./dom.ts";
 import type { CostView, SkillAudit, SkillUsageView, UsageOverview } from "../wire.ts";
 
@@ -170,7 +171,8 @@ function usageChart(id: string, usage: SkillUsageView): SVGSVGElement {
   const total = usage.buckets.reduce((a, b) => a + b, 0);
   const peak = Math.max(1, ...usage.buckets);
   const busiest = usage.buckets.indexOf(Math.max(...usage.buckets));
-  const day = (i: number) => new Date(usage.since + i * 86_400_000).toISOString().slice(0, 10);
+  // The bucket's middle: the page asked for buckets from its local midnight (a DST day is 23 or 25 hours).
+  const day = (i: number) => localDay(usage.since + i * 86_400_000 + 43_200_000);
   const name =
     `Uses of ${id} per day over the last ${usage.days} days: ${n(total)} in all` +
     (total > 0 ? `, most on ${day(busiest)} (${usage.buckets[busiest]})` : "");
@@ -225,8 +227,7 @@ export function usageSection(id: string, usage: SkillUsageView | undefined): HTM
         {},
         el("strong", { class: "figure" }, `${n(usage.total)} use${usage.total === 1 ? "" : "s"}`),
         ` in the kept history (${usage.keepDays} days)`,
-        usage.lastUsed !== undefined &&
-          `; last ${new Date(usage.lastUsed).toISOString().replace("T", " ").slice(0, 16)} UTC`,
+        usage.lastUsed !== undefined && `; last ${localTime(usage.lastUsed)}`,
         ".",
       ),
       usage.buckets.some((b) => b > 0)

@@ -1,7 +1,7 @@
 /** The open skill on the page: its document, its form rendered live through the server, and copying what it rendered. */
 import { byId, el, getJson, place, replaceWith, table } from "./dom.ts";
 import { auditSection, usageSection } from "./insights-view.ts";
-import { renderMarkdown } from "./markdown.ts";
+import { renderMarkdown, renderTemplate } from "./markdown.ts";
 import type { Field, RenderAnswer, SkillPage, SkillUsageView } from "../wire.ts";
 
 /** The form's values as a client would send them: numbers as numbers, JSON fields parsed; empty fields left out. */
@@ -157,7 +157,7 @@ function filesTable(skill: SkillPage): HTMLElement | undefined {
 }
 
 /** Copies `text`; the button says it did (a status screen readers hear), or that the browser refused. */
-function copyButton(text: string, label: string): HTMLButtonElement {
+export function copyButton(text: string, label: string): HTMLButtonElement {
   const button = el("button", { type: "button", class: "copy", "aria-label": label, title: label }, "Copy");
   button.addEventListener("click", async () => {
     try {
@@ -184,8 +184,9 @@ function documentOf(skill: SkillPage): HTMLElement {
   const source = el("pre", { "aria-label": "Source", class: "source" }, skill.source);
   if (skill.body === undefined) return el("div", {}, el("h3", {}, "Source"), source);
   const rendered = el("div", { class: "doc", "aria-label": "Document", role: "document" });
-  // markdown-it with html: false: the only markup here is what CommonMark makes of the text.
-  rendered.innerHTML = renderMarkdown(skill.body);
+  // markdown-it with html: false: the only markup here is what CommonMark makes of the text (and,
+  // for a YAML prompt, the page's own fields for its arguments: markdown.ts renderTemplate).
+  rendered.innerHTML = skill.kind === "prompt" ? renderTemplate(skill.body) : renderMarkdown(skill.body);
   const toggle = el("button", { type: "button", class: "toggle", "aria-pressed": String(showSource) }, "Show source");
   const draw = () => {
     toggle.setAttribute("aria-pressed", String(showSource));
