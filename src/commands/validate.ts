@@ -24,6 +24,7 @@ import { ownedLayer } from "../config/owned-layer.ts";
 import { judgeFindings } from "./support/ownership.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandContext } from "./support/command.ts";
 import { flag } from "./support/options.ts";
+import { evalFileFindings } from "../storage/eval-files.ts";
 
 interface Checked extends CheckInput {
   display: (path: string) => string;
@@ -125,6 +126,7 @@ export const spec = command({
       ...checked.records.flatMap(leftOutNotes),
       ...checked.records.filter((r) => !checked.builtin(r)).flatMap(unaskableWarnings),
       ...choosing,
+      ...checked.records.flatMap((r) => evalFileFindings(r.path)),
     ];
     // --strict restates some served rules by the specification's letter: each problem is said once.
     const all = withStrictFindings([...found.problems, ...notes], strict ? own.flatMap(specFindings) : []);
