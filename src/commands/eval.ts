@@ -9,7 +9,12 @@ import { join, resolve } from "node:path";
 import { formatTable } from "../cli-output/table.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
+import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
 import { modelMayUse } from "../invoke/load-skill.ts";
+import { clientProfile } from "../mcp/catalog/client-profiles.ts";
+import { listTools } from "../mcp/tool-listing.ts";
+import { planFor } from "../mcp/tools.ts";
+import type { Candidate, Registry } from "../registry/registry.ts";
 import { NO_WINNER, routeTriggerSets, type RoutingQuery, type SkillRouting } from "../registry/routing.ts";
 import { searchIndexOf } from "../registry/search.ts";
 import { evalPathsOf, readTriggerSet } from "../storage/eval-files.ts";
@@ -52,7 +57,7 @@ function textReport(results: readonly SkillRouting[], columns: number | undefine
   const table = [
     ["SKILL", "SHOULD", "SHOULD NOT", "RECALL@1", "RECALL@3", "FALSE FIRES", "WON INSTEAD"],
     ...results.map((r) => [
-      r.searchable ? r.skill : `${r.skill} (not searchable)`,
+      r.reachable ? r.skill : `${r.skill} (not reachable)`,
       String(r.positives),
       String(r.negatives),
       percent(r.recallAt1),
@@ -76,14 +81,35 @@ function textReport(results: readonly SkillRouting[], columns: number | undefine
   );
 }
 
+interface Reach {
+  filter: (candidate: Candidate) => boolean;
+  client?: { name: string; catalogTools: boolean; plan: string };
+}
+
+/**
+ * The skills a model can pick from. With the catalog tools (find_skills), every skill a model may
+ * use; for a client whose plan has none, only the skills listed to it as tools: prompts are for
+ * people to choose (slash commands), never the model.
+ */
+function reachOf(registry: Registry, settings: typeof DEFAULT_CATALOG_SETTINGS, client: string | undefined): Reach {
+  if (client === undefined) return { filter: modelMayUse };
+  const plan = planFor(registry, settings, clientProfile({ name: client }, undefined));
+  const listed = new Set(listTools(registry, plan).map((t) => t.name));
+  return {
+    filter: plan.catalog ? modelMayUse : (c) => modelMayUse(c) && listed.has(c.skill.id),
+    client: { name: client, catalogTools: plan.catalog, plan: plan.why },
+  };
+}
+
 export const spec = command({
   name: "eval",
   summary: "Check that each skill's trigger queries pick it (routing proxy, offline)",
-  usage: "eval [<skill>…] [--routing] [--trigger-set <path>] [--min-recall <share>] [--workspace <dir>] [--json]",
+  usage:
+    "eval [<skill>…] [--routing] [--client <name>] [--trigger-set <path>] [--min-recall <share>] [--workspace <dir>] [--json]",
   description:
     "Ranks each skill's trigger queries (evals/eval_set.json in a skill folder, <name>.eval_set.json beside a\n" +
     "skill file: {query, should_trigger} items) against every skill a model may use, with the server's own\n" +
-    "search (find_skills). Reports per skill recall@1 and @3 over the should-trigger queries, false fires\n" +
+    "search (find_skills; --client: what that client's plan lets a model reach). Reports per skill recall@1 and @3 over the should-trigger queries, false fires\n" +
     "(a should-not query it ranks first) and which skill won instead. A proxy for a model's choice, not the\n" +
     "choice: see docs/eval.md. Exit 1 when a skill's recall@1 is under --min-recall, a trigger set is\n" +
     "invalid, or no skill has one; 2 on a usage error.",
@@ -94,6 +120,10 @@ export const spec = command({
       "Use this trigger set (a JSON array of {query, should_trigger}) for the one skill named",
     ),
     "min-recall": value("<share>", "Fail (exit 1) when a skill's recall@1 is under this, 0 to 1", share),
+    client: text(
+      "<name>",
+      "Rank over what this client (its clientInfo.name) can pick from under its plan: without the catalog tools, only the skills listed to it as tools",
+    ),
     workspace: text("<dir>", "Also write the results to <dir>/iteration-N/routing.json (N one past the highest)"),
   },
   examples: [
@@ -101,6 +131,7 @@ export const spec = command({
     "skill-central eval --min-recall 0.8 --json",
     "skill-central eval review-pr --trigger-set review-pr.eval_set.json",
     "skill-central eval --workspace eval-workspace",
+    "skill-central eval --client claude-code",
   ],
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
@@ -134,13 +165,15 @@ export const spec = command({
     }
     for (const d of problems)
       ctx.err(`${colourDiagnostic(formatDiagnostic(d, { display: loaded.display }), ctx.colours)}\n`);
-    const results = routeTriggerSets(searchIndexOf(loaded.registry), sets, modelMayUse);
+    const reach = reachOf(loaded.registry, loaded.config.catalog ?? DEFAULT_CATALOG_SETTINGS, ctx.options.client);
+    const results = routeTriggerSets(searchIndexOf(loaded.registry), sets, reach.filter);
     const minRecall = ctx.options["min-recall"];
     const under = minRecall === undefined ? [] : results.filter((r) => (r.recallAt1 ?? 1) < minRecall);
     const report = {
       mode: "routing",
       note: PROXY_NOTE,
-      catalog: served.filter(modelMayUse).length,
+      ...(reach.client !== undefined && { client: reach.client }),
+      catalog: served.filter(reach.filter).length,
       ...(minRecall !== undefined && { minRecall }),
       skills: results,
       ...(under.length > 0 && { underMinRecall: under.map((r) => r.skill) }),
@@ -169,7 +202,7 @@ export const spec = command({
           results.reduce((n, r) => n + r.queries.length, 0),
           "query",
           "queries",
-        )}, over ${plural(report.catalog, "searchable skill")}\n`,
+        )}, over ${plural(report.catalog, "reachable skill")}\n`,
       );
     for (const r of under)
       ctx.err(`${r.skill}: recall@1 ${percent(r.recallAt1)} is under --min-recall ${percent(minRecall ?? 0)}\n`);

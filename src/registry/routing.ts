@@ -24,8 +24,8 @@ export interface RoutedQuery extends RoutingQuery {
 
 export interface SkillRouting {
   skill: string;
-  /** The skill is not among those searched (a model may not use it): every query is a miss. */
-  searchable: boolean;
+  /** The skill is not among those searched (a model may not use it, or this client is not shown it): every query a miss. */
+  reachable: boolean;
   positives: number;
   negatives: number;
   /** Share of should-trigger queries where the skill ranked first, or within the first 3; null with none. */
@@ -46,7 +46,7 @@ export function routeTriggerSets(
   sets: ReadonlyMap<string, readonly RoutingQuery[]>,
   filter: (candidate: Candidate) => boolean,
 ): SkillRouting[] {
-  const searchable = new Set(index.candidates.filter(filter).map((c) => c.skill.id));
+  const reachable = new Set(index.candidates.filter(filter).map((c) => c.skill.id));
   const out: SkillRouting[] = [];
   for (const [skill, items] of [...sets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const queries = items.map((item): RoutedQuery => {
@@ -64,7 +64,7 @@ export function routeTriggerSets(
       }
     out.push({
       skill,
-      searchable: searchable.has(skill),
+      reachable: reachable.has(skill),
       positives: positive.length,
       negatives: queries.length - positive.length,
       recallAt1: share(positive.filter((q) => q.rank === 1).length),

@@ -46,7 +46,7 @@ interface Report {
   minRecall?: number;
   skills: {
     skill: string;
-    searchable: boolean;
+    reachable: boolean;
     positives: number;
     negatives: number;
     recallAt1: number | null;
@@ -92,7 +92,7 @@ describe("eval --routing", () => {
     expect(stdout).toContain('paint-walls missed "plan the furniture of my room": room-plan first');
     expect(stdout).toContain('paint-walls fired on "paint colours for a room" (should not)');
     expect(stderr).toContain("routing proxy");
-    expect(stderr).toContain("3 skills, 7 queries, over 3 searchable skills");
+    expect(stderr).toContain("3 skills, 7 queries, over 3 reachable skills");
   });
 
   test("--min-recall: exit 1 naming each skill under it; at or over it, exit 0", async () => {
@@ -128,6 +128,45 @@ describe("eval --routing", () => {
     const written = JSON.parse(readFileSync(join(fixture.cwd, "ws/iteration-1/routing.json"), "utf8"));
     expect(written).toEqual(first.json);
     expect(existsSync(join(fixture.cwd, "ws/iteration-2/routing.json"))).toBe(true);
+  });
+});
+
+describe("eval --client", () => {
+  let tools: Fixture;
+  beforeAll(() => {
+    tools = makeFixture({
+      "skill-central.yaml": "builtin: false\n",
+      ".skills/shout.yaml":
+        "id: shout\ndescription: Shout a message in capitals\ntype: tool\ninputSchema:\n  type: object\ntemplate: Hi\n",
+      ".skills/shout.eval_set.json": set([["shout this message", true]]),
+      ".skills/greet.yaml": prompt("greet", "Greet someone by name with a message", ["social"]),
+      ".skills/greet.eval_set.json": set([["greet Ada with a message", true]]),
+    });
+  });
+  afterAll(() => tools.cleanup());
+
+  test("a client without the catalog tools reaches only the skills listed to it as tools; one with them, every skill", async () => {
+    const code = await runCliJson<Report & { client: { catalogTools: boolean } }>(
+      ["eval", "--client", "claude-code"],
+      tools.cwd,
+      tools.home,
+    );
+    expect(code.json.client.catalogTools).toBe(false);
+    expect(code.json.catalog).toBe(1);
+    expect(code.json.skills.map((s) => [s.skill, s.reachable, s.recallAt1])).toEqual([
+      ["greet", false, 0],
+      ["shout", true, 1],
+    ]);
+    const windsurf = await runCliJson<Report & { client: { catalogTools: boolean } }>(
+      ["eval", "--client", "windsurf"],
+      tools.cwd,
+      tools.home,
+    );
+    expect(windsurf.json.client.catalogTools).toBe(true);
+    expect(windsurf.json.catalog).toBe(2);
+    expect(windsurf.json.skills.every((s) => s.reachable && s.recallAt1 === 1)).toBe(true);
+    const text = await runCli(["eval", "--client", "claude-code"], tools.cwd, tools.home);
+    expect(text.stdout).toContain("greet (not reachable)");
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The routing proxy (src/registry/routing.ts): each trigger query ranked with the server's own
  * search over the whole catalog, recall@1 and @3 over should-trigger queries, false fires on
- * should-not queries, who won instead, and a skill a model may not use reported as unsearchable.
+ * should-not queries, who won instead, and a skill a model may not use reported as unreachable.
  */
 import { describe, expect, test } from "bun:test";
 import type { Candidate, LayerRef } from "../../src/registry/registry.ts";
@@ -73,13 +73,13 @@ describe("routing trigger sets", () => {
     expect(r!.queries[0]!.rank).toBe(hits.indexOf("security-review") + 1);
   });
 
-  test("a skill a model may not use is searched for nowhere: unsearchable, every query a miss", () => {
+  test("a skill a model may not use is searched for nowhere: unreachable, every query a miss", () => {
     const [r] = routeTriggerSets(
       index,
       new Map([["deploy", [{ query: "deploy the service to production", should_trigger: true }]]]),
       modelMayUse,
     );
-    expect(r!.searchable).toBe(false);
+    expect(r!.reachable).toBe(false);
     expect(r!.recallAt3).toBe(0);
   });
 
