@@ -95,8 +95,9 @@ export const spec = command({
   description:
     "Without paths: everything the server would load (config, layers, every skill file). With paths: those\n" +
     "files, and the skill files under those folders. Checks YAML, the skill format, id rules, templates,\n" +
-    "tool inputSchema against the JSON Schema 2020-12 meta-schema, conflicts between files, and runs every\n" +
-    "inline example. Prints one line per finding, `path:line:col: error: what is wrong — how to fix it`.\n" +
+    "tool inputSchema against the JSON Schema 2020-12 meta-schema, conflicts between files, eval files\n" +
+    "(trigger sets and evals.json, docs/eval.md), and runs every inline example. Prints one line per finding,\n" +
+    "`path:line:col: error: what is wrong — how to fix it`.\n" +
     "Exit 1 on any error (anything that stops a skill from being served, or a failing example); with\n" +
     "--strict, on any warning too. Findings about the form of skills the project does not own (the\n" +
     "built-in, git and url layers: description length, vague or competing descriptions, body length, …)\n" +
