@@ -127,7 +127,7 @@ export const spec = command({
       ...checked.records.flatMap(leftOutNotes),
       ...checked.records.filter((r) => !checked.builtin(r)).flatMap(unaskableWarnings),
       ...choosing,
-      ...checked.records.flatMap((r) => evalFileFindings(r.path)),
+      ...checked.records.flatMap((r) => evalFileFindings(r.path, r.skill?.id)),
     ];
     // --strict restates some served rules by the specification's letter: each problem is said once.
     const all = withStrictFindings([...found.problems, ...notes], strict ? own.flatMap(specFindings) : []);

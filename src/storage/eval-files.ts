@@ -6,8 +6,8 @@
  * it. They are the author's test data: never served, never discovered as skills. The schemas are
  * compiled once, on the first file read; a problem is placed at its file:line:col.
  */
-import { readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import type SchemaModule from "typebox/schema";
 import type { Diagnostic, SourcePosition } from "../diagnostics.ts";
 import { describeFsError } from "./fs-errors.ts";
@@ -216,8 +216,57 @@ export function readEvalsFile(file: string): Read<EvalsFile> | undefined {
   return { value: { skill_name: read.value.skill_name, evals }, diagnostics: [] };
 }
 
-/** What `validate` says of a skill's eval files: their JSON and schema errors, at file:line:col. */
-export function evalFileFindings(source: string): Diagnostic[] {
+/** A warning placed at the value `path` leads to in an eval file (re-read: only a file with something to say). */
+function warningAt(file: string, path: (string | number)[], code: string, message: string, hint: string): Diagnostic {
+  let position: SourcePosition | undefined;
+  try {
+    const text = readFileSync(file, "utf8");
+    const tree = jsonc().parseTree(text);
+    const node = tree && jsonc().findNodeAtLocation(tree, path);
+    if (node !== undefined) position = positionAt(text, node.offset);
+  } catch {
+    // Placed at the file alone.
+  }
+  return { severity: "warning", code, file, message, hint, ...(position && { position }) };
+}
+
+/**
+ * What `validate` says of a skill's eval files: their JSON and schema errors, at file:line:col;
+ * and, for `evals.json`, a `skill_name` that is not the skill's id, and a listed input file that
+ * does not exist (relative to the skill folder, or to the skill file's folder).
+ */
+export function evalFileFindings(source: string, id?: string): Diagnostic[] {
   const paths = evalPathsOf(source);
-  return [...(readEvalsFile(paths.evals)?.diagnostics ?? []), ...(readTriggerSet(paths.triggers)?.diagnostics ?? [])];
+  const evals = readEvalsFile(paths.evals);
+  const found = [...(evals?.diagnostics ?? []), ...(readTriggerSet(paths.triggers)?.diagnostics ?? [])];
+  if (evals?.value === undefined) return found;
+  if (id !== undefined && evals.value.skill_name !== id)
+    found.push(
+      warningAt(
+        paths.evals,
+        ["skill_name"],
+        "eval-skill-name",
+        `skill_name "${evals.value.skill_name}" is not this skill's id "${id}"`,
+        `write "skill_name": "${id}"`,
+      ),
+    );
+  const root = dirname(source);
+  evals.value.evals.forEach((e, i) => {
+    (e.files ?? []).forEach((f, j) => {
+      const outside = isAbsolute(f) || relative(root, join(root, f)).startsWith("..");
+      if (outside || !existsSync(join(root, f)))
+        found.push(
+          warningAt(
+            paths.evals,
+            ["evals", i, "files", j],
+            "eval-file-missing",
+            outside
+              ? `evals[${i}].files[${j}]: "${f}" is outside the skill's folder`
+              : `evals[${i}].files[${j}]: no file "${f}" in the skill's folder`,
+            "list files relative to the skill folder (evals/files/… is usual), or add the file",
+          ),
+        );
+    });
+  });
+  return found;
 }

@@ -140,4 +140,22 @@ describe("reading eval files", () => {
       join(root, "findings/greet.eval_set.json"),
     ]);
   });
+
+  test("evals.json: a skill_name other than the skill's id, and a listed file that is missing or outside the folder, are warnings at their place", () => {
+    const skillMd = write("warn/greet/SKILL.md", "---\nname: greet\ndescription: Say hello\n---\nHi\n");
+    write("warn/greet/evals/files/in.csv", "a,b\n");
+    write(
+      "warn/greet/evals/evals.json",
+      '{\n  "skill_name": "greeter",\n  "evals": [\n    {"id": 1, "prompt": "hi", "files": ["evals/files/in.csv", "evals/files/gone.csv", "../../x"]}\n  ]\n}\n',
+    );
+    const found = evalFileFindings(skillMd, "greet");
+    expect(found.map((d) => [d.severity, d.code, d.position?.line, d.position?.column])).toEqual([
+      ["warning", "eval-skill-name", 2, 17],
+      ["warning", "eval-file-missing", 4, 63],
+      ["warning", "eval-file-missing", 4, 87],
+    ]);
+    expect(found[1]!.message).toContain('no file "evals/files/gone.csv"');
+    expect(found[2]!.message).toContain("outside the skill's folder");
+    expect(evalFileFindings(skillMd)).toHaveLength(2);
+  });
 });
