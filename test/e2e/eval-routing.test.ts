@@ -23,6 +23,10 @@ const FILES: Record<string, string> = {
     ["write a query against the database", true],
     ["paint the walls of my room", false],
   ]),
+  ".skills/sql-helper.evals.json": JSON.stringify({
+    skill_name: "sql-helper",
+    evals: [{ id: 1, prompt: "fix this query", assertions: ["uses a JOIN"] }],
+  }),
   ".skills/paint-walls.yaml": prompt("paint-walls", "Choose paint colours for the walls of a room", ["home"]),
   ".skills/paint-walls.eval_set.json": set([
     ["choose colours for my walls", true],
@@ -128,6 +132,22 @@ describe("eval --routing", () => {
     const written = JSON.parse(readFileSync(join(fixture.cwd, "ws/iteration-1/routing.json"), "utf8"));
     expect(written).toEqual(first.json);
     expect(existsSync(join(fixture.cwd, "ws/iteration-2/routing.json"))).toBe(true);
+  });
+});
+
+describe("eval files are the author's test data", () => {
+  test("a folder's evals/ is not among the files the skill serves", async () => {
+    const { code, stdout } = await runCli(["show", "room-plan", "--json"], fixture.cwd, fixture.home);
+    expect(code).toBe(0);
+    const files = (JSON.parse(stdout) as { skill: { files: { path: string }[] } }).skill.files.map((f) => f.path);
+    expect(files).toEqual(["SKILL.md"]);
+  });
+
+  test("a skill file's .eval_set.json and .evals.json beside it are not loaded as skills", async () => {
+    const { code, json, stderr } = await runCliJson<{ id: string }[]>(["list"], fixture.cwd, fixture.home);
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    expect(json.map((s) => s.id).sort()).toEqual(["paint-walls", "room-plan", "sql-helper"]);
   });
 });
 
