@@ -1,17 +1,18 @@
 /**
  * `skill-central eval --routing`, timed: the real CLI over the built-in skills (their own trigger
- * sets) and over generated corpora of 1,000 and 1,200 skills, each given a seeded trigger set of
+ * sets), over generated corpora of 1,000 and 1,200 skill files and over 1,200 Agent Skills
+ * folders (ensureFolders), each skill given a seeded trigger set of
  * 20 queries (14 should-trigger, drawn from its own words; 6 should-not, from other skills'), so
  * every run ranks the same queries. Reports the CLI's wall time (load included) and the ranking
  * alone, in process, over one index.
  *
- *   bun bench/eval-routing.ts [--sizes 1000,1200] [--queries 20] [--runs 3] [--seed 42]
+ *   bun bench/eval-routing.ts [--sizes 1000,1200] [--folders 1200] [--queries 20] [--runs 3] [--seed 42]
  *
  * The corpora live in bench/.corpus-eval (their own, as trigger sets are written into them).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { loadSkills } from "../src/load/load-skills.ts";
 import { routeTriggerSets, type RoutingQuery } from "../src/registry/routing.ts";
 import { buildSearchIndex } from "../src/registry/search.ts";
@@ -23,17 +24,19 @@ import { summarize } from "./lib/stats.ts";
 
 const REPO_ROOT = join(import.meta.dir, "..");
 const CLI = join(REPO_ROOT, "src", "cli.ts");
-const USAGE = "usage: bun bench/eval-routing.ts [--sizes 1000,1200] [--queries 20] [--runs 3] [--seed 42]";
+const USAGE =
+  "usage: bun bench/eval-routing.ts [--sizes 1000,1200] [--folders 1200] [--queries 20] [--runs 3] [--seed 42]";
 
 interface Options {
   sizes: number[];
+  folders: number;
   queries: number;
   runs: number;
   seed: number;
 }
 
 function parse(argv: string[]): Options {
-  const o: Options = { sizes: [1000, 1200], queries: 20, runs: 3, seed: 42 };
+  const o: Options = { sizes: [1000, 1200], folders: 1200, queries: 20, runs: 3, seed: 42 };
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i];
     const int = (v: string | undefined) => {
@@ -42,6 +45,7 @@ function parse(argv: string[]): Options {
       return n;
     };
     if (flag === "--sizes") o.sizes = (argv[i + 1] ?? "").split(",").map(int);
+    else if (flag === "--folders") o.folders = int(argv[i + 1]);
     else if (flag === "--queries") o.queries = int(argv[i + 1]);
     else if (flag === "--runs") o.runs = int(argv[i + 1]);
     else if (flag === "--seed") o.seed = int(argv[i + 1]);
@@ -106,6 +110,55 @@ async function timeCli(
   return { ms, skills, queries };
 }
 
+/**
+ * N Agent Skills folders: the public skills in test/fixtures/public-skills, copied round-robin and
+ * renamed so each `name:` matches its folder. Only SKILL.md is copied: routing reads a folder's
+ * frontmatter and headings, and its other files are listed only when first needed.
+ */
+function ensureFolders(root: string, n: number): string {
+  const dir = join(root, `folders-${n}`);
+  if (existsSync(join(dir, ".complete"))) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  const source = join(REPO_ROOT, "test", "fixtures", "public-skills");
+  const bases = readdirSync(source).filter((name) => existsSync(join(source, name, "SKILL.md")));
+  mkdirSync(join(dir, "skills"), { recursive: true });
+  writeFileSync(
+    join(dir, "skill-central.yaml"),
+    "builtin: false\nlayers:\n  - { name: skills, path: ./skills, priority: 10 }\n",
+  );
+  for (let i = 0; i < n; i++) {
+    const base = bases[i % bases.length]!;
+    const name = `${base}-${Math.floor(i / bases.length) + 1}`;
+    mkdirSync(join(dir, "skills", name));
+    const text = readFileSync(join(source, base, "SKILL.md"), "utf8").replace(/^name:.*$/m, `name: ${name}`);
+    writeFileSync(join(dir, "skills", name, "SKILL.md"), text);
+  }
+  writeFileSync(join(dir, ".complete"), "");
+  return dir;
+}
+
+async function timeCorpus(label: string, dir: string, home: string, o: Options): Promise<void> {
+  const { registry } = await loadSkills({ cwd: dir, home, builtin: false });
+  const served = registry.served();
+  const sets = triggerSets(served, o.queries, o.seed);
+  for (const c of served) {
+    const path = evalPathsOf(c.path).triggers;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(sets.get(c.skill.id)));
+  }
+  const ranking: number[] = [];
+  for (let r = 0; r < o.runs; r++) {
+    const t0 = performance.now();
+    routeTriggerSets(buildSearchIndex(served), sets, (c) => c.skill.modelInvocable !== false);
+    ranking.push(performance.now() - t0);
+  }
+  const cli = await timeCli(dir, home, o.runs);
+  const rank = summarize(ranking).median;
+  console.log(
+    `| ${label}, ${served.length} skills | ${cli.skills} | ${cli.queries} | ${fmt(summarize(cli.ms).median)} | ${fmt(rank)} | ${(rank / (served.length * o.queries)).toFixed(3)} ms |`,
+  );
+}
+
 const fmt = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
 
 async function main(): Promise<void> {
@@ -122,22 +175,15 @@ async function main(): Promise<void> {
     );
     for (const size of o.sizes) {
       const corpus = await ensureCorpus(join(REPO_ROOT, "bench", ".corpus-eval"), size, o.seed);
-      const { registry } = await loadSkills({ cwd: corpus.dir, home, builtin: false });
-      const served = registry.served();
-      const sets = triggerSets(served, o.queries, o.seed);
-      for (const c of served) writeFileSync(evalPathsOf(c.path).triggers, JSON.stringify(sets.get(c.skill.id)));
-      const ranking: number[] = [];
-      for (let r = 0; r < o.runs; r++) {
-        const t0 = performance.now();
-        routeTriggerSets(buildSearchIndex(served), sets, (c) => c.skill.modelInvocable !== false);
-        ranking.push(performance.now() - t0);
-      }
-      const cli = await timeCli(corpus.dir, home, o.runs);
-      const rank = summarize(ranking).median;
-      console.log(
-        `| generated, ${served.length} skills | ${cli.skills} | ${cli.queries} | ${fmt(summarize(cli.ms).median)} | ${fmt(rank)} | ${(rank / (served.length * o.queries)).toFixed(3)} ms |`,
-      );
+      await timeCorpus("generated YAML", corpus.dir, home, o);
     }
+    if (o.folders > 0)
+      await timeCorpus(
+        "Agent Skills folders",
+        ensureFolders(join(REPO_ROOT, "bench", ".corpus-eval"), o.folders),
+        home,
+        o,
+      );
   } finally {
     rmSync(home, { recursive: true, force: true });
     rmSync(empty, { recursive: true, force: true });
