@@ -18,6 +18,7 @@ import type { Candidate, Registry } from "../registry/registry.ts";
 import { NO_WINNER, routeTriggerSets, type RoutingQuery, type SkillRouting } from "../registry/routing.ts";
 import { searchIndexOf } from "../registry/search.ts";
 import { evalPathsOf, readTriggerSet } from "../storage/eval-files.ts";
+import { describeFsError } from "../storage/fs-errors.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad } from "./support/command.ts";
 import { flag, text, UsageError, value } from "./support/options.ts";
 import { visibleLine } from "../visible-text.ts";
@@ -180,9 +181,15 @@ export const spec = command({
       problems: problems.map((d) => ({ ...d, ...(d.file && { file: loaded.display(d.file) }) })),
     };
     if (ctx.options.workspace !== undefined) {
-      const dir = nextIteration(resolve(ctx.cwd, ctx.options.workspace));
-      writeFileSync(join(dir, "routing.json"), `${JSON.stringify(report, null, 2)}\n`, { flag: "wx" });
-      ctx.err(`wrote ${join(dir, "routing.json")}\n`);
+      const workspace = resolve(ctx.cwd, ctx.options.workspace);
+      try {
+        const file = join(nextIteration(workspace), "routing.json");
+        writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`, { flag: "wx" });
+        ctx.err(`wrote ${visibleLine(loaded.display(file))}\n`);
+      } catch (error) {
+        ctx.err(`cannot write the results to ${visibleLine(loaded.display(workspace))}: ${describeFsError(error)}\n`);
+        return EXIT_FAILURE;
+      }
     }
     if (ctx.json) json(ctx, report);
     else if (results.length > 0) {

@@ -132,6 +132,10 @@ describe("eval --routing", () => {
     const written = JSON.parse(readFileSync(join(fixture.cwd, "ws/iteration-1/routing.json"), "utf8"));
     expect(written).toEqual(first.json);
     expect(existsSync(join(fixture.cwd, "ws/iteration-2/routing.json"))).toBe(true);
+    // A workspace that cannot be written is exit 1 with the reason, not a crash.
+    const blocked = await cli("eval", "--workspace", "other-set.json");
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain("cannot write the results to other-set.json");
   });
 });
 
