@@ -96,4 +96,20 @@ describe("routing trigger sets", () => {
     );
     expect(results.map((r) => r.skill)).toEqual(["k8s-manifests", "review-pr", "security-review"]);
   });
+
+  test("a query ranks the same however many searches came before (expansions are remembered per index, bounded)", () => {
+    const ids = (i: typeof index, query: string) =>
+      searchSkills(i, { query, limit: 3 }).hits.map((h) => [h.candidate.skill.id, h.score]);
+    const query = "reveiw kubernets manifests";
+    const fresh = ids(buildSearchIndex(SKILLS), query);
+    const reused = buildSearchIndex(SKILLS);
+    ids(reused, query);
+    // More distinct terms than the memo keeps: it is emptied and filled again, never wrong.
+    for (let i = 0; i < 5000; i++) ids(reused, `term${i} revi`);
+    expect(ids(reused, query)).toEqual(fresh);
+    // Another index with other skills: its own expansions, not the first index's.
+    const other = buildSearchIndex(SKILLS.filter((c) => c.skill.id !== "review-pr"));
+    expect(ids(other, query).map(([id]) => id)).not.toContain("review-pr");
+    expect(fresh.length).toBeGreaterThan(0);
+  });
 });
