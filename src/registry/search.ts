@@ -154,7 +154,10 @@ const expansionsOf = new WeakMap<SearchIndex, Map<string, ReadonlyMap<string, nu
 /** `expand`, remembered per index (bounded: the memo is emptied when full, so a server's is never unbounded). */
 function expanded(index: SearchIndex, term: string): ReadonlyMap<string, number> {
   let memo = expansionsOf.get(index);
-  if (memo === undefined) expansionsOf.set(index, (memo = new Map()));
+  if (memo === undefined) {
+    memo = new Map();
+    expansionsOf.set(index, memo);
+  }
   let out = memo.get(term);
   if (out === undefined) {
     if (memo.size >= EXPANSIONS_KEPT) memo.clear();
