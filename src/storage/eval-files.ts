@@ -162,7 +162,15 @@ function readChecked<T>(file: string, check: Compiled): Read<T> | undefined {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return {
       value: undefined,
-      diagnostics: [{ severity: "error", code: "eval-unreadable", file, message: describeFsError(error) }],
+      diagnostics: [
+        {
+          severity: "error",
+          code: "eval-unreadable",
+          file,
+          message: describeFsError(error),
+          hint: "make it a readable JSON file, or remove it",
+        },
+      ],
     };
   }
   let value: unknown;
@@ -177,7 +185,8 @@ function readChecked<T>(file: string, check: Compiled): Read<T> | undefined {
           severity: "error",
           code: "eval-json",
           file,
-          message: `not valid JSON: ${(error as Error).message}`,
+          message: `not valid JSON: ${(error as Error).message.replace(/^JSON Parse error: /, "")}`,
+          hint: "an eval file is strict JSON: no comments or trailing commas",
           ...(offset >= 0 && { position: positionAt(text, offset) }),
         },
       ],
