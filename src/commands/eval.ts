@@ -11,6 +11,7 @@ import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
 import { modelMayUse } from "../invoke/load-skill.ts";
+import { clientLabel, knownClientNames } from "../mcp/catalog/client-budgets.ts";
 import { clientProfile } from "../mcp/catalog/client-profiles.ts";
 import { listTools } from "../mcp/tool-listing.ts";
 import { planFor } from "../mcp/tools.ts";
@@ -102,11 +103,76 @@ function reachOf(registry: Registry, settings: typeof DEFAULT_CATALOG_SETTINGS, 
   };
 }
 
+interface PlanSummary {
+  clients: string[];
+  catalogTools: boolean;
+  reachable: number;
+  /** Mean over the skills with should-trigger queries; null with none. */
+  meanRecallAt1: number | null;
+  meanRecallAt3: number | null;
+  falseFires: number;
+  /** Skills with a trigger set this plan cannot reach at all. */
+  unreachable: string[];
+}
+
+const mean = (values: readonly (number | null)[]) => {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : known.reduce((a, b) => a + b, 0) / known.length;
+};
+
+/** Every known client's reach, grouped: clients a plan gives the same skills share one ranking. */
+function perPlan(
+  registry: Registry,
+  settings: typeof DEFAULT_CATALOG_SETTINGS,
+  sets: ReadonlyMap<string, readonly RoutingQuery[]>,
+): PlanSummary[] {
+  const groups = new Map<string, { clients: string[]; reach: Reach }>();
+  for (const name of knownClientNames()) {
+    const reach = reachOf(registry, settings, name);
+    const key = registry
+      .served()
+      .filter(reach.filter)
+      .map((c) => c.skill.id)
+      .join("\n");
+    const group = groups.get(key);
+    if (group) group.clients.push(clientLabel(name));
+    else groups.set(key, { clients: [clientLabel(name)], reach });
+  }
+  return [...groups.values()].map(({ clients, reach }) => {
+    const results = routeTriggerSets(searchIndexOf(registry), sets, reach.filter);
+    return {
+      clients,
+      catalogTools: reach.client?.catalogTools ?? true,
+      reachable: registry.served().filter(reach.filter).length,
+      meanRecallAt1: mean(results.map((r) => r.recallAt1)),
+      meanRecallAt3: mean(results.map((r) => r.recallAt3)),
+      falseFires: results.reduce((n, r) => n + r.falseFires, 0),
+      unreachable: results.filter((r) => !r.reachable).map((r) => r.skill),
+    };
+  });
+}
+
+function plansText(plans: readonly PlanSummary[], columns: number | undefined, bold: (s: string) => string): string {
+  const table = [
+    ["CLIENTS", "CATALOG TOOLS", "REACHABLE", "MEAN RECALL@1", "MEAN RECALL@3", "FALSE FIRES", "UNREACHABLE"],
+    ...plans.map((p) => [
+      p.clients.join(", "),
+      p.catalogTools ? "yes" : "no",
+      String(p.reachable),
+      percent(p.meanRecallAt1),
+      percent(p.meanRecallAt3),
+      String(p.falseFires),
+      p.unreachable.length === 0 ? "" : plural(p.unreachable.length, "skill"),
+    ]),
+  ];
+  return formatTable(table, { ...(columns !== undefined && { maxWidth: columns }), header: bold });
+}
+
 export const spec = command({
   name: "eval",
   summary: "Check that each skill's trigger queries pick it (routing proxy, offline)",
   usage:
-    "eval [<skill>…] [--routing] [--client <name>] [--trigger-set <path>] [--min-recall <share>] [--workspace <dir>] [--json]",
+    "eval [<skill>…] [--routing] [--client <name> | --every-client] [--trigger-set <path>] [--min-recall <share>] [--workspace <dir>] [--json]",
   description:
     "Ranks each skill's trigger queries (evals/eval_set.json in a skill folder, <name>.eval_set.json beside a\n" +
     "skill file: {query, should_trigger} items) against every skill a model may use, with the server's own\n" +
@@ -125,6 +191,9 @@ export const spec = command({
       "<name>",
       "Rank over what this client (its clientInfo.name) can pick from under its plan: without the catalog tools, only the skills listed to it as tools",
     ),
+    "every-client": flag(
+      "Also rank over what each known client's plan lets a model reach, and summarise per plan (clients with the same reach share a row)",
+    ),
     workspace: text("<dir>", "Also write the results to <dir>/iteration-N/routing.json (N one past the highest)"),
   },
   examples: [
@@ -133,6 +202,7 @@ export const spec = command({
     "skill-central eval review-pr --trigger-set review-pr.eval_set.json",
     "skill-central eval --workspace eval-workspace",
     "skill-central eval --client claude-code",
+    "skill-central eval --every-client",
   ],
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
@@ -141,6 +211,8 @@ export const spec = command({
       throw new UsageError(
         "--trigger-set needs exactly one skill named: skill-central eval <skill> --trigger-set <path>",
       );
+    if (ctx.options.client !== undefined && ctx.options["every-client"])
+      throw new UsageError("--client and --every-client cannot be combined: one client, or every known one");
     const loaded = await load(ctx);
     reportLoad(ctx, loaded);
     const served = loaded.registry.served();
@@ -168,6 +240,9 @@ export const spec = command({
       ctx.err(`${colourDiagnostic(formatDiagnostic(d, { display: loaded.display }), ctx.colours)}\n`);
     const reach = reachOf(loaded.registry, loaded.config.catalog ?? DEFAULT_CATALOG_SETTINGS, ctx.options.client);
     const results = routeTriggerSets(searchIndexOf(loaded.registry), sets, reach.filter);
+    const plans = ctx.options["every-client"]
+      ? perPlan(loaded.registry, loaded.config.catalog ?? DEFAULT_CATALOG_SETTINGS, sets)
+      : undefined;
     const minRecall = ctx.options["min-recall"];
     const under = minRecall === undefined ? [] : results.filter((r) => (r.recallAt1 ?? 1) < minRecall);
     const report = {
@@ -177,6 +252,7 @@ export const spec = command({
       catalog: served.filter(reach.filter).length,
       ...(minRecall !== undefined && { minRecall }),
       skills: results,
+      ...(plans !== undefined && { plans }),
       ...(under.length > 0 && { underMinRecall: under.map((r) => r.skill) }),
       problems: problems.map((d) => ({ ...d, ...(d.file && { file: loaded.display(d.file) }) })),
     };
@@ -195,6 +271,7 @@ export const spec = command({
     else if (results.length > 0) {
       ctx.err(`${PROXY_NOTE}\n`);
       ctx.out(textReport(results, ctx.columns, ctx.colours.bold));
+      if (plans !== undefined) ctx.out(`\n${plansText(plans, ctx.columns, ctx.colours.bold)}`);
     }
     if (results.length === 0) {
       if (problems.length === 0)

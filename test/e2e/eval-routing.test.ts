@@ -194,6 +194,32 @@ describe("eval --client", () => {
   });
 });
 
+describe("eval --every-client", () => {
+  test("one row per plan: clients with the same reach share it, with mean recall and the skills they cannot reach", async () => {
+    const empty = makeFixture({});
+    try {
+      const { code, json } = await runCliJson<
+        Report & { plans: { clients: string[]; catalogTools: boolean; reachable: number; unreachable: string[] }[] }
+      >(["eval", "--every-client"], empty.cwd, empty.home);
+      expect(code).toBe(0);
+      const withTools = json.plans.find((p) => p.catalogTools)!;
+      const without = json.plans.find((p) => !p.catalogTools)!;
+      expect(withTools.clients).toContain("Windsurf");
+      expect(withTools.reachable).toBe(json.catalog);
+      expect(withTools.unreachable).toEqual([]);
+      expect(without.clients).toContain("Claude Code");
+      // Without the catalog tools only the two built-in tool skills are the model's to pick.
+      expect(without.reachable).toBe(2);
+      expect(without.unreachable).toContain("review-pr");
+      const text = await runCli(["eval", "--every-client"], empty.cwd, empty.home);
+      expect(text.stdout).toMatch(/^CLIENTS +CATALOG TOOLS +REACHABLE +MEAN RECALL@1/m);
+      expect((await runCli(["eval", "--every-client", "--client", "cursor"], empty.cwd, empty.home)).code).toBe(2);
+    } finally {
+      empty.cleanup();
+    }
+  });
+});
+
 describe("invalid and missing trigger sets", () => {
   let bad: Fixture;
   beforeAll(() => {
