@@ -10,16 +10,12 @@ import { formatTable } from "../cli-output/table.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
-import { modelMayUse } from "../invoke/load-skill.ts";
-import { clientLabel, knownClientNames } from "../mcp/catalog/client-budgets.ts";
-import { clientProfile } from "../mcp/catalog/client-profiles.ts";
-import { listTools } from "../mcp/tool-listing.ts";
-import { planFor } from "../mcp/tools.ts";
-import type { Candidate, Registry } from "../registry/registry.ts";
+import type { Candidate } from "../registry/registry.ts";
 import { NO_WINNER, routeTriggerSets, type RoutingQuery, type SkillRouting } from "../registry/routing.ts";
 import { searchIndexOf } from "../registry/search.ts";
 import { evalPathsOf, readTriggerSet } from "../storage/eval-files.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
+import { perPlan, plansText, reachOf } from "./support/routing-reach.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad } from "./support/command.ts";
 import { flag, text, UsageError, value } from "./support/options.ts";
 import { visibleLine } from "../visible-text.ts";
@@ -83,89 +79,27 @@ function textReport(results: readonly SkillRouting[], columns: number | undefine
   );
 }
 
-interface Reach {
-  filter: (candidate: Candidate) => boolean;
-  client?: { name: string; catalogTools: boolean; plan: string };
-}
-
-/**
- * The skills a model can pick from. With the catalog tools (find_skills), every skill a model may
- * use; for a client whose plan has none, only the skills listed to it as tools: prompts are for
- * people to choose (slash commands), never the model.
- */
-function reachOf(registry: Registry, settings: typeof DEFAULT_CATALOG_SETTINGS, client: string | undefined): Reach {
-  if (client === undefined) return { filter: modelMayUse };
-  const plan = planFor(registry, settings, clientProfile({ name: client }, undefined));
-  const listed = new Set(listTools(registry, plan).map((t) => t.name));
-  return {
-    filter: plan.catalog ? modelMayUse : (c) => modelMayUse(c) && listed.has(c.skill.id),
-    client: { name: client, catalogTools: plan.catalog, plan: plan.why },
-  };
-}
-
-interface PlanSummary {
-  clients: string[];
-  catalogTools: boolean;
-  reachable: number;
-  /** Mean over the skills with should-trigger queries; null with none. */
-  meanRecallAt1: number | null;
-  meanRecallAt3: number | null;
-  falseFires: number;
-  /** Skills with a trigger set this plan cannot reach at all. */
-  unreachable: string[];
-}
-
-const mean = (values: readonly (number | null)[]) => {
-  const known = values.filter((v): v is number => v !== null);
-  return known.length === 0 ? null : known.reduce((a, b) => a + b, 0) / known.length;
-};
-
-/** Every known client's reach, grouped: clients a plan gives the same skills share one ranking. */
-function perPlan(
-  registry: Registry,
-  settings: typeof DEFAULT_CATALOG_SETTINGS,
-  sets: ReadonlyMap<string, readonly RoutingQuery[]>,
-): PlanSummary[] {
-  const groups = new Map<string, { clients: string[]; reach: Reach }>();
-  for (const name of knownClientNames()) {
-    const reach = reachOf(registry, settings, name);
-    const key = registry
-      .served()
-      .filter(reach.filter)
-      .map((c) => c.skill.id)
-      .join("\n");
-    const group = groups.get(key);
-    if (group) group.clients.push(clientLabel(name));
-    else groups.set(key, { clients: [clientLabel(name)], reach });
+/** Each served skill's trigger set (only the `named`, when any; all from `given`, when given), and what is wrong with them. */
+function triggerSetsOf(
+  served: readonly Candidate[],
+  named: ReadonlySet<string>,
+  given: string | undefined,
+): { sets: Map<string, readonly RoutingQuery[]>; problems: Diagnostic[] } {
+  const problems: Diagnostic[] = [];
+  const sets = new Map<string, readonly RoutingQuery[]>();
+  for (const c of served) {
+    if (named.size > 0 && !named.has(c.skill.id)) continue;
+    const path = given ?? evalPathsOf(c.path).triggers;
+    const read = readTriggerSet(path);
+    if (read === undefined) {
+      if (given !== undefined)
+        problems.push({ severity: "error", code: "eval-missing", file: path, message: "no such file" });
+      continue;
+    }
+    problems.push(...read.diagnostics);
+    if (read.value) sets.set(c.skill.id, read.value);
   }
-  return [...groups.values()].map(({ clients, reach }) => {
-    const results = routeTriggerSets(searchIndexOf(registry), sets, reach.filter);
-    return {
-      clients,
-      catalogTools: reach.client?.catalogTools ?? true,
-      reachable: registry.served().filter(reach.filter).length,
-      meanRecallAt1: mean(results.map((r) => r.recallAt1)),
-      meanRecallAt3: mean(results.map((r) => r.recallAt3)),
-      falseFires: results.reduce((n, r) => n + r.falseFires, 0),
-      unreachable: results.filter((r) => !r.reachable).map((r) => r.skill),
-    };
-  });
-}
-
-function plansText(plans: readonly PlanSummary[], columns: number | undefined, bold: (s: string) => string): string {
-  const table = [
-    ["CLIENTS", "CATALOG TOOLS", "REACHABLE", "MEAN RECALL@1", "MEAN RECALL@3", "FALSE FIRES", "UNREACHABLE"],
-    ...plans.map((p) => [
-      p.clients.join(", "),
-      p.catalogTools ? "yes" : "no",
-      String(p.reachable),
-      percent(p.meanRecallAt1),
-      percent(p.meanRecallAt3),
-      String(p.falseFires),
-      p.unreachable.length === 0 ? "" : plural(p.unreachable.length, "skill"),
-    ]),
-  ];
-  return formatTable(table, { ...(columns !== undefined && { maxWidth: columns }), header: bold });
+  return { sets, problems };
 }
 
 export const spec = command({
@@ -189,7 +123,7 @@ export const spec = command({
     "min-recall": value("<share>", "Fail (exit 1) when a skill's recall@1 is under this, 0 to 1", share),
     client: text(
       "<name>",
-      "Rank over what this client (its clientInfo.name) can pick from under its plan: without the catalog tools, only the skills listed to it as tools",
+      "Rank over what this client (its clientInfo.name) can pick from under its plan: without the catalog tools, only the skills listed to it as tools (a host taking the skills extension reaches every prompt skill too: see docs/eval.md)",
     ),
     "every-client": flag(
       "Also rank over what each known client's plan lets a model reach, and summarise per plan (clients with the same reach share a row)",
@@ -222,20 +156,11 @@ export const spec = command({
       ctx.err(`no served skill named ${unknown.map((id) => `"${visibleLine(id)}"`).join(", ")}\n`);
       return EXIT_FAILURE;
     }
-    const problems: Diagnostic[] = [];
-    const sets = new Map<string, readonly RoutingQuery[]>();
-    for (const c of served) {
-      if (named.size > 0 && !named.has(c.skill.id)) continue;
-      const path = triggerSet !== undefined ? resolve(ctx.cwd, triggerSet) : evalPathsOf(c.path).triggers;
-      const read = readTriggerSet(path);
-      if (read === undefined) {
-        if (triggerSet !== undefined)
-          problems.push({ severity: "error", code: "eval-missing", file: path, message: "no such file" });
-        continue;
-      }
-      problems.push(...read.diagnostics);
-      if (read.value) sets.set(c.skill.id, read.value);
-    }
+    const { sets, problems } = triggerSetsOf(
+      served,
+      named,
+      triggerSet === undefined ? undefined : resolve(ctx.cwd, triggerSet),
+    );
     for (const d of problems)
       ctx.err(`${colourDiagnostic(formatDiagnostic(d, { display: loaded.display }), ctx.colours)}\n`);
     const reach = reachOf(loaded.registry, loaded.config.catalog ?? DEFAULT_CATALOG_SETTINGS, ctx.options.client);
