@@ -56,6 +56,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   find: async () => (await import("./commands/find.ts")).spec,
   budget: async () => (await import("./commands/budget.ts")).spec,
   overlap: async () => (await import("./commands/overlap.ts")).spec,
+  eval: async () => (await import("./commands/eval.ts")).spec,
   board: async () => (await import("./commands/board.ts")).spec,
   publish: async () => (await import("./commands/publish.ts")).spec,
   usage: async () => (await import("./commands/usage.ts")).spec,

@@ -24,6 +24,7 @@ import { ownedLayer } from "../config/owned-layer.ts";
 import { judgeFindings } from "./support/ownership.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, type CommandContext } from "./support/command.ts";
 import { flag } from "./support/options.ts";
+import { evalFileFindings } from "../storage/eval-files.ts";
 
 interface Checked extends CheckInput {
   display: (path: string) => string;
@@ -94,8 +95,9 @@ export const spec = command({
   description:
     "Without paths: everything the server would load (config, layers, every skill file). With paths: those\n" +
     "files, and the skill files under those folders. Checks YAML, the skill format, id rules, templates,\n" +
-    "tool inputSchema against the JSON Schema 2020-12 meta-schema, conflicts between files, and runs every\n" +
-    "inline example. Prints one line per finding, `path:line:col: error: what is wrong — how to fix it`.\n" +
+    "tool inputSchema against the JSON Schema 2020-12 meta-schema, conflicts between files, eval files\n" +
+    "(trigger sets and evals.json, docs/eval.md), and runs every inline example. Prints one line per finding,\n" +
+    "`path:line:col: error: what is wrong — how to fix it`.\n" +
     "Exit 1 on any error (anything that stops a skill from being served, or a failing example); with\n" +
     "--strict, on any warning too. Findings about the form of skills the project does not own (the\n" +
     "built-in, git and url layers: description length, vague or competing descriptions, body length, …)\n" +
@@ -125,6 +127,7 @@ export const spec = command({
       ...checked.records.flatMap(leftOutNotes),
       ...checked.records.filter((r) => !checked.builtin(r)).flatMap(unaskableWarnings),
       ...choosing,
+      ...checked.records.flatMap((r) => evalFileFindings(r.path, r.skill?.id)),
     ];
     // --strict restates some served rules by the specification's letter: each problem is said once.
     const all = withStrictFindings([...found.problems, ...notes], strict ? own.flatMap(specFindings) : []);

@@ -147,6 +147,26 @@ function lowerBound(vocabulary: readonly string[], prefix: string): number {
   return lo;
 }
 
+/** Expansions kept per index: a term's typo scan is the dearest part of a query, and terms recur. */
+const EXPANSIONS_KEPT = 4096;
+const expansionsOf = new WeakMap<SearchIndex, Map<string, ReadonlyMap<string, number>>>();
+
+/** `expand`, remembered per index (bounded: the memo is emptied when full, so a server's is never unbounded). */
+function expanded(index: SearchIndex, term: string): ReadonlyMap<string, number> {
+  let memo = expansionsOf.get(index);
+  if (memo === undefined) {
+    memo = new Map();
+    expansionsOf.set(index, memo);
+  }
+  let out = memo.get(term);
+  if (out === undefined) {
+    if (memo.size >= EXPANSIONS_KEPT) memo.clear();
+    out = expand(index, term);
+    memo.set(term, out);
+  }
+  return out;
+}
+
 /**
  * The terms a query term stands for, each with its weight: itself; its related words; longer
  * words it begins (`document` → `documentation`); and, when none of those exist, the nearest
@@ -261,7 +281,7 @@ export function searchSkills(index: SearchIndex, options: SearchOptions = {}): S
   const matched = new Uint16Array(n);
   const touched: number[] = [];
   for (const term of qTerms) {
-    const expansions = expand(index, term);
+    const expansions = expanded(index, term);
     const seen = typed.has(term) ? new Set<number>() : undefined;
     for (const [t, weight] of expansions) {
       const { docs, weights } = index.postings.get(t)!;

@@ -7,12 +7,16 @@ import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "no
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics.ts";
 import { describeFsError } from "./fs-errors.ts";
+import { isEvalFileName } from "./eval-files.ts";
 import { NOT_A_FILE_HINT } from "./read.ts";
 
 const BROKEN_LINK_HINT = "point the link at a file or folder that exists, or remove it";
 
-/** Skill files: YAML or JSON, at any depth. */
+/** Skill files: YAML or JSON, at any depth; a skill file's eval data beside it (`greet.evals.json`) is not one. */
 const SKILL_FILES = new Glob("*.{yaml,yml,json}");
+function isSkillFileName(name: string): boolean {
+  return SKILL_FILES.match(name) && !isEvalFileName(name);
+}
 
 /** In a layer, `_template.yaml`, `.draft.yaml` and anything inside `_drafts/` or `.git/` are not skills (inside a skill folder, see isLeftOutOfSkill). */
 export function isIgnoredName(name: string): boolean {
@@ -334,7 +338,7 @@ class LayerWalk {
         this.walkedDirs.set(sub, full);
         this.queue.push({ path: full, real: sub, viaLink });
       } else if (entry.isFile()) {
-        if (SKILL_FILES.match(name)) this.addFile(full, real + sep + name, viaLink);
+        if (isSkillFileName(name)) this.addFile(full, real + sep + name, viaLink);
       } else if (entry.isSymbolicLink()) {
         this.links.push({ path: full, real, name });
       } else if (SKILL_FILES.match(name)) {
@@ -397,7 +401,7 @@ class LayerWalk {
       return;
     }
     if (info.isDirectory()) this.followFolderLink(full, target, parentReal);
-    else if (info.isFile() && SKILL_FILES.match(name)) this.addFile(full, target, true);
+    else if (info.isFile() && isSkillFileName(name)) this.addFile(full, target, true);
   }
 
   /** A link to a folder is walked unless it loops back or leads to a folder walked already. */

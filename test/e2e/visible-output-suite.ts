@@ -54,6 +54,8 @@ const FILES: Record<string, string> = {
     `    expect: "Say it ${C1} quietly"`,
     "",
   ].join("\n"),
+  // A trigger query no skill matches, with an escape in it: eval lists the miss, quoting the query.
+  ".skills/title.eval_set.json": JSON.stringify([{ query: "zzyzx \x1b]0;owned\x07 qqwx", should_trigger: true }]),
 };
 
 /** The whole suite against `target`; call it once from a test file. */
@@ -93,6 +95,7 @@ export function visibleOutputSuite(target: CliTarget): void {
       doctor: ["doctor"],
       overlap: ["overlap", "--min", "0"],
       budget: ["budget", "--client", EVIL_CLIENT],
+      eval: ["eval"],
     };
     const done = await Promise.all(Object.values(commands).map((args) => run(args)));
     Object.keys(commands).forEach((name, i) => {
@@ -122,6 +125,10 @@ export function visibleOutputSuite(target: CliTarget): void {
       // The template and a file's name too.
       expect(runs.showYaml!.stdout).toContain("Say it \\x1b]52;c;ZWNobyBwd25lZA==\\x07 loudly");
       expect(runs.show!.stdout).toContain("\\x1b]0;title\\x07setup.sh");
+    });
+
+    test("eval quotes a trigger query's controls as escapes", () => {
+      expect(runs.eval!.stdout).toContain('title missed "zzyzx \\x1b]0;owned\\x07 qqwx": (none) first');
     });
 
     test("usage shows the client's name with its controls as escapes", () => {

@@ -8,7 +8,7 @@ import { mulberry32 } from "../helpers/random.ts";
 /**
  * Issue 48 item 1: the audit gate judges exactly the files the loader serves. For generated layer
  * layouts (`_` names, both examples files, `SKILL.md` / `skill.md` / `Skill.md`, skill folders in
- * plain folders and inside other skill folders, hidden files and folders), the gate's list of
+ * plain folders and inside other skill folders, hidden files and folders, `evals/`), the gate's list of
  * skills and files (audit/gate.ts `servedSkillsOf`) equals what a load of the same folder serves:
  * each YAML skill file, and each skill folder's published files (its `FolderFacts`). Seeded, so
  * every run makes the same layouts.
@@ -39,6 +39,10 @@ const FOLDER_FILES = [
   ".env",
   ".hidden/secret.sh",
   "deep/a/b/c.txt",
+  // The author's eval data (issue 52): a folder's top-level evals/ is neither served nor audited.
+  "evals/evals.json",
+  "evals/eval_set.json",
+  "sub/evals/eval_set.json",
 ];
 
 /** One generated layer: `path → text`, relative to the layer folder. */

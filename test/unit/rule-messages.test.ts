@@ -15,6 +15,7 @@ import type { Candidate } from "../../src/registry/registry.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
 import { judgeFindings } from "../../src/commands/support/ownership.ts";
+import { evalFileFindings } from "../../src/storage/eval-files.ts";
 
 /**
  * Every rule the skill checker and the loader apply, with the exact line a person reads:
@@ -810,6 +811,30 @@ describe("checks.ignore entries (validate, doctor)", () => {
     expect(problems.map(shown(project))).toEqual([
       'skill-central.yaml:4:7: warning: checks.ignore cannot silence "audit-blocked" for layer "vendor": security and access findings always count; ignored — a skill reviewed by a person is pinned by its digest in audit.allow (docs/audit.md)',
       'skill-central.yaml:3:7: warning: checks.ignore entry for "unused-argument" on skill "greet" silences nothing: no such finding now — remove the entry (the finding it was for is gone), or correct its rule, skill or layer',
+    ]);
+  });
+});
+
+describe("eval files (validate; docs/eval.md)", () => {
+  test("eval-schema, eval-json, eval-unreadable, eval-skill-name, eval-file-missing", () => {
+    for (const rule of ["eval-schema", "eval-json", "eval-unreadable", "eval-skill-name", "eval-file-missing"])
+      covered.add(rule);
+    const where = fixture({
+      "a.yaml": "",
+      "a.eval_set.json": '[{"query": "hi", "should_trigger": true},]',
+      "a.evals.json": '{\n  "skill_name": "a",\n  "evals": [{"id": 1}]\n}\n',
+      "b.yaml": "",
+      "b.eval_set.json/.keep": "",
+      "b.evals.json": '{\n  "skill_name": "bee",\n  "evals": [{"id": 1, "prompt": "p", "files": ["gone.txt"]}]\n}\n',
+    });
+    expect(evalFileFindings(join(where.cwd, "a.yaml"), "a").map(shown(where))).toEqual([
+      "a.evals.json:3:13: error: evals[0] must have required properties prompt — see docs/eval.md for the format",
+      "a.eval_set.json:1:41: error: not valid JSON: Unexpected comma at the end of array expression — an eval file is strict JSON: no comments or trailing commas",
+    ]);
+    expect(evalFileFindings(join(where.cwd, "b.yaml"), "b").map(shown(where))).toEqual([
+      "b.eval_set.json: error: it is a folder (EISDIR) — make it a readable JSON file, or remove it",
+      'b.evals.json:2:17: warning: skill_name "bee" is not this skill\'s id "b" — write "skill_name": "b"',
+      'b.evals.json:3:48: warning: evals[0].files[0]: no file "gone.txt" in the skill\'s folder — list files relative to the skill folder (evals/files/… is usual), or add the file',
     ]);
   });
 });
