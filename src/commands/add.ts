@@ -265,7 +265,8 @@ function planEdit(ctx: CommandContext, source: AddSource, name: string, given: n
       `${shown} already has a layer named "${name}"; choose another with --name, or remove it first (skill-central remove ${name})`,
     );
   const priorities = declared.map((l) => l.priority).filter((p): p is number => typeof p === "number");
-  const priority = given ?? (priorities.length > 0 ? priorities.reduce((a, b) => Math.max(a, b)) + PRIORITY_STEP : FIRST_PRIORITY);
+  const priority =
+    given ?? (priorities.length > 0 ? priorities.reduce((a, b) => Math.max(a, b)) + PRIORITY_STEP : FIRST_PRIORITY);
   const entry = entryFor(source, name, priority);
   try {
     return { file, shown, config, entry, next: withLayer(config.text, entry) };

@@ -96,7 +96,7 @@ function triggerSetsOf(
         problems.push({ severity: "error", code: "eval-missing", file: path, message: "no such file" });
       continue;
     }
-    problems.push(...read.diagnostics);
+    for (const d of read.diagnostics) problems.push(d);
     if (read.value) sets.set(c.skill.id, read.value);
   }
   return { sets, problems };
