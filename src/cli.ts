@@ -59,6 +59,7 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   board: async () => (await import("./commands/board.ts")).spec,
   publish: async () => (await import("./commands/publish.ts")).spec,
   usage: async () => (await import("./commands/usage.ts")).spec,
+  log: async () => (await import("./commands/log.ts")).spec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 

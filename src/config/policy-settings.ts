@@ -1,9 +1,12 @@
 /**
  * `policy:` (docs/governance.md): what an admin requires of every layer, whoever declared it.
- * Today one key, `sources`, the patterns a git or url layer's URL must match:
+ * `sources`, the patterns a git or url layer's URL must match, and `approvers`, the OpenSSH
+ * allowed_signers file of the keys whose admin actions count (the admin log is verified against
+ * it; `skill-central log`):
  *
  *   policy:
  *     sources: [https://github.com/acme/*, https://skills.acme.dev]
+ *     approvers: ./approvers   # relative to the config
  *
  * It fails closed: a `policy` or `sources` that cannot be read refuses every git and url layer
  * (an error at the key) rather than serving what the admin meant to keep out; a pattern that
@@ -19,6 +22,8 @@ import { parseSourcePattern, type SourcePattern } from "./source-patterns.ts";
 export interface PolicySettings {
   /** Absent: no list from this config. Empty: every git and url layer refused. */
   sources?: SourcePattern[];
+  /** The approvers' allowed_signers file, absolute. */
+  approvers?: string;
 }
 
 /** One config's `policy.sources`, where it was set: a layer must match every one in effect. */
@@ -27,7 +32,7 @@ export interface SourceList {
   patterns: readonly SourcePattern[];
 }
 
-const HINT = "policy: { sources: [https://github.com/acme/*, https://skills.acme.dev] }";
+const HINT = "policy: { sources: [https://github.com/acme/*, https://skills.acme.dev], approvers: ./approvers }";
 const REFUSES_ALL = "every git and url layer is refused until it reads";
 
 /** `policy:` in a config file. */
@@ -44,20 +49,30 @@ export const PolicyBlock = {
       consequence: REFUSES_ALL,
       dropSeverity: "error",
     },
+    approvers: {
+      ...NON_BLANK,
+      errorMessage: "must be the path of an OpenSSH allowed_signers file",
+      hint: "policy: { approvers: ./approvers } (lines as ssh-keygen -Y verify reads them)",
+    },
   },
-  errorMessage: "must be a mapping with sources: [patterns]",
+  errorMessage: "must be a mapping with sources: [patterns] and approvers: FILE",
   hint: HINT,
   consequence: REFUSES_ALL,
   dropSeverity: "error",
 } as const;
 
 /** The `policy:` key of one config file; each problem reported, failing closed. */
-export function readPolicySettings(value: unknown, report: ReportProblem): PolicySettings | undefined {
+export function readPolicySettings(
+  value: unknown,
+  report: ReportProblem,
+  resolvePath: (path: string) => string,
+): PolicySettings | undefined {
   if (value === null || value === undefined) return undefined;
   const block = readBlock(PolicyBlock, value, report, { key: "policy" });
   if (block === undefined) return { sources: [] };
+  const approvers = block.approvers === undefined ? {} : { approvers: resolvePath(block.approvers.trim()) };
   const declared = typeof value === "object" && Object.hasOwn(value as object, "sources");
-  if (block.sources === undefined) return declared ? { sources: [] } : {};
+  if (block.sources === undefined) return declared ? { sources: [], ...approvers } : approvers;
   const sources: SourcePattern[] = [];
   for (const [i, text] of block.sources.entries()) {
     const pattern = parseSourcePattern(text);
@@ -70,5 +85,5 @@ export function readPolicySettings(value: unknown, report: ReportProblem): Polic
       });
     } else sources.push(pattern);
   }
-  return { sources };
+  return { sources, ...approvers };
 }

@@ -18,6 +18,7 @@ import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } fr
 import type { ConfigOrigin } from "./config-origin.ts";
 import { mergeFileSettings } from "./file-keys.ts";
 import type { SourceList } from "./policy-settings.ts";
+import type { StoreSetting } from "./store-settings.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
@@ -97,6 +98,10 @@ export interface ResolvedConfig {
   enable?: readonly string[];
   /** `policy.sources` of each config that sets it, user first: a git or url layer must match every list. */
   sourceLists?: SourceList[];
+  /** The state store (the user's `store:`, else the default file): where the admin log is kept. */
+  stateStore?: StoreSetting;
+  /** `policy.approvers`: the user's file, else the project's; the keys whose admin actions count. */
+  approvers?: string;
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -233,6 +238,20 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,
     ...(sourceLists.length > 0 && { sourceLists }),
+    ...governance(user, project, home),
+  };
+}
+
+/** Where the admin log is (the user's `store:`, else the default file) and whose keys count (the user's approvers first). */
+function governance(
+  user: ConfigFile | undefined,
+  project: ConfigFile | undefined,
+  home: string,
+): Pick<ResolvedConfig, "stateStore" | "approvers"> {
+  const approvers = user?.policy?.approvers ?? project?.policy?.approvers;
+  return {
+    stateStore: user?.store ?? { store: defaultUsageSettings(home).store },
+    ...(approvers !== undefined && { approvers }),
   };
 }
 
