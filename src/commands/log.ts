@@ -5,11 +5,9 @@
  * entry edited, forged or deleted behind the store's back is shown as such. It only reads: no
  * command edits or deletes an entry. Exits 1 when an entry it shows does not verify.
  */
-import { readFile } from "node:fs/promises";
 import { type CheckedEntry, checkLog } from "../storage/admin-log-record.ts";
 import { readAdminLog } from "../storage/admin-log-store.ts";
-import { parseAllowedSigners, type AllowedSigners } from "../storage/allowed-signers.ts";
-import { displayPath } from "../storage/display-path.ts";
+import { readApprovers } from "../storage/approvers-file.ts";
 import { shownStore, storeLocation } from "../storage/store-location.ts";
 import { visibleLine } from "../visible-text.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
@@ -25,23 +23,6 @@ export function parseSince(raw: string, now = Date.now()): number {
   if (Number.isNaN(at))
     throw new UsageError(`--since must be a window (7d, 12h, 2w) or a date (2026-12-01), not "${raw}"`);
   return at;
-}
-
-/** The approvers' file read, or why the log cannot be verified (every entry then shows it). */
-async function readApprovers(file: string | undefined, cwd: string): Promise<AllowedSigners | { problem: string }> {
-  if (file === undefined)
-    return { problem: "no approvers file: set policy.approvers (or pass --signers) to verify the log" };
-  const shown = displayPath(file, { cwd });
-  try {
-    const signers = parseAllowedSigners(await readFile(file, "utf8"));
-    if (signers.signers.length === 0) return { problem: `the approvers file ${shown} lists no usable key` };
-    return signers;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    return {
-      problem: `the approvers file ${shown} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code})`}`,
-    };
-  }
 }
 
 export const spec = command({
@@ -84,7 +65,7 @@ export const spec = command({
     const approvers = await readApprovers(signersFile, ctx.cwd);
     const checked: CheckedEntry[] =
       "problem" in approvers
-        ? entries.map((e) => ({ ...e, verified: false, problem: approvers.problem }))
+        ? entries.map((e) => ({ ...e, verified: false, signed: false, problem: approvers.problem }))
         : checkLog(entries, approvers);
     const shown = checked.filter(
       (e) =>

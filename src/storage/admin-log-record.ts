@@ -79,14 +79,19 @@ export function signEntry(draft: AdminDraft, seq: number, prev: string, key: Ssh
 
 /** An entry read back: whether it verifies, and why not. */
 export interface CheckedEntry extends AdminEntry {
+  /** Its signature verifies, by a listed key, and the chain holds up to it. */
   verified: boolean;
+  /**
+   * Its own signature verifies by a listed key, whatever the chain: what a server obeys, so that
+   * deleting one row cannot switch off every block recorded after it.
+   */
+  signed: boolean;
   /** Why it does not verify (fit to print); absent when it does. */
   problem?: string;
 }
 
-/** Why `entry` does not verify against `signers` after `prev` (the hash of the entry before it), or undefined. */
-function entryProblem(entry: AdminEntry, prev: string, signers: AllowedSigners): string | undefined {
-  if (entry.prev !== prev) return "the entry before it was changed or deleted (the hash chain breaks here)";
+/** Why `entry`'s own signature does not verify against `signers`, or undefined. */
+function signatureProblem(entry: AdminEntry, signers: AllowedSigners): string | undefined {
   let sig: ReturnType<typeof parseSignature>;
   try {
     sig = parseSignature(entry.signature);
@@ -115,8 +120,13 @@ function entryProblem(entry: AdminEntry, prev: string, signers: AllowedSigners):
 export function checkLog(entries: readonly AdminEntry[], signers: AllowedSigners): CheckedEntry[] {
   let prev = CHAIN_START;
   return entries.map((entry) => {
-    const problem = entryProblem(entry, prev, signers);
+    const unsigned = signatureProblem(entry, signers);
+    const problem =
+      unsigned ??
+      (entry.prev !== prev ? "the entry before it was changed or deleted (the hash chain breaks here)" : undefined);
     prev = chainHash(entry);
-    return problem === undefined ? { ...entry, verified: true } : { ...entry, verified: false, problem };
+    return problem === undefined
+      ? { ...entry, verified: true, signed: true }
+      : { ...entry, verified: false, signed: unsigned === undefined, problem };
   });
 }

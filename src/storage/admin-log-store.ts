@@ -93,3 +93,48 @@ export async function readAdminLog(location: StoreLocation, env: Env = process.e
     db.close();
   }
 }
+
+/**
+ * The newest entry's sequence number, asked again and again (every second or two, off the
+ * request path) by a server that obeys the log: one cheap query on a connection kept open.
+ * A store file that does not exist yet, or has no log yet, has none (0), and is not created.
+ */
+export class AdminLogProbe {
+  private db: Database | undefined;
+  private pg: PostgresUsage | undefined;
+
+  constructor(
+    private readonly location: StoreLocation,
+    private readonly env: Env = process.env,
+  ) {}
+
+  async newest(): Promise<number> {
+    if (this.location.kind === "postgres") {
+      this.pg ??= new PostgresUsage(this.location, this.env);
+      return await this.pg.adminNewest();
+    }
+    if (this.db === undefined) {
+      try {
+        statSync(this.location.path);
+      } catch {
+        return 0;
+      }
+      this.db = new Database(this.location.path, { readwrite: true, create: false, strict: true });
+    }
+    try {
+      const row = this.db.query(`SELECT MAX(seq) AS n FROM ${ADMIN_LOG_TABLE}`).get() as { n: number | null } | null;
+      return row?.n ?? 0;
+    } catch (error) {
+      // A store of schema version 2 (no log yet) holds no entry; anything else is a failure to report.
+      if (/no such table/.test(String(error))) return 0;
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.db?.close();
+    this.db = undefined;
+    await this.pg?.close();
+    this.pg = undefined;
+  }
+}

@@ -169,6 +169,13 @@ export class PostgresUsage implements UsageBackend {
     });
   }
 
+  /** The newest entry's sequence number (0: none): what the servers poll. */
+  async adminNewest(): Promise<number> {
+    const sql = await this.ready();
+    const [row] = await sql.unsafe(`SELECT MAX(seq) AS n FROM ${ADMIN_LOG_TABLE}`);
+    return Number(row?.n ?? 0);
+  }
+
   /** The whole admin log, oldest first. */
   async readAdmin(): Promise<AdminEntry[]> {
     const sql = await this.ready();

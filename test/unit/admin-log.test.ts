@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADMIN_NAMESPACE, canonicalRecord, checkLog, type AdminDraft } from "../../src/storage/admin-log-record.ts";
-import { appendAdminEntry, readAdminLog } from "../../src/storage/admin-log-store.ts";
+import { AdminLogProbe, appendAdminEntry, readAdminLog } from "../../src/storage/admin-log-store.ts";
+import { blocksInForce } from "../../src/storage/admin-blocks.ts";
 import { parseAllowedSigners } from "../../src/storage/allowed-signers.ts";
 import { parsePrivateKey } from "../../src/storage/sshsig.ts";
 import { storeLocation } from "../../src/storage/store-location.ts";
@@ -160,6 +161,31 @@ describe("admin log in a SQLite store", () => {
     ]);
     expect(checked[1]?.problem).toContain("does not match the entry");
     expect(checked[2]?.problem).toContain("hash chain breaks here");
+  });
+
+  test("blocks in force: the latest signed block or unblock per skill; an entry by an unlisted key is not obeyed; a broken chain does not void later blocks", async () => {
+    const path = join(tempDir(), "state.db");
+    const location = storeLocation(path);
+    const probe = new AdminLogProbe(location);
+    expect(await probe.newest()).toBe(0);
+    await appendAdminEntry(location, draft({ skill: "a" }), privateKey(keys.alice));
+    await appendAdminEntry(location, draft({ skill: "b" }), privateKey(keys.alice));
+    await appendAdminEntry(location, draft({ skill: "a", action: "unblock" }), privateKey(keys.alice));
+    await appendAdminEntry(
+      location,
+      draft({ skill: "b", action: "unblock", principal: "mallory" }),
+      privateKey(keys.mallory),
+    );
+    await appendAdminEntry(location, draft({ skill: "c" }), privateKey(keys.alice));
+    expect(await probe.newest()).toBe(5);
+    const db = new Database(path);
+    db.run("DROP TRIGGER admin_log_no_delete");
+    db.run("DELETE FROM admin_log WHERE seq = 1");
+    db.close();
+    const checked = checkLog(await readAdminLog(location), keys.signers);
+    expect(checked.find((e) => e.seq === 2)?.verified).toBe(false);
+    expect([...blocksInForce(checked).keys()].sort()).toEqual(["b", "c"]);
+    await probe.close();
   });
 
   test("reading a store file that does not exist finds no entry and creates nothing", async () => {
