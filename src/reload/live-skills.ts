@@ -211,11 +211,15 @@ export class LiveSkills {
     this.pollAdminLog(result);
   }
 
-  /** While a load obeys the admin log, polls it for new entries (admin-log-poll.ts); stops when the config names no approvers. */
+  /**
+   * While a load obeys the admin log, polls it for new entries (admin-log-poll.ts), with or
+   * without `--no-watch` (a block is not a file change: replicas that watch nothing obey it too);
+   * stops when the config names no approvers.
+   */
   private pollAdminLog(result: LoadResult): void {
     const governance = result.governance;
     const store = result.config.stateStore;
-    if (!this.options.watch || this.closed || governance === undefined || store === undefined) {
+    if (this.closed || governance === undefined || store === undefined) {
       this.adminPoll?.close();
       this.adminPoll = undefined;
       return;
