@@ -17,11 +17,15 @@ import { readAdminLog } from "../storage/admin-log-store.ts";
 import { readApprovers } from "../storage/approvers-file.ts";
 import { shownStore, storeLocation } from "../storage/store-location.ts";
 
-/** What a load obeyed: the blocks in force, and the newest entry it read (what the poll compares). */
+/** What a load obeyed: the blocks in force, the newest entry it read (what the poll compares), and the last few entries (doctor, the board). */
 export interface GovernanceHolds {
   blocked: ReadonlyMap<string, CheckedEntry>;
   newest: number;
+  recent: readonly CheckedEntry[];
 }
+
+/** How many of the newest entries a load keeps to show. */
+const RECENT = 5;
 
 /** The blocks in force for `config`, or the previous ones (with an error) when the log cannot be read. */
 export async function readHolds(
@@ -30,7 +34,7 @@ export async function readHolds(
   previous: GovernanceHolds | undefined,
   diagnostics: Diagnostic[],
 ): Promise<GovernanceHolds> {
-  const kept = previous ?? { blocked: new Map(), newest: -1 };
+  const kept = previous ?? { blocked: new Map(), newest: -1, recent: [] };
   const setting = config.stateStore;
   if (setting === undefined) return kept;
   const location = storeLocation(setting.store, setting.passwordEnv);
@@ -50,7 +54,7 @@ export async function readHolds(
   } catch (error) {
     return fail(`${shownStore(location)}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { blocked: blocksInForce(checked), newest: checked.at(-1)?.seq ?? 0 };
+  return { blocked: blocksInForce(checked), newest: checked.at(-1)?.seq ?? 0, recent: checked.slice(-RECENT) };
 }
 
 /** `candidates` less every version of a blocked skill, each one named once (a warning, with who and why). */

@@ -50,7 +50,7 @@ export function killSwitchSuite(target: ServerTarget): void {
       return { alice, bob, mallory };
     }
 
-    test("a running server stops serving a blocked skill within 5 s and sends list_changed; unblock serves it again", async () => {
+    test("a running server stops serving a blocked skill within 5 s and sends list_changed; list, show and doctor say who blocked it and why; unblock serves it again", async () => {
       const { alice, bob } = setUp();
       const server = await connect(target, fixture.cwd, fixture.home);
       try {
@@ -73,6 +73,25 @@ export function killSwitchSuite(target: ServerTarget): void {
 
         const list = await run(["list", "--json"]);
         expect(JSON.stringify(JSON.parse(list.stdout))).not.toContain('"deploy"');
+        const show = await run(["show", "deploy"]);
+        expect(show.code).toBe(1);
+        expect(show.stderr).toContain('"deploy" is blocked by alice@acme.dev');
+        expect(show.stderr).toContain("leaks the deploy token");
+        const doctor = await run(["doctor"]);
+        expect(doctor.stdout).toContain("Blocked skills\n  deploy: blocked by alice@acme.dev at ");
+        expect(doctor.stdout).toMatch(
+          /Admin log.*\n {2}#1 \S+ block deploy by alice@acme.dev: leaks the deploy token\n/,
+        );
+        const doctorJson = JSON.parse((await run(["doctor", "--json"])).stdout);
+        expect(doctorJson.governance.blocked).toMatchObject([
+          {
+            id: "deploy",
+            principal: "alice@acme.dev",
+            fingerprint: alice.fingerprint,
+            reason: "leaks the deploy token",
+            verified: true,
+          },
+        ]);
 
         const unblocked = await run(["unblock", "deploy", "--reason", "token rotated", "--key", bob.file]);
         expect(unblocked.code).toBe(0);
