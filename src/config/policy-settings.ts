@@ -24,7 +24,15 @@ export interface PolicySettings {
   sources?: SourcePattern[];
   /** The approvers' allowed_signers file, absolute. */
   approvers?: string;
+  /** Which layers' skills are served only at an approved digest. */
+  approval?: ApprovalScope;
+  /** An approval counts only by a key other than the one that signed the commit or index. */
+  twoPerson?: boolean;
 }
+
+export type ApprovalScope = "off" | "remote" | "all";
+/** Strictness order: a project's config may move up it, never down (tighten-only). */
+export const APPROVAL_SCOPES: readonly ApprovalScope[] = ["off", "remote", "all"];
 
 /** One config's `policy.sources`, where it was set: a layer must match every one in effect. */
 export interface SourceList {
@@ -49,6 +57,17 @@ export const PolicyBlock = {
       consequence: REFUSES_ALL,
       dropSeverity: "error",
     },
+    approval: {
+      type: "string",
+      enum: ["off", "remote", "all"],
+      errorMessage: "must be off, remote or all",
+      hint: "policy: { approval: remote } serves a git or url layer's skill only at a digest an approver signed",
+    },
+    twoPerson: {
+      type: "boolean",
+      errorMessage: "must be true or false",
+      hint: "policy: { twoPerson: true }: the approver must differ from the signer of the commit or index",
+    },
     approvers: {
       ...NON_BLANK,
       errorMessage: "must be the path of an OpenSSH allowed_signers file",
@@ -70,7 +89,11 @@ export function readPolicySettings(
   if (value === null || value === undefined) return undefined;
   const block = readBlock(PolicyBlock, value, report, { key: "policy" });
   if (block === undefined) return { sources: [] };
-  const approvers = block.approvers === undefined ? {} : { approvers: resolvePath(block.approvers.trim()) };
+  const approvers = {
+    ...(block.approvers !== undefined && { approvers: resolvePath(block.approvers.trim()) }),
+    ...(block.approval !== undefined && { approval: block.approval }),
+    ...(block.twoPerson !== undefined && { twoPerson: block.twoPerson }),
+  };
   const declared = typeof value === "object" && Object.hasOwn(value as object, "sources");
   if (block.sources === undefined) return declared ? { sources: [], ...approvers } : approvers;
   const sources: SourcePattern[] = [];

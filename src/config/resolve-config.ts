@@ -17,7 +17,7 @@ import { mergeElicitationSettings, type ElicitationSettings } from "./elicitatio
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
 import type { ConfigOrigin } from "./config-origin.ts";
 import { mergeFileSettings } from "./file-keys.ts";
-import type { SourceList } from "./policy-settings.ts";
+import { APPROVAL_SCOPES, type ApprovalScope, type SourceList } from "./policy-settings.ts";
 import type { StoreSetting } from "./store-settings.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
@@ -102,6 +102,10 @@ export interface ResolvedConfig {
   stateStore?: StoreSetting;
   /** `policy.approvers`: the user's file, else the project's; the keys whose admin actions count. */
   approvers?: string;
+  /** `policy.approval`, the strictest of the user's and the project's (tighten-only); absent: off. */
+  approval?: ApprovalScope;
+  /** `policy.twoPerson`: true when either config says so (tighten-only). */
+  twoPerson?: boolean;
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -247,11 +251,22 @@ function governance(
   user: ConfigFile | undefined,
   project: ConfigFile | undefined,
   home: string,
-): Pick<ResolvedConfig, "stateStore" | "approvers"> {
-  const approvers = user?.policy?.approvers ?? project?.policy?.approvers;
+): Pick<ResolvedConfig, "stateStore" | "approvers" | "approval" | "twoPerson"> {
+  // A project's approvers never stand in for the user's where the user requires approvals:
+  // a cloned repository naming its own keys could approve its own skills.
+  const userRequires = (user?.policy?.approval ?? "off") !== "off";
+  const approvers = user?.policy?.approvers ?? (userRequires ? undefined : project?.policy?.approvers);
+  // Tighten-only: the strictest scope either config asks for; a project can add, never remove.
+  const approval = [user?.policy?.approval, project?.policy?.approval].reduce<ApprovalScope>(
+    (most, scope) => (APPROVAL_SCOPES.indexOf(scope ?? "off") > APPROVAL_SCOPES.indexOf(most) ? scope! : most),
+    "off",
+  );
+  const twoPerson = user?.policy?.twoPerson === true || project?.policy?.twoPerson === true;
   return {
     stateStore: user?.store ?? { store: defaultUsageSettings(home).store },
     ...(approvers !== undefined && { approvers }),
+    ...(approval !== "off" && { approval }),
+    ...(twoPerson && { twoPerson }),
   };
 }
 

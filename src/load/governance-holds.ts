@@ -11,7 +11,7 @@
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Candidate } from "../registry/registry.ts";
-import { blocksInForce } from "../storage/admin-blocks.ts";
+import { approvalsInForce, blocksInForce } from "../storage/admin-blocks.ts";
 import { type CheckedEntry, checkLog } from "../storage/admin-log-record.ts";
 import { readAdminLog } from "../storage/admin-log-store.ts";
 import { readApprovers } from "../storage/approvers-file.ts";
@@ -20,6 +20,10 @@ import { shownStore, storeLocation } from "../storage/store-location.ts";
 /** What a load obeyed: the blocks in force, the newest entry it read (what the poll compares), and the last few entries (doctor, the board). */
 export interface GovernanceHolds {
   blocked: ReadonlyMap<string, CheckedEntry>;
+  /** Signed approvals per skill id (policy.approval). */
+  approvals: ReadonlyMap<string, readonly CheckedEntry[]>;
+  /** The approval each served skill file that needed one is served under (by path). */
+  approved?: ReadonlyMap<string, CheckedEntry>;
   newest: number;
   recent: readonly CheckedEntry[];
 }
@@ -34,7 +38,7 @@ export async function readHolds(
   previous: GovernanceHolds | undefined,
   diagnostics: Diagnostic[],
 ): Promise<GovernanceHolds> {
-  const kept = previous ?? { blocked: new Map(), newest: -1, recent: [] };
+  const kept = previous ?? { blocked: new Map(), approvals: new Map(), newest: -1, recent: [] };
   const setting = config.stateStore;
   if (setting === undefined) return kept;
   const location = storeLocation(setting.store, setting.passwordEnv);
@@ -54,7 +58,12 @@ export async function readHolds(
   } catch (error) {
     return fail(`${shownStore(location)}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { blocked: blocksInForce(checked), newest: checked.at(-1)?.seq ?? 0, recent: checked.slice(-RECENT) };
+  return {
+    blocked: blocksInForce(checked),
+    approvals: approvalsInForce(checked),
+    newest: checked.at(-1)?.seq ?? 0,
+    recent: checked.slice(-RECENT),
+  };
 }
 
 /** `candidates` less every version of a blocked skill, each one named once (a warning, with who and why). */

@@ -322,11 +322,22 @@ async function servedCandidates(
   const held = await heldByAudit(records, config, options.home, digests);
   for (const d of held.diagnostics) diagnostics.push(d);
   const candidates = switchedOn(candidatesOf(records, display, held.held), config, diagnostics);
-  // The admin log is read only when the config names approvers: otherwise no store is opened.
-  const gov = config.approvers === undefined ? undefined : await import("./governance-holds.ts");
-  const governance = await gov?.readHolds(config, options.cwd, options.previous?.governance, diagnostics);
+  // The admin log is read only when the config names approvers or requires approvals: otherwise no store is opened.
+  const governed = config.approvers !== undefined || config.approval !== undefined;
+  const gov = governed ? await import("./governance-holds.ts") : undefined;
+  const holds = await gov?.readHolds(config, options.cwd, options.previous?.governance, diagnostics);
+  const approval = holds && config.approval !== undefined ? await import("./approval-holds.ts") : undefined;
+  const unblocked = holds ? gov!.withoutBlocked(candidates, holds, diagnostics) : candidates;
+  const checked = approval?.withoutUnapproved(
+    unblocked,
+    { config, records },
+    holds!.approvals,
+    { digests, home: options.home },
+    diagnostics,
+  );
+  const governance = holds && (checked ? { ...holds, approved: checked.approved } : holds);
   return {
-    candidates: governance ? gov!.withoutBlocked(candidates, governance, diagnostics) : candidates,
+    candidates: checked?.kept ?? unblocked,
     ...(governance && { governance }),
     ...(held.filesRead !== undefined && {
       auditFiles: { read: held.filesRead, hashed: digests.hashed - hashedBefore },

@@ -17,3 +17,12 @@ export function blocksInForce(entries: readonly CheckedEntry[]): Map<string, Che
   }
   return blocks;
 }
+
+/** The signed approvals per skill id, oldest first: an approval is of one digest, and stays until another replaces none (each counts). */
+export function approvalsInForce(entries: readonly CheckedEntry[]): Map<string, CheckedEntry[]> {
+  const approvals = new Map<string, CheckedEntry[]>();
+  for (const e of entries)
+    if (e.signed && e.action === "approve" && e.digest !== undefined)
+      approvals.set(e.skill, [...(approvals.get(e.skill) ?? []), e]);
+  return approvals;
+}

@@ -1,0 +1,85 @@
+/**
+ * Approvals tied to digests (docs/governance.md): with `policy.approval: remote` (git and url
+ * layers) or `all` (every layer), a skill is served only at a digest (the one `audit --format
+ * json` reports and `audit.allow` pins) that an approver signed an approval of. A skill at any
+ * other digest waits ("awaiting approval", naming the digest approved before) while the rest of
+ * its layer is served. With `policy.twoPerson`, an approval by the key that signed the layer's
+ * commit or index does not count. Looked up once per load, never per request.
+ */
+import { sharedAuditCache } from "../audit/cache.ts";
+import { isRemote } from "../config/layer-source.ts";
+import type { ResolvedConfig } from "../config/resolve-config.ts";
+import type { Diagnostic } from "../diagnostics.ts";
+import type { Candidate } from "../registry/registry.ts";
+import type { CheckedEntry } from "../storage/admin-log-record.ts";
+import { cacheRoot } from "../storage/cache-dir.ts";
+import { auditRecords } from "./audit-records.ts";
+import type { DigestBook } from "./digest-book.ts";
+import type { SkillRecord } from "./record.ts";
+
+/** The approval that lets `candidate` be served at `digest`, or why none does. */
+export function approvalFor(
+  candidate: Pick<Candidate, "layer">,
+  digest: string,
+  approvals: readonly CheckedEntry[],
+  twoPerson: boolean,
+): CheckedEntry | { refused: string } {
+  const atDigest = approvals.filter((a) => a.digest === digest);
+  const signer = candidate.layer.provenance?.signer;
+  const counted = twoPerson && signer ? atDigest.filter((a) => a.fingerprint !== signer.fingerprint) : atDigest;
+  const approval = counted.at(-1);
+  if (approval) return approval;
+  if (atDigest.length > 0)
+    return {
+      refused: `approved only by ${atDigest.at(-1)!.principal}, who signed the content (${signer!.principal}); policy.twoPerson needs another approver`,
+    };
+  const before = approvals.at(-1);
+  return {
+    refused: before
+      ? `awaiting approval: this version is ${digest}; the approved one was ${before.digest} (by ${before.principal})`
+      : `awaiting approval: no approval of ${digest} yet`,
+  };
+}
+
+/** `candidates` less those that need an approval and have none at their digest (each named, a warning). */
+export function withoutUnapproved(
+  candidates: Candidate[],
+  loaded: { config: ResolvedConfig; records: readonly SkillRecord[] },
+  approvals: ReadonlyMap<string, readonly CheckedEntry[]>,
+  options: { digests: DigestBook; home?: string | undefined },
+  diagnostics: Diagnostic[],
+): { kept: Candidate[]; approved: Map<string, CheckedEntry> } {
+  const { config } = loaded;
+  const scope = config.approval ?? "off";
+  const remote = new Set(config.layers.filter((l) => isRemote(l.source)).map((l) => l.name));
+  const needs = (c: Candidate) => scope === "all" || (scope === "remote" && remote.has(c.layer.name));
+  const paths = new Set(candidates.filter(needs).map((c) => c.path));
+  const approved = new Map<string, CheckedEntry>();
+  if (paths.size === 0) return { kept: candidates, approved };
+  const records = loaded.records.filter((r) => paths.has(r.path));
+  const cache = sharedAuditCache(cacheRoot(options.home));
+  const digests = new Map(
+    auditRecords({ config, records }, cache, true, { digests: options.digests }).map((a) => [a.path, a.digest]),
+  );
+  const kept = candidates.filter((c) => {
+    if (!paths.has(c.path)) return true;
+    const digest = digests.get(c.path);
+    const found =
+      digest === undefined
+        ? { refused: "awaiting approval: its digest cannot be worked out" }
+        : approvalFor(c, digest, approvals.get(c.skill.id) ?? [], config.twoPerson === true);
+    if ("refused" in found) {
+      diagnostics.push({
+        severity: "warning",
+        code: "awaiting-approval",
+        file: c.path,
+        message: `"${c.skill.id}" is not served: ${found.refused}`,
+        hint: `an approver runs: skill-central approve ${c.skill.id}@${digest ?? "DIGEST"} --reason TEXT --key KEYFILE`,
+      });
+      return false;
+    }
+    approved.set(c.path, found);
+    return true;
+  });
+  return { kept, approved };
+}
