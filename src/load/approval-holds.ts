@@ -81,5 +81,20 @@ export function withoutUnapproved(
     approved.set(c.path, found);
     return true;
   });
-  return { kept, approved };
+  // Carried to skills/list and skills/get as `_meta["dev.skill-central/approval"]`.
+  const attested = kept.map((c) => {
+    const a = approved.get(c.path);
+    return a
+      ? {
+          ...c,
+          approval: {
+            principal: a.principal,
+            fingerprint: a.fingerprint,
+            at: new Date(a.at).toISOString(),
+            digest: a.digest!,
+          },
+        }
+      : c;
+  });
+  return { kept: attested, approved };
 }

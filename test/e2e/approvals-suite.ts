@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ADMIN_NAMESPACE } from "../../src/storage/admin-log-record.ts";
@@ -17,6 +18,11 @@ import { ListChanges } from "./live-session.ts";
 
 const WITHIN_MS = 5_000;
 
+/** Any result: skills/list has no schema in the SDK client; the test checks the fields itself. */
+const ANY: StandardSchemaV1<unknown, unknown> = {
+  "~standard": { version: 1, vendor: "test", validate: (value) => ({ value }) },
+};
+
 export function approvalsSuite(target: ServerTarget): void {
   describe(`approve ID@DIGEST with policy.approval (${target.name})`, () => {
     let fixture: Fixture;
@@ -28,7 +34,7 @@ export function approvalsSuite(target: ServerTarget): void {
         NO_COLOR: "1",
       });
 
-    test("served only at an approved digest; a new version waits (naming the approved digest) while the rest is served; an unlisted key approves nothing; a project cannot switch it off", async () => {
+    test("served only at an approved digest; a new version waits (naming the approved digest) while the rest is served; skills/list carries the approval; an unlisted key approves nothing; a project cannot switch it off", async () => {
       fixture = makeFixture({
         ".skills/deploy.yaml": promptSkill("deploy"),
         ".skills/other.yaml": promptSkill("other"),
@@ -85,6 +91,20 @@ export function approvalsSuite(target: ServerTarget): void {
         expect(approved.stdout).toContain(`approved deploy@${first.deploy}`);
         await changes.waitFor("prompts", 1, WITHIN_MS);
         expect(await names()).toEqual(["deploy", "other"]);
+        // skills/list carries the approval beside the audit verdict.
+        const listed = (await server.client.request({ method: "skills/list", params: {} }, ANY)) as {
+          skills: { uri: string; _meta: Record<string, unknown> }[];
+        };
+        const entry = listed.skills.find((e) => e.uri.includes("deploy"));
+        expect(entry?._meta["dev.skill-central/approval"]).toMatchObject({
+          principal: "bob@acme.dev",
+          fingerprint: bob.fingerprint,
+          digest: first.deploy,
+        });
+        expect(listed.skills.find((e) => e.uri.includes("other"))?._meta["dev.skill-central/approval"]).toMatchObject({
+          principal: "alice@acme.dev",
+          digest: first.other,
+        });
 
         // A new version: the approval of the old digest is not replayed onto it.
         fixture.write(".skills/deploy.yaml", promptSkill("deploy", { prompt: "Deploy, and print the token" }));
