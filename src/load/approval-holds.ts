@@ -17,6 +17,14 @@ import { auditRecords } from "./audit-records.ts";
 import type { DigestBook } from "./digest-book.ts";
 import type { SkillRecord } from "./record.ts";
 
+/** A skill that needs an approval and has none at its digest: what `doctor` and the board show. */
+export interface Awaiting {
+  id: string;
+  layer: string;
+  digest?: string;
+  why: string;
+}
+
 /** The approval that lets `candidate` be served at `digest`, or why none does. */
 export function approvalFor(
   candidate: Pick<Candidate, "layer">,
@@ -48,14 +56,15 @@ export function withoutUnapproved(
   approvals: ReadonlyMap<string, readonly CheckedEntry[]>,
   options: { digests: DigestBook; home?: string | undefined },
   diagnostics: Diagnostic[],
-): { kept: Candidate[]; approved: Map<string, CheckedEntry> } {
+): { kept: Candidate[]; approved: Map<string, CheckedEntry>; awaiting: Awaiting[] } {
   const { config } = loaded;
   const scope = config.approval ?? "off";
   const remote = new Set(config.layers.filter((l) => isRemote(l.source)).map((l) => l.name));
   const needs = (c: Candidate) => scope === "all" || (scope === "remote" && remote.has(c.layer.name));
   const paths = new Set(candidates.filter(needs).map((c) => c.path));
   const approved = new Map<string, CheckedEntry>();
-  if (paths.size === 0) return { kept: candidates, approved };
+  const awaiting: Awaiting[] = [];
+  if (paths.size === 0) return { kept: candidates, approved, awaiting };
   const records = loaded.records.filter((r) => paths.has(r.path));
   const cache = sharedAuditCache(cacheRoot(options.home));
   const digests = new Map(
@@ -69,6 +78,12 @@ export function withoutUnapproved(
         ? { refused: "awaiting approval: its digest cannot be worked out" }
         : approvalFor(c, digest, approvals.get(c.skill.id) ?? [], config.twoPerson === true);
     if ("refused" in found) {
+      awaiting.push({
+        id: c.skill.id,
+        layer: c.layer.name,
+        ...(digest !== undefined && { digest }),
+        why: found.refused,
+      });
       diagnostics.push({
         severity: "warning",
         code: "awaiting-approval",
@@ -96,5 +111,5 @@ export function withoutUnapproved(
         }
       : c;
   });
-  return { kept: attested, approved };
+  return { kept: attested, approved, awaiting };
 }

@@ -11,6 +11,7 @@
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Candidate } from "../registry/registry.ts";
+import type { Awaiting } from "./approval-holds.ts";
 import { approvalsInForce, blocksInForce } from "../storage/admin-blocks.ts";
 import { type CheckedEntry, checkLog } from "../storage/admin-log-record.ts";
 import { readAdminLog } from "../storage/admin-log-store.ts";
@@ -24,6 +25,8 @@ export interface GovernanceHolds {
   approvals: ReadonlyMap<string, readonly CheckedEntry[]>;
   /** The approval each served skill file that needed one is served under (by path). */
   approved?: ReadonlyMap<string, CheckedEntry>;
+  /** The skills left out for want of an approval at their digest. */
+  awaiting?: readonly Awaiting[];
   newest: number;
   recent: readonly CheckedEntry[];
 }

@@ -335,7 +335,7 @@ async function servedCandidates(
     { digests, home: options.home },
     diagnostics,
   );
-  const governance = holds && (checked ? { ...holds, approved: checked.approved } : holds);
+  const governance = holds && (checked ? { ...holds, approved: checked.approved, awaiting: checked.awaiting } : holds);
   return {
     candidates: checked?.kept ?? unblocked,
     ...(governance && { governance }),

@@ -34,7 +34,7 @@ export function approvalsSuite(target: ServerTarget): void {
         NO_COLOR: "1",
       });
 
-    test("served only at an approved digest; a new version waits (naming the approved digest) while the rest is served; skills/list carries the approval; an unlisted key approves nothing; a project cannot switch it off", async () => {
+    test("served only at an approved digest; a new version waits (naming the approved digest) while the rest is served; skills/list carries the approval; doctor lists what awaits; an unlisted key approves nothing; a project cannot switch it off", async () => {
       fixture = makeFixture({
         ".skills/deploy.yaml": promptSkill("deploy"),
         ".skills/other.yaml": promptSkill("other"),
@@ -115,6 +115,19 @@ export function approvalsSuite(target: ServerTarget): void {
         expect(server.stderr()).toContain(
           `awaiting approval: this version is ${second.deploy}; the approved one was ${first.deploy} (by bob@acme.dev)`,
         );
+        const doctor = await run(["doctor", "--json"]);
+        // With approval: all, the built-in skills wait for theirs too; deploy is named with the digest approved before.
+        expect(JSON.parse(doctor.stdout).governance.awaiting.filter((a: { id: string }) => a.id === "deploy")).toEqual([
+          {
+            id: "deploy",
+            layer: expect.any(String),
+            digest: second.deploy,
+            why: `awaiting approval: this version is ${second.deploy}; the approved one was ${first.deploy} (by bob@acme.dev)`,
+          },
+        ]);
+        const doctorText = (await run(["doctor"])).stdout;
+        expect(doctorText).toContain("\nAwaiting approval\n");
+        expect(doctorText).toContain(`\n  deploy (layer project): awaiting approval: this version is ${second.deploy}`);
       } finally {
         await server.close();
       }

@@ -28,6 +28,7 @@ function entryJson(e: CheckedEntry) {
 export function governanceJson(holds: GovernanceHolds) {
   return {
     blocked: [...holds.blocked].map(([id, e]) => ({ id, ...entryJson(e) })),
+    awaiting: holds.awaiting ?? [],
     recent: holds.recent.map(entryJson),
   };
 }
@@ -40,6 +41,13 @@ export function governanceText(holds: GovernanceHolds, { bold, red }: Palette): 
       : [...holds.blocked]
           .map(([id, e]) => `  ${visibleLine(`${id}: blocked by ${e.principal} at ${iso(e.at)}: ${e.reason}`)}\n`)
           .join("");
+  if (holds.awaiting !== undefined) {
+    text += `\n${bold("Awaiting approval")}\n`;
+    text +=
+      holds.awaiting.length === 0
+        ? "  none\n"
+        : holds.awaiting.map((a) => `  ${visibleLine(`${a.id} (layer ${a.layer}): ${a.why}`)}\n`).join("");
+  }
   text += `\n${bold("Admin log")} (newest ${holds.recent.length}; skill-central log shows all)\n`;
   text +=
     holds.recent.length === 0
