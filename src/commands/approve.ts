@@ -4,6 +4,8 @@
  * a skill that needs one is served only at an approved digest, by every server reading the same
  * store, within a few seconds of the approval.
  */
+import { sharedAuditCache } from "../audit/cache.ts";
+import { auditRecords } from "../load/audit-records.ts";
 import { visibleLine } from "../visible-text.ts";
 import { ActionRefused, recordAction } from "./support/admin-action.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
@@ -39,12 +41,19 @@ export const spec = command({
       );
     const loaded = await load(ctx);
     reportLoad(ctx, loaded);
+    // The files of that version, where this project has it: kept in the approval so a later version can say what changed.
+    const records = loaded.records.filter((r) => r.skill?.id === skill);
+    const here = auditRecords({ config: loaded.config, records }, sharedAuditCache(), true, {
+      digests: loaded.digests,
+    }).find((a) => a.digest === digest);
+    const files = here?.files.map((f) => [f.path, f.sha256] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     let recorded: Awaited<ReturnType<typeof recordAction>>;
     try {
       recorded = await recordAction(loaded, ctx.cwd, {
         action: "approve",
         skill,
         digest,
+        ...(files !== undefined && { files }),
         reason: ctx.options.reason,
         keyFile: ctx.options.key,
       });

@@ -26,11 +26,31 @@ export interface Awaiting {
 }
 
 /** The approval that lets `candidate` be served at `digest`, or why none does. */
+/** What changed from the approved files to `now`'s: `changed a.md; added b.md; removed c.md` (none: ""). */
+export function filesChanged(
+  approved: readonly (readonly [string, string])[],
+  now: readonly { path: string; sha256: string }[],
+): string {
+  const before = new Map(approved);
+  const after = new Map(now.map((f) => [f.path, f.sha256]));
+  const changed = [...after].filter(([p, h]) => before.has(p) && before.get(p) !== h).map(([p]) => p);
+  const added = [...after.keys()].filter((p) => !before.has(p));
+  const removed = [...before.keys()].filter((p) => !after.has(p));
+  return [
+    changed.length > 0 ? `changed ${changed.sort().join(", ")}` : "",
+    added.length > 0 ? `added ${added.sort().join(", ")}` : "",
+    removed.length > 0 ? `removed ${removed.sort().join(", ")}` : "",
+  ]
+    .filter((part) => part !== "")
+    .join("; ");
+}
+
 export function approvalFor(
   candidate: Pick<Candidate, "layer">,
   digest: string,
   approvals: readonly CheckedEntry[],
   twoPerson: boolean,
+  files?: readonly { path: string; sha256: string }[],
 ): CheckedEntry | { refused: string } {
   const atDigest = approvals.filter((a) => a.digest === digest);
   const signer = candidate.layer.provenance?.signer;
@@ -42,9 +62,10 @@ export function approvalFor(
       refused: `approved only by ${atDigest.at(-1)!.principal}, who signed the content (${signer!.principal}); policy.twoPerson needs another approver`,
     };
   const before = approvals.at(-1);
+  const changed = before?.files && files ? filesChanged(before.files, files) : "";
   return {
     refused: before
-      ? `awaiting approval: this version is ${digest}; the approved one was ${before.digest} (by ${before.principal})`
+      ? `awaiting approval: this version is ${digest}; the approved one was ${before.digest} (by ${before.principal})${changed ? `; since then: ${changed}` : ""}`
       : `awaiting approval: no approval of ${digest} yet`,
   };
 }
@@ -67,16 +88,17 @@ export function withoutUnapproved(
   if (paths.size === 0) return { kept: candidates, approved, awaiting };
   const records = loaded.records.filter((r) => paths.has(r.path));
   const cache = sharedAuditCache(cacheRoot(options.home));
-  const digests = new Map(
-    auditRecords({ config, records }, cache, true, { digests: options.digests }).map((a) => [a.path, a.digest]),
+  const audits = new Map(
+    auditRecords({ config, records }, cache, true, { digests: options.digests }).map((a) => [a.path, a]),
   );
   const kept = candidates.filter((c) => {
     if (!paths.has(c.path)) return true;
-    const digest = digests.get(c.path);
+    const audit = audits.get(c.path);
+    const digest = audit?.digest;
     const found =
       digest === undefined
         ? { refused: "awaiting approval: its digest cannot be worked out" }
-        : approvalFor(c, digest, approvals.get(c.skill.id) ?? [], config.twoPerson === true);
+        : approvalFor(c, digest, approvals.get(c.skill.id) ?? [], config.twoPerson === true, audit!.files);
     if ("refused" in found) {
       awaiting.push({
         id: c.skill.id,

@@ -41,13 +41,15 @@ export interface AdminEntry {
   /** The content digest it is about (`sha256:…`); none: every version of the skill (a block). */
   digest?: string;
   reason: string;
+  /** An approval's files (path, SHA-256), sorted: what was approved, to say what changed since. */
+  files?: readonly (readonly [string, string])[];
   prev: string;
   /** The armoured SSHSIG signature of `canonicalRecord(this)`. */
   signature: string;
 }
 
 /** What an admin asks to record; the store adds `seq` and `prev`. */
-export type AdminDraft = Pick<AdminEntry, "at" | "principal" | "action" | "skill" | "digest" | "reason">;
+export type AdminDraft = Pick<AdminEntry, "at" | "principal" | "action" | "skill" | "digest" | "reason" | "files">;
 
 /** The bytes signed: every field but the signature, in a fixed order, as one JSON array. */
 export function canonicalRecord(entry: Omit<AdminEntry, "signature">): Uint8Array {
@@ -62,6 +64,7 @@ export function canonicalRecord(entry: Omit<AdminEntry, "signature">): Uint8Arra
     entry.digest ?? null,
     entry.reason,
     entry.prev,
+    entry.files ?? null,
   ];
   return new TextEncoder().encode(JSON.stringify(fields));
 }

@@ -14,6 +14,7 @@ export function adminRow(row: Record<string, unknown>): AdminEntry {
     skill: String(row.skill),
     ...(row.digest !== null && row.digest !== undefined && { digest: String(row.digest) }),
     reason: String(row.reason),
+    ...(typeof row.files === "string" && { files: JSON.parse(row.files) as [string, string][] }),
     prev: String(row.prev),
     signature: String(row.signature),
   };

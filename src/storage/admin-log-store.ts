@@ -46,7 +46,7 @@ export async function appendAdminEntry(
         > | null;
         const entry = make(last ? Number(last.seq) + 1 : 1, last ? chainHash(adminRow(last)) : CHAIN_START);
         db.run(
-          `INSERT INTO ${ADMIN_LOG_TABLE} (seq, at, principal, fingerprint, action, skill, digest, reason, prev, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO ${ADMIN_LOG_TABLE} (seq, at, principal, fingerprint, action, skill, digest, reason, files, prev, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             entry.seq,
             entry.at,
@@ -56,6 +56,7 @@ export async function appendAdminEntry(
             entry.skill,
             entry.digest ?? null,
             entry.reason,
+            entry.files === undefined ? null : JSON.stringify(entry.files),
             entry.prev,
             entry.signature,
           ],

@@ -164,7 +164,8 @@ export class PostgresUsage implements UsageBackend {
       await tx`SELECT pg_advisory_xact_lock(${ADMIN_LOCK})`;
       const [last] = await tx.unsafe(`SELECT * FROM ${ADMIN_LOG_TABLE} ORDER BY seq DESC LIMIT 1`);
       const entry = make(last ? Number(last.seq) + 1 : 1, last ? chainHash(adminRow(last)) : CHAIN_START);
-      await tx`INSERT INTO admin_log ${tx({ ...entry, digest: entry.digest ?? null })}`;
+      const files = entry.files === undefined ? null : JSON.stringify(entry.files);
+      await tx`INSERT INTO admin_log ${tx({ ...entry, digest: entry.digest ?? null, files })}`;
       return entry;
     });
   }

@@ -90,7 +90,7 @@ const MIGRATIONS: readonly Migration[] = [
           seq ${dialect === "postgres" ? "BIGINT" : "INTEGER"} PRIMARY KEY,
           at ${dialect === "postgres" ? "BIGINT" : "INTEGER"} NOT NULL,
           principal TEXT NOT NULL, fingerprint TEXT NOT NULL, action TEXT NOT NULL,
-          skill TEXT NOT NULL, digest TEXT, reason TEXT NOT NULL,
+          skill TEXT NOT NULL, digest TEXT, reason TEXT NOT NULL, files TEXT,
           prev TEXT NOT NULL, signature TEXT NOT NULL
         )`,
         `CREATE INDEX admin_log_by_skill ON ${ADMIN_LOG_TABLE} (skill, seq)`,

@@ -34,7 +34,7 @@ export function approvalsSuite(target: ServerTarget): void {
         NO_COLOR: "1",
       });
 
-    test("served only at an approved digest; a new version waits (naming the approved digest) while the rest is served; skills/list carries the approval; doctor lists what awaits; an unlisted key approves nothing; a project cannot switch it off", async () => {
+    test("served only at an approved digest; a new version waits (naming the approved digest and the files changed since) while the rest is served; skills/list carries the approval; doctor lists what awaits; an unlisted key approves nothing; a project cannot switch it off", async () => {
       fixture = makeFixture({
         ".skills/deploy.yaml": promptSkill("deploy"),
         ".skills/other.yaml": promptSkill("other"),
@@ -113,7 +113,7 @@ export function approvalsSuite(target: ServerTarget): void {
         const second = await digests();
         expect(second.deploy).not.toBe(first.deploy);
         expect(server.stderr()).toContain(
-          `awaiting approval: this version is ${second.deploy}; the approved one was ${first.deploy} (by bob@acme.dev)`,
+          `awaiting approval: this version is ${second.deploy}; the approved one was ${first.deploy} (by bob@acme.dev); since then: changed deploy.yaml`,
         );
         const doctor = await run(["doctor", "--json"]);
         // With approval: all, the built-in skills wait for theirs too; deploy is named with the digest approved before.
@@ -122,7 +122,7 @@ export function approvalsSuite(target: ServerTarget): void {
             id: "deploy",
             layer: expect.any(String),
             digest: second.deploy,
-            why: `awaiting approval: this version is ${second.deploy}; the approved one was ${first.deploy} (by bob@acme.dev)`,
+            why: `awaiting approval: this version is ${second.deploy}; the approved one was ${first.deploy} (by bob@acme.dev); since then: changed deploy.yaml`,
           },
         ]);
         const doctorText = (await run(["doctor"])).stdout;

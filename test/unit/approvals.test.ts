@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { approvalFor } from "../../src/load/approval-holds.ts";
+import { approvalFor, filesChanged } from "../../src/load/approval-holds.ts";
 import { approvalsInForce } from "../../src/storage/admin-blocks.ts";
 import type { CheckedEntry } from "../../src/storage/admin-log-record.ts";
 
@@ -65,5 +65,24 @@ describe("approvals tied to digests", () => {
     expect(approvalFor(signedBy("SHA256:alice"), D1, [self], false)).toBe(self);
     const other = entry({ seq: 2, principal: "bob@acme.dev", fingerprint: "SHA256:bob" });
     expect(approvalFor(signedBy("SHA256:alice"), D1, [self, other], true)).toBe(other);
+  });
+
+  test("a version awaiting approval says which files changed, were added or removed since the approved one", () => {
+    const approved = entry({
+      files: [
+        ["SKILL.md", "a"],
+        ["scripts/run.sh", "b"],
+        ["notes.md", "c"],
+      ],
+    });
+    const now = [
+      { path: "SKILL.md", sha256: "a" },
+      { path: "scripts/run.sh", sha256: "B" },
+      { path: "scripts/new.py", sha256: "d" },
+    ];
+    expect(filesChanged(approved.files!, now)).toBe("changed scripts/run.sh; added scripts/new.py; removed notes.md");
+    expect(approvalFor(unsigned, D2, [approved], false, now)).toEqual({
+      refused: `awaiting approval: this version is ${D2}; the approved one was ${D1} (by alice@acme.dev); since then: changed scripts/run.sh; added scripts/new.py; removed notes.md`,
+    });
   });
 });

@@ -24,6 +24,7 @@ export interface ActionRequest {
   action: AdminAction;
   skill: string;
   digest?: string;
+  files?: readonly (readonly [string, string])[];
   reason: string | undefined;
   keyFile: string | undefined;
 }
@@ -73,6 +74,7 @@ export async function recordAction(
       action: request.action,
       skill: request.skill,
       ...(request.digest !== undefined && { digest: request.digest }),
+      ...(request.files !== undefined && { files: request.files }),
       reason,
     },
     key,
