@@ -60,6 +60,10 @@ const COMMANDS: Record<string, () => Promise<CommandSpec>> = {
   board: async () => (await import("./commands/board.ts")).spec,
   publish: async () => (await import("./commands/publish.ts")).spec,
   usage: async () => (await import("./commands/usage.ts")).spec,
+  log: async () => (await import("./commands/log.ts")).spec,
+  block: async () => (await import("./commands/block.ts")).spec,
+  approve: async () => (await import("./commands/approve.ts")).spec,
+  unblock: async () => (await import("./commands/block.ts")).unblockSpec,
 };
 const COMMAND_NAMES = [...Object.keys(COMMANDS), "help"];
 

@@ -12,6 +12,7 @@ import { provenanceProblems, provenanceRows } from "../sources/provenance-report
 import { command, EXIT_FAILURE, EXIT_OK, json, load, plural } from "./support/command.ts";
 import { checkFindings, countBySeverity, findingJson, projectCheck, silencedJson } from "./support/findings.ts";
 import { judgeFindings, type Silenced } from "./support/ownership.ts";
+import { governanceJson, governanceText } from "./support/governance-report.ts";
 import { clientReport, formatClientStatuses } from "./support/install-output.ts";
 import { visibleLine } from "../visible-text.ts";
 
@@ -117,6 +118,7 @@ export const spec = command({
         silenced: silenced.map((s) => silencedJson(s, display)),
         ...(git.length > 0 && { git: git.map((g) => ({ ...g, origin: display(g.origin) })) }),
         provenance: config.layers.flatMap((l) => (l.provenance ? [{ name: l.name, ...l.provenance }] : [])),
+        ...(loaded.governance && { governance: governanceJson(loaded.governance) }),
         clients,
       });
       return exit;
@@ -142,6 +144,7 @@ export const spec = command({
         ? "  none\n"
         : problems.map((d) => `  ${colourDiagnostic(formatDiagnostic(d, { display }), ctx.colours)}\n`).join("");
     text += silencedText(silenced, display, ctx.colours);
+    if (loaded.governance) text += governanceText(loaded.governance, ctx.colours);
     text += `\n${formatClientStatuses(clients, ctx.colours)}`;
     const verdict = errors > 0 ? red(plural(errors, "error")) : warnings > 0 ? yellow("no errors") : green("all good");
     text += `\n${verdict}, ${plural(warnings, "warning")}; ${plural(examples.length, "example")} run, ${examplesFailed} failed\n`;

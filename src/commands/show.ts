@@ -62,6 +62,13 @@ export const spec = command({
     const { registry } = loaded;
     if (id === COMPOSE_PROMPT_NAME) return showCompose(ctx, registry.tags());
     const resolution = registry.resolution(id);
+    const block = loaded.governance?.blocked.get(id);
+    if (!resolution && block) {
+      ctx.err(
+        `error: ${visibleLine(`"${id}" is blocked by ${block.principal} (${block.fingerprint}) at ${new Date(block.at).toISOString()}: ${block.reason}`)}\n  not served anywhere that reads this store; skill-central log --skill ${visibleLine(id)} shows the record\n`,
+      );
+      return EXIT_FAILURE;
+    }
     if (!resolution) {
       ctx.err(
         `error: ${visibleLine(`unknown skill "${id}"${didYouMean(id, [...registry.resolutions().map((r) => r.id), COMPOSE_PROMPT_NAME])}`)}\n`,

@@ -125,8 +125,8 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   checks: (value, { config, file, locate, at }) => {
     config.checks = readChecksSettings(value, file, locate, at);
   },
-  policy: (value, { config, at }) => {
-    const policy = readPolicySettings(value, at);
+  policy: (value, { config, resolvePath, at }) => {
+    const policy = readPolicySettings(value, at, resolvePath);
     if (policy !== undefined) config.policy = policy;
   },
 };

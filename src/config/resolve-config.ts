@@ -17,7 +17,8 @@ import { mergeElicitationSettings, type ElicitationSettings } from "./elicitatio
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
 import type { ConfigOrigin } from "./config-origin.ts";
 import { mergeFileSettings } from "./file-keys.ts";
-import type { SourceList } from "./policy-settings.ts";
+import { APPROVAL_SCOPES, type ApprovalScope, type SourceList } from "./policy-settings.ts";
+import type { StoreSetting } from "./store-settings.ts";
 import { mergeHttpSettings, type HttpSettings } from "./http-settings.ts";
 import { defaultUsageSettings, mergeUsageSettings, type UsageSettings } from "./usage-settings.ts";
 
@@ -97,6 +98,14 @@ export interface ResolvedConfig {
   enable?: readonly string[];
   /** `policy.sources` of each config that sets it, user first: a git or url layer must match every list. */
   sourceLists?: SourceList[];
+  /** The state store (the user's `store:`, else the default file): where the admin log is kept. */
+  stateStore?: StoreSetting;
+  /** `policy.approvers`: the user's file, else the project's; the keys whose admin actions count. */
+  approvers?: string;
+  /** `policy.approval`, the strictest of the user's and the project's (tighten-only); absent: off. */
+  approval?: ApprovalScope;
+  /** `policy.twoPerson`: true when either config says so (tighten-only). */
+  twoPerson?: boolean;
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -233,6 +242,31 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,
     ...(sourceLists.length > 0 && { sourceLists }),
+    ...governance(user, project, home),
+  };
+}
+
+/** Where the admin log is (the user's `store:`, else the default file) and whose keys count (the user's approvers first). */
+function governance(
+  user: ConfigFile | undefined,
+  project: ConfigFile | undefined,
+  home: string,
+): Pick<ResolvedConfig, "stateStore" | "approvers" | "approval" | "twoPerson"> {
+  // A project's approvers never stand in for the user's where the user requires approvals:
+  // a cloned repository naming its own keys could approve its own skills.
+  const userRequires = (user?.policy?.approval ?? "off") !== "off";
+  const approvers = user?.policy?.approvers ?? (userRequires ? undefined : project?.policy?.approvers);
+  // Tighten-only: the strictest scope either config asks for; a project can add, never remove.
+  const approval = [user?.policy?.approval, project?.policy?.approval].reduce<ApprovalScope>(
+    (most, scope) => (APPROVAL_SCOPES.indexOf(scope ?? "off") > APPROVAL_SCOPES.indexOf(most) ? scope! : most),
+    "off",
+  );
+  const twoPerson = user?.policy?.twoPerson === true || project?.policy?.twoPerson === true;
+  return {
+    stateStore: user?.store ?? { store: defaultUsageSettings(home).store },
+    ...(approvers !== undefined && { approvers }),
+    ...(approval !== "off" && { approval }),
+    ...(twoPerson && { twoPerson }),
   };
 }
 

@@ -32,6 +32,8 @@ export interface RecordAudit extends AuditedSkill {
   layerDir: string;
   /** Set when the folder's files could not be listed (over a limit): only `SKILL.md` was audited. */
   partial?: string;
+  /** The files judged (path and SHA-256): what an approval records, to say later what changed. */
+  files: readonly { path: string; sha256: string }[];
 }
 
 const toPosix = (path: string) => path.split(sep).join("/");
@@ -145,6 +147,7 @@ export function auditRecords(
       path: record.path,
       base: folder ? dirname(record.path) : layerDir,
       layerDir,
+      files: content.files.map(({ path, sha256 }) => ({ path, sha256 })),
       ...auditSkill(
         cache,
         content,

@@ -16,6 +16,7 @@ import type { Locator } from "../storage/parse-document.ts";
 import { sameStamp, statStamp, type FileStamp } from "../storage/stamp.ts";
 import { ContentStore } from "./content-store.ts";
 import { DigestBook } from "./digest-book.ts";
+import type { GovernanceHolds } from "./governance-holds.ts";
 import { FolderFacts } from "./folder-files.ts";
 import { assignLayerFolders } from "./layer-folders.ts";
 import { parseSkillFile, type FileParse } from "./parse-file.ts";
@@ -72,6 +73,8 @@ export interface LoadResult {
    * digest comes from the start-up index and each verdict from the audit cache by content.
    */
   auditFiles?: { read: number; hashed: number };
+  /** The admin log's blocks this load obeyed (absent: the config names no approvers, no store was read). */
+  governance?: GovernanceHolds;
 }
 
 /**
@@ -211,7 +214,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
   const records = await readAll(ctx, perLayer);
   phase("read+parse");
 
-  const served = await servedCandidates(records, config, display, options.home, ctx.digests, diagnostics);
+  const served = await servedCandidates(records, config, options, ctx.digests, diagnostics, display);
   const built = buildRegistry(layers, served.candidates);
   for (const d of built.diagnostics) diagnostics.push(d);
   phase("resolve");
@@ -228,6 +231,7 @@ export async function loadSkills(options: LoadOptions): Promise<LoadResult> {
     parsed: ctx.parsed,
     timing,
     ...(served.auditFiles && { auditFiles: served.auditFiles }),
+    ...(served.governance && { governance: served.governance }),
   };
   ctx.store.retain(referencedVersions(result));
   return result;
@@ -309,16 +313,32 @@ async function heldByAudit(
 async function servedCandidates(
   records: readonly SkillRecord[],
   config: ResolvedConfig,
-  display: (path: string) => string,
-  home: string | undefined,
+  options: LoadOptions,
   digests: DigestBook,
   diagnostics: Diagnostic[],
-): Promise<{ candidates: Candidate[]; auditFiles?: LoadResult["auditFiles"] }> {
+  display: (path: string) => string,
+): Promise<{ candidates: Candidate[]; auditFiles?: LoadResult["auditFiles"]; governance?: GovernanceHolds }> {
   const hashedBefore = digests.hashed;
-  const held = await heldByAudit(records, config, home, digests);
+  const held = await heldByAudit(records, config, options.home, digests);
   for (const d of held.diagnostics) diagnostics.push(d);
+  const candidates = switchedOn(candidatesOf(records, display, held.held), config, diagnostics);
+  // The admin log is read only when the config names approvers or requires approvals: otherwise no store is opened.
+  const governed = config.approvers !== undefined || config.approval !== undefined;
+  const gov = governed ? await import("./governance-holds.ts") : undefined;
+  const holds = await gov?.readHolds(config, options.cwd, options.previous?.governance, diagnostics);
+  const approval = holds && config.approval !== undefined ? await import("./approval-holds.ts") : undefined;
+  const unblocked = holds ? gov!.withoutBlocked(candidates, holds, diagnostics) : candidates;
+  const checked = approval?.withoutUnapproved(
+    unblocked,
+    { config, records },
+    holds!.approvals,
+    { digests, home: options.home },
+    diagnostics,
+  );
+  const governance = holds && (checked ? { ...holds, approved: checked.approved, awaiting: checked.awaiting } : holds);
   return {
-    candidates: switchedOn(candidatesOf(records, display, held.held), config, diagnostics),
+    candidates: checked?.kept ?? unblocked,
+    ...(governance && { governance }),
     ...(held.filesRead !== undefined && {
       auditFiles: { read: held.filesRead, hashed: digests.hashed - hashedBefore },
     }),

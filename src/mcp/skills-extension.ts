@@ -59,6 +59,9 @@ type EntryMeta = EntryProvenance & Partial<OriginView>;
  * extension should not pay.
  */
 let auditing: typeof import("../registry/audit-attestation.ts") | undefined;
+
+/** The approval a skill is served under (`policy.approval`; docs/governance.md): who, when, which digest. */
+const APPROVAL_META_KEY = "dev.skill-central/approval";
 const loadAudit = async (): Promise<void> => {
   auditing ??= await import("../registry/audit-attestation.ts");
 };
@@ -89,7 +92,11 @@ function skillEntry(skill: PublishedSkill, attested: boolean): SkillEntry {
     uri: skill.uri,
     frontmatter: skill.frontmatter,
     resources: skill.files.map(({ uri, digest, size }) => ({ uri, digest, size })),
-    _meta: { [PROVENANCE_META_KEY]: provenance, ...auditMeta(skill, attested) },
+    _meta: {
+      [PROVENANCE_META_KEY]: provenance,
+      ...auditMeta(skill, attested),
+      ...(candidate.approval && { [APPROVAL_META_KEY]: candidate.approval }),
+    },
   };
 }
 

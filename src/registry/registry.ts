@@ -27,6 +27,17 @@ export interface Candidate {
   content: ContentSource;
   /** An Agent Skills folder's files with their sizes and digests, worked out on first use. */
   files?: FolderFiles;
+  /** The signed approval it is served under (`policy.approval`, docs/governance.md). */
+  approval?: ApprovalView;
+}
+
+/** An approval as `_meta["dev.skill-central/approval"]` carries it. */
+export interface ApprovalView {
+  principal: string;
+  fingerprint: string;
+  /** ISO 8601. */
+  at: string;
+  digest: string;
 }
 
 export type CandidateStatus =

@@ -6,6 +6,7 @@ import { layersFrom } from "../config/layer-source.ts";
 // Types only: the refresh (and the audit gate and archive reader it brings) is imported when a layer needs it.
 import type { BackgroundRefresh } from "../sources/refresh.ts";
 import type { MissingCopies } from "../sources/fetch-missing.ts";
+import { AdminLogPoll } from "./admin-log-poll.ts";
 import { DEBOUNCE_MS, Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";
@@ -52,6 +53,8 @@ export class LiveSkills {
   /** Made when a load first has a locked layer whose copy is missing, then kept (it remembers what it tried). */
   private missing: Promise<MissingCopies> | undefined;
   private readonly home: string;
+  /** Made when a load first obeys the admin log (the config names approvers). */
+  private adminPoll: AdminLogPoll | undefined;
   private closed = false;
   /** Whether the layer folders' recursive watches are armed (from the end of the first load on). */
   private treesArmed = false;
@@ -205,6 +208,24 @@ export class LiveSkills {
     // After the answer is out: background fetches of git layers that follow a ref.
     this.planRefreshes(result.config);
     this.planFetches(result.config);
+    this.pollAdminLog(result);
+  }
+
+  /**
+   * While a load obeys the admin log, polls it for new entries (admin-log-poll.ts), with or
+   * without `--no-watch` (a block is not a file change: replicas that watch nothing obey it too);
+   * stops when the config names no approvers.
+   */
+  private pollAdminLog(result: LoadResult): void {
+    const governance = result.governance;
+    const store = result.config.stateStore;
+    if (this.closed || governance === undefined || store === undefined) {
+      this.adminPoll?.close();
+      this.adminPoll = undefined;
+      return;
+    }
+    if (this.adminPoll) this.adminPoll.loaded(governance.newest);
+    else this.adminPoll = new AdminLogPoll(store, governance.newest, () => this.reload(), this.options.warn);
   }
 
   /** Stops watching; a load in flight is discarded. */
@@ -213,6 +234,7 @@ export class LiveSkills {
     this.resolveArmed();
     this.reloader.close();
     this.watcher?.close();
+    this.adminPoll?.close();
     // One made after this (its import was under way) is closed as soon as it exists.
     void this.refresh?.then((refresh) => refresh.close()).catch(() => {});
     void this.missing?.then((missing) => missing.close()).catch(() => {});

@@ -12,9 +12,12 @@ import { scrubbed, shownStore, type StoreLocation } from "./store-location.ts";
 import { type GroupRow, reportQueries, type SkillUsage, summarise, type UsageQuery } from "./usage-report.ts";
 import type { StoredUse } from "./usage-row.ts";
 import type { UsageBackend } from "./usage-backend.ts";
+import { type AdminEntry, CHAIN_START, chainHash } from "./admin-log-record.ts";
+import { adminRow } from "./admin-log-row.ts";
 import {
   migrationsFrom,
   pruneStatements,
+  ADMIN_LOG_TABLE,
   SCHEMA_TABLE,
   StoreTooNewError,
   USAGE_SCHEMA_VERSION,
@@ -27,6 +30,8 @@ type Env = Record<string, string | undefined>;
 
 /** Any constant of our own: the lock replicas take to migrate one at a time. */
 const MIGRATION_LOCK = 4_911_049;
+/** The lock an admin action takes to append to the log's chain. */
+const ADMIN_LOCK = 4_911_050;
 /** How long one write may take in the database before it is ended (and its rows tried again). */
 const STATEMENT_TIMEOUT_MS = 15_000;
 /** Seconds to wait for a connection: a store that is down is found out within it, off the request path. */
@@ -147,6 +152,37 @@ export class PostgresUsage implements UsageBackend {
       Promise.all(q.buckets.map((b) => run<{ skill: string; b: number; n: number }>(b))),
     ]);
     return summarise(groups.flat(), callers, buckets.flat(), Math.max(1, query.buckets ?? 1));
+  }
+
+  /**
+   * Appends the entry `make` signs after the newest one, under a lock so two admins acting at
+   * once chain one after the other, never both after the same entry.
+   */
+  async appendAdmin(make: (seq: number, prev: string) => AdminEntry): Promise<AdminEntry> {
+    const sql = await this.ready();
+    return await sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${ADMIN_LOCK})`;
+      const [last] = await tx.unsafe(`SELECT * FROM ${ADMIN_LOG_TABLE} ORDER BY seq DESC LIMIT 1`);
+      const entry = make(last ? Number(last.seq) + 1 : 1, last ? chainHash(adminRow(last)) : CHAIN_START);
+      const files = entry.files === undefined ? null : JSON.stringify(entry.files);
+      await tx`INSERT INTO admin_log ${tx({ ...entry, digest: entry.digest ?? null, files })}`;
+      return entry;
+    });
+  }
+
+  /** The newest entry's sequence number (0: none): what the servers poll. */
+  async adminNewest(): Promise<number> {
+    const sql = await this.ready();
+    const [row] = await sql.unsafe(`SELECT MAX(seq) AS n FROM ${ADMIN_LOG_TABLE}`);
+    return Number(row?.n ?? 0);
+  }
+
+  /** The whole admin log, oldest first. */
+  async readAdmin(): Promise<AdminEntry[]> {
+    const sql = await this.ready();
+    return ((await sql.unsafe(`SELECT * FROM ${ADMIN_LOG_TABLE} ORDER BY seq`)) as Record<string, unknown>[]).map(
+      adminRow,
+    );
   }
 
   async close(): Promise<void> {

@@ -14,18 +14,25 @@
  *    skill, outcome, client and project) and `callers_daily` (who used a skill, by day, client and
  *    project), so a report over months reads thousands of rows, not millions (usage-report.ts).
  *    An older store's rows are rolled up once, by the migration, before the trigger exists.
+ * 3. `admin_log` (docs/governance.md): the governance record, append-only. Each row is one signed
+ *    admin action (approve, block, unblock); approvals and blocks in force are read from it, so
+ *    there is one record and no second table that could disagree with it. Triggers refuse every
+ *    UPDATE and DELETE of it in both backends (a hand-edit must drop them first), and each row
+ *    carries the hash of the row before it inside what its key signed (admin-log-record.ts), so
+ *    a row edited or deleted behind the store's back is found when the log is read.
  */
 
 export type Dialect = "sqlite" | "postgres";
 
 /** The version this binary writes and reads. */
-export const USAGE_SCHEMA_VERSION = 2;
+export const USAGE_SCHEMA_VERSION = 3;
 
 /** Table names are constants: identifiers are never parameters, and never come from a config. */
 export const USES_TABLE = "uses";
 export const SCHEMA_TABLE = "store_schema";
 export const DAILY_TABLE = "uses_daily";
 export const CALLERS_TABLE = "callers_daily";
+export const ADMIN_LOG_TABLE = "admin_log";
 export const DAY_MS = 86_400_000;
 
 interface Migration {
@@ -71,6 +78,32 @@ const MIGRATIONS: readonly Migration[] = [
         ...rollupTrigger(dialect),
         `CREATE TABLE IF NOT EXISTS ${SCHEMA_TABLE} (version INTEGER NOT NULL)`,
         `INSERT INTO ${SCHEMA_TABLE} (version) VALUES (2)`,
+      ];
+    },
+  },
+  {
+    version: 3,
+    statements: (dialect) => {
+      const refuse = "the admin log is append-only: its entries are never changed nor deleted";
+      return [
+        `CREATE TABLE ${ADMIN_LOG_TABLE} (
+          seq ${dialect === "postgres" ? "BIGINT" : "INTEGER"} PRIMARY KEY,
+          at ${dialect === "postgres" ? "BIGINT" : "INTEGER"} NOT NULL,
+          principal TEXT NOT NULL, fingerprint TEXT NOT NULL, action TEXT NOT NULL,
+          skill TEXT NOT NULL, digest TEXT, reason TEXT NOT NULL, files TEXT,
+          prev TEXT NOT NULL, signature TEXT NOT NULL
+        )`,
+        `CREATE INDEX admin_log_by_skill ON ${ADMIN_LOG_TABLE} (skill, seq)`,
+        ...(dialect === "sqlite"
+          ? [
+              `CREATE TRIGGER admin_log_no_update BEFORE UPDATE ON ${ADMIN_LOG_TABLE} BEGIN SELECT RAISE(ABORT, '${refuse}'); END`,
+              `CREATE TRIGGER admin_log_no_delete BEFORE DELETE ON ${ADMIN_LOG_TABLE} BEGIN SELECT RAISE(ABORT, '${refuse}'); END`,
+            ]
+          : [
+              `CREATE OR REPLACE FUNCTION admin_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN RAISE EXCEPTION '${refuse}'; END $fn$`,
+              `CREATE TRIGGER admin_log_append_only BEFORE UPDATE OR DELETE ON ${ADMIN_LOG_TABLE} FOR EACH ROW EXECUTE FUNCTION admin_log_append_only()`,
+              `CREATE TRIGGER admin_log_no_truncate BEFORE TRUNCATE ON ${ADMIN_LOG_TABLE} FOR EACH STATEMENT EXECUTE FUNCTION admin_log_append_only()`,
+            ]),
       ];
     },
   },

@@ -123,7 +123,7 @@ describe("migrations of a SQLite store", () => {
     const before = readFileSync(path);
     const read = await readUsage(path, { since: 0 });
     expect(read.problem).toContain(
-      "has schema version 99, newer than this skill-central knows (2): upgrade skill-central",
+      "has schema version 99, newer than this skill-central knows (3): upgrade skill-central",
     );
     const { recorder, warnings } = recorderOn(path);
     recorder.record(use("a"));

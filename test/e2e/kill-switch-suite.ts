@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { ADMIN_NAMESPACE } from "../../src/storage/admin-log-record.ts";
+import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
+import { connect, type ServerTarget } from "../helpers/server.ts";
+import { hasSshKeygen, makeKey, signerLine, type TestKey } from "../helpers/ssh-keys.ts";
+import { type CliRun, runCommand } from "./cli-run.ts";
+import { ListChanges } from "./live-session.ts";
+
+/**
+ * Issue 50 item 3, the kill switch, against a target (the source entry, or the compiled binary),
+ * on one machine (the user's SQLite store): `block` by an approver's key stops a running server
+ * serving the skill within 5 s (it polls the log's newest entry off the request path) and sends
+ * prompts/list_changed; `unblock` serves it again; a key policy.approvers does not list, or no
+ * reason, records nothing.
+ */
+
+/** The time a block must take to reach a running server (issue 50): the verdict waits on the notification, bounded by it. */
+const WITHIN_MS = 5_000;
+
+export function killSwitchSuite(target: ServerTarget): void {
+  describe(`block and unblock: the kill switch (${target.name})`, () => {
+    let fixture: Fixture;
+    afterEach(() => fixture?.cleanup());
+    const run = (args: string[]): Promise<CliRun> =>
+      runCommand([target.command, ...target.args.slice(0, -1), ...args], fixture.cwd, {
+        HOME: fixture.home,
+        PATH: process.env.PATH ?? "",
+        NO_COLOR: "1",
+      });
+
+    function setUp(): { alice: TestKey; bob: TestKey; mallory: TestKey } {
+      fixture = makeFixture({
+        ".skills/deploy.yaml": promptSkill("deploy"),
+        ".skills/other.yaml": promptSkill("other"),
+      });
+      const dir = join(fixture.home, "keys");
+      fixture.write("~/keys/.keep", "");
+      const alice = makeKey(dir, "alice", "ed25519");
+      const bob = makeKey(dir, "bob", hasSshKeygen ? "rsa" : "ed25519");
+      const mallory = makeKey(dir, "mallory", "ed25519");
+      fixture.write(
+        "~/approvers",
+        `${signerLine("alice@acme.dev", alice)}${signerLine("bob@acme.dev", bob, `namespaces="${ADMIN_NAMESPACE}"`)}`,
+      );
+      fixture.write(
+        "~/.skill-central/config.yaml",
+        `store: ${join(fixture.home, "state.db")}\npolicy:\n  approvers: ~/approvers\n`,
+      );
+      return { alice, bob, mallory };
+    }
+
+    test("a running server stops serving a blocked skill within 5 s and sends list_changed; list, show and doctor say who blocked it and why; unblock serves it again", async () => {
+      const { alice, bob } = setUp();
+      const server = await connect(target, fixture.cwd, fixture.home);
+      try {
+        const changes = new ListChanges(server.client);
+        const names = async () =>
+          (await server.client.listPrompts()).prompts
+            .map((p) => p.name)
+            .filter((n) => n === "deploy" || n === "other")
+            .sort();
+        expect(await names()).toEqual(["deploy", "other"]);
+        const blocked = await run(["block", "deploy", "--reason", "leaks the deploy token", "--key", alice.file]);
+        expect(blocked.stderr).toBe("");
+        expect(blocked.stdout).toContain("blocked deploy (#1");
+        expect(blocked.code).toBe(0);
+        await changes.waitFor("prompts", 1, WITHIN_MS);
+        expect(await names()).toEqual(["other"]);
+        await expect(server.client.getPrompt({ name: "deploy" })).rejects.toThrow();
+        expect(server.stderr()).toContain('"deploy" is blocked by alice@acme.dev');
+        expect(server.stderr()).toContain("leaks the deploy token");
+
+        const list = await run(["list", "--json"]);
+        expect(JSON.stringify(JSON.parse(list.stdout))).not.toContain('"deploy"');
+        const show = await run(["show", "deploy"]);
+        expect(show.code).toBe(1);
+        expect(show.stderr).toContain('"deploy" is blocked by alice@acme.dev');
+        expect(show.stderr).toContain("leaks the deploy token");
+        const doctor = await run(["doctor"]);
+        expect(doctor.stdout).toContain("Blocked skills\n  deploy: blocked by alice@acme.dev at ");
+        expect(doctor.stdout).toMatch(
+          /Admin log.*\n {2}#1 \S+ block deploy by alice@acme.dev: leaks the deploy token\n/,
+        );
+        const doctorJson = JSON.parse((await run(["doctor", "--json"])).stdout);
+        expect(doctorJson.governance.blocked).toMatchObject([
+          {
+            id: "deploy",
+            principal: "alice@acme.dev",
+            fingerprint: alice.fingerprint,
+            reason: "leaks the deploy token",
+            verified: true,
+          },
+        ]);
+
+        const unblocked = await run(["unblock", "deploy", "--reason", "token rotated", "--key", bob.file]);
+        expect(unblocked.code).toBe(0);
+        await changes.waitFor("prompts", 2, WITHIN_MS);
+        expect(await names()).toEqual(["deploy", "other"]);
+        const log = JSON.parse((await run(["log", "--json"])).stdout);
+        expect(
+          log.entries.map((e: { action: string; principal: string; verified: boolean }) => [
+            e.action,
+            e.principal,
+            e.verified,
+          ]),
+        ).toEqual([
+          ["block", "alice@acme.dev", true],
+          ["unblock", "bob@acme.dev", true],
+        ]);
+      } finally {
+        await server.close();
+      }
+    }, 60_000);
+
+    test("a key policy.approvers does not list, a missing reason or key, or no approvers file: refused, nothing recorded", async () => {
+      const { alice, mallory } = setUp();
+      const unlisted = await run(["block", "deploy", "--reason", "mine now", "--key", mallory.file]);
+      expect(unlisted.code).toBe(1);
+      expect(unlisted.stderr).toContain("a key the signers file does not list");
+      expect(unlisted.stderr).toContain("nothing was recorded");
+      const noReason = await run(["block", "deploy", "--key", alice.file]);
+      expect(noReason.code).toBe(2);
+      expect(noReason.stderr).toContain("needs --reason");
+      const blankReason = await run(["block", "deploy", "--reason", "  ", "--key", alice.file]);
+      expect(blankReason.code).toBe(2);
+      const noKey = await run(["block", "deploy", "--reason", "why"]);
+      expect(noKey.code).toBe(2);
+      expect(noKey.stderr).toContain("needs --key");
+      fixture.write("~/.skill-central/config.yaml", `store: ${join(fixture.home, "state.db")}\n`);
+      const noApprovers = await run(["block", "deploy", "--reason", "why", "--key", alice.file]);
+      expect(noApprovers.code).toBe(1);
+      expect(noApprovers.stderr).toContain("set policy.approvers");
+      const log = await run(["log", "--json", "--signers", join(fixture.home, "approvers")]);
+      expect(JSON.parse(log.stdout).entries).toEqual([]);
+      // With nothing blocked, every skill is served.
+      const list = await run(["list", "--json"]);
+      expect(list.stdout).toContain('"deploy"');
+    }, 60_000);
+  });
+}
