@@ -16,6 +16,11 @@ import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
 import { judgeFindings } from "../../src/commands/support/ownership.ts";
 import { evalFileFindings } from "../../src/storage/eval-files.ts";
+import { appendAdminEntry } from "../../src/storage/admin-log-store.ts";
+import { parsePrivateKey } from "../../src/storage/sshsig.ts";
+import { storeLocation } from "../../src/storage/store-location.ts";
+import { readFileSync } from "node:fs";
+import { makeKey, signerLine } from "../helpers/ssh-keys.ts";
 
 /**
  * Every rule the skill checker and the loader apply, with the exact line a person reads:
@@ -836,6 +841,70 @@ describe("eval files (validate; docs/eval.md)", () => {
       'b.evals.json:2:17: warning: skill_name "bee" is not this skill\'s id "b" — write "skill_name": "b"',
       'b.evals.json:3:48: warning: evals[0].files[0]: no file "gone.txt" in the skill\'s folder — list files relative to the skill folder (evals/files/… is usual), or add the file',
     ]);
+  });
+});
+
+describe("governance (docs/governance.md): the admin log, blocks and approvals as a load reports them", () => {
+  const greet = "id: greet\ntype: prompt\ndescription: Greet someone by name in one friendly sentence\nprompt: Hello\n";
+  const messages = async (where: Fixture) => {
+    const loaded = await loadSkills({ cwd: where.cwd, home: where.home, builtin: false });
+    return allDiagnostics(loaded)
+      .filter((d) => ["admin-log", "blocked", "awaiting-approval"].includes(d.code ?? ""))
+      .map((d) => `${d.code}: ${d.message} — ${d.hint ?? ""}`);
+  };
+
+  test("admin-log: an approvers file that cannot be read keeps the blocks read before (none yet)", async () => {
+    covered.add("admin-log");
+    const where = fixture({
+      "~/.skill-central/config.yaml": "store: ~/state.db\npolicy:\n  approvers: ~/missing-approvers\n",
+      "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./skills, priority: 10 }\n",
+      "skills/greet.yaml": greet,
+    });
+    const [line] = await messages(where);
+    expect(line).toStartWith("admin-log: cannot read the admin log: ");
+    expect(line).toContain("the blocks read before stay in force (0)");
+  });
+
+  test("blocked: a skill blocked by an approver's signed entry is not served, named once with who and why", async () => {
+    covered.add("blocked");
+    const where = fixture({
+      "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./skills, priority: 10 }\n",
+      "skills/greet.yaml": greet,
+    });
+    const alice = makeKey(where.home, "alice", "ed25519");
+    where.write("~/approvers", signerLine("alice@acme.dev", alice));
+    where.write(
+      "~/.skill-central/config.yaml",
+      `store: ${join(where.home, "state.db")}\npolicy:\n  approvers: ~/approvers\n`,
+    );
+    const at = Date.UTC(2026, 11, 1, 9);
+    await appendAdminEntry(
+      storeLocation(join(where.home, "state.db")),
+      { at, principal: "alice@acme.dev", action: "block", skill: "greet", reason: "leaks the token" },
+      parsePrivateKey(readFileSync(alice.file, "utf8")),
+    );
+    expect(await messages(where)).toEqual([
+      'blocked: "greet" is blocked by alice@acme.dev (2026-12-01T09:00:00.000Z): leaks the token — skill-central unblock greet --reason TEXT --key KEYFILE serves it again; skill-central log --skill greet shows who and why',
+    ]);
+  });
+
+  test("awaiting-approval: under policy.approval: all, a skill with no approval at its digest is not served", async () => {
+    covered.add("awaiting-approval");
+    const where = fixture({
+      "skill-central.yaml": "builtin: false\nlayers:\n  - { name: team, path: ./skills, priority: 10 }\n",
+      "skills/greet.yaml": greet,
+    });
+    const alice = makeKey(where.home, "alice", "ed25519");
+    where.write("~/approvers", signerLine("alice@acme.dev", alice));
+    where.write(
+      "~/.skill-central/config.yaml",
+      `store: ${join(where.home, "state.db")}\npolicy:\n  approval: all\n  approvers: ~/approvers\n`,
+    );
+    const [line, ...rest] = await messages(where);
+    expect(rest).toEqual([]);
+    expect(line).toMatch(
+      /^awaiting-approval: "greet" is not served: awaiting approval: no approval of sha256:[0-9a-f]{64} yet — an approver runs: skill-central approve greet@sha256:[0-9a-f]{64} --reason TEXT --key KEYFILE$/,
+    );
   });
 });
 
