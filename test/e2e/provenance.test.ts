@@ -112,7 +112,7 @@ describe("git layers with signers", () => {
         try {
           const tab = await browser.newPage();
           await tab.goto(board.url);
-          await tab.getByRole("link", { name: "review", exact: true }).click();
+          await tab.getByRole("list", { name: "Skills" }).getByRole("link", { name: "review", exact: true }).click();
           const origin = tab.getByLabel("Origin");
           await origin.waitFor();
           expect(await origin.textContent()).toBe(
