@@ -186,7 +186,9 @@ export function boardOverviewSuite(target: ServerTarget): void {
       expect(await toggle.isChecked()).toBe(false);
       await page.locator("#problem-summary").click();
       await problems.getByRole("heading", { name: "skills/odd.yaml" }).waitFor({ state: "hidden" });
-      // Closed stays closed on the next visit: the person's choice.
+      // Closed stays closed on the next visit: the person's choice, kept when the panel's toggle
+      // event has run (a task after the click), so the reload waits for it.
+      await page.waitForFunction(() => localStorage.getItem("skill-central.board.problems") === "closed");
       await page.reload();
       await page.locator("#problem-list h3", { hasText: "skills/odd.yaml" }).waitFor({ state: "attached" });
       expect(await page.locator("#problem-details").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(
