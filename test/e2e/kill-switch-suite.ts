@@ -113,6 +113,26 @@ export function killSwitchSuite(target: ServerTarget): void {
       }
     }, 60_000);
 
+    test("a governed server started with --no-watch declares listChanged, and a block reaches it as list_changed within 5 s", async () => {
+      const { alice } = setUp();
+      const server = await connect(target, fixture.cwd, fixture.home, ["--no-watch"]);
+      try {
+        // It watches no file, but the admin log changes what it serves: its lists can change.
+        expect(server.client.getServerCapabilities()?.prompts).toEqual({ listChanged: true });
+        expect(server.client.getInstructions()).toContain("list_changed");
+        const changes = new ListChanges(server.client);
+        const names = async () => (await server.client.listPrompts()).prompts.map((p) => p.name);
+        expect(await names()).toContain("deploy");
+        const blocked = await run(["block", "deploy", "--reason", "leaks the deploy token", "--key", alice.file]);
+        expect(blocked.code).toBe(0);
+        await changes.waitFor("prompts", 1, WITHIN_MS);
+        expect(await names()).not.toContain("deploy");
+        expect(await names()).toContain("other");
+      } finally {
+        await server.close();
+      }
+    }, 60_000);
+
     test("block --digest stops serving that version only (another layer's version of the skill is served in its place); the digest is signed and shown by log; unblock --digest lifts exactly that block", async () => {
       fixture = makeFixture({
         "~/team/deploy.yaml": promptSkill("deploy", {
