@@ -29,7 +29,8 @@ function actionSpec(action: "block" | "unblock") {
       `Appends a signed ${action} entry to the admin log in the store (docs/governance.md). The key must\n` +
       "be listed in policy.approvers; the reason is required. Every server reading the same store and\n" +
       `naming approvers ${blocking ? "stops serving the skill (every version, every layer)" : "serves the skill again"} within a few seconds\n` +
-      "and sends list_changed. `skill-central log` shows the entry.",
+      "and sends list_changed. With --digest, only the version with that digest (another layer's version\n" +
+      "is served in its place); an unblock lifts exactly the block it names. `skill-central log` shows the entry.",
     options: OPTIONS,
     examples: [`skill-central ${action} deploy --reason "leaks the deploy token" --key ~/.ssh/id_ed25519`],
     positionals: { min: 1, max: 1 },
