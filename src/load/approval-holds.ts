@@ -59,7 +59,7 @@ export function approvalFor(
   if (approval) return approval;
   if (atDigest.length > 0)
     return {
-      refused: `approved only by ${atDigest.at(-1)!.principal}, who signed the content (${signer!.principal}); policy.twoPerson needs another approver`,
+      refused: `awaiting approval: approved only by ${atDigest.at(-1)!.principal}, who signed the content (${signer!.principal}); policy.twoPerson needs another approver`,
     };
   const before = approvals.at(-1);
   const changed = before?.files && files ? filesChanged(before.files, files) : "";

@@ -2,21 +2,27 @@
  * The skills the admin log blocks (docs/governance.md), looked up once per load, never per
  * request: the log is read from the store and each entry verified against `policy.approvers`,
  * and every version of a blocked skill (in every layer, so no lower layer's takes its place) is
- * left out of what the load serves. Imported only when the config names approvers: a start
+ * left out of what the load serves; a block of one digest (`block ID --digest D`) leaves out only
+ * the version with that digest, so another layer's version of the skill is served in its place. Imported only when the config names approvers: a start
  * without them opens no store and pays nothing.
  *
  * When the log cannot be read (the store down, the approvers file gone), the blocks of the
  * previous load stay in force: a kill switch does not switch off because the database blinked.
  */
+import { sharedAuditCache } from "../audit/cache.ts";
 import type { ResolvedConfig } from "../config/resolve-config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import type { Candidate } from "../registry/registry.ts";
 import type { Awaiting } from "./approval-holds.ts";
-import { approvalsInForce, blocksInForce } from "../storage/admin-blocks.ts";
+import { approvalsInForce, blockKey, blocksInForce } from "../storage/admin-blocks.ts";
 import { type CheckedEntry, checkLog } from "../storage/admin-log-record.ts";
 import { readAdminLog } from "../storage/admin-log-store.ts";
 import { readApprovers } from "../storage/approvers-file.ts";
+import { cacheRoot } from "../storage/cache-dir.ts";
 import { shownStore, storeLocation } from "../storage/store-location.ts";
+import { auditRecords } from "./audit-records.ts";
+import type { DigestBook } from "./digest-book.ts";
+import type { SkillRecord } from "./record.ts";
 
 /** What a load obeyed: the blocks in force, the newest entry it read (what the poll compares), and the last few entries (doctor, the board). */
 export interface GovernanceHolds {
@@ -69,27 +75,51 @@ export async function readHolds(
   };
 }
 
-/** `candidates` less every version of a blocked skill, each one named once (a warning, with who and why). */
+/** `candidates` less every version of a blocked skill, and each version blocked by its digest, each one named once (a warning, with who and why). */
 export function withoutBlocked(
   candidates: Candidate[],
   holds: GovernanceHolds,
   diagnostics: Diagnostic[],
+  digestOf: (candidates: readonly Candidate[]) => ReadonlyMap<string, string>,
 ): Candidate[] {
   if (holds.blocked.size === 0) return candidates;
+  const byDigest = new Set([...holds.blocked.values()].filter((e) => e.digest !== undefined).map((e) => e.skill));
+  // Digests are worked out only for the skills a digest block names: a load without one hashes nothing more.
+  const digests =
+    byDigest.size === 0 ? new Map<string, string>() : digestOf(candidates.filter((c) => byDigest.has(c.skill.id)));
   const named = new Set<string>();
   return candidates.filter((c) => {
-    const block = holds.blocked.get(c.skill.id);
+    const digest = digests.get(c.path);
+    const block =
+      holds.blocked.get(blockKey(c.skill.id)) ??
+      (digest === undefined ? undefined : holds.blocked.get(blockKey(c.skill.id, digest)));
     if (block === undefined) return true;
-    if (!named.has(c.skill.id)) {
-      named.add(c.skill.id);
+    const what = block.digest === undefined ? c.skill.id : `${c.skill.id}@${block.digest}`;
+    if (!named.has(what)) {
+      named.add(what);
       diagnostics.push({
         severity: "warning",
         code: "blocked",
         file: c.path,
-        message: `"${c.skill.id}" is blocked by ${block.principal} (${new Date(block.at).toISOString()}): ${block.reason}`,
-        hint: `skill-central unblock ${c.skill.id} --reason TEXT --key KEYFILE serves it again; skill-central log --skill ${c.skill.id} shows who and why`,
+        message: `"${c.skill.id}"${block.digest === undefined ? "" : ` at ${block.digest}`} is blocked by ${block.principal} (${new Date(block.at).toISOString()}): ${block.reason}`,
+        hint: `skill-central unblock ${c.skill.id}${block.digest === undefined ? "" : ` --digest ${block.digest}`} --reason TEXT --key KEYFILE serves it again; skill-central log --skill ${c.skill.id} shows who and why`,
       });
     }
     return false;
   });
+}
+
+/** The digest (the one `audit --format json` reports) of each of `candidates`, by path. */
+export function digestsOf(
+  candidates: readonly Candidate[],
+  loaded: { config: ResolvedConfig; records: readonly SkillRecord[] },
+  options: { digests: DigestBook; home?: string | undefined },
+): Map<string, string> {
+  const paths = new Set(candidates.map((c) => c.path));
+  const records = loaded.records.filter((r) => paths.has(r.path));
+  const cache = sharedAuditCache(cacheRoot(options.home));
+  const found = new Map<string, string>();
+  for (const a of auditRecords({ config: loaded.config, records }, cache, true, { digests: options.digests }))
+    if (a.digest !== undefined) found.set(a.path, a.digest);
+  return found;
 }

@@ -327,7 +327,11 @@ async function servedCandidates(
   const gov = governed ? await import("./governance-holds.ts") : undefined;
   const holds = await gov?.readHolds(config, options.cwd, options.previous?.governance, diagnostics);
   const approval = holds && config.approval !== undefined ? await import("./approval-holds.ts") : undefined;
-  const unblocked = holds ? gov!.withoutBlocked(candidates, holds, diagnostics) : candidates;
+  const unblocked = holds
+    ? gov!.withoutBlocked(candidates, holds, diagnostics, (some) =>
+        gov!.digestsOf(some, { config, records }, { digests, home: options.home }),
+      )
+    : candidates;
   const checked = approval?.withoutUnapproved(
     unblocked,
     { config, records },

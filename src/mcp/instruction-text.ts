@@ -18,7 +18,8 @@ import { REGISTRY_URI, SKILL_URI_TEMPLATE } from "./resources.ts";
 export const INSTRUCTIONS_BUDGET = 2000;
 /** A highlighted skill's description is cut here: the name and what it is for, not how. */
 const HIGHLIGHT_CHARS = 90;
-const WATCHED = "Skill files are watched: when they change, the lists change and list_changed notifications are sent.";
+// True of a watching server and of a governed `--no-watch` one (the admin log changes what it serves).
+const WATCHED = "The lists can change while the server runs: list_changed notifications are sent when they do.";
 
 /**
  * The `initialize` (and `server/discover`) result's `instructions` for a client that sees

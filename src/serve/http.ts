@@ -1,4 +1,5 @@
 /** The HTTP server's process: its start-up, and a shutdown with a longer drain than stdio's, within two seconds in all. */
+import { governedConfig } from "../config/governed-config.ts";
 import { resolveHttpSettings } from "../config/resolve-config.ts";
 import type { OAuthOptions } from "../mcp/http/oauth/token-checker.ts";
 import { TokenConfigError, loadBearerTokens, type BearerTokens } from "../mcp/http/bearer-tokens.ts";
@@ -61,7 +62,8 @@ export async function runHttp(options: ServeOptions, http: HttpStartOptions): Pr
     serveMcpOverHttp(source, {
       ...http,
       ...configuredOptions,
-      live: options.watch ?? true,
+      // A governed server obeys the admin log with or without --no-watch, so its lists can change (docs/governance.md).
+      live: (options.watch ?? true) || (await governedConfig(options)),
       tokens,
       onUseBy: (caller) => usage.hook(callerName(caller)),
       usageDropped: () => usage.dropped,

@@ -1,4 +1,5 @@
 /** The stdio server's process: `initialize` answered at once while the first load runs, then reloads as files change. */
+import { governedConfig } from "../config/governed-config.ts";
 import type { LoadResult } from "../load/load-skills.ts";
 import { LiveRegistry } from "../mcp/registry-source.ts";
 import { serveMcpOverStdio } from "../mcp/stdio.ts";
@@ -17,7 +18,8 @@ export const FIRST_LINE_WAIT_MS = 20;
  * Runs the stdio MCP server. Loading starts at once and `initialize` is answered without waiting
  * for it; list and get requests wait for the first load, so the client's first real answer is
  * never a partial set. Then, unless `watch` is false, every change to a layer folder or config
- * file reloads the skills and swaps them in whole.
+ * file reloads the skills and swaps them in whole; a governed server (policy.approvers) reloads
+ * on a new admin log entry even with `watch` false, and so declares listChanged.
  */
 export async function runStdio(options: ServeOptions): Promise<void> {
   const startedAt = performance.now();
@@ -50,7 +52,9 @@ export async function runStdio(options: ServeOptions): Promise<void> {
   process.stdout.on?.("error", exit);
   // Served first, so `initialize` is answered while the cache is read and the skills load.
   const usage = new UsageLog(logger.warn, () => folderProject(options.cwd));
-  const serving = serveMcpOverStdio(source, transport, { live: watch, warn: logger.warn, onUse: usage.hook() });
+  // A governed server obeys the admin log with or without --no-watch, so its lists can change (docs/governance.md).
+  const live = watch || (await governedConfig(options));
+  const serving = serveMcpOverStdio(source, transport, { live, warn: logger.warn, onUse: usage.hook() });
   const milestones: Milestone[] = [["mcp command", startedAt]];
   const firstLineAt = await firstLine(transport);
   if (firstLineAt !== undefined) milestones.push(["first line read", firstLineAt]);

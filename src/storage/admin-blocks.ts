@@ -7,13 +7,18 @@
  */
 import type { CheckedEntry } from "./admin-log-record.ts";
 
-/** The block in force per skill id: the entry that made it. */
+/** What a block or unblock names: the skill id (every version), or `id@digest` (that version only). */
+export function blockKey(skill: string, digest?: string): string {
+  return digest === undefined ? skill : `${skill}@${digest}`;
+}
+
+/** The block in force per skill id or `id@digest`: the entry that made it. An unblock lifts exactly the block it names. */
 export function blocksInForce(entries: readonly CheckedEntry[]): Map<string, CheckedEntry> {
   const blocks = new Map<string, CheckedEntry>();
   for (const e of entries) {
     if (!e.signed) continue;
-    if (e.action === "block") blocks.set(e.skill, e);
-    else if (e.action === "unblock") blocks.delete(e.skill);
+    if (e.action === "block") blocks.set(blockKey(e.skill, e.digest), e);
+    else if (e.action === "unblock") blocks.delete(blockKey(e.skill, e.digest));
   }
   return blocks;
 }

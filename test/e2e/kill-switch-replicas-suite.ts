@@ -36,8 +36,9 @@ export function killSwitchReplicasSuite(target: ServerTarget): void {
       fixture.write("~/approvers", signerLine("alice@acme.dev", alice, `namespaces="${ADMIN_NAMESPACE}"`));
       fixture.write("~/.skill-central/config.yaml", `store: ${pg.url}\npolicy:\n  approvers: ~/approvers\n`);
       replicas = await Promise.all(
-        [0, 1].map(() =>
-          startHttpServer({ target, cwd: fixture.cwd, home: fixture.home, args: ["--no-builtin"], env: pg.env }),
+        // The second replica watches no file (--no-watch): governed, it obeys the log and says so all the same.
+        [["--no-builtin"], ["--no-builtin", "--no-watch"]].map((args) =>
+          startHttpServer({ target, cwd: fixture.cwd, home: fixture.home, args, env: pg.env }),
         ),
       );
     }, 60_000);
@@ -56,7 +57,7 @@ export function killSwitchReplicasSuite(target: ServerTarget): void {
         ...pg.env,
       });
 
-    test("a block reaches both replicas within 5 s (list_changed, the skill gone from each); unblock brings it back on both", async () => {
+    test("a block reaches both replicas, one started with --no-watch, within 5 s (list_changed, the skill gone from each); unblock brings it back on both", async () => {
       const sessions = await Promise.all(
         replicas.map(async (r) => {
           const { client } = await connectHttp(r.url, "modern");
@@ -72,6 +73,7 @@ export function killSwitchReplicasSuite(target: ServerTarget): void {
           .sort();
       try {
         for (const s of sessions) expect(await names(s.client)).toEqual(["deploy", "other"]);
+        for (const s of sessions) expect(s.client.getServerCapabilities()?.prompts).toEqual({ listChanged: true });
         const blocked = await cli(["block", "deploy", "--reason", "prints the token", "--key", alice.file]);
         expect(blocked.stderr).toBe("");
         expect(blocked.code).toBe(0);

@@ -113,6 +113,111 @@ export function killSwitchSuite(target: ServerTarget): void {
       }
     }, 60_000);
 
+    test("a governed server started with --no-watch declares listChanged, and a block reaches it as list_changed within 5 s", async () => {
+      const { alice } = setUp();
+      const server = await connect(target, fixture.cwd, fixture.home, ["--no-watch"]);
+      try {
+        // It watches no file, but the admin log changes what it serves: its lists can change.
+        expect(server.client.getServerCapabilities()?.prompts).toEqual({ listChanged: true });
+        expect(server.client.getInstructions()).toContain("list_changed");
+        const changes = new ListChanges(server.client);
+        const names = async () => (await server.client.listPrompts()).prompts.map((p) => p.name);
+        expect(await names()).toContain("deploy");
+        const blocked = await run(["block", "deploy", "--reason", "leaks the deploy token", "--key", alice.file]);
+        expect(blocked.code).toBe(0);
+        await changes.waitFor("prompts", 1, WITHIN_MS);
+        expect(await names()).not.toContain("deploy");
+        expect(await names()).toContain("other");
+      } finally {
+        await server.close();
+      }
+    }, 60_000);
+
+    test("block --digest stops serving that version only (another layer's version of the skill is served in its place); the digest is signed and shown by log; unblock --digest lifts exactly that block", async () => {
+      fixture = makeFixture({
+        "~/team/deploy.yaml": promptSkill("deploy", {
+          description: "Deploy, the team's",
+          prompt: "Body of the team deploy",
+        }),
+      });
+      fixture.write(
+        "~/over/deploy.yaml",
+        promptSkill("deploy", { description: "Deploy, the override", prompt: "Body of the override deploy" }),
+      );
+      fixture.write("~/keys/.keep", "");
+      const alice = makeKey(join(fixture.home, "keys"), "alice", "ed25519");
+      fixture.write("~/approvers", signerLine("alice@acme.dev", alice));
+      fixture.write(
+        "~/.skill-central/config.yaml",
+        `store: ${join(fixture.home, "state.db")}\npolicy:\n  approvers: ~/approvers\nlayers:\n  - { name: team, path: ~/team, priority: 10 }\n  - { name: over, path: ~/over, priority: 20 }\n`,
+      );
+      const audited = JSON.parse((await run(["audit", "--format", "json"])).stdout).skills as {
+        id: string;
+        layer: string;
+        digest: string;
+      }[];
+      const versions = audited.filter((s) => s.id === "deploy");
+      expect(versions.map((s) => s.layer).sort()).toEqual(["over", "team"]);
+      const digest = versions.find((s) => s.layer === "over")!.digest;
+      expect(versions.find((s) => s.layer === "team")!.digest).not.toBe(digest);
+      expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+      const server = await connect(target, fixture.cwd, fixture.home);
+      try {
+        const changes = new ListChanges(server.client);
+        const body = async () =>
+          JSON.stringify((await server.client.getPrompt({ name: "deploy" })).messages.map((m) => m.content));
+        expect(await body()).toContain("Body of the override deploy");
+
+        const malformed = await run(["block", "deploy", "--digest", "abc", "--reason", "why", "--key", alice.file]);
+        expect(malformed.code).toBe(2);
+        expect(malformed.stderr).toContain("--digest takes sha256:");
+
+        const blocked = await run([
+          "block",
+          "deploy",
+          "--digest",
+          digest,
+          "--reason",
+          "this build leaks",
+          "--key",
+          alice.file,
+        ]);
+        expect(blocked.stderr).toBe("");
+        expect(blocked.stdout).toContain(`blocked deploy at ${digest} (#1`);
+        expect(blocked.code).toBe(0);
+        // The descriptions differ, so clients are told (list_changed names a change of what they list).
+        await changes.waitFor("prompts", 1, WITHIN_MS);
+        expect(await body()).toContain("Body of the team deploy");
+        expect(server.stderr()).toContain(`"deploy" at ${digest} is blocked by alice@acme.dev`);
+        const log = await run(["log", "--json"]);
+        expect(JSON.parse(log.stdout).entries).toMatchObject([
+          { action: "block", skill: "deploy", digest, principal: "alice@acme.dev", verified: true },
+        ]);
+        expect((await run(["log"])).stdout).toContain(`block deploy@${digest}`);
+        const doctorJson = JSON.parse((await run(["doctor", "--json"])).stdout);
+        expect(doctorJson.governance.blocked).toMatchObject([{ id: "deploy", digest, reason: "this build leaks" }]);
+
+        // An unblock of the whole skill names another block: this one stays in force.
+        expect((await run(["unblock", "deploy", "--reason", "not this one", "--key", alice.file])).code).toBe(0);
+        const unblocked = await run([
+          "unblock",
+          "deploy",
+          "--digest",
+          digest,
+          "--reason",
+          "fixed",
+          "--key",
+          alice.file,
+        ]);
+        expect(unblocked.code).toBe(0);
+        expect(unblocked.stdout).toContain(`unblocked deploy at ${digest}`);
+        await changes.waitFor("prompts", 2, WITHIN_MS);
+        expect(await body()).toContain("Body of the override deploy");
+      } finally {
+        await server.close();
+      }
+    }, 60_000);
+
     test("a key policy.approvers does not list, a missing reason or key, or no approvers file: refused, nothing recorded", async () => {
       const { alice, mallory } = setUp();
       const unlisted = await run(["block", "deploy", "--reason", "mine now", "--key", mallory.file]);

@@ -12,7 +12,8 @@ test("--no-watch serves the startup set for good and does not declare listChange
   const fixed = await connect(SOURCE_TARGET, fixture.cwd, fixture.home, ["--no-watch"]);
   try {
     expect(fixed.client.getServerCapabilities()?.prompts).toEqual({ listChanged: false });
-    expect(fixed.client.getInstructions()).not.toContain("watched");
+    expect(fixed.client.getInstructions()).not.toContain("list_changed");
+    expect(watching.client.getInstructions()).toContain("list_changed");
     const fixedChanges = new ListChanges(fixed.client);
     const watchingChanges = new ListChanges(watching.client);
     await fixed.client.listPrompts();

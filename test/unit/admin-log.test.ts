@@ -188,6 +188,22 @@ describe("admin log in a SQLite store", () => {
     await probe.close();
   });
 
+  test("a block of one digest is its own block: an unblock lifts exactly the block it names (the skill's, or that digest's)", async () => {
+    const location = storeLocation(join(tempDir(), "digest-blocks.db"));
+    const d1 = `sha256:${"1".repeat(64)}`;
+    const d2 = `sha256:${"2".repeat(64)}`;
+    await appendAdminEntry(location, draft({ skill: "a", digest: d1 }), privateKey(keys.alice));
+    await appendAdminEntry(location, draft({ skill: "a", digest: d2 }), privateKey(keys.alice));
+    await appendAdminEntry(location, draft({ skill: "a" }), privateKey(keys.alice));
+    await appendAdminEntry(location, draft({ skill: "a", action: "unblock" }), privateKey(keys.alice));
+    await appendAdminEntry(location, draft({ skill: "a", action: "unblock", digest: d2 }), privateKey(keys.alice));
+    const checked = checkLog(await readAdminLog(location), keys.signers);
+    expect(checked.every((e) => e.verified)).toBe(true);
+    const blocks = blocksInForce(checked);
+    expect([...blocks.keys()]).toEqual([`a@${d1}`]);
+    expect(blocks.get(`a@${d1}`)?.digest).toBe(d1);
+  });
+
   test("reading a store file that does not exist finds no entry and creates nothing", async () => {
     const path = join(tempDir(), "absent.db");
     expect(await readAdminLog(storeLocation(path))).toEqual([]);

@@ -59,7 +59,7 @@ describe("approvals tied to digests", () => {
     const self = entry({ fingerprint: "SHA256:alice" });
     expect(approvalFor(signedBy("SHA256:alice"), D1, [self], true)).toEqual({
       refused:
-        "approved only by alice@acme.dev, who signed the content (alice@acme.dev); policy.twoPerson needs another approver",
+        "awaiting approval: approved only by alice@acme.dev, who signed the content (alice@acme.dev); policy.twoPerson needs another approver",
     });
     // Without twoPerson, self-approval counts.
     expect(approvalFor(signedBy("SHA256:alice"), D1, [self], false)).toBe(self);

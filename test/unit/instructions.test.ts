@@ -56,7 +56,7 @@ describe("instructions for a client offered the catalog", () => {
     });
     expect(text).toContain("run through run_skill_tool");
     expect(text).toContain("Skills include: t (Does t things); p (Does p things).");
-    expect(text).toEndWith("list_changed notifications are sent.");
+    expect(text).toEndWith("list_changed notifications are sent when they do.");
   });
 
   test("never name a skill only people may run", () => {
@@ -161,7 +161,7 @@ describe("the usual instructions", () => {
       "skills:compose",
       "skill-central://registry",
       "skills/list",
-      "watched",
+      "list_changed",
     ])
       expect(text).toContain(part);
     expect(text.length).toBeLessThanOrEqual(INSTRUCTIONS_BUDGET);

@@ -27,7 +27,7 @@ function entryJson(e: CheckedEntry) {
 
 export function governanceJson(holds: GovernanceHolds) {
   return {
-    blocked: [...holds.blocked].map(([id, e]) => ({ id, ...entryJson(e) })),
+    blocked: [...holds.blocked.values()].map((e) => ({ id: e.skill, ...entryJson(e) })),
     awaiting: holds.awaiting ?? [],
     recent: holds.recent.map(entryJson),
   };
