@@ -133,7 +133,7 @@ export function governanceSections(governance: GovernanceView): HTMLElement[] {
               e.principal,
               e.action,
               e.skill,
-              e.digest !== undefined ? code(e.digest) : "",
+              e.digest !== undefined ? code(e.digest) : "every version",
               e.reason,
               e.verified
                 ? "verified"
