@@ -13,6 +13,7 @@ import { isPlainObject } from "../skill/json-schema.ts";
 import { CLIENT_CHOICES, clientByKey } from "./clients.ts";
 import { clientView } from "./client-view.ts";
 import type { Competing } from "./competing.ts";
+import { governanceView } from "./governance-view.ts";
 import { type BoardLoad, ownsFile, problemGroups, recordsByPath, skillPage, skillRows } from "./views.ts";
 import type {
   BoardSummary,
@@ -109,6 +110,7 @@ export class BoardState {
           .map((l) => ({ name: l.name, priority: l.priority, owned: ownedLayer(l) }))
           .sort((a, b) => b.priority - a.priority),
         ...(this.reloadError !== undefined && { reloadError: this.reloadError }),
+        governance: governanceView(result),
       };
       current.summary = JSON.stringify(summary);
     }

@@ -240,5 +240,6 @@ export function skillPage(
     ...(origin && { origin }),
     ...(body !== undefined && { body }),
     ...(audit && { audit }),
+    ...(candidate.approval && { approval: { ...candidate.approval } }),
   };
 }

@@ -59,7 +59,35 @@ export interface BoardSummary {
   layers: { name: string; priority: number; owned: boolean }[];
   /** A reload that failed as a whole (the previous skills stay served). */
   reloadError?: string;
+  /** Blocks, approvals awaited and the admin log's newest entries (docs/governance.md). */
+  governance: GovernanceView;
 }
+
+/** One admin log entry, newest first on the page; `verified` false shows as NOT VERIFIED with `problem`. */
+export interface AdminLogRow {
+  /** ISO 8601. */
+  at: string;
+  principal: string;
+  action: "approve" | "block" | "unblock";
+  skill: string;
+  digest?: string;
+  reason: string;
+  verified: boolean;
+  problem?: string;
+}
+
+/** Off when the config names no approvers; otherwise what the load obeyed. */
+export type GovernanceView =
+  | { on: false }
+  | {
+      on: true;
+      /** Skills not served because the admin log blocks them (digest: only that version). */
+      blocked: { id: string; principal: string; at: string; reason: string; digest?: string }[];
+      /** Skills that need an approval and have none at their digest; `why` names what changed since the approved one. */
+      awaiting: { id: string; layer: string; digest?: string; why: string }[];
+      /** The newest entries, newest first. */
+      log: AdminLogRow[];
+    };
 
 export interface Field {
   name: string;
@@ -107,6 +135,8 @@ export interface SkillPage {
   /** The body as a Markdown document: a SKILL.md's text after its front matter, a prompt's template. */
   body?: string;
   audit?: SkillAudit;
+  /** The signed approval it is served under (policy.approval). */
+  approval?: { principal: string; fingerprint: string; at: string; digest: string };
 }
 
 export type RenderAnswer = { ok: true; text: string } | { ok: false; problems: string[] };

@@ -2,6 +2,7 @@ import { beforeAll } from "bun:test";
 import { buildForTests } from "../../script/build.ts";
 import type { ServerTarget } from "../helpers/server.ts";
 import { boardAccessSuite } from "./board-access-suite.ts";
+import { boardGovernanceSuite } from "./board-governance-suite.ts";
 import { boardOverviewSuite } from "./board-overview-suite.ts";
 import { boardSuite } from "./board-suite.ts";
 
@@ -15,3 +16,4 @@ beforeAll(async () => {
 boardSuite(target);
 boardAccessSuite(target);
 boardOverviewSuite(target);
+boardGovernanceSuite(target);

@@ -115,12 +115,13 @@ export function boardOverviewSuite(target: ServerTarget): void {
       expect(await layers.textContent()).toContain("6 skills served from 2 layers");
     });
 
-    test("awaiting approval: a named, empty place until approvals exist, with no made-up data", async () => {
-      const waiting = overview().getByRole("region", { name: "Awaiting approval" });
-      expect(await waiting.textContent()).toBe(
-        "Awaiting approvalApprovals are not set up for this catalog: nothing is waiting.",
+    test("governance off (no policy.approvers): one line says so and names docs/governance.md, with no made-up data", async () => {
+      const governance = overview().getByRole("region", { name: "Governance" });
+      expect(await governance.textContent()).toBe(
+        "GovernanceGovernance is off: no policy.approvers is configured, so nothing is blocked or awaits approval (see docs/governance.md).",
       );
-      expect(await waiting.getAttribute("data-hook")).toBe("governance");
+      expect(await governance.getAttribute("data-hook")).toBe("governance");
+      expect(await overview().getByRole("region", { name: "Awaiting approval" }).count()).toBe(0);
     });
 
     test("cost per client: each client's tokens as /api/cost counts them, and its budget in words", async () => {

@@ -6,13 +6,7 @@ import { localMidnight, localTime } from "./dates.ts";
 import { byId, el, getJson, replaceWith } from "./dom.ts";
 import { unusedSection } from "./insights-view.ts";
 import { PAGE_SIZE, renderClient, renderProblems, renderSkillList } from "./lists.ts";
-import {
-  awaitingApprovalSection,
-  costsSection,
-  layersSection,
-  mostUsedSection,
-  recentSection,
-} from "./overview-view.ts";
+import { governanceSections, costsSection, layersSection, mostUsedSection, recentSection } from "./overview-view.ts";
 import { showSkill } from "./skill-view.ts";
 import { setUpTheme } from "./theme.ts";
 import { hashOf, parseHash, type UrlView } from "./url-state.ts";
@@ -110,7 +104,7 @@ async function showHome(): Promise<void> {
     section,
     el("h2", {}, "Overview"),
     el("p", { class: "hint" }, "Pick a skill to see its document, its form, its examples and its uses."),
-    summary ? [layersSection(summary), awaitingApprovalSection()] : [],
+    summary ? [layersSection(summary), ...governanceSections(summary.governance)] : [],
     summary ? [costsSection(clients, costs)] : [],
     usage ? [mostUsedSection(usage)] : [],
     summary ? [recentSection(summary)] : [],
@@ -128,7 +122,7 @@ async function showSelected(): Promise<void> {
     getJson<SkillUsageView>(`/api/usage/${path}?from=${localMidnight(29)}`),
   ]);
   if (view.selected !== id) return;
-  await showSkill(skill, id, usage);
+  await showSkill(skill, id, usage, view.summary?.governance);
 }
 
 async function showClient(): Promise<void> {

@@ -1,12 +1,13 @@
 /**
  * The Overview: what is in the catalog and whether it is healthy, at a glance. Skills per layer
- * (whose each layer is) with the audit's blocked and warned counts, what awaits approval, what
+ * (whose each layer is) with the audit's blocked and warned counts, what the admin log blocks,
+ * what awaits approval and the log's newest entries, what
  * each client's catalog costs against its budget, the skills used most, and the files changed
  * last. Every figure is the server's (the load, the audit, `budget`'s count, the usage store).
  */
 import { localTime } from "./dates.ts";
 import { el, table } from "./dom.ts";
-import type { BoardSummary, ClientChoice, CostView, UsageOverview } from "../wire.ts";
+import type { BoardSummary, ClientChoice, CostView, GovernanceView, UsageOverview } from "../wire.ts";
 
 const n = (value: number) => value.toLocaleString("en-US");
 const skillLink = (id: string) => el("a", { href: `#/skill/${encodeURIComponent(id)}` }, id);
@@ -54,17 +55,97 @@ export function layersSection(summary: BoardSummary): HTMLElement {
   );
 }
 
+const code = (text: string) => el("code", {}, text);
+const when = (iso: string) => el("time", { datetime: iso }, localTime(Date.parse(iso)));
+
 /**
- * Skills waiting for a person's approval. Approval (governance) is not part of this board yet:
- * this is where its queue will show, and until then it says so instead of showing made-up data.
+ * Governance (docs/governance.md): the skills the admin log blocks, those awaiting approval and
+ * the log's newest entries, or one line saying governance is off. Every figure is the load's.
  */
-export function awaitingApprovalSection(): HTMLElement {
-  return el(
-    "section",
-    { "aria-label": "Awaiting approval", class: "sub", "data-hook": "governance" },
-    el("h3", {}, "Awaiting approval"),
-    el("p", { class: "muted" }, "Approvals are not set up for this catalog: nothing is waiting."),
-  );
+export function governanceSections(governance: GovernanceView): HTMLElement[] {
+  if (!governance.on)
+    return [
+      el(
+        "section",
+        { "aria-label": "Governance", class: "sub", "data-hook": "governance" },
+        el("h3", {}, "Governance"),
+        el(
+          "p",
+          {},
+          // Named, not linked: the board serves no docs and the package names no repository URL.
+          "Governance is off: no policy.approvers is configured, so nothing is blocked or awaits approval (see ",
+          code("docs/governance.md"),
+          ").",
+        ),
+      ),
+    ];
+  const { blocked, awaiting, log } = governance;
+  return [
+    el(
+      "section",
+      { "aria-label": "Blocked", class: "sub", "data-hook": "governance" },
+      el("h3", {}, "Blocked"),
+      blocked.length === 0
+        ? el("p", {}, "No skill is blocked.")
+        : table(
+            "Blocked",
+            [{ title: "Skill" }, { title: "Version" }, { title: "Blocked by" }, { title: "When" }, { title: "Reason" }],
+            blocked.map((b) => [
+              b.id,
+              b.digest !== undefined ? code(b.digest) : "every version",
+              b.principal,
+              when(b.at),
+              b.reason,
+            ]),
+          ),
+    ),
+    el(
+      "section",
+      { "aria-label": "Awaiting approval", class: "sub" },
+      el("h3", {}, "Awaiting approval"),
+      awaiting.length === 0
+        ? el("p", {}, "Nothing awaits approval.")
+        : table(
+            "Awaiting approval",
+            [{ title: "Skill" }, { title: "Layer" }, { title: "Digest" }, { title: "Why" }],
+            awaiting.map((a) => [a.id, a.layer, a.digest !== undefined ? code(a.digest) : "unknown", a.why]),
+          ),
+    ),
+    el(
+      "section",
+      { "aria-label": "Admin log (latest)", class: "sub" },
+      el("h3", {}, "Admin log (latest)"),
+      log.length === 0
+        ? el("p", {}, "The admin log is empty.")
+        : table(
+            "Admin log (latest)",
+            [
+              { title: "When" },
+              { title: "Who" },
+              { title: "Action" },
+              { title: "Skill" },
+              { title: "Digest" },
+              { title: "Reason" },
+              { title: "Signature" },
+            ],
+            log.map((e) => [
+              when(e.at),
+              e.principal,
+              e.action,
+              e.skill,
+              e.digest !== undefined ? code(e.digest) : "every version",
+              e.reason,
+              e.verified
+                ? "verified"
+                : el(
+                    "strong",
+                    { class: "over-text" },
+                    `NOT VERIFIED${e.problem !== undefined ? `: ${e.problem}` : ""}`,
+                  ),
+            ]),
+          ),
+    ),
+  ];
 }
 
 function costStatus(cost: CostView): string {

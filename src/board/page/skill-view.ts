@@ -1,8 +1,9 @@
 /** The open skill on the page: its document, its form rendered live through the server, and copying what it rendered. */
+import { localTime } from "./dates.ts";
 import { byId, el, getJson, place, replaceWith, table } from "./dom.ts";
 import { auditSection, usageSection } from "./insights-view.ts";
 import { renderMarkdown, renderTemplate } from "./markdown.ts";
-import type { Field, RenderAnswer, SkillPage, SkillUsageView } from "../wire.ts";
+import type { Field, GovernanceView, RenderAnswer, SkillPage, SkillUsageView } from "../wire.ts";
 
 /** The form's values as a client would send them: numbers as numbers, JSON fields parsed; empty fields left out. */
 function fieldValue(field: Field, input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): unknown {
@@ -248,17 +249,58 @@ function originLine(skill: SkillPage): HTMLElement | undefined {
   );
 }
 
+/** The signed approval the skill is served under (docs/governance.md). */
+function approvalLine(skill: SkillPage): HTMLElement | undefined {
+  const a = skill.approval;
+  if (!a) return undefined;
+  return el(
+    "p",
+    { "aria-label": "Approval" },
+    "Approved by ",
+    el("strong", {}, a.principal),
+    " on ",
+    el("time", { datetime: a.at }, localTime(Date.parse(a.at))),
+    " at ",
+    el("code", {}, a.digest),
+  );
+}
+
+/** Why a skill that is not served is held back: the admin log's block, or the approval it awaits. */
+function heldLine(id: string, governance: GovernanceView | undefined): HTMLElement | undefined {
+  if (!governance?.on) return undefined;
+  const block = governance.blocked.find((b) => b.id === id);
+  if (block)
+    return el(
+      "p",
+      { "aria-label": "Block" },
+      `Blocked${block.digest !== undefined ? ` at ${block.digest}` : ""} by `,
+      el("strong", {}, block.principal),
+      " on ",
+      el("time", { datetime: block.at }, localTime(Date.parse(block.at))),
+      `: ${block.reason}`,
+    );
+  const waiting = governance.awaiting.find((a) => a.id === id);
+  if (waiting) return el("p", { "aria-label": "Awaiting approval" }, `Layer ${waiting.layer}: ${waiting.why}`);
+  return undefined;
+}
+
 /** The skill's page: what it is, where it comes from, its form and Preview, its examples, files and source. */
 export async function showSkill(
   skill: SkillPage | undefined,
   id: string,
   usage: SkillUsageView | undefined,
+  governance?: GovernanceView,
 ): Promise<void> {
   const section = byId("skill");
   const previous = currentValues(section.querySelector("form"));
   if (!skill) {
     section.setAttribute("aria-label", "Skill");
-    replaceWith(section, el("h2", {}, id), el("p", { class: "error" }, `"${id}" is not served.`));
+    replaceWith(
+      section,
+      el("h2", {}, id),
+      el("p", { class: "error" }, `"${id}" is not served.`),
+      [heldLine(id, governance)].filter((e) => e !== undefined),
+    );
     return;
   }
   section.setAttribute("aria-label", `Skill ${skill.id}`);
@@ -279,7 +321,7 @@ export async function showSkill(
     skill.audit ? [auditSection(skill.audit)] : [],
     documentOf(skill),
     el("h3", {}, "Provenance"),
-    [originLine(skill)].filter((e) => e !== undefined),
+    [originLine(skill), approvalLine(skill)].filter((e) => e !== undefined),
     chainTable(skill),
     el("h3", {}, "Arguments"),
     form,
