@@ -2,13 +2,12 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { ADMIN_NAMESPACE } from "../../src/storage/admin-log-record.ts";
 import { appendAdminEntry } from "../../src/storage/admin-log-store.ts";
 import { parsePrivateKey } from "../../src/storage/sshsig.ts";
 import { storeLocation } from "../../src/storage/store-location.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import type { ServerTarget } from "../helpers/server.ts";
-import { hasSshKeygen, makeKey, signerLine } from "../helpers/ssh-keys.ts";
+import { adminKeys, governUser } from "../helpers/governed-user.ts";
 import { type CliRun, runCommand } from "./cli-run.ts";
 
 /**
@@ -31,17 +30,8 @@ export function adminLogSuite(target: ServerTarget): void {
     /** A user config with `store:` and `policy.approvers` listing alice (ed25519) and bob (ECDSA); mallory unlisted. */
     async function setUp() {
       fixture = makeFixture({ ".skills/deploy.yaml": "id: deploy\ndescription: Deploys\nprompt: Deploy it\n" });
-      const keys = fixture.write("~/keys/.keep", "");
-      const dir = join(keys, "..");
-      const alice = makeKey(dir, "alice", "ed25519");
-      const bob = makeKey(dir, "bob", hasSshKeygen ? "ecdsa256" : "ed25519");
-      const mallory = makeKey(dir, "mallory", "ed25519");
-      fixture.write(
-        "~/approvers",
-        `${signerLine("alice@acme.dev", alice)}${signerLine("bob@acme.dev", bob, `namespaces="${ADMIN_NAMESPACE}"`)}`,
-      );
-      const store = join(fixture.home, "state.db");
-      fixture.write("~/.skill-central/config.yaml", `store: ${store}\npolicy:\n  approvers: ~/approvers\n`);
+      const { alice, bob, mallory } = adminKeys(fixture);
+      const store = governUser(fixture, { alice, bob });
       const key = (k: typeof alice) => parsePrivateKey(readFileSync(k.file, "utf8"));
       const at = Date.UTC(2026, 11, 1, 9);
       const location = storeLocation(store);

@@ -1,10 +1,8 @@
 import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { ADMIN_NAMESPACE } from "../../src/storage/admin-log-record.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
-import { hasSshKeygen, makeKey, signerLine } from "../helpers/ssh-keys.ts";
+import { adminKeys, governUser } from "../helpers/governed-user.ts";
 import { type CliRun, runCommand } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
@@ -41,19 +39,8 @@ export function approvalsSuite(target: ServerTarget): void {
         // Tighten-only: the project's `off` does not remove the user's `all`.
         "skill-central.yaml": "policy:\n  approval: off\n",
       });
-      fixture.write("~/keys/.keep", "");
-      const dir = join(fixture.home, "keys");
-      const alice = makeKey(dir, "alice", "ed25519");
-      const bob = makeKey(dir, "bob", hasSshKeygen ? "ecdsa256" : "ed25519");
-      const mallory = makeKey(dir, "mallory", "ed25519");
-      fixture.write(
-        "~/approvers",
-        `${signerLine("alice@acme.dev", alice)}${signerLine("bob@acme.dev", bob, `namespaces="${ADMIN_NAMESPACE}"`)}`,
-      );
-      fixture.write(
-        "~/.skill-central/config.yaml",
-        `store: ${join(fixture.home, "state.db")}\npolicy:\n  approvers: ~/approvers\n  approval: all\n`,
-      );
+      const { alice, bob, mallory } = adminKeys(fixture);
+      governUser(fixture, { alice, bob }, "  approval: all\n");
       const digests = async () =>
         Object.fromEntries(
           (

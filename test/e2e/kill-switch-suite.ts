@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { ADMIN_NAMESPACE } from "../../src/storage/admin-log-record.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 import { hasSshKeygen, makeKey, signerLine, type TestKey } from "../helpers/ssh-keys.ts";
+import { adminKeys, governUser } from "../helpers/governed-user.ts";
 import { type CliRun, runCommand } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
@@ -34,20 +34,9 @@ export function killSwitchSuite(target: ServerTarget): void {
         ".skills/deploy.yaml": promptSkill("deploy"),
         ".skills/other.yaml": promptSkill("other"),
       });
-      const dir = join(fixture.home, "keys");
-      fixture.write("~/keys/.keep", "");
-      const alice = makeKey(dir, "alice", "ed25519");
-      const bob = makeKey(dir, "bob", hasSshKeygen ? "rsa" : "ed25519");
-      const mallory = makeKey(dir, "mallory", "ed25519");
-      fixture.write(
-        "~/approvers",
-        `${signerLine("alice@acme.dev", alice)}${signerLine("bob@acme.dev", bob, `namespaces="${ADMIN_NAMESPACE}"`)}`,
-      );
-      fixture.write(
-        "~/.skill-central/config.yaml",
-        `store: ${join(fixture.home, "state.db")}\npolicy:\n  approvers: ~/approvers\n`,
-      );
-      return { alice, bob, mallory };
+      const keys = adminKeys(fixture, hasSshKeygen ? "rsa" : "ed25519");
+      governUser(fixture, keys);
+      return keys;
     }
 
     test("a running server stops serving a blocked skill within 5 s and sends list_changed; list, show and doctor say who blocked it and why; unblock serves it again", async () => {

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ADMIN_NAMESPACE } from "../../src/storage/admin-log-record.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, skill } from "../helpers/git-remote.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 import { makeKey, signerLine } from "../helpers/ssh-keys.ts";
+import { governUser } from "../helpers/governed-user.ts";
 import { type CliRun, runCommand } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
@@ -45,14 +45,7 @@ export function twoPersonSuite(target: ServerTarget): void {
         `builtin: false\nlayers:\n  - { name: team, priority: 50, git: ${remote.url}, ref: main, path: skills, signers: team.allowed_signers }\n  - { name: local, priority: 10, path: local }\n`,
       );
       fixture.write("local/notes.yaml", skill("notes"));
-      fixture.write(
-        "~/approvers",
-        `${signerLine("alice@acme.dev", alice)}${signerLine("bob@acme.dev", bob, `namespaces="${ADMIN_NAMESPACE}"`)}`,
-      );
-      fixture.write(
-        "~/.skill-central/config.yaml",
-        `store: ${join(fixture.home, "state.db")}\npolicy:\n  approvers: ~/approvers\n  approval: remote\n  twoPerson: true\n`,
-      );
+      governUser(fixture, { alice, bob }, "  approval: remote\n  twoPerson: true\n");
       const sync = await run(["sync"]);
       expect(sync.code).toBe(0);
       const audited = JSON.parse((await run(["audit", "--format", "json"])).stdout).skills as {
