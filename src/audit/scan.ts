@@ -21,6 +21,7 @@
 import { visibleLine } from "../visible-text.ts";
 import { forbidden, namedTag, ReviewExamples } from "./context.ts";
 import { invisibleSpelledOut, NORMALISE_LIMITS, normalise, type Normalised } from "./normalise.ts";
+import { type Found, NeedleScanner, type PartMatch, partMatches, patternParts } from "./pattern-parts.ts";
 import { RULES, RULES_BY_ID, reaches, type Rule, type Severity } from "./rules.ts";
 
 export interface Finding {
@@ -196,21 +197,25 @@ const CODE_FILE =
   /\.(?:sh|bash|zsh|fish|ps1|psm1|bat|cmd|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|rb|pl|php|go|rs|lua|r|swift|kt|java|cs|c|cc|cpp|h|hpp|applescript|scpt|command|tool)$/i;
 const PROSE_FILE = /\.(?:md|markdown|mdx|txt|rst|ya?ml|json|html?)$/i;
 
-const NEEDLES = [...new Set(RULES.flatMap((r) => (r.needles ?? []).flat()))].sort((a, b) => b.length - a.length);
 /**
- * Every needle at every position, in one pass: a lookahead matches nothing, so needles that
- * overlap are all seen; at one position the longest wins, and a shorter one there is its prefix.
+ * Each rule's pattern in parts (pattern-parts.ts), split once when the audit loads. A rule that
+ * reads the text as written (`raw`) keeps its pattern whole: its characters are the ones the
+ * needle scan does not read.
  */
-const NEEDLE_PATTERN = new RegExp(
-  `(?=(${NEEDLES.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")}))`,
-  "gi",
+const PARTS = new Map(RULES.flatMap((r) => (r.pattern && !r.raw ? [[r.id, patternParts(r.pattern)] as const] : [])));
+
+/** Every rule's needles and every part's needles and anchors, found in one pass over a text. */
+const NEEDLES = new NeedleScanner(
+  RULES.flatMap((r) => (r.needles ?? []).flat()),
+  [...PARTS.values()].flatMap((parts) => parts ?? []),
 );
 
-/** Which rules' needles a text holds (case-insensitively): a rule none of whose needles appear cannot match. */
-function needlesIn(text: string): (needle: string) => boolean {
-  const found = new Set<string>();
-  for (const m of text.matchAll(NEEDLE_PATTERN)) found.add(m[1]!.toLowerCase());
-  return (needle) => found.has(needle) || [...found].some((f) => f.startsWith(needle));
+/** A rule's matches in `subject`: its pattern's parts whose needles the text holds, or the whole pattern. */
+function* matchesOf(rule: Rule & { pattern: RegExp }, subject: string, found: () => Found): Generator<PartMatch> {
+  const parts = PARTS.get(rule.id);
+  if (parts) return yield* partMatches(parts, subject, found());
+  rule.pattern.lastIndex = 0;
+  for (const m of subject.matchAll(rule.pattern)) yield { index: m.index, text: m[0] };
 }
 
 /**
@@ -376,7 +381,8 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
   const codeFile = CODE_FILE.test(path);
   const proseFile = !codeFile && (PROSE_FILE.test(path) || !/\.[A-Za-z0-9]+$/.test(path));
   const markdown = /\.(?:md|markdown|mdx)$/i.test(path);
-  const present = needlesIn(norm.text);
+  let scanned: Found | undefined;
+  const found = () => (scanned ??= NEEDLES.scan(norm.text));
   const ascii = !NON_ASCII.test(text);
   const place = (offset: number) => {
     original ??= new Lines(text);
@@ -386,19 +392,18 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
   for (const rule of RULES) {
     if (!rule.pattern) continue;
     if (rule.nonAscii && (rule.raw ? ascii : !NON_ASCII.test(norm.text))) continue;
-    if (!rule.raw && rule.needles && !rule.needles.every((group) => group.some(present))) continue;
+    if (!rule.raw && rule.needles && !rule.needles.every((group) => group.some((n) => found().holds(n)))) continue;
     const subject = rule.raw ? text : norm.text;
-    rule.pattern.lastIndex = 0;
     let kept = 0;
     let more = 0;
     let top: Severity = "low";
-    for (const match of subject.matchAll(rule.pattern)) {
+    for (const match of matchesOf(rule as Rule & { pattern: RegExp }, subject, found)) {
       if (kept >= MAX_FINDINGS_PER_RULE && top === "high") {
         more++;
         continue;
       }
       const start = match.index;
-      const end = start + match[0].length;
+      const end = start + match.text.length;
       let severity: Severity = rule.severity;
       if (rule.check) {
         const judged = rule.check({ text: subject, start, end, path });
@@ -426,9 +431,9 @@ export function scanText(path: string, text: string, depth = 0): Finding[] {
       if (!reaches(top, severity)) top = severity;
       const from = rule.raw ? start : norm.origin(start);
       // A match on normalised text is quoted as written, and as read when the two differ.
-      const written = rule.raw ? match[0] : text.slice(from, norm.origin(end));
-      const read = written === match[0] ? "" : ` (read as "${shown(rule, match[0])}")`;
-      const what = rule.id === "hidden-tag-characters" ? tagText(match[0]) : `"${shown(rule, written)}"${read}`;
+      const written = rule.raw ? match.text : text.slice(from, norm.origin(end));
+      const read = written === match.text ? "" : ` (read as "${shown(rule, match.text)}")`;
+      const what = rule.id === "hidden-tag-characters" ? tagText(match.text) : `"${shown(rule, written)}"${read}`;
       findings.push({
         rule: rule.id,
         severity,
