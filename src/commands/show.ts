@@ -9,6 +9,7 @@ import { formatTable } from "../cli-output/table.ts";
 import type { LayerProvenance } from "../config/resolve-config.ts";
 import { gitOrigin } from "../sources/report.ts";
 import { argumentLines, type ArgumentLine } from "./support/arguments.ts";
+import { blockLine, type DigestBlock, digestBlockJson, digestBlocks, leftOutText } from "./support/digest-blocks.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, type CommandContext } from "./support/command.ts";
 import { visibleLine, visibleText } from "../visible-text.ts";
 
@@ -69,6 +70,14 @@ export const spec = command({
       );
       return EXIT_FAILURE;
     }
+    const digestHeld = digestBlocks(loaded.governance, id);
+    if (!resolution && digestHeld.some((b) => b.leftOut.length > 0)) {
+      ctx.err(
+        `error: ${visibleLine(`"${id}" is not served here: each version of it is blocked by its digest`)}\n${digestBlocksText(digestHeld)}` +
+          `  skill-central unblock ${visibleLine(id)} --digest D --reason TEXT --key KEYFILE serves a version again; skill-central log --skill ${visibleLine(id)} shows the record\n`,
+      );
+      return EXIT_FAILURE;
+    }
     if (!resolution) {
       ctx.err(
         `error: ${visibleLine(`unknown skill "${id}"${didYouMean(id, [...registry.resolutions().map((r) => r.id), COMPOSE_PROMPT_NAME])}`)}\n`,
@@ -89,6 +98,7 @@ export const spec = command({
         ...(git && { git }),
         ...(remote && !remote.commit && { index: remote.url }),
         ...(remote?.signer && { signer: remote.signer }),
+        ...(digestHeld.length > 0 && { blockedVersions: digestHeld.map(digestBlockJson) }),
         chain: view.chain,
       });
       return effective ? EXIT_OK : EXIT_FAILURE;
@@ -100,6 +110,8 @@ export const spec = command({
     } else {
       text += `${bold(visibleLine(id))}  ${red("not served")}: the files below conflict in their layer; fix or remove one\n`;
     }
+    if (digestHeld.length > 0)
+      text += `\n${bold("Blocked versions")} ${dim("(block --digest holds back only the version with that digest; others are served)")}\n${digestBlocksText(digestHeld)}`;
     text += `\n${bold("Resolution")} ${dim(`(${view.chain.length} candidate${view.chain.length === 1 ? "" : "s"}, winner first)`)}\n`;
     const rows = [
       ["LAYER", "PRIORITY", "FILE", "STATUS"],
@@ -112,6 +124,11 @@ export const spec = command({
 });
 
 type GitOrigin = ReturnType<typeof gitOrigin>;
+
+/** Each digest block of the skill: the block, then the files it left out. */
+function digestBlocksText(blocks: readonly DigestBlock[]): string {
+  return blocks.map((b) => `  ${blockLine(b)}\n    ${visibleLine(leftOutText(b))}\n`).join("");
+}
 
 /** The served skill: what it is, where it comes from, its arguments, files and template. */
 function effectiveText(effective: Candidate, args: ArgumentLine[], git: GitOrigin, colours: Palette): string {
