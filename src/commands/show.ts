@@ -52,7 +52,7 @@ export const spec = command({
   summary: "Show a skill, its arguments and its full resolution chain",
   usage: "show <id> [--json]",
   description:
-    "Prints the resolved skill (layer, file, tags, template), the arguments the server checks, and every\ncandidate for the id: layer, file, priority and status (effective / shadowed by X / conflicted with Y).\nAn id withdrawn by a conflict is shown with its chain and exits 1.",
+    'Prints the resolved skill (layer, file, tags, template), the arguments the server checks, and every\ncandidate for the id: layer, file, priority and status (effective / shadowed by X / conflicted with Y).\nAn id withdrawn by a conflict is shown with its chain and exits 1. A version blocked by its\ndigest (block ID --digest D) is named under "Blocked versions", with who, why and its file.',
   options: {},
   examples: ["skill-central show review-pr", "skill-central show commit-conventions --json"],
   positionals: { min: 1, max: 1 },
