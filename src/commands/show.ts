@@ -9,6 +9,7 @@ import { formatTable } from "../cli-output/table.ts";
 import type { LayerProvenance } from "../config/resolve-config.ts";
 import { gitOrigin } from "../sources/report.ts";
 import { argumentLines, type ArgumentLine } from "./support/arguments.ts";
+import { blockLine, type DigestBlock, digestBlockJson, digestBlocks, leftOutText } from "./support/digest-blocks.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, type CommandContext } from "./support/command.ts";
 import { visibleLine, visibleText } from "../visible-text.ts";
 
@@ -51,7 +52,7 @@ export const spec = command({
   summary: "Show a skill, its arguments and its full resolution chain",
   usage: "show <id> [--json]",
   description:
-    "Prints the resolved skill (layer, file, tags, template), the arguments the server checks, and every\ncandidate for the id: layer, file, priority and status (effective / shadowed by X / conflicted with Y).\nAn id withdrawn by a conflict is shown with its chain and exits 1.",
+    'Prints the resolved skill (layer, file, tags, template), the arguments the server checks, and every\ncandidate for the id: layer, file, priority and status (effective / shadowed by X / conflicted with Y).\nAn id withdrawn by a conflict is shown with its chain and exits 1. A version blocked by its\ndigest (block ID --digest D) is named under "Blocked versions", with who, why and its file.',
   options: {},
   examples: ["skill-central show review-pr", "skill-central show commit-conventions --json"],
   positionals: { min: 1, max: 1 },
@@ -66,6 +67,14 @@ export const spec = command({
     if (!resolution && block) {
       ctx.err(
         `error: ${visibleLine(`"${id}" is blocked by ${block.principal} (${block.fingerprint}) at ${new Date(block.at).toISOString()}: ${block.reason}`)}\n  not served anywhere that reads this store; skill-central log --skill ${visibleLine(id)} shows the record\n`,
+      );
+      return EXIT_FAILURE;
+    }
+    const digestHeld = digestBlocks(loaded.governance, id);
+    if (!resolution && digestHeld.some((b) => b.leftOut.length > 0)) {
+      ctx.err(
+        `error: ${visibleLine(`"${id}" is not served here: each version of it is blocked by its digest`)}\n${digestBlocksText(digestHeld)}` +
+          `  skill-central unblock ${visibleLine(id)} --digest D --reason TEXT --key KEYFILE serves a version again; skill-central log --skill ${visibleLine(id)} shows the record\n`,
       );
       return EXIT_FAILURE;
     }
@@ -89,6 +98,7 @@ export const spec = command({
         ...(git && { git }),
         ...(remote && !remote.commit && { index: remote.url }),
         ...(remote?.signer && { signer: remote.signer }),
+        ...(digestHeld.length > 0 && { blockedVersions: digestHeld.map(digestBlockJson) }),
         chain: view.chain,
       });
       return effective ? EXIT_OK : EXIT_FAILURE;
@@ -100,6 +110,8 @@ export const spec = command({
     } else {
       text += `${bold(visibleLine(id))}  ${red("not served")}: the files below conflict in their layer; fix or remove one\n`;
     }
+    if (digestHeld.length > 0)
+      text += `\n${bold("Blocked versions")} ${dim("(block --digest holds back only the version with that digest; others are served)")}\n${digestBlocksText(digestHeld)}`;
     text += `\n${bold("Resolution")} ${dim(`(${view.chain.length} candidate${view.chain.length === 1 ? "" : "s"}, winner first)`)}\n`;
     const rows = [
       ["LAYER", "PRIORITY", "FILE", "STATUS"],
@@ -112,6 +124,11 @@ export const spec = command({
 });
 
 type GitOrigin = ReturnType<typeof gitOrigin>;
+
+/** Each digest block of the skill: the block, then the files it left out. */
+function digestBlocksText(blocks: readonly DigestBlock[]): string {
+  return blocks.map((b) => `  ${blockLine(b)}\n    ${visibleLine(leftOutText(b))}\n`).join("");
+}
 
 /** The served skill: what it is, where it comes from, its arguments, files and template. */
 function effectiveText(effective: Candidate, args: ArgumentLine[], git: GitOrigin, colours: Palette): string {

@@ -24,9 +24,20 @@ import { auditRecords } from "./audit-records.ts";
 import type { DigestBook } from "./digest-book.ts";
 import type { SkillRecord } from "./record.ts";
 
+/** A version of a skill a block left out of this load: its file, its layer and the block's entry. */
+export interface BlockedVersion {
+  id: string;
+  layer: string;
+  /** The file as people see it (the candidate's `source`). */
+  source: string;
+  block: CheckedEntry;
+}
+
 /** What a load obeyed: the blocks in force, the newest entry it read (what the poll compares), and the last few entries (doctor, the board). */
 export interface GovernanceHolds {
   blocked: ReadonlyMap<string, CheckedEntry>;
+  /** The versions this load left out for a block (show and doctor name the file a digest block took out). */
+  leftOut?: readonly BlockedVersion[];
   /** Signed approvals per skill id (policy.approval). */
   approvals: ReadonlyMap<string, readonly CheckedEntry[]>;
   /** The approval each served skill file that needed one is served under (by path). */
@@ -75,25 +86,30 @@ export async function readHolds(
   };
 }
 
-/** `candidates` less every version of a blocked skill, and each version blocked by its digest, each one named once (a warning, with who and why). */
+/**
+ * `candidates` less every version of a blocked skill, and each version blocked by its digest, each
+ * one named once (a warning, with who and why); `leftOut` says which files went, for show and doctor.
+ */
 export function withoutBlocked(
   candidates: Candidate[],
   holds: GovernanceHolds,
   diagnostics: Diagnostic[],
   digestOf: (candidates: readonly Candidate[]) => ReadonlyMap<string, string>,
-): Candidate[] {
-  if (holds.blocked.size === 0) return candidates;
+): { kept: Candidate[]; leftOut: BlockedVersion[] } {
+  const leftOut: BlockedVersion[] = [];
+  if (holds.blocked.size === 0) return { kept: candidates, leftOut };
   const byDigest = new Set([...holds.blocked.values()].filter((e) => e.digest !== undefined).map((e) => e.skill));
   // Digests are worked out only for the skills a digest block names: a load without one hashes nothing more.
   const digests =
     byDigest.size === 0 ? new Map<string, string>() : digestOf(candidates.filter((c) => byDigest.has(c.skill.id)));
   const named = new Set<string>();
-  return candidates.filter((c) => {
+  const kept = candidates.filter((c) => {
     const digest = digests.get(c.path);
     const block =
       holds.blocked.get(blockKey(c.skill.id)) ??
       (digest === undefined ? undefined : holds.blocked.get(blockKey(c.skill.id, digest)));
     if (block === undefined) return true;
+    leftOut.push({ id: c.skill.id, layer: c.layer.name, source: c.source, block });
     const what = block.digest === undefined ? c.skill.id : `${c.skill.id}@${block.digest}`;
     if (!named.has(what)) {
       named.add(what);
@@ -107,6 +123,7 @@ export function withoutBlocked(
     }
     return false;
   });
+  return { kept, leftOut };
 }
 
 /** The digest (the one `audit --format json` reports) of each of `candidates`, by path. */

@@ -327,11 +327,12 @@ async function servedCandidates(
   const gov = governed ? await import("./governance-holds.ts") : undefined;
   const holds = await gov?.readHolds(config, options.cwd, options.previous?.governance, diagnostics);
   const approval = holds && config.approval !== undefined ? await import("./approval-holds.ts") : undefined;
-  const unblocked = holds
+  const blocking = holds
     ? gov!.withoutBlocked(candidates, holds, diagnostics, (some) =>
         gov!.digestsOf(some, { config, records }, { digests, home: options.home }),
       )
-    : candidates;
+    : undefined;
+  const unblocked = blocking?.kept ?? candidates;
   const checked = approval?.withoutUnapproved(
     unblocked,
     { config, records },
@@ -339,7 +340,11 @@ async function servedCandidates(
     { digests, home: options.home },
     diagnostics,
   );
-  const governance = holds && (checked ? { ...holds, approved: checked.approved, awaiting: checked.awaiting } : holds);
+  const governance = holds && {
+    ...holds,
+    leftOut: blocking?.leftOut ?? [],
+    ...(checked && { approved: checked.approved, awaiting: checked.awaiting }),
+  };
   return {
     candidates: checked?.kept ?? unblocked,
     ...(governance && { governance }),

@@ -15,6 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { buildForTests } from "../../script/build.ts";
+import { ideOf, ideSection, type Launch, pageLaunches } from "../helpers/ide-snippets.ts";
 import { connect, REPO_ROOT, SOURCE_ENTRY } from "../helpers/server.ts";
 import { runCli, type CliRun } from "./cli-run.ts";
 
@@ -23,8 +24,8 @@ import { runCli, type CliRun } from "./cli-run.ts";
  * all nine clients, each with a temporary HOME and project: into missing files, into files with
  * other servers and comments, --force, --dry-run, broken files, a failed verification, and
  * uninstall. Every written config is then read here with a parser of the test's own (Bun.JSONC,
- * Bun.TOML) and its entry started exactly as written, as readme-config.test.ts does for the
- * README's snippets.
+ * Bun.TOML) and its entry started exactly as written, as ide-snippets.test.ts does for the
+ * hand-written snippets of docs/install-ides.md.
  */
 
 type Id = "claude-code" | "claude-desktop" | "cursor" | "windsurf" | "vscode" | "codex" | "zed" | "gemini" | "opencode";
@@ -825,17 +826,70 @@ describe("the compiled binary registers itself", () => {
   }, 120_000);
 });
 
-test("the README's IDE section starts with skill-central install and links the page that documents every client", async () => {
+test("the README's IDE section starts with skill-central install and links the page that holds every client and the hand-written configs", async () => {
   const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
   const at = readme.indexOf("\n## IDE setup\n");
   expect(at).toBeGreaterThan(0);
-  const section = readme.slice(at);
-  const firstBlock = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-  expect(section.indexOf("```sh")).toBeLessThan(section.indexOf("### "));
+  const rest = readme.slice(at + 1);
+  const ideSetup = rest.slice(0, rest.indexOf("\n## ") + 1);
+  const firstBlock = /```sh\n([\s\S]*?)```/.exec(ideSetup)?.[1] ?? "";
   expect(firstBlock).toStartWith("skill-central install");
-  expect(section.slice(0, section.indexOf("### "))).toContain("[docs/install-ides.md](docs/install-ides.md)");
+  expect(ideSetup).toContain("[docs/install-ides.md](docs/install-ides.md)");
+  expect(ideSetup).toContain("(docs/install-ides.md#writing-the-entry-by-hand)");
+  // The snippets live on the page, once: the README shows none of them.
+  for (const snippet of ["mcpServers", '"servers"', "[mcp_servers.", "claude mcp add"])
+    expect({ snippet, inReadme: readme.includes(snippet) }).toEqual({ snippet, inReadme: false });
   const page = await Bun.file(join(REPO_ROOT, "docs", "install-ides.md")).text();
   for (const id of ALL) expect(page).toContain(`\`${id}\``);
+});
+
+test("docs/install-ides.md's hand-written configs are what install writes: the file it names, the same keys and the same options after mcp", async () => {
+  const { page, launches, problems } = await pageLaunches();
+  expect(problems).toEqual([]);
+  const ides: [string, Id, Launch["from"][]][] = [
+    ["Claude Code", "claude-code", ["claude"]],
+    ["Cursor", "cursor", ["json"]],
+    ["Windsurf", "windsurf", ["json"]],
+    ["VS Code", "vscode", ["vscode"]],
+    ["Codex", "codex", ["toml"]],
+  ];
+  const box = sandbox();
+  try {
+    for (const [ide, id, forms] of ides) {
+      const run = await cli(box, ["install", id, "--dry-run", "--json"]);
+      expect({ id, code: run.code }).toEqual({ id, code: 0 });
+      const [plan] = (JSON.parse(run.stdout) as { clients: { diff: string }[] }).clients;
+      // The file install would create: every added line of its diff from /dev/null.
+      const written = plan!.diff
+        .split("\n")
+        .filter((line) => line.startsWith("+") && !line.startsWith("+++"))
+        .map((line) => line.slice(1))
+        .join("\n");
+      const entry = CLIENTS[id].entry(written)!;
+      expect(entry.args.slice(0, 2)).toEqual([SOURCE_ENTRY, "mcp"]);
+      const options = entry.args.slice(2).map((arg) => (arg === box.project ? "/path/to/project" : arg));
+      const section = ideSection(page, ide);
+      expect({ ide, namesFile: section.includes(`~/${CLIENTS[id].user}`) }).toEqual({ ide, namesFile: true });
+      const shown = launches.filter((l) => ideOf(page, l) === ide);
+      expect({ ide, snippets: shown.length > 0 }).toEqual({ ide, snippets: true });
+      for (const launch of shown) {
+        const container = launch.from === "toml" ? "mcp_servers" : launch.from === "vscode" ? "servers" : "mcpServers";
+        const parsed = (id === "codex" ? Bun.TOML.parse(written) : Bun.JSONC.parse(written)) as Record<
+          string,
+          Record<string, unknown>
+        >;
+        expect({ where: launch.where, form: forms.includes(launch.from), key: container in parsed }).toEqual({
+          where: launch.where,
+          form: true,
+          key: true,
+        });
+        const after = launch.args.slice(launch.args.indexOf("mcp") + 1);
+        expect({ where: launch.where, options: after }).toEqual({ where: launch.where, options });
+      }
+    }
+  } finally {
+    box.cleanup();
+  }
 });
 
 /**

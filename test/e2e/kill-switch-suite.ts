@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
@@ -205,6 +206,71 @@ export function killSwitchSuite(target: ServerTarget): void {
       } finally {
         await server.close();
       }
+    }, 60_000);
+
+    test("show and doctor name a block of one digest: the digest, who, why and the file it left out, that other versions are served; with every version blocked, show says so instead of unknown skill", async () => {
+      fixture = makeFixture({ "~/team/deploy.yaml": promptSkill("deploy", { prompt: "Body of the team deploy" }) });
+      fixture.write("~/over/deploy.yaml", promptSkill("deploy", { prompt: "Body of the override deploy" }));
+      const keys = adminKeys(fixture, "ed25519");
+      const { alice } = keys;
+      governUser(fixture, keys);
+      fixture.write(
+        "~/.skill-central/config.yaml",
+        `${readFileSync(join(fixture.home, ".skill-central/config.yaml"), "utf8")}layers:\n  - { name: team, path: ~/team, priority: 10 }\n  - { name: over, path: ~/over, priority: 20 }\n`,
+      );
+      const audited = JSON.parse((await run(["audit", "--format", "json"])).stdout).skills as {
+        id: string;
+        layer: string;
+        digest: string;
+      }[];
+      const digestOf = (layer: string) => audited.find((s) => s.id === "deploy" && s.layer === layer)!.digest;
+      const [over, team] = [digestOf("over"), digestOf("team")];
+      const block = (digest: string, reason: string) =>
+        run(["block", "deploy", "--digest", digest, "--reason", reason, "--key", alice.file]);
+      expect((await block(over, "this build leaks")).code).toBe(0);
+
+      const show = await run(["show", "deploy"]);
+      expect(show.code).toBe(0);
+      expect(show.stdout).toContain("Body of the team deploy");
+      expect(show.stdout).toContain(
+        "Blocked versions (block --digest holds back only the version with that digest; others are served)\n" +
+          `  at ${over}: blocked by alice@acme.dev (${alice.fingerprint}) at `,
+      );
+      expect(show.stdout).toContain(
+        `: this build leaks\n    left out: ${join(fixture.home, "over", "deploy.yaml")} (layer over)\n`,
+      );
+      const showJson = JSON.parse((await run(["show", "deploy", "--json"])).stdout);
+      expect(showJson.blockedVersions).toEqual([
+        {
+          digest: over,
+          principal: "alice@acme.dev",
+          fingerprint: alice.fingerprint,
+          at: expect.any(String),
+          reason: "this build leaks",
+          leftOut: [{ layer: "over", file: join(fixture.home, "over", "deploy.yaml") }],
+        },
+      ]);
+      const doctor = (await run(["doctor"])).stdout;
+      expect(doctor).toContain(`Blocked skills\n  deploy at ${over}: blocked by alice@acme.dev at `);
+      expect(doctor).toContain(
+        `: this build leaks\n    only this version is held back (any other version of deploy is served); left out: ${join(fixture.home, "over", "deploy.yaml")} (layer over)\n`,
+      );
+      const doctorJson = JSON.parse((await run(["doctor", "--json"])).stdout);
+      expect(doctorJson.governance.blocked).toMatchObject([
+        { id: "deploy", digest: over, leftOut: [{ layer: "over", file: join(fixture.home, "over", "deploy.yaml") }] },
+      ]);
+
+      // Every version blocked by its digest: not an unknown skill, but both blocks and their files.
+      expect((await block(team, "this one too")).code).toBe(0);
+      const none = await run(["show", "deploy"]);
+      expect(none.code).toBe(1);
+      expect(none.stderr).not.toContain("unknown skill");
+      expect(none.stderr).toContain(
+        'error: "deploy" is not served here: each version of it is blocked by its digest\n',
+      );
+      expect(none.stderr).toContain(`  at ${over}: blocked by alice@acme.dev`);
+      expect(none.stderr).toContain(`  at ${team}: blocked by alice@acme.dev`);
+      expect(none.stderr).toContain(`    left out: ${join(fixture.home, "team", "deploy.yaml")} (layer team)\n`);
     }, 60_000);
 
     test("a key policy.approvers does not list, a missing reason or key, or no approvers file: refused, nothing recorded", async () => {

@@ -6,7 +6,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { RELEASE_TARGETS } from "../../script/build.ts";
 import { mcpExchange, type McpCheck } from "../helpers/jsonrpc-session.ts";
 import { CONSUMER_TEST, GREETING, WRONG_TEST } from "../helpers/consumer-project.ts";
-import { distinctLaunches, fillPlaceholders, readmeLaunches, type Launch } from "../helpers/readme-launches.ts";
+import { distinctLaunches, fillPlaceholders, pageLaunches, type Launch } from "../helpers/ide-snippets.ts";
 import { packReleaseForTests, releaseTestDir, type PackedRelease } from "../helpers/release.ts";
 import { runBounded, runOk, type RunResult } from "../helpers/processes.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
@@ -429,11 +429,11 @@ describe.skipIf(!HAVE_VERDACCIO || HOST_TARGET === undefined)(
       );
     });
 
-    describe("the README's npx and bunx command lines, placeholders filled in", () => {
+    describe("docs/install-ides.md's npx and bunx command lines, placeholders filled in", () => {
       let launches: Launch[];
       let machine: Machine;
       beforeAll(async () => {
-        const shown = await readmeLaunches();
+        const shown = await pageLaunches();
         expect(shown.problems).toEqual([]);
         launches = distinctLaunches(shown.launches, ["npx", "bunx"]);
         machine = makeMachine(root, "readme", ["node", "npm", "npx", "sh", "bun", "bunx"], registry);

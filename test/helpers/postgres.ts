@@ -1,5 +1,15 @@
 import { describe } from "bun:test";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port.ts";
@@ -16,6 +26,12 @@ import { freePort } from "./free-port.ts";
  *
  * Tests that need it are declared with `describePostgres`: skipped only where no PostgreSQL can
  * be started, and under CI=true never skipped: there a missing PostgreSQL fails them.
+ *
+ * A test process killed outright (SIGKILL, the OOM killer) runs no exit handler, and its
+ * postmaster, a daemon, runs on with its folder. So every cluster lives in one folder per user
+ * (`skill-central-pg-<uid>` in the temporary folder) beside an `owner` file naming the test
+ * process (pid and, on Linux, its start time, so a reused pid is not taken for it); each start
+ * first stops and removes the clusters whose owner is gone, and never touches a live run's.
  */
 
 const USER = "skill";
@@ -59,6 +75,8 @@ export const describePostgres: typeof describe =
   POSTGRES_MISSING === undefined || process.env.CI === "true" ? describe : (describe.skip as typeof describe);
 
 export interface Postgres {
+  /** The cluster's folder (data, socket, log and owner file), in CLUSTERS. */
+  dir: string;
   /** `postgres://skill@127.0.0.1:<port>/postgres`: no password, as a config names it. */
   url: string;
   port: number;
@@ -86,6 +104,72 @@ function run(argv: string[], what: string): string {
   return result.stdout.toString();
 }
 
+/** The folder every cluster of this user lives in, one `pg-*` folder each. */
+export const CLUSTERS = join(tmpdir(), `skill-central-pg-${process.getuid?.() ?? "user"}`);
+const OWNER = "owner";
+
+/** A process's start time in clock ticks since boot (Linux), told apart from a later process given the same pid. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name, in parentheses, may hold spaces: the fields after its closing ")" are fixed.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? undefined : fields[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process, as an `owner` file records it. */
+function ownerLine(): string {
+  return `${process.pid} ${startTime(process.pid) ?? "-"}\n`;
+}
+
+/** Whether the process an `owner` file names still runs (a zombie does not). */
+function ownerAlive(line: string): boolean {
+  const [pidText, started] = line.trim().split(" ");
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (started !== undefined && started !== "-" && existsSync("/proc/self/stat")) return startTime(pid) === started;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Stops and removes each cluster whose test process is gone. A folder without an owner file is
+ * one being made this instant (mkdtemp, then the file): left alone.
+ */
+export function reapOrphans(): string[] {
+  if (BIN === undefined || !existsSync(CLUSTERS)) return [];
+  const reaped: string[] = [];
+  for (const name of readdirSync(CLUSTERS)) {
+    const dir = join(CLUSTERS, name);
+    let owner: string;
+    try {
+      owner = readFileSync(join(dir, OWNER), "utf8");
+    } catch {
+      continue;
+    }
+    if (ownerAlive(owner)) continue;
+    const data = join(dir, "data");
+    if (existsSync(join(data, "postmaster.pid"))) {
+      try {
+        run([join(BIN, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "-t", "60", "stop"], "pg_ctl stop");
+      } catch {
+        // Its postmaster is gone already (the pid file outlived it), or another run is stopping it.
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    reaped.push(dir);
+  }
+  return reaped;
+}
+
 const started = new Set<Postgres>();
 process.on("exit", () => {
   for (const pg of started) pg.destroy();
@@ -95,7 +179,12 @@ process.on("exit", () => {
 export function startPostgres(): Postgres {
   if (POSTGRES_MISSING !== undefined) throw new Error(`no PostgreSQL for this test: ${POSTGRES_MISSING}`);
   const bin = BIN!;
-  const dir = mkdtempSync(join(tmpdir(), "pg-"));
+  reapOrphans();
+  // 0755: under root, the postgres user must reach its cluster's folder inside.
+  mkdirSync(CLUSTERS, { recursive: true });
+  chmodSync(CLUSTERS, 0o755);
+  const dir = mkdtempSync(join(CLUSTERS, "pg-"));
+  writeFileSync(join(dir, OWNER), ownerLine());
   const data = join(dir, "data");
   const pwfile = join(dir, "pw");
   writeFileSync(pwfile, `${PG_PASSWORD}\n`, { mode: 0o600 });
@@ -123,6 +212,7 @@ export function startPostgres(): Postgres {
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   let running = false;
   const pg: Postgres = {
+    dir,
     url: `postgres://${USER}@127.0.0.1:${port}/postgres`,
     port,
     env: { PGPASSWORD: PG_PASSWORD },

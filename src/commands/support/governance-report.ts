@@ -7,6 +7,7 @@ import type { Palette } from "../../cli-output/colour.ts";
 import type { GovernanceHolds } from "../../load/governance-holds.ts";
 import type { CheckedEntry } from "../../storage/admin-log-record.ts";
 import { visibleLine } from "../../visible-text.ts";
+import { digestBlocks, leftOutText } from "./digest-blocks.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
@@ -27,7 +28,11 @@ function entryJson(e: CheckedEntry) {
 
 export function governanceJson(holds: GovernanceHolds) {
   return {
-    blocked: [...holds.blocked.values()].map((e) => ({ id: e.skill, ...entryJson(e) })),
+    blocked: [...holds.blocked.values()].map((e) => ({
+      id: e.skill,
+      ...entryJson(e),
+      ...(e.digest !== undefined && { leftOut: digestBlocks(holds).find((b) => b.entry === e)?.leftOut ?? [] }),
+    })),
     awaiting: holds.awaiting ?? [],
     recent: holds.recent.map(entryJson),
   };
@@ -38,8 +43,13 @@ export function governanceText(holds: GovernanceHolds, { bold, red }: Palette): 
   text +=
     holds.blocked.size === 0
       ? "  none\n"
-      : [...holds.blocked]
-          .map(([id, e]) => `  ${visibleLine(`${id}: blocked by ${e.principal} at ${iso(e.at)}: ${e.reason}`)}\n`)
+      : [...holds.blocked.values()]
+          .map((e) => {
+            if (e.digest === undefined)
+              return `  ${visibleLine(`${e.skill}: blocked by ${e.principal} at ${iso(e.at)}: ${e.reason}`)}\n`;
+            const block = digestBlocks(holds).find((b) => b.entry === e)!;
+            return `  ${visibleLine(`${e.skill} at ${e.digest}: blocked by ${e.principal} at ${iso(e.at)}: ${e.reason}`)}\n    ${visibleLine(`only this version is held back (any other version of ${e.skill} is served); ${leftOutText(block)}`)}\n`;
+          })
           .join("");
   if (holds.awaiting !== undefined) {
     text += `\n${bold("Awaiting approval")}\n`;

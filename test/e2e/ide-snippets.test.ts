@@ -4,27 +4,32 @@ import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import {
   distinctLaunches,
   fillPlaceholders,
+  ideOf,
   launchProblem,
-  readmeLaunches,
-  SERVER_NAME,
   type Launch,
   type LaunchKind,
-  type ReadmeLaunches,
-} from "../helpers/readme-launches.ts";
+  type PageLaunches,
+  pageLaunches,
+  SERVER_NAME,
+} from "../helpers/ide-snippets.ts";
 import { connect } from "../helpers/server.ts";
 
 /**
- * The README's IDE configuration is what users paste: every `mcpServers` JSON snippet and every
- * `claude mcp add` line must start our server. Each is checked against the forms we support, and
- * the binary and source forms are then started for real, placeholders filled in. The npx and bunx
- * forms need the published package: test/e2e/npm-registry.test.ts starts them from a local registry.
+ * The hand-written IDE configuration in docs/install-ides.md (the README links there) is what
+ * users paste: every `mcpServers` JSON snippet and every `claude mcp add` line must start our
+ * server. Each is checked against the forms we support, and the binary and source forms are then
+ * started for real, placeholders filled in. The npx and bunx forms need the published package:
+ * test/e2e/npm-registry.test.ts starts them from a local registry. That each snippet is what
+ * `install` writes is checked in test/e2e/install.test.ts.
  */
 
-describe("README IDE configuration", () => {
-  let shown: ReadmeLaunches;
+const lineOf = (launch: Launch) => Number(/:(\d+)/.exec(launch.where)?.[1]);
+
+describe("docs/install-ides.md hand-written IDE configuration", () => {
+  let shown: PageLaunches;
 
   beforeAll(async () => {
-    shown = await readmeLaunches();
+    shown = await pageLaunches();
   });
 
   test("the checker accepts our four launch forms and rejects near misses", () => {
@@ -61,22 +66,16 @@ describe("README IDE configuration", () => {
   });
 
   test("npx leads: every IDE section's first command line is npx -y skill-central mcp, and Claude Code and mcpServers JSON also show the binary, bunx and a checkout", () => {
-    const { launches, readme } = shown;
+    const { launches, page } = shown;
     const has = (from: Launch["from"], kind: LaunchKind) => launches.some((l) => l.from === from && l.kind === kind);
     for (const kind of ["npx", "binary", "bunx", "source"] as const) {
       expect({ kind, claude: has("claude", kind) }).toEqual({ kind, claude: true });
       expect({ kind, json: has("json", kind) }).toEqual({ kind, json: true });
     }
     // In each IDE section the first snippet is the one that needs only Node.
-    const sections = [...readme.matchAll(/^### (.+)$/gm)].map((m) => ({
-      title: m[1]!,
-      line: readme.slice(0, m.index).split("\n").length,
-    }));
-    const sectionOf = (launch: Launch) =>
-      sections.filter((s) => s.line < Number(/README\.md:(\d+)/.exec(launch.where)?.[1])).pop()?.title;
     const firstBySection = new Map<string, Launch>();
-    for (const launch of launches) {
-      const section = sectionOf(launch);
+    for (const launch of [...launches].sort((a, b) => lineOf(a) - lineOf(b))) {
+      const section = ideOf(page, launch);
       if (section && !firstBySection.has(section)) firstBySection.set(section, launch);
     }
     for (const ide of ["Claude Code", "Cursor", "Windsurf", "VS Code", "Codex"])
@@ -87,11 +86,11 @@ describe("README IDE configuration", () => {
         from,
         kinds: ["binary", "npx"],
       });
-    expect(readme).toContain(".cursor/mcp.json");
-    expect(readme).toContain("~/.codeium/windsurf/mcp_config.json");
-    expect(readme).toContain(".vscode/mcp.json");
-    expect(readme).toContain("~/.codex/config.toml");
-    expect(readme).toContain("skill-central --version");
+    expect(page).toContain(".cursor/mcp.json");
+    expect(page).toContain("~/.codeium/windsurf/mcp_config.json");
+    expect(page).toContain(".vscode/mcp.json");
+    expect(page).toContain("~/.codex/config.toml");
+    expect(page).toContain("skill-central --version");
   });
 
   describe("the binary and source forms, placeholders filled in, answer initialize as skill-central", () => {

@@ -3,11 +3,12 @@ import { fencedBlocks, isRemote } from "./markdown.ts";
 import { REPO_ROOT, SOURCE_ENTRY } from "./server.ts";
 
 /**
- * The README's IDE configuration is what users paste: every `mcpServers` JSON snippet (Claude
- * Code, Cursor, Windsurf), every VS Code `servers` snippet, every Codex `[mcp_servers.…]` TOML
- * snippet and every `claude mcp add` line. This reads them and classifies each command line by how it starts our
- * server; test/e2e/readme-config.test.ts starts the binary and checkout forms, and
- * test/e2e/npm-registry.test.ts the npx and bunx forms against a local registry.
+ * The hand-written IDE configuration in docs/install-ides.md (the README links there) is what
+ * users paste: every `mcpServers` JSON snippet (Cursor, Windsurf), every VS Code `servers`
+ * snippet, every Codex `[mcp_servers.…]` TOML snippet and every `claude mcp add` line. This reads
+ * them and classifies each command line by how it starts our server; test/e2e/ide-snippets.test.ts
+ * starts the binary and checkout forms, test/e2e/npm-registry.test.ts the npx and bunx forms
+ * against a local registry, and test/e2e/install.test.ts checks each is what `install` writes.
  */
 
 export type LaunchKind = "binary" | "npx" | "bunx" | "source";
@@ -18,17 +19,20 @@ export interface Launch {
   from: "json" | "vscode" | "toml" | "claude";
   command: string;
   args: string[];
-  /** Where in the README, for failure messages. */
+  /** Where in the page (`docs/install-ides.md:LINE`), for failure messages. */
   where: string;
 }
 
-/** A command line as the README shows it, before it is classified. */
+/** A command line as the page shows it, before it is classified. */
 type Shown = Omit<Launch, "kind">;
 
-/** Paths in the README are placeholders under these prefixes, never someone's real folder. */
+/** Paths in the page are placeholders under these prefixes, never someone's real folder. */
 export const PLACEHOLDER = /^(\/path\/to\/|C:\\path\\to\\)/;
 const BINARY_FILE = /^skill-central(\.exe)?$/;
 export const SERVER_NAME = "skill-central";
+/** The page that holds the hand-written configs, and the heading of their section. */
+export const PAGE = "docs/install-ides.md";
+const HAND_WRITTEN = "## Writing the entry by hand";
 export const PACKAGE_NAME = "skill-central";
 
 function baseName(path: string): string {
@@ -124,7 +128,7 @@ function jsonLaunches(markdown: string, problems: string[]): Shown[] {
   for (const block of fencedBlocks(markdown).filter(
     (b) => b.body.includes("mcpServers") || b.body.includes('"servers"'),
   )) {
-    const where = `README.md:${block.line} (${block.lang || "no language"} block)`;
+    const where = `${PAGE}:${block.line} (${block.lang || "no language"} block)`;
     if (block.lang !== "json") problems.push(`${where}: a server snippet must be a json block`);
     let doc: unknown;
     try {
@@ -151,7 +155,7 @@ function jsonLaunches(markdown: string, problems: string[]): Shown[] {
 function tomlLaunches(markdown: string, problems: string[]): Shown[] {
   const launches: Shown[] = [];
   for (const block of fencedBlocks(markdown).filter((b) => b.body.includes("[mcp_servers."))) {
-    const where = `README.md:${block.line} (${block.lang || "no language"} block)`;
+    const where = `${PAGE}:${block.line} (${block.lang || "no language"} block)`;
     if (block.lang !== "toml") problems.push(`${where}: a Codex snippet must be a toml block`);
     let doc: { mcp_servers?: Record<string, unknown> };
     try {
@@ -179,7 +183,7 @@ function claudeLaunches(markdown: string, problems: string[]): Shown[] {
       if (!line.startsWith("claude mcp add")) continue;
       // HTTP servers (--transport http) are checked by readme-http-config.test.ts.
       if (/\s--transport\s+(http|sse)\b/.test(line)) continue;
-      const where = `README.md:${block.line + 1 + offset}`;
+      const where = `${PAGE}:${block.line + 1 + offset}`;
       if (/["'`$\\]/.test(line)) {
         problems.push(`${where}: keep the line free of quotes and escapes: ${line}`);
         continue;
@@ -210,22 +214,23 @@ function claudeLaunches(markdown: string, problems: string[]): Shown[] {
   return launches;
 }
 
-export interface ReadmeLaunches {
-  readme: string;
+export interface PageLaunches {
+  /** The page's text. */
+  page: string;
   options: Map<string, boolean>;
   launches: Launch[];
   /** Snippets that would not start the server, with where they are and why. */
   problems: string[];
 }
 
-export async function readmeLaunches(): Promise<ReadmeLaunches> {
-  const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
+export async function pageLaunches(): Promise<PageLaunches> {
+  const page = await Bun.file(join(REPO_ROOT, PAGE)).text();
   const options = await cliOptions();
   const problems: string[] = [];
   const launches = [
-    ...jsonLaunches(readme, problems),
-    ...tomlLaunches(readme, problems),
-    ...claudeLaunches(readme, problems),
+    ...jsonLaunches(page, problems),
+    ...tomlLaunches(page, problems),
+    ...claudeLaunches(page, problems),
   ].flatMap((launch): Launch[] => {
     const verdict = launchProblem(launch.command, launch.args, options);
     if ("problem" in verdict) {
@@ -234,7 +239,30 @@ export async function readmeLaunches(): Promise<ReadmeLaunches> {
     }
     return [{ ...launch, kind: verdict.kind }];
   });
-  return { readme, options, launches, problems };
+  return { page, options, launches, problems };
+}
+
+/** The IDE a launch belongs to: the `### ` heading above it in the page's hand-written section. */
+export function ideOf(page: string, launch: Launch): string | undefined {
+  const lines = page.split("\n");
+  const start = lines.indexOf(HAND_WRITTEN);
+  const line = Number(/:(\d+)/.exec(launch.where)?.[1]);
+  if (start < 0 || !(line > start)) return undefined;
+  for (let i = line - 1; i > start; i--) {
+    const heading = /^(#{2,3}) (.+)$/.exec(lines[i]!);
+    if (heading) return heading[1] === "###" ? heading[2] : undefined;
+  }
+  return undefined;
+}
+
+/** The text of one IDE's `### ` section of the hand-written configs. */
+export function ideSection(page: string, ide: string): string {
+  const rest = page.slice(page.indexOf(HAND_WRITTEN));
+  const at = rest.indexOf(`\n### ${ide}\n`);
+  if (at < 0) throw new Error(`no "### ${ide}" under "${HAND_WRITTEN}" in ${PAGE}`);
+  const body = rest.slice(at + 1);
+  const end = body.indexOf("\n##");
+  return end < 0 ? body : body.slice(0, end + 1);
 }
 
 /** Each distinct command line of the given kinds once (several IDEs share a snippet's command). */
@@ -245,7 +273,7 @@ export function distinctLaunches(launches: Launch[], kinds: LaunchKind[]): Launc
 }
 
 /**
- * Replaces the README's placeholders: `/path/to/project` (and VS Code's `${workspaceFolder}`, which
+ * Replaces the page's placeholders: `/path/to/project` (and VS Code's `${workspaceFolder}`, which
  * it fills in with the open folder) by a real folder, the checkout's entry by ours.
  */
 export function fillPlaceholders(args: string[], project: string): string[] {
