@@ -209,10 +209,8 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     layers.push(
       folderLayer(BUILTIN_LAYER_NAME, options.builtinDir ?? builtinSkillsDir(), BUILTIN_PRIORITY, "built-in"),
     );
-  const anyDeclared = Boolean(user?.layers?.length || project?.layers?.length);
-  if (anyDeclared) {
-    for (const layer of declared) layers.push(layer);
-  } else {
+  if (user?.layers?.length || project?.layers?.length) layers.push(...declared);
+  else {
     const fallback = fallbackLayer(options.cwd);
     if (isDirectory(fallback.dir)) layers.push(fallback);
   }
