@@ -213,7 +213,8 @@ export async function runSkill(options: ModelRunOptions, skill: SkillUnderEval):
           eval_id: evalCase.id,
           configuration,
           run_number: k,
-          pass_rate: summary.pass_rate,
+          // Exact here: the means and the delta are worked from it (grading.json rounds for people).
+          pass_rate: summary.total === 0 ? 0 : summary.passed / summary.total,
           passed: summary.passed,
           total: summary.total,
           triggered,
