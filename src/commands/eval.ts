@@ -11,6 +11,7 @@ import { formatTable } from "../cli-output/table.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
+import { secureUrlProblem } from "../config/config-url.ts";
 import type { Candidate } from "../registry/registry.ts";
 import { NO_WINNER, routeTriggerSets, type RoutingQuery, type SkillRouting } from "../registry/routing.ts";
 import { searchIndexOf } from "../registry/search.ts";
@@ -46,6 +47,13 @@ function seconds(raw: string, flag: string): number {
   const n = Number(raw);
   if (raw.trim() !== "" && Number.isFinite(n) && n > 0 && n <= 3600) return n;
   throw new UsageError(`${flag} must be a number of seconds above 0 and at most 3600, not "${raw}"`);
+}
+
+/** The key travels with each request: never in clear text over a network, never in the URL itself. */
+function baseUrl(raw: string, flag: string): string {
+  const problem = secureUrlProblem(raw.trim(), flag);
+  if (problem !== undefined) throw new UsageError(problem);
+  return raw.trim();
 }
 
 /** Flags that mean something only with --model. */
@@ -143,7 +151,11 @@ const OPTIONS = {
     ["openai", "anthropic"],
     "The model's API: OpenAI-compatible chat completions, or Anthropic Messages (default: anthropic for claude-* models or when only ANTHROPIC_API_KEY is set, else openai)",
   ),
-  "base-url": text("<url>", "The API's base URL (an OpenAI-compatible local server: http://127.0.0.1:11434/v1)"),
+  "base-url": value(
+    "<url>",
+    "The API's base URL: https, or http on a loopback host (a local server: http://127.0.0.1:11434/v1)",
+    baseUrl,
+  ),
   "api-key-env": text(
     "<var>",
     "Read the key from this environment variable (default OPENAI_API_KEY or ANTHROPIC_API_KEY)",

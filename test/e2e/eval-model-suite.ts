@@ -394,7 +394,7 @@ export function evalModelSuite(target: EvalTarget): void {
       expect(calls).toBe(2);
     });
 
-    test("usage errors exit 2: a model flag without --model, --record with --replay, no key for the provider's own endpoint", async () => {
+    test("usage errors exit 2: a model flag without --model, --record with --replay, no key for the provider's own endpoint, a clear-text remote base URL", async () => {
       project();
       const runs = await target.run(["eval", "--runs", "2"], fixture.cwd, env());
       expect([runs.code, runs.stderr]).toEqual([2, expect.stringContaining("--runs needs --model")]);
@@ -408,6 +408,15 @@ export function evalModelSuite(target: EvalTarget): void {
         PATH: process.env.PATH ?? "",
       });
       expect([noKey.code, noKey.stderr]).toEqual([2, expect.stringContaining("no key for openai: set OPENAI_API_KEY")]);
+      const cleartext = await target.run(
+        ["eval", "--model", "m", "--base-url", "http://models.example.com/v1"],
+        fixture.cwd,
+        env(),
+      );
+      expect([cleartext.code, cleartext.stderr]).toEqual([
+        2,
+        expect.stringContaining("--base-url must be https (http:// only for a loopback host"),
+      ]);
       const mixed = await target.run(openai("--min-recall", "0.5"), fixture.cwd, env());
       expect([mixed.code, mixed.stderr]).toEqual([2, expect.stringContaining("--min-recall is for the routing mode")]);
     });
