@@ -4,8 +4,6 @@
  * and without the skill, the delta (with − without), the trigger rate and a verdict. Pure
  * arithmetic over the runs, so the text report, `--json` and the file all say the same.
  */
-import type { TriggerKind } from "./catalog-session.ts";
-
 export type Configuration = "with_skill" | "without_skill";
 export type Verdict = "better" | "worse" | "same" | "not-run" | "needs-recording";
 
@@ -65,11 +63,6 @@ export interface Benchmark {
     grader_model?: string;
   };
   skills: SkillBenchmark[];
-}
-
-export interface RunTrigger {
-  kind: TriggerKind;
-  skill: string;
 }
 
 const round = (n: number, places = 4) => Math.round(n * 10 ** places) / 10 ** places;
