@@ -181,7 +181,7 @@ export const spec = command({
   summary: "Check that each skill's trigger queries pick it (routing, offline), or run its test cases against a model",
   usage:
     "eval [<skill>…] [--routing] [--client <name> | --every-client] [--trigger-set <path>] [--min-recall <share>] [--workspace <dir>] [--json]\n" +
-    "eval [<skill>…] --model <name> [--provider openai|anthropic] [--base-url <url>] [--api-key-env <var>] [--grader-model <name>] [--runs <n>] [--threshold <share>] [--max-turns <n>] [--timeout <seconds>] [--record <dir> | --replay <dir>] [--client <name>] [--workspace <dir>] [--json]",
+    "       skill-central eval [<skill>…] --model <name> [--provider openai|anthropic] [--base-url <url>] [--api-key-env <var>] [--grader-model <name>] [--runs <n>] [--threshold <share>] [--max-turns <n>] [--timeout <seconds>] [--record <dir> | --replay <dir>] [--client <name>] [--workspace <dir>] [--json]",
   description:
     "Ranks each skill's trigger queries (evals/eval_set.json in a skill folder, <name>.eval_set.json beside a\n" +
     "skill file: {query, should_trigger} items) against every skill a model may use, with the server's own\n" +
