@@ -210,6 +210,35 @@ export function evalModelSuite(target: EvalTarget): void {
       expect(seen.headers["anthropic-version"]).toBe("2023-06-01");
     });
 
+    test("--client: the model is served what that client gets; Claude Code has no catalog tools, so a prompt skill is not the model's to pick", async () => {
+      project();
+      standIn.script = (r) => ({ text: `tools: ${r.tools.join(",") || "none"}` });
+      const run = await target.run(openai("--json", "--client", "claude-code"), fixture.cwd, env());
+      expect(run.code).toBe(1);
+      const bench = benchmarkOf(run);
+      expect(bench.metadata.client).toBe("claude-code");
+      expect(bench.skills[0]).toMatchObject({ trigger_rate: 0 });
+      expect(standIn.requests.at(-1)!.tools).toEqual([]);
+      expect(standIn.requests.at(-1)!.system).not.toContain("find_skills");
+    });
+
+    test("eval.workspace in the project's config: model and routing runs both write there, each a new iteration", async () => {
+      project();
+      fixture.write("skill-central.yaml", "builtin: false\neval: { workspace: ci/runs }\n");
+      fixture.write(
+        ".skills/paint-walls.eval_set.json",
+        '[{"query": "paint colours for my walls", "should_trigger": true}]',
+      );
+      const model = await target.run(openai(), fixture.cwd, env());
+      expect(model.code).toBe(0);
+      const routing = await target.run(["eval"], fixture.cwd, env());
+      expect(routing.code).toBe(0);
+      const runs = join(fixture.cwd, "ci", "runs");
+      expect(existsSync(join(runs, "iteration-1", "benchmark.json"))).toBe(true);
+      expect(existsSync(join(runs, "iteration-2", "routing.json"))).toBe(true);
+      expect(existsSync(join(fixture.cwd, "eval-workspace"))).toBe(false);
+    });
+
     test("a model that never triggers the skill: trigger rate 0, under the threshold, exit 1", async () => {
       project();
       standIn.script = () => ({ text: "Highlights: dark mode" });

@@ -143,10 +143,8 @@ export async function runModelEval(ctx: CommandContext, loaded: LoadResult, flag
     return EXIT_FAILURE;
   }
   // No --client: every skill a model may use, through the catalog tools (as the routing mode ranks by default).
-  const catalog =
-    flags.client === undefined
-      ? { ...DEFAULT_CATALOG_SETTINGS, mode: "on" as const }
-      : (loaded.config.catalog ?? DEFAULT_CATALOG_SETTINGS);
+  const configured = loaded.config.catalog ?? DEFAULT_CATALOG_SETTINGS;
+  const catalog = flags.client === undefined ? { ...configured, mode: "on" as const } : configured;
   const clientName = flags.client ?? EVAL_CLIENT_NAME;
   const benchmark: Benchmark = {
     metadata: {
