@@ -239,6 +239,44 @@ export function evalModelSuite(target: EvalTarget): void {
       expect(existsSync(join(fixture.cwd, "eval-workspace"))).toBe(false);
     });
 
+    test("--grader-model grades free-text assertions through the same API; a grader reply that is not a verdict fails the assertion with why", async () => {
+      project();
+      let verdict = '{"passed": true, "evidence": "reads well"}';
+      standIn.script = (r) => (r.system.startsWith("You grade one assertion") ? { text: verdict } : FOLLOWS(r));
+      const run = await target.run(openai("--json", "--grader-model", "judge-1"), fixture.cwd, env());
+      expect(run.code).toBe(0);
+      const bench = benchmarkOf(run);
+      expect(bench.metadata.grader_model).toBe("judge-1");
+      expect(bench.skills[0]!.run_summary.with_skill!.pass_rate.mean).toBe(1);
+      const judged = standIn.requests.filter((r) => r.model === "judge-1");
+      expect(judged.length).toBe(2);
+      expect(judged[0]!.prompt).toContain("Assertion: reads like a human wrote it");
+      verdict = "I think so";
+      const again = await target.run(openai("--grader-model", "judge-1"), fixture.cwd, env());
+      const grading = JSON.parse(
+        readFileSync(
+          join(
+            fixture.cwd,
+            "eval-workspace",
+            "iteration-2",
+            "release-notes",
+            "eval-1",
+            "with_skill",
+            "run-1",
+            "grading.json",
+          ),
+          "utf8",
+        ),
+      );
+      expect(again.code).toBe(0);
+      expect(grading.expectations[4]).toEqual({
+        text: "reads like a human wrote it",
+        passed: false,
+        evidence: 'grader failed: malformed answer: the grader did not reply with {"passed": true|false}',
+        grader: "model",
+      });
+    });
+
     test("a model that never triggers the skill: trigger rate 0, under the threshold, exit 1", async () => {
       project();
       standIn.script = () => ({ text: "Highlights: dark mode" });
