@@ -1,23 +1,35 @@
 /**
- * `skill-central eval`: does each skill fire when it should? Offline and deterministic routing
- * (src/registry/routing.ts): every skill's trigger set ranked with the server's own search over
- * the whole served catalog, recall@1/@3, false fires and who won instead. It is a proxy for a
- * model's choice, and says so; runs against a model come later (docs/eval.md).
+ * `skill-central eval`: does each skill fire when it should, and does it help? Offline and
+ * deterministic routing (src/registry/routing.ts): every skill's trigger set ranked with the
+ * server's own search over the whole served catalog, recall@1/@3, false fires and who won
+ * instead, a proxy for a model's choice that says so. With `--model`, the real thing: each
+ * skill's test cases run against a model with and without the skill (support/model-eval.ts).
  */
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { formatTable } from "../cli-output/table.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
+import { secureUrlProblem } from "../config/config-url.ts";
 import type { Candidate } from "../registry/registry.ts";
 import { NO_WINNER, routeTriggerSets, type RoutingQuery, type SkillRouting } from "../registry/routing.ts";
 import { searchIndexOf } from "../registry/search.ts";
 import { evalPathsOf, readTriggerSet } from "../storage/eval-files.ts";
+import { nextIteration } from "../storage/eval-workspace.ts";
 import { describeFsError } from "../storage/fs-errors.ts";
 import { perPlan, plansText, reachOf } from "./support/routing-reach.ts";
-import { command, EXIT_FAILURE, EXIT_OK, json, load, plural, reportLoad } from "./support/command.ts";
-import { flag, text, UsageError, value } from "./support/options.ts";
+import {
+  type CommandContext,
+  command,
+  EXIT_FAILURE,
+  EXIT_OK,
+  json,
+  load,
+  plural,
+  reportLoad,
+} from "./support/command.ts";
+import { choice, flag, positiveInt, text, UsageError, type Values, value } from "./support/options.ts";
 import { visibleLine } from "../visible-text.ts";
 
 const PROXY_NOTE =
@@ -31,18 +43,32 @@ function share(raw: string, flag: string): number {
 
 const percent = (r: number | null) => (r === null ? "-" : `${Math.round(r * 100)}%`);
 
-/** `iteration-N` after the highest already in the workspace: a run never overwrites an earlier one. */
-function nextIteration(workspace: string): string {
-  mkdirSync(workspace, { recursive: true });
-  let highest = 0;
-  for (const name of readdirSync(workspace)) {
-    const m = /^iteration-(\d+)$/.exec(name);
-    if (m) highest = Math.max(highest, Number(m[1]));
-  }
-  const dir = join(workspace, `iteration-${highest + 1}`);
-  mkdirSync(dir);
-  return dir;
+function seconds(raw: string, flag: string): number {
+  const n = Number(raw);
+  if (raw.trim() !== "" && Number.isFinite(n) && n > 0 && n <= 3600) return n;
+  throw new UsageError(`${flag} must be a number of seconds above 0 and at most 3600, not "${raw}"`);
 }
+
+/** The key travels with each request: never in clear text over a network, never in the URL itself. */
+function baseUrl(raw: string, flag: string): string {
+  const problem = secureUrlProblem(raw.trim(), flag);
+  if (problem !== undefined) throw new UsageError(problem);
+  return raw.trim();
+}
+
+/** Flags that mean something only with --model. */
+const MODEL_ONLY = [
+  "provider",
+  "base-url",
+  "api-key-env",
+  "grader-model",
+  "runs",
+  "threshold",
+  "max-turns",
+  "timeout",
+  "record",
+  "replay",
+] as const;
 
 function wonInstead(r: SkillRouting): string {
   return Object.entries(r.wonInstead)
@@ -102,34 +128,75 @@ function triggerSetsOf(
   return { sets, problems };
 }
 
+const OPTIONS = {
+  routing: flag("Rank trigger queries with the server's search (the default without --model)"),
+  "trigger-set": text(
+    "<path>",
+    "Use this trigger set (a JSON array of {query, should_trigger}) for the one skill named",
+  ),
+  "min-recall": value("<share>", "Fail (exit 1) when a skill's recall@1 is under this, 0 to 1", share),
+  client: text(
+    "<name>",
+    "Rank over what this client (its clientInfo.name) can pick from under its plan: without the catalog tools, only the skills listed to it as tools (a host taking the skills extension reaches every prompt skill too: see docs/eval.md). With --model, the model is served as this client is",
+  ),
+  "every-client": flag(
+    "Also rank over what each known client's plan lets a model reach, and summarise per plan (clients with the same reach share a row)",
+  ),
+  workspace: text(
+    "<dir>",
+    "Write the results to <dir>/iteration-N/ (N one past the highest); default eval.workspace, and for --model eval-workspace/",
+  ),
+  model: text("<name>", "Run each skill's test cases against this model (docs/eval.md)"),
+  provider: choice(
+    ["openai", "anthropic"],
+    "The model's API: OpenAI-compatible chat completions, or Anthropic Messages (default: anthropic for claude-* models or when only ANTHROPIC_API_KEY is set, else openai)",
+  ),
+  "base-url": value(
+    "<url>",
+    "The API's base URL: https, or http on a loopback host (a local server: http://127.0.0.1:11434/v1)",
+    baseUrl,
+  ),
+  "api-key-env": text(
+    "<var>",
+    "Read the key from this environment variable (default OPENAI_API_KEY or ANTHROPIC_API_KEY)",
+  ),
+  "grader-model": text(
+    "<name>",
+    "Grade free-text assertions with this model (same provider); without it they are not graded",
+  ),
+  runs: positiveInt("<n>", "Runs of each test case with and without the skill (default 3)", { default: 3 }),
+  threshold: value("<share>", "Fail when a skill's trigger rate is under this, 0 to 1 (default 0.5)", share, {
+    default: 0.5,
+  }),
+  "max-turns": positiveInt("<n>", "Model answers per run before it is stopped (default 8)", { default: 8 }),
+  timeout: value("<seconds>", "Wait at most this long for each model answer (default 120)", seconds, {
+    default: 120,
+  }),
+  record: text("<dir>", "Keep every model exchange in <dir>, keyed by request and skill digest"),
+  replay: text("<dir>", "Answer from recordings in <dir> only, with no network; re-grades"),
+};
+
 export const spec = command({
   name: "eval",
-  summary: "Check that each skill's trigger queries pick it (routing proxy, offline)",
+  summary: "Check that each skill's trigger queries pick it (routing, offline), or run its test cases against a model",
   usage:
-    "eval [<skill>…] [--routing] [--client <name> | --every-client] [--trigger-set <path>] [--min-recall <share>] [--workspace <dir>] [--json]",
+    "eval [<skill>…] [--routing] [--client <name> | --every-client] [--trigger-set <path>] [--min-recall <share>] [--workspace <dir>] [--json]\n" +
+    "       skill-central eval [<skill>…] --model <name> [--provider openai|anthropic] [--base-url <url>] [--api-key-env <var>] [--grader-model <name>] [--runs <n>] [--threshold <share>] [--max-turns <n>] [--timeout <seconds>] [--record <dir> | --replay <dir>] [--client <name>] [--workspace <dir>] [--json]",
   description:
     "Ranks each skill's trigger queries (evals/eval_set.json in a skill folder, <name>.eval_set.json beside a\n" +
     "skill file: {query, should_trigger} items) against every skill a model may use, with the server's own\n" +
     "search (find_skills; --client: what that client's plan lets a model reach). Reports per skill recall@1 and @3 over the should-trigger queries, false fires\n" +
     "(a should-not query it ranks first) and which skill won instead. A proxy for a model's choice, not the\n" +
     "choice: see docs/eval.md. Exit 1 when a skill's recall@1 is under --min-recall, a trigger set is\n" +
-    "invalid, or no skill has one; 2 on a usage error.",
-  options: {
-    routing: flag("Rank trigger queries with the server's search (the default, and for now the only mode)"),
-    "trigger-set": text(
-      "<path>",
-      "Use this trigger set (a JSON array of {query, should_trigger}) for the one skill named",
-    ),
-    "min-recall": value("<share>", "Fail (exit 1) when a skill's recall@1 is under this, 0 to 1", share),
-    client: text(
-      "<name>",
-      "Rank over what this client (its clientInfo.name) can pick from under its plan: without the catalog tools, only the skills listed to it as tools (a host taking the skills extension reaches every prompt skill too: see docs/eval.md)",
-    ),
-    "every-client": flag(
-      "Also rank over what each known client's plan lets a model reach, and summarise per plan (clients with the same reach share a row)",
-    ),
-    workspace: text("<dir>", "Also write the results to <dir>/iteration-N/routing.json (N one past the highest)"),
-  },
+    "invalid, or no skill has one; 2 on a usage error.\n\n" +
+    "With --model, runs each test case of evals/evals.json (<name>.evals.json beside a skill file) against the\n" +
+    "model, --runs times with the skill in the catalog and as many without it, the catalog served in-process as\n" +
+    "the client sees it; a trigger is a load of the skill our server saw. Writes iteration-N/ in the workspace\n" +
+    "(--workspace, else eval.workspace, else eval-workspace/) with benchmark.json. The key comes from\n" +
+    "OPENAI_API_KEY or ANTHROPIC_API_KEY (or --api-key-env) and is never printed or stored. Exit 1 when a\n" +
+    "skill scores worse with it than without, its trigger rate is under --threshold, a run fails, or a\n" +
+    "replayed skill needs a new recording.",
+  options: OPTIONS,
   examples: [
     "skill-central eval",
     "skill-central eval --min-recall 0.8 --json",
@@ -137,9 +204,15 @@ export const spec = command({
     "skill-central eval --workspace eval-workspace",
     "skill-central eval --client claude-code",
     "skill-central eval --every-client",
+    "skill-central eval --model gpt-4.1-mini --record eval-recordings",
+    "skill-central eval review-pr --model claude-sonnet-4-5 --grader-model claude-haiku-4-5",
+    "skill-central eval --model gpt-4.1-mini --replay eval-recordings --json",
   ],
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   async run(ctx) {
+    if (ctx.options.model !== undefined) return modelMode(ctx, ctx.options.model);
+    const stray = MODEL_ONLY.find((name) => ctx.given.has(name));
+    if (stray !== undefined) throw new UsageError(`--${stray} needs --model: it sets how a model run is made`);
     const triggerSet = ctx.options["trigger-set"];
     if (triggerSet !== undefined && ctx.args.length !== 1)
       throw new UsageError(
@@ -181,17 +254,9 @@ export const spec = command({
       ...(under.length > 0 && { underMinRecall: under.map((r) => r.skill) }),
       problems: problems.map((d) => ({ ...d, ...(d.file && { file: loaded.display(d.file) }) })),
     };
-    if (ctx.options.workspace !== undefined) {
-      const workspace = resolve(ctx.cwd, ctx.options.workspace);
-      try {
-        const file = join(nextIteration(workspace), "routing.json");
-        writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`, { flag: "wx" });
-        ctx.err(`wrote ${visibleLine(loaded.display(file))}\n`);
-      } catch (error) {
-        ctx.err(`cannot write the results to ${visibleLine(loaded.display(workspace))}: ${describeFsError(error)}\n`);
-        return EXIT_FAILURE;
-      }
-    }
+    const workspace =
+      ctx.options.workspace !== undefined ? resolve(ctx.cwd, ctx.options.workspace) : loaded.config.eval?.workspace;
+    if (workspace !== undefined && !writeRouting(ctx, loaded.display, workspace, report)) return EXIT_FAILURE;
     if (ctx.json) json(ctx, report);
     else if (results.length > 0) {
       ctx.err(`${PROXY_NOTE}\n`);
@@ -218,3 +283,46 @@ export const spec = command({
     return problems.length > 0 || under.length > 0 ? EXIT_FAILURE : EXIT_OK;
   },
 });
+
+/** Writes the routing report to a new iteration of `workspace` (only when one is set); false when it cannot. */
+function writeRouting(
+  ctx: ModelContext,
+  display: (file: string) => string,
+  workspace: string,
+  report: unknown,
+): boolean {
+  try {
+    const file = join(nextIteration(workspace), "routing.json");
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`, { flag: "wx" });
+    ctx.err(`wrote ${visibleLine(display(file))}\n`);
+    return true;
+  } catch (error) {
+    ctx.err(`cannot write the results to ${visibleLine(display(workspace))}: ${describeFsError(error)}\n`);
+    return false;
+  }
+}
+
+type ModelContext = CommandContext<Values<typeof OPTIONS>>;
+
+/** `--model`: the test cases run against a model (support/model-eval.ts, loaded only then). */
+async function modelMode(ctx: ModelContext, model: string): Promise<number> {
+  for (const name of ["routing", "every-client", "trigger-set", "min-recall"] as const)
+    if (ctx.given.has(name))
+      throw new UsageError(`--${name} is for the routing mode and cannot be combined with --model`);
+  const loaded = await load(ctx);
+  reportLoad(ctx, loaded);
+  const unknown = ctx.args.filter((id) => loaded.registry.get(id) === undefined);
+  if (unknown.length > 0) {
+    ctx.err(`no served skill named ${unknown.map((id) => `"${visibleLine(id)}"`).join(", ")}\n`);
+    return EXIT_FAILURE;
+  }
+  const { client, workspace } = ctx.options;
+  // The MCP client the model is served through is loaded only for a model run.
+  const { runModelEval } = await import("./support/model-eval.ts");
+  return runModelEval(ctx, loaded, {
+    ...ctx.options,
+    model,
+    ...(client !== undefined && { client }),
+    ...(workspace !== undefined && { workspace }),
+  });
+}

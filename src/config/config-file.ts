@@ -16,6 +16,7 @@ import { CATALOG_KEYS, type CatalogKey, readCatalogKey, type CatalogSettings } f
 import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { readChecksSettings, type ChecksSettings } from "./checks-settings.ts";
 import { readElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
+import { readEvalSettings, type EvalSettings } from "./eval-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
 import { readUsageSettings, type UsageSettings } from "./usage-settings.ts";
 import { readStoreSetting, type StoreSetting } from "./store-settings.ts";
@@ -42,6 +43,8 @@ export interface ConfigFile extends FileSettings {
   checks?: Partial<ChecksSettings>;
   /** `store`: the state store (a file or a postgres:// URL; store-settings.ts), the user's alone. */
   store?: StoreSetting;
+  /** `eval`: where `skill-central eval` writes its runs (eval-settings.ts); `workspace` absolute. */
+  eval?: EvalSettings;
   /** `policy`: what every layer must meet, whoever declared it (policy-settings.ts); tighten-only. */
   policy?: PolicySettings;
 }
@@ -124,6 +127,10 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   },
   checks: (value, { config, file, locate, at }) => {
     config.checks = readChecksSettings(value, file, locate, at);
+  },
+  eval: (value, { config, resolvePath, at }) => {
+    const settings = readEvalSettings(value, resolvePath, at);
+    if (settings !== undefined) config.eval = settings;
   },
   policy: (value, { config, resolvePath, at }) => {
     const policy = readPolicySettings(value, at, resolvePath);

@@ -14,6 +14,7 @@ import { mergeAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { mergeChecksSettings, type ChecksSettings } from "./checks-settings.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
+import { mergeEvalSettings, type EvalSettings } from "./eval-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
 import type { ConfigOrigin } from "./config-origin.ts";
 import { mergeFileSettings } from "./file-keys.ts";
@@ -90,6 +91,8 @@ export interface ResolvedConfig {
   elicitation?: ElicitationSettings;
   /** `audit:` of the user's and project's configs, merged (absent: the defaults). */
   audit?: AuditSettings;
+  /** `eval:` of the user's and project's configs: the project's keys over the user's (eval-settings.ts). */
+  eval?: EvalSettings;
   /** `checks:` of the user's and project's configs: findings the checkers silence, each with its reason. */
   checks?: ChecksSettings;
   /** Where uses are recorded: the user's keys over the default store (a project's config may not set them). */
@@ -206,10 +209,8 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     layers.push(
       folderLayer(BUILTIN_LAYER_NAME, options.builtinDir ?? builtinSkillsDir(), BUILTIN_PRIORITY, "built-in"),
     );
-  const anyDeclared = Boolean(user?.layers?.length || project?.layers?.length);
-  if (anyDeclared) {
-    for (const layer of declared) layers.push(layer);
-  } else {
+  if (user?.layers?.length || project?.layers?.length) layers.push(...declared);
+  else {
     const fallback = fallbackLayer(options.cwd);
     if (isDirectory(fallback.dir)) layers.push(fallback);
   }
@@ -238,6 +239,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     catalog,
     elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
     audit: mergedAudit(user, project, layers, report),
+    eval: mergeEvalSettings(user?.eval, project?.eval),
     checks: mergeChecksSettings(user?.checks, project?.checks),
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,

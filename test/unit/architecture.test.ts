@@ -23,6 +23,7 @@ const STAGES: readonly (readonly string[])[] = [
   ["mcp", "cli-output", "install"], // install: IDE configs, beside the other adapters' helpers
   ["board"], // the web board: an adapter over the same skills, showing what the MCP server serves
   ["serve"], // the serving processes (stdio, HTTP, the board): start-up, the operator's log, GC policy, signals and drain
+  ["evaluate"], // eval --model: the catalog served in-process to a model, its wire adapters, grading and recordings
   ["commands", "api"],
   ["cli"],
 ];
@@ -127,14 +128,14 @@ describe("MCP SDK packages", () => {
   const REPO = join(SRC, "..");
   const SDK_IMPORT = /(?:from|import)\s*\(?\s*["'](@modelcontextprotocol\/[^"'/]+)/g;
 
-  test("only the v2 packages are imported (server and core in src/, the client in src/install/ — the install check — tests and the bench)", () => {
+  test("only the v2 packages are imported (server and core in src/, the client in src/install/ — the install check — src/evaluate/ — eval --model's in-process client — tests and the bench)", () => {
     const offenders: string[] = [];
     for (const folder of ["src", "test", "bench", "script"]) {
       for (const file of new Glob("**/*.ts").scanSync({ cwd: join(REPO, folder) })) {
         const text = readFileSync(join(REPO, folder, file), "utf8");
         for (const [, pkg] of text.matchAll(SDK_IMPORT)) {
           const allowed =
-            folder === "src" && !file.startsWith("install/")
+            folder === "src" && !file.startsWith("install/") && !file.startsWith("evaluate/")
               ? ["@modelcontextprotocol/server", "@modelcontextprotocol/core"]
               : ["@modelcontextprotocol/server", "@modelcontextprotocol/core", "@modelcontextprotocol/client"];
           if (!allowed.includes(pkg!)) offenders.push(`${folder}/${file}: ${pkg}`);
@@ -144,7 +145,7 @@ describe("MCP SDK packages", () => {
     expect(offenders).toEqual([]);
   });
 
-  test("the client is loaded only by `install` (and `uninstall`, which shares its confirmation), imported when run: never on the server's start-up", () => {
+  test("the client is loaded only by `install` (and `uninstall`, which shares its confirmation) and `eval --model`, imported when run: never on the server's start-up", () => {
     const STATIC = /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s*["']([^"']+)["']/g;
     const memo = new Map<string, boolean>();
     const reachesClient = (file: string): boolean => {
@@ -163,7 +164,11 @@ describe("MCP SDK packages", () => {
     };
     const loaders = files.filter(reachesClient).map((f) => relative(SRC, f));
     expect(loaders).toContain("install/check.ts");
-    expect(loaders.filter((f) => !f.startsWith("install/"))).toEqual(["commands/install.ts", "commands/uninstall.ts"]);
+    expect(loaders.filter((f) => !f.startsWith("install/") && !f.startsWith("evaluate/"))).toEqual([
+      "commands/install.ts",
+      "commands/support/model-eval.ts",
+      "commands/uninstall.ts",
+    ]);
   });
 
   test("package.json depends on the v2 packages, not on @modelcontextprotocol/sdk", async () => {
