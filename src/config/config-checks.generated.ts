@@ -4,7 +4,7 @@
 
 type Check = (value: unknown) => boolean;
 
-export type ConfigBlockId = "audit" | "catalog" | "checks" | "elicitation" | "file" | "http" | "layer" | "policy" | "store" | "usage";
+export type ConfigBlockId = "audit" | "catalog" | "checks" | "elicitation" | "eval" | "file" | "http" | "layer" | "policy" | "store" | "usage";
 
 const Guard = {
   CodePointCount(value) {
@@ -28,6 +28,9 @@ export const CONFIG_CHECKS: Readonly<Record<ConfigBlockId, Check>> = {
   "elicitation": ((External) => {
     const check_0 = ((value) => (((value === "auto" || value === "off") || typeof value === "boolean") || ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false))) && ((value.mode === undefined || (!("mode" in value) || ((value.mode === "auto" || value.mode === "off") || typeof value.mode === "boolean"))) && (value.stateKeyFile === undefined || (!("stateKeyFile" in value) || (typeof value.stateKeyFile === "string" && External[1].test(value.stateKeyFile))))))))); return (value) => { return check_0(value) }
   })([/(^mode$|^stateKeyFile$)/u, /\S/u]),
+  "eval": ((External) => {
+    const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false))) && (value.workspace === undefined || (!("workspace" in value) || (typeof value.workspace === "string" && External[1].test(value.workspace))))))); return (value) => { return check_0(value) }
+  })([/(^workspace$)/u, /\S/u]),
   "file": ((External) => {
     const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (((value.builtin === undefined || (!("builtin" in value) || typeof value.builtin === "boolean")) && (value.pageSize === undefined || (!("pageSize" in value) || (Number.isInteger(value.pageSize) && (!((Number.isFinite(value.pageSize) || typeof value.pageSize === "bigint")) || value.pageSize >= 1))))) && (value.enable === undefined || (!("enable" in value) || ((value.enable === null || (typeof value.enable === "string" && External[0].test(value.enable))) || (Array.isArray(value.enable) && value.enable.every((unique_0, index) => ((typeof unique_0 === "string" && External[1].test(unique_0))))))))))); return (value) => { return check_0(value) }
   })([/\S/u, /\S/u]),

@@ -16,6 +16,7 @@ import { CATALOG_KEYS, type CatalogKey, readCatalogKey, type CatalogSettings } f
 import { readAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { readChecksSettings, type ChecksSettings } from "./checks-settings.ts";
 import { readElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
+import { readEvalSettings, type EvalSettings } from "./eval-settings.ts";
 import { readHttpSettings, type DeclaredHttpSettings } from "./http-settings.ts";
 import { readUsageSettings, type UsageSettings } from "./usage-settings.ts";
 import { readStoreSetting, type StoreSetting } from "./store-settings.ts";
@@ -44,6 +45,8 @@ export interface ConfigFile extends FileSettings {
   store?: StoreSetting;
   /** `policy`: what every layer must meet, whoever declared it (policy-settings.ts); tighten-only. */
   policy?: PolicySettings;
+  /** `eval`: where `skill-central eval` writes its runs and the board reads them; `workspace` absolute. */
+  eval?: EvalSettings;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -128,6 +131,10 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   policy: (value, { config, resolvePath, at }) => {
     const policy = readPolicySettings(value, at, resolvePath);
     if (policy !== undefined) config.policy = policy;
+  },
+  eval: (value, { config, resolvePath, at }) => {
+    const settings = readEvalSettings(value, resolvePath, at);
+    if (settings !== undefined) config.eval = settings;
   },
 };
 const KNOWN_KEYS = Object.keys(KEY_READERS);

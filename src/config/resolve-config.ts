@@ -14,6 +14,7 @@ import { mergeAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { mergeChecksSettings, type ChecksSettings } from "./checks-settings.ts";
 import { mergeCatalogSettings, type CatalogSettings } from "./catalog-settings.ts";
 import { mergeElicitationSettings, type ElicitationSettings } from "./elicitation-settings.ts";
+import { mergeEvalSettings, type EvalSettings } from "./eval-settings.ts";
 import { projectConfigPath, readConfigFile, userConfigPath, type ConfigFile } from "./config-file.ts";
 import type { ConfigOrigin } from "./config-origin.ts";
 import { mergeFileSettings } from "./file-keys.ts";
@@ -106,6 +107,8 @@ export interface ResolvedConfig {
   approval?: ApprovalScope;
   /** `policy.twoPerson`: true when either config says so (tighten-only). */
   twoPerson?: boolean;
+  /** `eval:` of the user's and project's configs, the project's key over the user's (eval-settings.ts). */
+  eval?: EvalSettings;
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -241,6 +244,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     checks: mergeChecksSettings(user?.checks, project?.checks),
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,
+    eval: mergeEvalSettings(user?.eval, project?.eval),
     ...(sourceLists.length > 0 && { sourceLists }),
     ...governance(user, project, home),
   };

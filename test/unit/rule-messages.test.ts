@@ -694,7 +694,7 @@ describe("a project: layers, resolution, config", () => {
     const loaded = await loadSkills({ cwd: project.cwd, home: project.home });
     expect(allDiagnostics(loaded).map(shown(project))).toEqual([
       `${project.home}/.skill-central/config.yaml:1:9: error: config ignored: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — fix the file; its layers and settings apply again once it reads`,
-      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, store, enable, audit, checks, policy) — did you mean "layers"?',
+      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, store, enable, audit, checks, policy, eval) — did you mean "layers"?',
       'skill-central.yaml:3:1: warning: "pageSize" must be a positive whole number; ignored — e.g. pageSize: 50',
       'skill-central.yaml:6:47: warning: layer "team": unknown key "prority" is ignored (known keys: name, path, priority, git, ref, refresh, visibleTo, url, signers, revoked, skills, tokenEnv) — did you mean "priority"?',
       'skill-central.yaml:9:1: warning: "catalog" must be auto, on or off; ignored — auto (per client, the default), on (every client) or off (none); see docs/catalog.md',
