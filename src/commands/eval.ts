@@ -10,6 +10,7 @@ import { formatTable } from "../cli-output/table.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
+import { evalWorkspace } from "../config/eval-settings.ts";
 import type { Candidate } from "../registry/registry.ts";
 import { NO_WINNER, routeTriggerSets, type RoutingQuery, type SkillRouting } from "../registry/routing.ts";
 import { searchIndexOf } from "../registry/search.ts";
@@ -128,7 +129,10 @@ export const spec = command({
     "every-client": flag(
       "Also rank over what each known client's plan lets a model reach, and summarise per plan (clients with the same reach share a row)",
     ),
-    workspace: text("<dir>", "Also write the results to <dir>/iteration-N/routing.json (N one past the highest)"),
+    workspace: text(
+      "<dir>",
+      "Also write the results to <dir>/iteration-N/routing.json (N one past the highest); default: the config's eval.workspace, when set",
+    ),
   },
   examples: [
     "skill-central eval",
@@ -181,8 +185,15 @@ export const spec = command({
       ...(under.length > 0 && { underMinRecall: under.map((r) => r.skill) }),
       problems: problems.map((d) => ({ ...d, ...(d.file && { file: loaded.display(d.file) }) })),
     };
-    if (ctx.options.workspace !== undefined) {
-      const workspace = resolve(ctx.cwd, ctx.options.workspace);
+    // Written only when asked: --workspace, or a config's eval.workspace (the board reads it there).
+    const configured = evalWorkspace(loaded.config.eval, ctx.cwd);
+    const workspace =
+      ctx.options.workspace !== undefined
+        ? resolve(ctx.cwd, ctx.options.workspace)
+        : configured.configured
+          ? configured.dir
+          : undefined;
+    if (workspace !== undefined) {
       try {
         const file = join(nextIteration(workspace), "routing.json");
         writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`, { flag: "wx" });
