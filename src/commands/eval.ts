@@ -10,7 +10,7 @@ import { formatTable } from "../cli-output/table.ts";
 import { colourDiagnostic } from "../cli-output/colour.ts";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.ts";
 import { DEFAULT_CATALOG_SETTINGS } from "../config/catalog-settings.ts";
-import { evalWorkspace } from "../config/eval-settings.ts";
+import { type EvalSettings, evalWorkspace } from "../config/eval-settings.ts";
 import type { Candidate } from "../registry/registry.ts";
 import { NO_WINNER, routeTriggerSets, type RoutingQuery, type SkillRouting } from "../registry/routing.ts";
 import { searchIndexOf } from "../registry/search.ts";
@@ -103,6 +103,31 @@ function triggerSetsOf(
   return { sets, problems };
 }
 
+/** Where the results are written: --workspace, else the config's eval.workspace; nowhere without either. */
+function workspaceOf(option: string | undefined, cwd: string, settings: EvalSettings | undefined): string | undefined {
+  if (option !== undefined) return resolve(cwd, option);
+  const configured = evalWorkspace(settings, cwd);
+  return configured.configured ? configured.dir : undefined;
+}
+
+/** `report` as `workspace/iteration-N/routing.json`; false (said on stderr) when it cannot be written. */
+function writeReport(
+  ctx: { err(text: string): void },
+  workspace: string,
+  report: object,
+  display: (path: string) => string,
+): boolean {
+  try {
+    const file = join(nextIteration(workspace), "routing.json");
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`, { flag: "wx" });
+    ctx.err(`wrote ${visibleLine(display(file))}\n`);
+    return true;
+  } catch (error) {
+    ctx.err(`cannot write the results to ${visibleLine(display(workspace))}: ${describeFsError(error)}\n`);
+    return false;
+  }
+}
+
 export const spec = command({
   name: "eval",
   summary: "Check that each skill's trigger queries pick it (routing proxy, offline)",
@@ -185,24 +210,8 @@ export const spec = command({
       ...(under.length > 0 && { underMinRecall: under.map((r) => r.skill) }),
       problems: problems.map((d) => ({ ...d, ...(d.file && { file: loaded.display(d.file) }) })),
     };
-    // Written only when asked: --workspace, or a config's eval.workspace (the board reads it there).
-    const configured = evalWorkspace(loaded.config.eval, ctx.cwd);
-    const workspace =
-      ctx.options.workspace !== undefined
-        ? resolve(ctx.cwd, ctx.options.workspace)
-        : configured.configured
-          ? configured.dir
-          : undefined;
-    if (workspace !== undefined) {
-      try {
-        const file = join(nextIteration(workspace), "routing.json");
-        writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`, { flag: "wx" });
-        ctx.err(`wrote ${visibleLine(loaded.display(file))}\n`);
-      } catch (error) {
-        ctx.err(`cannot write the results to ${visibleLine(loaded.display(workspace))}: ${describeFsError(error)}\n`);
-        return EXIT_FAILURE;
-      }
-    }
+    const workspace = workspaceOf(ctx.options.workspace, ctx.cwd, loaded.config.eval);
+    if (workspace !== undefined && !writeReport(ctx, workspace, report, loaded.display)) return EXIT_FAILURE;
     if (ctx.json) json(ctx, report);
     else if (results.length > 0) {
       ctx.err(`${PROXY_NOTE}\n`);

@@ -45,10 +45,7 @@ export function readEvalSettings(
 }
 
 /** The user's keys, then the project's over them. */
-export function mergeEvalSettings(
-  user: EvalSettings | undefined,
-  project: EvalSettings | undefined,
-): EvalSettings {
+export function mergeEvalSettings(user: EvalSettings | undefined, project: EvalSettings | undefined): EvalSettings {
   return mergeSettings(EVAL_RULES, {}, [user], { settings: project });
 }
 

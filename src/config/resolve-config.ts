@@ -239,14 +239,24 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     builtin,
     ...(pageSize !== undefined && { pageSize }),
     catalog,
-    elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
+    ...mergedBlocks(user, project),
     audit: mergedAudit(user, project, layers, report),
-    checks: mergeChecksSettings(user?.checks, project?.checks),
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,
-    eval: mergeEvalSettings(user?.eval, project?.eval),
     ...(sourceLists.length > 0 && { sourceLists }),
     ...governance(user, project, home),
+  };
+}
+
+/** The blocks whose project keys simply win over the user's, key by key. */
+function mergedBlocks(
+  user: ConfigFile | undefined,
+  project: ConfigFile | undefined,
+): Pick<ResolvedConfig, "elicitation" | "checks" | "eval"> {
+  return {
+    elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
+    checks: mergeChecksSettings(user?.checks, project?.checks),
+    eval: mergeEvalSettings(user?.eval, project?.eval),
   };
 }
 

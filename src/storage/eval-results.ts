@@ -174,7 +174,12 @@ function entriesOf(file: string, parsed: Parsed, problems: Diagnostic[]): unknow
   return undefined;
 }
 
-function modelResults(file: string, iteration: number, parsed: Parsed, problems: Diagnostic[]): ModelResult[] {
+function modelResults(
+  file: string,
+  iteration: number,
+  parsed: Parsed,
+  problems: Diagnostic[],
+): (ModelResult & { skill: string })[] {
   const entries = entriesOf(file, parsed, problems);
   if (entries === undefined) return [];
   const meta = isObject(parsed.value) && isObject(parsed.value.metadata) ? parsed.value.metadata : {};
@@ -222,7 +227,12 @@ function modelResults(file: string, iteration: number, parsed: Parsed, problems:
   });
 }
 
-function routingResults(file: string, iteration: number, parsed: Parsed, problems: Diagnostic[]): RoutingResult[] {
+function routingResults(
+  file: string,
+  iteration: number,
+  parsed: Parsed,
+  problems: Diagnostic[],
+): (RoutingResult & { skill: string })[] {
   const entries = entriesOf(file, parsed, problems);
   if (entries === undefined) return [];
   const report = parsed.value as Record<string, unknown>;
