@@ -29,6 +29,9 @@ export class EvalsWatch {
     this.reloader = new Reloader(async () => {
       this.plan();
       changed();
+      // A folder that appeared during the read is watched from now on, and read once more: what
+      // was written in it before its watch began is not missed.
+      if (this.plan()) this.reloader.schedule();
     });
   }
 
@@ -67,14 +70,16 @@ export class EvalsWatch {
     return wanted;
   }
 
-  private plan(): void {
-    if (this.closed || this.workspace === undefined) return;
+  /** Holds the watches `wanted` names now; true when one was added. */
+  private plan(): boolean {
+    if (this.closed || this.workspace === undefined) return false;
     const wanted = this.wanted(this.workspace);
     for (const [dir, watcher] of this.held)
       if (!wanted.has(dir)) {
         watcher.close();
         this.held.delete(dir);
       }
+    let added = false;
     for (const [dir, names] of wanted) {
       if (this.held.has(dir)) continue;
       try {
@@ -88,6 +93,7 @@ export class EvalsWatch {
           this.reloader.schedule();
         });
         this.held.set(dir, watcher);
+        added = true;
       } catch (error) {
         if (!this.failed.has(dir)) {
           this.failed.add(dir);
@@ -95,6 +101,7 @@ export class EvalsWatch {
         }
       }
     }
+    return added;
   }
 
   close(): void {

@@ -20,9 +20,17 @@ export interface BoardEvals {
   results: EvalResults;
 }
 
-/** The workspace `result`'s config names (or the default in `project`), read now. */
-export function readBoardEvals(result: Pick<LoadResult, "config">, project: string): BoardEvals {
+/**
+ * The workspace `result`'s config names (or the default in `project`), read now; `watch` is
+ * told where it is first, so a change made while it is read is not missed.
+ */
+export function readBoardEvals(
+  result: Pick<LoadResult, "config">,
+  project: string,
+  watch?: (workspace: string) => void,
+): BoardEvals {
   const { dir, configured } = evalWorkspace(result.config.eval, project);
+  watch?.(dir);
   return { workspace: dir, configured, results: readEvalResults(dir) };
 }
 

@@ -95,8 +95,7 @@ export async function runBoard(options: ServeOptions, run: BoardRunOptions): Pro
   const show = (result: LoadResult) => {
     shown = shown
       .then(async () => {
-        const evals = readBoardEvals(result, project);
-        evalsWatch?.follow(evals.workspace);
+        const evals = readBoardEvals(result, project, (workspace) => evalsWatch?.follow(workspace));
         const load = { result, findings: await run.findings(result), evals };
         state.loaded(load);
         return load;

@@ -13,6 +13,7 @@ import {
 } from "../helpers/board.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 import type { ServerTarget } from "../helpers/server.ts";
+import { runCli } from "./cli-run.ts";
 
 /**
  * Issue 52 item 4, on the board, in Chromium: a project whose config names its eval workspace
@@ -227,5 +228,23 @@ export function boardEvalsSuite(target: ServerTarget): void {
             await context.close();
           }
         });
+
+    test("the workspace removed, then made again by a real `eval` run (eval.workspace): the page follows both", async () => {
+      await page.goto(new URL("#/evals", board.base).href);
+      await page.getByRole("table", { name: "Eval results" }).waitFor();
+      let version = await shownVersion(page);
+      fixture.remove("ci/evals");
+      while ((await summaryEvals()).iterations !== 0) version = await nextVersion(page, version);
+      await page.getByText("No results yet").waitFor();
+      const run = await runCli(["eval", "--routing"], fixture.cwd, fixture.home, { NO_COLOR: "1" });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`wrote ${join("ci", "evals", "iteration-1", "routing.json")}`);
+      while (!(await summaryEvals()).results.some((r) => r.id === "room-plan"))
+        version = await nextVersion(page, version);
+      const evals = await summaryEvals();
+      expect(evals.results.map((r) => r.id)).toEqual(["room-plan"]);
+      expect(evals.results[0]!.routing).toMatchObject({ iteration: 1, positives: 1, reachable: true });
+      await page.getByRole("table", { name: "Eval results" }).getByRole("link", { name: "room-plan" }).waitFor();
+    });
   });
 }
