@@ -26,6 +26,16 @@ import { runCli } from "./cli-run.ts";
  */
 
 type AxeViolation = { id: string; impact?: string | null; nodes: { target: string[] }[] };
+type OverflowElement = {
+  scrollWidth: number;
+  clientWidth: number;
+  tagName: string;
+  getAttribute(name: string): string | null;
+};
+type OverflowDocument = {
+  documentElement: OverflowElement;
+  querySelectorAll(selector: string): Iterable<OverflowElement>;
+};
 let axeText: string | undefined;
 const axeSource = async () => (axeText ??= await Bun.file(require.resolve("axe-core/axe.min.js")).text());
 const WORKSPACE = join(import.meta.dir, "..", "fixtures", "eval-workspace");
@@ -201,7 +211,7 @@ export function boardEvalsSuite(target: ServerTarget): void {
       { name: "a skill with results", hash: "#/skill/paint-walls", waitFor: "Usage" },
     ])
       for (const theme of ["light", "dark"] as const)
-        test(`axe finds no serious or critical violation: ${view.name}, ${theme}`, async () => {
+        test(`axe finds no serious or critical violation, and nothing overflows: ${view.name}, ${theme}`, async () => {
           const context = await browser.newContext({
             colorScheme: theme,
             viewport: { width: 1024, height: 900 },
@@ -224,6 +234,19 @@ export function boardEvalsSuite(target: ServerTarget): void {
                 .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
             });
             expect(violations).toEqual([]);
+            // Nine columns at 1024 px: the table wraps inside its card rather than push the page wider.
+            const overflowing = await checked.evaluate(() => {
+              const doc = (globalThis as unknown as { document: OverflowDocument }).document;
+              const wide = (e: OverflowElement) => e.scrollWidth > e.clientWidth + 1;
+              const page = doc.documentElement.scrollWidth > doc.documentElement.clientWidth ? ["page"] : [];
+              return [
+                ...page,
+                ...[...doc.querySelectorAll("section, nav, table, pre")]
+                  .filter(wide)
+                  .map((e) => e.getAttribute("aria-label") ?? e.tagName),
+              ];
+            });
+            expect(overflowing).toEqual([]);
           } finally {
             await context.close();
           }
