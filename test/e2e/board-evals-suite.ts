@@ -108,16 +108,15 @@ export function boardEvalsSuite(target: ServerTarget): void {
 
     test("the Evals view: the results table worst first, Not run, and the skipped files in words", async () => {
       const rows = await rowsOf("Eval results");
-      expect(rows[0]).toBe(
-        "Skill | Standing | Recall@1 / @3 | False fires | Pass rate with / without | Delta | Trigger rate | Verdict | Last run",
-      );
+      expect(rows[0]).toBe("Skill | Standing | Routing (proxy) | Model run | Last run");
       expect(rows[1]).toMatch(
-        /^deploy \| worse than without it \| – \| – \| 40% \/ 70% \| −30 points \| 33% \| worse \| .+ \(iteration 2\)$/,
+        /^deploy \| worse than without it \| – \| 40% with, 70% without \(−30 points\); trigger rate 33%; worse \| .+ \(iteration 2\)$/,
       );
-      expect(rows[2]).toMatch(
-        /^paint-walls \| under the threshold \| 50% \/ 75% \| 0 \| – \| – \| – \| routing only \| /,
+      expect(rows[2]).toMatch(/^paint-walls \| under the threshold \| recall@1 50%, @3 75%; 0 false fires \| – \| /);
+      expect(rows[3]).toMatch(/^changelog \| needs a new recording \| – \| no recording for this version \| /);
+      expect(rows[4]).toMatch(
+        /^review-pr \| ok \| recall@1 86%, @3 100%; 0 false fires \| 92% with, 67% without \(\+25 points\); trigger rate 83%; better \| /,
       );
-      expect(rows[4]).toMatch(/^review-pr \| ok \| 86% \/ 100% \| 0 \| 92% \/ 67% \| \+25 points \| 83% \| better \| /);
       expect(await rowsOf("Not run")).toEqual(["Skill | Has", "room-plan | a trigger set"]);
       const skipped = await page.getByRole("region", { name: "Skipped results files" }).textContent();
       expect(skipped).toContain(`${join("ci", "evals", "iteration-2", "routing.json")}:10:7 not valid JSON`);
@@ -202,7 +201,7 @@ export function boardEvalsSuite(target: ServerTarget): void {
       });
       const rows = await rowsOf("Eval results");
       expect(rows.find((r) => r.startsWith("deploy"))).toMatch(
-        /^deploy \| ok \| .* \| 90% \/ 70% \| \+20 points \| 100% \| better \| .+ \(iteration 3\)$/,
+        /^deploy \| ok \| – \| 90% with, 70% without \(\+20 points\); trigger rate 100%; better \| .+ \(iteration 3\)$/,
       );
     });
 

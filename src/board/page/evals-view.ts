@@ -38,6 +38,19 @@ function wonText(routing: RoutingEval): string {
   return routing.wonInstead.map((w) => `${w.skill} ×${w.times}`).join(", ");
 }
 
+/** Recall@1 and @3 and false fires, in one cell that wraps: the table fits its card. */
+function routingCell(r: RoutingEval): string {
+  if (!r.reachable) return `not reachable by ${r.client ?? "the client"}`;
+  return `recall@1 ${pct(r.recallAt1)}, @3 ${pct(r.recallAt3)}; ${r.falseFires} false fire${r.falseFires === 1 ? "" : "s"}`;
+}
+
+/** Pass rate with and without, the delta, trigger rate and verdict, in one cell that wraps. */
+function modelCell(m: ModelEval): string {
+  if (m.verdict === "needs-recording") return "no recording for this version";
+  if (m.verdict === "not-run") return "not run";
+  return `${pct(m.withSkill)} with, ${pct(m.withoutSkill)} without (${points(m.delta)}); trigger rate ${pct(m.triggerRate)}; ${m.verdict}`;
+}
+
 function lastRun(row: EvalRow): HTMLElement | string {
   const model = row.model && `iteration ${row.model.iteration}`;
   const at = row.model?.at ?? row.routing?.at;
@@ -79,23 +92,15 @@ export function evalsPage(view: EvalsView): (HTMLElement | false)[] {
             [
               { title: "Skill" },
               { title: "Standing" },
-              { title: "Recall@1 / @3", numeric: true },
-              { title: "False fires", numeric: true },
-              { title: "Pass rate with / without", numeric: true },
-              { title: "Delta", numeric: true },
-              { title: "Trigger rate", numeric: true },
-              { title: "Verdict" },
+              { title: "Routing (proxy)" },
+              { title: "Model run" },
               { title: "Last run" },
             ],
             view.results.map((r) => [
               r.served ? skillLink(r.id) : `${r.id} (not served)`,
               standing(r),
-              r.routing ? `${pct(r.routing.recallAt1)} / ${pct(r.routing.recallAt3)}` : "–",
-              r.routing ? String(r.routing.falseFires) : "–",
-              r.model ? `${pct(r.model.withSkill)} / ${pct(r.model.withoutSkill)}` : "–",
-              r.model ? points(r.model.delta) : "–",
-              r.model ? pct(r.model.triggerRate) : "–",
-              r.model ? r.model.verdict : "routing only",
+              r.routing ? routingCell(r.routing) : "–",
+              r.model ? modelCell(r.model) : "–",
               lastRun(r),
             ]),
           ),
@@ -125,7 +130,7 @@ export function evalsPage(view: EvalsView): (HTMLElement | false)[] {
         el("h3", {}, "Skipped results files"),
         el(
           "ul",
-          {},
+          { class: "skipped" },
           view.skipped.map((s) =>
             el("li", { class: "problem warning" }, code(place(s.file, s.line, s.column)), ` ${s.message}`),
           ),
