@@ -205,15 +205,19 @@ export function boardEvalsSuite(target: ServerTarget): void {
       );
     });
 
+    // Both layouts: one column at 1024 px, the card beside Problems at 1280 px.
     for (const view of [
       { name: "the Evals view", hash: "#/evals", waitFor: "Eval results" },
       { name: "a skill with results", hash: "#/skill/paint-walls", waitFor: "Usage" },
     ])
-      for (const theme of ["light", "dark"] as const)
-        test(`axe finds no serious or critical violation, and nothing overflows: ${view.name}, ${theme}`, async () => {
+      for (const [theme, width] of [
+        ["light", 1024],
+        ["dark", 1280],
+      ] as const)
+        test(`axe finds no serious or critical violation, and nothing overflows: ${view.name}, ${theme}, ${width} px`, async () => {
           const context = await browser.newContext({
             colorScheme: theme,
-            viewport: { width: 1024, height: 900 },
+            viewport: { width, height: 900 },
             bypassCSP: true,
           });
           try {
@@ -233,7 +237,7 @@ export function boardEvalsSuite(target: ServerTarget): void {
                 .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
             });
             expect(violations).toEqual([]);
-            // Nine columns at 1024 px: the table wraps inside its card rather than push the page wider.
+            // The results table wraps inside its card rather than push past it.
             const overflowing = await checked.evaluate(() => {
               const doc = (globalThis as unknown as { document: OverflowDocument }).document;
               const wide = (e: OverflowElement) => e.scrollWidth > e.clientWidth + 1;
