@@ -13,6 +13,7 @@ import { isPlainObject } from "../skill/json-schema.ts";
 import { CLIENT_CHOICES, clientByKey } from "./clients.ts";
 import { clientView } from "./client-view.ts";
 import type { Competing } from "./competing.ts";
+import { type BoardEvals, evalsView } from "./evals.ts";
 import { governanceView } from "./governance-view.ts";
 import { type BoardLoad, ownsFile, problemGroups, recordsByPath, skillPage, skillRows } from "./views.ts";
 import type {
@@ -20,6 +21,7 @@ import type {
   ClientView,
   CompetingView,
   CostView,
+  EvalsView,
   IdeSetup,
   RenderAnswer,
   SkillAudit,
@@ -37,7 +39,11 @@ interface Current {
   costs: Map<string, Omit<CostView, "competing">>;
   /** The competing pairs, once worked out after the load was shown (board/competing.ts). */
   competing?: CompetingView;
+  /** The Evals view of the load's eval results, built on first ask, again when they are read again. */
+  evals?: EvalsView;
 }
+
+const NO_EVALS: EvalsView = { workspace: "", configured: false, iterations: 0, results: [], notRun: [], skipped: [] };
 
 export class BoardState {
   private current: Current | undefined;
@@ -79,6 +85,25 @@ export class BoardState {
     return true;
   }
 
+  /**
+   * The eval workspace was read again (it changed on disk): the summary shows the new results
+   * from now on. False when a newer load replaced `load`.
+   */
+  evalsRead(load: BoardLoad, evals: BoardEvals): boolean {
+    const current = this.current;
+    if (current?.load !== load) return false;
+    this.version++;
+    load.evals = evals;
+    current.evals = undefined;
+    current.summary = undefined;
+    return true;
+  }
+
+  /** The load on screen, once there is one. */
+  shown(): BoardLoad | undefined {
+    return this.current?.load;
+  }
+
   /** Whether `load` is the one shown. */
   shows(load: BoardLoad): boolean {
     return this.current?.load === load;
@@ -101,6 +126,8 @@ export class BoardState {
     const current = await this.now();
     if (current.summary === undefined) {
       const { result, findings } = current.load;
+      // Mapped once per read of the workspace: an audit arriving rebuilds the summary, not this.
+      current.evals ??= current.load.evals ? evalsView(result, current.load.evals) : NO_EVALS;
       const summary: BoardSummary = {
         version: this.version,
         skills: skillRows(result, current.records, findings.audits),
@@ -111,6 +138,7 @@ export class BoardState {
           .sort((a, b) => b.priority - a.priority),
         ...(this.reloadError !== undefined && { reloadError: this.reloadError }),
         governance: governanceView(result),
+        evals: current.evals,
       };
       current.summary = JSON.stringify(summary);
     }

@@ -17,6 +17,7 @@ import {
 } from "../skill/form-fields.ts";
 import { isPlainObject } from "../skill/json-schema.ts";
 import { type Skill, skillKind } from "../skill/skill.ts";
+import type { BoardEvals } from "./evals.ts";
 import type { ChainEntry, ExampleRow, Field, ProblemGroup, SkillAudit, SkillPage, SkillRow } from "./wire.ts";
 
 /** What `validate` finds in a load: every finding, and every inline example run. */
@@ -34,6 +35,8 @@ export interface Findings {
 export interface BoardLoad {
   result: LoadResult;
   findings: Findings;
+  /** The eval workspace's results, read with the load and again when the workspace changes (evals.ts). */
+  evals?: BoardEvals;
 }
 
 /** The line the skill's id is written on (1 when the load kept no locator, or the id is implied). */

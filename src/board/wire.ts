@@ -61,6 +61,75 @@ export interface BoardSummary {
   reloadError?: string;
   /** Blocks, approvals awaited and the admin log's newest entries (docs/governance.md). */
   governance: GovernanceView;
+  /** Each skill's last eval results in the eval workspace, worst first (docs/eval.md). */
+  evals: EvalsView;
+}
+
+/** The eval workspace as the board read it: each skill's newest results, the skills never run, and files skipped. */
+export interface EvalsView {
+  /** The workspace as people read it; `configured` when a config's `eval.workspace` names it. */
+  workspace: string;
+  configured: boolean;
+  /** `iteration-N` folders found (0: no workspace, or an empty one). */
+  iterations: number;
+  /** Skills with results, worst first: worse than the baseline, under a threshold, needing a recording, then the rest. */
+  results: EvalRow[];
+  /** Served skills with a trigger set or test cases and no result in the workspace, by id. */
+  notRun: { id: string; triggerSet: boolean; testCases: boolean }[];
+  /** Results files or entries skipped (half written, not JSON, the wrong shape), each at file:line:col. */
+  skipped: { file: string; line?: number; column?: number; message: string }[];
+}
+
+/** Why a skill sits where it does among the results, the first that applies. */
+export type EvalStanding = "worse" | "under-threshold" | "needs-recording" | "ok";
+
+export interface EvalRow {
+  id: string;
+  /** False for a skill with results that is no longer served. */
+  served: boolean;
+  standing: EvalStanding;
+  /** The standing in words ("trigger rate 33% is under the threshold 50%"); absent when ok. */
+  why?: string;
+  routing?: RoutingEval;
+  model?: ModelEval;
+}
+
+/** The newest `eval --routing` result for a skill: a proxy for a model's choice. */
+export interface RoutingEval {
+  iteration: number;
+  /** ISO 8601: when routing.json was written. */
+  at: string;
+  client?: string;
+  minRecall?: number;
+  reachable: boolean;
+  positives: number;
+  negatives: number;
+  recallAt1: number | null;
+  recallAt3: number | null;
+  falseFires: number;
+  /** Who won the should-trigger queries it did not, most first ("(none)": no skill matched). */
+  wonInstead: { skill: string; times: number }[];
+}
+
+/** The newest model run for a skill (benchmark.json): with the skill and without it. */
+export interface ModelEval {
+  iteration: number;
+  /** ISO 8601, the run's metadata.timestamp, when it has one. */
+  at?: string;
+  model?: string;
+  provider?: string;
+  client?: string;
+  replayed?: boolean;
+  threshold?: number;
+  runsPerConfiguration?: number;
+  evalsRun: number;
+  withSkill: number | null;
+  withoutSkill: number | null;
+  /** with − without, in pass rate. */
+  delta: number | null;
+  triggerRate: number | null;
+  verdict: "better" | "worse" | "same" | "not-run" | "needs-recording";
+  errors: number;
 }
 
 /** One admin log entry, newest first on the page; `verified` false shows as NOT VERIFIED with `problem`. */

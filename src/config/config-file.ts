@@ -43,10 +43,10 @@ export interface ConfigFile extends FileSettings {
   checks?: Partial<ChecksSettings>;
   /** `store`: the state store (a file or a postgres:// URL; store-settings.ts), the user's alone. */
   store?: StoreSetting;
-  /** `eval`: where `skill-central eval` writes its runs (eval-settings.ts); `workspace` absolute. */
-  eval?: EvalSettings;
   /** `policy`: what every layer must meet, whoever declared it (policy-settings.ts); tighten-only. */
   policy?: PolicySettings;
+  /** `eval`: where `skill-central eval` writes its runs and the board reads them; `workspace` absolute. */
+  eval?: EvalSettings;
 }
 
 export const USER_CONFIG_DIR = ".skill-central";
@@ -128,13 +128,13 @@ const KEY_READERS: Record<string, (value: unknown, ctx: KeyContext) => void> = {
   checks: (value, { config, file, locate, at }) => {
     config.checks = readChecksSettings(value, file, locate, at);
   },
-  eval: (value, { config, resolvePath, at }) => {
-    const settings = readEvalSettings(value, resolvePath, at);
-    if (settings !== undefined) config.eval = settings;
-  },
   policy: (value, { config, resolvePath, at }) => {
     const policy = readPolicySettings(value, at, resolvePath);
     if (policy !== undefined) config.policy = policy;
+  },
+  eval: (value, { config, resolvePath, at }) => {
+    const settings = readEvalSettings(value, resolvePath, at);
+    if (settings !== undefined) config.eval = settings;
   },
 };
 const KNOWN_KEYS = Object.keys(KEY_READERS);

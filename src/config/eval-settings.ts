@@ -1,16 +1,20 @@
 /**
- * Where `skill-central eval` writes its runs (docs/eval.md): `eval: { workspace: ./eval-workspace }`
- * in the project's or the user's config, a path relative to that config file's folder. The
- * project's file wins over the user's; `eval --workspace` wins over both. The results are the
- * team's own files, so a project may choose where they go.
+ * Where `skill-central eval` keeps its runs and the board reads them (docs/eval.md): `eval:
+ * { workspace }` in the user's or the project's config, a path relative to that file's folder;
+ * the project's wins. Without it, `eval-workspace/` in the project root. One resolution shared
+ * by the command that writes results and the board that shows them, so they never disagree.
  */
+import { join } from "node:path";
 import type { ReportProblem } from "./config-problem.ts";
 import { NON_BLANK, readBlock } from "./config-schema.ts";
 import { type MergeRules, mergeSettings } from "./merge-settings.ts";
 
-const HINT = "eval: { workspace: ./eval-workspace }";
+/** The workspace's folder name in the project root when no config names one. */
+export const DEFAULT_EVAL_WORKSPACE = "eval-workspace";
 
-/** `eval:` in a config file. */
+const HINT = "eval: { workspace: ./eval-workspace }: where eval writes iteration-N/ and the board reads it";
+
+/** `eval:` in a config file: a mapping `{ workspace }`. */
 export const EvalBlock = {
   $id: "eval",
   type: "object",
@@ -23,13 +27,13 @@ export const EvalBlock = {
 } as const;
 
 export interface EvalSettings {
-  /** Absolute: the folder each run's `iteration-N/` goes in. */
+  /** The workspace folder, absolute (made so against the config file's folder). */
   workspace?: string;
 }
 
 const EVAL_RULES: MergeRules<EvalSettings> = { workspace: "later" };
 
-/** One file's `eval:`; undefined when it is ignored (each problem reported). The path is made absolute as the file's others are. */
+/** One file's `eval:`; undefined when it is ignored (each problem reported). */
 export function readEvalSettings(
   value: unknown,
   resolvePath: (path: string) => string,
@@ -40,7 +44,21 @@ export function readEvalSettings(
   return block.workspace === undefined ? {} : { workspace: resolvePath(block.workspace.trim()) };
 }
 
-/** The user's keys, then the project's. */
-export function mergeEvalSettings(...layers: readonly (EvalSettings | undefined)[]): EvalSettings {
-  return mergeSettings(EVAL_RULES, {}, layers);
+/** The user's keys, then the project's over them. */
+export function mergeEvalSettings(user: EvalSettings | undefined, project: EvalSettings | undefined): EvalSettings {
+  return mergeSettings(EVAL_RULES, {}, [user], { settings: project });
+}
+
+/**
+ * The workspace in effect: `eval.workspace` when a config sets it (`configured`), else
+ * `eval-workspace/` in `projectRoot` (the folder holding skill-central.yaml, the current one).
+ */
+export function evalWorkspace(
+  settings: EvalSettings | undefined,
+  projectRoot: string,
+): { dir: string; configured: boolean } {
+  const configured = settings?.workspace;
+  return configured !== undefined
+    ? { dir: configured, configured: true }
+    : { dir: join(projectRoot, DEFAULT_EVAL_WORKSPACE), configured: false };
 }

@@ -91,8 +91,6 @@ export interface ResolvedConfig {
   elicitation?: ElicitationSettings;
   /** `audit:` of the user's and project's configs, merged (absent: the defaults). */
   audit?: AuditSettings;
-  /** `eval:` of the user's and project's configs: the project's keys over the user's (eval-settings.ts). */
-  eval?: EvalSettings;
   /** `checks:` of the user's and project's configs: findings the checkers silence, each with its reason. */
   checks?: ChecksSettings;
   /** Where uses are recorded: the user's keys over the default store (a project's config may not set them). */
@@ -109,6 +107,8 @@ export interface ResolvedConfig {
   approval?: ApprovalScope;
   /** `policy.twoPerson`: true when either config says so (tighten-only). */
   twoPerson?: boolean;
+  /** `eval:` of the user's and project's configs, the project's key over the user's (eval-settings.ts). */
+  eval?: EvalSettings;
   /** Other files resolution read (the lockfile, …): a change to one is a change to the config. */
   inputs?: string[];
 }
@@ -237,14 +237,24 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     builtin,
     ...(pageSize !== undefined && { pageSize }),
     catalog,
-    elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
+    ...mergedBlocks(user, project),
     audit: mergedAudit(user, project, layers, report),
-    eval: mergeEvalSettings(user?.eval, project?.eval),
-    checks: mergeChecksSettings(user?.checks, project?.checks),
     usage: mergeUsageSettings(defaultUsageSettings(home), user?.usage, project?.usage, user?.store),
     enable: own.enable,
     ...(sourceLists.length > 0 && { sourceLists }),
     ...governance(user, project, home),
+  };
+}
+
+/** The blocks whose project keys simply win over the user's, key by key. */
+function mergedBlocks(
+  user: ConfigFile | undefined,
+  project: ConfigFile | undefined,
+): Pick<ResolvedConfig, "elicitation" | "checks" | "eval"> {
+  return {
+    elicitation: mergeElicitationSettings(user?.elicitation, project?.elicitation),
+    checks: mergeChecksSettings(user?.checks, project?.checks),
+    eval: mergeEvalSettings(user?.eval, project?.eval),
   };
 }
 

@@ -1,6 +1,8 @@
 /** The board's process: the same skills, log and stop sequence as the servers, with the page on 127.0.0.1. */
 import { resolve } from "node:path";
 import { competingOf } from "../board/competing.ts";
+import { readBoardEvals } from "../board/evals.ts";
+import { EvalsWatch } from "../board/evals-watch.ts";
 import { serveBoard } from "../board/server.ts";
 import { BoardState } from "../board/state.ts";
 import type { BoardLoad, Findings } from "../board/views.ts";
@@ -42,13 +44,28 @@ export async function runBoard(options: ServeOptions, run: BoardRunOptions): Pro
   const logger = serveLogger(options);
   const source = new LiveRegistry();
   const live = options.watch ?? true;
-  const state = new BoardState(source, live, resolve(options.cwd ?? process.cwd()));
+  const project = resolve(options.cwd ?? process.cwd());
+  const state = new BoardState(source, live, project);
   const serving = await serveBoard(state, run.port).catch((error: unknown) => {
     throw portInUse(error, BOARD_HOST, run.port) ?? error;
   });
   let skills: OpenSkills | undefined;
+  // The eval results are read with each load, and again when the workspace changes (not per request).
+  const evalsWatch = live
+    ? new EvalsWatch(() => {
+        const load = state.shown();
+        if (load && state.evalsRead(load, readBoardEvals(load.result, project))) serving.announce(state.version);
+      }, logger.warn)
+    : undefined;
   // Before the URL is printed: whoever reads it may stop the board at once.
-  const stop = stopSequence({ deadlineMs: BOARD_EXIT_MS, drain: () => serving.stop(), skills: () => skills });
+  const stop = stopSequence({
+    deadlineMs: BOARD_EXIT_MS,
+    drain: () => {
+      evalsWatch?.close();
+      return serving.stop();
+    },
+    skills: () => skills,
+  });
   onStopSignals(() => void stop());
   // The one place the token is shown: the URL for the user, on stdout. The log has the address only.
   process.stdout.write(`${serving.url}\n`);
@@ -78,7 +95,8 @@ export async function runBoard(options: ServeOptions, run: BoardRunOptions): Pro
   const show = (result: LoadResult) => {
     shown = shown
       .then(async () => {
-        const load = { result, findings: await run.findings(result) };
+        const evals = readBoardEvals(result, project, (workspace) => evalsWatch?.follow(workspace));
+        const load = { result, findings: await run.findings(result), evals };
         state.loaded(load);
         return load;
       })

@@ -5,9 +5,6 @@
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
-/** The default workspace, in the project root, when neither `--workspace` nor `eval.workspace` names one. */
-export const DEFAULT_WORKSPACE = "eval-workspace";
-
 /** Creates and returns `iteration-N` after the highest already in `workspace`. */
 export function nextIteration(workspace: string): string {
   mkdirSync(workspace, { recursive: true });

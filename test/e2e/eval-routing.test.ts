@@ -137,6 +137,27 @@ describe("eval --routing", () => {
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toContain("cannot write the results to other-set.json");
   });
+
+  test("eval.workspace in the config: results go there without --workspace; --workspace still wins", async () => {
+    const config = join(fixture.cwd, "skill-central.yaml");
+    const before = readFileSync(config, "utf8");
+    try {
+      // Without the key (today's default) nothing is written.
+      expect((await cli("eval")).code).toBe(0);
+      expect(existsSync(join(fixture.cwd, "eval-workspace"))).toBe(false);
+      fixture.write("skill-central.yaml", `${before}eval:\n  workspace: ci/evals\n`);
+      const run = await cli("eval");
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(`wrote ${join("ci", "evals", "iteration-1", "routing.json")}`);
+      const written = JSON.parse(readFileSync(join(fixture.cwd, "ci/evals/iteration-1/routing.json"), "utf8"));
+      expect(written.mode).toBe("routing");
+      expect((await cli("eval", "--workspace", "elsewhere")).code).toBe(0);
+      expect(existsSync(join(fixture.cwd, "elsewhere/iteration-1/routing.json"))).toBe(true);
+      expect(existsSync(join(fixture.cwd, "ci/evals/iteration-2"))).toBe(false);
+    } finally {
+      fixture.write("skill-central.yaml", before);
+    }
+  });
 });
 
 describe("eval files are the author's test data", () => {

@@ -24,6 +24,16 @@ describe("the board's view in the URL", () => {
     expect(parseHash("#/skill/%E0%A4%A")).toEqual({ skill: undefined });
     expect(parseHash("#/?audit=everything").choices?.audit).toBe("");
   });
+
+  test("the Evals view has its own path, with the choices as any view's; a plain link to it keeps the page's", () => {
+    const view = { skill: undefined, evals: true as const, client: "cursor", audit: "", query: "", allProblems: true };
+    const hash = hashOf(view);
+    expect(hash).toBe("#/evals?client=cursor&problems=all");
+    const { skill, evals, choices } = parseHash(hash);
+    expect({ skill, evals, ...choices }).toEqual(view);
+    expect(parseHash("#/evals")).toEqual({ skill: undefined, evals: true });
+    expect(parseHash("#/evals/x?").evals).toBeUndefined();
+  });
 });
 
 describe("a YAML prompt's template as a document", () => {

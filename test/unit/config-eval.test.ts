@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { evalWorkspace } from "../../src/config/eval-settings.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { resolvedConfig } from "../helpers/resolved-config.ts";
 
@@ -13,30 +14,38 @@ async function resolve(files: Record<string, string>) {
 }
 
 describe("eval.workspace in the config files", () => {
-  test("absent: no workspace set (eval falls back to eval-workspace/ in the project root)", async () => {
+  test("absent: eval-workspace/ in the project root, not configured", async () => {
     const { config, diagnostics } = await resolve({});
     expect(config.eval).toEqual({});
+    expect(evalWorkspace(config.eval, fixture.cwd)).toEqual({
+      dir: join(fixture.cwd, "eval-workspace"),
+      configured: false,
+    });
     expect(diagnostics).toEqual([]);
   });
 
   test("a path relative to the config file's folder; the project's over the user's", async () => {
-    const user = await resolve({ "~/.skill-central/config.yaml": "eval: { workspace: runs }\n" });
-    expect(user.config.eval).toEqual({ workspace: join(fixture.home, ".skill-central", "runs") });
-    const both = await resolve({
-      "~/.skill-central/config.yaml": "eval: { workspace: runs }\n",
-      "skill-central.yaml": "eval:\n  workspace: ci/eval-runs\n",
+    const user = await resolve({ "~/.skill-central/config.yaml": "eval: { workspace: runs/evals }\n" });
+    expect(evalWorkspace(user.config.eval, fixture.cwd)).toEqual({
+      dir: join(fixture.home, ".skill-central", "runs", "evals"),
+      configured: true,
     });
-    expect(both.config.eval).toEqual({ workspace: join(fixture.cwd, "ci", "eval-runs") });
+    const both = await resolve({
+      "~/.skill-central/config.yaml": "eval: { workspace: /tmp/user-evals }\n",
+      "skill-central.yaml": "eval:\n  workspace: ci/evals/\n",
+    });
+    expect(both.config.eval).toEqual({ workspace: join(fixture.cwd, "ci", "evals") });
+    expect(both.diagnostics).toEqual([]);
   });
 
-  test("anything else is a warning and ignored", async () => {
+  test("anything else is a warning and ignored, naming the key", async () => {
     for (const [value, problem] of [
-      ["yes", '"eval" must be a mapping { workspace }; ignored'],
-      ["{ workspace: ' ' }", '"eval.workspace" must be a path to a folder; ignored'],
-      ["{ folder: x }", 'unknown key "eval.folder" is ignored (known keys: workspace)'],
+      ["./evals", '"eval" must be a mapping { workspace }; ignored'],
+      ['{ workspace: "  " }', '"eval.workspace" must be a path to a folder; ignored'],
+      ["{ workspce: x }", 'unknown key "eval.workspce" is ignored (known keys: workspace)'],
     ] as const) {
       const { config, diagnostics } = await resolve({ "skill-central.yaml": `eval: ${value}\n` });
-      expect(config.eval).toEqual({});
+      expect(evalWorkspace(config.eval, fixture.cwd).configured).toBe(false);
       expect(diagnostics).toEqual([problem]);
     }
   });

@@ -16,6 +16,7 @@ import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { REPO_ROOT } from "../helpers/server.ts";
 import { judgeFindings } from "../../src/commands/support/ownership.ts";
 import { evalFileFindings } from "../../src/storage/eval-files.ts";
+import { readEvalResults } from "../../src/storage/eval-results.ts";
 import { appendAdminEntry } from "../../src/storage/admin-log-store.ts";
 import { parsePrivateKey } from "../../src/storage/sshsig.ts";
 import { storeLocation } from "../../src/storage/store-location.ts";
@@ -694,7 +695,7 @@ describe("a project: layers, resolution, config", () => {
     const loaded = await loadSkills({ cwd: project.cwd, home: project.home });
     expect(allDiagnostics(loaded).map(shown(project))).toEqual([
       `${project.home}/.skill-central/config.yaml:1:9: error: config ignored: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] — fix the file; its layers and settings apply again once it reads`,
-      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, store, enable, audit, checks, eval, policy) — did you mean "layers"?',
+      'skill-central.yaml:2:1: warning: unknown key "layer" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, store, enable, audit, checks, policy, eval) — did you mean "layers"?',
       'skill-central.yaml:3:1: warning: "pageSize" must be a positive whole number; ignored — e.g. pageSize: 50',
       'skill-central.yaml:6:47: warning: layer "team": unknown key "prority" is ignored (known keys: name, path, priority, git, ref, refresh, visibleTo, url, signers, revoked, skills, tokenEnv) — did you mean "priority"?',
       'skill-central.yaml:9:1: warning: "catalog" must be auto, on or off; ignored — auto (per client, the default), on (every client) or off (none); see docs/catalog.md',
@@ -840,6 +841,22 @@ describe("eval files (validate; docs/eval.md)", () => {
       "b.eval_set.json: error: it is a folder (EISDIR) — make it a readable JSON file, or remove it",
       'b.evals.json:2:17: warning: skill_name "bee" is not this skill\'s id "b" — write "skill_name": "b"',
       'b.evals.json:3:48: warning: evals[0].files[0]: no file "gone.txt" in the skill\'s folder — list files relative to the skill folder (evals/files/… is usual), or add the file',
+    ]);
+  });
+});
+
+describe("eval results (the board's Evals; docs/eval.md)", () => {
+  test("eval-results: a results file half written, or an entry of the wrong shape, skipped at file:line:col", () => {
+    covered.add("eval-results");
+    const where = fixture({
+      "ws/iteration-1/routing.json": '{ "mode": "routing", "skills": [ { "skill": "a", ',
+      "ws/iteration-2/benchmark.json": '{\n  "skills": [\n    { "skill_name": "a" }\n  ]\n}\n',
+    });
+    expect(readEvalResults(join(where.cwd, "ws")).problems.map(shown(where))).toEqual([
+      "ws/iteration-2/benchmark.json:3:5: warning: skills[0] needs a skill_name and a verdict (better, worse, same, not-run, needs-recording) — skipped; see docs/eval.md for the results format",
+      expect.stringMatching(
+        /^ws\/iteration-1\/routing\.json:1:50: warning: not valid JSON \(half written, or not a results file\): .+ — skipped; see docs\/eval\.md for the results format$/,
+      ),
     ]);
   });
 });

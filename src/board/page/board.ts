@@ -4,6 +4,7 @@
  */
 import { localMidnight, localTime } from "./dates.ts";
 import { byId, el, getJson, replaceWith } from "./dom.ts";
+import { evalsOverviewSection, evalsPage } from "./evals-view.ts";
 import { unusedSection } from "./insights-view.ts";
 import { PAGE_SIZE, renderClient, renderProblems, renderSkillList } from "./lists.ts";
 import { governanceSections, costsSection, layersSection, mostUsedSection, recentSection } from "./overview-view.ts";
@@ -28,6 +29,8 @@ const view = {
   ranked: undefined as string[] | undefined,
   page: 0,
   selected: undefined as string | undefined,
+  /** The Evals view is shown (when no skill is). */
+  evals: false,
   /** The client picked, kept here as well: the URL may name it before the list of clients arrives. */
   client: "",
   allProblems: false,
@@ -37,6 +40,7 @@ const view = {
 function urlView(): UrlView {
   return {
     skill: view.selected,
+    ...(view.evals && { evals: true }),
     client: view.client,
     audit: byId<HTMLSelectElement>("audit-filter").value,
     query: byId<HTMLInputElement>("search").value,
@@ -107,14 +111,32 @@ async function showHome(): Promise<void> {
     summary ? [layersSection(summary), ...governanceSections(summary.governance)] : [],
     summary ? [costsSection(clients, costs)] : [],
     usage ? [mostUsedSection(usage)] : [],
+    summary ? [evalsOverviewSection(summary.evals)] : [],
     summary ? [recentSection(summary)] : [],
     usage ? [unusedSection(usage)] : [],
   );
 }
 
+/** Every skill's last eval results, worst first (evals-view.ts): from the summary, nothing more to ask. */
+function showEvals(): void {
+  const section = byId("skill");
+  section.setAttribute("aria-label", "Evals");
+  delete section.dataset.skill;
+  if (view.summary) replaceWith(section, evalsPage(view.summary.evals));
+}
+
+/** Which of the header's views is shown, for people and screen readers. */
+function markView(): void {
+  const current = view.selected !== undefined ? undefined : view.evals ? "evals-link" : "overview-link";
+  for (const id of ["overview-link", "evals-link"])
+    if (id === current) byId(id).setAttribute("aria-current", "page");
+    else byId(id).removeAttribute("aria-current");
+}
+
 async function showSelected(): Promise<void> {
+  markView();
   const id = view.selected;
-  if (id === undefined) return showHome();
+  if (id === undefined) return view.evals ? showEvals() : showHome();
   const path = encodeURIComponent(id);
   const [skill, usage] = await Promise.all([
     getJson<SkillPage>(`/api/skill/${path}`),
@@ -122,7 +144,7 @@ async function showSelected(): Promise<void> {
     getJson<SkillUsageView>(`/api/usage/${path}?from=${localMidnight(29)}`),
   ]);
   if (view.selected !== id) return;
-  await showSkill(skill, id, usage, view.summary?.governance);
+  await showSkill(skill, id, usage, view.summary?.governance, view.summary?.evals);
 }
 
 async function showClient(): Promise<void> {
@@ -184,8 +206,9 @@ async function refresh(): Promise<void> {
  * full when any of them is not its default, so it can be shared as it is.
  */
 function route(): void {
-  const { skill, choices } = parseHash(location.hash);
+  const { skill, evals, choices } = parseHash(location.hash);
   view.selected = skill;
+  view.evals = evals === true;
   const before = { client: view.client, query: byId<HTMLInputElement>("search").value, all: view.allProblems };
   if (choices) {
     view.client = choices.client;

@@ -2,8 +2,9 @@
 import { localTime } from "./dates.ts";
 import { byId, el, getJson, place, replaceWith, table } from "./dom.ts";
 import { auditSection, usageSection } from "./insights-view.ts";
+import { skillEvalsSection } from "./evals-view.ts";
 import { renderMarkdown, renderTemplate } from "./markdown.ts";
-import type { Field, GovernanceView, RenderAnswer, SkillPage, SkillUsageView } from "../wire.ts";
+import type { EvalsView, Field, GovernanceView, RenderAnswer, SkillPage, SkillUsageView } from "../wire.ts";
 
 /** The form's values as a client would send them: numbers as numbers, JSON fields parsed; empty fields left out. */
 function fieldValue(field: Field, input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): unknown {
@@ -290,6 +291,7 @@ export async function showSkill(
   id: string,
   usage: SkillUsageView | undefined,
   governance?: GovernanceView,
+  evals?: EvalsView,
 ): Promise<void> {
   const section = byId("skill");
   const previous = currentValues(section.querySelector("form"));
@@ -334,6 +336,7 @@ export async function showSkill(
     el("h3", {}, "Examples"),
     examplesList(skill),
     usageSection(skill.id, usage),
+    skillEvalsSection(skill.id, evals),
     [filesTable(skill)].filter((e) => e !== undefined),
   );
   await preview(skill, form);

@@ -21,7 +21,8 @@ import { skillVersion } from "../../evaluate/skill-version.ts";
 import type { Provider, Wire } from "../../evaluate/wire.ts";
 import type { LoadResult } from "../../load/load-skills.ts";
 import { evalPathsOf, readEvalsFile } from "../../storage/eval-files.ts";
-import { DEFAULT_WORKSPACE, nextIteration } from "../../storage/eval-workspace.ts";
+import { evalWorkspace } from "../../config/eval-settings.ts";
+import { nextIteration } from "../../storage/eval-workspace.ts";
 import { describeFsError } from "../../storage/fs-errors.ts";
 import { VERSION } from "../../version.ts";
 import { visibleLine } from "../../visible-text.ts";
@@ -122,7 +123,7 @@ function skillsUnderEval(ctx: CommandContext, loaded: LoadResult, named: Readonl
 /** The folder runs go in: `--workspace`, else `eval.workspace`, else eval-workspace/ in the project root. */
 function workspaceOf(ctx: CommandContext, loaded: LoadResult, flag: string | undefined): string {
   if (flag !== undefined) return resolve(ctx.cwd, flag);
-  return loaded.config.eval?.workspace ?? join(ctx.cwd, DEFAULT_WORKSPACE);
+  return evalWorkspace(loaded.config.eval, ctx.cwd).dir;
 }
 
 export async function runModelEval(ctx: CommandContext, loaded: LoadResult, flags: ModelEvalFlags): Promise<number> {
