@@ -82,7 +82,7 @@ describe("catalog settings in the config files", () => {
   test("the unknown-key warning lists the new keys", async () => {
     const { diagnostics } = await resolve({ "skill-central.yaml": "catalogue: on\n" });
     expect(diagnostics[0]!.message).toBe(
-      'unknown key "catalogue" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, store, enable, audit, checks, eval, policy)',
+      'unknown key "catalogue" is ignored (known keys: layers, builtin, pageSize, catalog, toolSkills, toolCap, tokenBudget, elicitation, http, usage, store, enable, audit, checks, policy, eval)',
     );
   });
 });
