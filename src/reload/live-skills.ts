@@ -6,7 +6,7 @@ import { layersFrom } from "../config/layer-source.ts";
 // Types only: the refresh (and the audit gate and archive reader it brings) is imported when a layer needs it.
 import type { BackgroundRefresh } from "../sources/refresh.ts";
 import type { MissingCopies } from "../sources/fetch-missing.ts";
-import { AdminLogPoll } from "./admin-log-poll.ts";
+import type { AdminLogPoll } from "./admin-log-poll.ts";
 import { DEBOUNCE_MS, Reloader } from "./reloader.ts";
 import { watchTargets } from "./watch-targets.ts";
 import { SkillWatcher } from "./watcher.ts";
@@ -54,7 +54,8 @@ export class LiveSkills {
   private missing: Promise<MissingCopies> | undefined;
   private readonly home: string;
   /** Made when a load first obeys the admin log (the config names approvers). */
-  private adminPoll: AdminLogPoll | undefined;
+  /** Imported when a load first obeys the admin log: a server without governance never loads the store's modules for it. */
+  private adminPoll: Promise<AdminLogPoll | undefined> | undefined;
   private closed = false;
   /** Whether the layer folders' recursive watches are armed (from the end of the first load on). */
   private treesArmed = false;
@@ -220,12 +221,27 @@ export class LiveSkills {
     const governance = result.governance;
     const store = result.config.stateStore;
     if (this.closed || governance === undefined || store === undefined) {
-      this.adminPoll?.close();
+      void this.adminPoll?.then((poll) => poll?.close());
       this.adminPoll = undefined;
       return;
     }
-    if (this.adminPoll) this.adminPoll.loaded(governance.newest);
-    else this.adminPoll = new AdminLogPoll(store, governance.newest, () => this.reload(), this.options.warn);
+    const newest = governance.newest;
+    if (this.adminPoll) {
+      void this.adminPoll.then((poll) => poll?.loaded(newest));
+      return;
+    }
+    const pending: Promise<AdminLogPoll | undefined> = import("./admin-log-poll.ts").then(
+      // Stopped while the import was under way (the config dropped approvers, or the server closed): no poll.
+      ({ AdminLogPoll }) =>
+        this.adminPoll === pending && !this.closed
+          ? new AdminLogPoll(store, newest, () => this.reload(), this.options.warn)
+          : undefined,
+      (error: unknown) => {
+        this.options.warn(`cannot poll the admin log: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      },
+    );
+    this.adminPoll = pending;
   }
 
   /** Stops watching; a load in flight is discarded. */
@@ -234,7 +250,7 @@ export class LiveSkills {
     this.resolveArmed();
     this.reloader.close();
     this.watcher?.close();
-    this.adminPoll?.close();
+    void this.adminPoll?.then((poll) => poll?.close());
     // One made after this (its import was under way) is closed as soon as it exists.
     void this.refresh?.then((refresh) => refresh.close()).catch(() => {});
     void this.missing?.then((missing) => missing.close()).catch(() => {});

@@ -11,9 +11,9 @@ import { stateRoot, type UsageSettings } from "../config/usage-settings.ts";
 import type { OnSkillUse, SkillUse } from "../mcp/feature.ts";
 import { storeLocation } from "../storage/store-location.ts";
 import { boundedUse } from "../storage/usage-bounds.ts";
-import { UsageRecorder } from "../storage/usage-store.ts";
+import type { UsageRecorder } from "../storage/usage-store.ts";
 
-/** Uses heard before the config is known, at most: the first load comes within moments. */
+/** Uses heard before the store is open, at most: the first load comes within moments, the store's module soon after. */
 const MAX_EARLY_USES = 1_000;
 
 type EarlyUse = SkillUse & { at: number; caller?: string; project: string };
@@ -21,7 +21,12 @@ type EarlyUse = SkillUse & { at: number; caller?: string; project: string };
 export class UsageLog {
   private recorder: UsageRecorder | undefined;
   private settings: UsageSettings | undefined;
-  private early: EarlyUse[] | undefined = [];
+  /** Whether a load has named the settings yet (undefined settings then mean no store). */
+  private configured = false;
+  /** Uses waiting for the store: heard before the first load, or while its module is imported. */
+  private early: EarlyUse[] = [];
+  /** The store's module, imported on the first use, not at start: a server nobody calls never loads it. */
+  private opening: Promise<void> | undefined;
   /** Dropped by recorders this process closed (a config edit moved the store). */
   private droppedBefore = 0;
 
@@ -44,37 +49,64 @@ export class UsageLog {
       this.projectId ??= this.project();
       const row = { ...use, project: this.projectId, ...(caller !== undefined && { caller }) };
       if (this.recorder !== undefined) this.recorder.record(row);
-      else if (this.early !== undefined && this.early.length < MAX_EARLY_USES)
-        this.early.push(boundedUse({ ...row, at: Date.now() }));
+      else if (this.configured && !this.storeOn) return;
+      else {
+        if (this.early.length < MAX_EARLY_USES) this.early.push(boundedUse({ ...row, at: Date.now() }));
+        this.open();
+      }
     };
   }
 
-  /** A load's settings: opens (lazily) the store they name, closing one they no longer name. */
+  private get storeOn(): boolean {
+    return this.settings !== undefined && this.settings.store !== "off";
+  }
+
+  /** A load's settings: the store they name is opened on the next use; one they no longer name is closed. */
   configure(settings: UsageSettings | undefined): void {
     const same =
+      this.configured &&
       settings?.store === this.settings?.store &&
       settings?.keepDays === this.settings?.keepDays &&
       settings?.buffer === this.settings?.buffer &&
       settings?.passwordEnv === this.settings?.passwordEnv;
-    if (same && this.early === undefined) return;
+    if (same) return;
+    this.configured = true;
     this.settings = settings;
-    if (!same) {
-      void this.closeRecorder();
-      this.recorder =
-        settings === undefined || settings.store === "off"
-          ? undefined
-          : new UsageRecorder({
-              store: storeLocation(settings.store, settings.passwordEnv),
-              keepDays: settings.keepDays,
-              buffer: settings.buffer,
-              warn: this.warn,
-              // The default state folder is skill-central's own: kept private even if an older version made it.
-              privateFolder: dirname(settings.store) === stateRoot(),
-            });
-    }
-    const early = this.early ?? [];
-    this.early = undefined;
-    for (const use of early) this.recorder?.record(use);
+    void this.closeRecorder();
+    if (!this.storeOn) this.early = [];
+    else if (this.early.length > 0) this.open();
+  }
+
+  /** Imports the store's module (once) and opens the store the settings name, then writes what waited. */
+  private open(): void {
+    if (!this.configured || !this.storeOn) return;
+    this.opening ??= import("../storage/usage-store.ts").then(
+      (module) => {
+        this.opening = undefined;
+        this.openWith(module.UsageRecorder);
+      },
+      (error: unknown) => {
+        this.opening = undefined;
+        this.early = [];
+        this.warn(`usage history is off: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  }
+
+  private openWith(Recorder: typeof UsageRecorder): void {
+    const settings = this.settings;
+    if (this.recorder !== undefined || settings === undefined || settings.store === "off") return;
+    this.recorder = new Recorder({
+      store: storeLocation(settings.store, settings.passwordEnv),
+      keepDays: settings.keepDays,
+      buffer: settings.buffer,
+      warn: this.warn,
+      // The default state folder is skill-central's own: kept private even if an older version made it.
+      privateFolder: dirname(settings.store) === stateRoot(),
+    });
+    const early = this.early;
+    this.early = [];
+    for (const use of early) this.recorder.record(use);
   }
 
   private closeRecorder(): Promise<void> {
@@ -87,10 +119,14 @@ export class UsageLog {
 
   /**
    * Writes what is pending; call once, when the process ends. A file store is written before it
-   * returns; a database's last batch is the promise's (bounded).
+   * returns (once its module, if under way, has arrived); a database's last batch is the
+   * promise's (bounded).
    */
-  close(): Promise<void> {
-    this.early = undefined;
+  async close(): Promise<void> {
+    if (this.opening !== undefined) await this.opening;
+    this.early = [];
+    this.configured = true;
+    this.settings = undefined;
     return this.closeRecorder();
   }
 }
