@@ -59,6 +59,19 @@ function importsOf(file: string): string[] {
 const files = [...new Glob("**/*.ts").scanSync({ cwd: SRC })].map((f) => join(SRC, f)).sort();
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
+/** Every module `entries` (under src/) import at start: static imports followed, `import type` and `import()` not. */
+function staticallyReached(entries: readonly string[]): string[] {
+  const STATIC = /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s*["'](\.{1,2}\/[^"']+\.ts)["']/g;
+  const reached = new Set<string>();
+  const walk = (file: string): void => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const m of readFileSync(file, "utf8").matchAll(STATIC)) walk(resolve(dirname(file), m[1]!));
+  };
+  for (const entry of entries) walk(join(SRC, entry));
+  return [...reached].map((f) => relative(SRC, f));
+}
+
 describe("source architecture", () => {
   test("every import from src/ names a file that exists inside src/", () => {
     const broken = [...graph].flatMap(([file, targets]) =>
@@ -102,19 +115,25 @@ describe("source architecture", () => {
   });
 
   test("the serving processes' start-up loads no audit module: the gate and its rules are imported when a git layer that follows a ref, or a locked copy that is missing, first needs them", () => {
-    const STATIC = /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s*["'](\.{1,2}\/[^"']+\.ts)["']/g;
-    const reached = new Set<string>();
-    const walk = (file: string): void => {
-      if (reached.has(file)) return;
-      reached.add(file);
-      for (const m of readFileSync(file, "utf8").matchAll(STATIC)) walk(resolve(dirname(file), m[1]!));
-    };
-    for (const entry of ["serve/stdio.ts", "serve/http.ts", "serve/board.ts"]) walk(join(SRC, entry));
-    const loaded = [...reached].map((f) => relative(SRC, f));
+    const loaded = staticallyReached(["serve/stdio.ts", "serve/http.ts", "serve/board.ts"]);
     // The walk does see the server's modules (the loader among them), so an empty answer below means something.
     expect(loaded).toContain("load/load-skills.ts");
     const lazy = ["sources/refresh.ts", "sources/fetch-missing.ts", "sources/sync.ts"];
     expect(loaded.filter((f) => f.startsWith("audit/") || lazy.includes(f))).toEqual([]);
+  });
+
+  test("the serving processes' start-up loads no store module: the usage store is imported on the first use, the admin log's poll when a load first obeys it", () => {
+    const loaded = staticallyReached(["serve/stdio.ts", "serve/http.ts"]);
+    expect(loaded).toContain("serve/usage-log.ts");
+    const lazy = [
+      "storage/usage-store.ts",
+      "storage/usage-sqlite.ts",
+      "storage/usage-postgres.ts",
+      "storage/usage-report.ts",
+      "storage/admin-log-store.ts",
+      "reload/admin-log-poll.ts",
+    ];
+    expect(loaded.filter((f) => lazy.includes(f))).toEqual([]);
   });
 
   test("the stage rule can fail: an upward import is detected", () => {
