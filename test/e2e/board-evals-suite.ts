@@ -13,6 +13,7 @@ import {
 } from "../helpers/board.ts";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 import type { ServerTarget } from "../helpers/server.ts";
+import { overflowingParts, seriousViolations } from "../helpers/page-checks.ts";
 import { runCli } from "./cli-run.ts";
 
 /**
@@ -25,19 +26,6 @@ import { runCli } from "./cli-run.ts";
  * workspace shows without a restart; the view is in the URL; axe finds nothing serious.
  */
 
-type AxeViolation = { id: string; impact?: string | null; nodes: { target: string[] }[] };
-type OverflowElement = {
-  scrollWidth: number;
-  clientWidth: number;
-  tagName: string;
-  getAttribute(name: string): string | null;
-};
-type OverflowDocument = {
-  documentElement: OverflowElement;
-  querySelectorAll(selector: string): Iterable<OverflowElement>;
-};
-let axeText: string | undefined;
-const axeSource = async () => (axeText ??= await Bun.file(require.resolve("axe-core/axe.min.js")).text());
 const WORKSPACE = join(import.meta.dir, "..", "fixtures", "eval-workspace");
 
 export function boardEvalsSuite(target: ServerTarget): void {
@@ -228,27 +216,10 @@ export function boardEvalsSuite(target: ServerTarget): void {
               .or(checked.getByRole("table", { name: view.waitFor }))
               .first()
               .waitFor();
-            await checked.addScriptTag({ content: await axeSource() });
-            const violations = await checked.evaluate(async () => {
-              const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-              const { violations } = await axe.run();
-              return violations
-                .filter((v) => v.impact === "serious" || v.impact === "critical")
-                .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-            });
+            const violations = await seriousViolations(checked);
             expect(violations).toEqual([]);
             // The results table wraps inside its card rather than push past it.
-            const overflowing = await checked.evaluate(() => {
-              const doc = (globalThis as unknown as { document: OverflowDocument }).document;
-              const wide = (e: OverflowElement) => e.scrollWidth > e.clientWidth + 1;
-              const page = doc.documentElement.scrollWidth > doc.documentElement.clientWidth ? ["page"] : [];
-              return [
-                ...page,
-                ...[...doc.querySelectorAll("section, nav, table, pre")]
-                  .filter(wide)
-                  .map((e) => e.getAttribute("aria-label") ?? e.tagName),
-              ];
-            });
+            const overflowing = await overflowingParts(checked);
             expect(overflowing).toEqual([]);
           } finally {
             await context.close();

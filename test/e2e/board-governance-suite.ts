@@ -6,6 +6,7 @@ import { chromiumInstalled, launchChromium, startBoard, type RunningBoard } from
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 import type { ServerTarget } from "../helpers/server.ts";
 import { makeKey, signerLine } from "../helpers/ssh-keys.ts";
+import { seriousViolations } from "../helpers/page-checks.ts";
 import { runCli } from "./cli-run.ts";
 
 /**
@@ -16,9 +17,6 @@ import { runCli } from "./cli-run.ts";
  * shows its approval or its block; axe finds nothing serious in either theme.
  */
 
-type AxeViolation = { id: string; impact?: string | null; nodes: { target: string[] }[] };
-let axeText: string | undefined;
-const axeSource = async () => (axeText ??= await Bun.file(require.resolve("axe-core/axe.min.js")).text());
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 export function boardGovernanceSuite(target: ServerTarget): void {
@@ -146,14 +144,7 @@ export function boardGovernanceSuite(target: ServerTarget): void {
             const checked = await context.newPage();
             await checked.goto(new URL(view.hash, board.url).href);
             await checked.getByRole("region", { name: view.waitFor }).waitFor();
-            await checked.addScriptTag({ content: await axeSource() });
-            const violations = await checked.evaluate(async () => {
-              const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-              const { violations } = await axe.run();
-              return violations
-                .filter((v) => v.impact === "serious" || v.impact === "critical")
-                .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-            });
+            const violations = await seriousViolations(checked);
             expect(violations).toEqual([]);
           } finally {
             await context.close();

@@ -14,6 +14,7 @@ import {
 import { BOARD_FILES, DATA_PATHS, HOSTILE_HTML, SEEDED_USES, seedUsage } from "../helpers/board-fixture.ts";
 import { DAMAGE, writeGarbageStore } from "../helpers/damaged-store.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
+import { overflowingParts, seriousViolations } from "../helpers/page-checks.ts";
 import { RULES_BY_ID } from "../../src/audit/rules.ts";
 
 const FILES = BOARD_FILES;
@@ -31,21 +32,6 @@ const AXE_VIEWS = [
   { name: "a folder skill", hash: "#/skill/handbook", waitFor: "Usage" },
   { name: "a blocked skill", hash: "#/skill/installer", waitFor: "Audit" },
 ];
-
-let axeText: string | undefined;
-const axeSource = async () => (axeText ??= await Bun.file(require.resolve("axe-core/axe.min.js")).text());
-
-type AxeViolation = { id: string; impact?: string | null; nodes: { target: string[] }[] };
-type OverflowElement = {
-  scrollWidth: number;
-  clientWidth: number;
-  tagName: string;
-  getAttribute(name: string): string | null;
-};
-type OverflowDocument = {
-  documentElement: OverflowElement;
-  querySelectorAll(selector: string): Iterable<OverflowElement>;
-};
 
 /** Runs `board --open --port 0` with `PATH` only `bin`; resolves with its URL and the first stderr line that mentions `--open`. */
 async function openWithout(
@@ -607,26 +593,9 @@ export function boardSuite(target: ServerTarget): void {
               await checked.getByLabel("Client", { exact: true }).selectOption({ label: "Cursor" });
               await checked.getByRole("region", { name: "Catalog cost" }).waitFor();
               await checked.getByRole("region", { name: view.waitFor }).waitFor();
-              await checked.addScriptTag({ content: await axeSource() });
-              const violations = await checked.evaluate(async () => {
-                const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-                const { violations } = await axe.run();
-                return violations
-                  .filter((v) => v.impact === "serious" || v.impact === "critical")
-                  .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-              });
+              const violations = await seriousViolations(checked);
               expect(violations).toEqual([]);
-              const overflowing = await checked.evaluate(() => {
-                const doc = (globalThis as unknown as { document: OverflowDocument }).document;
-                const wide = (e: OverflowElement) => e.scrollWidth > e.clientWidth + 1;
-                const page = doc.documentElement.scrollWidth > doc.documentElement.clientWidth ? ["page"] : [];
-                return [
-                  ...page,
-                  ...[...doc.querySelectorAll("section, nav, table, pre")]
-                    .filter(wide)
-                    .map((e) => e.getAttribute("aria-label") ?? e.tagName),
-                ];
-              });
+              const overflowing = await overflowingParts(checked);
               expect(overflowing).toEqual([]);
             } finally {
               await context.close();
