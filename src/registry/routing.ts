@@ -4,6 +4,7 @@
  * built once. It measures whether a skill's name, tags and description win the query over every
  * other skill's: a proxy for a model's choice, not the choice itself (docs/eval.md).
  */
+import type { RoutingFigures } from "../storage/eval-results.ts";
 import type { Candidate } from "./registry.ts";
 import { type SearchIndex, searchSkills } from "./search.ts";
 
@@ -22,19 +23,9 @@ export interface RoutedQuery extends RoutingQuery {
   winner: string | null;
 }
 
-export interface SkillRouting {
+/** A skill's routing: its figures (unreachable: every query a miss), and each query's rank and winner. */
+export interface SkillRouting extends RoutingFigures {
   skill: string;
-  /** The skill is not among those searched (a model may not use it, or this client is not shown it): every query a miss. */
-  reachable: boolean;
-  positives: number;
-  negatives: number;
-  /** Share of should-trigger queries where the skill ranked first, or within the first 3; null with none. */
-  recallAt1: number | null;
-  recallAt3: number | null;
-  /** Should-not queries where the skill ranked first. */
-  falseFires: number;
-  /** For the should-trigger queries it did not win: who did (`(none)` when nothing matched), and how often. */
-  wonInstead: Record<string, number>;
   queries: RoutedQuery[];
 }
 

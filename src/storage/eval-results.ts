@@ -46,8 +46,26 @@ export interface ModelResult {
   errors: number;
 }
 
+/**
+ * One skill's routing figures, as `eval --routing` works them out (registry/routing.ts) and
+ * routing.json keeps them: the one shape the command, the file and the board share.
+ */
+export interface RoutingFigures {
+  /** The skill is among those searched (a model may use it, or this client is shown it). */
+  reachable: boolean;
+  positives: number;
+  negatives: number;
+  /** Share of should-trigger queries where the skill ranked first, or within the first 3; null with none. */
+  recallAt1: number | null;
+  recallAt3: number | null;
+  /** Should-not queries where the skill ranked first. */
+  falseFires: number;
+  /** For the should-trigger queries it did not win: who did (`(none)` when nothing matched), and how often. */
+  wonInstead: Record<string, number>;
+}
+
 /** One skill's entry of `eval --routing`'s routing.json (src/commands/eval.ts's --json report). */
-export interface RoutingResult {
+export interface RoutingResult extends RoutingFigures {
   iteration: number;
   file: string;
   /** When the file was written (routing.json carries no timestamp), milliseconds since the epoch. */
@@ -56,13 +74,6 @@ export interface RoutingResult {
   client?: string;
   /** `--min-recall` of that run, when one was given. */
   minRecall?: number;
-  reachable: boolean;
-  positives: number;
-  negatives: number;
-  recallAt1: number | null;
-  recallAt3: number | null;
-  falseFires: number;
-  wonInstead: Record<string, number>;
 }
 
 export interface SkillResults {
