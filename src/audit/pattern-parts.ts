@@ -79,7 +79,7 @@ class Reader {
 function better(a: Needles, b: Needles): Needles {
   if (!a) return b;
   if (!b) return a;
-  const shortest = (n: string[]) => Math.min(...n.map((s) => s.length));
+  const shortest = (n: string[]) => n.reduce((a, s) => Math.min(a, s.length), Number.POSITIVE_INFINITY);
   const [la, lb] = [shortest(a), shortest(b)];
   if (la !== lb) return la > lb ? a : b;
   return a.length <= b.length ? a : b;
@@ -130,7 +130,7 @@ function sequence(r: Reader): Requirement {
     endRun();
     if (first && term.kind === "needles" && min <= 1 && max === 1 && term.anchors) {
       if (min === 1) anchors = [...starts, ...term.anchors];
-      else starts.push(...term.anchors);
+      else for (const a of term.anchors) starts.push(a);
       wordStart &&= boundary || term.wordStart;
       first = min === 0;
     } else first = false;
@@ -151,9 +151,9 @@ function alternation(r: Reader): Requirement {
   let wordStart = true;
   for (;;) {
     const one = sequence(r);
-    if (one.needles) needles.push(...one.needles);
+    if (one.needles) for (const n of one.needles) needles.push(n);
     else knownNeedles = false;
-    if (one.anchors) anchors.push(...one.anchors);
+    if (one.anchors) for (const a of one.anchors) anchors.push(a);
     else knownAnchors = false;
     wordStart &&= one.wordStart;
     if (r.peek() !== "|") break;

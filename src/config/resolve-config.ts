@@ -209,7 +209,7 @@ export async function resolveConfig(options: ConfigOptions, report: (d: Diagnost
     layers.push(
       folderLayer(BUILTIN_LAYER_NAME, options.builtinDir ?? builtinSkillsDir(), BUILTIN_PRIORITY, "built-in"),
     );
-  if (user?.layers?.length || project?.layers?.length) layers.push(...declared);
+  if (user?.layers?.length || project?.layers?.length) for (const layer of declared) layers.push(layer);
   else {
     const fallback = fallbackLayer(options.cwd);
     if (isDirectory(fallback.dir)) layers.push(fallback);

@@ -75,8 +75,8 @@ export function stat(values: readonly number[]): Stat {
   return {
     mean: round(mean),
     stddev: round(Math.sqrt(variance)),
-    min: round(Math.min(...values)),
-    max: round(Math.max(...values)),
+    min: round(values.reduce((a, v) => Math.min(a, v), Number.POSITIVE_INFINITY)),
+    max: round(values.reduce((a, v) => Math.max(a, v), Number.NEGATIVE_INFINITY)),
   };
 }
 

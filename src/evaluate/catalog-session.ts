@@ -92,7 +92,7 @@ export async function openCatalogSession(
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor === undefined ? {} : { cursor });
-    listed.push(...page.tools);
+    for (const tool of page.tools) listed.push(tool);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   const taken = new Set<string>();
