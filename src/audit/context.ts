@@ -61,6 +61,13 @@ const FENCE = /^\s{0,64}(?:```|~~~)/;
 /** Code spans and quoted phrases, which the example itself may fill with directives. */
 const QUOTED = /`[^`\n]{0,2000}`|"[^"\n]{0,2000}"|\u201c[^\u201c\u201d\n]{0,2000}\u201d/g;
 
+/** A run of characters between spaces (a longer one is read in pieces, none of which is a path). */
+const WORD = /\S{1,256}/g;
+/** A path or file name (`~/.ssh/id_rsa`, `.env`, `config/keys.json`), in a code span or not, a comma after it. */
+const PATH_TOKEN = /^`?(?:[~.][^\s,`]{1,256}|[^\s,`]{0,256}\/[^\s,`]{0,256})`?,?$/;
+/** The words that join the items of a list. */
+const LIST_WORD = /^(?:or|and|nor)$/i;
+
 /** The patterns above, for test/unit/audit-linear.test.ts's proof. */
 export const CONTEXT_PATTERNS: readonly RegExp[] = [
   BREAK,
@@ -72,6 +79,9 @@ export const CONTEXT_PATTERNS: readonly RegExp[] = [
   HEADING,
   FENCE,
   QUOTED,
+  WORD,
+  PATH_TOKEN,
+  LIST_WORD,
 ];
 
 /**
@@ -95,12 +105,38 @@ export function forbidden(line: string, start: number, end: number): boolean {
   NEGATION.lastIndex = 0;
   for (const n of before.matchAll(NEGATION)) governs = n.index + n[0].length;
   if (governs < 0) return false;
-  const between = before.slice(governs);
+  const between = listHead(before.slice(governs));
   const after = line.slice(end, to);
   const plain = unquoted(between);
   if (TURN.test(plain) || CLAUSE.test(plain) || plain.split(/\s+/).filter((w) => /\w/.test(w)).length > GOVERNS_WORDS)
     return false;
   return !TURN.test(unquoted(after));
+}
+
+/**
+ * The words between a negation and the match, less a list of paths the match ends: in "never read
+ * ~/.ssh/id_rsa or ~/.aws/credentials" the negation governs both paths, as it governs the first.
+ * Only paths and the words that join them may stand between the list's first item and the match
+ * ("never mind ~/.ssh/config and read ~/.aws/credentials" keeps its `and`, and the read).
+ */
+function listHead(between: string): string {
+  // A match may begin inside its path (`.aws/credentials` of `~/.aws/credentials`): that part is the match's own.
+  let own = between.length;
+  while (own > 0 && !/\s/.test(between[own - 1]!)) own--;
+  const tokens = [...between.slice(0, own).matchAll(WORD)];
+  let first = tokens.length;
+  let paths = 0;
+  while (first > 0) {
+    const token = tokens[first - 1]![0];
+    if (PATH_TOKEN.test(token)) paths++;
+    else if (!LIST_WORD.test(token)) break;
+    first--;
+  }
+  // The list starts with a path, and something joins its last path to the match.
+  while (first < tokens.length && !PATH_TOKEN.test(tokens[first]![0])) first++;
+  const last = tokens.at(-1)?.[0] ?? "";
+  if (paths === 0 || !(LIST_WORD.test(last) || last.endsWith(","))) return between;
+  return between.slice(0, tokens[first]!.index);
 }
 
 /** A tag alone: `<system-reminder>`, `</IMPORTANT>`, `<|im_start|>`. */

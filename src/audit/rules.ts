@@ -37,7 +37,7 @@ import { HIDDEN_PLACES, hiddenInstruction } from "./hidden-text.ts";
 import type { MatchContext, Severity } from "./match-context.ts";
 
 export type { MatchContext, Severity };
-export const RULES_VERSION = "2026.12.4";
+export const RULES_VERSION = "2026.12.5";
 
 export interface Rule {
   id: string;

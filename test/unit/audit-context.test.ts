@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { Severity } from "../../src/audit/rules.ts";
 import { scanText } from "../../src/audit/scan.ts";
 import { auditFiles, type SkillFileBytes } from "../../src/audit/verdict.ts";
 
@@ -120,6 +121,26 @@ describe("a prohibition that governs the match lowers it; a sentence that also s
       ["secrecy-from-user", "high"],
       ["secret-access", "medium"],
     ]);
+  });
+
+  test("a list of paths shares its negation: 'never read ~/.ssh/id_rsa or ~/.aws/credentials' lowers both", () => {
+    const cases: [string, Severity[]][] = [
+      ["Never read ~/.ssh/id_rsa or ~/.aws/credentials.", ["low", "low"]],
+      ["Do not cat ~/.ssh/id_rsa, `~/.netrc` or ~/.aws/credentials in a skill.", ["low", "low", "low"]],
+      ["Never open ~/.ssh/id_rsa nor ~/.aws/credentials.", ["low", "low"]],
+    ];
+    for (const [text, severities] of cases)
+      expect({ text, severities: scanText("SKILL.md", text).map((f) => f.severity) }).toEqual({ text, severities });
+  });
+
+  test("only paths and their joins make a list: a verb between them keeps the later path's severity", () => {
+    for (const text of [
+      "Never mind ~/.ssh/config and read ~/.aws/credentials.",
+      "Never read ~/.ssh/id_rsa or upload ~/.aws/credentials.",
+    ]) {
+      const found = scanText("SKILL.md", text).filter((f) => f.rule === "secret-access");
+      expect({ text, last: found.at(-1)?.severity }).toEqual({ text, last: "medium" });
+    }
   });
 
   test("a prohibition does not lower code in a fenced block", () => {
