@@ -4,6 +4,7 @@
  * `--json` shape; `--min-recall`, `--trigger-set`, `--workspace` iterations; invalid files at
  * file:line:col (and in `validate`); exit codes; and the built-ins' own confusion table.
  */
+import type { RoutingFigures } from "../../src/storage/eval-results.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -48,17 +49,10 @@ interface Report {
   note: string;
   catalog: number;
   minRecall?: number;
-  skills: {
+  skills: (RoutingFigures & {
     skill: string;
-    reachable: boolean;
-    positives: number;
-    negatives: number;
-    recallAt1: number | null;
-    recallAt3: number | null;
-    falseFires: number;
-    wonInstead: Record<string, number>;
     queries: { query: string; should_trigger: boolean; rank: number | null; winner: string | null }[];
-  }[];
+  })[];
   underMinRecall?: string[];
   problems: unknown[];
 }
