@@ -7,7 +7,7 @@
 import { sharedAuditCache } from "../audit/cache.ts";
 import { auditRecords } from "../load/audit-records.ts";
 import { visibleLine } from "../visible-text.ts";
-import { ActionRefused, recordAction } from "./support/admin-action.ts";
+import { recordOrRefuse } from "./support/admin-action.ts";
 import { command, EXIT_FAILURE, EXIT_OK, json, load, reportLoad, UsageError } from "./support/command.ts";
 import { text } from "./support/options.ts";
 
@@ -47,21 +47,15 @@ export const spec = command({
       digests: loaded.digests,
     }).find((a) => a.digest === digest);
     const files = here?.files.map((f) => [f.path, f.sha256] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    let recorded: Awaited<ReturnType<typeof recordAction>>;
-    try {
-      recorded = await recordAction(loaded, ctx.cwd, {
-        action: "approve",
-        skill,
-        digest,
-        ...(files !== undefined && { files }),
-        reason: ctx.options.reason,
-        keyFile: ctx.options.key,
-      });
-    } catch (error) {
-      if (!(error instanceof ActionRefused)) throw error;
-      ctx.err(`${visibleLine(error.message)}\n`);
-      return EXIT_FAILURE;
-    }
+    const recorded = await recordOrRefuse(ctx, loaded, ctx.cwd, {
+      action: "approve",
+      skill,
+      digest,
+      ...(files !== undefined && { files }),
+      reason: ctx.options.reason,
+      keyFile: ctx.options.key,
+    });
+    if (recorded === undefined) return EXIT_FAILURE;
     const { entry, store } = recorded;
     if (ctx.json) json(ctx, { seq: entry.seq, action: "approve", skill, digest, principal: entry.principal, store });
     else

@@ -7,7 +7,7 @@
  * `unblock --digest D` lifts exactly that block.
  */
 import { visibleLine } from "../visible-text.ts";
-import { ActionRefused, recordAction } from "./support/admin-action.ts";
+import { recordOrRefuse } from "./support/admin-action.ts";
 import { command, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, json, load, reportLoad } from "./support/command.ts";
 import { text } from "./support/options.ts";
 
@@ -43,20 +43,14 @@ function actionSpec(action: "block" | "unblock") {
         ctx.err(`error: --digest takes sha256:<64 hex digits>, the digest audit --format json reports\n`);
         return EXIT_USAGE;
       }
-      let recorded: Awaited<ReturnType<typeof recordAction>>;
-      try {
-        recorded = await recordAction(loaded, ctx.cwd, {
-          action,
-          skill,
-          ...(digest !== undefined && { digest }),
-          reason: ctx.options.reason,
-          keyFile: ctx.options.key,
-        });
-      } catch (error) {
-        if (!(error instanceof ActionRefused)) throw error;
-        ctx.err(`${visibleLine(error.message)}\n`);
-        return EXIT_FAILURE;
-      }
+      const recorded = await recordOrRefuse(ctx, loaded, ctx.cwd, {
+        action,
+        skill,
+        ...(digest !== undefined && { digest }),
+        reason: ctx.options.reason,
+        keyFile: ctx.options.key,
+      });
+      if (recorded === undefined) return EXIT_FAILURE;
       const { entry, store } = recorded;
       if (ctx.json)
         json(ctx, {

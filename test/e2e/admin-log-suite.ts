@@ -8,7 +8,7 @@ import { storeLocation } from "../../src/storage/store-location.ts";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import type { ServerTarget } from "../helpers/server.ts";
 import { adminKeys, governUser } from "../helpers/governed-user.ts";
-import { type CliRun, runCommand } from "./cli-run.ts";
+import { type CliRun, runTarget } from "./cli-run.ts";
 
 /**
  * Issue 50 item 4, `skill-central log`, against a target (the source entry, or the compiled
@@ -20,12 +20,7 @@ export function adminLogSuite(target: ServerTarget): void {
   describe(`skill-central log (${target.name})`, () => {
     let fixture: Fixture;
     afterEach(() => fixture?.cleanup());
-    const run = (args: string[]): Promise<CliRun> =>
-      runCommand([target.command, ...target.args.slice(0, -1), ...args], fixture.cwd, {
-        HOME: fixture.home,
-        PATH: process.env.PATH ?? "",
-        NO_COLOR: "1",
-      });
+    const run = (args: string[]): Promise<CliRun> => runTarget(target, fixture, args);
 
     /** A user config with `store:` and `policy.approvers` listing alice (ed25519) and bob (ECDSA); mallory unlisted. */
     async function setUp() {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 import { adminKeys, governUser } from "../helpers/governed-user.ts";
-import { type CliRun, runCommand } from "./cli-run.ts";
+import { type CliRun, runTarget } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
 /**
@@ -25,12 +25,7 @@ export function approvalsSuite(target: ServerTarget): void {
   describe(`approve ID@DIGEST with policy.approval (${target.name})`, () => {
     let fixture: Fixture;
     afterEach(() => fixture?.cleanup());
-    const run = (args: string[]): Promise<CliRun> =>
-      runCommand([target.command, ...target.args.slice(0, -1), ...args], fixture.cwd, {
-        HOME: fixture.home,
-        PATH: process.env.PATH ?? "",
-        NO_COLOR: "1",
-      });
+    const run = (args: string[]): Promise<CliRun> => runTarget(target, fixture, args);
 
     test("served only at an approved digest; a new version waits (naming the approved digest and the files changed since) while the rest is served; skills/list carries the approval; doctor lists what awaits; an unlisted key approves nothing; a project cannot switch it off", async () => {
       fixture = makeFixture({

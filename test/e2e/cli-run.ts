@@ -1,4 +1,4 @@
-import { SOURCE_ENTRY } from "../helpers/server.ts";
+import { SOURCE_ENTRY, type ServerTarget } from "../helpers/server.ts";
 
 export interface CliRun {
   code: number;
@@ -19,6 +19,24 @@ export async function runCli(
   return runCommand([process.execPath, SOURCE_ENTRY, ...args], cwd, {
     HOME: home,
     PATH: process.env.PATH ?? "",
+    ...env,
+  });
+}
+
+/**
+ * Runs `target`'s CLI (its command less the trailing `mcp`: the source entry or the binary) in the
+ * fixture's folder, with its HOME and no colour hints, plus `env`.
+ */
+export function runTarget(
+  target: ServerTarget,
+  fixture: { cwd: string; home: string },
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  return runCommand([target.command, ...target.args.slice(0, -1), ...args], fixture.cwd, {
+    HOME: fixture.home,
+    PATH: process.env.PATH ?? "",
+    NO_COLOR: "1",
     ...env,
   });
 }

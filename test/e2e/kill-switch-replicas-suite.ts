@@ -7,7 +7,7 @@ import { connectHttp, type HttpServer, startHttpServer } from "../helpers/http-s
 import { describePostgres, type Postgres, startPostgres } from "../helpers/postgres.ts";
 import type { ServerTarget } from "../helpers/server.ts";
 import { makeKey, signerLine, type TestKey } from "../helpers/ssh-keys.ts";
-import { runCommand } from "./cli-run.ts";
+import { type CliRun, runTarget } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
 /**
@@ -49,13 +49,7 @@ export function killSwitchReplicasSuite(target: ServerTarget): void {
       pg?.destroy();
     });
 
-    const cli = (args: string[]) =>
-      runCommand([target.command, ...target.args.slice(0, -1), ...args], fixture.cwd, {
-        HOME: fixture.home,
-        PATH: process.env.PATH ?? "",
-        NO_COLOR: "1",
-        ...pg.env,
-      });
+    const cli = (args: string[]): Promise<CliRun> => runTarget(target, fixture, args, pg.env);
 
     test("a block reaches both replicas, one started with --no-watch, within 5 s (list_changed, the skill gone from each); unblock brings it back on both", async () => {
       const sessions = await Promise.all(

@@ -5,7 +5,7 @@ import { makeFixture, promptSkill, type Fixture } from "../helpers/fixture.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 import { hasSshKeygen, makeKey, signerLine, type TestKey } from "../helpers/ssh-keys.ts";
 import { adminKeys, governUser } from "../helpers/governed-user.ts";
-import { type CliRun, runCommand } from "./cli-run.ts";
+import { type CliRun, runTarget } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
 /**
@@ -23,12 +23,7 @@ export function killSwitchSuite(target: ServerTarget): void {
   describe(`block and unblock: the kill switch (${target.name})`, () => {
     let fixture: Fixture;
     afterEach(() => fixture?.cleanup());
-    const run = (args: string[]): Promise<CliRun> =>
-      runCommand([target.command, ...target.args.slice(0, -1), ...args], fixture.cwd, {
-        HOME: fixture.home,
-        PATH: process.env.PATH ?? "",
-        NO_COLOR: "1",
-      });
+    const run = (args: string[]): Promise<CliRun> => runTarget(target, fixture, args);
 
     function setUp(): { alice: TestKey; bob: TestKey; mallory: TestKey } {
       fixture = makeFixture({

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { makeFixture, type Fixture } from "../helpers/fixture.ts";
 import { makeRemote, skill } from "../helpers/git-remote.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
-import { type CliRun, runCommand } from "./cli-run.ts";
+import { type CliRun, runTarget } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
 /**
@@ -59,12 +59,7 @@ export function sourcePolicySuite(target: ServerTarget): void {
   describe(`policy.sources: sources, fail closed (${target.name})`, () => {
     let fixture: Fixture;
     let host: Host;
-    const run = (args: string[]): Promise<CliRun> =>
-      runCommand([target.command, ...target.args.slice(0, -1), ...args], fixture.cwd, {
-        HOME: fixture.home,
-        PATH: process.env.PATH ?? "",
-        NO_COLOR: "1",
-      });
+    const run = (args: string[]): Promise<CliRun> => runTarget(target, fixture, args);
 
     beforeAll(() => {
       host = new Host(["vended"]);

@@ -6,7 +6,7 @@ import { makeRemote, skill } from "../helpers/git-remote.ts";
 import { connect, type ServerTarget } from "../helpers/server.ts";
 import { makeKey, signerLine } from "../helpers/ssh-keys.ts";
 import { governUser } from "../helpers/governed-user.ts";
-import { type CliRun, runCommand } from "./cli-run.ts";
+import { type CliRun, runTarget } from "./cli-run.ts";
 import { ListChanges } from "./live-session.ts";
 
 /**
@@ -24,12 +24,7 @@ export function twoPersonSuite(target: ServerTarget): void {
   describe(`policy.twoPerson: the approver must not be the commit's signer (${target.name})`, () => {
     let fixture: Fixture;
     afterEach(() => fixture?.cleanup());
-    const run = (args: string[]): Promise<CliRun> =>
-      runCommand([target.command, ...target.args.slice(0, -1), ...args], fixture.cwd, {
-        HOME: fixture.home,
-        PATH: process.env.PATH ?? "",
-        NO_COLOR: "1",
-      });
+    const run = (args: string[]): Promise<CliRun> => runTarget(target, fixture, args);
 
     test("the signer's own approval does not count (awaiting approval, saying why); another approver's serves the skill", async () => {
       fixture = makeFixture();

@@ -1,5 +1,5 @@
 /**
- * What `block` and `unblock` share (docs/governance.md): the key that signs, checked against the
+ * What `approve`, `block` and `unblock` share (docs/governance.md): the key that signs, checked against the
  * approvers' allowed_signers file before anything is written (a key it does not list records
  * nothing), a reason that is required, and the signed entry appended to the admin log in the
  * store every server of the team reads.
@@ -13,6 +13,7 @@ import { readApprovers } from "../../storage/approvers-file.ts";
 import { displayPath } from "../../storage/display-path.ts";
 import { parsePrivateKey, SshSigError } from "../../storage/sshsig.ts";
 import { shownStore, storeLocation } from "../../storage/store-location.ts";
+import { visibleLine } from "../../visible-text.ts";
 import { UsageError } from "./options.ts";
 
 /** Why an admin action was refused before anything was written (fit to print). */
@@ -29,12 +30,30 @@ export interface ActionRequest {
   keyFile: string | undefined;
 }
 
-/** Signs and appends the entry; the entry and the store as messages name it, or ActionRefused. */
-export async function recordAction(
+/** An entry appended to the admin log, and the store as messages name it. */
+export interface RecordedAction {
+  entry: AdminEntry;
+  store: string;
+}
+
+/** recordAction for a command: a refusal is said on stderr and gives undefined; anything else is thrown. */
+export async function recordOrRefuse(
+  ctx: { err(text: string): void },
   loaded: LoadResult,
   cwd: string,
   request: ActionRequest,
-): Promise<{ entry: AdminEntry; store: string }> {
+): Promise<RecordedAction | undefined> {
+  try {
+    return await recordAction(loaded, cwd, request);
+  } catch (error) {
+    if (!(error instanceof ActionRefused)) throw error;
+    ctx.err(`${visibleLine(error.message)}\n`);
+    return undefined;
+  }
+}
+
+/** Signs and appends the entry; the entry and the store as messages name it, or ActionRefused. */
+async function recordAction(loaded: LoadResult, cwd: string, request: ActionRequest): Promise<RecordedAction> {
   const reason = request.reason?.trim() ?? "";
   if (reason === "") throw new UsageError(`${request.action} needs --reason TEXT: every admin action says why`);
   if (request.keyFile === undefined)
